@@ -1,0 +1,111 @@
+package classify
+
+// Fail reasons: text that cannot be judged is denied with one of these ids.
+const (
+	FailParse    = "parse-error"
+	FailTooLong  = "too-long"
+	FailTooDeep  = "too-deep"
+	MaxTextBytes = 128 << 10
+	MaxDepth     = 16
+)
+
+// Wrap says how a command runs the commands listed in its Inner field.
+type Wrap uint8
+
+const (
+	// WrapNone: the command runs nothing else that guard can see.
+	WrapNone Wrap = iota
+	// WrapTransparent: env, timeout, nice, nohup, time, command, builtin, exec,
+	// stdbuf, ionice, setsid, flock, taskset, watch, busybox APPLET. Args[InnerStart:]
+	// is the wrapped command, run with the same meaning as if typed alone.
+	WrapTransparent
+	// WrapShell: sh/bash/zsh/dash/ksh -c STR, eval STR, env -S STR, literal text piped
+	// into a shell. Inner holds the top-level commands of the nested script;
+	// InnerComposite its composite reasons.
+	WrapShell
+	// WrapGenerated: xargs, parallel, find -exec/-ok: the wrapped command gets
+	// arguments guard cannot see. Args[InnerStart:] is its literal part.
+	WrapGenerated
+)
+
+// Command is one simple command found anywhere in the text.
+type Command struct {
+	Args    []string // words after quote removal, ANSI-C decoding, literal expansion
+	Dynamic []bool   // Dynamic[i]: Args[i] is not provably literal (holds the source text)
+	Name    string   // basename of Args[0] ("" when Args is empty)
+	Assigns []string // leading NAME=value words, as written after quote removal
+	Pos     string   // "line:col" in the text it was parsed from
+	Where   string   // where it sits, for explain: "top level", "pipeline part 2", "$(…)", "bash -c", …
+	Depth   int      // nesting depth: 0 for the text's own commands
+	Parent  int      // index in Analysis.Commands of the command that runs this one; -1 if none
+	Subst   bool     // inside a command or process substitution (anywhere up the chain)
+	Dir     string   // directory relative paths resolve against; "" when unknown
+
+	Wrap           Wrap
+	InnerStart     int      // for WrapTransparent/WrapGenerated: index in Args where the wrapped command starts
+	Inner          []int    // indexes in Analysis.Commands of the commands this one runs directly
+	InnerComposite []string // WrapShell: composite reasons of the nested script
+	Opaque         bool     // interpreter one-liner (python -c, node -e, perl -e, ruby -e): text guard cannot judge
+}
+
+// Hit is one match of a built-in rule (hard denylist or built-in ask).
+type Hit struct {
+	ID     string // stable rule id, e.g. "rm-root"
+	Reason string // one line an agent can act on
+	Cmd    int    // index in Analysis.Commands, or -1 for a redirect target
+}
+
+// Analysis is everything guard knows about a command text before deciding.
+type Analysis struct {
+	Text       string
+	Fail       string // "" or one of FailParse, FailTooLong, FailTooDeep
+	FailReason string // the parser's message, with position
+
+	Commands  []Command // every simple command, in source order, outer before inner
+	Composite []string  // composite reasons of the text's own syntax, each named once, in order found
+	Deny      []Hit     // hard-denylist hits; non-empty means deny, whatever the settings
+	Ask       []Hit     // built-in destructive patterns that ask
+}
+
+// Top returns the indexes of the commands that the text itself runs (Parent == -1
+// and not inside a substitution), in order.
+func (a *Analysis) Top() []int {
+	var top []int
+	for i := range a.Commands {
+		if a.Commands[i].Parent == -1 && !a.Commands[i].Subst {
+			top = append(top, i)
+		}
+	}
+	return top
+}
+
+// Options carry the facts about the caller that judging paths needs. classify
+// never reads the disk, the environment or the clock itself.
+type Options struct {
+	Cwd       string   // absolute working directory
+	Home      string   // the user's home directory ($HOME, ~)
+	Protected []string // absolute paths of guard's own config and state, which a command may not write
+}
+
+// Composite reasons, named from the syntax tree.
+const (
+	CompPipe       = "pipe"          // a | b, a |& b
+	CompAnd        = "and"           // a && b
+	CompOr         = "or"            // a || b
+	CompSeq        = "seq"           // a ; b, or a newline
+	CompBackground = "background"    // a &
+	CompCmdSubst   = "cmd-subst"     // $(…) or `…`
+	CompProcSubst  = "proc-subst"    // <(…) or >(…)
+	CompRedirect   = "redirect"      // any redirect other than the benign ones below
+	CompNullRedir  = "null-redirect" // only >/dev/null, 2>/dev/null, </dev/null, 2>&1, >&2 style fd duplication
+	CompHeredoc    = "heredoc"       // <<EOF, <<<word
+	CompSubshell   = "subshell"      // ( … )
+	CompGroup      = "group"         // { …; }
+	CompAssign     = "assign"        // leading VAR=x, or a bare assignment
+	CompFunction   = "function"      // f() { … }
+	CompLoop       = "loop"          // for, while, until, select
+	CompIf         = "if"            // if … fi
+	CompCase       = "case"          // case … esac
+	CompNegate     = "negate"        // ! cmd
+	CompOther      = "other"         // [[ ]], (( )), let, declare/export/local, coproc, time
+)

@@ -1,0 +1,2 @@
+// Package classify turns a command text into an Analysis.
+package classify

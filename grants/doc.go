@@ -1,0 +1,2 @@
+// Package grants turns an Analysis and the user's settings into a Verdict.
+package grants
