@@ -1,0 +1,393 @@
+#!/usr/bin/env bash
+# install.sh: build guard from this checkout and install it for the current user.
+#
+#   ./install.sh              build, install, create the shim links and a default config
+#   ./install.sh --uninstall  remove exactly what an earlier ./install.sh added
+#   ./install.sh --help
+#
+# Everything it creates is listed in a manifest, so --uninstall removes only that:
+# the binary, the shim links, and the default config if it is still the one written
+# here (compared by sha256). Running it again rebuilds the binary and never touches an
+# existing config. Paths follow PREFIX and the XDG variables, so it can run in a temp HOME.
+set -euo pipefail
+
+readonly PROG=install.sh
+
+usage() {
+	cat <<'EOF'
+usage: ./install.sh [--uninstall] [--help]
+
+Builds guard from this checkout (Go and a C compiler are needed: guard uses
+cgo through mattn/go-sqlite3) and installs:
+
+  $PREFIX/bin/guard                          PREFIX defaults to $HOME/.local
+  $XDG_DATA_HOME/guard/shims/{bash,sh}       links to guard (default ~/.local/share)
+  $XDG_CONFIG_HOME/guard/config.toml         only if none exists (default ~/.config)
+  $XDG_DATA_HOME/guard/install-manifest      what was created, for --uninstall
+
+Running it again rebuilds and reinstalls the binary and leaves your config alone.
+
+  --uninstall   remove what install.sh created: the binary, the shim links, the
+                empty directories it made, and the config only if you never
+                changed it. Grants, audit records and a changed config stay.
+  --help        this text
+
+Environment: PREFIX, XDG_DATA_HOME, XDG_CONFIG_HOME, GO (the go command), CC.
+
+example:
+  ./install.sh && SHELL="$HOME/.local/bin/guard" some-agent
+EOF
+}
+
+say() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+die() {
+	say "error: $*"
+	exit 1
+}
+hint() { say "hint: $*"; }
+
+# absolute checks that a path variable is absolute: relative XDG paths are invalid
+# by the spec, and a relative PREFIX would install somewhere surprising.
+absolute() {
+	case $2 in
+	/*) ;;
+	*) die "$1 must be an absolute path, got '$2'" ;;
+	esac
+}
+
+# sha256 prints the sha256 of one file, with whichever tool the system has.
+sha256() {
+	if command -v sha256sum >/dev/null 2>&1; then
+		sha256sum "$1" | cut -d' ' -f1
+	elif command -v shasum >/dev/null 2>&1; then
+		shasum -a 256 "$1" | cut -d' ' -f1
+	else
+		openssl dgst -sha256 -r "$1" | cut -d' ' -f1
+	fi
+}
+
+# version_ge reports whether dotted version $1 >= $2 (go1.26.8 style, "go" stripped).
+version_ge() {
+	local a b i x y
+	IFS=. read -r -a a <<<"$1"
+	IFS=. read -r -a b <<<"$2"
+	for i in 0 1 2; do
+		x=${a[i]:-0} y=${b[i]:-0}
+		x=${x%%[!0-9]*} y=${y%%[!0-9]*}
+		x=${x:-0} y=${y:-0}
+		if ((10#$x > 10#$y)); then return 0; fi
+		if ((10#$x < 10#$y)); then return 1; fi
+	done
+	return 0
+}
+
+os_name() {
+	case $(uname -s) in
+	Darwin) echo macos ;;
+	*) echo linux ;;
+	esac
+}
+
+# find_go sets GO to a go command, also trying the official tarball's location.
+find_go() {
+	GO=${GO:-}
+	if [[ -z $GO ]]; then
+		if command -v go >/dev/null 2>&1; then
+			GO=go
+		elif [[ -x /usr/local/go/bin/go ]]; then
+			GO=/usr/local/go/bin/go
+		fi
+	fi
+	local want
+	want=$(awk '$1 == "go" { print $2; exit }' "$REPO/go.mod")
+	if [[ -z $GO ]]; then
+		say "error: go not found; guard needs Go >= $want"
+		if [[ $(os_name) == macos ]]; then
+			hint "brew install go  (or https://go.dev/dl/)"
+		else
+			hint "install Go >= $want from https://go.dev/dl/ (Debian's golang-go package is often older)"
+		fi
+		exit 1
+	fi
+	local have
+	have=$("$GO" env GOVERSION 2>/dev/null) || die "'$GO env GOVERSION' failed"
+	have=${have#go}
+	if ! version_ge "$have" "$want"; then
+		say "error: go $have is too old; guard needs Go >= $want"
+		hint "install a newer Go from https://go.dev/dl/ or set GO=/path/to/go"
+		exit 1
+	fi
+}
+
+# find_cc checks for the C compiler cgo will use (go env CC honours $CC).
+find_cc() {
+	local cc
+	cc=$("$GO" env CC 2>/dev/null || true)
+	cc=${cc%% *}
+	if [[ -n $cc ]] && command -v "$cc" >/dev/null 2>&1; then
+		return 0
+	fi
+	say "error: C compiler '${cc:-gcc}' not found; guard stores its audit trail with mattn/go-sqlite3, which needs cgo"
+	if [[ $(os_name) == macos ]]; then
+		hint "xcode-select --install"
+	else
+		hint "apt-get install gcc libc6-dev   (Debian/Ubuntu; or dnf install gcc on Fedora)"
+	fi
+	exit 1
+}
+
+# The default config: every key commented, real values minimal. Keys are those the
+# grants loader accepts (DESIGN.md "Where settings live"); an unknown key would make
+# every decision deny.
+default_config() {
+	cat <<'EOF'
+# guard configuration. Written once by install.sh; edit freely: install.sh never
+# overwrites this file, and `install.sh --uninstall` keeps it once you changed it.
+# Precedence: flag > GUARD_* environment > this file > built-in.
+# Answers you give at a prompt are stored beside it in grants.toml, not here.
+
+# A command that no rule covers: "ask" on the terminal, or "deny".
+unknown = "ask"
+
+# Composite commands (pipes, &&, ||, ;, redirects, substitutions, subshells):
+#   "ask"  asks about the whole text, allow-once only.
+#   "each" lets a composite made only of |, &&, || and ; through when every part
+#          is allowed on its own, so `cd x && go test ./... | tail` runs without a
+#          prompt once `go test *` is allowed (cd and tail are read-only). Anything
+#          else composite (redirects to files, $(...), subshells) still asks.
+composite = "each"
+
+# How long a command may run before guard kills its process group (exit 124).
+timeout = "10m"
+
+# How long a prompt waits for your answer; no answer is deny.
+ask_timeout = "2m"
+
+# true: never prompt on the terminal (for agents with their own full-screen UI);
+# an ask becomes a refusal that prints the command that approves it.
+no_tty_prompt = false
+
+# Allow the built-in read-only commands (ls, cat, grep, git status, ...) without a grant.
+builtin_readonly = true
+
+[permissions.bash]
+# Patterns match the command's words after quote removal. `*` matches anything;
+# "git *" covers git, git status and git log -p, but not gitk. Deny beats allow.
+# Examples:
+#   allow = ["go test *", "go build *", "git *", "npm test"]
+#   ask   = ["git push *"]
+#   deny  = ["git push --force*"]
+allow = []
+ask = []
+deny = []
+EOF
+}
+
+# manifest lines are "kind<TAB>path[<TAB>sha256]"; kinds: bin, link, config, dir.
+manifest_get() { # kind path -> prints the line's third field if present
+	[[ -f $MANIFEST ]] || return 1
+	awk -F'\t' -v k="$1" -v p="$2" '$1 == k && $2 == p { print $3; found = 1 } END { exit !found }' "$MANIFEST"
+}
+
+# mkdirs creates a directory and its missing parents, recording each one created.
+mkdirs() {
+	local d=$1 missing=()
+	while [[ ! -d $d ]]; do
+		missing=("$d" ${missing[@]+"${missing[@]}"})
+		d=$(dirname "$d")
+	done
+	for d in ${missing[@]+"${missing[@]}"}; do
+		mkdir "$d"
+		NEW_MANIFEST+=("dir"$'\t'"$d")
+	done
+}
+
+install_guard() {
+	find_go
+	find_cc
+
+	local bindir=$PREFIX/bin bin=$PREFIX/bin/guard
+	local shims=$DATA/guard/shims conf=$CONFIG/guard/config.toml
+	NEW_MANIFEST=()
+
+	# Directories recorded by an earlier run stay ours.
+	if [[ -f $MANIFEST ]]; then
+		while IFS= read -r line; do
+			[[ $line == dir$'\t'* ]] && NEW_MANIFEST+=("$line")
+		done <"$MANIFEST"
+	fi
+
+	# Build first, into a temp dir, so a failed build leaves nothing behind.
+	local version build tmp
+	version=$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo dev)
+	build=$(mktemp -d "${TMPDIR:-/tmp}/guard-build.XXXXXX")
+	CLEANUP+=("$build")
+	say "building guard $version"
+	if ! (cd "$REPO" && CGO_ENABLED=1 "$GO" build -trimpath \
+		-ldflags "-X main.version=$version" -o "$build/guard" ./cmd/guard); then
+		die "go build failed"
+	fi
+
+	mkdirs "$bindir"
+	mkdirs "$shims"
+	mkdirs "$CONFIG/guard"
+
+	# Copy to a temp name beside the target, then rename: a guard that is running
+	# right now (as someone's $SHELL) keeps its old inode and never sees half a file.
+	tmp=$(mktemp "$bindir/.guard.XXXXXX")
+	CLEANUP+=("$tmp")
+	cp "$build/guard" "$tmp"
+	chmod 0755 "$tmp"
+	mv -f "$tmp" "$bin"
+	NEW_MANIFEST+=("bin"$'\t'"$bin")
+
+	# Shim links: bash and sh that run guard, found first on the agent's PATH.
+	local name link
+	for name in bash sh; do
+		link=$shims/$name
+		if [[ -e $link && ! -L $link ]]; then
+			die "$link exists and is not a link; move it away and run install.sh again"
+		fi
+		ln -sfn "$bin" "$link"
+		NEW_MANIFEST+=("link"$'\t'"$link")
+	done
+
+	# Config: written only if none exists; remember its hash so --uninstall can tell
+	# whether the user changed it.
+	local sum
+	if [[ ! -e $conf ]]; then
+		default_config >"$conf.tmp.$$"
+		mv "$conf.tmp.$$" "$conf"
+		say "wrote default config $conf"
+		NEW_MANIFEST+=("config"$'\t'"$conf"$'\t'"$(sha256 "$conf")")
+	elif sum=$(manifest_get config "$conf"); then
+		NEW_MANIFEST+=("config"$'\t'"$conf"$'\t'"$sum")
+		say "kept config $conf"
+	else
+		say "kept existing config $conf"
+	fi
+
+	printf '%s\n' "${NEW_MANIFEST[@]}" >"$MANIFEST.tmp.$$"
+	mv "$MANIFEST.tmp.$$" "$MANIFEST"
+
+	say "installed $bin"
+	cat <<EOF
+guard $version installed to $bin
+
+Start an agent under guard (guard is its shell; bash and sh on its PATH lead to guard):
+  SHELL="$bin" PATH="$shims:\$PATH" claude
+or, for any other agent:
+  SHELL="$bin" PATH="$shims:\$PATH" some-agent
+
+Try it:
+  $bin check -- 'rm -rf /'
+  $bin exec -- git status
+Config: $conf
+Uninstall: $REPO/install.sh --uninstall
+EOF
+	case ":$PATH:" in
+	*":$bindir:"*) ;;
+	*)
+		cat <<EOF
+
+note: $bindir is not on your PATH; add it, e.g. in ~/.profile:
+  export PATH="$bindir:\$PATH"
+EOF
+		;;
+	esac
+}
+
+uninstall_guard() {
+	if [[ ! -f $MANIFEST ]]; then
+		say "nothing to uninstall: no manifest at $MANIFEST"
+		return 0
+	fi
+	local kind path sum bin="" dirs=()
+	while IFS=$'\t' read -r kind path sum; do
+		[[ $kind == bin ]] && bin=$path
+	done <"$MANIFEST"
+	while IFS=$'\t' read -r kind path sum; do
+		case $kind in
+		bin)
+			if [[ -f $path ]]; then
+				rm -f "$path"
+				say "removed $path"
+			fi
+			;;
+		link)
+			# Only a link that still points at our binary is ours to remove.
+			if [[ -L $path && $(readlink "$path") == "$bin" ]]; then
+				rm -f "$path"
+				say "removed $path"
+			elif [[ -e $path || -L $path ]]; then
+				say "kept $path: it no longer points at $bin"
+			fi
+			;;
+		config)
+			if [[ -f $path ]]; then
+				if [[ $(sha256 "$path") == "$sum" ]]; then
+					rm -f "$path"
+					say "removed $path"
+				else
+					say "kept $path: you changed it"
+				fi
+			fi
+			;;
+		dir) dirs=("$path" ${dirs[@]+"${dirs[@]}"}) ;;
+		"") ;;
+		*) say "skipped unknown manifest entry '$kind'" ;;
+		esac
+	done <"$MANIFEST"
+	rm -f "$MANIFEST"
+	# Directories last, deepest first, and only when empty: grants and audit records
+	# that guard wrote there keep them alive.
+	local d
+	for d in ${dirs[@]+"${dirs[@]}"}; do
+		rmdir "$d" 2>/dev/null || true
+	done
+	say "uninstalled; grants and audit records, if any, were left in place"
+}
+
+# CLEANUP lists temp paths removed on exit, whatever the exit path.
+CLEANUP=()
+cleanup() {
+	if ((${#CLEANUP[@]})); then
+		rm -rf "${CLEANUP[@]}"
+	fi
+}
+trap cleanup EXIT
+
+main() {
+	local mode=install
+	while (($#)); do
+		case $1 in
+		-h | --help)
+			usage
+			return 0
+			;;
+		--uninstall) mode=uninstall ;;
+		*)
+			usage >&2
+			die "unknown argument '$1'"
+			;;
+		esac
+		shift
+	done
+
+	: "${HOME:?HOME must be set}"
+	PREFIX=${PREFIX:-$HOME/.local}
+	DATA=${XDG_DATA_HOME:-$HOME/.local/share}
+	CONFIG=${XDG_CONFIG_HOME:-$HOME/.config}
+	absolute PREFIX "$PREFIX"
+	absolute XDG_DATA_HOME "$DATA"
+	absolute XDG_CONFIG_HOME "$CONFIG"
+	MANIFEST=$DATA/guard/install-manifest
+	REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+
+	case $mode in
+	install) install_guard ;;
+	uninstall) uninstall_guard ;;
+	esac
+}
+
+main "$@"
