@@ -1,0 +1,245 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/guard-dev/guard/grants"
+	"github.com/guard-dev/guard/redact"
+	"github.com/guard-dev/guard/shim"
+)
+
+// Exit codes. A wrapped command's own status travels up untouched instead.
+const (
+	exitOK      = 0   // success; for check: a decision was made
+	exitUsage   = 1   // usage or generic error
+	exitTimeout = 124 // the command ran past its timeout
+	exitFailure = 125 // guard itself failed
+	exitRefused = 126 // guard refused: denied, needs approval, or no human to ask
+)
+
+// App is one run of the guard CLI: everything a subcommand may touch from the
+// outside world. There is no package-level mutable state; tests build their own.
+type App struct {
+	Stdin, Stdout, Stderr *os.File
+	Getenv                func(string) string
+	Environ               []string
+	Cwd                   string // "" when the working directory could not be read
+	Now                   func() time.Time
+	Self                  string   // path of the running guard binary
+	Args                  []string // the full command line, set by run
+}
+
+// newApp builds the App for this process. All defaults live here.
+func newApp(stdin, stdout, stderr *os.File) *App {
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = ""
+	}
+	self, err := os.Executable()
+	if err != nil {
+		self = ""
+	}
+	return &App{
+		Stdin:   stdin,
+		Stdout:  stdout,
+		Stderr:  stderr,
+		Getenv:  os.Getenv,
+		Environ: os.Environ(),
+		Cwd:     cwd,
+		Now:     time.Now,
+		Self:    self,
+	}
+}
+
+// shimEnv hands the process facts to package shim.
+func (a *App) shimEnv() shim.Env {
+	return shim.Env{
+		Stdin:   a.Stdin,
+		Stdout:  a.Stdout,
+		Stderr:  a.Stderr,
+		Args:    a.Args,
+		Getenv:  a.Getenv,
+		Environ: a.Environ,
+		Cwd:     a.Cwd,
+		Now:     a.Now,
+		Self:    a.Self,
+	}
+}
+
+// run is the whole program: shell invocations go to shim, the rest to the CLI.
+// It returns the process exit status.
+func (a *App) run(args []string) int {
+	a.Args = args
+	if shim.IsShellInvocation(args) {
+		return shim.Main(a.shimEnv())
+	}
+	err := a.cli().Run(args)
+	return a.report(err)
+}
+
+// cliError is an error that cmd/guard prints and turns into an exit status.
+type cliError struct {
+	code int
+	kind string // "error" or "denied"
+	msg  string
+	hint string
+}
+
+func (e *cliError) Error() string { return e.msg }
+
+// statusError carries a wrapped command's exit status; it is never printed.
+type statusError int
+
+func (e statusError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+func usageError(format string, args ...any) error {
+	return &cliError{code: exitUsage, kind: "error", msg: fmt.Sprintf(format, args...)}
+}
+
+func failure(err error, hint string) error {
+	return &cliError{code: exitFailure, kind: "error", msg: err.Error(), hint: hint}
+}
+
+func refused(msg, hint string) error {
+	return &cliError{code: exitRefused, kind: "denied", msg: msg, hint: hint}
+}
+
+// report prints err the one way guard prints things and returns the exit status.
+func (a *App) report(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var st statusError
+	if errors.As(err, &st) {
+		return int(st)
+	}
+	var ce *cliError
+	if !errors.As(err, &ce) {
+		ce = &cliError{code: exitUsage, kind: "error", msg: err.Error()}
+	}
+	a.diag(ce.kind, ce.msg)
+	if ce.hint != "" {
+		a.diag("hint", ce.hint)
+	}
+	return ce.code
+}
+
+// diag writes one diagnostic line to stderr: `guard: KIND: MSG`.
+func (a *App) diag(kind, msg string) {
+	msg = strings.ReplaceAll(strings.TrimSpace(msg), "\n", " ")
+	fmt.Fprintf(a.Stderr, "guard: %s: %s\n", kind, msg)
+}
+
+// redactor returns the secret filter for this process's environment.
+func (a *App) redactor() *redact.Redactor {
+	return redact.New(a.Environ)
+}
+
+// paths returns guard's file locations, from the XDG and GUARD_* variables.
+func (a *App) paths() grants.Paths {
+	return grants.PathsFromEnv(a.Getenv)
+}
+
+// cwdOr resolves a --cwd flag against the process's working directory.
+func (a *App) cwdOr(dir string) (string, error) {
+	if dir == "" {
+		dir = a.Cwd
+	}
+	if dir == "" {
+		return "", failure(errors.New("cannot read the working directory"), "run guard from an existing directory or pass --cwd")
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(a.Cwd, dir)
+	}
+	return filepath.Clean(dir), nil
+}
+
+// refuseInsideGuard stops a granting verb started from inside a guarded command.
+func (a *App) refuseInsideGuard(verb string) error {
+	if a.Getenv("GUARD_ACTIVE") != "" {
+		return refused(verb+" cannot run inside a guarded command (GUARD_ACTIVE is set)",
+			"run it yourself in a terminal outside the agent")
+	}
+	return nil
+}
+
+// cli builds the command tree.
+func (a *App) cli() *cli.App {
+	app := &cli.App{
+		Name:            "guard",
+		Usage:           "decide which shell commands an AI agent may run",
+		UsageText:       "guard COMMAND [options]\n\nexample:\n   guard check -- 'rm -rf /'\n   guard -c 'git status'   (as an agent's shell)",
+		Reader:          a.Stdin,
+		Writer:          a.Stdout,
+		ErrWriter:       a.Stderr,
+		HideVersion:     true,
+		HideHelpCommand: true,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		OnUsageError:    onUsageError,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print guard's version"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				return a.version(c)
+			}
+			if c.Args().Present() {
+				return &cliError{code: exitUsage, kind: "error", msg: fmt.Sprintf("unknown command %q", c.Args().First()),
+					hint: "run guard --help for the list of commands"}
+			}
+			return cli.ShowAppHelp(c)
+		},
+		Commands: []*cli.Command{
+			a.checkCommand(),
+			a.explainCommand(),
+			a.execCommand(),
+			a.grantsCommand(),
+			a.trustCommand(),
+			a.pendingCommand(),
+			a.approveCommand(),
+			a.rejectCommand(),
+			a.auditCommand(),
+			a.redactCommand(),
+			a.versionCommand(),
+		},
+	}
+	uniform(app.Commands)
+	return app
+}
+
+// uniform gives every command guard's usage-error reporting and no help subcommand.
+func uniform(cmds []*cli.Command) {
+	for _, c := range cmds {
+		c.OnUsageError = onUsageError
+		c.HideHelpCommand = true
+		uniform(c.Subcommands)
+	}
+}
+
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	name := "guard"
+	if c.Command != nil && c.Command.HelpName != "" {
+		name = c.Command.HelpName
+	}
+	return &cliError{code: exitUsage, kind: "error", msg: lowerFirst(err.Error()),
+		hint: "run " + name + " --help for usage"}
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// joinArgs turns CMD… on the command line into one command text.
+func joinArgs(args []string) string {
+	return strings.Join(args, " ")
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/guard-dev/guard/ccs"
+)
+
+func (a *App) auditCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "audit",
+		Usage: "list the decisions guard recorded, newest first",
+		UsageText: `guard audit [--json] [-n N] [--decision allow|ask|deny] [--since DUR]
+
+Each record holds the time, the agent, the working directory, the command text
+(redacted: secrets never reach the disk), its sha256, the decision and rule, how
+it was answered (rule, user, pending, cache), the mode, the exit status and the
+duration. Output of commands is never recorded.
+
+example:
+   guard audit -n 20
+   guard audit --decision deny --since 24h --json`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per record"},
+			&cli.IntFlag{Name: "n", Value: 50, Usage: "show at most `N` records (0: all)"},
+			&cli.StringFlag{Name: "decision", Usage: "only records with decision `D` (allow, ask or deny)"},
+			&cli.DurationFlag{Name: "since", Usage: "only records from the last `DUR` (e.g. 90m, 24h)"},
+		},
+		Action: a.audit,
+	}
+}
+
+// decisionNames are the values --decision accepts.
+var decisionNames = [...]string{"allow", "ask", "deny"}
+
+func (a *App) audit(c *cli.Context) error {
+	if c.Args().Present() {
+		return usageError("audit takes no arguments")
+	}
+	q := ccs.Query{Limit: c.Int("n"), Decision: c.String("decision")}
+	if q.Limit < 0 {
+		return usageError("-n must not be negative")
+	}
+	if q.Decision != "" && !contains(decisionNames[:], q.Decision) {
+		return usageError("--decision must be one of %s", strings.Join(decisionNames[:], ", "))
+	}
+	if c.IsSet("since") {
+		d := c.Duration("since")
+		if d <= 0 {
+			return usageError("--since must be positive")
+		}
+		q.Since = a.Now().Add(-d)
+	}
+	store, err := ccs.Open(a.paths().StateDir, a.redactor())
+	if err != nil {
+		return failure(fmt.Errorf("open audit trail: %w", err), "check that the state directory is readable")
+	}
+	defer store.Close()
+	recs, err := store.Audit(q)
+	if err != nil {
+		return failure(fmt.Errorf("read audit trail: %w", err), "")
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(a.Stdout)
+		enc.SetEscapeHTML(false)
+		for i := range recs {
+			if err := enc.Encode(&recs[i]); err != nil {
+				return failure(fmt.Errorf("write audit: %w", err), "")
+			}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME\tDECISION\tRULE\tANSWER\tEXIT\tMS\tAGENT\tCOMMAND")
+	for _, r := range recs {
+		exit := "-"
+		if r.Exit != nil {
+			exit = fmt.Sprint(*r.Exit)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n",
+			r.Time.Local().Format(time.DateTime), r.Decision, r.Rule, r.Answer, exit, r.DurationMS,
+			dash(r.Agent), oneLine(r.Command))
+	}
+	if err := tw.Flush(); err != nil {
+		return failure(fmt.Errorf("write audit: %w", err), "")
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// oneLine keeps a listing to one line per entry: newlines and tabs in command
+// text are shown escaped.
+func oneLine(s string) string {
+	return strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
+}

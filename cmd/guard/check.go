@@ -1,0 +1,250 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/guard-dev/guard/classify"
+	"github.com/guard-dev/guard/grants"
+	"github.com/guard-dev/guard/redact"
+)
+
+func (a *App) checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "check",
+		Usage: "decide on a command without running it",
+		UsageText: `guard check [--json] [--stdin] [--cwd DIR] -- CMD
+
+Prints the decision (allow, ask or deny), the rule that decided and why.
+Exits 0 whenever a decision was made, whatever it was: read the output.
+With --stdin, reads one command per line and answers one line per command,
+in order, as soon as each is decided.
+
+example:
+   guard check -- 'rm -rf /'
+   guard check --json -- 'git push --force'
+   printf '%s\n' 'ls' 'sudo true' | guard check --stdin --json`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per command (DESIGN.md \"Machine-readable contract\")"},
+			&cli.BoolFlag{Name: "stdin", Usage: "read one command per line from stdin"},
+			&cli.StringFlag{Name: "cwd", Usage: "judge as if run in `DIR`", Value: ""},
+		},
+		Action: a.check,
+	}
+}
+
+// checker decides command texts with settings loaded once; everything is
+// reused across lines so that --stdin stays fast.
+type checker struct {
+	opts     classify.Options
+	settings *grants.Settings
+	red      *redact.Redactor
+	json     bool
+	enc      *json.Encoder
+	out      io.Writer
+	obj      checkJSON
+}
+
+// checkJSON is the machine-readable contract, field order included.
+type checkJSON struct {
+	Command   string     `json:"command"`
+	Decision  string     `json:"decision"`
+	Rule      string     `json:"rule"`
+	Reason    string     `json:"reason"`
+	Risk      string     `json:"risk"`
+	Composite bool       `json:"composite"`
+	Commands  [][]string `json:"commands"`
+	Layer     string     `json:"layer,omitempty"`
+	File      string     `json:"file,omitempty"`
+	Suggest   string     `json:"suggest,omitempty"`
+}
+
+func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
+	p := a.paths()
+	c := &checker{
+		opts: classify.Options{
+			Cwd:       cwd,
+			Home:      a.Getenv("HOME"),
+			Protected: p.Protected(),
+		},
+		settings: grants.Load(p, cwd),
+		red:      a.redactor(),
+		json:     asJSON,
+		out:      out,
+	}
+	if asJSON {
+		c.enc = json.NewEncoder(out)
+		c.enc.SetEscapeHTML(false)
+	}
+	return c
+}
+
+// decide judges one command text and writes the answer.
+func (c *checker) decide(text string) error {
+	an := classify.Analyze(text, c.opts)
+	v := grants.Decide(an, c.settings)
+	if c.json {
+		return c.writeJSON(an, v)
+	}
+	return c.writeText(v)
+}
+
+func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
+	o := &c.obj
+	o.Command = c.red.String(an.Text)
+	o.Decision = string(v.Decision)
+	o.Rule = v.Rule
+	o.Reason = c.red.String(v.Reason)
+	o.Risk = string(v.Risk)
+	o.Composite = len(an.Composite) > 0
+	o.Commands = o.Commands[:0]
+	for i := range an.Commands {
+		o.Commands = append(o.Commands, c.redactArgs(an.Commands[i].Args))
+	}
+	o.Layer = v.Layer
+	o.File = v.File
+	o.Suggest = c.red.String(v.Suggest)
+	if err := c.enc.Encode(o); err != nil {
+		return fmt.Errorf("write answer: %w", err)
+	}
+	return nil
+}
+
+// redactArgs returns args with secrets replaced, allocating only when needed.
+func (c *checker) redactArgs(args []string) []string {
+	var out []string
+	for i, s := range args {
+		r := c.red.String(s)
+		if r != s && out == nil {
+			out = make([]string, len(args))
+			copy(out, args[:i])
+		}
+		if out != nil {
+			out[i] = r
+		}
+	}
+	if out != nil {
+		return out
+	}
+	if args == nil {
+		return []string{}
+	}
+	return args
+}
+
+func (c *checker) writeText(v grants.Verdict) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %s  %s\n", v.Decision, v.Rule, c.red.String(v.Reason))
+	if v.Decision == grants.Ask && v.Suggest != "" && !v.OnceOnly {
+		fmt.Fprintf(&b, "suggest  guard grants add --project %s\n", shQuote(c.red.String(v.Suggest)))
+	}
+	if _, err := io.WriteString(c.out, b.String()); err != nil {
+		return fmt.Errorf("write answer: %w", err)
+	}
+	return nil
+}
+
+func (a *App) check(c *cli.Context) error {
+	cwd, err := a.cwdOr(c.String("cwd"))
+	if err != nil {
+		return err
+	}
+	if c.Bool("stdin") {
+		if c.Args().Present() {
+			return usageError("check --stdin takes no command arguments")
+		}
+		return a.checkStdin(cwd, c.Bool("json"))
+	}
+	if !c.Args().Present() {
+		return usageError("check needs a command: guard check -- CMD")
+	}
+	ck := a.newChecker(cwd, c.Bool("json"), a.Stdout)
+	if err := ck.decide(joinArgs(c.Args().Slice())); err != nil {
+		return failure(err, "")
+	}
+	return nil
+}
+
+// checkStdin answers one line per input line, in order. Output is buffered and
+// flushed whenever the input has nothing more buffered, that is, just before a
+// read that could block: a caller talking over a pipe gets each answer as soon
+// as it is decided, and a big file is answered in large writes.
+func (a *App) checkStdin(cwd string, asJSON bool) error {
+	w := bufio.NewWriterSize(a.Stdout, 64<<10)
+	ck := a.newChecker(cwd, asJSON, w)
+	r := bufio.NewReaderSize(a.Stdin, 64<<10)
+	var long []byte // a line that did not fit in the reader's buffer
+	for {
+		if r.Buffered() == 0 {
+			if err := w.Flush(); err != nil {
+				return failure(fmt.Errorf("write answers: %w", err), "")
+			}
+		}
+		chunk, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// Keep at most one byte past the limit: classify denies it as too long.
+			if len(long) <= classify.MaxTextBytes {
+				long = append(long, chunk...)
+			}
+			continue
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return failure(fmt.Errorf("read commands: %w", err), "")
+		}
+		if len(chunk) == 0 && len(long) == 0 && err != nil {
+			break // EOF after the last line
+		}
+		line := chunk
+		if long != nil {
+			if len(long) <= classify.MaxTextBytes {
+				long = append(long, chunk...)
+			}
+			line, long = long, nil
+		}
+		line = trimEOL(line)
+		if derr := ck.decide(string(line)); derr != nil {
+			return failure(derr, "")
+		}
+		if err != nil {
+			break
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return failure(fmt.Errorf("write answers: %w", err), "")
+	}
+	return nil
+}
+
+func trimEOL(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b
+}
+
+// shQuote quotes s for a POSIX shell, leaving plainly safe words bare.
+func shQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

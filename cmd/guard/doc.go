@@ -1,0 +1,46 @@
+// Command guard is the command-line face of guard: it is the agent's shell
+// (`guard -c CMD`, or a `bash`/`sh` link in the shim directory) and the human's
+// tool for looking at and changing what agents may run.
+//
+// # Commands
+//
+//	guard check [--json] [--stdin] [--cwd DIR] -- CMD   decide without running
+//	guard explain CMD                                  show why, step by step
+//	guard exec [--timeout D] [--cwd DIR] -- PROG ARGS  judge an argv, then run it
+//	guard grants list [--json]                         every rule, with layer and file
+//	guard grants add [--project|--global] [--deny|--ask] PATTERN
+//	guard grants rm [--project|--global] PATTERN
+//	guard trust [DIR]                                  trust a project's .guard/config.toml
+//	guard pending                                      requests waiting for a human
+//	guard approve ID [--once|--project|--global]       (needs a terminal)
+//	guard reject ID                                    (needs a terminal)
+//	guard audit [--json] [-n N] [--decision D] [--since DUR]
+//	guard redact                                       stdin → stdout with secrets replaced
+//	guard version
+//
+// # Output policy
+//
+// Stdout carries only what the user asked for (a verdict, a listing, a trace)
+// and, in shell mode, the wrapped command's own output. Every diagnostic goes to
+// stderr as one lowercase line: `guard: error: …`, `guard: denied: …` or
+// `guard: hint: …`. Command text shown anywhere passes through package redact.
+//
+// # Exit codes
+//
+//	0    success; for check, a decision was made (whatever it was: read the output)
+//	1    usage or generic error
+//	124  the command timed out (exec and shell mode)
+//	125  guard itself failed
+//	126  guard refused (denied, needs approval, or a granting verb run from inside
+//	     a guarded command or without a human at a terminal)
+//
+// In shell mode and under exec the wrapped command's own status travels up untouched.
+//
+// # Structure
+//
+// main.go is a few lines; App (app.go) holds the streams, the environment, the
+// working directory, the clock and the path of the running binary, and every
+// subcommand is a method on it, one file each. There is no package-level mutable
+// state. Shell invocations are handed to package shim before the CLI parser sees
+// them.
+package main

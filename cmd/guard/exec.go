@@ -1,0 +1,48 @@
+package main
+
+import (
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/guard-dev/guard/shim"
+)
+
+func (a *App) execCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "exec",
+		Usage: "judge an argv as the simple command it is, then run it",
+		UsageText: `guard exec [--timeout D] [--cwd DIR] -- PROG ARGS...
+
+Decides exactly like guard -c on the same command, asks on the terminal when
+needed, then runs PROG with ARGS (no shell involved) in its own process group.
+Exits with PROG's status, 124 on timeout, 126 when refused.
+
+example:
+   guard exec -- git status
+   guard exec --timeout 30s -- go test ./...`,
+		Flags: []cli.Flag{
+			&cli.DurationFlag{Name: "timeout", Usage: "kill the command after `D` (default: config timeout, GUARD_TIMEOUT, 10m)"},
+			&cli.StringFlag{Name: "cwd", Usage: "run in `DIR`"},
+		},
+		Action: a.exec,
+	}
+}
+
+func (a *App) exec(c *cli.Context) error {
+	if !c.Args().Present() {
+		return usageError("exec needs a program: guard exec -- PROG ARGS...")
+	}
+	var timeout time.Duration
+	if c.IsSet("timeout") {
+		timeout = c.Duration("timeout")
+		if timeout <= 0 {
+			return usageError("--timeout must be positive")
+		}
+	}
+	cwd, err := a.cwdOr(c.String("cwd"))
+	if err != nil {
+		return err
+	}
+	return statusError(shim.Exec(a.shimEnv(), c.Args().Slice(), timeout, cwd))
+}

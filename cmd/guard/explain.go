@@ -1,0 +1,208 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/guard-dev/guard/classify"
+	"github.com/guard-dev/guard/grants"
+	"github.com/guard-dev/guard/redact"
+)
+
+func (a *App) explainCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "explain",
+		Usage: "show, step by step, why guard decides a command the way it does",
+		UsageText: `guard explain [--cwd DIR] [--] CMD...
+
+Prints the parse (each simple command, where it sits, its words, which words are
+dynamic, what wrappers run), the composite reasons, the built-in rules that hit,
+each settings rule tried with its layer and file, and the verdict. For an ask it
+prints the pattern guard suggests and the exact command that grants it.
+Several arguments are joined with spaces into one command text.
+
+example:
+   guard explain 'cd ~/.ssh && cat id_rsa'
+   guard explain -- bash -c "sh -c 'rm -rf /'"`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cwd", Usage: "judge as if run in `DIR`"},
+		},
+		Action: a.explain,
+	}
+}
+
+func (a *App) explain(c *cli.Context) error {
+	if !c.Args().Present() {
+		return usageError("explain needs a command: guard explain CMD")
+	}
+	cwd, err := a.cwdOr(c.String("cwd"))
+	if err != nil {
+		return err
+	}
+	p := a.paths()
+	opts := classify.Options{Cwd: cwd, Home: a.Getenv("HOME"), Protected: p.Protected()}
+	text := joinArgs(c.Args().Slice())
+	an := classify.Analyze(text, opts)
+	s := grants.Load(p, cwd)
+	v, trace := grants.Explain(an, s)
+
+	red := a.redactor()
+	var b strings.Builder
+	writeExplain(&b, red, cwd, an, s, v, trace)
+	if _, err := fmt.Fprint(a.Stdout, b.String()); err != nil {
+		return failure(fmt.Errorf("write explanation: %w", err), "")
+	}
+	return nil
+}
+
+// writeExplain renders the trace. Every piece of command text goes through red.
+func writeExplain(b *strings.Builder, red *redact.Redactor, cwd string, an *classify.Analysis,
+	s *grants.Settings, v grants.Verdict, trace []string) {
+	fmt.Fprintf(b, "command: %s\n", red.String(an.Text))
+	fmt.Fprintf(b, "cwd: %s\n", cwd)
+
+	b.WriteString("\nparse:\n")
+	if an.Fail != "" {
+		fmt.Fprintf(b, "  does not parse (%s): %s\n", an.Fail, red.String(an.FailReason))
+	}
+	if len(an.Commands) == 0 && an.Fail == "" {
+		b.WriteString("  no commands\n")
+	}
+	for i := range an.Commands {
+		writeCommand(b, red, i, &an.Commands[i])
+	}
+
+	b.WriteString("\ncomposite: ")
+	if len(an.Composite) == 0 {
+		b.WriteString("no (a simple command)\n")
+	} else {
+		fmt.Fprintf(b, "yes (%s)\n", strings.Join(an.Composite, ", "))
+	}
+
+	b.WriteString("\nbuilt-in denylist:\n")
+	writeHits(b, red, an.Deny, "  no hits\n")
+	b.WriteString("\nbuilt-in ask rules:\n")
+	writeHits(b, red, an.Ask, "  no hits\n")
+
+	b.WriteString("\nsettings:\n")
+	if s.Err != nil {
+		fmt.Fprintf(b, "  config error: %s\n", red.String(s.Err.Error()))
+	}
+	fmt.Fprintf(b, "  unknown = %s, composite = %s, builtin_readonly = %t\n", s.Unknown, s.Composite, s.BuiltinReadonly)
+
+	b.WriteString("\nrules tried:\n")
+	if len(trace) == 0 {
+		b.WriteString("  none\n")
+	}
+	for _, line := range trace {
+		fmt.Fprintf(b, "  %s\n", red.String(line))
+	}
+
+	b.WriteString("\nverdict:\n")
+	fmt.Fprintf(b, "  %s  %s  %s\n", v.Decision, v.Rule, red.String(v.Reason))
+	fmt.Fprintf(b, "  risk %s", v.Risk)
+	if v.Layer != "" {
+		fmt.Fprintf(b, ", layer %s", v.Layer)
+	}
+	if v.File != "" {
+		fmt.Fprintf(b, ", file %s", v.File)
+	}
+	b.WriteString("\n")
+	if v.Decision == grants.Ask {
+		switch {
+		case v.OnceOnly:
+			b.WriteString("  a composite command can only be allowed once, at the prompt\n")
+		case v.Suggest != "":
+			sug := red.String(v.Suggest)
+			fmt.Fprintf(b, "  suggested pattern: %s\n", sug)
+			fmt.Fprintf(b, "  to allow it in this project: guard grants add --project %s\n", shQuote(sug))
+		}
+	}
+}
+
+func writeCommand(b *strings.Builder, red *redact.Redactor, i int, c *classify.Command) {
+	fmt.Fprintf(b, "  [%d] %s\n", i, red.String(quoteWords(c.Args)))
+	fmt.Fprintf(b, "      where: %s, at %s, depth %d", c.Where, c.Pos, c.Depth)
+	if c.Parent >= 0 {
+		fmt.Fprintf(b, ", run by [%d]", c.Parent)
+	}
+	if c.Subst {
+		b.WriteString(", inside a substitution")
+	}
+	b.WriteString("\n")
+	dir := c.Dir
+	if dir == "" {
+		dir = "unknown"
+	}
+	fmt.Fprintf(b, "      dir: %s\n", dir)
+	if len(c.Assigns) > 0 {
+		fmt.Fprintf(b, "      assigns: %s\n", red.String(strings.Join(c.Assigns, " ")))
+	}
+	var dyn []string
+	for j, d := range c.Dynamic {
+		if d && j < len(c.Args) {
+			dyn = append(dyn, fmt.Sprintf("word %d %s", j, red.String(strconv.Quote(c.Args[j]))))
+		}
+	}
+	if len(dyn) > 0 {
+		fmt.Fprintf(b, "      dynamic: %s\n", strings.Join(dyn, ", "))
+	}
+	if w := wrapName(c.Wrap); w != "" {
+		fmt.Fprintf(b, "      wrapper: %s", w)
+		if c.Wrap != classify.WrapShell && c.InnerStart > 0 && c.InnerStart < len(c.Args) {
+			fmt.Fprintf(b, ", runs %s", red.String(quoteWords(c.Args[c.InnerStart:])))
+		}
+		if len(c.Inner) > 0 {
+			refs := make([]string, len(c.Inner))
+			for k, n := range c.Inner {
+				refs[k] = fmt.Sprintf("[%d]", n)
+			}
+			fmt.Fprintf(b, " -> %s", strings.Join(refs, " "))
+		}
+		if len(c.InnerComposite) > 0 {
+			fmt.Fprintf(b, " (nested script is composite: %s)", strings.Join(c.InnerComposite, ", "))
+		}
+		b.WriteString("\n")
+	}
+	if c.Opaque {
+		b.WriteString("      opaque: an interpreter one-liner guard cannot see into\n")
+	}
+}
+
+func writeHits(b *strings.Builder, red *redact.Redactor, hits []classify.Hit, none string) {
+	if len(hits) == 0 {
+		b.WriteString(none)
+		return
+	}
+	for _, h := range hits {
+		where := "a redirect target"
+		if h.Cmd >= 0 {
+			where = fmt.Sprintf("command [%d]", h.Cmd)
+		}
+		fmt.Fprintf(b, "  %s  %s: %s\n", h.ID, where, red.String(h.Reason))
+	}
+}
+
+func wrapName(w classify.Wrap) string {
+	switch w {
+	case classify.WrapTransparent:
+		return "transparent (judged by what it runs)"
+	case classify.WrapShell:
+		return "shell (runs a nested script)"
+	case classify.WrapGenerated:
+		return "generated (runs a command with arguments guard cannot see)"
+	}
+	return ""
+}
+
+// quoteWords shows argv the way a shell would need it typed.
+func quoteWords(args []string) string {
+	q := make([]string, len(args))
+	for i, s := range args {
+		q[i] = shQuote(s)
+	}
+	return strings.Join(q, " ")
+}

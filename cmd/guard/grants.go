@@ -1,0 +1,247 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/guard-dev/guard/grants"
+)
+
+func (a *App) grantsCommand() *cli.Command {
+	scope := []cli.Flag{
+		&cli.BoolFlag{Name: "project", Usage: "this project's grants (the default)"},
+		&cli.BoolFlag{Name: "global", Usage: "your grants for every project"},
+	}
+	return &cli.Command{
+		Name:  "grants",
+		Usage: "list, add or remove the patterns that decide what may run",
+		UsageText: `guard grants list|add|rm [options]
+
+example:
+   guard grants list
+   guard grants add 'npm install *'
+   guard grants add --global --deny 'git push --force*'
+   guard grants rm 'npm install *'`,
+		Subcommands: []*cli.Command{
+			{
+				Name:  "list",
+				Usage: "print every rule with its kind, layer and file",
+				UsageText: `guard grants list [--json]
+
+Lists the settings files guard reads for this directory (and whether each
+exists), then every rule from every layer in the order guard consults them.
+
+example:
+   guard grants list --json`,
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+					&cli.StringFlag{Name: "cwd", Usage: "list as if in `DIR`"},
+				},
+				Action: a.grantsList,
+			},
+			{
+				Name:  "add",
+				Usage: "store a pattern (allow by default) for this project or everywhere",
+				UsageText: `guard grants add [--project|--global] [--deny|--ask] PATTERN
+
+Patterns match a command's words joined by single spaces; * matches anything,
+and a space before a trailing * is a word boundary ('git *' covers git and
+git status, not gitk). Interpreter-wide patterns ('bash *', 'python *', '*')
+are refused. Refused when run from inside a guarded command.
+
+example:
+   guard grants add 'go test *'
+   guard grants add --global --ask 'git push *'`,
+				Flags: append(scope,
+					&cli.BoolFlag{Name: "deny", Usage: "store a deny rule"},
+					&cli.BoolFlag{Name: "ask", Usage: "store an ask rule"},
+				),
+				Action: a.grantsAdd,
+			},
+			{
+				Name:  "rm",
+				Usage: "remove a stored pattern",
+				UsageText: `guard grants rm [--project|--global] PATTERN
+
+Removes PATTERN (of any kind) from this project's grants, or with --global
+from your global grants. Refused when run from inside a guarded command.
+
+example:
+   guard grants rm 'npm install *'`,
+				Flags:  scope,
+				Action: a.grantsRm,
+			},
+		},
+	}
+}
+
+type ruleJSON struct {
+	Kind    string `json:"kind"`
+	Pattern string `json:"pattern"`
+	Layer   string `json:"layer"`
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Trusted bool   `json:"trusted,omitempty"`
+}
+
+type fileJSON struct {
+	Layer  string `json:"layer"`
+	File   string `json:"file"`
+	Exists bool   `json:"exists"`
+}
+
+type listJSON struct {
+	Files []fileJSON `json:"files"`
+	Rules []ruleJSON `json:"rules"`
+	Error string     `json:"error,omitempty"`
+}
+
+func (a *App) grantsList(c *cli.Context) error {
+	if c.Args().Present() {
+		return usageError("grants list takes no arguments")
+	}
+	cwd, err := a.cwdOr(c.String("cwd"))
+	if err != nil {
+		return err
+	}
+	p := a.paths()
+	s := grants.Load(p, cwd)
+	out := listJSON{Files: []fileJSON{}, Rules: []ruleJSON{}}
+	for _, f := range grants.RulesFiles(p, cwd) {
+		out.Files = append(out.Files, fileJSON{Layer: f.Name, File: f.File, Exists: f.Exists})
+	}
+	for _, r := range s.Rules {
+		out.Rules = append(out.Rules, ruleJSON{Kind: string(r.Kind), Pattern: r.Pattern, Layer: r.Layer,
+			File: r.File, Line: r.Line, Trusted: r.Trusted})
+	}
+	if s.Err != nil {
+		out.Error = s.Err.Error()
+	}
+
+	if c.Bool("json") {
+		enc := json.NewEncoder(a.Stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return failure(fmt.Errorf("write list: %w", err), "")
+		}
+	} else if err := writeList(a, out); err != nil {
+		return failure(fmt.Errorf("write list: %w", err), "")
+	}
+	if s.Err != nil {
+		return &cliError{code: exitUsage, kind: "error", msg: s.Err.Error(),
+			hint: "every decision is deny until the file is fixed"}
+	}
+	return nil
+}
+
+func writeList(a *App, l listJSON) error {
+	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "files:")
+	for _, f := range l.Files {
+		state := "missing"
+		if f.Exists {
+			state = "present"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Layer, f.File, state)
+	}
+	fmt.Fprintln(tw, "rules:")
+	if len(l.Rules) == 0 {
+		fmt.Fprintln(tw, "  none")
+	}
+	for _, r := range l.Rules {
+		where := r.File
+		if where == "" {
+			where = "built-in"
+		} else if r.Line > 0 {
+			where = fmt.Sprintf("%s:%d", r.File, r.Line)
+		}
+		note := ""
+		if r.Layer == "project" && r.Kind == string(grants.Allow) && !r.Trusted {
+			note = "\t(untrusted: run guard trust)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\n", r.Kind, r.Pattern, r.Layer, where, note)
+	}
+	return tw.Flush()
+}
+
+// grantsTarget picks the grants file from --project/--global (default project).
+func (a *App) grantsTarget(c *cli.Context) (file, layer string, err error) {
+	if c.Bool("project") && c.Bool("global") {
+		return "", "", usageError("choose one of --project and --global")
+	}
+	p := a.paths()
+	if c.Bool("global") {
+		return p.GlobalGrants(), "global-grants", nil
+	}
+	cwd, err := a.cwdOr("")
+	if err != nil {
+		return "", "", err
+	}
+	return p.ProjectGrants(grants.ProjectRoot(cwd)), "project-grants", nil
+}
+
+func (a *App) grantsAdd(c *cli.Context) error {
+	if err := a.refuseInsideGuard("grants add"); err != nil {
+		return err
+	}
+	if c.Bool("deny") && c.Bool("ask") {
+		return usageError("choose one of --deny and --ask")
+	}
+	if !c.Args().Present() {
+		return usageError("grants add needs a pattern: guard grants add 'npm install *'")
+	}
+	kind := grants.Allow
+	switch {
+	case c.Bool("deny"):
+		kind = grants.Deny
+	case c.Bool("ask"):
+		kind = grants.Ask
+	}
+	pattern := joinArgs(c.Args().Slice())
+	if err := grants.ValidatePattern(kind, pattern); err != nil {
+		return &cliError{code: exitUsage, kind: "error", msg: err.Error()}
+	}
+	file, layer, err := a.grantsTarget(c)
+	if err != nil {
+		return err
+	}
+	if err := grants.AddRule(file, kind, pattern); err != nil {
+		return failure(err, "")
+	}
+	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, shQuote(pattern), layer, file)
+	return nil
+}
+
+func (a *App) grantsRm(c *cli.Context) error {
+	if err := a.refuseInsideGuard("grants rm"); err != nil {
+		return err
+	}
+	if !c.Args().Present() {
+		return usageError("grants rm needs a pattern: guard grants rm 'npm install *'")
+	}
+	pattern := joinArgs(c.Args().Slice())
+	file, layer, err := a.grantsTarget(c)
+	if err != nil {
+		return err
+	}
+	removed, err := grants.RemoveRule(file, pattern)
+	if err != nil {
+		return failure(err, "")
+	}
+	if !removed {
+		other := "--global"
+		if strings.HasPrefix(layer, "global") {
+			other = "--project"
+		}
+		return &cliError{code: exitUsage, kind: "error",
+			msg:  fmt.Sprintf("no rule %s in %s (%s)", shQuote(pattern), layer, file),
+			hint: "see guard grants list, or try " + other}
+	}
+	fmt.Fprintf(a.Stdout, "removed %s from %s (%s)\n", shQuote(pattern), layer, file)
+	return nil
+}

@@ -1,0 +1,14 @@
+// Command guard stands between an AI coding agent and the shell. See doc.go.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(guardMain())
+}
+
+// guardMain is the one entry point, shared by main and by the testscript
+// commands in main_test.go, so that `exec guard …` runs the real CLI.
+func guardMain() int {
+	return newApp(os.Stdin, os.Stdout, os.Stderr).run(os.Args)
+}

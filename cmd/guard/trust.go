@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/guard-dev/guard/grants"
+)
+
+func (a *App) trustCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "trust",
+		Usage: "let a project's committed .guard/config.toml allow commands",
+		UsageText: `guard trust [DIR]
+
+A project's .guard/config.toml always contributes its deny and ask rules; its
+allow rules count only after you trust it. Trust pins the file's current
+content: when the file changes, it is untrusted again. DIR defaults to the
+current directory; its project root is used. Refused when run from inside a
+guarded command.
+
+example:
+   guard trust
+   guard trust ~/src/myproject`,
+		Action: a.trust,
+	}
+}
+
+func (a *App) trust(c *cli.Context) error {
+	if err := a.refuseInsideGuard("trust"); err != nil {
+		return err
+	}
+	if c.Args().Len() > 1 {
+		return usageError("trust takes at most one directory")
+	}
+	dir, err := a.cwdOr(c.Args().First())
+	if err != nil {
+		return err
+	}
+	file, err := grants.Trust(a.paths(), dir)
+	if err != nil {
+		return failure(err, "")
+	}
+	fmt.Fprintf(a.Stdout, "trusted %s\n", file)
+	return nil
+}
