@@ -1,0 +1,344 @@
+package shim
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+)
+
+// Answer is the human's answer to a prompt. The zero value is deny.
+type Answer int
+
+const (
+	AnswerDeny    Answer = iota // refuse this run
+	AnswerOnce                  // run this exact text this once
+	AnswerProject               // run it, and store the pattern as a grant for this project
+	AnswerGlobal                // run it, and store the pattern as a grant everywhere
+)
+
+func (a Answer) String() string {
+	switch a {
+	case AnswerOnce:
+		return "once"
+	case AnswerProject:
+		return "project"
+	case AnswerGlobal:
+		return "global"
+	}
+	return "deny"
+}
+
+// Question is what the prompt shows. Command and Suggest must already be
+// redacted; control characters in them are shown escaped, never sent raw.
+type Question struct {
+	Command  string
+	Cwd      string
+	Risk     string
+	Reason   string
+	Rule     string
+	Suggest  string // pattern offered for p/g; "" offers allow once and deny only
+	OnceOnly bool   // composite: allow once and deny only
+}
+
+// PromptEnd says why a prompt ended without an answer. Each is a deny.
+type PromptEnd string
+
+func (e PromptEnd) Error() string { return string(e) }
+
+const (
+	ErrAskTimeout  PromptEnd = "no answer in time"
+	ErrAskEOF      PromptEnd = "the terminal closed"
+	ErrAskCanceled PromptEnd = "the prompt was cancelled"
+	ErrAskSignal   PromptEnd = "guard was interrupted while asking"
+)
+
+// maxShownLines bounds how much of a long script the prompt prints.
+const maxShownLines = 40
+
+// pollSlice is how often a waiting prompt looks at the signals it caught.
+const pollSlice = 100 * time.Millisecond
+
+// Prompt asks the human on tty, in raw mode, for a single-key answer:
+// o (allow once), p (this project), g (everywhere), e (edit the pattern, then
+// p or g), d (deny). With q.OnceOnly or no suggested pattern only o and d are
+// offered. No answer within timeout, EOF, Ctrl-C, Ctrl-D, Esc or a signal to
+// guard all deny, with an error saying which. The terminal's mode is restored
+// on every path. The string is the pattern to store for p and g.
+func Prompt(tty *os.File, q Question, timeout time.Duration) (Answer, string, error) {
+	fd := int(tty.Fd())
+	old, err := term.MakeRaw(fd)
+	if err != nil {
+		return AnswerDeny, "", fmt.Errorf("terminal raw mode: %w", err)
+	}
+	defer func() { _ = term.Restore(fd, old) }()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
+	// Keys typed before the question was shown were not meant as its answer.
+	_ = unix.IoctlSetInt(fd, unix.TCFLSH, unix.TCIFLUSH)
+
+	p := &prompter{tty: tty, keys: keyReader{fd: fd, deadline: time.Now().Add(timeout), sigs: sigs}}
+	a, pat, err := p.ask(q, timeout)
+	if err != nil {
+		p.say("\r\n  denied: %s\r\n", err)
+		return AnswerDeny, "", err
+	}
+	return a, pat, nil
+}
+
+// prompter writes the question and reads the answer.
+type prompter struct {
+	tty  *os.File
+	keys keyReader
+}
+
+func (p *prompter) say(format string, args ...any) {
+	fmt.Fprintf(p.tty, format, args...)
+}
+
+func (p *prompter) ask(q Question, timeout time.Duration) (Answer, string, error) {
+	p.say("\r\nguard: the agent wants to run:\r\n")
+	lines := strings.Split(q.Command, "\n")
+	for i, l := range lines {
+		if i == maxShownLines {
+			p.say("    … %d more lines not shown\r\n", len(lines)-i)
+			break
+		}
+		p.say("    %s\r\n", visible(l))
+	}
+	if q.Cwd != "" {
+		p.say("  in:     %s\r\n", visible(q.Cwd))
+	}
+	p.say("  risk:   %s\r\n", visible(q.Risk))
+	reason := q.Reason
+	if q.Rule != "" {
+		reason += " [" + q.Rule + "]"
+	}
+	p.say("  why:    %s\r\n", visible(reason))
+	full := !q.OnceOnly && q.Suggest != ""
+	if full {
+		p.say("  grant:  %s\r\n", visible(q.Suggest))
+		p.say("  [o] allow once  [p] allow for this project  [g] allow everywhere  [e] edit pattern  [d] deny\r\n")
+	} else {
+		p.say("  [o] allow once  [d] deny\r\n")
+	}
+	p.say("  answer (deny in %s): ", shortDuration(timeout))
+	for {
+		c, err := p.keys.next()
+		if err != nil {
+			return AnswerDeny, "", err
+		}
+		switch c {
+		case 'o', 'O':
+			p.say("allow once\r\n")
+			return AnswerOnce, "", nil
+		case 'd', 'D', 'n', 'N':
+			p.say("deny\r\n")
+			return AnswerDeny, "", nil
+		case 0x03, 0x1b:
+			return AnswerDeny, "", ErrAskCanceled
+		case 0x04:
+			return AnswerDeny, "", ErrAskEOF
+		}
+		if !full {
+			continue
+		}
+		switch c {
+		case 'p', 'P':
+			p.say("allow for this project: %s\r\n", visible(q.Suggest))
+			return AnswerProject, q.Suggest, nil
+		case 'g', 'G':
+			p.say("allow everywhere: %s\r\n", visible(q.Suggest))
+			return AnswerGlobal, q.Suggest, nil
+		case 'e', 'E':
+			return p.edit(q.Suggest)
+		}
+	}
+}
+
+// edit lets the human change the pattern, then choose where to store it.
+func (p *prompter) edit(pattern string) (Answer, string, error) {
+	p.say("edit\r\n  pattern (enter to accept, esc to deny): %s", visible(pattern))
+	line := []byte(pattern)
+	for done := false; !done; {
+		c, err := p.keys.next()
+		if err != nil {
+			return AnswerDeny, "", err
+		}
+		switch {
+		case c == '\r' || c == '\n':
+			done = true
+		case c == 0x03 || c == 0x1b:
+			return AnswerDeny, "", ErrAskCanceled
+		case c == 0x04:
+			return AnswerDeny, "", ErrAskEOF
+		case c == 0x7f || c == 0x08:
+			if len(line) > 0 {
+				_, size := utf8.DecodeLastRune(line)
+				line = line[:len(line)-size]
+				p.say("\b \b")
+			}
+		case c == 0x15: // Ctrl-U
+			p.say("%s", strings.Repeat("\b \b", utf8.RuneCount(line)))
+			line = line[:0]
+		case c >= 0x20:
+			line = append(line, c)
+			if c < 0x80 || utf8.FullRune(line[lastRuneStart(line):]) {
+				p.say("%s", line[lastRuneStart(line):])
+			}
+		}
+	}
+	pattern = strings.TrimSpace(string(line))
+	if pattern == "" || !utf8.ValidString(pattern) {
+		p.say("\r\n  empty or invalid pattern: deny\r\n")
+		return AnswerDeny, "", nil
+	}
+	p.say("\r\n  [p] allow for this project  [g] allow everywhere  [d] deny: ")
+	for {
+		c, err := p.keys.next()
+		if err != nil {
+			return AnswerDeny, "", err
+		}
+		switch c {
+		case 'p', 'P':
+			p.say("allow for this project: %s\r\n", visible(pattern))
+			return AnswerProject, pattern, nil
+		case 'g', 'G':
+			p.say("allow everywhere: %s\r\n", visible(pattern))
+			return AnswerGlobal, pattern, nil
+		case 'd', 'D', 'n', 'N':
+			p.say("deny\r\n")
+			return AnswerDeny, "", nil
+		case 0x03, 0x1b:
+			return AnswerDeny, "", ErrAskCanceled
+		case 0x04:
+			return AnswerDeny, "", ErrAskEOF
+		}
+	}
+}
+
+// lastRuneStart returns where the last (possibly incomplete) UTF-8 sequence
+// in b starts.
+func lastRuneStart(b []byte) int {
+	i := len(b) - 1
+	for i > 0 && i > len(b)-utf8.UTFMax && !utf8.RuneStart(b[i]) {
+		i--
+	}
+	return i
+}
+
+// keyReader reads single keys from a raw terminal with a deadline, and stops
+// when guard catches a signal.
+type keyReader struct {
+	fd       int
+	deadline time.Time
+	sigs     <-chan os.Signal
+	buf      []byte
+}
+
+// next returns the next key byte. Escape sequences (arrow keys and the like)
+// are skipped whole; a lone Esc is returned as 0x1b.
+func (k *keyReader) next() (byte, error) {
+	for {
+		c, err := k.byte()
+		if err != nil || c != 0x1b {
+			return c, err
+		}
+		if len(k.buf) == 0 || (k.buf[0] != '[' && k.buf[0] != 'O') {
+			return c, nil
+		}
+		// CSI/SS3 sequence: skip to its final byte.
+		k.buf = k.buf[1:]
+		for len(k.buf) > 0 {
+			f := k.buf[0]
+			k.buf = k.buf[1:]
+			if f >= 0x40 && f <= 0x7e {
+				break
+			}
+		}
+	}
+}
+
+func (k *keyReader) byte() (byte, error) {
+	for len(k.buf) == 0 {
+		select {
+		case <-k.sigs:
+			return 0, ErrAskSignal
+		default:
+		}
+		left := time.Until(k.deadline)
+		if left <= 0 {
+			return 0, ErrAskTimeout
+		}
+		wait := min(left, pollSlice)
+		fds := []unix.PollFd{{Fd: int32(k.fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, int(wait/time.Millisecond)+1)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("read terminal: %w", err)
+		}
+		if n == 0 {
+			continue
+		}
+		if fds[0].Revents&unix.POLLIN == 0 {
+			return 0, ErrAskEOF // hung up or closed
+		}
+		b := make([]byte, 64)
+		m, err := unix.Read(k.fd, b)
+		if errors.Is(err, unix.EINTR) || errors.Is(err, unix.EAGAIN) {
+			continue
+		}
+		if m <= 0 || err != nil {
+			return 0, ErrAskEOF
+		}
+		k.buf = b[:m]
+	}
+	c := k.buf[0]
+	k.buf = k.buf[1:]
+	return c, nil
+}
+
+// visible escapes control characters so that text from a command can never
+// move the cursor, clear the screen or fake a line of the prompt.
+func visible(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteString("    ")
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029:
+			// bidi overrides, zero-width and line separators can disguise text
+			fmt.Fprintf(&b, "\\u%04x", r)
+		case r == utf8.RuneError:
+			b.WriteString("\\ufffd")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// shortDuration prints 2m instead of 2m0s and 1.5s as is.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
