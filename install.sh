@@ -202,6 +202,15 @@ mkdirs() {
 	done
 }
 
+# save_manifest writes NEW_MANIFEST atomically. It runs after every step, so a run
+# that fails half-way still leaves a manifest --uninstall can follow.
+save_manifest() {
+	if ((${#NEW_MANIFEST[@]})); then
+		printf '%s\n' "${NEW_MANIFEST[@]}" >"$MANIFEST.tmp.$$"
+		mv "$MANIFEST.tmp.$$" "$MANIFEST"
+	fi
+}
+
 install_guard() {
 	find_go
 	find_cc
@@ -210,14 +219,25 @@ install_guard() {
 	local shims=$DATA/guard/shims conf=$CONFIG/guard/config.toml
 	NEW_MANIFEST=()
 
-	# Directories recorded by an earlier run stay ours.
+	# Directories and the config recorded by an earlier run stay ours. Read them now:
+	# the manifest is rewritten after every step below.
+	local line old_sum=""
+	old_sum=$(manifest_get config "$conf") || old_sum=""
 	if [[ -f $MANIFEST ]]; then
 		while IFS= read -r line; do
 			[[ $line == dir$'\t'* ]] && NEW_MANIFEST+=("$line")
 		done <"$MANIFEST"
 	fi
 
-	# Build first, into a temp dir, so a failed build leaves nothing behind.
+	# Refuse before building or creating anything: a failed run leaves nothing behind.
+	local name
+	for name in bash sh; do
+		if [[ -e $shims/$name && ! -L $shims/$name ]]; then
+			die "$shims/$name exists and is not a link; move it away and run install.sh again"
+		fi
+	done
+
+	# Build into a temp dir, so a failed build leaves nothing behind either.
 	local version build tmp
 	version=$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo dev)
 	build=$(mktemp -d "${TMPDIR:-/tmp}/guard-build.XXXXXX")
@@ -231,6 +251,7 @@ install_guard() {
 	mkdirs "$bindir"
 	mkdirs "$shims"
 	mkdirs "$CONFIG/guard"
+	save_manifest
 
 	# Copy to a temp name beside the target, then rename: a guard that is running
 	# right now (as someone's $SHELL) keeps its old inode and never sees half a file.
@@ -240,35 +261,29 @@ install_guard() {
 	chmod 0755 "$tmp"
 	mv -f "$tmp" "$bin"
 	NEW_MANIFEST+=("bin"$'\t'"$bin")
+	save_manifest
 
 	# Shim links: bash and sh that run guard, found first on the agent's PATH.
-	local name link
 	for name in bash sh; do
-		link=$shims/$name
-		if [[ -e $link && ! -L $link ]]; then
-			die "$link exists and is not a link; move it away and run install.sh again"
-		fi
-		ln -sfn "$bin" "$link"
-		NEW_MANIFEST+=("link"$'\t'"$link")
+		ln -sfn "$bin" "$shims/$name"
+		NEW_MANIFEST+=("link"$'\t'"$shims/$name")
 	done
 
 	# Config: written only if none exists; remember its hash so --uninstall can tell
 	# whether the user changed it.
-	local sum
 	if [[ ! -e $conf ]]; then
 		default_config >"$conf.tmp.$$"
 		mv "$conf.tmp.$$" "$conf"
 		say "wrote default config $conf"
 		NEW_MANIFEST+=("config"$'\t'"$conf"$'\t'"$(sha256 "$conf")")
-	elif sum=$(manifest_get config "$conf"); then
-		NEW_MANIFEST+=("config"$'\t'"$conf"$'\t'"$sum")
+	elif [[ -n $old_sum ]]; then
+		NEW_MANIFEST+=("config"$'\t'"$conf"$'\t'"$old_sum")
 		say "kept config $conf"
 	else
 		say "kept existing config $conf"
 	fi
 
-	printf '%s\n' "${NEW_MANIFEST[@]}" >"$MANIFEST.tmp.$$"
-	mv "$MANIFEST.tmp.$$" "$MANIFEST"
+	save_manifest
 
 	say "installed $bin"
 	cat <<EOF
