@@ -25,6 +25,30 @@ const (
 	RiskHigh Risk = "high"
 )
 
+// Layer names, in the order settings are merged.
+const (
+	LayerBuiltin       = "builtin"
+	LayerManaged       = "managed"
+	LayerGlobal        = "global"
+	LayerGlobalGrants  = "global-grants"
+	LayerProjectGrants = "project-grants"
+	LayerProject       = "project"
+)
+
+// Rule ids of the verdicts that no pattern decides.
+const (
+	RuleConfigError     = "config-error"
+	RuleInvalid         = "invalid-analysis"
+	RuleEmpty           = "empty"
+	RuleComposite       = "composite"
+	RuleCompositeEach   = "composite-each"
+	RuleDynamicCommand  = "dynamic-command"
+	RuleExecCapable     = "exec-capable"
+	RuleBuiltinReadonly = "builtin-readonly"
+	RuleEnvDump         = "env-dump"
+	RuleUnknown         = "unknown"
+)
+
 // Verdict is the decision on one Analysis with why.
 type Verdict struct {
 	Decision Decision
@@ -33,8 +57,9 @@ type Verdict struct {
 	Risk     Risk
 	Layer    string // layer of the deciding rule: builtin, managed, global, global-grants, project-grants, project
 	File     string // file of the deciding rule, "" for built-in
+	Line     int    // line of the deciding pattern in File, 0 for built-in
 	Suggest  string // for ask on a simple command: a pattern to offer ("npm install *"), never interpreter-wide
-	OnceOnly bool   // composite: only allow-once and deny may be offered
+	OnceOnly bool   // only allow-once and deny may be offered: composite text, or an ask that a stored allow could never override
 }
 
 // Settings is the merged, loaded configuration. The zero value is not usable: use Load or Defaults.
@@ -59,7 +84,25 @@ type Rule struct {
 	Trusted bool // for the project layer's allow rules: pinned by guard trust
 }
 
-// Decide is the pure decision. TEMPORARY STUB: being replaced.
+// Layer is one file-backed settings layer, for `guard grants list`.
+type Layer struct {
+	Name    string // managed, global, global-grants, project-grants, project
+	File    string // where the layer lives, whether or not it exists
+	Exists  bool   // the file exists
+	Trusted bool   // project layer: the file's hash equals the pinned one
+}
+
+// Decide is the pure decision on a, under s: no disk, no clock. A nil or
+// failed Analysis, nil Settings or Settings.Err deny.
 func Decide(a *classify.Analysis, s *Settings) Verdict {
-	return Verdict{Decision: Deny, Rule: "unimplemented", Reason: "grants not implemented yet", Risk: RiskHigh}
+	return decide(a, s, nil)
+}
+
+// Explain returns the same Verdict as Decide and a readable trace: the
+// commands found, each rule tried with its layer and file:line, and why it
+// matched or not. The trace holds command text: redact it before storing.
+func Explain(a *classify.Analysis, s *Settings) (Verdict, []string) {
+	var t tracer
+	v := decide(a, s, &t)
+	return v, t.lines
 }

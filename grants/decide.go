@@ -1,0 +1,613 @@
+package grants
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/guard-dev/guard/classify"
+)
+
+// maxJudgeDepth bounds the walk through wrapper Inner links, so a malformed
+// Analysis with a cycle cannot hang Decide.
+const maxJudgeDepth = 40
+
+// eachReasons are the composite reasons that composite = "each" tolerates.
+var eachReasons = []string{classify.CompPipe, classify.CompAnd, classify.CompOr, classify.CompSeq, classify.CompNullRedir}
+
+// allowScope ranks layers for allow rules: the user's grants for this
+// project, then the user's global grants, then a trusted project config,
+// then the hand-written configs.
+var allowScope = []string{LayerProjectGrants, LayerGlobalGrants, LayerProject, LayerGlobal, LayerManaged}
+
+type tracer struct{ lines []string }
+
+func (t *tracer) add(format string, args ...any) {
+	t.lines = append(t.lines, fmt.Sprintf(format, args...))
+}
+
+// view is what matching needs of one command, computed once per decision.
+type view struct {
+	text, base           string // words joined; the same with the command word's basename
+	innerText, innerBase string // a wrapper's wrapped command, "" if none
+	off                  []int  // byte offset of each word in text
+	marked               bool
+	m                    marks
+	sp                   []span
+}
+
+type decider struct {
+	a      *classify.Analysis
+	s      *Settings
+	tr     *tracer
+	views  []view
+	allows []int // indexes of usable allow rules in s.Rules, in scope order
+}
+
+// judgement is the verdict on one command judged on its own (steps 6-9).
+type judgement struct {
+	ok bool
+	v  Verdict
+}
+
+func deny(rule, reason, layer string) Verdict {
+	return Verdict{Decision: Deny, Rule: rule, Reason: reason, Risk: RiskHigh, Layer: layer}
+}
+
+func ruleVerdict(d Decision, r *Rule, reason string) Verdict {
+	return Verdict{Decision: d, Rule: r.Pattern, Reason: reason, Risk: RiskHigh, Layer: r.Layer, File: r.File, Line: r.Line}
+}
+
+func ruleWhere(r *Rule) string {
+	if r.File == "" {
+		return r.Layer
+	}
+	return fmt.Sprintf("%s %s:%d", r.Layer, r.File, r.Line)
+}
+
+func decide(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
+	v := decideSteps(a, s, tr)
+	if tr != nil {
+		line := fmt.Sprintf("decision: %s (rule %s, risk %s)", v.Decision, v.Rule, v.Risk)
+		if v.Reason != "" {
+			line += ": " + v.Reason
+		}
+		tr.add("%s", line)
+		if v.Suggest != "" {
+			tr.add("suggested grant: %s", v.Suggest)
+		}
+	}
+	return v
+}
+
+func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
+	if s == nil {
+		return deny(RuleConfigError, "no settings loaded", LayerBuiltin)
+	}
+	if s.Err != nil {
+		if tr != nil {
+			tr.add("settings: %v", s.Err)
+		}
+		return deny(RuleConfigError, "config error: "+s.Err.Error(), LayerBuiltin)
+	}
+	if a == nil {
+		return deny(classify.FailParse, "nothing to judge", LayerBuiltin)
+	}
+	if a.Fail != "" {
+		if tr != nil {
+			tr.add("parse: failed (%s): %s", a.Fail, a.FailReason)
+		}
+		reason := a.FailReason
+		if reason == "" {
+			reason = "the command cannot be judged: " + a.Fail
+		}
+		return deny(a.Fail, reason, LayerBuiltin)
+	}
+	if why := invalid(a); why != "" {
+		return deny(RuleInvalid, "malformed analysis: "+why, LayerBuiltin)
+	}
+	d := &decider{a: a, s: s, tr: tr, views: make([]view, len(a.Commands))}
+	if tr != nil {
+		d.traceParse()
+	}
+
+	// 2. hard denylist
+	if len(a.Deny) > 0 {
+		h := a.Deny[0]
+		if tr != nil {
+			tr.add("step 2 hard denylist: hit %s", h.ID)
+		}
+		return deny(h.ID, h.Reason, LayerBuiltin)
+	}
+	if tr != nil {
+		tr.add("step 2 hard denylist: no hit")
+	}
+
+	// 3. deny rules, on every command anywhere
+	if v, ok := d.plainRules(Deny); ok {
+		return v
+	}
+	// 4. built-in destructive patterns and ask rules
+	if len(a.Ask) > 0 {
+		h := a.Ask[0]
+		if tr != nil {
+			tr.add("step 4 built-in ask: hit %s", h.ID)
+		}
+		return Verdict{Decision: Ask, Rule: h.ID, Reason: h.Reason, Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true}
+	}
+	if tr != nil {
+		tr.add("step 4 built-in ask: no hit")
+	}
+	if v, ok := d.plainRules(Ask); ok {
+		v.OnceOnly = true
+		return v
+	}
+
+	d.collectAllows()
+	top := a.Top()
+	if len(a.Commands) == 0 && len(a.Composite) == 0 {
+		return Verdict{Decision: Allow, Rule: RuleEmpty, Reason: "nothing to run", Risk: RiskNone, Layer: LayerBuiltin}
+	}
+	// 5. composite
+	if len(a.Composite) > 0 || len(top) != 1 {
+		return d.composite(top)
+	}
+	// 6-9. one simple command
+	j := d.judge(top[0], &a.Commands[top[0]], 0)
+	v := j.v
+	if !j.ok && (v.Rule == RuleUnknown || v.Rule == RuleExecCapable || v.Rule == RuleEnvDump) && v.Suggest == "" {
+		v.Suggest = Suggest(a.Commands[top[0]])
+	}
+	return v
+}
+
+// invalid returns why an Analysis breaks its own invariants, or "".
+func invalid(a *classify.Analysis) string {
+	n := len(a.Commands)
+	for i := range a.Commands {
+		c := &a.Commands[i]
+		if c.Parent < -1 || c.Parent >= n || c.Parent == i {
+			return fmt.Sprintf("command %d: parent %d out of range", i, c.Parent)
+		}
+		for _, k := range c.Inner {
+			if k < 0 || k >= n || k == i {
+				return fmt.Sprintf("command %d: inner %d out of range", i, k)
+			}
+		}
+		if c.Dynamic != nil && len(c.Dynamic) != len(c.Args) {
+			return fmt.Sprintf("command %d: %d dynamic marks for %d words", i, len(c.Dynamic), len(c.Args))
+		}
+		if c.InnerStart < 0 || c.InnerStart > len(c.Args) {
+			return fmt.Sprintf("command %d: inner start %d out of range", i, c.InnerStart)
+		}
+	}
+	for _, h := range a.Ask {
+		if h.Cmd < -1 || h.Cmd >= n {
+			return "ask hit command out of range"
+		}
+	}
+	return ""
+}
+
+func (d *decider) traceParse() {
+	a := d.a
+	comp := "not composite"
+	if len(a.Composite) > 0 {
+		comp = "composite: " + strings.Join(a.Composite, ", ")
+	}
+	d.tr.add("parse: %d simple command(s), %s", len(a.Commands), comp)
+	for i := range a.Commands {
+		c := &a.Commands[i]
+		where := c.Where
+		if where == "" {
+			where = "top level"
+		}
+		extra := ""
+		switch c.Wrap {
+		case classify.WrapTransparent:
+			extra = ", wrapper"
+		case classify.WrapShell:
+			extra = ", runs a shell script"
+		case classify.WrapGenerated:
+			extra = ", runs generated commands"
+		}
+		if c.Opaque {
+			extra += ", opaque script"
+		}
+		if dyn(c, 0) {
+			extra += ", dynamic command word"
+		}
+		d.tr.add("command %d at %s (%s, depth %d%s): %s", i+1, c.Pos, where, c.Depth, extra, strings.Join(c.Args, " "))
+	}
+}
+
+func dyn(c *classify.Command, i int) bool {
+	return c.Dynamic != nil && i < len(c.Dynamic) && c.Dynamic[i]
+}
+
+// textView returns the joined texts of command i (or of c when i < 0).
+func (d *decider) view(i int, c *classify.Command) *view {
+	var v *view
+	if i >= 0 {
+		v = &d.views[i]
+		if v.off != nil {
+			return v
+		}
+	} else {
+		v = new(view)
+	}
+	v.off = make([]int, len(c.Args))
+	var b strings.Builder
+	for k, w := range c.Args {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		v.off[k] = b.Len()
+		b.WriteString(w)
+	}
+	v.text = b.String()
+	v.base = v.text
+	if len(c.Args) > 0 {
+		if name := commandName(c); name != c.Args[0] {
+			v.base = name + v.text[len(c.Args[0]):]
+		}
+	}
+	if (c.Wrap == classify.WrapTransparent || c.Wrap == classify.WrapGenerated) && c.InnerStart > 0 && c.InnerStart < len(c.Args) {
+		v.innerText = v.text[v.off[c.InnerStart]:]
+		first := c.Args[c.InnerStart]
+		v.innerBase = path.Base(first) + v.innerText[len(first):]
+	}
+	return v
+}
+
+func commandName(c *classify.Command) string {
+	if c.Name != "" {
+		return c.Name
+	}
+	if len(c.Args) == 0 {
+		return ""
+	}
+	return path.Base(c.Args[0])
+}
+
+// marked returns v with c's sensitive words and their byte spans filled in.
+func (d *decider) marked(v *view, c *classify.Command) *view {
+	if v.marked {
+		return v
+	}
+	v.marked = true
+	cc := *c
+	cc.Name = commandName(c)
+	markCommand(&cc, &v.m)
+	for k, s := range v.m.sens {
+		if s {
+			v.sp = append(v.sp, span{v.off[k], v.off[k] + len(c.Args[k])})
+		}
+	}
+	return v
+}
+
+// plainRules applies deny or ask rules of every layer to every command
+// found anywhere (and to each wrapper's wrapped words), matching the command
+// word as written and by its basename.
+func (d *decider) plainRules(kind Decision) (Verdict, bool) {
+	step := "step 3"
+	if kind == Ask {
+		step = "step 4"
+	}
+	for ri := range d.s.Rules {
+		r := &d.s.Rules[ri]
+		if r.Kind != kind {
+			continue
+		}
+		hit := -1
+		for i := range d.a.Commands {
+			c := &d.a.Commands[i]
+			if len(c.Args) == 0 {
+				continue
+			}
+			v := d.view(i, c)
+			if matchPattern(r.Pattern, v.text, nil) || matchPattern(r.Pattern, v.base, nil) ||
+				(v.innerText != "" && (matchPattern(r.Pattern, v.innerText, nil) || matchPattern(r.Pattern, v.innerBase, nil))) {
+				hit = i
+				break
+			}
+		}
+		if hit < 0 {
+			if d.tr != nil {
+				d.tr.add("%s %s %q [%s]: no command matches", step, kind, r.Pattern, ruleWhere(r))
+			}
+			continue
+		}
+		if d.tr != nil {
+			d.tr.add("%s %s %q [%s]: matches command %d", step, kind, r.Pattern, ruleWhere(r), hit+1)
+		}
+		reason := fmt.Sprintf("%s rule %q (%s)", kind, r.Pattern, r.Layer)
+		return ruleVerdict(kind, r, reason), true
+	}
+	if d.tr != nil {
+		d.tr.add("%s %s rules: none matches", step, kind)
+	}
+	return Verdict{}, false
+}
+
+func (d *decider) collectAllows() {
+	for _, layer := range allowScope {
+		for ri := range d.s.Rules {
+			r := &d.s.Rules[ri]
+			if r.Kind != Allow || r.Layer != layer {
+				continue
+			}
+			if r.Layer == LayerProject && !r.Trusted {
+				if d.tr != nil {
+					d.tr.add("allow %q [%s]: skipped, project config not trusted (run guard trust)", r.Pattern, ruleWhere(r))
+				}
+				continue
+			}
+			d.allows = append(d.allows, ri)
+		}
+	}
+	// rules with a layer name this package does not know still count, last
+	for ri := range d.s.Rules {
+		r := &d.s.Rules[ri]
+		if r.Kind == Allow && !slices.Contains(allowScope, r.Layer) {
+			d.allows = append(d.allows, ri)
+		}
+	}
+}
+
+// compositeOK reports whether composite reasons pass the composite rule on
+// their own: none, or composite = "each" and only tolerated reasons.
+func (d *decider) eachEligible(reasons []string) bool {
+	if d.s.Composite != "each" {
+		return false
+	}
+	for _, r := range reasons {
+		if !slices.Contains(eachReasons, r) {
+			return false
+		}
+	}
+	return true
+}
+
+func maxRisk(a, b Risk) Risk {
+	rank := func(r Risk) int {
+		switch r {
+		case RiskNone:
+			return 0
+		case RiskLow:
+			return 1
+		}
+		return 2
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+func (d *decider) composite(top []int) Verdict {
+	reasons := d.a.Composite
+	if len(reasons) == 0 {
+		reasons = []string{classify.CompOther}
+	}
+	list := strings.Join(reasons, ", ")
+	ask := Verdict{Decision: Ask, Rule: RuleComposite, Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true,
+		Reason: "composite command (" + list + "): allow once or deny"}
+	if len(top) == 0 || !d.eachEligible(d.a.Composite) {
+		if d.tr != nil {
+			d.tr.add("step 5 composite (%s): composite = %q, asks", list, d.s.Composite)
+		}
+		return ask
+	}
+	risk := RiskNone
+	for n, i := range top {
+		j := d.judge(i, &d.a.Commands[i], 0)
+		if !j.ok {
+			if d.tr != nil {
+				d.tr.add("step 5 composite each: part %d is not allowed on its own (%s)", n+1, j.v.Rule)
+			}
+			ask.Reason = fmt.Sprintf("composite command (%s) with part %d not allowed on its own (%s): allow once or deny", list, n+1, j.v.Rule)
+			return ask
+		}
+		risk = maxRisk(risk, j.v.Risk)
+	}
+	if d.tr != nil {
+		d.tr.add("step 5 composite each: every part is allowed on its own")
+	}
+	return Verdict{Decision: Allow, Rule: RuleCompositeEach, Reason: "every part of the composite (" + list + ") is allowed on its own",
+		Risk: risk, Layer: LayerBuiltin}
+}
+
+// innerOf returns the commands a wrapper runs: its Inner links, or for a
+// transparent wrapper without them, a command made of Args[InnerStart:].
+func (d *decider) innerOf(c *classify.Command) ([]int, []*classify.Command) {
+	if len(c.Inner) > 0 {
+		cs := make([]*classify.Command, len(c.Inner))
+		for k, i := range c.Inner {
+			cs[k] = &d.a.Commands[i]
+		}
+		return c.Inner, cs
+	}
+	if c.Wrap == classify.WrapTransparent && c.InnerStart > 0 && c.InnerStart < len(c.Args) {
+		in := &classify.Command{Args: c.Args[c.InnerStart:], Parent: -1, Dir: c.Dir, Depth: c.Depth + 1}
+		if c.Dynamic != nil {
+			in.Dynamic = c.Dynamic[c.InnerStart:]
+		}
+		in.Name = path.Base(in.Args[0])
+		return []int{-1}, []*classify.Command{in}
+	}
+	return nil, nil
+}
+
+// wrapperAssigns reports whether a transparent wrapper sets variables for
+// the command it runs (env LD_PRELOAD=x ls): that changes what runs.
+func wrapperAssigns(c *classify.Command) bool {
+	for k := 1; k < c.InnerStart && k < len(c.Args); k++ {
+		w := c.Args[k]
+		if i := strings.IndexByte(w, '='); i > 0 && !strings.HasPrefix(w, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *decider) unknown(c *classify.Command, why string) Verdict {
+	dec := d.s.Unknown
+	if dec != Ask {
+		dec = Deny
+	}
+	name := commandName(c)
+	reason := "no grant covers " + name
+	if why != "" {
+		reason += " (" + why + ")"
+	}
+	return Verdict{Decision: dec, Rule: RuleUnknown, Reason: reason, Risk: RiskHigh, Layer: LayerBuiltin}
+}
+
+// judge decides one command on its own: steps 6 to 9.
+func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
+	if depth > maxJudgeDepth {
+		return judgement{v: deny(classify.FailTooDeep, "wrappers nest too deep", LayerBuiltin)}
+	}
+	tr := d.tr
+	if len(c.Args) == 0 {
+		return judgement{v: d.unknown(c, "empty command")}
+	}
+	name := commandName(c)
+	if dyn(c, 0) {
+		if tr != nil {
+			tr.add("step 6 command %s: the command word is dynamic", label(i))
+		}
+		return judgement{v: Verdict{Decision: Ask, Rule: RuleDynamicCommand, Reason: "the command word is not literal, so no grant can cover it",
+			Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true}}
+	}
+	v := d.marked(d.view(i, c), c)
+
+	// 7. allow grants; step 6's exec-capable check is a '*' that matches
+	// only when it may cover sensitive words.
+	execReason := ""
+	var execRule *Rule
+	for _, ri := range d.allows {
+		r := &d.s.Rules[ri]
+		strict := matchPattern(r.Pattern, v.text, v.sp) && (!v.m.all || !strings.Contains(r.Pattern, "*"))
+		if strict {
+			if tr != nil {
+				tr.add("step 7 command %s: allow %q [%s] matches", label(i), r.Pattern, ruleWhere(r))
+			}
+			out := ruleVerdict(Allow, r, fmt.Sprintf("allowed by %q (%s)", r.Pattern, r.Layer))
+			out.Risk = RiskLow
+			return judgement{ok: true, v: out}
+		}
+		if v.m.any && matchPattern(r.Pattern, v.text, nil) {
+			if tr != nil {
+				tr.add("step 6 command %s: allow %q [%s] would match, but its * may not cover an exec-capable argument: %s", label(i), r.Pattern, ruleWhere(r), v.m.reason)
+			}
+			if execReason == "" {
+				execReason, execRule = v.m.reason, r
+			}
+			continue
+		}
+		if tr != nil {
+			tr.add("step 7 command %s: allow %q [%s]: no match", label(i), r.Pattern, ruleWhere(r))
+		}
+	}
+
+	// wrappers judged by what they run
+	var innerFail *Verdict
+	switch c.Wrap {
+	case classify.WrapTransparent, classify.WrapShell:
+		if c.Wrap == classify.WrapTransparent && wrapperAssigns(c) {
+			if tr != nil {
+				tr.add("command %s: %s sets variables for the command it runs, not transparent", label(i), name)
+			}
+			f := d.unknown(c, name+" sets variables for the command it runs")
+			innerFail = &f
+			break
+		}
+		if c.Wrap == classify.WrapShell && len(c.InnerComposite) > 0 && !d.eachEligible(c.InnerComposite) {
+			f := Verdict{Decision: Ask, Rule: RuleComposite, Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true,
+				Reason: name + " runs a composite script (" + strings.Join(c.InnerComposite, ", ") + "): allow once or deny"}
+			innerFail = &f
+			break
+		}
+		idx, cs := d.innerOf(c)
+		if len(cs) == 0 {
+			if c.Wrap == classify.WrapShell {
+				return judgement{ok: true, v: Verdict{Decision: Allow, Rule: RuleEmpty, Reason: name + " runs an empty script", Risk: RiskNone, Layer: LayerBuiltin}}
+			}
+			break
+		}
+		var first Verdict
+		risk := RiskNone
+		for k := range cs {
+			j := d.judge(idx[k], cs[k], depth+1)
+			if !j.ok {
+				f := j.v
+				innerFail = &f
+				break
+			}
+			if k == 0 {
+				first = j.v
+			}
+			risk = maxRisk(risk, j.v.Risk)
+		}
+		if innerFail == nil {
+			if tr != nil {
+				tr.add("command %s: %s is transparent and everything it runs is allowed", label(i), name)
+			}
+			first.Risk = risk
+			return judgement{ok: true, v: first}
+		}
+	}
+
+	if execReason != "" {
+		return judgement{v: Verdict{Decision: Ask, Rule: RuleExecCapable, Reason: "exec-capable argument: " + execReason,
+			Risk: RiskHigh, Layer: execRule.Layer, File: execRule.File, Line: execRule.Line}}
+	}
+	if innerFail != nil {
+		return judgement{v: *innerFail}
+	}
+
+	// 8. built-in read-only set
+	if d.s.BuiltinReadonly {
+		if envDump(c) {
+			if tr != nil {
+				tr.add("step 8 command %s: %s without a command prints the environment", label(i), name)
+			}
+			return judgement{v: Verdict{Decision: Ask, Rule: RuleEnvDump, Reason: name + " prints the whole environment, secrets included",
+				Risk: RiskHigh, Layer: LayerBuiltin}}
+		}
+		ok, why := readOnly(c, &v.m)
+		if ok {
+			if tr != nil {
+				tr.add("step 8 command %s: in the built-in read-only set", label(i))
+			}
+			return judgement{ok: true, v: Verdict{Decision: Allow, Rule: RuleBuiltinReadonly, Reason: name + " only reads",
+				Risk: RiskNone, Layer: LayerBuiltin}}
+		}
+		if tr != nil {
+			if why == "" {
+				why = "not in the set"
+			}
+			tr.add("step 8 command %s: built-in read-only set: %s", label(i), why)
+		}
+		if why != "" && why != "not in the set" {
+			return judgement{v: d.unknown(c, why)}
+		}
+	} else if tr != nil {
+		tr.add("step 8: built-in read-only set is off (builtin_readonly = false)")
+	}
+	if tr != nil {
+		tr.add("step 9 command %s: nothing covers it, unknown = %q", label(i), d.s.Unknown)
+	}
+	return judgement{v: d.unknown(c, "")}
+}
+
+func label(i int) string {
+	if i < 0 {
+		return "(wrapped)"
+	}
+	return fmt.Sprint(i + 1)
+}

@@ -1,0 +1,702 @@
+package grants
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/guard-dev/guard/classify"
+)
+
+// execRule is one entry of the exec-capable argument table: arguments that
+// make a command run another program or write somewhere else. A word such a
+// rule marks is sensitive: a '*' in an allow pattern never covers it, only
+// literal pattern text does.
+type execRule struct {
+	ID     string
+	Progs  []string // command names (basename of the command word)
+	Sub    []string // only when the subcommand is one of these
+	Global bool     // the options count only before the subcommand (git -C, git -c)
+	Words  []string // exact words, or prefixes when they end in '*'
+	Short  string   // option letters: "-X", "-Xvalue", or X inside a bundle "-aXb"
+	Long   []string // long option names: "--name", "--name=v", or an abbreviation of one
+	Except []string // long options that are not abbreviations of Long (git diff --text)
+	Value  bool     // an option given without an attached value marks the next word too
+	Rest   bool     // every word after the command word (or after the subcommand) is sensitive
+	Check  func(c *classify.Command, sub int, m *marks)
+	Reason string
+}
+
+// execTable is the exec-capable argument table.
+var execTable = []execRule{
+	{ID: "find-exec", Progs: []string{"find"}, Words: []string{"-exec", "-execdir", "-ok", "-okdir"},
+		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
+	{ID: "find-write", Progs: []string{"find"}, Words: []string{"-delete", "-fprint*", "-fls"},
+		Reason: "find -delete/-fprint/-fls deletes or writes files"},
+	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Short: "c", Long: []string{"config-env"}, Value: true,
+		Reason: "git -c/--config-env sets config that can run programs (core.pager, alias.*)"},
+	{ID: "git-elsewhere", Progs: []string{"git"}, Global: true, Short: "C", Long: []string{"git-dir", "work-tree", "exec-path"}, Value: true,
+		Reason: "git -C/--git-dir/--work-tree/--exec-path points git at another repository or program"},
+	{ID: "git-output", Progs: []string{"git"}, Long: []string{"output"}, Value: true,
+		Reason: "git --output writes a file"},
+	{ID: "git-ext", Progs: []string{"git"}, Long: []string{"ext-diff", "textconv"}, Except: []string{"text"},
+		Reason: "git --ext-diff/--textconv runs external diff programs"},
+	{ID: "git-pack", Progs: []string{"git"}, Long: []string{"upload-pack", "receive-pack", "exec"}, Value: true,
+		Reason: "git --upload-pack/--receive-pack/--exec runs another program"},
+	{ID: "git-rebase-exec", Progs: []string{"git"}, Sub: []string{"rebase"}, Short: "x", Value: true,
+		Reason: "git rebase -x/--exec runs a command after each commit"},
+	{ID: "git-difftool", Progs: []string{"git"}, Sub: []string{"difftool", "mergetool"}, Short: "xt", Long: []string{"extcmd", "tool"}, Value: true,
+		Reason: "git difftool -x/--extcmd runs another program"},
+	{ID: "git-grep-pager", Progs: []string{"git"}, Sub: []string{"grep"}, Short: "O", Long: []string{"open-files-in-pager"},
+		Reason: "git grep -O opens the files in another program"},
+	{ID: "git-run", Progs: []string{"git"}, Sub: []string{"bisect", "submodule"}, Words: []string{"run", "foreach"}, Rest: false,
+		Reason: "git bisect run/submodule foreach runs a command"},
+	{ID: "git-config-set", Progs: []string{"git"}, Sub: []string{"config"}, Check: checkGitConfig,
+		Reason: "git config core.pager/core.sshCommand/core.editor/diff.external/alias.* makes git run a program"},
+	{ID: "rg-pre", Progs: []string{"rg"}, Short: "z", Long: []string{"pre", "hostname-bin", "search-zip"}, Value: true,
+		Reason: "rg --pre/--hostname-bin/-z runs other programs"},
+	{ID: "tar-exec", Progs: []string{"tar", "gtar", "bsdtar"}, Short: "IF",
+		Long: []string{"to-command", "checkpoint-action", "use-compress-program", "rsh-command", "info-script", "new-volume-script"}, Value: true, Check: checkTarOldStyle,
+		Reason: "tar --to-command/--checkpoint-action/--use-compress-program/-I/--rsh-command/-F runs another program"},
+	{ID: "rsync-rsh", Progs: []string{"rsync"}, Short: "e", Long: []string{"rsh", "rsync-path"}, Value: true,
+		Reason: "rsync -e/--rsh/--rsync-path runs another program"},
+	{ID: "ssh-command", Progs: []string{"ssh"}, Check: checkSSH,
+		Reason: "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"},
+	{ID: "scp-program", Progs: []string{"scp", "sftp"}, Short: "SoFD", Value: true,
+		Reason: "scp -S/-o/-F runs another program"},
+	{ID: "sort-write", Progs: []string{"sort"}, Short: "o", Long: []string{"output", "compress-program"}, Value: true,
+		Reason: "sort -o/--compress-program writes a file or runs a program"},
+	{ID: "zip-test", Progs: []string{"zip"}, Words: []string{"-TT*"}, Long: []string{"unzip-command"}, Value: true,
+		Reason: "zip -TT/--unzip-command runs another program"},
+	{ID: "sed-inplace", Progs: []string{"sed", "gsed"}, Short: "i", Long: []string{"in-place"},
+		Reason: "sed -i writes files"},
+	{ID: "sed-script", Progs: []string{"sed", "gsed"}, Check: checkSed,
+		Reason: "sed script with e/w/W/r/R or -f runs programs or touches other files"},
+	{ID: "awk-program", Progs: []string{"awk", "gawk", "mawk", "nawk"}, Check: checkAwk,
+		Reason: "awk program with system(), |, >, getline or -f runs programs or writes files"},
+	{ID: "pager-command", Progs: []string{"less", "more", "most", "man"}, Check: checkPager,
+		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
+	{ID: "vim-command", Progs: []string{"vim", "vi", "nvim", "view", "vimdiff", "gvim", "rvim", "ex"}, Words: []string{"-c", "-S", "-u", "--cmd", "+*"}, Value: true,
+		Reason: "vim -c/+cmd/--cmd/-S runs editor commands"},
+	{ID: "make-shell", Progs: []string{"make", "gmake"}, Short: "fE", Long: []string{"file", "makefile", "eval"}, Words: []string{"SHELL=*", "MAKESHELL=*", ".SHELLFLAGS=*"}, Value: true,
+		Reason: "make -f/SHELL=/--eval runs other commands"},
+	{ID: "docker-host", Progs: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run", "exec", "create"}, Short: "v",
+		Long: []string{"volume", "mount", "privileged", "cap-add", "device", "pid", "userns", "security-opt", "volumes-from"}, Value: true,
+		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
+	{ID: "gdb-command", Progs: []string{"gdb"}, Words: []string{"-ex", "--ex", "-batch", "--batch", "-x", "-iex", "-ix", "--command*", "-command*", "--eval-command*", "-eval-command*", "--init-eval-command*", "--init-command*"}, Value: true,
+		Reason: "gdb -ex/-batch runs debugger commands"},
+	{ID: "runs-program", Progs: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
+		Reason: "strace/ltrace/expect/script/busybox/npx runs another program"},
+	{ID: "base64-output", Progs: []string{"base64"}, Short: "o", Long: []string{"output"}, Value: true,
+		Reason: "base64 -o writes a file"},
+	{ID: "npm-exec", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
+		Reason: "npm exec/npx runs a package's program"},
+	{ID: "curl-output", Progs: []string{"curl"}, Short: "oK", Long: []string{"output", "config", "output-dir"}, Value: true,
+		Reason: "curl -o/-K writes a file or reads options from one"},
+}
+
+// subOpts lists, per program with subcommands, the global options that take
+// a separate value, so the subcommand can be found.
+var subOpts = map[string][]string{
+	"git":     {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path", "--list-cmds", "--attr-source"},
+	"docker":  {"-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
+	"podman":  {"--connection", "-c", "--url", "--identity", "--root", "--runroot", "--storage-driver", "--log-level"},
+	"nerdctl": {"-n", "--namespace", "-a", "--address", "-H", "--host"},
+	"npm":     {"-w", "--workspace", "--prefix", "-C"},
+	"pnpm":    {"-C", "--dir", "-F", "--filter", "-w"},
+	"yarn":    {"--cwd"},
+	"bun":     {"--cwd"},
+}
+
+// noDashDash: programs for which "--" does not end the options.
+var noDashDash = map[string]bool{"find": true, "make": true, "gmake": true}
+
+// marks are the sensitive words of one command and why.
+type marks struct {
+	sens   []bool // per word of Args
+	reason string // first reason found
+	all    bool   // no allow pattern with '*' covers the command at all (LESSOPEN)
+	any    bool
+}
+
+func (m *marks) mark(i int, reason string) {
+	if i < 0 || i >= len(m.sens) {
+		return
+	}
+	m.sens[i] = true
+	m.any = true
+	if m.reason == "" {
+		m.reason = reason
+	}
+}
+
+// subcommand returns the index of the first operand after the program's
+// global options, or -1.
+func subcommand(c *classify.Command) int {
+	opts := subOpts[c.Name]
+	for i := 1; i < len(c.Args); i++ {
+		w := c.Args[i]
+		if w == "--" {
+			return -1
+		}
+		if strings.HasPrefix(w, "-") && len(w) > 1 {
+			if !strings.Contains(w, "=") && slices.Contains(opts, w) {
+				i++
+			}
+			continue
+		}
+		if (c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl") && w == "container" && i+1 < len(c.Args) {
+			return i + 1
+		}
+		return i
+	}
+	return -1
+}
+
+// markCommand fills m for c: table hits, wrapped commands and interpreter
+// scripts, and dynamic words of programs the table knows.
+func markCommand(c *classify.Command, m *marks) {
+	m.sens = make([]bool, len(c.Args))
+	switch c.Wrap {
+	case classify.WrapTransparent, classify.WrapGenerated:
+		if c.InnerStart > 0 {
+			for i := c.InnerStart; i < len(c.Args); i++ {
+				m.mark(i, c.Name+" runs another command")
+			}
+		}
+	case classify.WrapShell:
+		for i := 1; i < len(c.Args); i++ {
+			m.mark(i, c.Name+" runs a shell script")
+		}
+	}
+	if c.Opaque {
+		for i := 1; i < len(c.Args); i++ {
+			m.mark(i, c.Name+" runs a script guard cannot read")
+		}
+	}
+	sub, subDone := -1, false
+	known := false
+	for ri := range execTable {
+		r := &execTable[ri]
+		if !slices.Contains(r.Progs, c.Name) {
+			continue
+		}
+		known = true
+		if !subDone && (r.Sub != nil || r.Global || r.Check != nil) {
+			sub, subDone = subcommand(c), true
+		}
+		if r.Sub != nil && (sub < 0 || !slices.Contains(r.Sub, c.Args[sub])) {
+			continue
+		}
+		if r.Rest {
+			from := 1
+			if r.Sub != nil {
+				from = sub
+			}
+			for i := from; i < len(c.Args); i++ {
+				if !isHelpWord(c.Args[i]) {
+					m.mark(i, r.Reason)
+				}
+			}
+			continue
+		}
+		if r.Check != nil {
+			r.Check(c, sub, m)
+		}
+		if r.Words == nil && r.Short == "" && r.Long == nil {
+			continue
+		}
+		for i := 1; i < len(c.Args); i++ {
+			w := c.Args[i]
+			if w == "--" && !noDashDash[c.Name] {
+				break
+			}
+			if r.Global && sub >= 0 && i >= sub {
+				break
+			}
+			hit, next := r.hit(w)
+			if !hit {
+				continue
+			}
+			m.mark(i, r.Reason)
+			if next && r.Value {
+				m.mark(i+1, r.Reason)
+			}
+		}
+	}
+	if known && c.Dynamic != nil {
+		for i := 1; i < len(c.Args) && i < len(c.Dynamic); i++ {
+			if c.Dynamic[i] {
+				m.mark(i, "a dynamic argument to "+c.Name+" could be an exec-capable option")
+			}
+		}
+	}
+}
+
+func isHelpWord(w string) bool {
+	return w == "--version" || w == "--help" || w == "-V" || w == "-h"
+}
+
+// hit reports whether word w is one of r's options, and whether its value
+// (if any) is in the next word.
+func (r *execRule) hit(w string) (hit, next bool) {
+	for _, x := range r.Words {
+		if p, ok := strings.CutSuffix(x, "*"); ok {
+			if strings.HasPrefix(w, p) {
+				return true, w == p
+			}
+		} else if w == x {
+			return true, true
+		}
+	}
+	if len(r.Long) > 0 && strings.HasPrefix(w, "--") && len(w) > 2 {
+		name, _, eq := strings.Cut(w[2:], "=")
+		if !slices.Contains(r.Except, name) {
+			for _, l := range r.Long {
+				if name == l || (len(name) >= 2 && strings.HasPrefix(l, name)) {
+					return true, !eq
+				}
+			}
+		}
+	}
+	if r.Short != "" && len(w) >= 2 && w[0] == '-' && w[1] != '-' {
+		for k := 1; k < len(w); k++ {
+			b := w[k]
+			if !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z') {
+				break
+			}
+			if strings.IndexByte(r.Short, b) >= 0 {
+				return true, k == len(w)-1
+			}
+		}
+	}
+	return false, false
+}
+
+// gitConfigKeys are config keys whose value git runs as a program.
+var gitConfigKeys = []string{"core.pager", "core.sshcommand", "core.editor", "core.hookspath", "core.fsmonitor", "core.askpass",
+	"core.gitproxy", "diff.external", "sequence.editor", "credential.helper", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
+	"interactive.difffilter", "web.browser", "sendemail.sendmailcmd", "sendemail.smtpserver", "uploadpack.packobjectshook"}
+
+var gitConfigPrefixes = []string{"alias.", "pager.", "filter.", "include.", "includeif.", "credential.", "man.", "remote."}
+var gitConfigSuffixes = []string{".textconv", ".command", ".driver", ".cmd", ".program", ".path", ".helper", ".proxy", ".receivepack", ".uploadpack"}
+
+func gitKeyDangerous(k string) bool {
+	k = strings.ToLower(k)
+	if slices.Contains(gitConfigKeys, k) {
+		return true
+	}
+	for _, p := range gitConfigPrefixes {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	for _, s := range gitConfigSuffixes {
+		if strings.HasSuffix(k, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func checkGitConfig(c *classify.Command, sub int, m *marks) {
+	for i := sub + 1; i < len(c.Args); i++ {
+		w := c.Args[i]
+		if strings.HasPrefix(w, "-") {
+			if w == "-f" || w == "--file" || strings.HasPrefix(w, "--file=") || w == "--edit" || w == "-e" {
+				m.mark(i, "git config -f/--edit writes another file or runs an editor")
+				if w == "-f" || w == "--file" {
+					m.mark(i+1, "git config -f writes another file")
+				}
+			}
+			continue
+		}
+		if strings.Contains(w, ".") && gitKeyDangerous(w) {
+			m.mark(i, "git config "+strings.ToLower(w)+" makes git run a program")
+			m.mark(i+1, "git config sets a program")
+		}
+	}
+}
+
+func checkTarOldStyle(c *classify.Command, _ int, m *marks) {
+	if len(c.Args) > 1 && !strings.HasPrefix(c.Args[1], "-") && strings.ContainsAny(c.Args[1], "IF") {
+		m.mark(1, "tar I/F runs another program")
+		m.mark(2, "tar I/F runs another program")
+	}
+}
+
+// sshValueLetters are ssh's options that take a value.
+const sshValueLetters = "BbcDEeFIiJLlmOoPpQRSWw"
+
+var sshExecKeys = []string{"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "remotecommand", "match", "include", "proxyusefdpass"}
+
+func checkSSH(c *classify.Command, _ int, m *marks) {
+	const why = "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"
+	for i := 1; i < len(c.Args); i++ {
+		w := c.Args[i]
+		if w == "--" {
+			if i+1 < len(c.Args) {
+				for j := i + 2; j < len(c.Args); j++ {
+					m.mark(j, why)
+				}
+			}
+			return
+		}
+		if len(w) > 1 && w[0] == '-' {
+			for k := 1; k < len(w); k++ {
+				if strings.IndexByte(sshValueLetters, w[k]) < 0 {
+					continue
+				}
+				val, vi := w[k+1:], i
+				if val == "" && i+1 < len(c.Args) {
+					vi = i + 1
+					val = c.Args[vi]
+				}
+				switch w[k] {
+				case 'o':
+					key := strings.ToLower(strings.TrimLeft(val, " "))
+					key, _, _ = strings.Cut(key, "=")
+					key, _, _ = strings.Cut(key, " ")
+					if slices.Contains(sshExecKeys, key) {
+						m.mark(i, why)
+						m.mark(vi, why)
+					}
+				case 'F':
+					m.mark(i, why)
+					m.mark(vi, why)
+				}
+				i = vi
+				break
+			}
+			continue
+		}
+		// host: everything after it is a remote command
+		for j := i + 1; j < len(c.Args); j++ {
+			m.mark(j, why)
+		}
+		return
+	}
+}
+
+func checkPager(c *classify.Command, _ int, m *marks) {
+	const why = "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"
+	for _, a := range c.Assigns {
+		if strings.HasPrefix(a, "LESSOPEN=") || strings.HasPrefix(a, "LESSCLOSE=") || strings.HasPrefix(a, "MANPAGER=") || strings.HasPrefix(a, "PAGER=") {
+			m.all = true
+			m.any = true
+			if m.reason == "" {
+				m.reason = why
+			}
+		}
+	}
+	for i := 1; i < len(c.Args); i++ {
+		w := c.Args[i]
+		if w == "--" {
+			break
+		}
+		if c.Name != "man" && strings.HasPrefix(w, "+") {
+			m.mark(i, why)
+		}
+		if c.Name == "man" {
+			r := execRule{Short: "PH", Long: []string{"pager", "html", "preprocessor"}}
+			if hit, next := r.hit(w); hit {
+				m.mark(i, why)
+				if next {
+					m.mark(i+1, why)
+				}
+			}
+		}
+	}
+}
+
+// sedLongFlags maps sed's long options to the letter of their short form.
+var sedLongFlags = map[string]string{"--regexp-extended": "E", "--separate": "s", "--null-data": "z", "--unbuffered": "u",
+	"--posix": "P", "--debug": "D", "--sandbox": "D", "--in-place": "i", "--zero-terminated": "z"}
+
+// sedScripts returns the indexes of sed's script words, and whether a script
+// comes from a file (-f).
+func sedScripts(c *classify.Command) (scripts []int, fromFile bool, flags string, ok bool) {
+	explicit := false
+	operand := -1
+	for i := 1; i < len(c.Args); i++ {
+		w := c.Args[i]
+		switch {
+		case w == "--":
+			if !explicit && operand < 0 && i+1 < len(c.Args) {
+				operand = i + 1
+			}
+			i = len(c.Args)
+		case w == "-e" || w == "--expression":
+			explicit = true
+			if i+1 < len(c.Args) {
+				scripts = append(scripts, i+1)
+			}
+			i++
+		case strings.HasPrefix(w, "--expression="):
+			explicit = true
+			scripts = append(scripts, i)
+		case w == "-f" || w == "--file" || strings.HasPrefix(w, "--file="):
+			fromFile = true
+			if w != "--file" && !strings.HasPrefix(w, "--file=") || w == "--file" {
+				i++
+			}
+		case w == "-n" || w == "--quiet" || w == "--silent":
+			flags += "n"
+		case strings.HasPrefix(w, "--"):
+			flags += sedLongFlags[w]
+			if _, ok := sedLongFlags[w]; !ok {
+				flags += "?"
+			}
+		case len(w) > 1 && w[0] == '-':
+			// bundle: -nE, -ne SCRIPT, -eSCRIPT, -f FILE
+			for k := 1; k < len(w); k++ {
+				b := w[k]
+				if b == 'e' {
+					explicit = true
+					if k+1 < len(w) {
+						scripts = append(scripts, i) // attached script
+					} else if i+1 < len(c.Args) {
+						scripts = append(scripts, i+1)
+						i++
+					}
+					break
+				}
+				if b == 'f' {
+					fromFile = true
+					if k+1 == len(w) {
+						i++
+					}
+					break
+				}
+				if b == 'l' && k+1 == len(w) {
+					i++
+					break
+				}
+				flags += string(b)
+			}
+		default:
+			if !explicit && operand < 0 && !fromFile {
+				operand = i
+			}
+		}
+	}
+	if !explicit && operand >= 0 {
+		scripts = append(scripts, operand)
+	}
+	return scripts, fromFile, flags, true
+}
+
+func checkSed(c *classify.Command, _ int, m *marks) {
+	const why = "sed script with e/w/W/r/R or -f runs programs or touches other files"
+	scripts, fromFile, _, _ := sedScripts(c)
+	if fromFile {
+		m.mark(0, why)
+		for i := 1; i < len(c.Args); i++ {
+			if w := c.Args[i]; w == "-f" || strings.HasPrefix(w, "--file") || (len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.Contains(w, "f")) {
+				m.mark(i, why)
+				m.mark(i+1, why)
+			}
+		}
+	}
+	for _, i := range scripts {
+		s := c.Args[i]
+		if v, ok := strings.CutPrefix(s, "--expression="); ok {
+			s = v
+		} else if strings.HasPrefix(s, "-") {
+			if k := strings.IndexByte(s, 'e'); k >= 0 {
+				s = s[k+1:]
+			}
+		}
+		if !sedScriptSafe(s, false) {
+			m.mark(i, why)
+		}
+	}
+}
+
+// sedScriptSafe scans a sed script. With printOnly it accepts only
+// addresses with p, =, l, q, Q; otherwise anything except commands that run
+// programs or touch other files (e, w, W, r, R, s///e, s///w). What it cannot
+// follow is unsafe.
+func sedScriptSafe(s string, printOnly bool) bool {
+	i, n := 0, len(s)
+	skipSpace := func() {
+		for i < n && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	}
+	// delimited reads a part ending in an unescaped d; false if unterminated.
+	delimited := func(d byte) bool {
+		for i < n {
+			switch s[i] {
+			case '\\':
+				i += 2
+				continue
+			case '\n':
+				return false
+			case d:
+				i++
+				return true
+			}
+			i++
+		}
+		return false
+	}
+	address := func() bool {
+		switch {
+		case i < n && s[i] >= '0' && s[i] <= '9':
+			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
+				i++
+			}
+		case i < n && s[i] == '$':
+			i++
+		case i < n && s[i] == '/':
+			i++
+			if !delimited('/') {
+				return false
+			}
+			for i < n && (s[i] == 'I' || s[i] == 'M') {
+				i++
+			}
+		case i+1 < n && s[i] == '\\':
+			d := s[i+1]
+			i += 2
+			if !delimited(d) {
+				return false
+			}
+		}
+		return true
+	}
+	cmds := 0
+	for i < n {
+		skipSpace()
+		if i >= n {
+			break
+		}
+		if s[i] == ';' || s[i] == '\n' {
+			i++
+			continue
+		}
+		if !address() {
+			return false
+		}
+		skipSpace()
+		if i < n && s[i] == ',' {
+			i++
+			skipSpace()
+			if i < n && (s[i] == '+' || s[i] == '~') {
+				i++
+			}
+			if !address() {
+				return false
+			}
+			skipSpace()
+		}
+		if i < n && s[i] == '!' {
+			i++
+			skipSpace()
+		}
+		if i >= n {
+			return false
+		}
+		c := s[i]
+		i++
+		cmds++
+		toEnd := func() bool { // the rest of the command must be blank up to ; or newline
+			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			return i == n || s[i] == ';' || s[i] == '\n' || (!printOnly && s[i] == '}')
+		}
+		if printOnly {
+			if strings.IndexByte("p=lqQ", c) < 0 || !toEnd() {
+				return false
+			}
+			continue
+		}
+		switch {
+		case c == '{' || c == '}':
+		case strings.IndexByte("=dDgGhHlnNpPqQxzF", c) >= 0:
+			if !toEnd() {
+				return false
+			}
+		case c == '#' || c == 'a' || c == 'i' || c == 'c':
+			for i < n && s[i] != '\n' {
+				i++
+			}
+		case c == ':' || c == 'b' || c == 't' || c == 'T' || c == 'v':
+			for i < n && s[i] != ';' && s[i] != '\n' {
+				i++
+			}
+		case c == 's' || c == 'y':
+			if i >= n || s[i] == '\n' || s[i] == '\\' {
+				return false
+			}
+			d := s[i]
+			i++
+			if !delimited(d) || !delimited(d) {
+				return false
+			}
+			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				if c == 'y' && s[i] != ' ' {
+					return false
+				}
+				if s[i] == 'e' || s[i] == 'w' || s[i] == 'W' || s[i] == 'r' || s[i] == 'R' {
+					return false
+				}
+				if !(s[i] == 'g' || s[i] == 'p' || s[i] == 'i' || s[i] == 'I' || s[i] == 'm' || s[i] == 'M' || s[i] >= '0' && s[i] <= '9' || s[i] == ' ') {
+					return false
+				}
+				i++
+			}
+		default: // e, w, W, r, R and anything unknown
+			return false
+		}
+	}
+	return !printOnly || cmds > 0
+}
+
+// awkProgramUnsafe reports whether an awk program can run programs or write files.
+func awkProgramUnsafe(p string) bool {
+	return strings.Contains(p, "system") || strings.ContainsAny(p, "|>") || strings.Contains(p, "getline") || strings.Contains(p, "@load") || strings.Contains(p, "@include")
+}
+
+func checkAwk(c *classify.Command, _ int, m *marks) {
+	const why = "awk program with system(), |, >, getline or -f runs programs or writes files"
+	program := true
+	for i := 1; i < len(c.Args); i++ {
+		w := c.Args[i]
+		switch {
+		case w == "--":
+			if program && i+1 < len(c.Args) && awkProgramUnsafe(c.Args[i+1]) {
+				m.mark(i+1, why)
+			}
+			return
+		case w == "-F" || w == "-v":
+			i++
+		case w == "-f" || w == "--file" || w == "-i" || w == "--include" || w == "-l" || w == "--load" || w == "-E" || w == "--exec":
+			m.mark(i, why)
+			m.mark(i+1, why)
+			program = false
+			i++
+		case w == "-e" || w == "--source":
+			if i+1 < len(c.Args) && awkProgramUnsafe(c.Args[i+1]) {
+				m.mark(i+1, why)
+			}
+			program = false
+			i++
+		case strings.HasPrefix(w, "-f") || strings.HasPrefix(w, "--file=") || strings.HasPrefix(w, "-l") || strings.HasPrefix(w, "--load=") || strings.HasPrefix(w, "--include=") || strings.HasPrefix(w, "-E") || strings.HasPrefix(w, "--exec="):
+			m.mark(i, why)
+			program = false
+		case strings.HasPrefix(w, "--source="):
+			if awkProgramUnsafe(w) {
+				m.mark(i, why)
+			}
+			program = false
+		case len(w) > 1 && w[0] == '-':
+		default:
+			if program && awkProgramUnsafe(w) {
+				m.mark(i, why)
+			}
+			return
+		}
+	}
+}

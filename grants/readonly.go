@@ -1,0 +1,148 @@
+package grants
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/guard-dev/guard/classify"
+)
+
+// readOnlySet is the built-in read-only set: command word (as written, no
+// path) → an extra argument check, nil when any arguments are fine. A
+// command any word of which the exec-capable table marks is never in it.
+var readOnlySet = map[string]func(c *classify.Command) bool{
+	"cd": nil, "pushd": nil, "popd": nil, "pwd": nil, "ls": nil, "cat": nil, "head": nil, "tail": nil,
+	"wc": nil, "grep": nil, "rg": nil, "echo": nil, "printf": nil, "stat": nil, "which": nil, "type": nil,
+	"du": nil, "df": nil, "uname": nil, "id": nil, "whoami": nil, "diff": nil, "cmp": nil,
+	"true": nil, "false": nil, "test": nil, "[": nil, "find": nil, "sort": nil,
+	"date": dateReadOnly, "file": fileReadOnly, "git": gitReadOnly, "sed": sedReadOnly,
+}
+
+// readOnly reports whether c is in the built-in read-only set, and if it is
+// a member by name but not by its arguments, why not.
+func readOnly(c *classify.Command, m *marks) (bool, string) {
+	check, ok := readOnlySet[c.Args[0]]
+	if !ok {
+		return false, ""
+	}
+	if m.any {
+		return false, "not read-only: " + m.reason
+	}
+	if check != nil && !check(c) {
+		return false, "not read-only with these arguments"
+	}
+	return true, ""
+}
+
+// envDump: env or printenv that prints the whole environment.
+func envDump(c *classify.Command) bool {
+	switch c.Args[0] {
+	case "printenv":
+		return len(c.Args) == 1
+	case "env":
+		return c.Wrap == classify.WrapNone && len(c.Inner) == 0
+	}
+	return false
+}
+
+func dateReadOnly(c *classify.Command) bool {
+	for _, w := range c.Args[1:] {
+		if strings.HasPrefix(w, "--set") || strings.HasPrefix(w, "--se") {
+			return false
+		}
+		if len(w) > 1 && w[0] == '-' && w[1] != '-' {
+			for k := 1; k < len(w); k++ {
+				if w[k] == 's' {
+					return false
+				}
+				if strings.IndexByte("dfIr", w[k]) >= 0 {
+					break
+				}
+			}
+		}
+	}
+	return true
+}
+
+func fileReadOnly(c *classify.Command) bool {
+	for _, w := range c.Args[1:] {
+		if w == "-C" || w == "--compile" {
+			return false
+		}
+	}
+	return true
+}
+
+var gitReadOnlySubs = []string{"status", "log", "diff", "show", "branch", "rev-parse", "ls-files", "blame"}
+
+func gitReadOnly(c *classify.Command) bool {
+	sub := subcommand(c)
+	if sub < 0 || !slices.Contains(gitReadOnlySubs, c.Args[sub]) {
+		return false
+	}
+	if c.Args[sub] == "branch" {
+		return branchReadOnly(c.Args[sub+1:])
+	}
+	return true
+}
+
+var branchListFlags = []string{"-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "-l", "--list", "--show-current",
+	"--no-color", "--no-column", "-i", "--ignore-case", "--no-abbrev", "--omit-empty", "-q", "--quiet"}
+var branchValueFlags = []string{"--sort", "--format", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
+
+// branchReadOnly: git branch that only lists (no -d/-D/-m/-M/-c/-C, no new branch).
+func branchReadOnly(args []string) bool {
+	list := false
+	operands := 0
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		name, _, eq := strings.Cut(w, "=")
+		switch {
+		case w == "-l" || w == "--list":
+			list = true
+		case slices.Contains(branchListFlags, w):
+		case strings.HasPrefix(w, "--color") || strings.HasPrefix(w, "--column") || strings.HasPrefix(w, "--abbrev"):
+		case slices.Contains(branchValueFlags, name):
+			list = true
+			if !eq && name != "--merged" && name != "--no-merged" && name != "--contains" && name != "--no-contains" && name != "--points-at" {
+				i++
+			} else if !eq && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+			}
+		case strings.HasPrefix(w, "-"):
+			return false
+		default:
+			operands++
+		}
+	}
+	return operands == 0 || list
+}
+
+// sedReadOnly: sed -n whose scripts only print (sed -n 5p, sed -n '1,10p' f).
+func sedReadOnly(c *classify.Command) bool {
+	scripts, fromFile, flags, _ := sedScripts(c)
+	if fromFile || len(scripts) == 0 || !strings.Contains(flags, "n") {
+		return false
+	}
+	for _, f := range flags {
+		if !strings.ContainsRune("nErsuzPD", f) {
+			return false
+		}
+	}
+	for _, i := range scripts {
+		s := c.Args[i]
+		if v, ok := strings.CutPrefix(s, "--expression="); ok {
+			s = v
+		} else if strings.HasPrefix(s, "-") {
+			k := strings.IndexByte(s, 'e')
+			if k < 0 {
+				return false
+			}
+			s = s[k+1:]
+		}
+		if !sedScriptSafe(s, true) {
+			return false
+		}
+	}
+	return true
+}
