@@ -1,0 +1,51 @@
+package redact
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+// benchInputs are 1 MiB of text: build-log-like lines without any trigger,
+// the same with a secret every 4 KiB, and short commands as guard records
+// them.
+func benchInputs() map[string][]byte {
+	line := "ok  \tgithub.com/example/project/internal/pkg\t0.123s\tcoverage: 81.2% of statements\n"
+	plain := strings.Repeat(line, (1<<20)/len(line))
+	var mixed strings.Builder
+	for mixed.Len() < 1<<20 {
+		mixed.WriteString(strings.Repeat(line, 50))
+		mixed.WriteString("export GITHUB_TOKEN=" + ghp + " url=https://u:p4ssw0rd@h/x\n")
+	}
+	return map[string][]byte{
+		"plain-1MiB":   []byte(plain),
+		"secrets-1MiB": []byte(mixed.String()),
+		"command":      []byte("git log --oneline -n 20 -- ./cmd/guard/main.go | head -5"),
+		"command-url":  []byte("git clone https://github.com/guard-dev/guard.git /tmp/x && cd /tmp/x"),
+	}
+}
+
+func BenchmarkRedact(b *testing.B) {
+	r := New([]string{"GITHUB_TOKEN=" + ghp, "AWS_SECRET_ACCESS_KEY=" + awsSecret})
+	for name, in := range benchInputs() {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				r.Bytes(in)
+			}
+		})
+	}
+}
+
+func BenchmarkWriter(b *testing.B) {
+	r := New(nil)
+	in := benchInputs()["plain-1MiB"]
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		w := r.Writer(io.Discard)
+		for off := 0; off < len(in); off += 4096 {
+			w.Write(in[off:min(off+4096, len(in))])
+		}
+		w.Close()
+	}
+}
