@@ -110,7 +110,11 @@ find_go() {
 		exit 1
 	fi
 	local have
-	have=$("$GO" env GOVERSION 2>/dev/null) || die "'$GO env GOVERSION' failed"
+	have=$("$GO" env GOVERSION 2>/dev/null) || {
+		say "error: '$GO env GOVERSION' failed; is $GO a Go toolchain?"
+		hint "install Go >= $want from https://go.dev/dl/ or set GO=/path/to/go"
+		exit 1
+	}
 	have=${have#go}
 	if ! version_ge "$have" "$want"; then
 		say "error: go $have is too old; guard needs Go >= $want"
@@ -225,7 +229,11 @@ install_guard() {
 	old_sum=$(manifest_get config "$conf") || old_sum=""
 	if [[ -f $MANIFEST ]]; then
 		while IFS= read -r line; do
-			[[ $line == dir$'\t'* ]] && NEW_MANIFEST+=("$line")
+			# A binary from an earlier PREFIX stays listed until --uninstall.
+			case $line in
+			dir$'\t'*) NEW_MANIFEST+=("$line") ;;
+			bin$'\t'*) if [[ $line != bin$'\t'"$bin" ]]; then NEW_MANIFEST+=("$line"); fi ;;
+			esac
 		done <"$MANIFEST"
 	fi
 
@@ -242,8 +250,14 @@ install_guard() {
 	version=$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo dev)
 	build=$(mktemp -d "${TMPDIR:-/tmp}/guard-build.XXXXXX")
 	CLEANUP+=("$build")
+	# go build stamps the VCS revision by running git; where git cannot read the
+	# checkout (no .git, or "dubious ownership"), build without the stamp.
+	local buildvcs=-buildvcs=auto
+	if ! git -C "$REPO" status --porcelain >/dev/null 2>&1; then
+		buildvcs=-buildvcs=false
+	fi
 	say "building guard $version"
-	if ! (cd "$REPO" && CGO_ENABLED=1 "$GO" build -trimpath \
+	if ! (cd "$REPO" && CGO_ENABLED=1 "$GO" build -trimpath "$buildvcs" \
 		-ldflags "-X main.version=$version" -o "$build/guard" ./cmd/guard); then
 		die "go build failed"
 	fi
@@ -317,9 +331,9 @@ uninstall_guard() {
 		say "nothing to uninstall: no manifest at $MANIFEST"
 		return 0
 	fi
-	local kind path sum bin="" dirs=()
+	local kind path sum bins=":" dirs=()
 	while IFS=$'\t' read -r kind path sum; do
-		[[ $kind == bin ]] && bin=$path
+		if [[ $kind == bin ]]; then bins+="$path:"; fi
 	done <"$MANIFEST"
 	while IFS=$'\t' read -r kind path sum; do
 		case $kind in
@@ -330,12 +344,12 @@ uninstall_guard() {
 			fi
 			;;
 		link)
-			# Only a link that still points at our binary is ours to remove.
-			if [[ -L $path && $(readlink "$path") == "$bin" ]]; then
+			# Only a link that still points at a binary we installed is ours to remove.
+			if [[ -L $path && $bins == *":$(readlink "$path"):"* ]]; then
 				rm -f "$path"
 				say "removed $path"
 			elif [[ -e $path || -L $path ]]; then
-				say "kept $path: it no longer points at $bin"
+				say "kept $path: it no longer points at guard"
 			fi
 			;;
 		config)
