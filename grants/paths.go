@@ -1,0 +1,117 @@
+package grants
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+)
+
+// DefaultManaged is where the admin's policy lives unless GUARD_MANAGED_POLICY moves it.
+const DefaultManaged = "/etc/guard/policy.toml"
+
+// Paths are the places guard keeps settings and state.
+type Paths struct {
+	Managed   string // the admin's policy file
+	ConfigDir string // $XDG_CONFIG_HOME/guard
+	StateDir  string // $XDG_STATE_HOME/guard
+	CacheDir  string // $XDG_CACHE_HOME/guard
+}
+
+// PathsFromEnv resolves Paths: Managed from GUARD_MANAGED_POLICY else
+// /etc/guard/policy.toml; the others from the XDG variables, else under $HOME.
+func PathsFromEnv(getenv func(string) string) Paths {
+	home := getenv("HOME")
+	xdg := func(v, fallback string) string {
+		if d := getenv(v); d != "" && filepath.IsAbs(d) {
+			return filepath.Join(d, "guard")
+		}
+		return filepath.Join(home, fallback, "guard")
+	}
+	p := Paths{
+		Managed:   DefaultManaged,
+		ConfigDir: xdg("XDG_CONFIG_HOME", ".config"),
+		StateDir:  xdg("XDG_STATE_HOME", filepath.Join(".local", "state")),
+		CacheDir:  xdg("XDG_CACHE_HOME", ".cache"),
+	}
+	if m := getenv("GUARD_MANAGED_POLICY"); m != "" {
+		p.Managed = m
+	}
+	return p
+}
+
+// GlobalConfig is the user's hand-written config.
+func (p Paths) GlobalConfig() string { return filepath.Join(p.ConfigDir, "config.toml") }
+
+// GlobalGrants holds the answers "allow everywhere".
+func (p Paths) GlobalGrants() string { return filepath.Join(p.ConfigDir, "grants.toml") }
+
+// projectDir is the user's per-project directory, outside the repository.
+func (p Paths) projectDir(root string) string {
+	return filepath.Join(p.ConfigDir, "projects", RootHash(root))
+}
+
+// ProjectGrants holds the answers "allow for this project".
+func (p Paths) ProjectGrants(root string) string {
+	return filepath.Join(p.projectDir(root), "grants.toml")
+}
+
+// TrustFile holds the pinned sha256 of the project's committed config.
+func (p Paths) TrustFile(root string) string {
+	return filepath.Join(p.projectDir(root), "trust")
+}
+
+// Protected lists guard's own config and state, which a guarded command may not write.
+func (p Paths) Protected() []string {
+	return []string{p.Managed, p.ConfigDir, p.StateDir, p.CacheDir}
+}
+
+// RootHash names a project root: the first 16 hex digits of sha256(root).
+func RootHash(root string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(root)))
+	return hex.EncodeToString(sum[:])[:16]
+}
+
+// ProjectRoot is the nearest ancestor of cwd holding .guard/, else the
+// nearest holding .git, else cwd itself.
+func ProjectRoot(cwd string) string {
+	cwd = filepath.Clean(cwd)
+	for _, marker := range []string{".guard", ".git"} {
+		for dir := cwd; ; {
+			if fi, err := os.Stat(filepath.Join(dir, marker)); err == nil && (fi.IsDir() || marker == ".git") {
+				return dir
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return cwd
+}
+
+// ProjectConfig is the team's committed config.
+func ProjectConfig(root string) string { return filepath.Join(root, ".guard", "config.toml") }
+
+// RulesFiles lists the file-backed layers for cwd, in merge order, whether
+// or not each file exists. The built-in layer has no file and is not listed.
+func RulesFiles(p Paths, cwd string) []Layer {
+	root := ProjectRoot(cwd)
+	layers := []Layer{
+		{Name: LayerManaged, File: p.Managed},
+		{Name: LayerGlobal, File: p.GlobalConfig()},
+		{Name: LayerGlobalGrants, File: p.GlobalGrants()},
+		{Name: LayerProjectGrants, File: p.ProjectGrants(root)},
+		{Name: LayerProject, File: ProjectConfig(root)},
+	}
+	for i := range layers {
+		if _, err := os.Stat(layers[i].File); err == nil {
+			layers[i].Exists = true
+		}
+	}
+	if layers[4].Exists {
+		layers[4].Trusted = trusted(p, root)
+	}
+	return layers
+}

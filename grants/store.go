@@ -1,0 +1,226 @@
+package grants
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+// withLock runs fn holding an exclusive flock on file+".lock", creating the
+// directory (0700) first. The lock file stays: removing it would race.
+func withLock(file string, fn func() error) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return fmt.Errorf("create settings directory: %w", err)
+	}
+	lf, err := os.OpenFile(file+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("open lock: %w", err)
+	}
+	defer lf.Close()
+	for {
+		err = syscall.Flock(int(lf.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", file, err)
+	}
+	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
+	return fn()
+}
+
+// writeAtomic replaces file with data: temp file in the same directory,
+// fsync, rename, fsync of the directory.
+func writeAtomic(file string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(file)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(file)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	name := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(name)
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	if err := os.Rename(name, file); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// loadForEdit reads and validates file for a change; a missing file is empty.
+func loadForEdit(file string) (*fileConfig, error) {
+	data, err := readConfig(file)
+	if err != nil {
+		return nil, err
+	}
+	if data == nil {
+		return &fileConfig{set: map[string]bool{}}, nil
+	}
+	return parseConfig(file, data)
+}
+
+// AddRule adds pattern to the kind list of file (creating directories and
+// the file), atomically and under a file lock. A pattern already in that
+// list is not added twice. Other settings in the file are kept; comments
+// are not (guard owns grants files).
+func AddRule(file string, kind Decision, pattern string) error {
+	if err := ValidatePattern(kind, pattern); err != nil {
+		return fmt.Errorf("add %s rule: %w", kind, err)
+	}
+	return withLock(file, func() error {
+		fc, err := loadForEdit(file)
+		if err != nil {
+			return fmt.Errorf("add %s rule: %w", kind, err)
+		}
+		list := fc.list(kind)
+		if slices.Contains(*list, pattern) {
+			return nil
+		}
+		*list = append(*list, pattern)
+		return writeAtomic(file, fc.render(), 0o600)
+	})
+}
+
+// RemoveRule removes pattern from the allow, ask and deny lists of file,
+// with the same atomicity as AddRule. removed is false when it was in none.
+func RemoveRule(file, pattern string) (removed bool, err error) {
+	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	err = withLock(file, func() error {
+		fc, err := loadForEdit(file)
+		if err != nil {
+			return fmt.Errorf("remove rule: %w", err)
+		}
+		for _, k := range []Decision{Allow, Ask, Deny} {
+			list := fc.list(k)
+			if n := len(*list); n > 0 {
+				*list = slices.DeleteFunc(*list, func(p string) bool { return p == pattern })
+				removed = removed || len(*list) != n
+			}
+		}
+		if !removed {
+			return nil
+		}
+		return writeAtomic(file, fc.render(), 0o600)
+	})
+	return removed, err
+}
+
+// Trust pins the sha256 of root's committed config (.guard/config.toml) in
+// the user's config directory. Its allow rules count only while the file's
+// hash equals the pinned one. A config that does not load is not trusted.
+func Trust(p Paths, root string) (string, error) {
+	file := ProjectConfig(root)
+	data, err := readConfig(file)
+	if err != nil {
+		return "", fmt.Errorf("trust: %w", err)
+	}
+	if data == nil {
+		return "", fmt.Errorf("trust: %s does not exist", file)
+	}
+	if _, err := parseConfig(file, data); err != nil {
+		return "", fmt.Errorf("trust: %w", err)
+	}
+	hash := hashBytes(data)
+	tf := p.TrustFile(root)
+	err = withLock(tf, func() error { return writeAtomic(tf, []byte(hash+"\n"), 0o600) })
+	if err != nil {
+		return "", fmt.Errorf("trust: %w", err)
+	}
+	return hash, nil
+}
+
+func (fc *fileConfig) list(kind Decision) *[]string {
+	switch kind {
+	case Allow:
+		return &fc.allow
+	case Ask:
+		return &fc.ask
+	}
+	return &fc.deny
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || r == utf8.RuneError:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// render writes fc back as TOML.
+func (fc *fileConfig) render() []byte {
+	var b strings.Builder
+	b.WriteString("# guard settings: written by `guard grants add|rm`.\n")
+	for _, k := range scalarKeys {
+		if !fc.set[k] {
+			continue
+		}
+		switch k {
+		case "unknown":
+			fmt.Fprintf(&b, "unknown = %s\n", tomlString(fc.unknown))
+		case "composite":
+			fmt.Fprintf(&b, "composite = %s\n", tomlString(fc.composite))
+		case "timeout":
+			fmt.Fprintf(&b, "timeout = %s\n", tomlString(fc.timeoutText))
+		case "ask_timeout":
+			fmt.Fprintf(&b, "ask_timeout = %s\n", tomlString(fc.askTimeoutText))
+		case "builtin_readonly":
+			fmt.Fprintf(&b, "builtin_readonly = %s\n", strconv.FormatBool(*fc.builtinReadonly))
+		case "no_tty_prompt":
+			fmt.Fprintf(&b, "no_tty_prompt = %s\n", strconv.FormatBool(*fc.noTTYPrompt))
+		}
+	}
+	b.WriteString("\n[permissions.bash]\n")
+	for _, k := range []Decision{Allow, Ask, Deny} {
+		list := *fc.list(k)
+		if len(list) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "%s = [\n", k)
+		for _, p := range list {
+			fmt.Fprintf(&b, "  %s,\n", tomlString(p))
+		}
+		b.WriteString("]\n")
+	}
+	return []byte(b.String())
+}
