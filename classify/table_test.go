@@ -1210,7 +1210,6 @@ func TestArgvDetails(t *testing.T) {
 		for in, inner := range map[string][]string{
 			`xargs -0 -n1 rm -f`:          {"rm", "-f"},
 			`find . -exec grep -l x {} +`: {"grep", "-l", "x", "{}"},
-			`parallel gzip ::: a b`:       {"gzip"},
 		} {
 			a := analyze(t, in)
 			r := tcFind(t, a, inner...)
