@@ -1,12 +1,878 @@
 package classify
 
-// Analyze parses text as bash and returns everything guard needs to decide on it.
-// TEMPORARY STUB: being replaced by the full walker.
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Analyze parses text as bash and returns everything guard needs to decide
+// on it. It never fails: text that cannot be judged comes back with Fail set.
 func Analyze(text string, opt Options) *Analysis {
-	return &Analysis{Text: text, Fail: FailParse, FailReason: "classify not implemented yet"}
+	a := &Analysis{Text: text}
+	if len(text) > MaxTextBytes {
+		a.Fail, a.FailReason = FailTooLong, fmt.Sprintf("command is %d bytes, over the %d byte limit", len(text), MaxTextBytes)
+		return a
+	}
+	if strings.IndexByte(text, 0) >= 0 {
+		a.Fail, a.FailReason = FailParse, "command contains a NUL byte"
+		return a
+	}
+	w := &walker{opt: opt, a: a, vars: map[string]varState{}, parent: -1}
+	if opt.Cwd != "" {
+		w.dirs = []string{path.Clean(opt.Cwd)}
+	}
+	w.comp = &a.Composite
+	f, err := w.parse(text)
+	if err != nil {
+		a.Fail, a.FailReason = FailParse, err.Error()
+		return a
+	}
+	w.src = text
+	w.stmts(f.Stmts, "top level")
+	if w.fail == "" {
+		w.forkBombs()
+	}
+	if w.fail != "" {
+		*a = Analysis{Text: text, Fail: w.fail, FailReason: w.failReason}
+		return a
+	}
+	w.judge()
+	return a
 }
 
-// AnalyzeArgv judges an argv (guard exec) as the simple command it is.
+// AnalyzeArgv judges an argv (guard exec) as the simple command it is: each
+// word is quoted for bash and the result analyzed as text.
 func AnalyzeArgv(argv []string, opt Options) *Analysis {
-	return &Analysis{Fail: FailParse, FailReason: "classify not implemented yet"}
+	text, err := QuoteArgv(argv)
+	if err != nil {
+		return &Analysis{Text: strings.Join(argv, " "), Fail: FailParse, FailReason: err.Error()}
+	}
+	return Analyze(text, opt)
+}
+
+// QuoteArgv renders argv as bash text that runs exactly that argv.
+func QuoteArgv(argv []string) (string, error) {
+	if len(argv) == 0 {
+		return "", fmt.Errorf("empty command")
+	}
+	var sb strings.Builder
+	for i, s := range argv {
+		q, err := syntax.Quote(s, syntax.LangBash)
+		if err != nil {
+			return "", fmt.Errorf("argument %d: %w", i, err)
+		}
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(q)
+	}
+	return sb.String(), nil
+}
+
+// walker walks one command text (and the scripts nested in it), collecting
+// commands. It lives for one Analyze call.
+type walker struct {
+	opt Options
+	a   *Analysis
+	src string // the text currently being walked (nested scripts have their own)
+
+	vars    map[string]varState
+	aliases map[string]string
+	dirs    []string // the directories the shell may be in; nil when unknown
+	depth   int
+	cond    int  // >0 inside a branch, loop, function or background: assignments are not certain
+	conc    int  // >0 inside a pipeline or background: calls run concurrently
+	subst   bool // inside a command or process substitution
+	parent  int  // the command running the current nested script, or -1
+	where   string
+	comp    *[]string // where composite reasons of the current script go
+	fn      string    // the function whose body is being walked
+
+	fail, failReason string
+
+	info    []cmdInfo             // per command, beside a.Commands
+	funcs   map[string][]funcCall // calls made inside each function body
+	argSubs *[]int                // commands of substitutions met while expanding words
+	redirs  []redirTarget
+}
+
+// cmdInfo keeps what the rules need about a command beyond the public fields.
+type cmdInfo struct {
+	fields    []field
+	dirs      []string
+	substCmds []int // commands run by substitutions in this command's words
+	stdinText string
+	stdinLit  bool // stdinText holds the literal text fed on stdin
+	readStdin bool // a shell or interpreter that runs its standard input
+	downloads bool
+}
+
+type funcCall struct {
+	name       string
+	concurrent bool
+}
+
+type redirTarget struct {
+	op    syntax.RedirOperator
+	paths []string
+	dyn   bool
+	cmd   int
+}
+
+func (w *walker) parse(text string) (*syntax.File, error) {
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	return p.Parse(strings.NewReader(text), "")
+}
+
+func (w *walker) failWith(id, reason string) {
+	if w.fail == "" {
+		w.fail, w.failReason = id, reason
+	}
+}
+
+func (w *walker) addComp(reason string) {
+	for _, r := range *w.comp {
+		if r == reason {
+			return
+		}
+	}
+	*w.comp = append(*w.comp, reason)
+}
+
+// enter increases the nesting depth; it reports false (and fails the
+// analysis) past the limit.
+func (w *walker) enter() bool {
+	w.depth++
+	if w.depth > MaxDepth {
+		w.failWith(FailTooDeep, fmt.Sprintf("command nests deeper than %d levels", MaxDepth))
+		return false
+	}
+	return true
+}
+
+func (w *walker) leave() { w.depth-- }
+
+func (w *walker) stmts(list []*syntax.Stmt, where string) {
+	if len(list) > 1 {
+		w.addComp(CompSeq)
+	}
+	for _, s := range list {
+		if w.fail != "" {
+			return
+		}
+		w.stmt(s, where)
+	}
+}
+
+func (w *walker) stmt(s *syntax.Stmt, where string) {
+	if s.Negated {
+		w.addComp(CompNegate)
+	}
+	if s.Background || s.Coprocess || s.Disown {
+		w.addComp(CompBackground)
+		w.cond++
+		w.conc++
+		defer func() { w.cond--; w.conc-- }()
+	}
+	first := len(w.a.Commands)
+	w.command(s.Cmd, where)
+	cmd := -1
+	if len(w.a.Commands) > first {
+		cmd = w.effective(first)
+	}
+	for _, r := range s.Redirs {
+		w.redirect(r, cmd)
+	}
+}
+
+func (w *walker) command(c syntax.Command, where string) {
+	if w.fail != "" || c == nil {
+		return
+	}
+	switch x := c.(type) {
+	case *syntax.CallExpr:
+		w.call(x, where)
+	case *syntax.BinaryCmd:
+		w.binary(x, where)
+	case *syntax.Subshell:
+		w.addComp(CompSubshell)
+		if !w.enter() {
+			return
+		}
+		vars, dirs := w.saveScope()
+		w.stmts(x.Stmts, "( … )")
+		w.restoreScope(vars, dirs)
+		w.leave()
+	case *syntax.Block:
+		w.addComp(CompGroup)
+		if !w.enter() {
+			return
+		}
+		w.stmts(x.Stmts, "{ … }")
+		w.leave()
+	case *syntax.IfClause:
+		w.addComp(CompIf)
+		w.branch(func() {
+			for cl := x; cl != nil; cl = cl.Else {
+				w.stmts(cl.Cond, "if condition")
+				w.stmts(cl.Then, "if body")
+			}
+		})
+	case *syntax.WhileClause:
+		w.addComp(CompLoop)
+		w.branch(func() {
+			w.stmts(x.Cond, "loop condition")
+			w.stmts(x.Do, "loop body")
+		})
+	case *syntax.ForClause:
+		w.addComp(CompLoop)
+		w.branch(func() {
+			switch l := x.Loop.(type) {
+			case *syntax.WordIter:
+				for _, it := range l.Items {
+					w.fields(it, nil)
+				}
+				w.setVar(l.Name.Value, varState{dyn: true})
+			default:
+				w.walkNested(l)
+			}
+			w.stmts(x.Do, "loop body")
+		})
+	case *syntax.CaseClause:
+		w.addComp(CompCase)
+		w.fields(x.Word, nil)
+		w.branch(func() {
+			for _, it := range x.Items {
+				w.stmts(it.Stmts, "case branch")
+			}
+		})
+	case *syntax.FuncDecl:
+		w.addComp(CompFunction)
+		name := ""
+		if x.Name != nil {
+			name = x.Name.Value
+		}
+		if w.funcs == nil {
+			w.funcs = map[string][]funcCall{}
+		}
+		if _, ok := w.funcs[name]; !ok {
+			w.funcs[name] = nil
+		}
+		prev := w.fn
+		w.fn = name
+		w.branch(func() { w.stmt(x.Body, "function "+name) })
+		w.fn = prev
+	case *syntax.TimeClause:
+		if x.Stmt != nil {
+			w.stmt(x.Stmt, where)
+		}
+	case *syntax.DeclClause:
+		w.decl(x)
+	case *syntax.CoprocClause:
+		w.addComp(CompBackground)
+		w.branch(func() { w.stmt(x.Stmt, "coproc") })
+	case *syntax.TestDecl:
+		w.addComp(CompOther)
+		if x.Body != nil {
+			w.stmt(x.Body, where)
+		}
+	default:
+		// [[ ]], (( )), let: nothing runs but the substitutions inside.
+		w.addComp(CompOther)
+		w.walkNested(c)
+	}
+}
+
+// branch walks code that may or may not run: assignments inside become
+// uncertain, and afterwards the directory may be where it was or anywhere
+// the branch moved it.
+func (w *walker) branch(f func()) {
+	if !w.enter() {
+		return
+	}
+	before := append([]string(nil), w.dirs...)
+	known := w.dirs != nil
+	w.cond++
+	f()
+	w.cond--
+	w.leave()
+	if !known || w.dirs == nil {
+		w.dirs = nil
+		return
+	}
+	w.dirs = unionDirs(before, w.dirs)
+}
+
+func unionDirs(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, d := range b {
+		dup := false
+		for _, e := range out {
+			if e == d {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, d)
+		}
+	}
+	if len(out) > 8 {
+		return nil
+	}
+	return out
+}
+
+func (w *walker) saveScope() (map[string]varState, []string) {
+	vars := make(map[string]varState, len(w.vars))
+	for k, v := range w.vars {
+		vars[k] = v
+	}
+	return vars, append([]string(nil), w.dirs...)
+}
+
+func (w *walker) restoreScope(vars map[string]varState, dirs []string) {
+	w.vars, w.dirs = vars, dirs
+}
+
+func (w *walker) binary(x *syntax.BinaryCmd, where string) {
+	switch x.Op {
+	case syntax.Pipe, syntax.PipeAll:
+		w.addComp(CompPipe)
+		w.pipeline(x)
+	case syntax.AndStmt:
+		w.addComp(CompAnd)
+		w.stmt(x.X, where)
+		w.cond++
+		w.stmt(x.Y, where)
+		w.cond--
+	case syntax.OrStmt:
+		w.addComp(CompOr)
+		w.stmt(x.X, where)
+		w.branch(func() { w.stmt(x.Y, where) })
+	default:
+		w.stmt(x.X, where)
+		w.stmt(x.Y, where)
+	}
+}
+
+// pipeline walks each part of a | b | c (each runs in a subshell) and then
+// judges what flows between them: a download into a shell, literal text
+// into a shell.
+func (w *walker) pipeline(x *syntax.BinaryCmd) {
+	var parts []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 && !s.Negated && !s.Background {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		parts = append(parts, s)
+	}
+	flatten(x.X)
+	flatten(x.Y)
+	eff := make([]int, len(parts))
+	w.conc++
+	for i, s := range parts {
+		vars, dirs := w.saveScope()
+		first := len(w.a.Commands)
+		w.stmt(s, fmt.Sprintf("pipeline part %d", i+1))
+		w.restoreScope(vars, dirs)
+		eff[i] = -1
+		if len(w.a.Commands) > first {
+			eff[i] = w.effective(first)
+		}
+		if w.fail != "" {
+			w.conc--
+			return
+		}
+	}
+	w.conc--
+	for i := 1; i < len(parts); i++ {
+		c := eff[i]
+		if c < 0 || !w.info[c].readStdin {
+			continue
+		}
+		for j := 0; j < i; j++ {
+			if eff[j] >= 0 && w.info[eff[j]].downloads {
+				w.hitDeny("download-exec", c)
+			}
+		}
+		if p := eff[i-1]; p >= 0 {
+			if text, ok := w.literalOutput(p); ok {
+				w.nestedScript(c, text, "piped into "+w.a.Commands[c].Name)
+			}
+		}
+	}
+}
+
+// effective follows a command's transparent wrappers to what finally runs.
+func (w *walker) effective(i int) int {
+	for n := 0; n < 64; n++ {
+		c := &w.a.Commands[i]
+		if c.Wrap != WrapTransparent || len(c.Inner) != 1 {
+			return i
+		}
+		i = c.Inner[0]
+	}
+	return i
+}
+
+// literalOutput returns what echo, printf or cat-with-heredoc print when
+// all their words are literal.
+func (w *walker) literalOutput(i int) (string, bool) {
+	c := &w.a.Commands[i]
+	if w.info[i].stdinLit && c.Name == "cat" && len(c.Args) == 1 {
+		return w.info[i].stdinText, true
+	}
+	for _, d := range c.Dynamic {
+		if d {
+			return "", false
+		}
+	}
+	switch c.Name {
+	case "echo":
+		args := c.Args[1:]
+		escapes := false
+		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+			if strings.Contains(args[0], "e") {
+				escapes = true
+			}
+			args = args[1:]
+		}
+		s := strings.Join(args, " ")
+		if escapes {
+			s = decodeANSIC(s)
+		}
+		return s, true
+	case "printf":
+		if len(c.Args) < 2 {
+			return "", false
+		}
+		// The format's escapes decoded; %s directives take the arguments.
+		out := decodeANSIC(c.Args[1])
+		for _, a := range c.Args[2:] {
+			if k := strings.Index(out, "%s"); k >= 0 {
+				out = out[:k] + a + out[k+2:]
+			} else {
+				out += " " + a
+			}
+		}
+		return strings.ReplaceAll(out, "%%", "%"), true
+	}
+	return "", false
+}
+
+func (w *walker) substitution(stmts []*syntax.Stmt, reason, where string) {
+	w.addComp(reason)
+	if !w.enter() {
+		return
+	}
+	prevSubst := w.subst
+	w.subst = true
+	first := len(w.a.Commands)
+	vars, dirs := w.saveScope()
+	w.stmts(stmts, where)
+	w.restoreScope(vars, dirs)
+	w.subst = prevSubst
+	w.leave()
+	if w.argSubs != nil {
+		for i := first; i < len(w.a.Commands); i++ {
+			*w.argSubs = append(*w.argSubs, i)
+		}
+	}
+}
+
+func (w *walker) setVar(name string, v varState) {
+	if w.cond > 0 {
+		v = varState{dyn: true}
+	}
+	w.vars[name] = v
+}
+
+// assign records NAME=value (bare, or through declare/export/local).
+func (w *walker) assign(as *syntax.Assign, cmd int) {
+	if as.Name == nil {
+		return
+	}
+	name := as.Name.Value
+	if strings.HasPrefix(name, "GUARD_") {
+		w.hitDeny("guard-self", cmd)
+	}
+	if as.Array != nil || as.Index != nil || as.Append {
+		w.walkNested(as)
+		w.setVar(name, varState{dyn: true})
+		return
+	}
+	if as.Value == nil {
+		if !as.Naked {
+			w.setVar(name, varState{val: ""})
+		}
+		return
+	}
+	fs, err := w.fields(as.Value, nil)
+	if err != nil {
+		w.failWith(FailTooLong, err.Error())
+		return
+	}
+	// An assignment's value is not split: join what expansion produced.
+	val, dyn := "", false
+	for i, f := range fs {
+		if i > 0 {
+			val += " "
+		}
+		val += f.val
+		dyn = dyn || f.dyn
+	}
+	w.setVar(name, varState{val: val, dyn: dyn})
+}
+
+func (w *walker) decl(x *syntax.DeclClause) {
+	w.addComp(CompAssign)
+	for _, as := range x.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			w.fields(as.Value, nil)
+			continue
+		}
+		w.assign(as, -1)
+	}
+}
+
+// call handles one simple command: expand its words, record it, unwrap it.
+func (w *walker) call(x *syntax.CallExpr, where string) {
+	if len(x.Args) == 0 {
+		w.addComp(CompAssign)
+		for _, as := range x.Assigns {
+			w.assign(as, -1)
+		}
+		return
+	}
+	idx := len(w.a.Commands)
+	w.a.Commands = append(w.a.Commands, Command{Parent: w.parent})
+	w.info = append(w.info, cmdInfo{})
+	var subs []int
+	prevSubs := w.argSubs
+	w.argSubs = &subs
+	var assigns []string
+	if len(x.Assigns) > 0 {
+		w.addComp(CompAssign)
+		for _, as := range x.Assigns {
+			if as.Name != nil && strings.HasPrefix(as.Name.Value, "GUARD_") {
+				w.hitDeny("guard-self", idx)
+			}
+			val := ""
+			if as.Value != nil {
+				fs, _ := w.fields(as.Value, nil)
+				for _, f := range fs {
+					val += f.val
+				}
+			}
+			if as.Name != nil {
+				assigns = append(assigns, as.Name.Value+"="+val)
+			}
+		}
+	}
+	var fs []field
+	for _, word := range x.Args {
+		var err error
+		fs, err = w.fields(word, fs)
+		if err != nil {
+			w.failWith(FailTooLong, err.Error())
+			break
+		}
+	}
+	w.argSubs = prevSubs
+	if prevSubs != nil {
+		*prevSubs = append(*prevSubs, subs...)
+	}
+	if w.fail != "" {
+		return
+	}
+	if len(fs) == 0 {
+		fs = []field{{val: "", dyn: true, pat: "*"}}
+	}
+	w.fill(idx, fs, where, x.Pos())
+	w.info[idx].substCmds = subs
+	w.a.Commands[idx].Assigns = assigns
+	w.afterCall(idx)
+}
+
+// fill sets up command idx from its fields and unwraps it.
+func (w *walker) fill(idx int, fs []field, where string, pos syntax.Pos) {
+	c := &w.a.Commands[idx]
+	c.Args = make([]string, len(fs))
+	c.Dynamic = make([]bool, len(fs))
+	for i, f := range fs {
+		c.Args[i] = f.val
+		c.Dynamic[i] = f.dyn
+	}
+	if fs[0].glob {
+		c.Dynamic[0] = true
+	}
+	if !c.Dynamic[0] {
+		c.Name = path.Base(c.Args[0])
+		if c.Args[0] == "" {
+			c.Name = ""
+		}
+	}
+	c.Pos = fmt.Sprintf("%d:%d", pos.Line(), pos.Col())
+	c.Where = where
+	c.Depth = w.depth
+	c.Parent = w.parent
+	c.Subst = w.subst
+	if len(w.dirs) > 0 {
+		c.Dir = w.dirs[0]
+	}
+	w.info[idx].fields = fs
+	w.info[idx].dirs = w.dirs
+	w.info[idx].downloads = downloaders[c.Name]
+	if w.fn != "" && c.Name != "" {
+		w.funcs[w.fn] = append(w.funcs[w.fn], funcCall{name: c.Args[0], concurrent: w.conc > 0})
+	}
+	if w.fn == "" && c.Name != "" && w.conc > 0 {
+		// A function called concurrently at top level (:|: &) counts too.
+		if w.funcs == nil {
+			w.funcs = map[string][]funcCall{}
+		}
+		w.funcs[""] = append(w.funcs[""], funcCall{name: c.Args[0], concurrent: true})
+	}
+	w.unwrap(idx)
+}
+
+// afterCall tracks the state a command changes for the rest of the text:
+// the directory, aliases, variables it reads into.
+func (w *walker) afterCall(idx int) {
+	c := &w.a.Commands[idx]
+	if c.Dynamic[0] {
+		return
+	}
+	fs := w.info[idx].fields
+	switch c.Name {
+	case "cd", "pushd":
+		w.changeDir(fs[1:])
+	case "popd":
+		w.dirs = nil
+	case "alias":
+		for _, f := range fs[1:] {
+			if k := strings.IndexByte(f.val, '='); k > 0 && !f.dyn {
+				if w.aliases == nil {
+					w.aliases = map[string]string{}
+				}
+				w.aliases[f.val[:k]] = f.val[k+1:]
+			}
+		}
+	case "read", "mapfile", "readarray", "getopts", "printf", "unset", "export", "declare", "typeset", "local", "readonly":
+		for _, f := range fs[1:] {
+			name := f.val
+			if k := strings.IndexByte(name, '='); k > 0 {
+				name = name[:k]
+			}
+			if strings.HasPrefix(name, "GUARD_") {
+				w.hitDeny("guard-self", idx)
+			}
+			if !strings.HasPrefix(name, "-") && name != "" {
+				if c.Name == "unset" {
+					delete(w.vars, name)
+				} else if c.Name != "printf" {
+					w.setVar(name, varState{dyn: true})
+				}
+			}
+		}
+		if c.Name == "printf" {
+			for i := 1; i+1 < len(fs); i++ {
+				if fs[i].val == "-v" {
+					w.setVar(fs[i+1].val, varState{dyn: true})
+				}
+			}
+		}
+	}
+}
+
+func (w *walker) changeDir(args []field) {
+	for len(args) > 0 && (args[0].val == "-P" || args[0].val == "-L" || args[0].val == "-e" || args[0].val == "-@" || args[0].val == "--") {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		if w.opt.Home != "" {
+			w.dirs = []string{w.opt.Home}
+		} else {
+			w.dirs = nil
+		}
+		return
+	}
+	f := args[0]
+	if f.dyn || f.glob || f.val == "-" || strings.HasPrefix(f.val, "~") {
+		w.dirs = nil
+		return
+	}
+	if path.IsAbs(f.val) {
+		w.dirs = []string{path.Clean(f.val)}
+		return
+	}
+	if w.dirs == nil {
+		return
+	}
+	next := make([]string, len(w.dirs))
+	for i, d := range w.dirs {
+		next[i] = path.Join(d, f.val)
+	}
+	w.dirs = next
+}
+
+// nestedScript parses text as a script that command c runs (bash -c, eval,
+// text piped into a shell) and walks it as c's inner commands.
+func (w *walker) nestedScript(c int, text, where string) {
+	if w.fail != "" {
+		return
+	}
+	if !w.enter() {
+		return
+	}
+	defer w.leave()
+	f, err := w.parse(text)
+	if err != nil {
+		// The outer text parsed; what it hands a shell does not. The shell
+		// would refuse it too, but guard cannot judge it: opaque.
+		w.a.Commands[c].Opaque = true
+		return
+	}
+	prevSrc, prevParent, prevComp, prevWhere := w.src, w.parent, w.comp, w.where
+	var comp []string
+	w.src, w.parent, w.comp = text, c, &comp
+	first := len(w.a.Commands)
+	w.stmts(f.Stmts, where)
+	w.src, w.parent, w.comp, w.where = prevSrc, prevParent, prevComp, prevWhere
+	cm := &w.a.Commands[c]
+	cm.Wrap = WrapShell
+	cm.InnerComposite = append(cm.InnerComposite, comp...)
+	for i := first; i < len(w.a.Commands); i++ {
+		if w.a.Commands[i].Parent == c {
+			cm = &w.a.Commands[c]
+			cm.Inner = append(cm.Inner, i)
+		}
+	}
+}
+
+// innerCommand records the command a wrapper runs, from its fields.
+func (w *walker) innerCommand(c int, fs []field, where string) int {
+	if w.fail != "" || len(fs) == 0 {
+		return -1
+	}
+	if !w.enter() {
+		return -1
+	}
+	defer w.leave()
+	idx := len(w.a.Commands)
+	w.a.Commands = append(w.a.Commands, Command{})
+	w.info = append(w.info, cmdInfo{})
+	prevParent := w.parent
+	w.parent = c
+	pos := syntax.Pos{}
+	w.fill(idx, fs, where, pos)
+	w.a.Commands[idx].Pos = w.a.Commands[c].Pos
+	w.parent = prevParent
+	cm := &w.a.Commands[c]
+	cm.Inner = append(cm.Inner, idx)
+	return idx
+}
+
+func (w *walker) redirect(r *syntax.Redirect, cmd int) {
+	if r.Hdoc != nil {
+		w.addComp(CompHeredoc)
+		// Unquoted heredocs expand substitutions in the outer shell.
+		w.walkNested(r.Hdoc)
+		if cmd >= 0 {
+			text := w.source(r.Hdoc)
+			w.info[cmd].stdinText, w.info[cmd].stdinLit = text, true
+			if w.info[cmd].readStdin {
+				w.nestedScript(cmd, text, "heredoc into "+w.a.Commands[cmd].Name)
+			}
+		}
+		return
+	}
+	if r.Op == syntax.WordHdoc {
+		w.addComp(CompHeredoc)
+		fs, _ := w.fields(r.Word, nil)
+		if cmd >= 0 && len(fs) == 1 && !fs[0].dyn {
+			w.info[cmd].stdinText, w.info[cmd].stdinLit = fs[0].val+"\n", true
+			if w.info[cmd].readStdin {
+				w.nestedScript(cmd, fs[0].val, "here-string into "+w.a.Commands[cmd].Name)
+			}
+		}
+		return
+	}
+	fs, err := w.fields(r.Word, nil)
+	if err != nil || len(fs) != 1 {
+		w.addComp(CompRedirect)
+		return
+	}
+	f := fs[0]
+	switch r.Op {
+	case syntax.DplIn, syntax.DplOut:
+		if !f.dyn && (f.val == "-" || isDigits(f.val)) {
+			w.addComp(CompNullRedir)
+			return
+		}
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrIn, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
+		if !f.dyn && (f.val == "/dev/null" || f.val == "/dev/stdout" || f.val == "/dev/stderr") {
+			w.addComp(CompNullRedir)
+			return
+		}
+	}
+	w.addComp(CompRedirect)
+	rt := redirTarget{op: r.Op, dyn: f.dyn, cmd: cmd}
+	rt.paths, _ = w.resolve(f, w.dirs)
+	w.redirs = append(w.redirs, rt)
+	if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && cmd >= 0 && w.info[cmd].readStdin {
+		// A shell reading a file: opaque, like bash script.sh.
+		w.a.Commands[cmd].Opaque = true
+	}
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// resolve turns a field into the absolute paths it may name, given the
+// directories the shell may be in. rel reports a relative path whose
+// directory is unknown (paths then holds the path as written).
+func (w *walker) resolve(f field, dirs []string) (paths []string, rel bool) {
+	p := f.pat
+	if p == "" {
+		return nil, false
+	}
+	if strings.HasPrefix(p, "/") {
+		return []string{path.Clean(p)}, false
+	}
+	if strings.HasPrefix(p, "~") {
+		return []string{p}, true
+	}
+	if dirs == nil {
+		return []string{p}, true
+	}
+	out := make([]string, len(dirs))
+	for i, d := range dirs {
+		out[i] = path.Join(d, p)
+	}
+	return out, false
+}
+
+// oneDir returns the directory the shell is in, when it is known for sure.
+func (w *walker) oneDir() (string, bool) {
+	if len(w.dirs) == 1 {
+		return w.dirs[0], true
+	}
+	return "", false
 }

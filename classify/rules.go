@@ -1,0 +1,1058 @@
+package classify
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// rule is one entry of the hard denylist or of the built-in ask rules: an
+// id, the one line an agent reads, and the check on one command.
+type rule struct {
+	id     string
+	reason string
+	check  func(w *walker, c int) bool
+}
+
+// denyRules is the hard denylist. Nothing overrides it. Its tests are the
+// cases in table_test.go grouped under each id.
+var denyRules = []rule{
+	{"rm-root", "deletes / or a system directory; guard never runs this", (*walker).rmRoot},
+	{"disk-format", "formats or repartitions a disk; guard never runs this", (*walker).diskFormat},
+	{"disk-write", "writes raw data to a block device; guard never runs this", (*walker).diskWrite},
+	{"shred", "shred destroys file contents beyond recovery; guard never runs it (use rm)", (*walker).shred},
+	{"chmod-system", "changes ownership or permissions of / or a system directory recursively; guard never runs this", (*walker).chmodSystem},
+	{"chattr-system", "changes immutable/append-only attributes on system paths; guard never runs this", (*walker).chattrSystem},
+	{"privilege", "runs a command as another user (sudo, su, doas, pkexec, run0); guard never runs this: ask the human to run it", (*walker).privilege},
+	{"download-exec", "runs code downloaded from the network; download it, read it, then run the file", (*walker).downloadExec},
+	{"credential-read", "reads a credential file (private keys, cloud or registry credentials, shadow passwords); guard never runs this", (*walker).credentialRead},
+	{"security-off", "turns off a security mechanism (firewall, SELinux, AppArmor, audit, SIP); guard never runs this", (*walker).securityOff},
+	{"kill-all", "signals every process the user can reach (kill -1); guard never runs this", (*walker).killAll},
+	{"guard-self", "changes guard's own grants, config or state from inside a guarded command; only the human may do that, at their terminal", (*walker).guardSelf},
+	{"fork-bomb", "defines a function that forks itself without end (fork bomb); guard never runs this", nil},
+}
+
+// askRules are the built-in destructive patterns that are not on the
+// denylist: guard asks about them whatever the grants say.
+var askRules = []rule{
+	{"git-force-push", "git push that rewrites or deletes remote history (--force, +refspec, --delete)", (*walker).gitForcePush},
+	{"git-reset-hard", "git reset --hard discards uncommitted work", (*walker).gitResetHard},
+	{"git-clean", "git clean -f deletes untracked files", (*walker).gitClean},
+	{"git-checkout-discard", "discards uncommitted changes in the working tree", (*walker).gitCheckoutDiscard},
+	{"git-branch-delete", "force-deletes a git branch (-D), unmerged work included", (*walker).gitBranchDelete},
+	{"rm-recursive", "rm -r deletes a whole directory tree", (*walker).rmRecursive},
+	{"rm-home", "deletes files in the home directory, outside the project", (*walker).rmHome},
+	{"find-delete", "find -delete deletes every file it matches", (*walker).findDelete},
+	{"truncate", "truncate cuts files to a size, destroying their contents", (*walker).truncate},
+	{"sql-drop", "drops or truncates database tables", (*walker).sqlDrop},
+	{"kubectl-delete", "kubectl delete removes cluster resources", (*walker).kubectlDelete},
+	{"terraform-destroy", "destroys infrastructure managed by terraform", (*walker).terraformDestroy},
+	{"docker-prune", "docker prune deletes containers, images, volumes or networks", (*walker).dockerPrune},
+}
+
+func ruleReason(rules []rule, id string) string {
+	for _, r := range rules {
+		if r.id == id {
+			return r.reason
+		}
+	}
+	return id
+}
+
+// DenyRules lists the hard denylist as (id, reason) pairs, for explain and docs.
+func DenyRules() [][2]string { return ruleList(denyRules) }
+
+// AskRules lists the built-in ask rules as (id, reason) pairs.
+func AskRules() [][2]string { return ruleList(askRules) }
+
+func ruleList(rules []rule) [][2]string {
+	out := make([][2]string, len(rules))
+	for i, r := range rules {
+		out[i] = [2]string{r.id, r.reason}
+	}
+	return out
+}
+
+func (w *walker) hitDeny(id string, cmd int) {
+	for _, h := range w.a.Deny {
+		if h.ID == id && h.Cmd == cmd {
+			return
+		}
+	}
+	w.a.Deny = append(w.a.Deny, Hit{ID: id, Reason: ruleReason(denyRules, id), Cmd: cmd})
+}
+
+func (w *walker) hitAsk(id string, cmd int) {
+	for _, h := range w.a.Ask {
+		if h.ID == id && h.Cmd == cmd {
+			return
+		}
+	}
+	w.a.Ask = append(w.a.Ask, Hit{ID: id, Reason: ruleReason(askRules, id), Cmd: cmd})
+}
+
+// judge runs every rule on every command and redirect target.
+func (w *walker) judge() {
+	for c := range w.a.Commands {
+		if w.a.Commands[c].Name == "" {
+			continue
+		}
+		for _, r := range denyRules {
+			if r.check != nil && r.check(w, c) {
+				w.hitDeny(r.id, c)
+			}
+		}
+		for _, r := range askRules {
+			if r.check(w, c) {
+				w.hitAsk(r.id, c)
+			}
+		}
+	}
+	for _, rt := range w.redirs {
+		write := rt.op != syntax.RdrIn
+		read := rt.op == syntax.RdrIn || rt.op == syntax.RdrInOut
+		for _, p := range rt.paths {
+			if write && isBlockDevice(p) {
+				w.hitDeny("disk-write", rt.cmd)
+			}
+			if write && w.isProtected(p) {
+				w.hitDeny("guard-self", rt.cmd)
+			}
+			if read && w.isCredential(p, !strings.HasPrefix(p, "/")) {
+				w.hitDeny("credential-read", rt.cmd)
+			}
+		}
+	}
+}
+
+// operands returns the fields of c after its name that are not options
+// (GNU style: options may follow operands, and -- ends them).
+func operands(fs []field) []field {
+	var out []field
+	dashdash := false
+	for _, f := range fs[1:] {
+		if !dashdash && !f.dyn {
+			if f.val == "--" {
+				dashdash = true
+				continue
+			}
+			if len(f.val) > 1 && f.val[0] == '-' {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// hasShort reports an option word -xyz (not --long) holding the letter.
+func hasShort(fs []field, letter byte) bool {
+	for _, f := range fs[1:] {
+		if f.val == "--" {
+			return false
+		}
+		if len(f.val) > 1 && f.val[0] == '-' && f.val[1] != '-' && strings.IndexByte(f.val[1:], letter) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func hasWord(fs []field, words ...string) bool {
+	for _, f := range fs[1:] {
+		for _, x := range words {
+			if f.val == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) paths(c int, f field) ([]string, bool) {
+	return w.resolve(f, w.info[c].dirs)
+}
+
+// systemDirs are the directories whose deletion breaks the machine; they
+// and their direct children are protected from rm and friends.
+var systemDirs = []string{"bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root", "sbin", "srv", "sys", "usr", "var"}
+
+// isSystem reports whether an absolute path (possibly a glob pattern) may
+// name /, a system directory or a direct child of one.
+func (w *walker) isSystem(p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	if h := w.opt.Home; h != "" && h != "/" && strings.HasPrefix(p, h+"/") {
+		return false // home paths have their own rule (rm-home)
+	}
+	comps := strings.Split(strings.Trim(p, "/"), "/")
+	if len(comps) == 1 && comps[0] == "" {
+		return true // "/"
+	}
+	if len(comps) > 2 {
+		return false
+	}
+	for _, d := range systemDirs {
+		if ok, _ := path.Match(comps[0], d); ok || comps[0] == d {
+			return true
+		}
+	}
+	return false
+}
+
+// underSystem reports a path anywhere below a system directory.
+func underSystem(p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
+	if first == "" {
+		return true
+	}
+	for _, d := range systemDirs {
+		if ok, _ := path.Match(first, d); ok {
+			return true
+		}
+	}
+	return false
+}
+
+var blockDevicePrefixes = []string{"/dev/sd", "/dev/hd", "/dev/nvme", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk", "/dev/mapper/", "/dev/md", "/dev/dm-", "/dev/loop", "/dev/sr", "/dev/nbd", "/dev/rdisk"}
+
+func isBlockDevice(p string) bool {
+	p = path.Clean(p)
+	for _, pre := range blockDevicePrefixes {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) anySystem(c int, fs []field) bool {
+	for _, f := range fs {
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if w.isSystem(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) rmRoot(c int) bool {
+	fs := w.info[c].fields
+	switch w.a.Commands[c].Name {
+	case "rm", "rmdir", "unlink":
+		return w.anySystem(c, operands(fs))
+	case "find":
+		fi := parseFind(fs)
+		return fi.delete && (w.anySystem(c, fi.roots) || (len(fi.roots) == 0 && w.anySystem(c, []field{{val: ".", pat: "."}})))
+	}
+	return false
+}
+
+func (w *walker) diskFormat(c int) bool {
+	name := w.a.Commands[c].Name
+	switch {
+	case name == "mkfs" || strings.HasPrefix(name, "mkfs.") || name == "mke2fs" || name == "mkswap" ||
+		name == "wipefs" || name == "mkntfs" || name == "mkdosfs" || name == "mkexfatfs" || name == "mklabel":
+		return true
+	}
+	fs := w.info[c].fields
+	onDevice := false
+	for _, f := range fs[1:] {
+		if strings.HasPrefix(f.pat, "/dev/") {
+			onDevice = true
+		}
+	}
+	if !onDevice {
+		return false
+	}
+	switch name {
+	case "fdisk", "gdisk", "cfdisk":
+		return !hasWord(fs, "-l", "--list")
+	case "sfdisk":
+		return !hasWord(fs, "-l", "--list", "-d", "--dump", "-s", "--show-size", "-V", "--verify", "-J", "--json")
+	case "sgdisk":
+		return !hasWord(fs, "-p", "--print", "-i", "--info", "-v", "--verify")
+	case "parted":
+		return !hasWord(fs, "-l", "--list", "print")
+	case "blkdiscard":
+		return true
+	}
+	return false
+}
+
+func (w *walker) diskWrite(c int) bool {
+	fs := w.info[c].fields
+	var targets []field
+	switch w.a.Commands[c].Name {
+	case "dd", "dcfldd", "dc3dd":
+		for _, f := range fs[1:] {
+			if strings.HasPrefix(f.pat, "of=") {
+				g := f
+				g.pat = f.pat[3:]
+				targets = append(targets, g)
+			}
+		}
+	case "tee":
+		targets = operands(fs)
+	case "cp", "mv", "install", "rsync", "ddrescue", "pv":
+		ops := operands(fs)
+		for i, f := range fs {
+			if (f.val == "-t" || f.val == "--target-directory") && i+1 < len(fs) {
+				targets = append(targets, fs[i+1])
+			}
+			if strings.HasPrefix(f.val, "--target-directory=") {
+				g := f
+				g.pat = strings.TrimPrefix(f.pat, "--target-directory=")
+				targets = append(targets, g)
+			}
+		}
+		if len(ops) > 1 || w.a.Commands[c].Name == "pv" {
+			targets = append(targets, ops[len(ops)-1])
+		}
+	default:
+		return false
+	}
+	for _, f := range targets {
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if isBlockDevice(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) shred(c int) bool { return w.a.Commands[c].Name == "shred" }
+
+func (w *walker) chmodSystem(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "chmod", "chown", "chgrp":
+	default:
+		return false
+	}
+	fs := w.info[c].fields
+	recursive := hasShort(fs, 'R') || hasWord(fs, "--recursive")
+	for _, f := range operands(fs) {
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if p == "/" || (recursive && w.isSystem(p)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) chattrSystem(c int) bool {
+	if w.a.Commands[c].Name != "chattr" {
+		return false
+	}
+	fs := w.info[c].fields
+	attr := false
+	for _, f := range fs[1:] {
+		if len(f.val) > 1 && (f.val[0] == '-' || f.val[0] == '+' || f.val[0] == '=') && strings.ContainsAny(f.val[1:], "ia") {
+			attr = true
+		}
+	}
+	if !attr {
+		return false
+	}
+	for _, f := range fs[1:] {
+		if len(f.val) > 0 && (f.val[0] == '-' || f.val[0] == '+' || f.val[0] == '=') {
+			continue
+		}
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if underSystem(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var privileged = map[string]bool{"sudo": true, "sudoedit": true, "su": true, "doas": true, "pkexec": true, "run0": true, "runuser": true, "calife": true, "super": true}
+
+func (w *walker) privilege(c int) bool { return privileged[w.a.Commands[c].Name] }
+
+var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true, "lwp-request": true, "GET": true, "POST": true, "aria2c": true, "nc": true, "ncat": true, "socat": true, "lynx": true, "links": true}
+
+// runsCode are commands that run text they are given as code.
+func runsCode(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "rbash", "eval", "source", ".":
+		return true
+	}
+	_, ok := interpreterName(name)
+	return ok
+}
+
+func (w *walker) downloadExec(c int) bool {
+	if !runsCode(w.a.Commands[c].Name) {
+		return false
+	}
+	for _, s := range w.info[c].substCmds {
+		if downloaders[w.a.Commands[w.effective(s)].Name] {
+			return true
+		}
+	}
+	return false
+}
+
+// nonReaders take paths without reading the file's contents out.
+var nonReaders = map[string]bool{
+	"ls": true, "stat": true, "test": true, "[": true, "du": true, "echo": true, "printf": true,
+	"chmod": true, "chown": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
+	"touch": true, "mkdir": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true,
+	"which": true, "type": true, "command": true, "man": true, "rm": true, "shred": true, "cd": true, "pushd": true,
+}
+
+// credential describes a credential file by its last path components;
+// "*" matches one component, a trailing "**" any number.
+type credential struct {
+	comps  []string
+	except []string // basenames (globs) that are not secret
+}
+
+var credentials = []credential{
+	{comps: []string{".ssh", "*"}, except: []string{"*.pub", "known_hosts*", "config", "authorized_keys*", "environment", "rc"}},
+	{comps: []string{".ssh", "*", "**"}},
+	{comps: []string{".aws", "credentials"}},
+	{comps: []string{".aws", "sso", "cache", "*"}},
+	{comps: []string{".netrc"}},
+	{comps: []string{"_netrc"}},
+	{comps: []string{".git-credentials"}},
+	{comps: []string{".gnupg", "**"}, except: []string{"*.conf", "pubring.*"}},
+	{comps: []string{".config", "gcloud", "**"}, except: []string{"configurations", "config_default", "active_config", "*.log", "logs"}},
+	{comps: []string{".docker", "config.json"}},
+	{comps: []string{".kube", "config"}},
+	{comps: []string{".config", "gh", "hosts.yml"}},
+	{comps: []string{".pgpass"}},
+	{comps: []string{".vault-token"}},
+	{comps: []string{".pypirc"}},
+	{comps: []string{".terraform.d", "credentials.tfrc.json"}},
+	{comps: []string{".azure", "accessTokens.json"}},
+	{comps: []string{".azure", "msal_token_cache.*"}},
+	{comps: []string{"/etc", "shadow"}},
+	{comps: []string{"/etc", "shadow-"}},
+	{comps: []string{"/etc", "gshadow"}},
+	{comps: []string{"/etc", "gshadow-"}},
+	{comps: []string{"/etc", "ssh", "ssh_host_*_key"}},
+}
+
+// credentialDirs hold credentials; archiving or copying them whole reads them.
+var credentialDirs = [][]string{{".ssh"}, {".gnupg"}, {".aws"}, {".config", "gcloud"}, {".kube"}, {".docker"}}
+
+// isCredential matches a path against the credential table. rel says the
+// path is relative to an unknown directory: any leading components of a
+// credential may then be hidden in that directory.
+func (w *walker) isCredential(p string, rel bool) bool {
+	p = path.Clean(p)
+	abs := strings.HasPrefix(p, "/")
+	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for _, cr := range credentials {
+		if matchCredential(cr, comps, abs, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchCredential(cr credential, comps []string, abs, rel bool) bool {
+	pat := cr.comps
+	anchored := strings.HasPrefix(pat[0], "/")
+	if anchored {
+		pat = append([]string{strings.TrimPrefix(pat[0], "/")}, pat[1:]...)
+	}
+	tailAny := pat[len(pat)-1] == "**"
+	if tailAny {
+		pat = pat[:len(pat)-1]
+	}
+	base := comps[len(comps)-1]
+	for _, ex := range cr.except {
+		if ok, _ := path.Match(ex, base); ok {
+			return false
+		}
+	}
+	try := func(start int) bool {
+		// pat aligned so that pat[k] matches comps[start+k]; components of
+		// pat before comps[0] may hide in an unknown directory (rel).
+		n := len(pat)
+		for k := 0; k < n; k++ {
+			i := start + k
+			if i < 0 {
+				if !rel {
+					return false
+				}
+				continue
+			}
+			if i >= len(comps) {
+				return false
+			}
+			if ok, _ := path.Match(pat[k], comps[i]); !ok && pat[k] != comps[i] {
+				return false
+			}
+		}
+		end := start + n
+		if tailAny {
+			return end <= len(comps)
+		}
+		return end == len(comps)
+	}
+	if anchored {
+		if abs {
+			return try(0)
+		}
+		return false
+	}
+	for start := -len(pat) + 1; start < len(comps); start++ {
+		if start < 0 && !rel {
+			continue
+		}
+		if try(start) {
+			return true
+		}
+	}
+	return false
+}
+
+// candidates returns the paths a word may name: the word, and what follows
+// = or @ in it (--data=@file, file=@path, of=path).
+func candidates(f field) []field {
+	out := []field{f}
+	s := f.pat
+	for _, sep := range []string{"=", "@"} {
+		if k := strings.Index(s, sep); k >= 0 && k+1 < len(s) {
+			g := f
+			g.pat = strings.TrimPrefix(s[k+1:], "@")
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func (w *walker) credentialRead(c int) bool {
+	name := w.a.Commands[c].Name
+	if nonReaders[name] {
+		return false
+	}
+	fs := w.info[c].fields
+	bulk := false
+	switch name {
+	case "tar", "zip", "7z", "cp", "scp", "rsync", "rclone", "gsutil", "aws", "find", "grep", "rg", "cpio", "base64", "xxd", "od", "git":
+		bulk = true
+	}
+	skipNext := false
+	for i := 1; i < len(fs); i++ {
+		if skipNext {
+			skipNext = false
+			continue
+		}
+		f := fs[i]
+		if (name == "scp" || name == "sftp" || name == "rsync") && f.val == "-i" {
+			skipNext = true
+			continue
+		}
+		for _, g := range candidates(f) {
+			if strings.HasPrefix(g.pat, "~/") && w.opt.Home != "" {
+				g.pat = w.opt.Home + g.pat[1:]
+			}
+			ps, rel := w.paths(c, g)
+			for _, p := range ps {
+				if w.isCredential(p, rel) {
+					return true
+				}
+				if bulk && w.isCredentialDir(p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) isCredentialDir(p string) bool {
+	p = path.Clean(p)
+	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for _, d := range credentialDirs {
+		if len(comps) >= len(d) {
+			tail := comps[len(comps)-len(d):]
+			match := true
+			for k := range d {
+				if tail[k] != d[k] {
+					match = false
+				}
+			}
+			if match {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var securityUnits = map[string]bool{"apparmor": true, "auditd": true, "firewalld": true, "ufw": true, "iptables": true, "ip6tables": true, "nftables": true, "selinux": true, "fail2ban": true}
+
+func (w *walker) securityOff(c int) bool {
+	fs := w.info[c].fields
+	ops := operands(fs)
+	first := ""
+	if len(ops) > 0 {
+		first = strings.ToLower(ops[0].val)
+	}
+	switch w.a.Commands[c].Name {
+	case "setenforce":
+		return first == "0" || first == "permissive"
+	case "ufw":
+		return first == "disable" || first == "reset"
+	case "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft":
+		if hasWord(fs, "-F", "--flush", "-X", "--delete-chain") || hasShort(fs, 'F') {
+			return true
+		}
+		for i, f := range fs {
+			if (f.val == "-P" || f.val == "--policy") && i+2 < len(fs) && strings.EqualFold(fs[i+2].val, "ACCEPT") {
+				return true
+			}
+		}
+	case "nft":
+		return hasWord(fs, "flush") && hasWord(fs, "ruleset")
+	case "systemctl":
+		verb := ""
+		for _, f := range ops {
+			v := f.val
+			if verb == "" {
+				verb = v
+				if verb != "stop" && verb != "disable" && verb != "mask" && verb != "kill" {
+					return false
+				}
+				continue
+			}
+			if securityUnits[strings.TrimSuffix(v, ".service")] {
+				return true
+			}
+		}
+	case "service":
+		return len(ops) >= 2 && securityUnits[ops[0].val] && ops[1].val == "stop"
+	case "csrutil":
+		return first == "disable"
+	case "spctl":
+		return hasWord(fs, "--master-disable", "--global-disable")
+	case "auditctl":
+		for i, f := range fs {
+			if f.val == "-e" && i+1 < len(fs) && fs[i+1].val == "0" {
+				return true
+			}
+			if f.val == "-D" {
+				return true
+			}
+		}
+	case "aa-teardown":
+		return true
+	}
+	return false
+}
+
+func (w *walker) killAll(c int) bool {
+	fs := w.info[c].fields
+	switch w.a.Commands[c].Name {
+	case "killall5":
+		return true
+	case "kill":
+	default:
+		return false
+	}
+	i := 1
+	if i < len(fs) {
+		switch a := fs[i].val; {
+		case a == "-s" || a == "-n" || a == "--signal":
+			i += 2
+		case a == "-l" || a == "-L" || a == "--list" || a == "--table":
+			return false
+		case strings.HasPrefix(a, "-") && a != "--" && a != "-1":
+			i++
+		case a == "-1" && i+1 < len(fs) && fs[i+1].val != "--":
+			// kill -1 PID… sends SIGHUP; -1 is the signal here.
+			i++
+		}
+	}
+	for ; i < len(fs); i++ {
+		if fs[i].val == "--" {
+			continue
+		}
+		if fs[i].val == "-1" {
+			return true
+		}
+	}
+	return false
+}
+
+// guardVerbs are the management verbs only a human may run.
+var guardVerbs = map[string]bool{"trust": true, "approve": true, "reject": true, "policy": true, "untrust": true}
+
+// readers may name guard's files without changing them.
+var readers = map[string]bool{
+	"cat": true, "less": true, "more": true, "head": true, "tail": true, "grep": true, "rg": true, "ls": true,
+	"stat": true, "wc": true, "diff": true, "cmp": true, "file": true, "du": true, "echo": true, "printf": true,
+	"test": true, "[": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
+	"md5sum": true, "sha1sum": true, "sha256sum": true, "jq": true, "bat": true, "cd": true, "pushd": true,
+	"guard": true, "tree": true, "which": true, "type": true,
+}
+
+func (w *walker) guardSelf(c int) bool {
+	cm := &w.a.Commands[c]
+	fs := w.info[c].fields
+	if cm.Name == "guard" {
+		ops := operands(fs)
+		if len(ops) > 0 {
+			v := ops[0].val
+			if guardVerbs[v] {
+				return true
+			}
+			if v == "grants" && len(ops) > 1 && ops[1].val != "list" && ops[1].val != "ls" {
+				return true
+			}
+		}
+	}
+	if readers[cm.Name] {
+		return false
+	}
+	if cm.Name == "find" && !parseFind(fs).delete {
+		return false
+	}
+	for _, f := range fs[1:] {
+		for _, g := range candidates(f) {
+			ps, _ := w.paths(c, g)
+			for _, p := range ps {
+				if w.isProtected(p) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isProtected reports a path inside guard's own config or state. A
+// pattern with unknown parts counts when it names a guard directory.
+func (w *walker) isProtected(p string) bool {
+	for _, prot := range w.opt.Protected {
+		if prot == "" {
+			continue
+		}
+		if p == prot || strings.HasPrefix(p, strings.TrimSuffix(prot, "/")+"/") {
+			return true
+		}
+	}
+	if strings.Contains(p, "*") && (strings.Contains(p, "/guard/") || strings.HasSuffix(p, "/guard")) {
+		return true
+	}
+	return false
+}
+
+// Built-in ask rules.
+
+// gitSub returns the index of git's subcommand in fs, skipping git's own
+// options, or -1.
+func gitSub(fs []field) int {
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		switch {
+		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--config-env" || a == "--super-prefix":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+func (w *walker) gitArgs(c int, sub string) []field {
+	if w.a.Commands[c].Name != "git" {
+		return nil
+	}
+	fs := w.info[c].fields
+	i := gitSub(fs)
+	if i < 0 || fs[i].val != sub {
+		return nil
+	}
+	return fs[i:]
+}
+
+func (w *walker) gitForcePush(c int) bool {
+	fs := w.gitArgs(c, "push")
+	if fs == nil {
+		return false
+	}
+	for _, f := range fs[1:] {
+		a := f.val
+		switch {
+		case a == "--force" || a == "--mirror" || a == "--delete" || a == "--prune" ||
+			strings.HasPrefix(a, "--force-with-lease") || a == "--force-if-includes":
+			return true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "fd"):
+			return true
+		case strings.HasPrefix(a, "+") || (strings.HasPrefix(a, ":") && len(a) > 1):
+			return true
+		case strings.Contains(a, ":+"):
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) gitResetHard(c int) bool {
+	fs := w.gitArgs(c, "reset")
+	return fs != nil && hasWord(fs, "--hard")
+}
+
+func (w *walker) gitClean(c int) bool {
+	fs := w.gitArgs(c, "clean")
+	return fs != nil && (hasShort(fs, 'f') || hasWord(fs, "--force"))
+}
+
+func (w *walker) gitCheckoutDiscard(c int) bool {
+	if fs := w.gitArgs(c, "checkout"); fs != nil {
+		for i, f := range fs[1:] {
+			if f.val == "--" && i+2 < len(fs) {
+				return true
+			}
+		}
+		return hasWord(fs, ".", "-f", "--force", "--", "--ours", "--theirs") || hasShort(fs, 'f')
+	}
+	if fs := w.gitArgs(c, "restore"); fs != nil {
+		return !hasWord(fs, "--staged", "-S") || hasWord(fs, "--worktree", "-W")
+	}
+	if fs := w.gitArgs(c, "switch"); fs != nil {
+		return hasWord(fs, "--discard-changes", "-f", "--force")
+	}
+	if fs := w.gitArgs(c, "stash"); fs != nil {
+		return hasWord(fs, "drop", "clear")
+	}
+	return false
+}
+
+func (w *walker) gitBranchDelete(c int) bool {
+	fs := w.gitArgs(c, "branch")
+	if fs == nil {
+		return false
+	}
+	if hasShort(fs, 'D') {
+		return true
+	}
+	del := hasShort(fs, 'd') || hasWord(fs, "--delete")
+	force := hasShort(fs, 'f') || hasWord(fs, "--force")
+	return del && force
+}
+
+func (w *walker) rmRecursive(c int) bool {
+	if w.a.Commands[c].Name != "rm" {
+		return false
+	}
+	fs := w.info[c].fields
+	return hasShort(fs, 'r') || hasShort(fs, 'R') || hasWord(fs, "--recursive")
+}
+
+func (w *walker) rmHome(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "rm", "rmdir", "unlink", "shred":
+	default:
+		return false
+	}
+	home := w.opt.Home
+	for _, f := range operands(w.info[c].fields) {
+		if f.home {
+			return true
+		}
+		if home == "" {
+			continue
+		}
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if p == home || p == home+"/" {
+				return true
+			}
+			cwd := w.opt.Cwd
+			if strings.HasPrefix(p, home+"/") && (cwd == "" || !(p == cwd || strings.HasPrefix(p, strings.TrimSuffix(cwd, "/")+"/"))) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) findDelete(c int) bool {
+	return w.a.Commands[c].Name == "find" && parseFind(w.info[c].fields).delete
+}
+
+func (w *walker) truncate(c int) bool { return w.a.Commands[c].Name == "truncate" }
+
+func sqlDestroys(s string) bool {
+	u := strings.ToUpper(s)
+	for _, kw := range []string{"DROP ", "TRUNCATE ", "DROP\t", "TRUNCATE\t", "DROP\n", "TRUNCATE\n"} {
+		if strings.Contains(u, kw) {
+			return true
+		}
+	}
+	return strings.HasSuffix(u, "TRUNCATE")
+}
+
+func (w *walker) sqlDrop(c int) bool {
+	fs := w.info[c].fields
+	var opts []string
+	switch w.a.Commands[c].Name {
+	case "psql":
+		opts = []string{"-c", "--command"}
+	case "mysql", "mariadb":
+		opts = []string{"-e", "--execute"}
+	case "sqlite3", "duckdb", "clickhouse-client", "cockroach":
+		for _, f := range fs[1:] {
+			if sqlDestroys(f.val) {
+				return true
+			}
+		}
+		return false
+	default:
+		return false
+	}
+	for i, f := range fs {
+		for _, o := range opts {
+			switch {
+			case f.val == o && i+1 < len(fs) && sqlDestroys(fs[i+1].val):
+				return true
+			case strings.HasPrefix(f.val, o+"=") && sqlDestroys(f.val):
+				return true
+			case len(o) == 2 && strings.HasPrefix(f.val, o) && len(f.val) > 2 && f.val[1] != '-' && sqlDestroys(f.val[2:]):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// verb returns the first operand of a CLI that takes global options with
+// values (kubectl -n NS delete …).
+func verb(fs []field, withValue ...string) (int, string) {
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		if strings.HasPrefix(a, "-") {
+			if !strings.Contains(a, "=") && contains(withValue, a) {
+				i++
+			}
+			continue
+		}
+		return i, a
+	}
+	return -1, ""
+}
+
+func (w *walker) kubectlDelete(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "kubectl", "oc", "microk8s.kubectl", "k3s":
+	default:
+		return false
+	}
+	fs := w.info[c].fields
+	_, v := verb(fs, "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--as", "--token")
+	if v == "kubectl" && w.a.Commands[c].Name == "k3s" {
+		i, _ := verb(fs)
+		_, v = verb(fs[i:], "-n", "--namespace", "--context", "--kubeconfig")
+	}
+	return v == "delete"
+}
+
+func (w *walker) terraformDestroy(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "terraform", "tofu", "terragrunt":
+	default:
+		return false
+	}
+	fs := w.info[c].fields
+	_, v := verb(fs, "-chdir")
+	return v == "destroy" || (v == "apply" && hasWord(fs, "-destroy", "--destroy"))
+}
+
+func (w *walker) dockerPrune(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "docker", "podman", "nerdctl":
+	default:
+		return false
+	}
+	fs := w.info[c].fields
+	i, v := verb(fs, "-H", "--host", "--context", "-c", "--config", "-l", "--log-level")
+	if i < 0 {
+		return false
+	}
+	switch v {
+	case "system", "volume", "image", "container", "network", "builder", "buildx":
+		_, v2 := verb(fs[i:])
+		return v2 == "prune"
+	}
+	return false
+}
+
+// forkBombs finds functions that call themselves (through any cycle of
+// functions) concurrently or more than once: they fork without end.
+func (w *walker) forkBombs() {
+	if len(w.funcs) == 0 {
+		return
+	}
+	reach := func(from string) map[string]bool {
+		seen := map[string]bool{}
+		stack := []string{from}
+		for len(stack) > 0 {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, call := range w.funcs[f] {
+				if _, defined := w.funcs[call.name]; defined && call.name != "" && !seen[call.name] {
+					seen[call.name] = true
+					stack = append(stack, call.name)
+				}
+			}
+		}
+		return seen
+	}
+	reaches := map[string]map[string]bool{}
+	for f := range w.funcs {
+		if f != "" {
+			reaches[f] = reach(f)
+		}
+	}
+	for f, r := range reaches {
+		if !r[f] {
+			continue
+		}
+		// The cycle's members: g with f→g and g→f.
+		edges, concurrent := 0, false
+		for g := range r {
+			if !reaches[g][f] {
+				continue
+			}
+			for _, call := range w.funcs[g] {
+				if call.name == f || (r[call.name] && reaches[call.name][f]) {
+					edges++
+					concurrent = concurrent || call.concurrent
+				}
+			}
+		}
+		if concurrent || edges >= 2 {
+			cmd := -1
+			for i := range w.a.Commands {
+				if w.a.Commands[i].Name == f {
+					cmd = i
+					break
+				}
+			}
+			w.hitDeny("fork-bomb", cmd)
+			return
+		}
+	}
+}

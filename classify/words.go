@@ -1,0 +1,420 @@
+package classify
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxFields caps how many words one command may expand to (brace expansion
+// can grow exponentially); past it the text is refused as too long.
+const maxFields = 4096
+
+// field is one word of a command after expansion.
+type field struct {
+	val  string // the literal value; for a dynamic field, its source text
+	dyn  bool   // not provably literal
+	pat  string // the value with every unknown part replaced by '*' (for path checks)
+	glob bool   // holds unquoted glob characters: names files guard cannot see
+	// tilde and homeVar record that the word was written relative to the
+	// user's home (~, $HOME), which some rules treat specially.
+	home bool
+}
+
+// varState is what the walker knows about one shell variable.
+type varState struct {
+	val string
+	dyn bool
+}
+
+// part is one piece of a word during expansion.
+type part struct {
+	s     string
+	pat   string
+	dyn   bool
+	split bool // unquoted expansion: subject to IFS field splitting
+	home  bool
+	glob  bool // unquoted glob characters
+}
+
+// fields expands one word into zero or more fields, following literal
+// variables, $IFS, ANSI-C quoting, tilde and brace expansion.
+func (w *walker) fields(word *syntax.Word, out []field) ([]field, error) {
+	words := []*syntax.Word{word}
+	if syntax.SplitBraces(word) {
+		words = words[:0]
+		for bw, err := range expand.BracesSeq(nil, word) {
+			if err != nil {
+				return out, errTooMany
+			}
+			words = append(words, bw)
+		}
+	}
+	for _, bw := range words {
+		out = w.wordFields(bw, out)
+		if len(out) > maxFields {
+			return out, errTooMany
+		}
+	}
+	return out, nil
+}
+
+type tooMany struct{}
+
+func (tooMany) Error() string { return "the command expands to too many words" }
+
+var errTooMany error = tooMany{}
+
+func (w *walker) wordFields(word *syntax.Word, out []field) []field {
+	var parts []part
+	parts = w.wordParts(word.Parts, false, parts, true)
+	dyn := false
+	for _, p := range parts {
+		if p.dyn {
+			dyn = true
+			break
+		}
+	}
+	if dyn {
+		// A word that is not provably literal stays one field holding its
+		// source text; pat keeps what is known, with '*' for the rest.
+		var pat strings.Builder
+		home := false
+		for i, p := range parts {
+			pat.WriteString(p.pat)
+			if i == 0 && p.home {
+				home = true
+			}
+		}
+		return append(out, field{val: w.source(word), dyn: true, pat: pat.String(), home: home})
+	}
+	// Literal word: apply IFS splitting to the parts that came from unquoted
+	// expansions. A word with no splittable part is exactly one field, even
+	// when empty ("" is an argument).
+	anySplit := false
+	for _, p := range parts {
+		if p.split {
+			anySplit = true
+			break
+		}
+	}
+	if !anySplit {
+		var sb strings.Builder
+		for _, p := range parts {
+			sb.WriteString(p.s)
+		}
+		s := sb.String()
+		home := len(parts) > 0 && parts[0].home
+		glob := false
+		for _, p := range parts {
+			glob = glob || p.glob
+		}
+		return append(out, field{val: s, pat: s, home: home, glob: glob})
+	}
+	ifs := w.ifs()
+	var cur strings.Builder
+	have := false // cur holds a field (possibly empty, from quotes)
+	home := false
+	flush := func() {
+		if have {
+			s := cur.String()
+			out = append(out, field{val: s, pat: s, home: home})
+		}
+		cur.Reset()
+		have = false
+		home = false
+	}
+	for i, p := range parts {
+		if !p.split {
+			if i == 0 && p.home {
+				home = true
+			}
+			cur.WriteString(p.s)
+			have = true
+			continue
+		}
+		for _, r := range p.s {
+			if strings.ContainsRune(ifs, r) {
+				flush()
+				continue
+			}
+			cur.WriteRune(r)
+			have = true
+		}
+	}
+	flush()
+	return out
+}
+
+// ifs returns the field separators in force.
+func (w *walker) ifs() string {
+	if v, ok := w.vars["IFS"]; ok && !v.dyn {
+		return v.val
+	}
+	return " \t\n"
+}
+
+// wordParts flattens word parts into literal and dynamic pieces. first is
+// true for the first part of a word (where an unquoted ~ expands).
+func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first bool) []part {
+	for i, wp := range wps {
+		first := first && i == 0
+		switch x := wp.(type) {
+		case *syntax.Lit:
+			s := x.Value
+			if quoted {
+				s = unescapeDouble(s)
+				out = append(out, part{s: s, pat: s})
+				continue
+			}
+			home := false
+			if first && strings.HasPrefix(s, "~") {
+				if s2, ok := w.tilde(s); ok {
+					s = s2
+					home = true
+				}
+			}
+			s = unescapeUnquoted(s)
+			// A glob matches files guard cannot see: its pattern stays,
+			// literal for path checks (rm -rf /*).
+			out = append(out, part{s: s, pat: s, home: home, glob: hasGlob(x.Value)})
+		case *syntax.SglQuoted:
+			s := x.Value
+			if x.Dollar {
+				s = decodeANSIC(s)
+			}
+			out = append(out, part{s: s, pat: s})
+		case *syntax.DblQuoted:
+			out = w.wordParts(x.Parts, true, out, false)
+		case *syntax.ParamExp:
+			v, ok := w.param(x)
+			if !ok {
+				out = append(out, part{dyn: true, pat: "*"})
+				w.walkNested(x)
+				continue
+			}
+			p := part{s: v, pat: v, split: !quoted}
+			if x.Param != nil && x.Param.Value == "HOME" && first {
+				p.home = true
+			}
+			out = append(out, p)
+		case *syntax.CmdSubst:
+			w.substitution(x.Stmts, CompCmdSubst, "$(…)")
+			out = append(out, part{dyn: true, pat: "*"})
+		case *syntax.ProcSubst:
+			w.substitution(x.Stmts, CompProcSubst, "<(…)")
+			out = append(out, part{dyn: true, pat: "*"})
+		default:
+			// Arithmetic, extended globs and anything newer: unknown value,
+			// but still look inside for substitutions that run.
+			w.walkNested(wp)
+			out = append(out, part{dyn: true, pat: "*"})
+		}
+	}
+	return out
+}
+
+// tilde expands a leading ~ or ~/...; ~user stays as written (its home is
+// unknown, path rules match on what follows).
+func (w *walker) tilde(s string) (string, bool) {
+	rest := s[1:]
+	if rest == "" || rest[0] == '/' {
+		if w.opt.Home == "" {
+			return s, false
+		}
+		return w.opt.Home + rest, true
+	}
+	return s, false
+}
+
+// param resolves a simple $name or ${name} whose value the text itself set,
+// or that guard knows ($HOME, $IFS, $PWD). Anything else is dynamic.
+func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
+	if pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Index != nil ||
+		pe.Slice != nil || pe.Repl != nil || pe.Names != 0 || pe.Exp != nil ||
+		pe.NestedParam != nil || len(pe.Modifiers) > 0 {
+		return "", false
+	}
+	name := pe.Param.Value
+	if v, ok := w.vars[name]; ok {
+		return v.val, !v.dyn
+	}
+	switch name {
+	case "HOME":
+		return w.opt.Home, w.opt.Home != ""
+	case "IFS":
+		return " \t\n", true
+	case "PWD":
+		if d, ok := w.oneDir(); ok {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// walkNested finds substitutions hidden in a node guard does not expand
+// (arithmetic, parameter operators) and analyzes the commands they run.
+func (w *walker) walkNested(n syntax.Node) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			w.substitution(x.Stmts, CompCmdSubst, "$(…)")
+			return false
+		case *syntax.ProcSubst:
+			w.substitution(x.Stmts, CompProcSubst, "<(…)")
+			return false
+		}
+		return true
+	})
+}
+
+// source returns the text of a node as written.
+func (w *walker) source(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(w.src) || start > end {
+		return ""
+	}
+	return w.src[start:end]
+}
+
+func hasGlob(s string) bool {
+	return strings.ContainsAny(s, "*?[")
+}
+
+// unescapeUnquoted removes the backslashes of an unquoted literal:
+// \x is x, and a backslash-newline pair disappears.
+func unescapeUnquoted(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// unescapeDouble removes the backslashes that escape inside double quotes:
+// before $ ` " \ and newline; other backslashes stay.
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// decodeANSIC decodes the body of a $'…' string as bash does.
+func decodeANSIC(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch c = s[i]; c {
+		case 'a':
+			sb.WriteByte('\a')
+		case 'b':
+			sb.WriteByte('\b')
+		case 'e', 'E':
+			sb.WriteByte(0x1b)
+		case 'f':
+			sb.WriteByte('\f')
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case 't':
+			sb.WriteByte('\t')
+		case 'v':
+			sb.WriteByte('\v')
+		case '\\', '\'', '"', '?':
+			sb.WriteByte(c)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				sb.WriteByte(s[i] & 0x1f)
+			}
+		case 'x', 'u', 'U':
+			max := 2
+			if c == 'u' {
+				max = 4
+			} else if c == 'U' {
+				max = 8
+			}
+			j := i + 1
+			var v rune
+			for ; j < len(s) && j-i-1 < max && isHex(s[j]); j++ {
+				v = v*16 + rune(hexVal(s[j]))
+			}
+			if j == i+1 {
+				sb.WriteByte('\\')
+				sb.WriteByte(c)
+				continue
+			}
+			if c == 'x' {
+				sb.WriteByte(byte(v))
+			} else if utf8.ValidRune(v) {
+				sb.WriteRune(v)
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			var v int
+			for ; j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7'; j++ {
+				v = v*8 + int(s[j]-'0')
+			}
+			sb.WriteByte(byte(v))
+			i = j - 1
+		default:
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		}
+	}
+	// bash stops a $'…' string at a NUL byte.
+	out := sb.String()
+	if k := strings.IndexByte(out, 0); k >= 0 {
+		out = out[:k]
+	}
+	return out
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexVal(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}

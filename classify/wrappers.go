@@ -1,0 +1,679 @@
+package classify
+
+import (
+	"strings"
+)
+
+// grammar describes a wrapper's own options, so that guard finds where the
+// wrapped command starts (timeout -s KILL 5 rm → rm).
+type grammar struct {
+	argShort string   // short options that take the next word (or the rest of the cluster)
+	optShort string   // short options whose argument, if any, is attached (xargs -i{})
+	argLong  []string // long options that take the next word when not written --opt=value
+	operands int      // words between the options and the wrapped command (timeout's duration)
+	noExec   string   // short options that mean no command is run (command -v, taskset -p)
+	noExecL  []string // long options that mean the same
+}
+
+// wrapper is one entry of the wrapper table.
+type wrapper struct {
+	kind Wrap
+	g    grammar
+}
+
+// wrappers is the table of commands that run other commands. Each is judged
+// by what it runs; the entries here say how to find it.
+var wrappers = map[string]wrapper{
+	"timeout":          {kind: WrapTransparent, g: grammar{argShort: "sk", argLong: []string{"signal", "kill-after"}, operands: 1}},
+	"nice":             {kind: WrapTransparent, g: grammar{argShort: "n", argLong: []string{"adjustment"}}},
+	"nohup":            {kind: WrapTransparent},
+	"time":             {kind: WrapTransparent, g: grammar{argShort: "fo", argLong: []string{"format", "output"}}},
+	"command":          {kind: WrapTransparent, g: grammar{noExec: "vV"}},
+	"builtin":          {kind: WrapTransparent},
+	"exec":             {kind: WrapTransparent, g: grammar{argShort: "a"}},
+	"stdbuf":           {kind: WrapTransparent, g: grammar{argShort: "ioe", argLong: []string{"input", "output", "error"}}},
+	"ionice":           {kind: WrapTransparent, g: grammar{argShort: "cnpPu", argLong: []string{"class", "classdata", "pid", "pgid", "uid"}, noExec: "pPu", noExecL: []string{"pid", "pgid", "uid"}}},
+	"setsid":           {kind: WrapTransparent},
+	"taskset":          {kind: WrapTransparent, g: grammar{operands: 1, noExec: "p", noExecL: []string{"pid"}}},
+	"chrt":             {kind: WrapTransparent, g: grammar{operands: 1, noExec: "p", noExecL: []string{"pid"}}},
+	"chroot":           {kind: WrapTransparent, g: grammar{argLong: []string{"userspec", "groups"}, operands: 1}},
+	"unshare":          {kind: WrapTransparent},
+	"nocache":          {kind: WrapTransparent},
+	"eatmydata":        {kind: WrapTransparent},
+	"fakeroot":         {kind: WrapTransparent, g: grammar{argShort: "lsi", argLong: []string{"lib", "faked"}}},
+	"unbuffer":         {kind: WrapTransparent},
+	"catchsegv":        {kind: WrapTransparent},
+	"caffeinate":       {kind: WrapTransparent, g: grammar{argShort: "tw"}},
+	"proxychains":      {kind: WrapTransparent, g: grammar{argShort: "f"}},
+	"proxychains4":     {kind: WrapTransparent, g: grammar{argShort: "f"}},
+	"torsocks":         {kind: WrapTransparent, g: grammar{argShort: "uapP"}},
+	"tsocks":           {kind: WrapTransparent},
+	"firejail":         {kind: WrapTransparent},
+	"dbus-run-session": {kind: WrapTransparent},
+	"xvfb-run":         {kind: WrapTransparent, g: grammar{argShort: "nfespw", argLong: []string{"server-num", "auth-file", "error-file", "server-args", "xauth-protocol", "wait"}}},
+	"valgrind":         {kind: WrapTransparent},
+	"strace":           {kind: WrapTransparent, g: grammar{argShort: "abeEIoOpPsSuUX", argLong: []string{"output", "trace", "signal", "attach"}}},
+	"ltrace":           {kind: WrapTransparent, g: grammar{argShort: "aAeEDlLnoOpsSuxX", argLong: []string{"output"}}},
+	"busybox":          {kind: WrapTransparent},
+	"sudo":             {kind: WrapTransparent, g: grammar{argShort: "CDghpRrtTUu", argLong: []string{"close-from", "chdir", "group", "host", "prompt", "chroot", "role", "type", "command-timeout", "other-user", "user"}, noExec: "lvVkK"}},
+	"doas":             {kind: WrapTransparent, g: grammar{argShort: "uC"}},
+	"pkexec":           {kind: WrapTransparent, g: grammar{argLong: []string{"user"}}},
+	"run0":             {kind: WrapTransparent, g: grammar{argShort: "uDg", argLong: []string{"user", "group", "chdir", "property", "slice", "unit", "description", "setenv", "nice", "background", "machine"}}},
+}
+
+// customWrapper returns the handler of a wrapper whose grammar is not just
+// options then a command (shells, env, find, xargs …).
+func customWrapper(name string) func(*walker, int, []field) {
+	switch name {
+	case "env":
+		return (*walker).wrapEnv
+	case "su", "runuser":
+		return (*walker).wrapSu
+	case "sg":
+		return (*walker).wrapSg
+	case "script":
+		return (*walker).wrapScript
+	case "flock":
+		return (*walker).wrapFlock
+	case "watch":
+		return (*walker).wrapWatch
+	case "xargs":
+		return (*walker).wrapXargs
+	case "parallel":
+		return (*walker).wrapParallel
+	case "find":
+		return (*walker).wrapFind
+	case "eval":
+		return (*walker).wrapEval
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "rbash":
+		return (*walker).wrapShell
+	}
+	return nil
+}
+
+// interpreters run a program given as text with one of their options
+// (python -c); guard cannot judge that text, so the command is opaque.
+var interpreters = map[string]string{
+	"python": "c", "python2": "c", "python3": "c", "pypy": "c", "pypy3": "c",
+	"node": "ep", "nodejs": "ep", "deno": "", "bun": "e",
+	"perl": "eE", "ruby": "e", "php": "rR", "lua": "e", "luajit": "e",
+	"Rscript": "e", "osascript": "e", "pwsh": "cC", "powershell": "cC",
+	"tclsh": "", "awk": "", "jshell": "",
+}
+
+func interpreterName(name string) (string, bool) {
+	if opts, ok := interpreters[name]; ok {
+		return opts, true
+	}
+	// python3.12, perl5.36 …
+	for _, base := range []string{"python3.", "python2.", "perl5."} {
+		if strings.HasPrefix(name, base) {
+			return interpreters[strings.TrimRight(base, ".")], true
+		}
+	}
+	return "", false
+}
+
+// unwrap finds what command c runs, if it is a wrapper, shell or interpreter.
+func (w *walker) unwrap(c int) {
+	cm := &w.a.Commands[c]
+	if cm.Dynamic[0] || w.fail != "" {
+		return
+	}
+	fs := w.info[c].fields
+	name := cm.Name
+	if custom := customWrapper(name); custom != nil {
+		custom(w, c, fs)
+		return
+	}
+	if wr, ok := wrappers[name]; ok {
+		start, ok := skipOptions(fs, 1, wr.g)
+		if !ok || start >= len(fs) {
+			return
+		}
+		w.a.Commands[c].Wrap = wr.kind
+		w.a.Commands[c].InnerStart = start
+		w.innerCommand(c, fs[start:], name)
+		return
+	}
+	if opts, ok := interpreterName(name); ok {
+		w.interpreter(c, fs, opts)
+	}
+}
+
+// skipOptions returns the index of the wrapped command in fs, starting at
+// i, per the grammar. ok is false when an option says nothing is run.
+func skipOptions(fs []field, i int, g grammar) (int, bool) {
+	for i < len(fs) {
+		f := fs[i]
+		a := f.val
+		if f.dyn || a == "-" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		if a == "--" {
+			i++
+			break
+		}
+		if strings.HasPrefix(a, "--") {
+			name, _, hasVal := strings.Cut(a[2:], "=")
+			for _, l := range g.noExecL {
+				if l == name {
+					return i, false
+				}
+			}
+			i++
+			if !hasVal && contains(g.argLong, name) {
+				i++
+			}
+			continue
+		}
+		i++
+		for k := 1; k < len(a); k++ {
+			ch := a[k]
+			if strings.IndexByte(g.noExec, ch) >= 0 {
+				return i, false
+			}
+			if strings.IndexByte(g.argShort, ch) >= 0 {
+				if k == len(a)-1 {
+					i++ // the argument is the next word
+				}
+				break
+			}
+			if strings.IndexByte(g.optShort, ch) >= 0 {
+				break
+			}
+		}
+	}
+	for n := 0; n < g.operands && i < len(fs); n++ {
+		i++
+	}
+	return i, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) transparent(c, start int, where string) {
+	fs := w.info[c].fields
+	if start >= len(fs) {
+		return
+	}
+	w.a.Commands[c].Wrap = WrapTransparent
+	w.a.Commands[c].InnerStart = start
+	w.innerCommand(c, fs[start:], where)
+}
+
+func (w *walker) generated(c, start int, inner []field, where string) {
+	if len(inner) == 0 {
+		return
+	}
+	w.a.Commands[c].Wrap = WrapGenerated
+	w.a.Commands[c].InnerStart = start
+	w.innerCommand(c, inner, where)
+}
+
+// wrapEnv: env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=value]… [COMMAND [ARG]…]
+func (w *walker) wrapEnv(c int, fs []field) {
+	i := 1
+	var dir *field
+	for i < len(fs) {
+		f := fs[i]
+		a := f.val
+		if f.dyn {
+			break
+		}
+		switch {
+		case a == "--":
+			i++
+			continue
+		case a == "-i" || a == "-" || a == "-0" || a == "-v" || a == "--null" || a == "--ignore-environment" || a == "--debug" || a == "-iv" || a == "-vi":
+			i++
+			continue
+		case a == "-u" || a == "--unset":
+			if i+1 < len(fs) && strings.HasPrefix(fs[i+1].val, "GUARD_") {
+				w.hitDeny("guard-self", c)
+			}
+			i += 2
+			continue
+		case strings.HasPrefix(a, "--unset=") || strings.HasPrefix(a, "-u"):
+			if strings.Contains(a, "GUARD_") {
+				w.hitDeny("guard-self", c)
+			}
+			i++
+			continue
+		case a == "-C" || a == "--chdir":
+			if i+1 < len(fs) {
+				dir = &fs[i+1]
+			}
+			i += 2
+			continue
+		case strings.HasPrefix(a, "--chdir=") || strings.HasPrefix(a, "-C"):
+			d := fs[i]
+			d.val = strings.TrimPrefix(strings.TrimPrefix(a, "--chdir="), "-C")
+			d.pat = d.val
+			dir = &d
+			i++
+			continue
+		case a == "-S" || a == "--split-string" || strings.HasPrefix(a, "-S") || strings.HasPrefix(a, "--split-string="):
+			script := ""
+			rest := i + 1
+			switch {
+			case a == "-S" || a == "--split-string":
+				if i+1 < len(fs) {
+					script = fs[i+1].val
+				}
+				rest = i + 2
+			case strings.HasPrefix(a, "--split-string="):
+				script = strings.TrimPrefix(a, "--split-string=")
+			default:
+				script = a[2:]
+			}
+			for _, f := range fs[min(rest, len(fs)):] {
+				script += " " + quoteWord(f.val)
+			}
+			w.nestedScript(c, script, "env -S")
+			return
+		case strings.HasPrefix(a, "-"):
+			i++
+			continue
+		case strings.Contains(a, "=") && !strings.HasPrefix(a, "="):
+			if strings.HasPrefix(a, "GUARD_") {
+				w.hitDeny("guard-self", c)
+			}
+			i++
+			continue
+		}
+		break
+	}
+	if i >= len(fs) {
+		return
+	}
+	if dir != nil {
+		saved := w.dirs
+		w.changeDir([]field{*dir})
+		w.transparent(c, i, "env")
+		w.dirs = saved
+		return
+	}
+	w.transparent(c, i, "env")
+}
+
+// quoteWord quotes a word for re-parsing; plain words stay as they are.
+func quoteWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// wrapShell: sh|bash|zsh|… [options] [-c STRING [ARG0 [ARG]…]] [FILE [ARG]…]
+func (w *walker) wrapShell(c int, fs []field) {
+	i := 1
+	haveC, haveS := false, false
+	for i < len(fs) {
+		f := fs[i]
+		a := f.val
+		if f.dyn || a == "-" || a == "--" || (!strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+")) {
+			if a == "--" || a == "-" {
+				i++
+			}
+			break
+		}
+		i++
+		if strings.HasPrefix(a, "--") {
+			if a == "--rcfile" || a == "--init-file" {
+				i++
+			}
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			switch a[k] {
+			case 'c':
+				haveC = true
+			case 's':
+				haveS = true
+			case 'o', 'O':
+				if k == len(a)-1 {
+					i++
+				}
+				k = len(a)
+			}
+		}
+	}
+	switch {
+	case haveC:
+		if i >= len(fs) {
+			return
+		}
+		w.a.Commands[c].Wrap = WrapShell
+		w.a.Commands[c].InnerStart = i
+		w.shellText(c, fs[i], w.a.Commands[c].Name+" -c")
+	case haveS || i >= len(fs):
+		w.info[c].readStdin = true
+		w.a.Commands[c].Wrap = WrapShell
+	default:
+		// bash script.sh: a program guard cannot see into.
+	}
+}
+
+// shellText walks the script a shell is given as one word.
+func (w *walker) shellText(c int, f field, where string) {
+	if !f.dyn {
+		w.nestedScript(c, f.val, where)
+		return
+	}
+	// A script built at run time: judge the text as written (without its
+	// outer quotes); what it expands to is unknown, so guard asks.
+	w.a.Commands[c].Wrap = WrapShell
+	text := f.val
+	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+		text = text[1 : len(text)-1]
+	}
+	w.nestedScript(c, text, where)
+	w.a.Commands[c].Opaque = true
+}
+
+// wrapEval: eval ARG… joins its arguments and runs them as a script.
+func (w *walker) wrapEval(c int, fs []field) {
+	if len(fs) < 2 {
+		return
+	}
+	parts := make([]string, 0, len(fs)-1)
+	dyn := false
+	for _, f := range fs[1:] {
+		parts = append(parts, f.val)
+		dyn = dyn || f.dyn
+	}
+	w.a.Commands[c].Wrap = WrapShell
+	w.a.Commands[c].InnerStart = 1
+	w.shellText(c, field{val: strings.Join(parts, " "), dyn: dyn}, "eval")
+}
+
+// wrapSu: su [options] [-c COMMAND] [USER]; runuser also takes -u USER COMMAND.
+func (w *walker) wrapSu(c int, fs []field) {
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		switch {
+		case (a == "-c" || a == "--command" || a == "--session-command") && i+1 < len(fs):
+			w.a.Commands[c].Wrap = WrapShell
+			w.a.Commands[c].InnerStart = i + 1
+			w.shellText(c, fs[i+1], w.a.Commands[c].Name+" -c")
+			return
+		case strings.HasPrefix(a, "--command="):
+			f := fs[i]
+			f.val = strings.TrimPrefix(a, "--command=")
+			w.shellText(c, f, w.a.Commands[c].Name+" -c")
+			return
+		case a == "-u" && w.a.Commands[c].Name == "runuser" && i+2 < len(fs):
+			start, _ := skipOptions(fs, i+2, grammar{})
+			w.transparent(c, start, "runuser")
+			return
+		}
+	}
+}
+
+// wrapSg: sg GROUP [-c] COMMAND-STRING
+func (w *walker) wrapSg(c int, fs []field) {
+	i := 1
+	if i < len(fs) && fs[i].val == "-" {
+		i++
+	}
+	i++ // the group
+	if i < len(fs) && fs[i].val == "-c" {
+		i++
+	}
+	if i < len(fs) {
+		w.a.Commands[c].Wrap = WrapShell
+		w.a.Commands[c].InnerStart = i
+		w.shellText(c, fs[i], "sg")
+	}
+}
+
+// wrapScript: script [options] [-c COMMAND] [FILE]
+func (w *walker) wrapScript(c int, fs []field) {
+	for i := 1; i+1 < len(fs); i++ {
+		if fs[i].val == "-c" || fs[i].val == "--command" {
+			w.a.Commands[c].Wrap = WrapShell
+			w.a.Commands[c].InnerStart = i + 1
+			w.shellText(c, fs[i+1], "script -c")
+			return
+		}
+	}
+}
+
+// wrapFlock: flock [options] FILE|DIR COMMAND [ARG]… | flock [options] FILE -c COMMAND
+func (w *walker) wrapFlock(c int, fs []field) {
+	g := grammar{argShort: "wE", argLong: []string{"timeout", "wait", "conflict-exit-code"}}
+	for i := 1; i+1 < len(fs); i++ {
+		if fs[i].val == "-c" || fs[i].val == "--command" {
+			w.a.Commands[c].Wrap = WrapShell
+			w.a.Commands[c].InnerStart = i + 1
+			w.shellText(c, fs[i+1], "flock -c")
+			return
+		}
+	}
+	start, ok := skipOptions(fs, 1, g)
+	if !ok || start >= len(fs) {
+		return
+	}
+	start++ // the lock file
+	start, _ = skipOptions(fs, start, g)
+	w.transparent(c, start, "flock")
+}
+
+// wrapWatch: watch [options] COMMAND… runs the words joined, through sh -c
+// (or directly with -x).
+func (w *walker) wrapWatch(c int, fs []field) {
+	g := grammar{argShort: "nq", argLong: []string{"interval", "equexit"}}
+	start, ok := skipOptions(fs, 1, g)
+	if !ok || start >= len(fs) {
+		return
+	}
+	for _, f := range fs[1:start] {
+		if f.val == "-x" || f.val == "--exec" {
+			w.transparent(c, start, "watch")
+			return
+		}
+	}
+	parts := make([]string, 0, len(fs)-start)
+	dyn := false
+	for _, f := range fs[start:] {
+		parts = append(parts, f.val)
+		dyn = dyn || f.dyn
+	}
+	w.a.Commands[c].Wrap = WrapShell
+	w.a.Commands[c].InnerStart = start
+	w.shellText(c, field{val: strings.Join(parts, " "), dyn: dyn}, "watch")
+}
+
+// wrapXargs: xargs [options] [COMMAND [INITIAL-ARGS]…], echo by default.
+func (w *walker) wrapXargs(c int, fs []field) {
+	g := grammar{
+		argShort: "EILnPsad",
+		optShort: "iel",
+		argLong:  []string{"arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"},
+	}
+	start, _ := skipOptions(fs, 1, g)
+	inner := fs[start:]
+	if len(inner) == 0 {
+		inner = []field{{val: "echo", pat: "echo"}}
+	}
+	w.generated(c, start, inner, "xargs")
+}
+
+// wrapParallel: parallel [options] COMMAND… ::: ARGS…
+func (w *walker) wrapParallel(c int, fs []field) {
+	g := grammar{
+		argShort: "jSdIaEBnNLPX",
+		argLong:  []string{"jobs", "sshlogin", "delimiter", "arg-file", "colsep", "joblog", "results", "tmpdir", "workdir", "timeout", "delay", "max-args", "max-lines", "env", "halt", "memfree", "load", "tag-string"},
+	}
+	start, _ := skipOptions(fs, 1, g)
+	var inner []field
+	var rest []field
+	for i := start; i < len(fs); i++ {
+		if strings.HasPrefix(fs[i].val, ":::") {
+			for _, f := range fs[i+1:] {
+				if !strings.HasPrefix(f.val, ":::") {
+					rest = append(rest, f)
+				}
+			}
+			break
+		}
+		inner = append(inner, fs[i])
+	}
+	inner = append(inner, rest...)
+	w.generated(c, start, inner, "parallel")
+}
+
+// findArgs says how many words each find primary takes after it.
+var findArgs = map[string]int{
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
+	"-regex": 1, "-iregex": 1, "-regextype": 1, "-type": 1, "-xtype": 1, "-user": 1, "-group": 1,
+	"-perm": 1, "-size": 1, "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1,
+	"-cmin": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-maxdepth": 1, "-mindepth": 1,
+	"-links": 1, "-inum": 1, "-samefile": 1, "-uid": 1, "-gid": 1, "-fstype": 1,
+	"-printf": 1, "-fprint": 1, "-fprint0": 1, "-fprintf": 2, "-fls": 1, "-lname": 1,
+	"-ilname": 1, "-used": 1, "-context": 1, "-files0-from": 1, "-newerXY": 1,
+}
+
+// findParse splits a find command into its starting points and its
+// expression, and reports the -exec-style actions and -delete.
+type findInfo struct {
+	roots  []field
+	delete bool
+	execs  [][]field
+}
+
+func parseFind(fs []field) findInfo {
+	var fi findInfo
+	i := 1
+	for i < len(fs) {
+		a := fs[i].val
+		if a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O") {
+			i++
+			continue
+		}
+		if a == "-D" {
+			i += 2
+			continue
+		}
+		break
+	}
+	for i < len(fs) {
+		a := fs[i].val
+		if !fs[i].dyn && (strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")") && a != "-" {
+			break
+		}
+		fi.roots = append(fi.roots, fs[i])
+		i++
+	}
+	for i < len(fs) {
+		a := fs[i].val
+		switch {
+		case a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir":
+			j := i + 1
+			var cmd []field
+			for ; j < len(fs); j++ {
+				if fs[j].val == ";" || (fs[j].val == "+" && j > i+1 && fs[j-1].val == "{}") {
+					break
+				}
+				cmd = append(cmd, fs[j])
+			}
+			fi.execs = append(fi.execs, cmd)
+			i = j + 1
+		case a == "-delete":
+			fi.delete = true
+			i++
+		case strings.HasPrefix(a, "-newer") && len(a) == 8:
+			i += 2
+		default:
+			i += 1 + findArgs[a]
+		}
+	}
+	return fi
+}
+
+// wrapFind: each -exec/-execdir/-ok/-okdir runs a command with the names
+// found; guard judges it with {} standing for the starting point.
+func (w *walker) wrapFind(c int, fs []field) {
+	fi := parseFind(fs)
+	root := field{val: ".", pat: "."}
+	if len(fi.roots) > 0 {
+		root = fi.roots[0]
+	}
+	for k, cmd := range fi.execs {
+		if len(cmd) == 0 {
+			continue
+		}
+		inner := make([]field, len(cmd))
+		for i, f := range cmd {
+			if f.val == "{}" {
+				f = root
+			}
+			inner[i] = f
+		}
+		_ = k
+		w.generated(c, 0, inner, "find -exec")
+	}
+	if len(fi.execs) > 0 {
+		// InnerStart points at the first action's command.
+		for i, f := range fs {
+			if f.val == "-exec" || f.val == "-execdir" || f.val == "-ok" || f.val == "-okdir" {
+				w.a.Commands[c].InnerStart = i + 1
+				break
+			}
+		}
+	}
+}
+
+// interpreter marks one-liners (python -c …) opaque and notes interpreters
+// that run their standard input (curl … | python3).
+func (w *walker) interpreter(c int, fs []field, opts string) {
+	scriptArg := false
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		if fs[i].dyn {
+			scriptArg = true
+			break
+		}
+		if a == "-" {
+			break
+		}
+		if strings.HasPrefix(a, "--") {
+			if a == "--eval" || a == "--print" || strings.HasPrefix(a, "--eval=") || a == "--command" {
+				w.a.Commands[c].Opaque = true
+				return
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			for k := 1; k < len(a); k++ {
+				if strings.IndexByte(opts, a[k]) >= 0 {
+					w.a.Commands[c].Opaque = true
+					return
+				}
+			}
+			// python -m module runs a named module: a program, not stdin.
+			if a == "-m" {
+				scriptArg = true
+				break
+			}
+			continue
+		}
+		if w.a.Commands[c].Name == "deno" && (a == "eval") {
+			w.a.Commands[c].Opaque = true
+			return
+		}
+		scriptArg = true
+		break
+	}
+	if !scriptArg {
+		w.info[c].readStdin = true
+	}
+}
