@@ -180,13 +180,16 @@ func markCommand(c *classify.Command, m *marks) {
 		if !slices.Contains(r.Progs, c.Name) {
 			continue
 		}
-		known = true
 		if !subDone && (r.Sub != nil || r.Global || r.Check != nil) {
 			sub, subDone = subcommand(c), true
+		}
+		if r.Sub != nil && sub >= 0 && dyn(c, sub) {
+			known = true // a dynamic subcommand could be any of them
 		}
 		if r.Sub != nil && (sub < 0 || !slices.Contains(r.Sub, c.Args[sub])) {
 			continue
 		}
+		known = true
 		if r.Rest {
 			from := 1
 			if r.Sub != nil {
