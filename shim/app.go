@@ -1,0 +1,547 @@
+package shim
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/guard-dev/guard/classify"
+	"github.com/guard-dev/guard/grants"
+)
+
+// Defaults, and where they can be changed (flag > GUARD_* environment > TOML > built-in).
+const (
+	defaultTimeout    = 10 * time.Minute // guard exec --timeout > GUARD_TIMEOUT > timeout in config
+	defaultAskTimeout = 2 * time.Minute  // ask_timeout in config
+	maxStdinScript    = classify.MaxTextBytes
+)
+
+// Modes, as recorded in the audit trail.
+const (
+	modeShell = "shell" // guard -c, bash/sh links, a script file operand
+	modeStdin = "stdin" // the script came on stdin
+	modeExec  = "exec"  // guard exec -- PROG ARGS…
+)
+
+// Answers, as recorded: who decided.
+const (
+	answerRule    = "rule"    // a rule or the built-in sets, no human
+	answerUser    = "user"    // the human, at the prompt or with guard approve --once
+	answerPending = "pending" // nobody could be asked: refused and left for guard approve
+)
+
+// engine is what judging and remembering need from the other packages. The
+// production wiring is in wire.go (grants, classify) and record.go (ccs);
+// tests replace single functions.
+type engine struct {
+	analyze     func(text string, o classify.Options) *classify.Analysis
+	analyzeArgv func(argv []string, o classify.Options) *classify.Analysis
+	settings    func(cwd string) *grants.Settings
+	decide      func(a *classify.Analysis, s *grants.Settings) grants.Verdict
+	protected   func() []string
+	// grantFile returns the file an answer stores its pattern in.
+	grantFile   func(a Answer, cwd string) string
+	projectRoot func(cwd string) string
+	addRule     func(file, pattern string) error
+	// journal opens the audit trail and pending store.
+	journal func() (journal, error)
+	redact  func(string) string
+	// openTTY opens the human's terminal for a prompt.
+	openTTY func() (*os.File, error)
+}
+
+// app is one run of guard as a shell or as guard exec.
+type app struct {
+	env    Env
+	eng    engine
+	warned bool // the audit warning was printed
+	j      journal
+	jErr   error
+	jOpen  bool
+}
+
+func newApp(env Env) *app {
+	if env.Self == "" {
+		if p, err := os.Executable(); err == nil {
+			env.Self = p
+		}
+	}
+	if env.Cwd == "" {
+		if wd, err := os.Getwd(); err == nil {
+			env.Cwd = wd
+		}
+	}
+	return &app{env: env, eng: productionEngine(&env)}
+}
+
+// Main runs guard as a shell (guard -c, bash/sh links, a script on stdin, an
+// interactive shell) and returns the exit status.
+func Main(env Env) int {
+	return newApp(env).shell()
+}
+
+// Exec runs guard exec: argv is judged as the simple command it is and run
+// without a shell, in cwd ("" = the current directory). timeout 0 takes the
+// configured one.
+func Exec(env Env, argv []string, timeout time.Duration, cwd string) int {
+	return newApp(env).exec(argv, timeout, cwd)
+}
+
+// errorf prints one guard: error line.
+func (a *app) errorf(format string, args ...any) {
+	fmt.Fprintf(a.env.Stderr, "guard: error: "+format+"\n", args...)
+}
+
+// job is one command to judge and run.
+type job struct {
+	mode    string
+	text    string   // the text judged, recorded and shown
+	argv    []string // guard exec: the argv judged (text is its display form)
+	cwd     string
+	timeout time.Duration // guard exec --timeout; 0: configured
+	spec    runSpec       // what runs when allowed (Path "" for exec: looked up)
+}
+
+func (a *app) shell() int {
+	args := a.env.Args
+	if len(args) == 0 {
+		args = []string{"guard"}
+	}
+	inv, err := parseShellArgs(args[1:])
+	if err != nil {
+		a.errorf("%v", err)
+		return ExitUsage
+	}
+	n, err := depth(&a.env)
+	if err != nil {
+		a.errorf("%v", err)
+		return ExitFailure
+	}
+	shellPath, err := newShellFinder(&a.env).find(a.env.getenv("GUARD_REAL_SHELL"), args[0])
+	if err != nil {
+		a.errorf("%v", err)
+		return ExitFailure
+	}
+	name := dispatchName(args[0])
+	if name == "" {
+		name = filepath.Base(shellPath)
+	}
+	j := job{mode: modeShell, cwd: a.env.Cwd}
+	childArgv := append([]string{shellPath}, inv.Flags...)
+	switch {
+	case inv.HasC:
+		if inv.Text == "" {
+			return 0 // -c '' is a valid empty command
+		}
+		j.text = inv.Text
+		childArgv = append(childArgv, "-c", inv.Text)
+		childArgv = append(childArgv, inv.Operands...)
+	case len(inv.Operands) > 0 && !inv.ReadStdin:
+		// bash script.sh args: judged as the command that runs the script.
+		j.text = quoteArgv(append([]string{name}, inv.Operands...))
+		childArgv = append(childArgv, inv.Operands...)
+	case a.env.Stdin != nil && term.IsTerminal(int(a.env.Stdin.Fd())):
+		// A human is typing: the real shell, interactively.
+		argv := append([]string{args[0]}, args[1:]...)
+		err := syscall.Exec(shellPath, argv, childEnv(a.env.Environ, n, false))
+		a.errorf("exec %s: %v", shellPath, err)
+		return ExitFailure
+	default:
+		text, err := readScript(a.env.Stdin)
+		if err != nil {
+			return a.refuse(job{mode: modeStdin, cwd: a.env.Cwd, text: text}, classify.FailTooLong, err.Error())
+		}
+		if text == "" {
+			return 0
+		}
+		j.mode, j.text = modeStdin, text
+		childArgv = append(withoutS(childArgv), "-c", text)
+		if len(inv.Operands) > 0 {
+			childArgv = append(childArgv, name)
+			childArgv = append(childArgv, inv.Operands...)
+		}
+	}
+	j.spec = runSpec{
+		Path: shellPath, Argv: childArgv, Env: childEnv(a.env.Environ, n, true), Dir: a.env.Cwd,
+		Stdin: a.env.Stdin, Stdout: a.env.Stdout, Stderr: a.env.Stderr,
+	}
+	return a.judgeAndRun(j)
+}
+
+func (a *app) exec(argv []string, timeout time.Duration, cwd string) int {
+	if len(argv) == 0 {
+		a.errorf("exec needs a program")
+		return ExitUsage
+	}
+	if cwd == "" {
+		cwd = a.env.Cwd
+	}
+	n, err := depth(&a.env)
+	if err != nil {
+		a.errorf("%v", err)
+		return ExitFailure
+	}
+	j := job{
+		mode: modeExec, text: quoteArgv(argv), argv: argv, cwd: cwd, timeout: timeout,
+		spec: runSpec{
+			Argv: argv, Env: childEnv(a.env.Environ, n, true), Dir: cwd,
+			Stdin: a.env.Stdin, Stdout: a.env.Stdout, Stderr: a.env.Stderr,
+		},
+	}
+	return a.judgeAndRun(j)
+}
+
+// readScript reads the whole script from stdin, up to the size guard judges.
+func readScript(r io.Reader) (string, error) {
+	if r == nil {
+		return "", nil
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxStdinScript+1))
+	if err != nil {
+		return "", fmt.Errorf("read script from stdin: %w", err)
+	}
+	if len(b) > maxStdinScript {
+		return "", fmt.Errorf("script on stdin is longer than %d KiB", maxStdinScript>>10)
+	}
+	return string(b), nil
+}
+
+// withoutS drops -s from the flags: the script now comes with -c.
+func withoutS(argv []string) []string {
+	out := argv[:1:1]
+	for i, f := range argv[1:] {
+		if len(f) > 1 && f[0] == '-' && f[1] != '-' && (i == 0 || !optTakesArg(argv[i])) {
+			f = "-" + strings.ReplaceAll(f[1:], "s", "")
+			if f == "-" {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// optTakesArg reports whether the flag word f consumes the following word.
+func optTakesArg(f string) bool {
+	if strings.HasPrefix(f, "--") {
+		return longOpts[f]
+	}
+	return len(f) > 1 && (f[0] == '-' || f[0] == '+') && strings.ContainsAny(f[1:], "oO")
+}
+
+// childEnv is the caller's environment plus GUARD_ACTIVE=1 (for a guarded
+// command) and the nesting depth.
+func childEnv(environ []string, depth int, active bool) []string {
+	out := make([]string, 0, len(environ)+2)
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, "GUARD_DEPTH=") || (active && strings.HasPrefix(kv, "GUARD_ACTIVE=")) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	out = append(out, "GUARD_DEPTH="+strconv.Itoa(depth+1))
+	if active {
+		out = append(out, "GUARD_ACTIVE=1")
+	}
+	return out
+}
+
+// quoteArgv writes argv as a shell would need it typed.
+func quoteArgv(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		q, err := syntax.Quote(w, syntax.LangBash)
+		if err != nil {
+			q = strconv.Quote(w) // a NUL byte: no shell can pass it anyway
+		}
+		words[i] = q
+	}
+	return strings.Join(words, " ")
+}
+
+// limits are the run's settings after the environment had its say.
+type limits struct {
+	timeout    time.Duration
+	askTimeout time.Duration
+	noPrompt   bool
+}
+
+func (a *app) limits(j job, s *grants.Settings) (limits, error) {
+	l := limits{timeout: defaultTimeout, askTimeout: defaultAskTimeout}
+	if s.Timeout > 0 {
+		l.timeout = s.Timeout
+	}
+	if v := a.env.getenv("GUARD_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return l, fmt.Errorf("GUARD_TIMEOUT=%q is not a positive duration like 90s or 10m", v)
+		}
+		l.timeout = d
+	}
+	if j.timeout > 0 {
+		l.timeout = j.timeout
+	}
+	if s.AskTimeout > 0 {
+		l.askTimeout = s.AskTimeout
+	}
+	l.noPrompt = s.NoTTYPrompt || a.env.getenv("GUARD_NO_PROMPT") == "1"
+	return l, nil
+}
+
+// judgeAndRun decides on the job, asks when it must, runs what is allowed and
+// records the decision. Every path that cannot decide refuses.
+func (a *app) judgeAndRun(j job) int {
+	start := a.env.now()
+	opts := classify.Options{Cwd: j.cwd, Home: a.env.getenv("HOME"), Protected: a.eng.protected()}
+	var an *classify.Analysis
+	if j.argv != nil {
+		an = a.eng.analyzeArgv(j.argv, opts)
+	} else {
+		an = a.eng.analyze(j.text, opts)
+	}
+	s := a.eng.settings(j.cwd)
+	if s == nil {
+		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
+	}
+	v := a.eng.decide(an, s)
+	lim, err := a.limits(j, s)
+	if err != nil {
+		a.errorf("%v", err)
+		a.record(j, v, "deny", answerRule, ExitFailure, start)
+		return ExitFailure
+	}
+	answer := answerRule
+	switch v.Decision {
+	case grants.Allow:
+	case grants.Ask:
+		var ok bool
+		if ok, answer = a.ask(j, v, lim); !ok {
+			return a.refusedAsk(j, v, answer, start)
+		}
+	default:
+		return a.deny(j, v, start)
+	}
+	exit := a.runJob(j, lim)
+	a.record(j, v, string(v.Decision), answer, exit, start)
+	return exit
+}
+
+// deny refuses on a verdict: the message first, then the record, so that the
+// refusal never waits on the disk.
+func (a *app) deny(j job, v grants.Verdict, start time.Time) int {
+	rule := v.Rule
+	if rule == "" {
+		rule = "deny"
+	}
+	fmt.Fprintf(a.env.Stderr, "guard: denied: %s: %s\n", oneLine(rule), oneLine(a.eng.redact(v.Reason)))
+	a.record(j, v, "deny", answerRule, ExitRefused, start)
+	return ExitRefused
+}
+
+// refuse denies without a verdict (the text could not even be read whole).
+func (a *app) refuse(j job, rule, reason string) int {
+	return a.deny(j, grants.Verdict{Decision: grants.Deny, Rule: rule, Reason: reason, Risk: grants.RiskHigh}, a.env.now())
+}
+
+// refusedAsk reports an ask that did not end in allow: the human said no
+// (or did not answer), or nobody could be asked and the request is pending.
+func (a *app) refusedAsk(j job, v grants.Verdict, answer string, start time.Time) int {
+	a.record(j, v, string(grants.Ask), answer, ExitRefused, start)
+	return ExitRefused
+}
+
+// ask resolves an ask verdict: an approval given with guard approve --once,
+// else the human at the terminal, else a pending request. It reports whether
+// the command may run, and who answered.
+func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
+	sum := textSum(j.text)
+	if jr := a.journal(); jr != nil {
+		ok, err := jr.TakeOnce(sum, j.cwd, a.env.now())
+		if err != nil {
+			a.warn(err)
+		}
+		if ok {
+			return true, answerUser
+		}
+	}
+	shown := a.eng.redact(j.text)
+	var tty *os.File
+	if !lim.noPrompt {
+		tty = a.terminal()
+	}
+	if tty == nil {
+		a.needsApproval(j, v, shown, sum)
+		return false, answerPending
+	}
+	defer tty.Close()
+	q := Question{
+		Command: shown, Cwd: j.cwd, Risk: string(v.Risk), Reason: a.eng.redact(v.Reason), Rule: v.Rule,
+		Suggest: v.Suggest, OnceOnly: v.OnceOnly,
+	}
+	ans, pattern, err := Prompt(tty, q, lim.askTimeout)
+	switch {
+	case err != nil:
+		why := err.Error()
+		if errors.Is(err, ErrAskTimeout) {
+			why = "no answer within " + shortDuration(lim.askTimeout)
+		}
+		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: %s\n", oneLine(v.Rule), oneLine(why))
+		return false, answerUser
+	case ans == AnswerDeny:
+		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: denied at the terminal\n", oneLine(v.Rule))
+		return false, answerUser
+	case ans == AnswerProject || ans == AnswerGlobal:
+		file := a.eng.grantFile(ans, j.cwd)
+		if err := a.eng.addRule(file, pattern); err != nil {
+			// The human allowed this run; only remembering it failed.
+			fmt.Fprintf(a.env.Stderr, "guard: warning: grant not stored: %s\n", oneLine(err.Error()))
+		}
+	}
+	return true, answerUser
+}
+
+// terminal opens the human's terminal for a prompt, or returns nil.
+func (a *app) terminal() *os.File {
+	tty, err := a.eng.openTTY()
+	if err != nil || tty == nil {
+		return nil
+	}
+	return tty
+}
+
+// openControllingTTY opens /dev/tty for a prompt. It fails when there is no
+// controlling terminal, or when guard is not in its foreground: a background
+// guard would be stopped by the terminal, or fight the foreground for keys.
+func openControllingTTY() (*os.File, error) {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	fd := int(tty.Fd())
+	fg, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
+	if err != nil || !term.IsTerminal(fd) || fg != unix.Getpgrp() {
+		tty.Close()
+		return nil, errors.New("guard is not in the terminal's foreground")
+	}
+	return tty, nil
+}
+
+// needsApproval records a pending request and prints the one line that tells
+// the human how to approve it.
+func (a *app) needsApproval(j job, v grants.Verdict, shown, sum string) {
+	id := ""
+	if jr := a.journal(); jr != nil {
+		got, err := jr.AddPending(pendingRequest{
+			Time: a.env.now(), Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Command: shown, SHA256: sum, Suggest: v.Suggest,
+		})
+		if err != nil {
+			a.warn(err)
+		}
+		id = got
+	}
+	how := ""
+	if v.Suggest != "" && !v.OnceOnly {
+		how = "guard grants add --project " + shellQuote(v.Suggest)
+	}
+	switch {
+	case how != "" && id != "":
+		how += "  (or: guard approve " + id + ")"
+	case id != "":
+		how = "guard approve " + id + " --once"
+	case how == "":
+		how = "run it yourself, or allow it once from a terminal"
+	}
+	fmt.Fprintf(a.env.Stderr, "guard: needs approval: %s (%s); to allow it here: %s\n",
+		oneLine(shown), oneLine(a.eng.redact(v.Reason)), how)
+}
+
+// runJob runs an allowed job and returns guard's exit status.
+func (a *app) runJob(j job, lim limits) int {
+	sp := j.spec
+	if sp.Path == "" {
+		path, err := lookPath(sp.Argv[0], a.env.getenv("PATH"), j.cwd)
+		if err != nil {
+			a.errorf("%s: %v", oneLine(a.eng.redact(sp.Argv[0])), err)
+			if errors.Is(err, os.ErrPermission) {
+				return ExitRefused
+			}
+			return ExitNoProg
+		}
+		sp.Path = path
+	}
+	sp.Timeout = lim.timeout
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, forwarded...)
+	defer signal.Stop(sigs)
+	sp.Signals = sigs
+	res, err := run(sp)
+	if err != nil {
+		a.errorf("%s", oneLine(a.eng.redact(err.Error())))
+		return ExitFailure
+	}
+	if res.TimedOut {
+		fmt.Fprintf(a.env.Stderr, "guard: timed out after %s\n", shortDuration(lim.timeout))
+		return ExitTimeout
+	}
+	return res.Exit
+}
+
+// lookPath finds prog the way exec finds it: a name with a slash is a path
+// (relative to cwd), else the first executable in an absolute PATH entry.
+func lookPath(prog, path, cwd string) (string, error) {
+	if strings.Contains(prog, "/") {
+		if !filepath.IsAbs(prog) {
+			prog = filepath.Join(cwd, prog)
+		}
+		fi, err := os.Stat(prog)
+		if err != nil {
+			return "", errors.New("no such file")
+		}
+		if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+			return "", fmt.Errorf("not executable: %w", os.ErrPermission)
+		}
+		return prog, nil
+	}
+	if path == "" {
+		path = defaultPath
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if cand := filepath.Join(dir, prog); executable(cand) {
+			return cand, nil
+		}
+	}
+	return "", errors.New("command not found")
+}
+
+// textSum is the sha256 of a command text, as recorded and as approvals match it.
+func textSum(text string) string {
+	s := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(s[:])
+}
+
+// oneLine keeps a message on one line: an agent reads stderr line by line.
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\r", `\r`)
+	return strings.ReplaceAll(s, "\n", `\n`)
+}
+
+// shellQuote quotes a pattern for a command line the human will paste.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

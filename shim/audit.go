@@ -1,0 +1,96 @@
+package shim
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/guard-dev/guard/grants"
+)
+
+// auditEntry is one decision, as shim hands it to the audit trail.
+type auditEntry struct {
+	Time       time.Time
+	Agent      string
+	Cwd        string
+	Command    string // redacted
+	SHA256     string // of the text as judged (unredacted)
+	Decision   string
+	Rule       string
+	Answer     string
+	Mode       string
+	Exit       int
+	DurationMS int64
+}
+
+// pendingRequest is an ask that nobody could answer.
+type pendingRequest struct {
+	Time    time.Time
+	Cwd     string
+	Root    string
+	Command string
+	SHA256  string
+	Suggest string
+}
+
+// journal is the audit trail and the pending approvals.
+type journal interface {
+	Append(e auditEntry) error
+	// AddPending stores the request and returns its id for guard approve.
+	AddPending(p pendingRequest) (string, error)
+	// TakeOnce consumes an approve --once for exactly this text in this cwd.
+	TakeOnce(sha, cwd string, now time.Time) (bool, error)
+}
+
+// journal opens the store once per run. A store that cannot be opened is
+// warned about once and the run goes on without it.
+func (a *app) journal() journal {
+	if !a.jOpen {
+		a.jOpen = true
+		a.j, a.jErr = a.eng.journal()
+		if a.jErr != nil {
+			a.j = nil
+			a.warn(a.jErr)
+		}
+	}
+	return a.j
+}
+
+// warn prints the audit warning, once per run.
+func (a *app) warn(err error) {
+	if a.warned {
+		return
+	}
+	a.warned = true
+	fmt.Fprintf(a.env.Stderr, "guard: warning: audit not written: %s\n", oneLine(a.eng.redact(err.Error())))
+}
+
+// record writes the audit record of one decision.
+func (a *app) record(j job, v grants.Verdict, decision, answer string, exit int, start time.Time) {
+	jr := a.journal()
+	if jr == nil {
+		return
+	}
+	err := jr.Append(auditEntry{
+		Time: start, Agent: a.agent(), Cwd: j.cwd, Command: a.eng.redact(j.text), SHA256: textSum(j.text),
+		Decision: decision, Rule: v.Rule, Answer: answer, Mode: j.mode, Exit: exit,
+		DurationMS: a.env.now().Sub(start).Milliseconds(),
+	})
+	if err != nil {
+		a.warn(err)
+	}
+}
+
+// agent names who asked: GUARD_AGENT, else the parent process's name.
+func (a *app) agent() string {
+	if v := a.env.getenv("GUARD_AGENT"); v != "" {
+		return v
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(os.Getppid()) + "/comm")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}

@@ -1,0 +1,169 @@
+package shim
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/guard-dev/guard/classify"
+	"github.com/guard-dev/guard/grants"
+)
+
+// The test binary doubles as guard: with SHIM_TEST_AS_GUARD set it runs one
+// guard process on a test engine (verdict from SHIM_TEST_VERDICT, journal in
+// SHIM_TEST_JOURNAL). Links named bash or sh may point at it.
+func TestMain(m *testing.M) {
+	if os.Getenv("SHIM_TEST_AS_GUARD") != "" {
+		os.Exit(testGuardMain())
+	}
+	os.Exit(m.Run())
+}
+
+func testGuardMain() int {
+	cwd, _ := os.Getwd()
+	self, _ := os.Executable()
+	env := Env{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Args: os.Args,
+		Getenv: os.Getenv, Environ: os.Environ(), Cwd: cwd, Now: time.Now, Self: self,
+	}
+	a := newApp(env)
+	te := &testEngine{verdict: testVerdicts[os.Getenv("SHIM_TEST_VERDICT")], dir: os.Getenv("SHIM_TEST_JOURNAL")}
+	a.eng = te.engine()
+	if len(os.Args) > 1 && os.Args[1] == "exec" {
+		return a.exec(os.Args[2:], 0, "")
+	}
+	return a.shell()
+}
+
+var testVerdicts = map[string]grants.Verdict{
+	"allow": {Decision: grants.Allow, Rule: "test-allow", Reason: "allowed by the test", Risk: grants.RiskLow},
+	"deny":  {Decision: grants.Deny, Rule: "test-deny", Reason: "denied by the test", Risk: grants.RiskHigh},
+	"ask": {Decision: grants.Ask, Rule: "unknown", Reason: "no grant covers it", Risk: grants.RiskHigh,
+		Suggest: "npm install *"},
+	"composite": {Decision: grants.Ask, Rule: "composite", Reason: "composite command", Risk: grants.RiskHigh, OnceOnly: true},
+}
+
+// testEngine decides with a fixed verdict and keeps its journal in files:
+// audit.jsonl, pending.jsonl, once (lines "sha cwd"), grants-<file>.
+type testEngine struct {
+	verdict    grants.Verdict
+	dir        string // "" : no journal (as if the state dir were unusable)
+	tty        *os.File
+	askTimeout time.Duration
+	mu         sync.Mutex
+	judged     []string
+}
+
+func (te *testEngine) engine() engine {
+	return engine{
+		analyze: func(text string, o classify.Options) *classify.Analysis {
+			te.mu.Lock()
+			te.judged = append(te.judged, text)
+			te.mu.Unlock()
+			return &classify.Analysis{Text: text}
+		},
+		analyzeArgv: func(argv []string, o classify.Options) *classify.Analysis {
+			return &classify.Analysis{Text: quoteArgv(argv)}
+		},
+		settings:    func(string) *grants.Settings { return &grants.Settings{AskTimeout: te.askTimeout} },
+		decide:      func(*classify.Analysis, *grants.Settings) grants.Verdict { return te.verdict },
+		protected:   func() []string { return nil },
+		projectRoot: func(cwd string) string { return cwd },
+		grantFile: func(a Answer, cwd string) string {
+			return filepath.Join(te.dir, "grants-"+a.String())
+		},
+		addRule: func(file, pattern string) error { return appendLine(file, pattern) },
+		journal: func() (journal, error) {
+			if te.dir == "" {
+				return nil, errors.New("state directory is read-only")
+			}
+			return &fileJournal{dir: te.dir}, nil
+		},
+		redact: func(s string) string { return strings.ReplaceAll(s, "s3cr3t", "[REDACTED:test]") },
+		openTTY: func() (*os.File, error) {
+			if te.tty == nil {
+				return nil, errors.New("no terminal")
+			}
+			fd, err := unix.Dup(int(te.tty.Fd()))
+			if err != nil {
+				return nil, err
+			}
+			return os.NewFile(uintptr(fd), "tty"), nil
+		},
+	}
+}
+
+func appendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.WriteString(line + "\n")
+	return err
+}
+
+type fileJournal struct{ dir string }
+
+func (f *fileJournal) Append(e auditEntry) error {
+	b, _ := json.Marshal(e)
+	return appendLine(filepath.Join(f.dir, "audit.jsonl"), string(b))
+}
+
+func (f *fileJournal) AddPending(p pendingRequest) (string, error) {
+	b, _ := json.Marshal(p)
+	return "7", appendLine(filepath.Join(f.dir, "pending.jsonl"), string(b))
+}
+
+func (f *fileJournal) TakeOnce(sha, cwd string, now time.Time) (bool, error) {
+	path := filepath.Join(f.dir, "once")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	want := sha + " " + cwd
+	var keep []string
+	found := false
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if l == want && !found {
+			found = true
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return found, os.WriteFile(path, []byte(strings.Join(keep, "\n")), 0o600)
+}
+
+// readAudit reads the test journal's records.
+func readAudit(t *testing.T, dir string) []auditEntry {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "audit.jsonl"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []auditEntry
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e auditEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
