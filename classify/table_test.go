@@ -1052,7 +1052,7 @@ var argvCases = []argvCase{
 	{`IFS=,; x=a,b; echo $x`, [][]string{{"echo", "a", "b"}}, false},
 	// path basename: Args keep the word as written
 	{`/usr/bin/git status`, [][]string{{"/usr/bin/git", "status"}}, true},
-	{`./sudo -n true`, [][]string{{"./sudo", "-n", "true"}}, true},
+	{`./bin/tool -v x`, [][]string{{"./bin/tool", "-v", "x"}}, true},
 	// lists, pipelines, substitutions, bodies
 	{`ls | head -n 1`, [][]string{{"ls"}, {"head", "-n", "1"}}, false},
 	{`a && b || c; d`, [][]string{{"a"}, {"b"}, {"c"}, {"d"}}, false},
