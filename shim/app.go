@@ -90,14 +90,18 @@ func newApp(env Env) *app {
 // Main runs guard as a shell (guard -c, bash/sh links, a script on stdin, an
 // interactive shell) and returns the exit status.
 func Main(env Env) int {
-	return newApp(env).shell()
+	a := newApp(env)
+	defer a.close()
+	return a.shell()
 }
 
 // Exec runs guard exec: argv is judged as the simple command it is and run
 // without a shell, in cwd ("" = the current directory). timeout 0 takes the
 // configured one.
 func Exec(env Env, argv []string, timeout time.Duration, cwd string) int {
-	return newApp(env).exec(argv, timeout, cwd)
+	a := newApp(env)
+	defer a.close()
+	return a.exec(argv, timeout, cwd)
 }
 
 // errorf prints one guard: error line.

@@ -42,6 +42,7 @@ type journal interface {
 	AddPending(p pendingRequest) (string, error)
 	// TakeOnce consumes an approve --once for exactly this text in this cwd.
 	TakeOnce(sha, cwd string, now time.Time) (bool, error)
+	Close() error
 }
 
 // journal opens the store once per run. A store that cannot be opened is
@@ -56,6 +57,13 @@ func (a *app) journal() journal {
 		}
 	}
 	return a.j
+}
+
+// close releases the journal at the end of the run.
+func (a *app) close() {
+	if a.j != nil {
+		_ = a.j.Close()
+	}
 }
 
 // warn prints the audit warning, once per run.

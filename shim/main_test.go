@@ -123,6 +123,8 @@ func (f *fileJournal) AddPending(p pendingRequest) (string, error) {
 	return "7", appendLine(filepath.Join(f.dir, "pending.jsonl"), string(b))
 }
 
+func (f *fileJournal) Close() error { return nil }
+
 func (f *fileJournal) TakeOnce(sha, cwd string, now time.Time) (bool, error) {
 	path := filepath.Join(f.dir, "once")
 	b, err := os.ReadFile(path)

@@ -19,11 +19,7 @@ type ccsJournal struct {
 }
 
 func openJournal(stateDir string, red *redact.Redactor) (journal, error) {
-	st, err := ccs.Open(stateDir, red)
-	if err != nil {
-		return nil, err
-	}
-	return &ccsJournal{store: st, red: red}, nil
+	return &ccsJournal{store: ccs.Open(stateDir, red), red: red}, nil
 }
 
 func (c *ccsJournal) Append(e auditEntry) error {
@@ -44,6 +40,8 @@ func (c *ccsJournal) AddPending(p pendingRequest) (string, error) {
 	}
 	return fmt.Sprint(got.ID), nil
 }
+
+func (c *ccsJournal) Close() error { return c.store.Close() }
 
 func (c *ccsJournal) TakeOnce(sha, cwd string, now time.Time) (bool, error) {
 	return c.store.TakeOnce(sha, cwd, now)
