@@ -8,9 +8,30 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// Analyzer analyzes many texts with the same options, reusing its parser.
+// It is not safe for concurrent use.
+type Analyzer struct {
+	opt    Options
+	parser *syntax.Parser
+}
+
+// NewAnalyzer returns an Analyzer for the caller described by opt.
+func NewAnalyzer(opt Options) *Analyzer {
+	return &Analyzer{opt: opt, parser: syntax.NewParser(syntax.Variant(syntax.LangBash))}
+}
+
+// Analyze is the package-level Analyze with the Analyzer's options and parser.
+func (z *Analyzer) Analyze(text string) *Analysis {
+	return analyze(text, z.opt, z.parser)
+}
+
 // Analyze parses text as bash and returns everything guard needs to decide
 // on it. It never fails: text that cannot be judged comes back with Fail set.
 func Analyze(text string, opt Options) *Analysis {
+	return analyze(text, opt, nil)
+}
+
+func analyze(text string, opt Options, parser *syntax.Parser) *Analysis {
 	a := &Analysis{Text: text}
 	if len(text) > MaxTextBytes {
 		a.Fail, a.FailReason = FailTooLong, fmt.Sprintf("command is %d bytes, over the %d byte limit", len(text), MaxTextBytes)
@@ -20,7 +41,7 @@ func Analyze(text string, opt Options) *Analysis {
 		a.Fail, a.FailReason = FailParse, "command contains a NUL byte"
 		return a
 	}
-	w := &walker{opt: opt, a: a, vars: map[string]varState{}, parent: -1}
+	w := &walker{opt: opt, a: a, vars: map[string]varState{}, parent: -1, parser: parser}
 	if opt.Cwd != "" {
 		w.dirs = []string{path.Clean(opt.Cwd)}
 	}
@@ -97,6 +118,7 @@ type walker struct {
 	funcs   map[string][]funcCall // calls made inside each function body
 	argSubs *[]int                // commands of substitutions met while expanding words
 	redirs  []redirTarget
+	parser  *syntax.Parser
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -123,8 +145,10 @@ type redirTarget struct {
 }
 
 func (w *walker) parse(text string) (*syntax.File, error) {
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	return p.Parse(strings.NewReader(text), "")
+	if w.parser == nil {
+		w.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	return w.parser.Parse(strings.NewReader(text), "")
 }
 
 func (w *walker) failWith(id, reason string) {
@@ -235,6 +259,9 @@ func (w *walker) command(c syntax.Command, where string) {
 				for _, it := range l.Items {
 					w.fields(it, nil)
 				}
+				if strings.HasPrefix(l.Name.Value, "GUARD_") {
+					w.hitDeny("guard-self", -1)
+				}
 				w.setVar(l.Name.Value, varState{dyn: true})
 			default:
 				w.walkNested(l)
@@ -261,9 +288,18 @@ func (w *walker) command(c syntax.Command, where string) {
 		if _, ok := w.funcs[name]; !ok {
 			w.funcs[name] = nil
 		}
+		if strings.HasPrefix(name, "GUARD_") {
+			w.hitDeny("guard-self", -1)
+		}
 		prev := w.fn
 		w.fn = name
-		w.branch(func() { w.stmt(x.Body, "function "+name) })
+		w.branch(func() {
+			if b, ok := x.Body.Cmd.(*syntax.Block); ok && len(x.Body.Redirs) == 0 {
+				w.stmts(b.Stmts, "function "+name)
+				return
+			}
+			w.stmt(x.Body, "function "+name)
+		})
 		w.fn = prev
 	case *syntax.TimeClause:
 		if x.Stmt != nil {
@@ -726,6 +762,13 @@ func (w *walker) changeDir(args []field) {
 // nestedScript parses text as a script that command c runs (bash -c, eval,
 // text piped into a shell) and walks it as c's inner commands.
 func (w *walker) nestedScript(c int, text, where string) {
+	w.nested(c, text, where, true)
+}
+
+// nested walks a nested script. strict: the text is exactly what the shell
+// will run, so text that does not parse fails the analysis; otherwise it is
+// an approximation (a script built at run time) and only marks c opaque.
+func (w *walker) nested(c int, text, where string, strict bool) {
 	if w.fail != "" {
 		return
 	}
@@ -735,8 +778,9 @@ func (w *walker) nestedScript(c int, text, where string) {
 	defer w.leave()
 	f, err := w.parse(text)
 	if err != nil {
-		// The outer text parsed; what it hands a shell does not. The shell
-		// would refuse it too, but guard cannot judge it: opaque.
+		if strict {
+			w.failWith(FailParse, fmt.Sprintf("%s: %v", where, err))
+		}
 		w.a.Commands[c].Opaque = true
 		return
 	}
@@ -781,6 +825,22 @@ func (w *walker) innerCommand(c int, fs []field, where string) int {
 }
 
 func (w *walker) redirect(r *syntax.Redirect, cmd int) {
+	var subs []int
+	prevSubs := w.argSubs
+	w.argSubs = &subs
+	defer func() {
+		w.argSubs = prevSubs
+		if prevSubs != nil {
+			*prevSubs = append(*prevSubs, subs...)
+		}
+		if cmd >= 0 && w.info[cmd].readStdin {
+			for _, s := range subs {
+				if downloaders[w.a.Commands[w.effective(s)].Name] {
+					w.hitDeny("download-exec", cmd)
+				}
+			}
+		}
+	}()
 	if r.Hdoc != nil {
 		w.addComp(CompHeredoc)
 		// Unquoted heredocs expand substitutions in the outer shell.
@@ -797,6 +857,9 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 	if r.Op == syntax.WordHdoc {
 		w.addComp(CompHeredoc)
 		fs, _ := w.fields(r.Word, nil)
+		if cmd >= 0 && len(fs) == 1 && fs[0].dyn && w.info[cmd].readStdin {
+			w.a.Commands[cmd].Opaque = true
+		}
 		if cmd >= 0 && len(fs) == 1 && !fs[0].dyn {
 			w.info[cmd].stdinText, w.info[cmd].stdinLit = fs[0].val+"\n", true
 			if w.info[cmd].readStdin {

@@ -424,6 +424,12 @@ type credential struct {
 
 var credentials = []credential{
 	{comps: []string{".ssh", "*"}, except: []string{"*.pub", "known_hosts*", "config", "authorized_keys*", "environment", "rc"}},
+	{comps: []string{"id_rsa"}},
+	{comps: []string{"id_dsa"}},
+	{comps: []string{"id_ecdsa"}},
+	{comps: []string{"id_ed25519"}},
+	{comps: []string{"id_ecdsa_sk"}},
+	{comps: []string{"id_ed25519_sk"}},
 	{comps: []string{".ssh", "*", "**"}},
 	{comps: []string{".aws", "credentials"}},
 	{comps: []string{".aws", "sso", "cache", "*"}},
@@ -448,6 +454,19 @@ var credentials = []credential{
 	{comps: []string{"/etc", "ssh", "ssh_host_*_key"}},
 }
 
+// credentialWords are the literal components of the credential table.
+var credentialWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, cr := range credentials {
+		for _, c := range cr.comps {
+			if !strings.ContainsAny(c, "*?[") {
+				m[strings.TrimPrefix(c, "/")] = true
+			}
+		}
+	}
+	return m
+}()
+
 // credentialDirs hold credentials; archiving or copying them whole reads them.
 var credentialDirs = [][]string{{".ssh"}, {".gnupg"}, {".aws"}, {".config", "gcloud"}, {".kube"}, {".docker"}}
 
@@ -458,6 +477,18 @@ func (w *walker) isCredential(p string, rel bool) bool {
 	p = path.Clean(p)
 	abs := strings.HasPrefix(p, "/")
 	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	// Every entry needs one of its literal components present: most paths
+	// are ruled out by a map lookup per component.
+	found := false
+	for _, c := range comps {
+		if credentialWords[c] || strings.ContainsAny(c, "*?[") {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return false
+	}
 	for _, cr := range credentials {
 		if matchCredential(cr, comps, abs, rel) {
 			return true
@@ -484,8 +515,10 @@ func matchCredential(cr credential, comps []string, abs, rel bool) bool {
 	}
 	try := func(start int) bool {
 		// pat aligned so that pat[k] matches comps[start+k]; components of
-		// pat before comps[0] may hide in an unknown directory (rel).
+		// pat before comps[0] may hide in an unknown directory (rel), as
+		// long as one literal component is really there.
 		n := len(pat)
+		literal := false
 		for k := 0; k < n; k++ {
 			i := start + k
 			if i < 0 {
@@ -497,13 +530,20 @@ func matchCredential(cr credential, comps []string, abs, rel bool) bool {
 			if i >= len(comps) {
 				return false
 			}
-			if ok, _ := path.Match(pat[k], comps[i]); !ok && pat[k] != comps[i] {
+			if pat[k] == comps[i] {
+				literal = literal || !strings.ContainsAny(pat[k], "*?[")
+				continue
+			}
+			if ok, _ := path.Match(pat[k], comps[i]); !ok {
 				return false
 			}
 		}
+		if !literal {
+			return false
+		}
 		end := start + n
 		if tailAny {
-			return end <= len(comps)
+			return end < len(comps)
 		}
 		return end == len(comps)
 	}

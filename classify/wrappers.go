@@ -375,7 +375,7 @@ func (w *walker) shellText(c int, f field, where string) {
 	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
 		text = text[1 : len(text)-1]
 	}
-	w.nestedScript(c, text, where)
+	w.nested(c, text, where, false)
 	w.a.Commands[c].Opaque = true
 }
 
@@ -614,7 +614,9 @@ func (w *walker) wrapFind(c int, fs []field) {
 		inner := make([]field, len(cmd))
 		for i, f := range cmd {
 			if f.val == "{}" {
-				f = root
+				// {} stays as written; for path rules it stands for
+				// the starting point (find / -exec rm -rf {} ;).
+				f.pat, f.dyn, f.home = root.pat, root.dyn, root.home
 			}
 			inner[i] = f
 		}
