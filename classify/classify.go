@@ -119,6 +119,8 @@ type walker struct {
 	argSubs *[]int                // commands of substitutions met while expanding words
 	redirs  []redirTarget
 	parser  *syntax.Parser
+
+	aliasDepth int
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -430,7 +432,22 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 	w.conc--
 	for i := 1; i < len(parts); i++ {
 		c := eff[i]
-		if c < 0 || !w.info[c].readStdin {
+		if c < 0 {
+			continue
+		}
+		if cm := &w.a.Commands[c]; cm.Name == "xargs" && len(cm.Inner) > 0 && eff[i-1] >= 0 {
+			// echo / | xargs rm -rf: judge the inner command with the
+			// literal words it will be given.
+			if text, ok := w.literalOutput(eff[i-1]); ok {
+				fs := append([]field(nil), w.info[cm.Inner[0]].fields...)
+				for _, word := range strings.Fields(text) {
+					fs = append(fs, field{val: word, pat: word})
+				}
+				w.innerCommand(c, fs, "xargs, fed by "+w.a.Commands[eff[i-1]].Name)
+			}
+			continue
+		}
+		if !w.info[c].readStdin {
 			continue
 		}
 		for j := 0; j < i; j++ {
@@ -630,6 +647,19 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 	}
 	if len(fs) == 0 {
 		fs = []field{{val: "", dyn: true, pat: "*"}}
+	}
+	if al, ok := w.aliases[fs[0].val]; ok && !fs[0].dyn && w.aliasDepth < 8 {
+		// An alias defined earlier in the text: judge what it expands to.
+		text := al
+		for _, f := range fs[1:] {
+			text += " " + quoteWord(f.val)
+		}
+		w.fill(idx, fs, where, x.Pos())
+		w.aliasDepth++
+		w.nestedScript(idx, text, "alias "+fs[0].val)
+		w.aliasDepth--
+		w.info[idx].substCmds = subs
+		return
 	}
 	w.fill(idx, fs, where, x.Pos())
 	w.info[idx].substCmds = subs
