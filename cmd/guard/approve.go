@@ -157,10 +157,7 @@ func (a *App) resolve(id, status, verb string) error {
 	}
 	defer tty.Close()
 
-	store, err := a.openStore()
-	if err != nil {
-		return err
-	}
+	store := a.openStore()
 	defer store.Close()
 	p, err := store.GetPending(id)
 	if err != nil {
@@ -209,7 +206,7 @@ func (a *App) resolve(id, status, verb string) error {
 
 func describe(p ccs.Pending, status, file string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "request %v from %s\n  command: %s\n", p.ID, p.Cwd, oneLine(p.Command))
+	fmt.Fprintf(&b, "request %s from %s\n  command: %s\n", p.ID, p.Cwd, oneLine(p.Command))
 	switch status {
 	case statusOnce:
 		b.WriteString("  allow this exact text once, within 10 minutes\n")

@@ -57,10 +57,7 @@ func (a *App) audit(c *cli.Context) error {
 		}
 		q.Since = a.Now().Add(-d)
 	}
-	store, err := ccs.Open(a.paths().StateDir, a.redactor())
-	if err != nil {
-		return failure(fmt.Errorf("open audit trail: %w", err), "check that the state directory is readable")
-	}
+	store := ccs.Open(a.paths().StateDir, a.redactor())
 	defer store.Close()
 	recs, err := store.Audit(q)
 	if err != nil {
@@ -79,12 +76,8 @@ func (a *App) audit(c *cli.Context) error {
 	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tDECISION\tRULE\tANSWER\tEXIT\tMS\tAGENT\tCOMMAND")
 	for _, r := range recs {
-		exit := "-"
-		if r.Exit != nil {
-			exit = fmt.Sprint(*r.Exit)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n",
-			r.Time.Local().Format(time.DateTime), r.Decision, r.Rule, r.Answer, exit, r.DurationMS,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n",
+			r.Time.Local().Format(time.DateTime), r.Decision, r.Rule, r.Answer, r.Exit, r.DurationMS,
 			dash(r.Agent), oneLine(r.Command))
 	}
 	if err := tw.Flush(); err != nil {

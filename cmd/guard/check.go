@@ -42,7 +42,7 @@ example:
 // checker decides command texts with settings loaded once; everything is
 // reused across lines so that --stdin stays fast.
 type checker struct {
-	opts     classify.Options
+	an       *classify.Analyzer
 	settings *grants.Settings
 	red      *redact.Redactor
 	json     bool
@@ -68,11 +68,11 @@ type checkJSON struct {
 func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
 	p := a.paths()
 	c := &checker{
-		opts: classify.Options{
+		an: classify.NewAnalyzer(classify.Options{
 			Cwd:       cwd,
 			Home:      a.Getenv("HOME"),
 			Protected: p.Protected(),
-		},
+		}),
 		settings: grants.Load(p, cwd),
 		red:      a.redactor(),
 		json:     asJSON,
@@ -87,7 +87,7 @@ func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
 
 // decide judges one command text and writes the answer.
 func (c *checker) decide(text string) error {
-	an := classify.Analyze(text, c.opts)
+	an := c.an.Analyze(text)
 	v := grants.Decide(an, c.settings)
 	if c.json {
 		return c.writeJSON(an, v)
@@ -103,6 +103,9 @@ func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
 	o.Reason = c.red.String(v.Reason)
 	o.Risk = string(v.Risk)
 	o.Composite = len(an.Composite) > 0
+	if o.Commands == nil {
+		o.Commands = make([][]string, 0, 4)
+	}
 	o.Commands = o.Commands[:0]
 	for i := range an.Commands {
 		o.Commands = append(o.Commands, c.redactArgs(an.Commands[i].Args))

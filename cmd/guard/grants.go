@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -89,9 +88,10 @@ type ruleJSON struct {
 }
 
 type fileJSON struct {
-	Layer  string `json:"layer"`
-	File   string `json:"file"`
-	Exists bool   `json:"exists"`
+	Layer   string `json:"layer"`
+	File    string `json:"file"`
+	Exists  bool   `json:"exists"`
+	Trusted bool   `json:"trusted,omitempty"`
 }
 
 type listJSON struct {
@@ -112,7 +112,7 @@ func (a *App) grantsList(c *cli.Context) error {
 	s := grants.Load(p, cwd)
 	out := listJSON{Files: []fileJSON{}, Rules: []ruleJSON{}}
 	for _, f := range grants.RulesFiles(p, cwd) {
-		out.Files = append(out.Files, fileJSON{Layer: f.Name, File: f.File, Exists: f.Exists})
+		out.Files = append(out.Files, fileJSON{Layer: f.Name, File: f.File, Exists: f.Exists, Trusted: f.Trusted})
 	}
 	for _, r := range s.Rules {
 		out.Rules = append(out.Rules, ruleJSON{Kind: string(r.Kind), Pattern: r.Pattern, Layer: r.Layer,
@@ -144,7 +144,12 @@ func writeList(a *App, l listJSON) error {
 	fmt.Fprintln(tw, "files:")
 	for _, f := range l.Files {
 		state := "missing"
-		if f.Exists {
+		switch {
+		case f.Exists && f.Layer == grants.LayerProject && f.Trusted:
+			state = "present, trusted"
+		case f.Exists && f.Layer == grants.LayerProject:
+			state = "present, untrusted"
+		case f.Exists:
 			state = "present"
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Layer, f.File, state)
@@ -161,7 +166,7 @@ func writeList(a *App, l listJSON) error {
 			where = fmt.Sprintf("%s:%d", r.File, r.Line)
 		}
 		note := ""
-		if r.Layer == "project" && r.Kind == string(grants.Allow) && !r.Trusted {
+		if r.Layer == grants.LayerProject && r.Kind == string(grants.Allow) && !r.Trusted {
 			note = "\t(untrusted: run guard trust)"
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\n", r.Kind, r.Pattern, r.Layer, where, note)
@@ -176,13 +181,13 @@ func (a *App) grantsTarget(c *cli.Context) (file, layer string, err error) {
 	}
 	p := a.paths()
 	if c.Bool("global") {
-		return p.GlobalGrants(), "global-grants", nil
+		return p.GlobalGrants(), grants.LayerGlobalGrants, nil
 	}
 	cwd, err := a.cwdOr("")
 	if err != nil {
 		return "", "", err
 	}
-	return p.ProjectGrants(grants.ProjectRoot(cwd)), "project-grants", nil
+	return p.ProjectGrants(grants.ProjectRoot(cwd)), grants.LayerProjectGrants, nil
 }
 
 func (a *App) grantsAdd(c *cli.Context) error {
@@ -235,7 +240,7 @@ func (a *App) grantsRm(c *cli.Context) error {
 	}
 	if !removed {
 		other := "--global"
-		if strings.HasPrefix(layer, "global") {
+		if layer == grants.LayerGlobalGrants {
 			other = "--project"
 		}
 		return &cliError{code: exitUsage, kind: "error",

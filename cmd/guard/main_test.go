@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,12 +18,46 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs testscripts/*.txtar against the real CLI.
 func TestScripts(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv := goEnvironment(t)
 	testscript.Run(t, testscript.Params{
-		Dir:                 filepath.Join("..", "..", "testscripts"),
-		Setup:               setupEnv,
+		Dir: filepath.Join(repo, "testscripts"),
+		Setup: func(env *testscript.Env) error {
+			if err := setupEnv(env); err != nil {
+				return err
+			}
+			// Scripts that build guard (install.txtar) get the repository
+			// and the outer Go caches, so the build is warm and offline.
+			env.Setenv("GUARD_REPO", repo)
+			for k, v := range goEnv {
+				env.Setenv(k, v)
+			}
+			return nil
+		},
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 	})
+}
+
+// goEnvironment returns the Go settings of the environment running the tests
+// that would otherwise move with HOME.
+func goEnvironment(t *testing.T) map[string]string {
+	t.Helper()
+	vars := []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"}
+	out, err := exec.Command("go", append([]string{"env"}, vars...)...).Output()
+	if err != nil {
+		return nil // scripts that need go skip themselves
+	}
+	env := map[string]string{}
+	for i, v := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		if i < len(vars) && v != "" {
+			env[vars[i]] = v
+		}
+	}
+	return env
 }
 
 // setupEnv puts HOME and every XDG directory under $WORK, relocates the

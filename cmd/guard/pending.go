@@ -27,22 +27,15 @@ example:
 	}
 }
 
-func (a *App) openStore() (*ccs.Store, error) {
-	store, err := ccs.Open(a.paths().StateDir, a.redactor())
-	if err != nil {
-		return nil, failure(fmt.Errorf("open state: %w", err), "check that the state directory is readable")
-	}
-	return store, nil
+func (a *App) openStore() *ccs.Store {
+	return ccs.Open(a.paths().StateDir, a.redactor())
 }
 
 func (a *App) pending(c *cli.Context) error {
 	if c.Args().Present() {
 		return usageError("pending takes no arguments")
 	}
-	store, err := a.openStore()
-	if err != nil {
-		return err
-	}
+	store := a.openStore()
 	defer store.Close()
 	list, err := store.ListPending()
 	if err != nil {
@@ -56,7 +49,7 @@ func (a *App) pending(c *cli.Context) error {
 	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tAGE\tCWD\tCOMMAND\tSUGGEST")
 	for _, p := range list {
-		fmt.Fprintf(tw, "%v\t%s\t%s\t%s\t%s\n", p.ID, age(now.Sub(p.Time)), p.Cwd, oneLine(p.Command), dash(p.Suggest))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, age(now.Sub(p.Time)), p.Cwd, oneLine(p.Command), dash(p.Suggest))
 	}
 	if err := tw.Flush(); err != nil {
 		return failure(fmt.Errorf("write pending: %w", err), "")

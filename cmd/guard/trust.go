@@ -38,10 +38,11 @@ func (a *App) trust(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	file, err := grants.Trust(a.paths(), dir)
+	root := grants.ProjectRoot(dir)
+	sum, err := grants.Trust(a.paths(), root)
 	if err != nil {
 		return failure(err, "")
 	}
-	fmt.Fprintf(a.Stdout, "trusted %s\n", file)
+	fmt.Fprintf(a.Stdout, "trusted %s (sha256 %s)\n", grants.ProjectConfig(root), sum)
 	return nil
 }

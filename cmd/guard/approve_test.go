@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// guardEnv is a guard installation in temp dirs: the test binary linked as
+// "guard" (TestMain runs the CLI under that name) and HOME/XDG under a temp dir.
+type guardEnv struct {
+	bin  string
+	env  []string
+	proj string
+}
+
+func newGuardEnv(t *testing.T) *guardEnv {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin", "guard")
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "proj")
+	for _, d := range []string{home, filepath.Join(proj, ".git")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &guardEnv{
+		bin:  bin,
+		proj: proj,
+		env: []string{
+			"PATH=" + os.Getenv("PATH"),
+			"HOME=" + home,
+			"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+			"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
+			"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+			"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+			"GUARD_MANAGED_POLICY=" + filepath.Join(dir, "policy.toml"),
+			"GUARD_NO_PROMPT=1",
+		},
+	}
+}
+
+// run runs guard without a terminal (new session, stdin /dev/null) in the project.
+func (g *guardEnv) run(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(g.bin, args...)
+	cmd.Env = g.env
+	cmd.Dir = g.proj
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+// runTTY runs guard on a fresh pseudo-terminal (its controlling terminal and
+// stdin), answers the confirmation with answer, and returns what the terminal
+// showed and the exit status.
+func (g *guardEnv) runTTY(t *testing.T, answer string, args ...string) (screen string, code int) {
+	t.Helper()
+	cmd := exec.Command(g.bin, args...)
+	cmd.Env = g.env
+	cmd.Dir = g.proj
+	ptmx, err := pty.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptmx.Close()
+	var mu sync.Mutex
+	var out bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			mu.Lock()
+			out.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		asked := strings.Contains(out.String(), "confirm? [y/N]")
+		mu.Unlock()
+		if asked {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("no confirmation prompt on the terminal; it showed:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := ptmx.Write([]byte(answer + "\r")); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // let the reader drain the terminal
+	mu.Lock()
+	defer mu.Unlock()
+	return out.String(), code
+}
+
+// pendingID asks the agent's command (refused for want of a terminal) and
+// returns the id guard pending shows for it.
+func (g *guardEnv) pendingID(t *testing.T, command string) string {
+	t.Helper()
+	_, stderr, code := g.run(t, "-c", command)
+	if code != exitRefused || !strings.HasPrefix(stderr, "guard: needs approval: ") {
+		t.Fatalf("guard -c %q: status %d, stderr %q; want 126 and needs approval", command, code, stderr)
+	}
+	stdout, stderr, code := g.run(t, "pending")
+	if code != 0 {
+		t.Fatalf("guard pending: status %d: %s", code, stderr)
+	}
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.Contains(line, command) {
+			return strings.Fields(line)[0]
+		}
+	}
+	t.Fatalf("guard pending does not list %q:\n%s", command, stdout)
+	return ""
+}
+
+func (g *guardEnv) decision(t *testing.T, command string) string {
+	t.Helper()
+	stdout, stderr, code := g.run(t, "check", "--", command)
+	if code != 0 {
+		t.Fatalf("guard check %q: status %d: %s", command, code, stderr)
+	}
+	return strings.Fields(stdout)[0]
+}
+
+func TestApproveProjectStoresPattern(t *testing.T) {
+	g := newGuardEnv(t)
+	id := g.pendingID(t, "npm install left-pad")
+	screen, code := g.runTTY(t, "y", "approve", id, "--project")
+	if code != 0 {
+		t.Fatalf("approve: status %d; terminal:\n%s", code, screen)
+	}
+	if !strings.Contains(screen, "npm install left-pad") || !strings.Contains(screen, "npm install *") {
+		t.Errorf("the terminal did not show the request and the pattern:\n%s", screen)
+	}
+	if d := g.decision(t, "npm install lodash"); d != "allow" {
+		t.Errorf("after approve --project: npm install lodash is %s, want allow", d)
+	}
+	stdout, _, _ := g.run(t, "grants", "list")
+	if !strings.Contains(stdout, "project-grants") {
+		t.Errorf("the pattern is not in the project grants:\n%s", stdout)
+	}
+	if stdout, _, _ := g.run(t, "pending"); strings.Contains(stdout, "left-pad") {
+		t.Errorf("the approved request is still pending:\n%s", stdout)
+	}
+}
+
+func TestApproveAnswerNoStoresNothing(t *testing.T) {
+	g := newGuardEnv(t)
+	id := g.pendingID(t, "npm install left-pad")
+	screen, code := g.runTTY(t, "n", "approve", id, "--global")
+	if code != exitRefused {
+		t.Fatalf("approve answered n: status %d, want %d; terminal:\n%s", code, exitRefused, screen)
+	}
+	if d := g.decision(t, "npm install left-pad"); d != "ask" {
+		t.Errorf("after a cancelled approve: %s, want ask", d)
+	}
+	if stdout, _, _ := g.run(t, "pending"); !strings.Contains(stdout, "left-pad") {
+		t.Errorf("the cancelled request is no longer pending:\n%s", stdout)
+	}
+}
+
+func TestApproveOnceRunsOnce(t *testing.T) {
+	g := newGuardEnv(t)
+	const cmd = "touch approved-once"
+	id := g.pendingID(t, cmd)
+	if screen, code := g.runTTY(t, "y", "approve", id); code != 0 {
+		t.Fatalf("approve --once: status %d; terminal:\n%s", code, screen)
+	}
+	if _, stderr, code := g.run(t, "-c", cmd); code != 0 {
+		t.Fatalf("first run after approve --once: status %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(g.proj, "approved-once")); err != nil {
+		t.Errorf("the approved command did not run: %v", err)
+	}
+	if _, _, code := g.run(t, "-c", cmd); code != exitRefused {
+		t.Errorf("second run after approve --once: status %d, want %d", code, exitRefused)
+	}
+}
+
+func TestReject(t *testing.T) {
+	g := newGuardEnv(t)
+	id := g.pendingID(t, "npm install left-pad")
+	if screen, code := g.runTTY(t, "y", "reject", id); code != 0 {
+		t.Fatalf("reject: status %d; terminal:\n%s", code, screen)
+	}
+	if stdout, _, _ := g.run(t, "pending"); strings.Contains(stdout, "left-pad") {
+		t.Errorf("the rejected request is still pending:\n%s", stdout)
+	}
+	if d := g.decision(t, "npm install left-pad"); d != "ask" {
+		t.Errorf("after reject: %s, want ask", d)
+	}
+}
+
+func TestApproveRefusedWithoutTerminal(t *testing.T) {
+	g := newGuardEnv(t)
+	id := g.pendingID(t, "npm install left-pad")
+	stdout, stderr, code := g.run(t, "approve", id, "--global")
+	if code != exitRefused {
+		t.Errorf("status %d, want %d", code, exitRefused)
+	}
+	if stdout != "" || !strings.HasPrefix(stderr, "guard: denied: approve needs a human at a terminal\n") {
+		t.Errorf("stdout %q, stderr %q", stdout, stderr)
+	}
+	if d := g.decision(t, "npm install left-pad"); d != "ask" {
+		t.Errorf("after a refused approve: %s, want ask", d)
+	}
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// testApp builds an App on the given streams with HOME and XDG under a temp dir.
+func testApp(t *testing.T, stdin, stdout *os.File) *App {
+	t.Helper()
+	home := t.TempDir()
+	env := map[string]string{
+		"HOME":                 home,
+		"XDG_CONFIG_HOME":      filepath.Join(home, ".config"),
+		"XDG_STATE_HOME":       filepath.Join(home, ".local", "state"),
+		"XDG_CACHE_HOME":       filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME":        filepath.Join(home, ".local", "share"),
+		"GUARD_MANAGED_POLICY": filepath.Join(home, "policy.toml"),
+	}
+	var environ []string
+	for k, v := range env {
+		environ = append(environ, k+"="+v)
+	}
+	stderr, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stderr.Close() })
+	return &App{
+		Stdin:   stdin,
+		Stdout:  stdout,
+		Stderr:  stderr,
+		Getenv:  func(k string) string { return env[k] },
+		Environ: environ,
+		Cwd:     home,
+		Now:     time.Now,
+	}
+}
+
+// TestCheckStdinStreams checks that each answer arrives before the next
+// command is written: an agent can hold the pipe open and ask one at a time.
+func TestCheckStdinStreams(t *testing.T) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := testApp(t, inR, outW)
+	done := make(chan int, 1)
+	go func() {
+		done <- app.run([]string{"guard", "check", "--stdin", "--json"})
+		outW.Close()
+	}()
+
+	lines := make(chan string)
+	go func() {
+		br := bufio.NewReader(outR)
+		for {
+			s, err := br.ReadString('\n')
+			if err != nil {
+				close(lines)
+				return
+			}
+			lines <- s
+		}
+	}()
+
+	for _, cmd := range []string{"ls -la", "rm -rf /", "npm install left-pad", "echo 'a b' | wc -c", ""} {
+		if _, err := fmt.Fprintln(inW, cmd); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("output closed before the answer to %q", cmd)
+			}
+			var got checkJSON
+			if err := json.Unmarshal([]byte(line), &got); err != nil {
+				t.Fatalf("answer to %q is not JSON: %v: %s", cmd, err, line)
+			}
+			if got.Command != cmd {
+				t.Errorf("answer out of order: got command %q, want %q", got.Command, cmd)
+			}
+			switch got.Decision {
+			case "allow", "ask", "deny":
+			default:
+				t.Errorf("answer to %q has decision %q", cmd, got.Decision)
+			}
+			if got.Commands == nil {
+				t.Errorf("answer to %q has null commands, want a list", cmd)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no answer to %q while stdin stays open: output is not streamed", cmd)
+		}
+	}
+	inW.Close()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("exit status %d, want %d", code, exitOK)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("check --stdin did not end at EOF")
+	}
+}
+
+// TestCheckStdinLongLine checks that a line longer than the read buffer is
+// still one command (and one answer), and that the next line is unaffected.
+func TestCheckStdinLongLine(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	long := make([]byte, 200<<10)
+	for i := range long {
+		long[i] = 'a'
+	}
+	if err := os.WriteFile(in, append(append(long, '\n'), "ls\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inF, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inF.Close()
+	outF, err := os.Create(filepath.Join(dir, "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer outF.Close()
+	if code := testApp(t, inF, outF).run([]string{"guard", "check", "--stdin", "--json"}); code != exitOK {
+		t.Fatalf("exit status %d", code)
+	}
+	out, err := os.ReadFile(outF.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	var answers []checkJSON
+	for sc.Scan() {
+		var a checkJSON
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatalf("not JSON: %v", err)
+		}
+		answers = append(answers, a)
+	}
+	if len(answers) != 2 {
+		t.Fatalf("got %d answers, want 2", len(answers))
+	}
+	if answers[0].Decision != "deny" {
+		t.Errorf("over-long line: decision %q, want deny", answers[0].Decision)
+	}
+	if answers[1].Command != "ls" {
+		t.Errorf("second answer is for %q, want ls", answers[1].Command)
+	}
+}
