@@ -46,7 +46,9 @@ type runResult struct {
 // and guard takes it back afterwards. Signals from sp.Signals go to the group.
 // On timeout, or when guard itself is told to go (SIGTERM, SIGHUP): SIGTERM to
 // the group and every descendant, SIGKILL after the grace, and nothing that the
-// command started is left running. The error is a failure to start.
+// command started is left running. After SIGINT or SIGQUIT the command may
+// go on (a trap), but once it ends whatever it left behind is killed too.
+// The error is a failure to start.
 func run(sp runSpec) (runResult, error) {
 	if sp.Grace <= 0 {
 		sp.Grace = defaultGrace
@@ -109,12 +111,17 @@ wait:
 				continue
 			}
 			_ = unix.Kill(-pgid, sig)
-			if sig == syscall.SIGTERM || sig == syscall.SIGHUP {
+			switch sig {
+			case syscall.SIGTERM, syscall.SIGHUP:
 				// guard is being told to go: make sure the command goes too.
 				ending = true
 				if kill == nil {
 					kill = time.After(sp.Grace)
 				}
+			case syscall.SIGINT, syscall.SIGQUIT:
+				// The command was interrupted: the shell may handle that and
+				// go on, but what it leaves behind when it ends is cleared.
+				ending = true
 			}
 		case <-timeout:
 			res.TimedOut = true

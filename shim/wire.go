@@ -1,5 +1,3 @@
-//go:build !shimstub
-
 package shim
 
 import (
