@@ -116,6 +116,10 @@ func FuzzClassify(f *testing.F) {
 			f.Add(c.in)
 		}
 	}
+	// Inputs the fuzzer once crashed Analyze with.
+	for _, s := range []string{"xargs -0a", "{,}", "pv", "xargs -a", "timeout -s", "env -u", "find . -exec", "bash -c", "eval"} {
+		f.Add(s)
+	}
 	for _, s := range []string{"", " ", "\n", "#", ";", "&", "$", "'", `"`, "\\", "$'", "${", "$((", "<<", "<<-EOF\n\tx\n\tEOF"} {
 		f.Add(s)
 	}
