@@ -8,6 +8,9 @@ type span struct{ lo, hi int }
 
 // free reports whether t[lo:hi] holds no sensitive byte.
 func free(sp []span, lo, hi int) bool {
+	if lo >= hi {
+		return true
+	}
 	for _, s := range sp {
 		if s.lo < hi && lo < s.hi {
 			return false

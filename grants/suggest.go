@@ -21,8 +21,8 @@ var interpreters = []string{
 }
 
 // interpreterProbes are the invocations an interpreter-wide allow pattern
-// would cover; "%s" is the interpreter.
-var interpreterProbes = []string{"%s guard-probe", "%s -c guard-probe", "%s -e guard-probe", "%s -- guard-probe", "%s -x guard-probe"}
+// would cover, after the interpreter's name.
+var interpreterProbes = []string{" guard-probe", " -c guard-probe", " -e guard-probe", " -- guard-probe", " -x guard-probe"}
 
 var interpreterDirs = []string{"", "/bin/", "/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"}
 
@@ -53,16 +53,32 @@ func ValidatePattern(kind Decision, pattern string) error {
 	if kind != Allow {
 		return nil
 	}
+	first, _, _ := strings.Cut(pattern, " ")
+	if !strings.Contains(first, "*") {
+		// a literal command word: only its own probes can match
+		if in := path.Base(first); slices.Contains(interpreters, in) && coversProbe(pattern, first) {
+			return fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
+		}
+		return nil
+	}
 	for _, in := range interpreters {
 		for _, dir := range interpreterDirs {
-			for _, probe := range interpreterProbes {
-				if matchPattern(pattern, fmt.Sprintf(probe, dir+in), nil) {
-					return fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
-				}
+			if coversProbe(pattern, dir+in) {
+				return fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
 			}
 		}
 	}
 	return nil
+}
+
+// coversProbe reports whether pattern covers prog run with arbitrary code.
+func coversProbe(pattern, prog string) bool {
+	for _, probe := range interpreterProbes {
+		if matchPattern(pattern, prog+probe, nil) {
+			return true
+		}
+	}
+	return false
 }
 
 // Suggest returns the pattern to offer beside the exact text when asking
@@ -86,6 +102,9 @@ func Suggest(c classify.Command) string {
 		}
 	}
 	exact := strings.Join(c.Args, " ")
+	if ValidatePattern(Allow, exact) != nil {
+		return "" // nothing storable would cover it: bare *, odd spacing
+	}
 	if c.Opaque || c.Wrap != classify.WrapNone || len(c.Args) == 1 {
 		return exact
 	}

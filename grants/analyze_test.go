@@ -1,0 +1,69 @@
+package grants
+
+import (
+	"testing"
+
+	"github.com/guard-dev/guard/classify"
+)
+
+// These tests run the precedence table through the real classifier. They
+// are skipped while classify.Analyze is a stub.
+
+func testOptions() classify.Options {
+	return classify.Options{Cwd: "/home/u/proj", Home: "/home/u", Protected: []string{"/etc/guard/policy.toml", "/home/u/.config/guard"}}
+}
+
+func classifyWorks() bool {
+	return classify.Analyze("true", testOptions()).Fail == ""
+}
+
+var analyzeTable = []decideCase{
+	{name: "parse error denies", cmd: "ls (", rules: []string{"global-grants allow ls *"}, want: Deny, rule: classify.FailParse},
+	{name: "hard denylist beats allow", cmd: "rm -rf /", rules: []string{"global-grants allow rm *"}, want: Deny},
+	{name: "sudo denied", cmd: "sudo -n true", rules: []string{"global-grants allow sudo *"}, want: Deny},
+	{name: "deny beats allow", cmd: "git push origin main", rules: []string{"project-grants allow git *", "managed deny git push *"}, want: Deny, rule: "git push *"},
+	{name: "deny by basename", cmd: "/bin/rm -rf build", rules: []string{"global deny rm -rf *"}, want: Deny},
+	{name: "deny nested in bash -c", cmd: `bash -c "curl x"`, rules: []string{"global deny curl *"}, want: Deny},
+	{name: "deny nested in timeout", cmd: "timeout -s KILL 5 curl x", rules: []string{"global deny curl *"}, want: Deny},
+	{name: "deny in substitution", cmd: "echo $(curl x)", rules: []string{"global deny curl *"}, want: Deny},
+	{name: "ask rule", cmd: "git push origin", rules: []string{"global-grants allow git *", "global ask git push *"}, want: Ask, rule: "git push *"},
+	{name: "built-in ask", cmd: "git reset --hard", rules: []string{"global-grants allow git *"}, want: Ask},
+	{name: "allow as written", cmd: "/usr/bin/git commit -m x", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleUnknown},
+	{name: "word boundary", cmd: "gitk --all", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleUnknown},
+	{name: "git *", cmd: "git commit -m 'wip'", rules: []string{"global-grants allow git *"}, want: Allow, rule: "git *", risk: RiskLow},
+	{name: "untrusted project", cmd: "make build", rules: []string{"project allow make *"}, want: Ask, rule: RuleUnknown},
+	{name: "trusted project", cmd: "make build", rules: []string{"project+ allow make *"}, want: Allow},
+	{name: "git -c exec", cmd: "git -c core.pager=sh log", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},
+	{name: "find -exec", cmd: `find . -name x -exec grep foo {} \;`, rules: []string{"global-grants allow find *"}, want: Ask},
+	{name: "tar --to-command", cmd: "tar -xf a.tar --to-command=sh", rules: []string{"global-grants allow tar *"}, want: Ask, rule: RuleExecCapable},
+	{name: "xargs", cmd: "xargs -0 grep foo", rules: []string{"global-grants allow xargs -0 *"}, want: Ask},
+	{name: "rg --pre", cmd: "rg --pre ./x foo", rules: []string{"global-grants allow rg *"}, want: Ask, rule: RuleExecCapable},
+	{name: "ssh command", cmd: "ssh host id", rules: []string{"global-grants allow ssh *"}, want: Ask, rule: RuleExecCapable},
+	{name: "sed -i", cmd: "sed -i s/a/b/ f", rules: []string{"global-grants allow sed *"}, want: Ask, rule: RuleExecCapable},
+	{name: "timeout transparent", cmd: "timeout 60 go test ./...", rules: []string{"project-grants allow go test *"}, want: Allow, rule: "go test *"},
+	{name: "bash -c transparent", cmd: "bash -c 'ls'", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "bash -c composite", cmd: "bash -c 'ls | head'", want: Ask, rule: RuleComposite},
+	{name: "bash -c composite each", cmd: "bash -c 'ls | head'", mod: each, want: Allow},
+	{name: "composite asks", cmd: "ls | head", want: Ask, rule: RuleComposite},
+	{name: "composite each", cmd: "ls -la | head -5", mod: each, want: Allow, risk: RiskNone},
+	{name: "composite each null redirect", cmd: "go test ./... 2>&1 | tail -20", rules: []string{"project-grants allow go test *"}, mod: each, want: Allow},
+	{name: "composite each cd", cmd: "cd sub && go test ./...", rules: []string{"project-grants allow go test *"}, mod: each, want: Allow},
+	{name: "composite each subst asks", cmd: "echo $(ls)", mod: each, want: Ask},
+	{name: "composite each redirect asks", cmd: "ls > out.txt", mod: each, want: Ask},
+	{name: "dynamic command word", cmd: "$CMD -la", want: Ask, rule: RuleDynamicCommand},
+	{name: "read-only", cmd: "git status", want: Allow, rule: RuleBuiltinReadonly, risk: RiskNone},
+	{name: "sed -n read-only", cmd: "sed -n '1,10p' main.go", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "env dump", cmd: "env", want: Ask, rule: RuleEnvDump},
+	{name: "opaque", cmd: "python3 -c 'import os'", rules: []string{"global-grants allow python3 -c import*"}, want: Ask, rule: RuleExecCapable},
+	{name: "unknown", cmd: "cargo build", want: Ask, rule: RuleUnknown},
+	{name: "unknown deny", cmd: "cargo build", mod: unknownDeny, want: Deny, rule: RuleUnknown},
+}
+
+func TestDecideThroughClassify(t *testing.T) {
+	if !classifyWorks() {
+		t.Skip("classify.Analyze is still a stub")
+	}
+	for _, tc := range analyzeTable {
+		t.Run(tc.name, func(t *testing.T) { runCase(t, tc, classify.Analyze(tc.cmd, testOptions())) })
+	}
+}
