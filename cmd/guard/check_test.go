@@ -12,7 +12,7 @@ import (
 )
 
 // testApp builds an App on the given streams with HOME and XDG under a temp dir.
-func testApp(t *testing.T, stdin, stdout *os.File) *App {
+func testApp(t testing.TB, stdin, stdout *os.File) *App {
 	t.Helper()
 	home := t.TempDir()
 	env := map[string]string{
