@@ -1,2 +1,104 @@
-// Package grants turns an Analysis and the user's settings into a Verdict.
+// Package grants decides whether a command may run: it turns a
+// [classify.Analysis] and the user's settings into a [Verdict] (allow, ask
+// or deny, with the rule that decided, a reason an agent can act on, and a
+// risk grade).
+//
+// # Deciding
+//
+// [Decide] is pure and fast: no disk, no clock, a few microseconds. The
+// first step that applies wins:
+//
+//  1. the text did not parse (or is too long or deep): deny, rule = the
+//     failure id;
+//  2. a hard-denylist hit from classify: deny;
+//  3. a deny rule of any layer matches any command found anywhere (nested
+//     in wrappers, substitutions, bash -c): deny;
+//  4. a built-in destructive pattern (classify's Ask hits) or an ask rule:
+//     ask, allow-once only, since a stored allow could never override it;
+//  5. composite text: ask, allow-once only; with composite = "each" a
+//     composite of only |, &&, ||, ; and benign redirects (2>&1,
+//     2>/dev/null) is allowed when every top-level part is allowed on its
+//     own by steps 6 to 8;
+//  6. a dynamic command word ($x args): ask; an exec-capable argument under
+//     a '*' of an allow pattern: ask, naming the option;
+//  7. an allow rule matches: allow, risk low;
+//  8. the built-in read-only set (ls, cat, grep, git status|log|diff|…,
+//     find without -exec, sed -n Np, …): allow, risk none, unless
+//     builtin_readonly = false; env and printenv without a command ask
+//     (rule env-dump);
+//  9. otherwise unknown = "ask" (default) or "deny".
+//
+// A config that failed to load makes every decision deny with rule
+// "config-error". [Explain] returns the same verdict plus a trace of every
+// command found and every rule tried, with its layer and file:line.
+//
+// # Patterns
+//
+// A pattern matches a simple command's words joined by single spaces. '*'
+// matches anything, spaces included; a trailing " *" also matches nothing,
+// so "git *" covers git and git log -p but not gitk. Without '*' a pattern
+// is exact. Allow patterns match the command word as written
+// (/usr/bin/git is not git); deny and ask patterns also match its basename.
+//
+// A '*' in an allow pattern never covers a sensitive word: an argument from
+// the exec-capable table (find -exec, git -c, rg --pre, tar --to-command,
+// ssh host CMD, sed -i, awk system(), docker run -v, …, see execTable), the
+// command a wrapper runs (xargs, find -exec, timeout), the script of bash -c
+// or of an interpreter one-liner (python -c), and for programs in that table
+// any dynamic argument. Only literal pattern text covers such a word.
+//
+// Wrappers are judged by what they run: timeout 60 go test ./... is allowed
+// by "go test *", bash -c 'ls' by the read-only set. Commands that run
+// generated argument lists (xargs, find -exec, parallel) never pass through:
+// only a grant whose literal text covers the command allows them.
+//
+// [ValidatePattern] refuses empty patterns, a bare '*', odd spacing, and
+// allow patterns that cover every use of an interpreter or wrapper (bash *,
+// python3 *, node -e *, env *, xargs *). [Suggest] offers the pattern for
+// an answer "allow for this project/everywhere": "npm install *" for npm
+// install left-pad, the exact text where nothing wider is safe.
+//
+// # Settings
+//
+// [Load] merges the layers, in order:
+//
+//	managed         /etc/guard/policy.toml ($GUARD_MANAGED_POLICY)
+//	global          $XDG_CONFIG_HOME/guard/config.toml
+//	global-grants   $XDG_CONFIG_HOME/guard/grants.toml
+//	project-grants  $XDG_CONFIG_HOME/guard/projects/<sha256(root)[:16]>/grants.toml
+//	project         <root>/.guard/config.toml (committed by the team)
+//
+// The project root is the nearest ancestor holding .guard/, else .git,
+// else the working directory. Every file takes the same keys:
+//
+//	unknown          = "ask"   # ask | deny
+//	composite        = "ask"   # ask | each
+//	timeout          = "10m"
+//	ask_timeout      = "2m"
+//	builtin_readonly = true
+//	no_tty_prompt    = false
+//	[permissions.bash]
+//	allow = ["git *", "go test *"]
+//	ask   = ["git push *"]
+//	deny  = ["git push --force*"]
+//
+// Deny and ask rules of every layer apply. Allow rules are tried in scope
+// order: project grants, global grants, the project config, then the
+// hand-written global and managed configs. The project config's allow rules
+// count only after [Trust] pinned the file's sha256 (kept under the user's
+// config directory, never in the repository); a changed file is untrusted
+// again. Scalar settings: later layers override earlier ones, except that a
+// value the managed layer sets binds (later layers may only make it
+// stricter: unknown deny, composite ask, builtin_readonly false, a shorter
+// timeout), and an untrusted project config may only make values stricter.
+//
+// Unknown keys, wrong types, TOML syntax errors and bad patterns are config
+// errors reading "file:line:col: problem"; they never echo the file beyond
+// the key or pattern.
+//
+// # Storing
+//
+// [AddRule] and [RemoveRule] edit a grants file atomically (temp file,
+// fsync, rename) under an flock on file.lock, so concurrent guards never
+// lose a rule. [RulesFiles] lists the layer files for `guard grants list`.
 package grants

@@ -40,7 +40,8 @@ func envDump(c *classify.Command) bool {
 	case "printenv":
 		return len(c.Args) == 1
 	case "env":
-		return c.Wrap == classify.WrapNone && len(c.Inner) == 0
+		// env without a command prints the environment, whatever its options
+		return len(c.Inner) == 0 && (c.InnerStart == 0 || c.InnerStart >= len(c.Args)) && c.Wrap != classify.WrapShell
 	}
 	return false
 }
