@@ -24,6 +24,13 @@ const (
 	exitRefused = 126 // guard refused: denied, needs approval, or no human to ask
 )
 
+// Defaults of the CLI's own flags. Settings that a flag can override (the run
+// timeout of guard exec) resolve as: flag > GUARD_* environment > TOML >
+// built-in; package shim applies that order when the flag is absent.
+const (
+	defaultAuditLimit = 50 // guard audit -n
+)
+
 // App is one run of the guard CLI: everything a subcommand may touch from the
 // outside world. There is no package-level mutable state; tests build their own.
 type App struct {

@@ -81,8 +81,8 @@ func (g *guardEnv) run(t *testing.T, args ...string) (stdout, stderr string, cod
 }
 
 // runTTY runs guard on a fresh pseudo-terminal (its controlling terminal and
-// stdin), answers the confirmation with answer, and returns what the terminal
-// showed and the exit status.
+// stdin), answers the confirmation with answer (or, when answer is "", expects
+// none), and returns what the terminal showed and the exit status.
 func (g *guardEnv) runTTY(t *testing.T, answer string, args ...string) (screen string, code int) {
 	t.Helper()
 	cmd := exec.Command(g.bin, args...)
@@ -108,7 +108,7 @@ func (g *guardEnv) runTTY(t *testing.T, answer string, args ...string) (screen s
 		}
 	}()
 	deadline := time.Now().Add(10 * time.Second)
-	for {
+	for answer != "" {
 		mu.Lock()
 		asked := strings.Contains(out.String(), "confirm? [y/N]")
 		mu.Unlock()
@@ -124,8 +124,10 @@ func (g *guardEnv) runTTY(t *testing.T, answer string, args ...string) (screen s
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if _, err := ptmx.Write([]byte(answer + "\r")); err != nil {
-		t.Fatal(err)
+	if answer != "" {
+		if _, err := ptmx.Write([]byte(answer + "\r")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	err = cmd.Wait()
 	var ee *exec.ExitError
@@ -252,5 +254,24 @@ func TestApproveRefusedWithoutTerminal(t *testing.T) {
 	}
 	if d := g.decision(t, "npm install left-pad"); d != "ask" {
 		t.Errorf("after a refused approve: %s, want ask", d)
+	}
+}
+
+func TestApproveUnknownOrResolved(t *testing.T) {
+	g := newGuardEnv(t)
+	screen, code := g.runTTY(t, "", "approve", "ffffff")
+	if code != exitUsage || !strings.Contains(screen, "guard: error: request ffffff") {
+		t.Errorf("approve of an unknown id: status %d; terminal:\n%s", code, screen)
+	}
+	id := g.pendingID(t, "npm install left-pad")
+	if screen, code := g.runTTY(t, "y", "reject", id); code != 0 {
+		t.Fatalf("reject: status %d; terminal:\n%s", code, screen)
+	}
+	screen, code = g.runTTY(t, "", "approve", id, "--global")
+	if code != exitUsage || !strings.Contains(screen, "is already rejected") {
+		t.Errorf("approve of a rejected request: status %d; terminal:\n%s", code, screen)
+	}
+	if d := g.decision(t, "npm install left-pad"); d != "ask" {
+		t.Errorf("after approving a rejected request: %s, want ask", d)
 	}
 }

@@ -28,7 +28,7 @@ example:
    guard audit --decision deny --since 24h --json`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per record"},
-			&cli.IntFlag{Name: "n", Value: 50, Usage: "show at most `N` records (0: all)"},
+			&cli.IntFlag{Name: "n", Value: defaultAuditLimit, Usage: "show at most `N` records (0: all)"},
 			&cli.StringFlag{Name: "decision", Usage: "only records with decision `D` (allow, ask or deny)"},
 			&cli.DurationFlag{Name: "since", Usage: "only records from the last `DUR` (e.g. 90m, 24h)"},
 		},

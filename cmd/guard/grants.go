@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
 )
 
@@ -29,16 +30,20 @@ example:
 			{
 				Name:  "list",
 				Usage: "print every rule with its kind, layer and file",
-				UsageText: `guard grants list [--json]
+				UsageText: `guard grants list [--json] [--builtin] [--cwd DIR]
 
 Lists the settings files guard reads for this directory (and whether each
 exists), then every rule from every layer in the order guard consults them.
+With --builtin, also the compiled-in denylist (never overridable) and the
+built-in ask rules, by id.
 
 example:
-   guard grants list --json`,
+   guard grants list --json
+   guard grants list --builtin`,
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 					&cli.StringFlag{Name: "cwd", Usage: "list as if in `DIR`"},
+					&cli.BoolFlag{Name: "builtin", Usage: "also list the built-in denylist and ask rules"},
 				},
 				Action: a.grantsList,
 			},
@@ -94,10 +99,17 @@ type fileJSON struct {
 	Trusted bool   `json:"trusted,omitempty"`
 }
 
+type builtinJSON struct {
+	Kind   string `json:"kind"`
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
 type listJSON struct {
-	Files []fileJSON `json:"files"`
-	Rules []ruleJSON `json:"rules"`
-	Error string     `json:"error,omitempty"`
+	Files   []fileJSON    `json:"files"`
+	Rules   []ruleJSON    `json:"rules"`
+	Builtin []builtinJSON `json:"builtin,omitempty"`
+	Error   string        `json:"error,omitempty"`
 }
 
 func (a *App) grantsList(c *cli.Context) error {
@@ -117,6 +129,16 @@ func (a *App) grantsList(c *cli.Context) error {
 	for _, r := range s.Rules {
 		out.Rules = append(out.Rules, ruleJSON{Kind: string(r.Kind), Pattern: r.Pattern, Layer: r.Layer,
 			File: r.File, Line: r.Line, Trusted: r.Trusted})
+	}
+	if c.Bool("builtin") {
+		for _, set := range []struct {
+			kind  grants.Decision
+			rules [][2]string
+		}{{grants.Deny, classify.DenyRules()}, {grants.Ask, classify.AskRules()}} {
+			for _, r := range set.rules {
+				out.Builtin = append(out.Builtin, builtinJSON{Kind: string(set.kind), ID: r[0], Reason: r[1]})
+			}
+		}
 	}
 	if s.Err != nil {
 		out.Error = s.Err.Error()
@@ -170,6 +192,12 @@ func writeList(a *App, l listJSON) error {
 			note = "\t(untrusted: run guard trust)"
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\n", r.Kind, r.Pattern, r.Layer, where, note)
+	}
+	if len(l.Builtin) > 0 {
+		fmt.Fprintln(tw, "built-in rules:")
+	}
+	for _, r := range l.Builtin {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Kind, r.ID, r.Reason)
 	}
 	return tw.Flush()
 }
