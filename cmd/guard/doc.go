@@ -7,7 +7,7 @@
 //	guard check [--json] [--stdin] [--cwd DIR] -- CMD   decide without running
 //	guard explain CMD                                  show why, step by step
 //	guard exec [--timeout D] [--cwd DIR] -- PROG ARGS  judge an argv, then run it
-//	guard grants list [--json]                         every rule, with layer and file
+//	guard grants list [--json] [--builtin]             every rule, with layer and file
 //	guard grants add [--project|--global] [--deny|--ask] PATTERN
 //	guard grants rm [--project|--global] PATTERN
 //	guard trust [DIR]                                  trust a project's .guard/config.toml
