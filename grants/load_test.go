@@ -60,6 +60,10 @@ func TestPathsFromEnv(t *testing.T) {
 	if len(p.Protected()) != 4 {
 		t.Errorf("protected: %v", p.Protected())
 	}
+	p = PathsFromEnv(func(k string) string { return map[string]string{"HOME": "rel", "XDG_CONFIG_HOME": "also/rel"}[k] })
+	if !strings.HasPrefix(p.ConfigDir, NoHome) || !strings.HasPrefix(p.StateDir, NoHome) {
+		t.Errorf("relative HOME/XDG must not resolve against the working directory: %+v", p)
+	}
 	env := map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x/c", "XDG_STATE_HOME": "/x/s", "XDG_CACHE_HOME": "/x/k", "GUARD_MANAGED_POLICY": "/m.toml"}
 	p = PathsFromEnv(func(k string) string { return env[k] })
 	if p != (Paths{Managed: "/m.toml", ConfigDir: "/x/c/guard", StateDir: "/x/s/guard", CacheDir: "/x/k/guard"}) {

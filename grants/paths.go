@@ -10,6 +10,11 @@ import (
 // DefaultManaged is where the admin's policy lives unless GUARD_MANAGED_POLICY moves it.
 const DefaultManaged = "/etc/guard/policy.toml"
 
+// NoHome stands in for $HOME when it is unset or relative, so that settings
+// never resolve against the working directory (XDG variables must be
+// absolute too). Nothing exists there: only the built-in defaults apply.
+const NoHome = "/nonexistent/guard-no-home"
+
 // Paths are the places guard keeps settings and state.
 type Paths struct {
 	Managed   string // the admin's policy file
@@ -22,6 +27,11 @@ type Paths struct {
 // /etc/guard/policy.toml; the others from the XDG variables, else under $HOME.
 func PathsFromEnv(getenv func(string) string) Paths {
 	home := getenv("HOME")
+	if !filepath.IsAbs(home) {
+		// never resolve settings against the working directory: a
+		// repository could hold a .config/guard granting itself anything
+		home = NoHome
+	}
 	xdg := func(v, fallback string) string {
 		if d := getenv(v); d != "" && filepath.IsAbs(d) {
 			return filepath.Join(d, "guard")
@@ -75,7 +85,9 @@ func RootHash(root string) string {
 // ProjectRoot is the nearest ancestor of cwd holding .guard/, else the
 // nearest holding .git, else cwd itself.
 func ProjectRoot(cwd string) string {
-	cwd = filepath.Clean(cwd)
+	if abs, err := filepath.Abs(cwd); err == nil {
+		cwd = abs
+	}
 	for _, marker := range []string{".guard", ".git"} {
 		for dir := cwd; ; {
 			if fi, err := os.Stat(filepath.Join(dir, marker)); err == nil && (fi.IsDir() || marker == ".git") {
