@@ -1,0 +1,69 @@
+package ccs
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Audit returns the records q selects, newest first. It first imports the
+// journal lines written since the last import, so it sees every record
+// appended before it was called.
+func (s *Store) Audit(q Query) ([]Record, error) {
+	if err := s.importJournal(false); err != nil {
+		return nil, fmt.Errorf("import audit journal: %w", err)
+	}
+	db, err := s.database()
+	if err != nil {
+		return nil, fmt.Errorf("read audit: %w", err)
+	}
+	since := int64(math.MinInt64)
+	if !q.Since.IsZero() {
+		since = q.Since.UnixNano()
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	var recs []Record
+	err = retryBusy(func() error {
+		recs = recs[:0]
+		rows, err := db.Query(`SELECT time, agent, cwd, command, sha256, decision, rule, answer, mode, exit, duration_ms
+			FROM audit WHERE (?1 = '' OR decision = ?1) AND time >= ?2
+			ORDER BY time DESC, id DESC LIMIT ?3`, q.Decision, since, limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r Record
+			var t int64
+			if err := rows.Scan(&t, &r.Agent, &r.Cwd, &r.Command, &r.SHA256, &r.Decision, &r.Rule,
+				&r.Answer, &r.Mode, &r.Exit, &r.DurationMS); err != nil {
+				return err
+			}
+			r.Time = time.Unix(0, t)
+			recs = append(recs, r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read audit: %w", explainDB(s.path(dbName), err))
+	}
+	return recs, nil
+}
+
+// nullTime is 0 for the zero time, else unix nanoseconds.
+func nullTime(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNullTime(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}

@@ -1,0 +1,127 @@
+// Command audittiming measures what one audit record costs a fresh guard
+// process, for the choice described in package ccs:
+//
+//	go run ./ccs/internal/audittiming -n 200
+//
+// It re-executes itself n times per mode, alternating the modes, and prints
+// the median and 90th percentile wall time of each: "none" only starts (the
+// floor: a Go binary that links SQLite), "jsonl" appends one JSON line with a
+// single O_APPEND write, "sqlite" opens a WAL database with a busy timeout
+// and inserts one row.
+package main
+
+import (
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3"
+)
+
+type record struct {
+	Time    time.Time `json:"time"`
+	Agent   string    `json:"agent"`
+	Cwd     string    `json:"cwd"`
+	Command string    `json:"command"`
+	SHA256  string    `json:"sha256"`
+}
+
+func main() {
+	mode := flag.String("mode", "", "child: none, jsonl or sqlite")
+	dir := flag.String("dir", "", "child: state directory")
+	n := flag.Int("n", 100, "runs per mode")
+	flag.Parse()
+	if *mode != "" {
+		if err := child(*mode, *dir); err != nil {
+			fmt.Fprintln(os.Stderr, "audittiming:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := drive(*n); err != nil {
+		fmt.Fprintln(os.Stderr, "audittiming:", err)
+		os.Exit(1)
+	}
+}
+
+func child(mode, dir string) error {
+	rec := record{Time: time.Now(), Agent: "bench", Cwd: dir, Command: "git status --short", SHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}
+	switch mode {
+	case "none":
+		return nil
+	case "jsonl":
+		line, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		f, err := os.OpenFile(filepath.Join(dir, "audit.jsonl"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(append(line, '\n')); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	case "sqlite":
+		db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "audit.db")+"?_journal_mode=WAL&_busy_timeout=5000")
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS audit (time TEXT, agent TEXT, cwd TEXT, command TEXT, sha256 TEXT)`); err != nil {
+			return err
+		}
+		_, err = db.Exec(`INSERT INTO audit VALUES (?, ?, ?, ?, ?)`, rec.Time.Format(time.RFC3339Nano), rec.Agent, rec.Cwd, rec.Command, rec.SHA256)
+		return err
+	}
+	return fmt.Errorf("unknown mode %q", mode)
+}
+
+func drive(n int) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "audittiming")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	modes := []string{"none", "jsonl", "sqlite"}
+	times := map[string][]time.Duration{}
+	for i := 0; i < n+3; i++ {
+		for _, m := range modes {
+			start := time.Now()
+			out, err := exec.Command(self, "-mode", m, "-dir", dir).CombinedOutput()
+			if err != nil {
+				return fmt.Errorf("%s: %v: %s", m, err, out)
+			}
+			if i >= 3 { // warm-up runs
+				times[m] = append(times[m], time.Since(start))
+			}
+		}
+	}
+	floor := median(times["none"])
+	for _, m := range modes {
+		t := times[m]
+		slices.Sort(t)
+		fmt.Printf("%-7s median %7.2f ms  p90 %7.2f ms  over floor %+6.2f ms\n", m,
+			ms(median(t)), ms(t[len(t)*9/10]), ms(median(t)-floor))
+	}
+	return nil
+}
+
+func median(t []time.Duration) time.Duration {
+	s := slices.Clone(t)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

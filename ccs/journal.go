@@ -1,0 +1,185 @@
+package ccs
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// cutMark ends a field that was shortened to keep a record in one write.
+const cutMark = " …[cut]"
+
+// Append writes one record to the journal: the command and working
+// directory are redacted again here (defence in depth), the record becomes
+// one JSON line of at most 4 KiB, and that line is one O_APPEND write(2).
+// Concurrent appenders, in any number of processes, never interleave or lose
+// records. A zero Time is taken as now.
+//
+// An error means the record was not written (missing permission, read-only
+// or full disk, …); it reads as a sentence the caller can show as a warning
+// before carrying on. Nothing half-written is left behind that a later
+// import would take for a record.
+func (s *Store) Append(rec Record) error {
+	if err := s.appendRecord(rec); err != nil {
+		return fmt.Errorf("write audit record: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) appendRecord(rec Record) error {
+	rec.Command = s.red.String(rec.Command)
+	rec.Cwd = s.red.String(rec.Cwd)
+	rec.Agent = s.red.String(rec.Agent)
+	if rec.Time.IsZero() {
+		rec.Time = time.Now()
+	}
+	line, err := encodeRecord(rec)
+	if err != nil {
+		return err
+	}
+	if err := s.ensureDir(); err != nil {
+		return err
+	}
+	rotated, err := s.appendLine(line, true)
+	if err != nil || !rotated {
+		return err
+	}
+	// Others may fill the new journal before we reopen it; write anyway,
+	// the next appender rotates.
+	_, err = s.appendLine(line, false)
+	return err
+}
+
+// appendLine writes line under a shared lock, unless mayRotate is set and
+// the journal is due for rotation: then it rotates instead and reports
+// rotated so the caller tries again.
+func (s *Store) appendLine(line []byte, mayRotate bool) (rotated bool, err error) {
+	l, err := s.lock(syscall.LOCK_SH)
+	if err != nil {
+		return false, err
+	}
+	defer l.Close()
+	f, err := os.OpenFile(s.path(journalName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return false, explainFS(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if mayRotate && fi.Size() >= s.maxJournal {
+		f.Close()
+		l.Close()
+		return true, s.rotate()
+	}
+	n, err := f.Write(line)
+	if err != nil {
+		if n > 0 {
+			// End the torn line so the next record starts a line of its
+			// own; the importer skips the torn one.
+			f.Write([]byte{'\n'})
+		}
+		return false, explainFS(err)
+	}
+	return false, nil
+}
+
+// rotate renames a full journal to audit.jsonl.1, replacing the previous
+// one. It holds the lock exclusively, so no appender is between opening the
+// journal and writing to it, and it first imports what is not yet in the
+// database, so the replaced file held nothing unimported. (If the database
+// is unusable, that import is skipped and the oldest journal's records that
+// were never imported are lost: the journal must not grow without bound.)
+func (s *Store) rotate() error {
+	l, err := s.lock(syscall.LOCK_EX)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	fi, err := os.Stat(s.path(journalName))
+	if err != nil || fi.Size() < s.maxJournal {
+		return nil // another process rotated it already
+	}
+	_ = s.importJournal(true) // best effort, see above
+	if err := os.Rename(s.path(journalName), s.path(oldJournalName)); err != nil {
+		return fmt.Errorf("rotate journal: %w", explainFS(err))
+	}
+	return nil
+}
+
+// lock takes the journal lock (syscall.LOCK_SH or LOCK_EX). Appenders and
+// importers share it; rotation takes it alone. Close the file to unlock.
+func (s *Store) lock(how int) (*os.File, error) {
+	f, err := os.OpenFile(s.path(lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		// A read-only state directory can still be read under a lock.
+		var rerr error
+		if f, rerr = os.Open(s.path(lockName)); rerr != nil {
+			return nil, fmt.Errorf("open journal lock: %w", explainFS(err))
+		}
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock journal %s: %w", s.path(lockName), err)
+	}
+	return f, nil
+}
+
+// encodeRecord returns rec as one JSON line of at most maxRecord bytes,
+// shortening the longest text field (usually the command) if it must.
+func encodeRecord(rec Record) ([]byte, error) {
+	for range 4 { // each round shortens one field
+		line, err := json.Marshal(rec)
+		if err != nil {
+			return nil, fmt.Errorf("encode audit record: %w", err)
+		}
+		if len(line)+1 <= maxRecord {
+			return append(line, '\n'), nil
+		}
+		longest := &rec.Command
+		for _, f := range []*string{&rec.Cwd, &rec.Agent, &rec.Rule, &rec.Decision, &rec.Mode, &rec.Answer, &rec.SHA256} {
+			if len(*f) > len(*longest) {
+				longest = f
+			}
+		}
+		// Escaping makes the encoded length hard to predict: search for
+		// the longest cut that fits.
+		full := *longest
+		lo, hi := 0, len(full)
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			*longest = cutString(full, mid) + cutMark
+			if b, err := json.Marshal(rec); err == nil && len(b)+1 <= maxRecord {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		*longest = cutString(full, lo) + cutMark
+	}
+	return nil, fmt.Errorf("encode audit record: longer than %d bytes even when cut", maxRecord)
+}
+
+// cutString returns at most n bytes of s, not splitting a UTF-8 sequence.
+func cutString(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

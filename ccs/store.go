@@ -1,0 +1,293 @@
+package ccs
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/guard-dev/guard/redact"
+)
+
+// File names inside the state directory.
+const (
+	journalName    = "audit.jsonl"
+	oldJournalName = "audit.jsonl.1"
+	lockName       = "audit.lock"
+	dbName         = "audit.db"
+)
+
+// Defaults, all in one place.
+const (
+	// defaultMaxJournal is the size past which the journal is rotated.
+	defaultMaxJournal = 8 << 20
+	// maxRecord bounds one journal line, so that one record is one small
+	// write(2); longer commands are cut short (their sha256 stays whole).
+	maxRecord = 4096
+	// busyTimeout is how long SQLite waits for another guard's lock.
+	busyTimeout = 10 * time.Second
+	// busyRetries is how many more times a whole transaction is tried when
+	// SQLite still says busy (it does so at once in a few cases, such as a
+	// snapshot that went stale).
+	busyRetries = 20
+	// onceWindow is how long an approved-once request stays usable.
+	onceWindow = 10 * time.Minute
+	// stateDirMode is the permission of a state directory guard creates.
+	stateDirMode = 0o700
+)
+
+// A Record is one decision guard made.
+type Record struct {
+	Time       time.Time `json:"time"`
+	Agent      string    `json:"agent"`
+	Cwd        string    `json:"cwd"`
+	Command    string    `json:"command"` // redacted
+	SHA256     string    `json:"sha256"`  // of the original text
+	Decision   string    `json:"decision"`
+	Rule       string    `json:"rule"`
+	Answer     string    `json:"answer"` // rule | user | pending | cache
+	Mode       string    `json:"mode"`   // shell | exec | stdin | hook | check
+	Exit       int       `json:"exit"`
+	DurationMS int64     `json:"duration_ms"`
+}
+
+// A Query selects audit records. Zero fields select everything.
+type Query struct {
+	Limit    int       // at most this many (0: no limit)
+	Decision string    // only this decision
+	Since    time.Time // only records at or after this time
+}
+
+// A Store is the command context store of one state directory. Open is
+// cheap; files are touched on first use. A Store is safe for concurrent use,
+// and any number of processes may use the same directory at once.
+type Store struct {
+	dir        string
+	red        *redact.Redactor
+	maxJournal int64
+
+	mu sync.Mutex
+	db *sql.DB // opened on first use
+}
+
+// Open returns the store kept in stateDir. It does no I/O: the directory is
+// created (mode 0700) when something is first written. A nil Redactor means
+// the built-in patterns only.
+func Open(stateDir string, r *redact.Redactor) *Store {
+	if r == nil {
+		r = redact.New(nil)
+	}
+	return &Store{dir: stateDir, red: r, maxJournal: defaultMaxJournal}
+}
+
+// Close releases the database, if it was opened.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db == nil {
+		return nil
+	}
+	err := s.db.Close()
+	s.db = nil
+	return err
+}
+
+func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
+
+// ensureDir creates the state directory if it is missing.
+func (s *Store) ensureDir() error {
+	if err := os.MkdirAll(s.dir, stateDirMode); err != nil {
+		return fmt.Errorf("create state directory: %w", explainFS(err))
+	}
+	return nil
+}
+
+// schema is applied on every open; every statement is idempotent.
+const schema = `
+CREATE TABLE IF NOT EXISTS audit (
+	id          INTEGER PRIMARY KEY,
+	time        INTEGER NOT NULL, -- unix nanoseconds
+	agent       TEXT NOT NULL,
+	cwd         TEXT NOT NULL,
+	command     TEXT NOT NULL,
+	sha256      TEXT NOT NULL,
+	decision    TEXT NOT NULL,
+	rule        TEXT NOT NULL,
+	answer      TEXT NOT NULL,
+	mode        TEXT NOT NULL,
+	exit        INTEGER NOT NULL,
+	duration_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_time ON audit (time);
+CREATE TABLE IF NOT EXISTS journal_position (
+	id     INTEGER PRIMARY KEY CHECK (id = 1),
+	inode  INTEGER NOT NULL,
+	head   BLOB NOT NULL,    -- the file's first bytes, in case an inode is reused
+	offset INTEGER NOT NULL  -- bytes of that file already imported
+);
+CREATE TABLE IF NOT EXISTS pending (
+	id       TEXT PRIMARY KEY,
+	time     INTEGER NOT NULL,
+	cwd      TEXT NOT NULL,
+	root     TEXT NOT NULL,
+	command  TEXT NOT NULL,
+	sha256   TEXT NOT NULL,
+	suggest  TEXT NOT NULL,
+	status   TEXT NOT NULL,
+	resolved INTEGER NOT NULL -- unix nanoseconds, 0 while pending
+);
+CREATE INDEX IF NOT EXISTS pending_text ON pending (sha256, cwd, status);
+`
+
+// database returns the open database, opening it (and creating the state
+// directory and the schema) on first use.
+func (s *Store) database() (*sql.DB, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db != nil {
+		return s.db, nil
+	}
+	if err := s.ensureDir(); err != nil {
+		return nil, err
+	}
+	path := s.path(dbName)
+	dsn := fmt.Sprintf("file:%s?_journal_mode=WAL&_busy_timeout=%d&_txlock=immediate&_synchronous=NORMAL",
+		uriEscape(path), busyTimeout.Milliseconds())
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open guard database %s: %w", path, err)
+	}
+	// One connection: guard is one short-lived process, and SQLite
+	// serialises writers anyway.
+	db.SetMaxOpenConns(1)
+	err = retryBusy(func() error {
+		_, err := db.Exec(schema)
+		return err
+	})
+	if err != nil {
+		db.Close()
+		return nil, explainDB(path, err)
+	}
+	s.db = db
+	return db, nil
+}
+
+// uriEscape escapes the characters that end or change a path in an SQLite
+// URI filename.
+func uriEscape(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
+}
+
+// tx runs fn in one write transaction (BEGIN IMMEDIATE), retrying the whole
+// of it while SQLite reports that another process holds the lock.
+func (s *Store) tx(fn func(*sql.Tx) error) error {
+	db, err := s.database()
+	if err != nil {
+		return err
+	}
+	err = retryBusy(func() error {
+		tx, err := db.Begin()
+		if err != nil {
+			return err
+		}
+		if err := fn(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	})
+	if err != nil {
+		return explainDB(s.path(dbName), err)
+	}
+	return nil
+}
+
+// retryBusy calls fn until it succeeds, fails for a reason other than a
+// busy database, or busyRetries more tries have been made.
+func retryBusy(fn func() error) error {
+	var err error
+	for i := 0; i <= busyRetries; i++ {
+		if err = fn(); err == nil || !isBusy(err) {
+			return err
+		}
+		time.Sleep(time.Duration(5+i*10) * time.Millisecond)
+	}
+	return err
+}
+
+func isBusy(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
+}
+
+// A DBError is a database problem told as a sentence a human can act on.
+// Err keeps the underlying error for errors.Is and errors.As.
+type DBError struct {
+	Path    string
+	Problem string // "is busy", "is damaged", …
+	Hint    string // what to do about it; may be empty
+	Err     error
+}
+
+func (e *DBError) Error() string {
+	msg := fmt.Sprintf("the guard database %s %s", e.Path, e.Problem)
+	if e.Hint != "" {
+		msg += "; " + e.Hint
+	}
+	return msg
+}
+
+func (e *DBError) Unwrap() error { return e.Err }
+
+// dbProblems turns SQLite result codes into sentences.
+var dbProblems = map[sqlite3.ErrNo]struct{ problem, hint string }{
+	sqlite3.ErrBusy:     {"is busy: another guard held it for too long", "try again"},
+	sqlite3.ErrLocked:   {"is locked by another guard", "try again"},
+	sqlite3.ErrCorrupt:  {"is damaged", "move it aside and guard starts a new one (records still in audit.jsonl are imported again)"},
+	sqlite3.ErrNotADB:   {"is not an SQLite database", "move it aside and guard starts a new one"},
+	sqlite3.ErrReadonly: {"is read-only", "check the permissions of the file and its directory"},
+	sqlite3.ErrPerm:     {"cannot be opened: permission denied", "check the permissions of the file and its directory"},
+	sqlite3.ErrCantOpen: {"cannot be opened", "check that its directory exists and is writable"},
+	sqlite3.ErrFull:     {"cannot grow: the disk is full", "free some space"},
+	sqlite3.ErrIoErr:    {"could not be read or written (I/O error)", "check the disk"},
+}
+
+// explainDB wraps an SQLite error as a DBError; other errors pass unchanged.
+func explainDB(path string, err error) error {
+	var de *DBError
+	if errors.As(err, &de) {
+		return err
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		if p, ok := dbProblems[se.Code]; ok {
+			return &DBError{Path: path, Problem: p.problem, Hint: p.hint, Err: err}
+		}
+		return &DBError{Path: path, Problem: "failed: " + se.Code.Error(), Err: err}
+	}
+	return err
+}
+
+// explainFS rewords the file-system errors a user can fix.
+func explainFS(err error) error {
+	var pe *os.PathError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch {
+	case errors.Is(err, os.ErrPermission):
+		return fmt.Errorf("%s is not writable (permission denied): %w", pe.Path, err)
+	case errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("%s is on a read-only file system: %w", pe.Path, err)
+	case errors.Is(err, syscall.ENOSPC):
+		return fmt.Errorf("no space left on the device holding %s: %w", pe.Path, err)
+	}
+	return err
+}
