@@ -2,7 +2,11 @@ package classify
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -150,4 +154,108 @@ func FuzzClassify(f *testing.F) {
 				tcTrunc(text), tcIDs(a.Deny), tcIDs(a.Ask), b.Fail, tcIDs(b.Deny), tcIDs(b.Ask))
 		}
 	})
+}
+
+// tcPathological are small texts that expand to huge ones (doubling assignments,
+// brace products, ranges) or are wide or deep. Analyze must answer each within
+// tcDeadline, whatever it answers: a hang is a denial of service against every
+// agent behind guard.
+func tcPathological() map[string]string {
+	double := func(first, step string, n int, last string) string {
+		return first + strings.Repeat(step, n) + last
+	}
+	return map[string]string{
+		"assign-doubling": double("a=x;", "a=$a$a;", 48, "echo $a"),
+		"assign-fan": func() string {
+			var b strings.Builder
+			b.WriteString("x0=a;")
+			for i := 1; i < 64; i++ {
+				fmt.Fprintf(&b, "x%d=$x%d$x%d;", i, i-1, i-1)
+			}
+			return b.String() + "echo $x63"
+		}(),
+		"eval-doubling":     double("a=ls;", `a="$a;$a";`, 48, "eval $a"),
+		"bash-c-doubling":   double("a=ls;", `a="$a;$a";`, 48, `bash -c "$a"`),
+		"piped-doubling":    double("a=ls;", `a="$a;$a";`, 48, `echo "$a" | sh`),
+		"brace-product":     "echo " + strings.Repeat("{a,b}", 64),
+		"brace-command":     strings.Repeat("{a,b}", 64),
+		"brace-range":       "echo {1..1000000000}",
+		"brace-range-pair":  "echo {1..100000}{1..100000}",
+		"many-pipes":        strings.Repeat("ls|", 30000) + "ls",
+		"many-commands":     strings.Repeat("ls;", 40000),
+		"many-heredocs":     strings.Repeat("bash <<E\nls\nE\n", 8000),
+		"many-functions":    strings.Repeat("f(){ f|f& };", 5000) + "f",
+		"deep-subshells":    strings.Repeat("( ", 5000) + "ls" + strings.Repeat(" )", 5000),
+		"deep-arithmetic":   "echo $((" + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000) + "))",
+		"deep-param":        `echo "` + strings.Repeat("${x:-", 3000) + "a" + strings.Repeat("}", 3000) + `"`,
+		"deep-ifs":          strings.Repeat("if true; then ", 3000) + "ls" + strings.Repeat("; fi", 3000),
+		"wide-ifs-split":    "x=\"" + strings.Repeat("a ", 20000) + "\"; echo $x $x $x $x $x",
+		"long-wrapper-line": strings.Repeat("nice ", 20000) + "ls",
+	}
+}
+
+const tcPathoEnv = "GUARD_CLASSIFY_TEST_PATHOLOGICAL"
+
+// TestPathological runs each text in a child process (so that a runaway cannot
+// eat the test binary's memory) and fails if Analyze takes longer than tcDeadline
+// or the child dies.
+func TestPathological(t *testing.T) {
+	cases := tcPathological()
+	if name := os.Getenv(tcPathoEnv); name != "" {
+		// Child: cap the address space, judge one text, print how long it took.
+		lim := &syscall.Rlimit{Cur: 4 << 30, Max: 4 << 30}
+		if err := syscall.Setrlimit(syscall.RLIMIT_AS, lim); err != nil {
+			t.Logf("setrlimit: %v", err)
+		}
+		start := time.Now()
+		a := Analyze(cases[name], tcOpt())
+		fmt.Printf("tcpatho: %d %s\n", time.Since(start).Nanoseconds(), a.Fail)
+		return
+	}
+	if testing.Short() {
+		t.Skip("spawns a child per text; skipped under -short")
+	}
+	for name := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestPathological$", "-test.count=1")
+			cmd.Env = append(os.Environ(), tcPathoEnv+"="+name)
+			out := &strings.Builder{}
+			cmd.Stdout, cmd.Stderr = out, out
+			if err := cmd.Start(); err != nil {
+				t.Fatalf("start child: %v", err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			// Room for the child to start, and for t.Parallel siblings on 2 cores.
+			timer := time.NewTimer(4*tcDeadline + 2*time.Second)
+			defer timer.Stop()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("child for %s died: %v\n%s", name, err, tcTrunc(out.String()))
+				}
+			case <-timer.C:
+				_ = cmd.Process.Kill()
+				<-done
+				t.Fatalf("Analyze on %s (%d bytes) did not finish: killed", name, len(cases[name]))
+			}
+			for _, line := range strings.Split(out.String(), "\n") {
+				rest, ok := strings.CutPrefix(line, "tcpatho: ")
+				if !ok {
+					continue
+				}
+				ns, fail, _ := strings.Cut(rest, " ")
+				n, err := strconv.ParseInt(ns, 10, 64)
+				if err != nil {
+					t.Fatalf("child said %q", line)
+				}
+				if d := time.Duration(n); d > tcDeadline {
+					t.Errorf("Analyze on %s (%d bytes) took %v, want at most %v (fail=%q)", name, len(cases[name]), d.Round(time.Millisecond), tcDeadline, fail)
+				}
+				return
+			}
+			t.Fatalf("child for %s printed no result:\n%s", name, tcTrunc(out.String()))
+		})
+	}
 }
