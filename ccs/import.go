@@ -78,6 +78,7 @@ func (s *Store) importJournal(haveLock bool) error {
 		defer ins.Close()
 		var last *journal
 		var lastOff int64
+		moved := false
 		for _, st := range plan {
 			if st.j == nil {
 				continue
@@ -87,6 +88,10 @@ func (s *Store) importJournal(haveLock bool) error {
 				return err
 			}
 			last, lastOff = st.j, off
+			moved = moved || off != pos.offset || !same(st.j)
+		}
+		if !moved {
+			return nil // nothing new: write nothing
 		}
 		_, err = tx.Exec(`INSERT INTO journal_position (id, inode, head, offset) VALUES (1, ?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET inode = excluded.inode, head = excluded.head, offset = excluded.offset`,

@@ -167,16 +167,41 @@ func (s *Store) database() (*sql.DB, error) {
 	// One connection: guard is one short-lived process, and SQLite
 	// serialises writers anyway.
 	db.SetMaxOpenConns(1)
-	err = retryBusy(func() error {
-		_, err := db.Exec(schema)
-		return err
-	})
+	err = retryBusy(func() error { return applySchema(db) })
 	if err != nil {
 		db.Close()
 		return nil, explainDB(path, err)
 	}
 	s.db = db
 	return db, nil
+}
+
+// schemaVersion is stored in PRAGMA user_version once the schema exists,
+// so that opening an existing database writes nothing.
+const schemaVersion = 1
+
+// applySchema creates the tables in one transaction (one commit), unless
+// they exist already.
+func applySchema(db *sql.DB) error {
+	var v int
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+		return err
+	}
+	if v >= schemaVersion {
+		return nil
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(schema); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // uriEscape escapes the characters that end or change a path in an SQLite

@@ -1,0 +1,185 @@
+package ccs
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/guard-dev/guard/redact"
+)
+
+func TestPending(t *testing.T) {
+	s := Open(t.TempDir(), redact.New(nil))
+	defer s.Close()
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+
+	a, err := s.AddPending(Pending{Time: t0, Cwd: "/p", Root: "/p", Command: "npm install left-pad --token=hunter22", SHA256: "s1", Suggest: "npm install *"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{6}$`).MatchString(a.ID) || a.Status != StatusPending {
+		t.Fatalf("added %+v", a)
+	}
+	if a.Command != "npm install left-pad --token=[REDACTED:credential]" {
+		t.Errorf("command not redacted: %q", a.Command)
+	}
+	// The same text in the same directory is the same request.
+	again, err := s.AddPending(Pending{Time: t0.Add(time.Minute), Cwd: "/p", Command: "npm install left-pad", SHA256: "s1"})
+	if err != nil || again.ID != a.ID {
+		t.Fatalf("re-adding gave %+v, %v; want request %s", again, err, a.ID)
+	}
+	b, _ := s.AddPending(Pending{Time: t0.Add(2 * time.Minute), Cwd: "/q", Command: "make", SHA256: "s1"})
+	c, _ := s.AddPending(Pending{Time: t0.Add(3 * time.Minute), Cwd: "/p", Command: "make", SHA256: "s2"})
+	if b.ID == a.ID || c.ID == a.ID || b.ID == c.ID {
+		t.Fatalf("ids not distinct: %s %s %s", a.ID, b.ID, c.ID)
+	}
+
+	list, err := s.ListPending()
+	if err != nil || len(list) != 3 || list[0].ID != a.ID || list[1].ID != b.ID || list[2].ID != c.ID {
+		t.Fatalf("ListPending = %+v, %v", list, err)
+	}
+	got, err := s.GetPending(a.ID)
+	if err != nil || got.Suggest != "npm install *" || got.Root != "/p" || !got.Time.Equal(t0) || !got.Resolved.IsZero() {
+		t.Fatalf("GetPending = %+v, %v", got, err)
+	}
+	if _, err := s.GetPending("ffffff"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("GetPending(unknown) err = %v", err)
+	}
+
+	// Answers.
+	t1 := t0.Add(time.Hour)
+	if err := s.Resolve(b.ID, StatusRejected, t1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Resolve(b.ID, StatusApprovedGlobal, t1); err == nil {
+		t.Error("a rejected request was approved")
+	}
+	if err := s.Resolve(c.ID, "approved-forever", t1); err == nil {
+		t.Error("a made-up status was accepted")
+	}
+	if err := s.Resolve("ffffff", StatusRejected, t1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Resolve(unknown) err = %v", err)
+	}
+	if err := s.Resolve(a.ID, StatusApprovedOnce, t1); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GetPending(a.ID); got.Status != StatusApprovedOnce || !got.Resolved.Equal(t1) {
+		t.Errorf("after Resolve: %+v", got)
+	}
+	if list, _ := s.ListPending(); len(list) != 1 || list[0].ID != c.ID {
+		t.Errorf("ListPending after answers = %+v", list)
+	}
+	// A new request for a text whose old one was answered is a new request.
+	if d, _ := s.AddPending(Pending{Cwd: "/q", Command: "make", SHA256: "s1"}); d.ID == b.ID {
+		t.Error("a rejected request came back as pending")
+	}
+}
+
+func TestTakeOnce(t *testing.T) {
+	s := Open(t.TempDir(), nil)
+	defer s.Close()
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	add := func(sha, cwd, status string, resolved time.Time) {
+		t.Helper()
+		p, err := s.AddPending(Pending{Time: t0, Cwd: cwd, Command: "c", SHA256: sha})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Resolve(p.ID, status, resolved); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("once", "/p", StatusApprovedOnce, t0)
+	add("proj", "/p", StatusApprovedProject, t0)
+	add("old", "/p", StatusApprovedOnce, t0.Add(-11*time.Minute))
+
+	tests := []struct {
+		sha, cwd string
+		now      time.Time
+		want     bool
+	}{
+		{"once", "/elsewhere", t0, false},           // other directory
+		{"other", "/p", t0, false},                  // other text
+		{"proj", "/p", t0, false},                   // not a once approval
+		{"old", "/p", t0, false},                    // answered too long ago
+		{"once", "/p", t0.Add(-time.Second), false}, // answered after now
+		{"once", "/p", t0.Add(10 * time.Minute), true},
+		{"once", "/p", t0.Add(10 * time.Minute), false}, // consumed
+	}
+	for _, tt := range tests {
+		got, err := s.TakeOnce(tt.sha, tt.cwd, tt.now)
+		if err != nil || got != tt.want {
+			t.Errorf("TakeOnce(%s, %s, %v) = %v, %v; want %v", tt.sha, tt.cwd, tt.now, got, err, tt.want)
+		}
+	}
+}
+
+// TestTakeOnceRace lets many Stores race for one approval: exactly one wins.
+func TestTakeOnceRace(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir, nil)
+	defer s.Close()
+	now := time.Now()
+	p, _ := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "x"})
+	if err := s.Resolve(p.ID, StatusApprovedOnce, now); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wins := 0
+	for range 8 {
+		wg.Go(func() {
+			s := Open(dir, nil)
+			defer s.Close()
+			ok, err := s.TakeOnce("x", "/p", now)
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				mu.Lock()
+				wins++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if wins != 1 {
+		t.Fatalf("%d takers won, want 1", wins)
+	}
+}
+
+// TestAddPendingRace adds the same request from many Stores at once: one
+// request results.
+func TestAddPendingRace(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	ids := make(chan string, 8)
+	for range 8 {
+		wg.Go(func() {
+			s := Open(dir, nil)
+			defer s.Close()
+			p, err := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "x"})
+			if err != nil {
+				t.Error(err)
+			}
+			ids <- p.ID
+		})
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[string]bool{}
+	for id := range ids {
+		seen[id] = true
+	}
+	if len(seen) != 1 {
+		t.Fatalf("ids %v, want one", seen)
+	}
+	s := Open(dir, nil)
+	defer s.Close()
+	if list, _ := s.ListPending(); len(list) != 1 {
+		t.Fatal(fmt.Sprint("pending: ", list))
+	}
+}
