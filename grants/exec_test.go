@@ -1,0 +1,106 @@
+package grants
+
+import (
+	"strings"
+	"testing"
+)
+
+// execCases gives every exec-capable table entry commands it must mark and
+// look-alikes it must leave alone.
+var execCases = []struct {
+	id       string
+	hit, not []string
+}{
+	{"find-exec", []string{"find . -exec rm {} +", "find . -execdir x {} +", "find . -ok rm {} +", "find . -okdir rm {} +"}, []string{"find . -name -exe", "find . -executable"}},
+	{"find-write", []string{"find . -delete", "find . -fprint /tmp/x", "find . -fprint0 x", "find . -fprintf x %p", "find . -fls x"}, []string{"find . -print", "find . -ls"}},
+	{"git-config-opt", []string{"git -c core.pager=sh log", "git --config-env=core.pager=X log", "git -ccore.pager=sh log"}, []string{"git log -c", "git diff -c"}},
+	{"git-elsewhere", []string{"git -C /x status", "git --git-dir=/x log", "git --work-tree /x status", "git --exec-path=/x status"}, []string{"git log -C", "git blame -C f", "git rev-parse --git-dir"}},
+	{"git-output", []string{"git log --output=x", "git diff --output x", "git log --outp=x"}, []string{"git log --oneline"}},
+	{"git-ext", []string{"git diff --ext-diff", "git log -p --textconv"}, []string{"git diff --text", "git diff --no-ext-diff", "git diff --no-textconv"}},
+	{"git-pack", []string{"git clone --upload-pack=x r", "git push --receive-pack=x", "git archive --exec=x --remote=r"}, []string{"git fetch origin"}},
+	{"git-rebase-exec", []string{"git rebase -x make main", "git rebase --exec make main"}, []string{"git rebase main", "git log -x"}},
+	{"git-difftool", []string{"git difftool -x vim", "git difftool --extcmd=x"}, []string{"git diff -x"}},
+	{"git-grep-pager", []string{"git grep -O foo", "git grep -Ovim foo", "git grep --open-files-in-pager foo"}, []string{"git grep -n foo", "git diff -Oorder"}},
+	{"git-run", []string{"git bisect run make", "git submodule foreach ls"}, []string{"git bisect good", "git submodule update"}},
+	{"git-config-set", []string{"git config core.pager less", "git config --global core.sshCommand x", "git config alias.x !sh", "git config diff.external x", "git config core.editor vim", "git config -f x a.b c"}, []string{"git config user.name me", "git config --get user.email"}},
+	{"rg-pre", []string{"rg --pre cat x", "rg --pre=x y", "rg -z x", "rg -iz x", "rg --search-zip x", "rg --hostname-bin=x y"}, []string{"rg -i x", "rg --pre-glob '*.gz' x", "rg -- --pre"}},
+	{"tar-exec", []string{"tar -xf a --to-command=sh", "tar -I zstd -xf a", "tar -xIzstd -f a", "tar --checkpoint-action=exec=sh -cf a .", "tar --use-compress-program=x -xf a", "tar -F x -cf a .", "tar --rsh-command=x -xf h:a", "tar cfI a x ."}, []string{"tar -xzf a.tar.gz", "tar xf a", "tar --to-stdout -xf a"}},
+	{"rsync-rsh", []string{"rsync -e ssh a b", "rsync -avze sh a b", "rsync --rsh=x a b", "rsync --rsync-path=x a b"}, []string{"rsync -avz a b"}},
+	{"ssh-command", []string{"ssh host id", "ssh -oProxyCommand=x host", "ssh -o ProxyCommand=x host", "ssh -o 'LocalCommand id' host", "ssh -o PermitLocalCommand=yes host", "ssh -F cfg host", "ssh -p 22 host ls"}, []string{"ssh host", "ssh -p 22 -o ConnectTimeout=5 host", "ssh -v host"}},
+	{"scp-program", []string{"scp -S x a b:", "scp -o ProxyCommand=x a b:", "scp -F cfg a b:"}, []string{"scp -r a b:", "scp -P 22 a b:"}},
+	{"sort-write", []string{"sort -o out in", "sort -uo out in", "sort --output=out in", "sort --compress-program=x in"}, []string{"sort -u in", "sort -k2 in"}},
+	{"zip-test", []string{"zip -T -TT x a.zip f", "zip --unzip-command x a.zip f"}, []string{"zip -r a.zip d", "zip -T a.zip f"}},
+	{"sed-inplace", []string{"sed -i s/a/b/ f", "sed -ni p f", "sed -i.bak s/a/b/ f", "sed --in-place s/a/b/ f"}, []string{"sed -n p f", "sed -E s/a/b/ f"}},
+	{"sed-script", []string{"sed '1e id' f", "sed 's/a/b/w out' f", "sed s/a/b/e f", "sed 'r /etc/hosts' f", "sed -e 'W x' f", "sed -f x.sed f", "sed 'R x' f"}, []string{"sed s/a/b/g f", "sed -n '1,5p' f", "sed '/x/d' f", "sed 'y/ab/cd/' f", "sed 'N;P;D' f"}},
+	{"awk-program", []string{"awk '{system($0)}' f", "awk '{print > \"x\"}' f", "awk '{\"id\" | getline x}' f", "awk -f p.awk f", "gawk -l x f", "awk -- '{system(1)}'"}, []string{"awk '{print $1}' f", "awk -F: -v x=1 '{print x}' f"}},
+	{"pager-command", []string{"less +!id f", "man -P sh ls", "man --pager=sh ls", "more +/x f"}, []string{"less f", "man ls"}},
+	{"vim-command", []string{"vim -c q f", "vim +q f", "nvim --cmd x f", "vi -S x.vim f", "vim -u x f"}, []string{"vim f", "view f"}},
+	{"make-shell", []string{"make -f x.mk", "make SHELL=/bin/x", "make --eval=x", "make --file=x", "make -E x"}, []string{"make", "make -j4 test", "make CC=gcc"}},
+	{"docker-host", []string{"docker run -v /:/h a", "docker run --volume=/:/h a", "docker run -itv /:/h a", "docker run --privileged a", "docker container run --mount x a", "docker exec --privileged c sh", "podman run -v /:/h a", "docker run --pid=host a"}, []string{"docker ps", "docker run --rm a", "docker build -v ."}},
+	{"gdb-command", []string{"gdb -ex run ./a", "gdb -batch ./a", "gdb --eval-command=run ./a", "gdb -x cmds ./a"}, []string{"gdb ./a", "gdb -q ./a"}},
+	{"runs-program", []string{"strace -f ./a", "ltrace ./a", "expect x.exp", "script -c id", "npx cowsay", "xargs rm", "valgrind ./a"}, []string{"strace --version", "npx --help"}},
+	{"base64-output", []string{"base64 -o x f", "base64 --output=x f"}, []string{"base64 -d f"}},
+	{"npm-exec", []string{"npm exec cowsay", "npm x cowsay", "pnpm dlx x", "yarn dlx x", "npm explore x"}, []string{"npm install x", "npm test"}},
+	{"curl-output", []string{"curl -o /tmp/x u", "curl --output x u", "curl -K cfg u", "curl -so x u"}, []string{"curl -s u", "curl -O u"}},
+}
+
+func TestExecTable(t *testing.T) {
+	byID := map[string]*execRule{}
+	for i := range execTable {
+		byID[execTable[i].ID] = &execTable[i]
+	}
+	tested := map[string]bool{}
+	for _, tc := range execCases {
+		r := byID[tc.id]
+		if r == nil {
+			t.Errorf("no table entry %q", tc.id)
+			continue
+		}
+		tested[tc.id] = true
+		if r.Reason == "" || strings.Contains(r.Reason, "\n") {
+			t.Errorf("%s: reason must be one line", tc.id)
+		}
+		for _, cmd := range tc.hit {
+			a := an(cmd)
+			var m marks
+			markCommand(&a.Commands[0], &m)
+			if !m.any {
+				t.Errorf("%s: %q not marked", tc.id, cmd)
+			}
+		}
+		for _, cmd := range tc.not {
+			a := an(cmd)
+			c := a.Commands[0]
+			if c.Wrap != 0 || c.Opaque {
+				t.Fatalf("%s: look-alike %q is a wrapper in the test helper", tc.id, cmd)
+			}
+			var m marks
+			markCommand(&c, &m)
+			if m.any {
+				t.Errorf("%s: look-alike %q marked: %s", tc.id, cmd, m.reason)
+			}
+		}
+	}
+	for id := range byID {
+		if !tested[id] {
+			t.Errorf("table entry %q has no tests", id)
+		}
+	}
+}
+
+func TestSedScriptSafe(t *testing.T) {
+	printOnly := map[string]bool{"5p": true, "1,10p": true, "$p": true, "/^x/p": true, "1~2p": true, "5p;10p": true, "/a/,/b/p": true, "p": true, "5q": true, "=": true,
+		"": false, "5d": false, "w x": false, "s/a/b/": false, "5p x": false, "/unterminated": false, "5!p": true, "1,+3p": true}
+	for s, want := range printOnly {
+		if got := sedScriptSafe(s, true); got != want {
+			t.Errorf("print-only %q = %v, want %v", s, got, want)
+		}
+	}
+	safe := map[string]bool{"s/a/b/g": true, "s|a|b|2": true, "/x/d": true, "$!N;P;D": true, "y/ab/cd/": true, "1i\\hello": true, "{p;d}": true,
+		"s/a/b/e": false, "s/a/b/w f": false, "1e id": false, "r f": false, "R f": false, "W f": false, "w f": false, "s/a/b": false, "k": false}
+	for s, want := range safe {
+		if got := sedScriptSafe(s, false); got != want {
+			t.Errorf("safe %q = %v, want %v", s, got, want)
+		}
+	}
+}
