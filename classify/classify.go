@@ -31,8 +31,14 @@ func Analyze(text string, opt Options) *Analysis {
 	return analyze(text, opt, nil)
 }
 
-func analyze(text string, opt Options, parser *syntax.Parser) *Analysis {
-	a := &Analysis{Text: text}
+func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
+	a = &Analysis{Text: text}
+	defer func() {
+		// A bug in guard must not let a command through: fail closed.
+		if r := recover(); r != nil {
+			a = &Analysis{Text: text, Fail: FailParse, FailReason: fmt.Sprintf("internal error: %v", r)}
+		}
+	}()
 	if len(text) > MaxTextBytes {
 		a.Fail, a.FailReason = FailTooLong, fmt.Sprintf("command is %d bytes, over the %d byte limit", len(text), MaxTextBytes)
 		return a
@@ -120,7 +126,8 @@ type walker struct {
 	redirs  []redirTarget
 	parser  *syntax.Parser
 
-	aliasDepth int
+	aliasDepth  int
+	nestedBytes int
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -430,7 +437,11 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 		}
 	}
 	w.conc--
+	downloaded := false // a downloader feeds this part, directly or not
 	for i := 1; i < len(parts); i++ {
+		if p := eff[i-1]; p >= 0 && w.info[p].downloads {
+			downloaded = true
+		}
 		c := eff[i]
 		if c < 0 {
 			continue
@@ -447,13 +458,11 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 			}
 			continue
 		}
+		if downloaded && w.runsStdin(c, 0) {
+			w.hitDeny("download-exec", c)
+		}
 		if !w.info[c].readStdin {
 			continue
-		}
-		for j := 0; j < i; j++ {
-			if eff[j] >= 0 && w.info[eff[j]].downloads {
-				w.hitDeny("download-exec", c)
-			}
 		}
 		if p := eff[i-1]; p >= 0 {
 			if text, ok := w.literalOutput(p); ok {
@@ -581,8 +590,16 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 		val += f.val
 		dyn = dyn || f.dyn
 	}
+	if len(val) > maxVarBytes {
+		w.failWith(FailTooLong, fmt.Sprintf("variable %s grows past %d bytes", name, maxVarBytes))
+		return
+	}
 	w.setVar(name, varState{val: val, dyn: dyn})
 }
+
+// maxVarBytes caps a variable's value: doubling assignments (a=$a$a …)
+// would otherwise grow without bound.
+const maxVarBytes = 64 << 10
 
 func (w *walker) decl(x *syntax.DeclClause) {
 	w.addComp(CompAssign)
@@ -604,6 +621,7 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 		}
 		return
 	}
+	pos := x.Pos() // before brace expansion rewrites the words
 	idx := len(w.a.Commands)
 	w.a.Commands = append(w.a.Commands, Command{Parent: w.parent})
 	w.info = append(w.info, cmdInfo{})
@@ -654,14 +672,14 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 		for _, f := range fs[1:] {
 			text += " " + quoteWord(f.val)
 		}
-		w.fill(idx, fs, where, x.Pos())
+		w.fill(idx, fs, where, pos)
 		w.aliasDepth++
 		w.nestedScript(idx, text, "alias "+fs[0].val)
 		w.aliasDepth--
 		w.info[idx].substCmds = subs
 		return
 	}
-	w.fill(idx, fs, where, x.Pos())
+	w.fill(idx, fs, where, pos)
 	w.info[idx].substCmds = subs
 	w.a.Commands[idx].Assigns = assigns
 	w.afterCall(idx)
@@ -802,6 +820,11 @@ func (w *walker) nested(c int, text, where string, strict bool) {
 	if w.fail != "" {
 		return
 	}
+	w.nestedBytes += len(text)
+	if len(text) > MaxTextBytes || w.nestedBytes > 4*MaxTextBytes {
+		w.failWith(FailTooLong, fmt.Sprintf("%s: nested scripts exceed %d bytes", where, 4*MaxTextBytes))
+		return
+	}
 	if !w.enter() {
 		return
 	}
@@ -898,12 +921,19 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		}
 		return
 	}
+	first := len(w.a.Commands)
 	fs, err := w.fields(r.Word, nil)
 	if err != nil || len(fs) != 1 {
 		w.addComp(CompRedirect)
 		return
 	}
 	f := fs[0]
+	if r.Op == syntax.RdrIn && cmd >= 0 && w.info[cmd].readStdin && len(w.a.Commands) > first {
+		// bash < <(echo 'cmd'): the substitution's output is the script.
+		if text, ok := w.literalOutput(w.effective(first)); ok {
+			w.nestedScript(cmd, text, "process substitution into "+w.a.Commands[cmd].Name)
+		}
+	}
 	switch r.Op {
 	case syntax.DplIn, syntax.DplOut:
 		if !f.dyn && (f.val == "-" || isDigits(f.val)) {
@@ -968,4 +998,27 @@ func (w *walker) oneDir() (string, bool) {
 		return w.dirs[0], true
 	}
 	return "", false
+}
+
+// runsStdin reports whether command c, or anything it runs or substitutes
+// (sh -c 'cat | sh', tee >(sh)), is a shell or interpreter that runs what
+// arrives on its standard input.
+func (w *walker) runsStdin(c, depth int) bool {
+	if depth > MaxDepth {
+		return true
+	}
+	if w.info[c].readStdin {
+		return true
+	}
+	for _, i := range w.a.Commands[c].Inner {
+		if w.runsStdin(i, depth+1) {
+			return true
+		}
+	}
+	for _, i := range w.info[c].substCmds {
+		if w.runsStdin(i, depth+1) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -313,7 +314,7 @@ func (w *walker) diskWrite(c int) bool {
 				targets = append(targets, g)
 			}
 		}
-		if len(ops) > 1 || w.a.Commands[c].Name == "pv" {
+		if len(ops) > 1 || (w.a.Commands[c].Name == "pv" && len(ops) > 0) {
 			targets = append(targets, ops[len(ops)-1])
 		}
 	default:
@@ -716,9 +717,9 @@ func (w *walker) killAll(c int) bool {
 			i += 2
 		case a == "-l" || a == "-L" || a == "--list" || a == "--table":
 			return false
-		case strings.HasPrefix(a, "-") && a != "--" && a != "-1":
+		case strings.HasPrefix(a, "-") && a != "--" && !isMinusOne(a):
 			i++
-		case a == "-1" && i+1 < len(fs) && fs[i+1].val != "--":
+		case isMinusOne(a) && i+1 < len(fs) && fs[i+1].val != "--":
 			// kill -1 PID… sends SIGHUP; -1 is the signal here.
 			i++
 		}
@@ -727,7 +728,7 @@ func (w *walker) killAll(c int) bool {
 		if fs[i].val == "--" {
 			continue
 		}
-		if fs[i].val == "-1" {
+		if n, err := strconv.Atoi(fs[i].val); err == nil && n == -1 {
 			return true
 		}
 	}
@@ -1095,4 +1096,9 @@ func (w *walker) forkBombs() {
 			return
 		}
 	}
+}
+
+func isMinusOne(s string) bool {
+	n, err := strconv.Atoi(s)
+	return err == nil && n == -1
 }

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -42,8 +43,13 @@ type part struct {
 // fields expands one word into zero or more fields, following literal
 // variables, $IFS, ANSI-C quoting, tilde and brace expansion.
 func (w *walker) fields(word *syntax.Word, out []field) ([]field, error) {
+	// The source text is taken before brace splitting rewrites the word.
+	src := w.source(word)
 	words := []*syntax.Word{word}
 	if syntax.SplitBraces(word) {
+		if braceCount(word.Parts) > maxFields {
+			return out, errTooMany
+		}
 		words = words[:0]
 		for bw, err := range expand.BracesSeq(nil, word) {
 			if err != nil {
@@ -53,7 +59,7 @@ func (w *walker) fields(word *syntax.Word, out []field) ([]field, error) {
 		}
 	}
 	for _, bw := range words {
-		out = w.wordFields(bw, out)
+		out = w.wordFields(bw, src, out)
 		if len(out) > maxFields {
 			return out, errTooMany
 		}
@@ -67,7 +73,7 @@ func (tooMany) Error() string { return "the command expands to too many words" }
 
 var errTooMany error = tooMany{}
 
-func (w *walker) wordFields(word *syntax.Word, out []field) []field {
+func (w *walker) wordFields(word *syntax.Word, src string, out []field) []field {
 	var parts []part
 	parts = w.wordParts(word.Parts, false, parts, true)
 	dyn := false
@@ -88,7 +94,7 @@ func (w *walker) wordFields(word *syntax.Word, out []field) []field {
 				home = true
 			}
 		}
-		return append(out, field{val: w.source(word), dyn: true, pat: pat.String(), home: home})
+		return append(out, field{val: src, dyn: true, pat: pat.String(), home: home})
 	}
 	// Literal word: apply IFS splitting to the parts that came from unquoted
 	// expansions. A word with no splittable part is exactly one field, even
@@ -171,9 +177,16 @@ func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first
 			}
 			home := false
 			if first && strings.HasPrefix(s, "~") {
-				if s2, ok := w.tilde(s); ok {
-					s = s2
-					home = true
+				s2, ok := w.tilde(s)
+				switch {
+				case ok:
+					s, home = s2, true
+				case s2 != s:
+					s = s2 // ~+ is the directory the shell is in
+				case s == "~" || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, "~+") || strings.HasPrefix(s, "~-"):
+					// a home or directory guard cannot know
+					out = append(out, part{dyn: true, pat: "*" + strings.TrimLeft(s, "~+-")})
+					continue
 				}
 			}
 			s = unescapeUnquoted(s)
@@ -221,10 +234,22 @@ func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first
 func (w *walker) tilde(s string) (string, bool) {
 	rest := s[1:]
 	if rest == "" || rest[0] == '/' {
-		if w.opt.Home == "" {
+		home := w.opt.Home
+		if v, ok := w.vars["HOME"]; ok {
+			if v.dyn {
+				return s, false
+			}
+			home = v.val
+		}
+		if home == "" {
 			return s, false
 		}
-		return w.opt.Home + rest, true
+		return home + rest, true
+	}
+	if rest == "+" || strings.HasPrefix(rest, "+/") {
+		if d, ok := w.oneDir(); ok {
+			return d + rest[1:], false
+		}
 	}
 	return s, false
 }
@@ -259,6 +284,19 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 func (w *walker) walkNested(n syntax.Node) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch x := n.(type) {
+		case *syntax.BinaryArithm:
+			if (x.Op == syntax.Assgn || (x.Op >= syntax.AddAssgn && x.Op <= syntax.PowAssgn)) && isGuardName(x.X) {
+				w.hitDeny("guard-self", -1)
+			}
+		case *syntax.UnaryArithm:
+			if (x.Op == syntax.Inc || x.Op == syntax.Dec) && isGuardName(x.X) {
+				w.hitDeny("guard-self", -1)
+			}
+		case *syntax.ParamExp:
+			if x.Param != nil && strings.HasPrefix(x.Param.Value, "GUARD_") && x.Exp != nil &&
+				(x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+				w.hitDeny("guard-self", -1)
+			}
 		case *syntax.CmdSubst:
 			w.substitution(x.Stmts, CompCmdSubst, "$(…)")
 			return false
@@ -417,4 +455,72 @@ func hexVal(c byte) byte {
 		return c - 'A' + 10
 	}
 	return c - '0'
+}
+
+// isGuardName reports an arithmetic operand naming a GUARD_* variable.
+func isGuardName(x syntax.ArithmExpr) bool {
+	wd, ok := x.(*syntax.Word)
+	if !ok || len(wd.Parts) == 0 {
+		return false
+	}
+	lit, ok := wd.Parts[0].(*syntax.Lit)
+	return ok && strings.HasPrefix(lit.Value, "GUARD_")
+}
+
+// braceCount estimates how many words brace expansion makes of parts,
+// saturating past maxFields, so a product like {a,b}{a,b}… is refused
+// before it is expanded.
+func braceCount(parts []syntax.WordPart) int {
+	n := 1
+	for _, p := range parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		k := 0
+		if b.Sequence {
+			k = seqCount(b)
+		} else {
+			for _, e := range b.Elems {
+				k += braceCount(e.Parts)
+				if k > maxFields {
+					break
+				}
+			}
+		}
+		if k == 0 {
+			k = 1
+		}
+		n *= k
+		if n > maxFields {
+			return maxFields + 1
+		}
+	}
+	return n
+}
+
+// seqCount is the length of {x..y[..incr]}.
+func seqCount(b *syntax.BraceExp) int {
+	lit := func(i int) string {
+		if i >= len(b.Elems) || len(b.Elems[i].Parts) != 1 {
+			return ""
+		}
+		if l, ok := b.Elems[i].Parts[0].(*syntax.Lit); ok {
+			return l.Value
+		}
+		return ""
+	}
+	from, err1 := strconv.Atoi(lit(0))
+	to, err2 := strconv.Atoi(lit(1))
+	if err1 != nil || err2 != nil {
+		return 64 // letters: at most a few dozen
+	}
+	d := to - from
+	if d < 0 {
+		d = -d
+	}
+	if d > maxFields {
+		return maxFields + 1
+	}
+	return d + 1
 }

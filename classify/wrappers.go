@@ -85,6 +85,10 @@ func customWrapper(name string) func(*walker, int, []field) {
 		return (*walker).wrapFind
 	case "eval":
 		return (*walker).wrapEval
+	case "trap":
+		return (*walker).wrapTrap
+	case "source", ".":
+		return (*walker).wrapSource
 	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "rbash":
 		return (*walker).wrapShell
 	}
@@ -187,7 +191,7 @@ func skipOptions(fs []field, i int, g grammar) (int, bool) {
 	for n := 0; n < g.operands && i < len(fs); n++ {
 		i++
 	}
-	return i, true
+	return min(i, len(fs)), true
 }
 
 func contains(list []string, s string) bool {
@@ -354,7 +358,7 @@ func (w *walker) wrapShell(c int, fs []field) {
 		w.a.Commands[c].Wrap = WrapShell
 		w.a.Commands[c].InnerStart = i
 		w.shellText(c, fs[i], w.a.Commands[c].Name+" -c")
-	case haveS || i >= len(fs):
+	case haveS || i >= len(fs) || isStdinPath(fs[i].val):
 		w.info[c].readStdin = true
 		w.a.Commands[c].Wrap = WrapShell
 	default:
@@ -677,5 +681,37 @@ func (w *walker) interpreter(c int, fs []field, opts string) {
 	}
 	if !scriptArg {
 		w.info[c].readStdin = true
+	}
+}
+
+// isStdinPath names the standard input as a file.
+func isStdinPath(p string) bool {
+	switch p {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-":
+		return true
+	}
+	return false
+}
+
+// wrapTrap: trap 'COMMANDS' SIGNAL…: the commands run later, in this shell.
+func (w *walker) wrapTrap(c int, fs []field) {
+	i := 1
+	if i < len(fs) && fs[i].val == "--" {
+		i++
+	}
+	if i >= len(fs) || fs[i].val == "-" || fs[i].val == "-p" || fs[i].val == "-l" || i+1 >= len(fs) {
+		return
+	}
+	w.a.Commands[c].Wrap = WrapShell
+	w.a.Commands[c].InnerStart = i
+	w.shellText(c, fs[i], "trap")
+}
+
+// wrapSource: source FILE runs a file guard cannot see, unless the file is
+// standard input (. /dev/stdin <<< "…").
+func (w *walker) wrapSource(c int, fs []field) {
+	if len(fs) > 1 && isStdinPath(fs[1].val) {
+		w.info[c].readStdin = true
+		w.a.Commands[c].Wrap = WrapShell
 	}
 }
