@@ -109,6 +109,9 @@ func writeExplain(b *strings.Builder, red *redact.Redactor, cwd string, an *clas
 	}
 	if v.File != "" {
 		fmt.Fprintf(b, ", file %s", v.File)
+		if v.Line > 0 {
+			fmt.Fprintf(b, ":%d", v.Line)
+		}
 	}
 	b.WriteString("\n")
 	if v.Decision == grants.Ask {
