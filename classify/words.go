@@ -317,8 +317,14 @@ func (w *walker) source(n syntax.Node) string {
 	return w.src[start:end]
 }
 
+// hasGlob reports glob syntax: * or ?, or a [ with a ] after it (a lone
+// [ is the test command).
 func hasGlob(s string) bool {
-	return strings.ContainsAny(s, "*?[")
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	k := strings.IndexByte(s, '[')
+	return k >= 0 && strings.IndexByte(s[k+1:], ']') >= 0
 }
 
 // unescapeUnquoted removes the backslashes of an unquoted literal:
