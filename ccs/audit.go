@@ -10,7 +10,7 @@ import (
 // journal lines written since the last import, so it sees every record
 // appended before it was called.
 func (s *Store) Audit(q Query) ([]Record, error) {
-	if err := s.importJournal(false); err != nil {
+	if err := s.importJournal(); err != nil {
 		return nil, fmt.Errorf("import audit journal: %w", err)
 	}
 	db, err := s.database()

@@ -24,6 +24,7 @@ const (
 	envChildDir    = "GUARD_CCS_TEST_DIR"
 	envChildAppend = "GUARD_CCS_TEST_APPEND" // append one record with this number
 	envChildAudit  = "GUARD_CCS_TEST_AUDIT"  // run Audit this many times
+	envChildMany   = "GUARD_CCS_TEST_MANY"   // append this many records, rotating at 4 KiB
 )
 
 func TestMain(m *testing.M) {
@@ -40,6 +41,15 @@ func child(dir string) int {
 		if err := s.Append(Record{Command: "echo " + n, Decision: "allow", Mode: "shell", Agent: "proc"}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
+		}
+	}
+	if n, _ := strconv.Atoi(os.Getenv(envChildMany)); n > 0 {
+		s.maxJournal = 4096
+		for i := range n {
+			if err := s.Append(Record{Command: fmt.Sprintf("p%d-%d", os.Getpid(), i), Decision: "allow"}); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
 		}
 	}
 	if n, _ := strconv.Atoi(os.Getenv(envChildAudit)); n > 0 {
@@ -410,6 +420,47 @@ func TestConcurrentProcesses(t *testing.T) {
 		if r.Agent != "proc" || r.Decision != "allow" || !strings.HasPrefix(r.Command, "echo ") {
 			t.Errorf("corrupted record %+v", r)
 		}
+	}
+}
+
+// TestRotationProcesses has 20 processes append 30 records each into a
+// journal that rotates every 4 KiB, while 4 more import.
+func TestRotationProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 24 processes")
+	}
+	dir := t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []*exec.Cmd
+	for i := range 24 {
+		c := exec.Command(self)
+		c.Env = append(os.Environ(), envChildDir+"="+dir, envChildMany+"=30")
+		if i%6 == 5 {
+			c.Env = append(os.Environ(), envChildDir+"="+dir, envChildAudit+"=10")
+		}
+		c.Stderr = os.Stderr
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, c)
+	}
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Error(err)
+		}
+	}
+	s := Open(dir, nil)
+	defer s.Close()
+	got, err := s.Audit(Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAll(t, got, 20*30)
+	if _, err := os.Stat(filepath.Join(dir, oldJournalName)); err != nil {
+		t.Errorf("journal never rotated: %v", err)
 	}
 }
 

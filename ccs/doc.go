@@ -48,11 +48,13 @@
 //     one write(2) on an O_APPEND descriptor, under a shared flock. Appends
 //     from any number of processes never interleave; a torn line (crash, full
 //     disk) is ended with a newline where possible and skipped on import.
-//   - When the journal passes 8 MiB, the appender that notices takes the lock
-//     exclusively (so no appender is between open and write), imports what is
-//     new into SQLite, and renames it to audit.jsonl.1. No record is lost to
-//     rotation; only if the database is unusable at that moment can records
-//     in the previous audit.jsonl.1 that were never imported be dropped.
+//   - When the journal passes 8 MiB, the appender that notices imports what
+//     is new into SQLite, then takes the lock exclusively (so no appender is
+//     between open and write) and renames the journal to audit.jsonl.1.
+//     Lines appended between the import and the rename are still tracked
+//     through the renamed file's inode. No record is lost to rotation; only
+//     if the database is unusable at that moment can records in the previous
+//     audit.jsonl.1 that were never imported be dropped.
 //   - Audit imports the lines written since the last import, then queries.
 //     The import runs in one SQLite transaction (BEGIN IMMEDIATE) that also
 //     moves the stored position (inode, first bytes, offset), so concurrent

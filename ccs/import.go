@@ -31,31 +31,36 @@ type journal struct {
 
 // importJournal copies the journal lines not yet in the database into it, in
 // one transaction that also moves the stored position (inode, head, offset),
-// so concurrent importers never import a line twice. haveLock is set when
-// the caller (rotation) holds the journal lock already.
-func (s *Store) importJournal(haveLock bool) error {
-	old, cur, err := s.openJournals(haveLock)
-	if err != nil {
-		return err
-	}
-	defer old.close()
-	defer cur.close()
-	if old == nil && cur == nil {
-		return nil
+// so concurrent importers never import a line twice.
+func (s *Store) importJournal() error {
+	if !s.journalExists() {
+		return nil // nothing was ever written: leave the database alone
 	}
 	return s.tx(func(tx *sql.Tx) error {
+		// The files are opened inside the transaction, which importers
+		// hold one at a time: the position read below was written by an
+		// importer that saw these files or their predecessors, never a
+		// later set. (Opened before it, a rotation could slip in between
+		// and the stored position would match neither file.)
+		old, cur, err := s.openJournals()
+		if err != nil {
+			return err
+		}
+		defer old.close()
+		defer cur.close()
+		if old == nil && cur == nil {
+			return nil
+		}
 		var pos struct {
 			ino    uint64
 			head   []byte
 			offset int64
 		}
-		err := tx.QueryRow(`SELECT inode, head, offset FROM journal_position WHERE id = 1`).Scan(&pos.ino, &pos.head, &pos.offset)
+		err = tx.QueryRow(`SELECT inode, head, offset FROM journal_position WHERE id = 1`).Scan(&pos.ino, &pos.head, &pos.offset)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		same := func(j *journal) bool {
-			return j != nil && len(pos.head) > 0 && j.ino == pos.ino && bytes.HasPrefix(j.head, pos.head)
-		}
+		same := func(j *journal) bool { return j.matches(pos.ino, pos.head) }
 		type step struct {
 			j     *journal
 			from  int64
@@ -87,10 +92,13 @@ func (s *Store) importJournal(haveLock bool) error {
 			if err != nil {
 				return err
 			}
+			if len(st.j.head) == 0 {
+				continue // empty: it cannot be recognised later, keep the one before
+			}
 			last, lastOff = st.j, off
 			moved = moved || off != pos.offset || !same(st.j)
 		}
-		if !moved {
+		if !moved || last == nil {
 			return nil // nothing new: write nothing
 		}
 		_, err = tx.Exec(`INSERT INTO journal_position (id, inode, head, offset) VALUES (1, ?, ?, ?)
@@ -134,6 +142,11 @@ func importFile(ins *sql.Stmt, j *journal, from int64, final bool) (int64, error
 			return 0, err
 		}
 	}
+	if from == 0 {
+		// The file may have grown since it was opened (from empty): know
+		// it by the complete lines imported from it.
+		j.head = data[:min(headSize, consumed)]
+	}
 	return from + int64(consumed), nil
 }
 
@@ -155,21 +168,23 @@ func parseLine(line []byte) (Record, bool) {
 	return Record{}, false
 }
 
+func (s *Store) journalExists() bool {
+	for _, name := range []string{journalName, oldJournalName} {
+		if _, err := os.Stat(s.path(name)); !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
+}
+
 // openJournals opens audit.jsonl.1 and audit.jsonl (nil where missing)
 // while holding the journal lock, so no rotation happens between the two.
-func (s *Store) openJournals(haveLock bool) (old, cur *journal, err error) {
-	if !haveLock {
-		if _, err := os.Stat(s.path(journalName)); errors.Is(err, fs.ErrNotExist) {
-			if _, err := os.Stat(s.path(oldJournalName)); errors.Is(err, fs.ErrNotExist) {
-				return nil, nil, nil // nothing was ever written
-			}
-		}
-		l, err := s.lock(syscall.LOCK_SH)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer l.Close()
+func (s *Store) openJournals() (old, cur *journal, err error) {
+	l, err := s.lock(syscall.LOCK_SH)
+	if err != nil {
+		return nil, nil, err
 	}
+	defer l.Close()
 	if old, err = openJournal(s.path(oldJournalName)); err != nil {
 		return nil, nil, err
 	}
@@ -205,6 +220,11 @@ func openJournal(path string) (*journal, error) {
 		return nil, fmt.Errorf("read journal %s: %w", path, err)
 	}
 	return &journal{f: f, ino: st.Ino, head: head[:n]}, nil
+}
+
+// matches reports whether j is the file with this inode and head.
+func (j *journal) matches(ino uint64, head []byte) bool {
+	return j != nil && len(head) > 0 && j.ino == ino && bytes.HasPrefix(j.head, head)
 }
 
 func (j *journal) close() {

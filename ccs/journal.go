@@ -89,26 +89,76 @@ func (s *Store) appendLine(line []byte, mayRotate bool) (rotated bool, err error
 }
 
 // rotate renames a full journal to audit.jsonl.1, replacing the previous
-// one. It holds the lock exclusively, so no appender is between opening the
-// journal and writing to it, and it first imports what is not yet in the
-// database, so the replaced file held nothing unimported. (If the database
-// is unusable, that import is skipped and the oldest journal's records that
-// were never imported are lost: the journal must not grow without bound.)
+// one, but only once everything in the previous one is in the database:
+//
+//  1. import what is new (without the journal lock, so appenders never
+//     wait for SQLite);
+//  2. take the lock exclusively, so no appender is between opening the
+//     journal and writing to it;
+//  3. if the stored import position is on the current journal (so the
+//     previous one was read to its end), rename; lines appended after step 1
+//     stay tracked through the renamed file's inode. Otherwise another
+//     rotation came in between: go round again.
+//
+// If the database is unusable the journal is not rotated, and keeps
+// growing, until it reaches maxBacklog times its limit: then it is rotated
+// anyway and the never-imported records of the previous audit.jsonl.1 are
+// lost, because the journal must not fill the disk.
 func (s *Store) rotate() error {
+	for range 3 {
+		importErr := s.importJournal()
+		done, err := s.renameJournal(importErr == nil)
+		if done || err != nil {
+			return err
+		}
+	}
+	return nil // still behind: the next append tries again
+}
+
+// maxBacklog is how many times its size limit the journal may grow while
+// the database cannot take its records.
+const maxBacklog = 4
+
+// renameJournal does steps 2 and 3 of rotate. It reports done when no
+// rotation is due any more.
+func (s *Store) renameJournal(imported bool) (done bool, err error) {
 	l, err := s.lock(syscall.LOCK_EX)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer l.Close()
-	fi, err := os.Stat(s.path(journalName))
+	cur, err := openJournal(s.path(journalName))
+	if err != nil || cur == nil {
+		return true, err
+	}
+	defer cur.close()
+	fi, err := cur.f.Stat()
 	if err != nil || fi.Size() < s.maxJournal {
-		return nil // another process rotated it already
+		return true, err // another process rotated it already
 	}
-	_ = s.importJournal(true) // best effort, see above
+	if !(imported && s.positionOn(cur)) && fi.Size() < maxBacklog*s.maxJournal {
+		return false, nil
+	}
 	if err := os.Rename(s.path(journalName), s.path(oldJournalName)); err != nil {
-		return fmt.Errorf("rotate journal: %w", explainFS(err))
+		return false, fmt.Errorf("rotate journal: %w", explainFS(err))
 	}
-	return nil
+	return true, nil
+}
+
+// positionOn reports whether the stored import position is in j. It only
+// reads, outside any transaction: an importer may hold the write lock while
+// it waits for the journal lock that the caller holds.
+func (s *Store) positionOn(j *journal) bool {
+	db, err := s.database()
+	if err != nil {
+		return false
+	}
+	var ino uint64
+	var head []byte
+	if err := db.QueryRow(`SELECT inode, head FROM journal_position WHERE id = 1`).Scan(&ino, &head); err != nil {
+		return false
+	}
+	return j.matches(ino, head)
 }
 
 // lock takes the journal lock (syscall.LOCK_SH or LOCK_EX). Appenders and
