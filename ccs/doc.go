@@ -49,12 +49,15 @@
 //     from any number of processes never interleave; a torn line (crash, full
 //     disk) is ended with a newline where possible and skipped on import.
 //   - When the journal passes 8 MiB, the appender that notices imports what
-//     is new into SQLite, then takes the lock exclusively (so no appender is
-//     between open and write) and renames the journal to audit.jsonl.1.
-//     Lines appended between the import and the rename are still tracked
-//     through the renamed file's inode. No record is lost to rotation; only
-//     if the database is unusable at that moment can records in the previous
-//     audit.jsonl.1 that were never imported be dropped.
+//     is new into SQLite, takes the lock exclusively (so no appender is
+//     between open and write), checks that the import position is now on
+//     this journal (so audit.jsonl.1 was read to its end) and renames it to
+//     audit.jsonl.1. Lines appended after the import stay tracked through
+//     the renamed file's inode. No record is lost to rotation. Only while
+//     the database is unusable does the journal keep growing, and past four
+//     times the limit it is rotated anyway: records of the previous
+//     audit.jsonl.1 that were never imported are then lost, rather than the
+//     disk filled.
 //   - Audit imports the lines written since the last import, then queries.
 //     The import runs in one SQLite transaction (BEGIN IMMEDIATE) that also
 //     moves the stored position (inode, first bytes, offset), so concurrent
