@@ -1,6 +1,7 @@
 package ccs
 
 import (
+	"database/sql"
 	"fmt"
 	"math"
 	"time"
@@ -13,10 +14,6 @@ func (s *Store) Audit(q Query) ([]Record, error) {
 	if err := s.importJournal(); err != nil {
 		return nil, fmt.Errorf("import audit journal: %w", err)
 	}
-	db, err := s.database()
-	if err != nil {
-		return nil, fmt.Errorf("read audit: %w", err)
-	}
 	since := int64(math.MinInt64)
 	if !q.Since.IsZero() {
 		since = q.Since.UnixNano()
@@ -26,7 +23,7 @@ func (s *Store) Audit(q Query) ([]Record, error) {
 		limit = -1 // SQLite: no limit
 	}
 	var recs []Record
-	err = retryBusy(func() error {
+	err := s.read(func(db *sql.DB) error {
 		recs = recs[:0]
 		rows, err := db.Query(`SELECT time, agent, cwd, command, sha256, decision, rule, answer, mode, exit, duration_ms
 			FROM audit WHERE (?1 = '' OR decision = ?1) AND time >= ?2
@@ -48,7 +45,7 @@ func (s *Store) Audit(q Query) ([]Record, error) {
 		return rows.Err()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read audit: %w", explainDB(s.path(dbName), err))
+		return nil, fmt.Errorf("read audit: %w", err)
 	}
 	return recs, nil
 }

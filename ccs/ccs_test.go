@@ -479,7 +479,7 @@ func TestAppendErrors(t *testing.T) {
 			t.Skip(err)
 		}
 		err := Open(dir, nil).Append(rec("x", "allow", time.Time{}))
-		if err == nil || !strings.Contains(err.Error(), "no space left on the device") {
+		if err == nil || !strings.Contains(err.Error(), "no space left on the device holding") {
 			t.Fatalf("err = %v", err)
 		}
 	})

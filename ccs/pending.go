@@ -119,9 +119,9 @@ func scanPending(row interface{ Scan(...any) error }) (Pending, error) {
 // first.
 func (s *Store) ListPending() ([]Pending, error) {
 	var list []Pending
-	err := s.tx(func(tx *sql.Tx) error {
+	err := s.read(func(db *sql.DB) error {
 		list = list[:0]
-		rows, err := tx.Query(pendingSelect+` WHERE status = ? ORDER BY time, id`, StatusPending)
+		rows, err := db.Query(pendingSelect+` WHERE status = ? ORDER BY time, id`, StatusPending)
 		if err != nil {
 			return err
 		}
@@ -145,9 +145,9 @@ func (s *Store) ListPending() ([]Pending, error) {
 // unknown ID gives an error that wraps ErrNotFound.
 func (s *Store) GetPending(id string) (Pending, error) {
 	var p Pending
-	err := s.tx(func(tx *sql.Tx) error {
+	err := s.read(func(db *sql.DB) error {
 		var err error
-		p, err = scanPending(tx.QueryRow(pendingSelect+` WHERE id = ?`, id))
+		p, err = scanPending(db.QueryRow(pendingSelect+` WHERE id = ?`, id))
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {

@@ -234,6 +234,19 @@ func (s *Store) tx(fn func(*sql.Tx) error) error {
 	return nil
 }
 
+// read runs fn, which only reads, outside any transaction (WAL readers do
+// not wait for writers), retrying while SQLite reports busy.
+func (s *Store) read(fn func(*sql.DB) error) error {
+	db, err := s.database()
+	if err != nil {
+		return err
+	}
+	if err := retryBusy(func() error { return fn(db) }); err != nil {
+		return explainDB(s.path(dbName), err)
+	}
+	return nil
+}
+
 // retryBusy calls fn until it succeeds, fails for a reason other than a
 // busy database, or busyRetries more tries have been made.
 func retryBusy(fn func() error) error {
@@ -300,19 +313,37 @@ func explainDB(path string, err error) error {
 	return err
 }
 
-// explainFS rewords the file-system errors a user can fix.
+// explainFS rewords the file-system errors a user can fix. The result still
+// matches the original with errors.Is.
 func explainFS(err error) error {
 	var pe *os.PathError
 	if !errors.As(err, &pe) {
 		return err
 	}
-	switch {
-	case errors.Is(err, os.ErrPermission):
-		return fmt.Errorf("%s is not writable (permission denied): %w", pe.Path, err)
-	case errors.Is(err, syscall.EROFS):
-		return fmt.Errorf("%s is on a read-only file system: %w", pe.Path, err)
-	case errors.Is(err, syscall.ENOSPC):
-		return fmt.Errorf("no space left on the device holding %s: %w", pe.Path, err)
+	for _, c := range fsProblems {
+		if errors.Is(err, c.err) {
+			return &fsError{msg: fmt.Sprintf(c.format, pe.Path), err: err}
+		}
 	}
 	return err
 }
+
+// fsProblems are the file-system errors explainFS rewords.
+var fsProblems = [...]struct {
+	err    error
+	format string
+}{
+	{os.ErrPermission, "%s is not writable: permission denied"},
+	{syscall.EROFS, "%s is on a read-only file system"},
+	{syscall.ENOSPC, "no space left on the device holding %s"},
+	{syscall.EDQUOT, "disk quota exceeded for %s"},
+	{syscall.ENOTDIR, "%s is not a directory"},
+}
+
+type fsError struct {
+	msg string
+	err error
+}
+
+func (e *fsError) Error() string { return e.msg }
+func (e *fsError) Unwrap() error { return e.err }
