@@ -56,10 +56,7 @@ func run(sp runSpec) (runResult, error) {
 	// Orphans of the command (daemons, double forks, setsid) reparent to guard
 	// rather than to init, so they stay findable as guard's descendants.
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-	before := map[int]bool{} // guard's children from before, never touched
-	for pid := range descendants(os.Getpid(), nil, before) {
-		before[pid] = true
-	}
+	before := directChildren() // guard's children from before (tests): never touched
 
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	ttyFd := -1
@@ -210,7 +207,7 @@ func reapAll(pgid int, skip map[int]bool) {
 }
 
 // descendants returns the pids below root in the process tree, read from
-// /proc, without those in skip. A process already exited but not yet reaped
+// /proc, without those in skip and their subtrees. A process already exited but not yet reaped
 // (a zombie) is not counted: it runs nothing. Zombies that are root's own
 // children are added to zombies when it is not nil.
 func descendants(root int, skip, zombies map[int]bool) map[int]bool {
@@ -229,7 +226,7 @@ func descendants(root int, skip, zombies map[int]bool) map[int]bool {
 			continue
 		}
 		if state == 'Z' || state == 'X' {
-			if ppid == root && zombies != nil {
+			if ppid == root && zombies != nil && !skip[pid] {
 				zombies[pid] = true
 			}
 			continue
@@ -242,14 +239,35 @@ func descendants(root int, skip, zombies map[int]bool) map[int]bool {
 		p := queue[0]
 		queue = queue[1:]
 		for _, c := range children[p] {
-			if !out[c] {
+			if !out[c] && !skip[c] {
 				out[c] = true
 				queue = append(queue, c)
 			}
 		}
 	}
-	for pid := range skip {
-		delete(out, pid)
+	return out
+}
+
+// directChildren returns guard's own children, from the kernel's per-thread
+// lists (cheap: this runs before every command). Their subtrees are left
+// alone when a run cleans up after itself. In guard there are none; in tests
+// there may be.
+func directChildren() map[int]bool {
+	out := map[int]bool{}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return out
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				out[pid] = true
+			}
+		}
 	}
 	return out
 }
