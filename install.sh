@@ -256,8 +256,11 @@ install_guard() {
 	if ! git -C "$REPO" status --porcelain >/dev/null 2>&1; then
 		buildvcs=-buildvcs=false
 	fi
+	# urfave_cli_no_docs leaves out urfave/cli's man/markdown generators (and the
+	# markdown parser they pull in), which guard never calls: less to initialise
+	# on every command an agent runs.
 	say "building guard $version"
-	if ! (cd "$REPO" && CGO_ENABLED=1 "$GO" build -trimpath "$buildvcs" \
+	if ! (cd "$REPO" && CGO_ENABLED=1 "$GO" build -trimpath "$buildvcs" -tags urfave_cli_no_docs \
 		-ldflags "-X main.version=$version" -o "$build/guard" ./cmd/guard); then
 		die "go build failed"
 	fi
