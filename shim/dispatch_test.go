@@ -9,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 )
 
 // shimTree builds dirs of links: shims/{bash,sh} and shims2/bash point at the
@@ -228,5 +231,71 @@ func TestGuardKilledLeavesNoSurvivor(t *testing.T) {
 			t.Errorf("pid %d survived guard's termination", pid)
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
+	}
+}
+
+func TestInteractiveExecsRealShell(t *testing.T) {
+	st := newShimTree(t)
+	cmd := guardCmd(t, st, filepath.Join(st.shims, "bash"), "deny", "--norc", "--noprofile")
+	cmd.Env = append(cmd.Env, "PS1=$ ")
+	ptmx, err := pty.Start(cmd)
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer ptmx.Close()
+	go func() {
+		var b [4096]byte
+		for {
+			if _, err := ptmx.Read(b[:]); err != nil {
+				return
+			}
+		}
+	}()
+	// The verdict is deny: only an interactive real shell (not judged) runs this.
+	ptmx.Write([]byte("exit 9\n"))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if code := exitCode(t, err); code != 9 {
+			t.Errorf("exit %d, want 9 from the interactive shell", code)
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the interactive shell did not exit")
+	}
+}
+
+func TestRunRestoresTerminalAfterKill(t *testing.T) {
+	st := newShimTree(t)
+	// guard runs on a pty that is its controlling terminal, so it hands the
+	// foreground over; the command leaves the terminal raw and dies.
+	cmd := guardCmd(t, st, filepath.Join(st.shims, "bash"), "allow", "-c", "stty raw -echo; kill -KILL $$")
+	ptmx, err := pty.Start(cmd)
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer ptmx.Close()
+	before, err := unix.IoctlGetTermios(int(ptmx.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Skipf("termios on the pty master: %v", err)
+	}
+	go func() {
+		var b [4096]byte
+		for {
+			if _, err := ptmx.Read(b[:]); err != nil {
+				return
+			}
+		}
+	}()
+	if code := exitCode(t, cmd.Wait()); code != 137 {
+		t.Fatalf("exit %d", code)
+	}
+	after, err := unix.IoctlGetTermios(int(ptmx.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Lflag != after.Lflag || before.Iflag != after.Iflag || before.Oflag != after.Oflag {
+		t.Errorf("terminal left changed: before %+v after %+v", before, after)
 	}
 }

@@ -70,6 +70,10 @@ func run(sp runSpec) (runResult, error) {
 			ttyFd = fd
 		}
 	}
+	var ttyState *term.State
+	if ttyFd >= 0 {
+		ttyState, _ = term.GetState(ttyFd)
+	}
 	cmd := &exec.Cmd{
 		Path: sp.Path, Args: sp.Argv, Env: sp.Env, Dir: sp.Dir,
 		Stdin: sp.Stdin, Stdout: sp.Stdout, Stderr: sp.Stderr,
@@ -129,6 +133,10 @@ wait:
 	}
 	if ttyFd >= 0 {
 		takeForeground(ttyFd)
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ttyState != nil && (res.TimedOut || ending || (ok && ws.Signaled())) {
+			// A full-screen program killed mid-way leaves the terminal raw.
+			_ = term.Restore(ttyFd, ttyState)
+		}
 	}
 	if ending {
 		reapAll(pgid, before)

@@ -1,0 +1,89 @@
+// Package shim is one run of guard as an agent's shell: it takes the command
+// line apart, judges the command text, asks the human when it must, runs what
+// is allowed, and records the decision.
+//
+// # Entry modes
+//
+//   - guard -c CMD [arg0 [args…]], with the flags and orders a shell accepts
+//     (-c, -lc, -l -c, -c -l, --login -c, -ec, -xc, -o pipefail -c, --norc,
+//     --noprofile, …). -c with an empty command is valid (exit 0). Every flag
+//     other than c is passed to the real shell unchanged. A command line bash
+//     would reject (-c without a command, an unknown option) exits 2.
+//   - argv[0] dispatch: invoked through a link named bash or sh, guard acts as
+//     that shell and runs the real shell of that name found on PATH after the
+//     directory it was invoked from. [IsShellInvocation] tells cmd/guard when
+//     to call [Main].
+//   - No -c and stdin is a terminal: the real shell is exec'd interactively (a
+//     human is typing). No -c and stdin is not a terminal: the whole script is
+//     read from stdin (at most 128 KiB; longer is refused), judged as one text
+//     and run with -c (positional words after -s stay $1 …). The command's own
+//     stdin is then at its end. A script file operand (bash x.sh args) is
+//     judged as the command "bash x.sh args".
+//   - [Exec]: guard exec -- PROG ARGS…, judged as the simple command it is and
+//     run without a shell (PROG looked up on PATH; missing: exit 127).
+//
+// # Finding the real shell
+//
+// GUARD_REAL_SHELL, else the dispatch name after guard's own directory on
+// PATH, else bash then sh on PATH. Relative PATH entries are never used, and
+// any candidate that is guard itself (os.SameFile, so through links) is
+// skipped; when only guard was found the run stops with exit 125 and
+// "guard: error: loop: …". GUARD_DEPTH counts nested guards; at 40 the run
+// stops the same way, which catches loops through wrapper scripts.
+//
+// # Deciding and asking
+//
+// classify.Analyze (or AnalyzeArgv) and grants.Decide give a verdict. deny:
+// exit 126 and one line "guard: denied: RULE: REASON". ask: an approval given
+// with guard approve --once for exactly this text in this directory is used
+// up; else, if prompting is on (not GUARD_NO_PROMPT=1, not no_tty_prompt) and
+// /dev/tty opens with guard in its foreground, [Prompt] asks there, never on
+// the agent's stdout or stderr; else the request is recorded as pending and
+// guard exits 126 with one line "guard: needs approval: CMD (REASON); to
+// allow it here: guard grants add --project 'PATTERN'  (or: guard approve ID)".
+// Answers p and g store the pattern with grants.AddRule in the project's or
+// the global grants. Text shown anywhere goes through redact first, and the
+// prompt prints control characters escaped.
+//
+// # Running
+//
+// The real shell runs in its own process group with the caller's environment
+// plus GUARD_ACTIVE=1, and with the caller's own stdin, stdout and stderr
+// (nothing is copied). When stdin is the terminal and guard is in its
+// foreground, the child puts its group in the foreground itself (between fork
+// and exec, so it can never be stopped for reading too early) and guard takes
+// the terminal back afterwards. SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGWINCH
+// go to the group. The exit status is the command's (signal N: 128+N).
+//
+// Timeout (guard exec --timeout > GUARD_TIMEOUT > timeout in the config >
+// 10m): SIGTERM to the group and to every descendant, SIGKILL after 2 s, exit
+// 124 and "guard: timed out after D". The same cleanup runs when guard itself
+// gets SIGTERM or SIGHUP (forward, wait the grace, kill), and after SIGINT or
+// SIGQUIT once the shell has ended.
+//
+// How "every descendant" is found: guard makes itself a child subreaper
+// (PR_SET_CHILD_SUBREAPER), so processes that double-forked or left the group
+// with setsid reparent to guard instead of init and stay in guard's subtree;
+// the subtree is read from /proc and killed in rounds until nothing is left,
+// and the orphans are reaped. As a last resort the shell gets
+// Pdeathsig=SIGKILL, so it dies if guard is killed with SIGKILL. What guard
+// cannot stop: after a SIGKILL to guard itself, the shell's own descendants
+// outlive it (nothing runs in guard any more to kill them); a process that
+// escapes with its own subreaper or a new PID namespace; a cgroup would be
+// needed for those. A command that ends normally may leave background jobs
+// running, as bash -c does.
+//
+// guard prints nothing to stdout in shell mode, ever. Exit statuses guard
+// itself produces: [ExitUsage], [ExitTimeout], [ExitFailure], [ExitRefused],
+// [ExitNoProg].
+//
+// # Record
+//
+// Every decision becomes one audit record (ccs, all of it in record.go):
+// time, agent (GUARD_AGENT, else the parent process name from /proc), cwd,
+// the redacted text, its sha256, decision (the verdict), rule, answer (rule,
+// user, pending), mode (shell, stdin, exec), exit status and duration. A
+// refusal is printed before it is recorded. A state directory that cannot be
+// written costs one "guard: warning: audit not written: …" line per run; the
+// command is still judged and run.
+package shim
