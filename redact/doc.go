@@ -45,8 +45,15 @@
 //
 // Every pattern has trigger substrings (ghp_, ://, password, …). A pattern's
 // regular expression runs only when one of its triggers occurs in the input,
-// so ordinary text costs a handful of substring searches and no regular
-// expression at all. See BenchmarkRedact for figures.
+// so ordinary text costs one table-driven scan and no regular expression at
+// all. `go test -bench . ./redact/` on the 2-core build machine (busy, so
+// rough):
+//
+//	1 MiB of build log, no trigger            ~760 MB/s
+//	1 MiB with a secret every 4 KiB           ~210-280 MB/s
+//	1 MiB of nothing but password=x labels    ~5.5 MB/s (worst case)
+//	a typical command, no trigger             ~0.2-0.6 µs
+//	a command holding a URL                   ~4-12 µs
 //
 // # Streaming
 //

@@ -119,7 +119,7 @@ var patterns = [...]pattern{
 		// scheme://user:password@host: only the password goes.
 		kind:     "url-password",
 		triggers: []string{"://"},
-		re:       regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'"]{0,}:(?P<s>[^\s@/'"]{1,})@`),
+		re:       regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'"\[\]]*:(?P<s>[^\s@/'"\[\]]+)@`),
 	},
 	{
 		kind:     "authorization",

@@ -10,6 +10,10 @@ import (
 // marker starts every replacement: [REDACTED:kind].
 const marker = "[REDACTED:"
 
+// maxMarker bounds the length of a marker that insideMarker recognises
+// (env:NAME kinds carry a variable's name).
+const maxMarker = 256
+
 // minEnvValue is the shortest environment value treated as a secret; shorter
 // values ("1", "true", "us") would redact ordinary words everywhere.
 const minEnvValue = 8
@@ -240,6 +244,9 @@ func (p *pattern) find(spans []span, b []byte, off, owner int, whole bool) []spa
 			spans = append(spans, span{off + m[0], off + m[1], owner})
 			continue
 		}
+		if insideMarker(b, m[0]) {
+			continue // text redacted before: guard may redact twice
+		}
 		grouped := false
 		for g := 1; g < len(names); g++ {
 			if names[g] != "s" {
@@ -290,4 +297,27 @@ func (r *Redactor) safeCut(b []byte, want int) int {
 		}
 	}
 	return want
+}
+
+// insideMarker reports whether position i of b falls inside a complete
+// marker ("[REDACTED:github]" holds a ':' that looks like a label's
+// separator). Only a well-formed, closed marker counts, so that text made to
+// look like the start of one cannot hide a secret.
+func insideMarker(b []byte, i int) bool {
+	// A marker is short: look back no further than the longest one.
+	m := bytes.LastIndex(b[max(0, i-maxMarker):i], []byte(marker))
+	if m < 0 {
+		return false
+	}
+	m += max(0, i-maxMarker)
+	for j := m + len(marker); j < len(b); j++ {
+		c := b[j]
+		if c == ']' {
+			return j >= i
+		}
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == ':' || c == '.') {
+			return false
+		}
+	}
+	return false
 }

@@ -105,6 +105,8 @@ var redactTests = []struct {
 	{"words", "the secret of a good password policy is tokens", "the secret of a good password policy is tokens"},
 	{"base64ish", "echo SGVsbG8gV29ybGQhIFRoaXMgaXMgbm90IGEga2V5Cg== | base64 -d", "echo SGVsbG8gV29ybGQhIFRoaXMgaXMgbm90IGEga2V5Cg== | base64 -d"},
 	{"empty", "", ""},
+	{"fake-marker", "[REDACTED:x " + ghp, "[REDACTED:x [REDACTED:github]"},
+	{"fake-marker-url", "[REDACTED:https://u:pw12345@h", "[REDACTED:https://u:[REDACTED:url-password]@h"},
 	{"two", "a " + ghp + " b " + awsID, "a [REDACTED:github] b [REDACTED:aws-access-key-id]"},
 }
 
@@ -114,6 +116,9 @@ func TestRedact(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := r.String(tt.in); got != tt.want {
 				t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			if again := r.String(tt.want); again != tt.want {
+				t.Errorf("not idempotent: String(%q) = %q", tt.want, again)
 			}
 			if got := string(r.Bytes([]byte(tt.in))); got != tt.want {
 				t.Errorf("Bytes(%q)\n got %q\nwant %q", tt.in, got, tt.want)
@@ -266,6 +271,9 @@ func FuzzRedact(f *testing.F) {
 		got := r.String(text)
 		if n := strings.Count(got, c.secret); n > allowed {
 			t.Fatalf("secret %q survived in %q", c.secret, got)
+		}
+		if again := r.String(got); again != got {
+			t.Fatalf("not idempotent:\n once %q\ntwice %q", got, again)
 		}
 		var buf bytes.Buffer
 		w := r.writer(&buf, 400, 1)
