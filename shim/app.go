@@ -382,6 +382,9 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 		}
 	}
 	shown := a.eng.redact(j.text)
+	// A pattern is made from the command's words: a secret in them is shown
+	// (and stored) redacted, which also keeps it from matching anything.
+	v.Suggest = a.eng.redact(v.Suggest)
 	var tty *os.File
 	if !lim.noPrompt {
 		tty = a.terminal()
