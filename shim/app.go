@@ -166,7 +166,11 @@ func (a *app) shell() int {
 	default:
 		text, err := readScript(a.env.Stdin)
 		if err != nil {
-			return a.refuse(job{mode: modeStdin, cwd: a.env.Cwd, text: text}, classify.FailTooLong, err.Error())
+			rule := "stdin-unreadable"
+			if errors.Is(err, errTooLong) {
+				rule = classify.FailTooLong
+			}
+			return a.refuse(job{mode: modeStdin, cwd: a.env.Cwd, text: text}, rule, err.Error())
 		}
 		if text == "" {
 			return 0
@@ -208,6 +212,14 @@ func (a *app) exec(argv []string, timeout time.Duration, cwd string) int {
 	return a.judgeAndRun(j)
 }
 
+// constError is an error that can be a constant.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
+// errTooLong marks a script longer than guard judges.
+const errTooLong = constError("too long to judge")
+
 // readScript reads the whole script from stdin, up to the size guard judges.
 func readScript(r io.Reader) (string, error) {
 	if r == nil {
@@ -218,7 +230,7 @@ func readScript(r io.Reader) (string, error) {
 		return "", fmt.Errorf("read script from stdin: %w", err)
 	}
 	if len(b) > maxStdinScript {
-		return "", fmt.Errorf("script on stdin is longer than %d KiB", maxStdinScript>>10)
+		return "", fmt.Errorf("script on stdin is longer than %d KiB: %w", maxStdinScript>>10, errTooLong)
 	}
 	return string(b), nil
 }
