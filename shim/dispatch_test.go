@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -297,5 +298,50 @@ func TestRunRestoresTerminalAfterKill(t *testing.T) {
 	}
 	if before.Lflag != after.Lflag || before.Iflag != after.Iflag || before.Oflag != after.Oflag {
 		t.Errorf("terminal left changed: before %+v after %+v", before, after)
+	}
+}
+
+func TestRunGivesTheTerminalToTheCommand(t *testing.T) {
+	st := newShimTree(t)
+	// The command reads the terminal: it can only if its group is in the
+	// foreground (else SIGTTIN stops it). Afterwards guard is foreground
+	// again, or it could not have written its exit in time.
+	cmd := guardCmd(t, st, filepath.Join(st.shims, "bash"), "allow", "-c", `read x; echo "got=$x"; exit 4`)
+	ptmx, err := pty.Start(cmd)
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer ptmx.Close()
+	var mu sync.Mutex
+	var out bytes.Buffer
+	go func() {
+		var b [4096]byte
+		for {
+			n, err := ptmx.Read(b[:])
+			mu.Lock()
+			out.Write(b[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	ptmx.Write([]byte("typed\n"))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if code := exitCode(t, err); code != 4 {
+			t.Errorf("exit %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the command could not read the terminal")
+	}
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(out.String(), "got=typed") {
+		t.Errorf("terminal showed %q", out.String())
 	}
 }
