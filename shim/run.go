@@ -74,10 +74,17 @@ func run(sp runSpec) (runResult, error) {
 	if ttyFd >= 0 {
 		ttyState, _ = term.GetState(ttyFd)
 	}
-	cmd := &exec.Cmd{
-		Path: sp.Path, Args: sp.Argv, Env: sp.Env, Dir: sp.Dir,
-		Stdin: sp.Stdin, Stdout: sp.Stdout, Stderr: sp.Stderr,
-		SysProcAttr: attr,
+	cmd := &exec.Cmd{Path: sp.Path, Args: sp.Argv, Env: sp.Env, Dir: sp.Dir, SysProcAttr: attr}
+	// Files go straight to the child (no copying goroutines); a nil file
+	// must stay a nil interface, which exec turns into /dev/null.
+	if sp.Stdin != nil {
+		cmd.Stdin = sp.Stdin
+	}
+	if sp.Stdout != nil {
+		cmd.Stdout = sp.Stdout
+	}
+	if sp.Stderr != nil {
+		cmd.Stderr = sp.Stderr
 	}
 	if err := cmd.Start(); err != nil {
 		return runResult{}, fmt.Errorf("start %s: %w", sp.Argv[0], err)
