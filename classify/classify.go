@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -47,7 +48,7 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 		a.Fail, a.FailReason = FailParse, "command contains a NUL byte"
 		return a
 	}
-	w := &walker{opt: opt, a: a, vars: map[string]varState{}, parent: -1, parser: parser}
+	w := &walker{opt: opt, a: a, parent: -1, parser: parser}
 	if opt.Cwd != "" {
 		w.dirs = []string{path.Clean(opt.Cwd)}
 	}
@@ -372,11 +373,15 @@ func unionDirs(a, b []string) []string {
 }
 
 func (w *walker) saveScope() (map[string]varState, []string) {
-	vars := make(map[string]varState, len(w.vars))
-	for k, v := range w.vars {
-		vars[k] = v
+	var vars map[string]varState
+	if len(w.vars) > 0 {
+		vars = make(map[string]varState, len(w.vars))
+		for k, v := range w.vars {
+			vars[k] = v
+		}
 	}
-	return vars, append([]string(nil), w.dirs...)
+	// dirs is never changed in place, only replaced: sharing it is safe.
+	return vars, w.dirs
 }
 
 func (w *walker) restoreScope(vars map[string]varState, dirs []string) {
@@ -425,7 +430,7 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 	for i, s := range parts {
 		vars, dirs := w.saveScope()
 		first := len(w.a.Commands)
-		w.stmt(s, fmt.Sprintf("pipeline part %d", i+1))
+		w.stmt(s, "pipeline part "+strconv.Itoa(i+1))
 		w.restoreScope(vars, dirs)
 		eff[i] = -1
 		if len(w.a.Commands) > first {
@@ -552,6 +557,9 @@ func (w *walker) substitution(stmts []*syntax.Stmt, reason, where string) {
 func (w *walker) setVar(name string, v varState) {
 	if w.cond > 0 {
 		v = varState{dyn: true}
+	}
+	if w.vars == nil {
+		w.vars = map[string]varState{}
 	}
 	w.vars[name] = v
 }
@@ -703,7 +711,7 @@ func (w *walker) fill(idx int, fs []field, where string, pos syntax.Pos) {
 			c.Name = ""
 		}
 	}
-	c.Pos = fmt.Sprintf("%d:%d", pos.Line(), pos.Col())
+	c.Pos = strconv.Itoa(int(pos.Line())) + ":" + strconv.Itoa(int(pos.Col()))
 	c.Where = where
 	c.Depth = w.depth
 	c.Parent = w.parent

@@ -468,6 +468,24 @@ var credentialWords = func() map[string]bool {
 	return m
 }()
 
+// hasCredentialWord reports a path component that some credential entry
+// names literally (or a glob that could be one), without allocating.
+func hasCredentialWord(p string) bool {
+	for len(p) > 0 {
+		k := strings.IndexAny(p, "/=@")
+		comp := p
+		if k >= 0 {
+			comp, p = p[:k], p[k+1:]
+		} else {
+			p = ""
+		}
+		if credentialWords[comp] || strings.ContainsAny(comp, "*?[") {
+			return true
+		}
+	}
+	return false
+}
+
 // credentialDirs hold credentials; archiving or copying them whole reads them.
 var credentialDirs = [][]string{{".ssh"}, {".gnupg"}, {".aws"}, {".config", "gcloud"}, {".kube"}, {".docker"}}
 
@@ -591,6 +609,15 @@ func (w *walker) credentialRead(c int) bool {
 	case "tar", "zip", "7z", "cp", "scp", "rsync", "rclone", "gsutil", "aws", "find", "grep", "rg", "cpio", "base64", "xxd", "od", "git":
 		bulk = true
 	}
+	// Most commands name no credential at all: rule them out without
+	// resolving paths (the directory counts: cd ~/.ssh && cat id_rsa).
+	dirWords := false
+	for _, d := range w.info[c].dirs {
+		dirWords = dirWords || hasCredentialWord(d)
+	}
+	if w.info[c].dirs == nil {
+		dirWords = true // unknown directory: any relative name may be one
+	}
 	skipNext := false
 	for i := 1; i < len(fs); i++ {
 		if skipNext {
@@ -598,6 +625,9 @@ func (w *walker) credentialRead(c int) bool {
 			continue
 		}
 		f := fs[i]
+		if !dirWords && !hasCredentialWord(f.pat) {
+			continue
+		}
 		if (name == "scp" || name == "sftp" || name == "rsync") && f.val == "-i" {
 			skipNext = true
 			continue
@@ -768,7 +798,18 @@ func (w *walker) guardSelf(c int) bool {
 	if cm.Name == "find" && !parseFind(fs).delete {
 		return false
 	}
+	// A relative word can only reach guard's paths from a directory in or
+	// above them, or by climbing with ..; rule the rest out cheaply.
+	dirNear := w.info[c].dirs == nil
+	for _, d := range w.info[c].dirs {
+		for _, prot := range w.opt.Protected {
+			dirNear = dirNear || strings.HasPrefix(prot, d) || strings.HasPrefix(d, prot)
+		}
+	}
 	for _, f := range fs[1:] {
+		if !dirNear && !strings.ContainsAny(f.pat, "/~*") {
+			continue
+		}
 		for _, g := range candidates(f) {
 			ps, _ := w.paths(c, g)
 			for _, p := range ps {
