@@ -49,6 +49,8 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 		return a
 	}
 	w := &walker{opt: opt, a: a, parent: -1, parser: parser}
+	a.Commands = make([]Command, 0, 4)
+	w.info = make([]cmdInfo, 0, 4)
 	if opt.Cwd != "" {
 		w.dirs = []string{path.Clean(opt.Cwd)}
 	}

@@ -16,6 +16,23 @@ var readOnlySet = map[string]func(c *classify.Command) bool{
 	"du": nil, "df": nil, "uname": nil, "id": nil, "whoami": nil, "diff": nil, "cmp": nil,
 	"true": nil, "false": nil, "test": nil, "[": nil, "find": nil, "sort": nil,
 	"date": dateReadOnly, "file": fileReadOnly, "git": gitReadOnly, "sed": sedReadOnly,
+	// Harmless builtins and text filters that read stdin or name files
+	// only to read them: agents use them all day.
+	"exit": nil, ":": nil, "sleep": nil, "basename": nil, "dirname": nil, "realpath": nil,
+	"readlink": nil, "nproc": nil, "tr": nil, "cut": nil, "nl": nil, "tac": nil, "rev": nil,
+	"seq": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil, "comm": nil, "paste": nil,
+	"column": nil, "tree": nil, "uniq": uniqReadOnly,
+}
+
+// uniqReadOnly: uniq [OPTION]… [INPUT [OUTPUT]] writes OUTPUT when given.
+func uniqReadOnly(c *classify.Command) bool {
+	operands := 0
+	for _, w := range c.Args[1:] {
+		if w == "-" || !strings.HasPrefix(w, "-") {
+			operands++
+		}
+	}
+	return operands <= 1
 }
 
 // readOnly reports whether c is in the built-in read-only set, and if it is
