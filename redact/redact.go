@@ -3,8 +3,10 @@ package redact
 import (
 	"bytes"
 	"cmp"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // marker starts every replacement: [REDACTED:kind].
@@ -40,6 +42,16 @@ type Redactor struct {
 	byFirst  [256][]int32 // trigger indices by first byte (both cases when folded)
 	pairs    [1 << 16 / 64]uint64
 	hold     int // bytes the streaming writer keeps back
+	// compiled holds each pattern's regexp once a trigger made it needed:
+	// compiling all of them costs more than guard's whole decision.
+	compiled [len(patterns)]*regexp.Regexp
+	once     [len(patterns)]sync.Once
+}
+
+// regexp returns pattern i's compiled expression, compiling it on first use.
+func (r *Redactor) regexp(i int) *regexp.Regexp {
+	r.once[i].Do(func() { r.compiled[i] = regexp.MustCompile(patterns[i].expr) })
+	return r.compiled[i]
 }
 
 type envSecret struct {
@@ -210,7 +222,7 @@ func (r *Redactor) find(b []byte, whole bool) []span {
 	}
 	for pi, rs := range regions {
 		for _, rg := range rs {
-			spans = patterns[pi].find(spans, b[rg.s:rg.e], rg.s, len(r.env)+pi, whole)
+			spans = patterns[pi].find(r.regexp(pi), spans, b[rg.s:rg.e], rg.s, len(r.env)+pi, whole)
 		}
 	}
 	return merge(spans)
@@ -237,9 +249,9 @@ func (t *trigger) at(b []byte, i int) bool {
 }
 
 // find appends p's spans in b (which starts at offset off of the input).
-func (p *pattern) find(spans []span, b []byte, off, owner int, whole bool) []span {
-	names := p.re.SubexpNames()
-	for _, m := range p.re.FindAllSubmatchIndex(b, -1) {
+func (p *pattern) find(re *regexp.Regexp, spans []span, b []byte, off, owner int, whole bool) []span {
+	names := re.SubexpNames()
+	for _, m := range re.FindAllSubmatchIndex(b, -1) {
 		if whole {
 			spans = append(spans, span{off + m[0], off + m[1], owner})
 			continue

@@ -286,3 +286,14 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// TestPatternsCompile compiles every pattern: they are compiled lazily at
+// run time, where a bad expression would panic.
+func TestPatternsCompile(t *testing.T) {
+	r := New(nil)
+	for i := range patterns {
+		if re := r.regexp(i); re == nil {
+			t.Fatalf("pattern %s did not compile", patterns[i].kind)
+		}
+	}
+}
