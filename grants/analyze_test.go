@@ -50,6 +50,8 @@ var analyzeTable = []decideCase{
 	{name: "composite each cd", cmd: "cd sub && go test ./...", rules: []string{"project-grants allow go test *"}, mod: each, want: Allow},
 	{name: "composite each subst asks", cmd: "echo $(ls)", mod: each, want: Ask},
 	{name: "composite each redirect asks", cmd: "ls > out.txt", mod: each, want: Ask},
+	{name: "composite each one part missing offers its grant", cmd: "make --version | head -1", mod: each, want: Ask, rule: RuleComposite},
+	{name: "composite each two parts missing", cmd: "make x | cargo y", mod: each, want: Ask, rule: RuleComposite},
 	{name: "dynamic command word", cmd: "$CMD -la", want: Ask, rule: RuleDynamicCommand},
 	{name: "read-only", cmd: "git status", want: Allow, rule: RuleBuiltinReadonly, risk: RiskNone},
 	{name: "sed -n read-only", cmd: "sed -n '1,10p' main.go", want: Allow, rule: RuleBuiltinReadonly},
@@ -93,5 +95,29 @@ func TestDecideTableThroughClassify(t *testing.T) {
 			}
 			runCase(t, tc, a)
 		})
+	}
+}
+
+// TestCompositeEachSuggestsTheMissingPart: with composite = "each", a
+// composite blocked only by one part that no grant covers offers that
+// part's pattern (allow for project/everywhere), so answering once stops
+// the prompts; two missing parts stay allow-once.
+func TestCompositeEachSuggestsTheMissingPart(t *testing.T) {
+	if !classifyWorks() {
+		t.Skip("classify is a stub")
+	}
+	s := Defaults()
+	s.Composite = "each"
+	v := Decide(classify.Analyze("make --version | head -1", testOptions()), s)
+	if v.Decision != Ask || v.OnceOnly || v.Suggest != "make *" {
+		t.Fatalf("one part missing: got %+v, want ask with suggest \"make *\" and not once-only", v)
+	}
+	v = Decide(classify.Analyze("make x | cargo y", testOptions()), s)
+	if v.Decision != Ask || !v.OnceOnly || v.Suggest != "" {
+		t.Fatalf("two parts missing: got %+v, want once-only ask without a suggestion", v)
+	}
+	s.Rules = append(s.Rules, Rule{Kind: Allow, Pattern: "make *", Layer: LayerProjectGrants})
+	if v := Decide(classify.Analyze("make --version | head -1", testOptions()), s); v.Decision != Allow {
+		t.Fatalf("after granting the part: got %+v, want allow", v)
 	}
 }

@@ -402,6 +402,7 @@ func (d *decider) composite(top []int) Verdict {
 		return ask
 	}
 	risk := RiskNone
+	blocked, blockedAt := -1, 0
 	for n, i := range top {
 		j := d.judge(i, &d.a.Commands[i], 0)
 		if !j.ok {
@@ -409,9 +410,22 @@ func (d *decider) composite(top []int) Verdict {
 				d.tr.add("step 5 composite each: part %d is not allowed on its own (%s)", n+1, j.v.Rule)
 			}
 			ask.Reason = fmt.Sprintf("composite command (%s) with part %d not allowed on its own (%s): allow once or deny", list, n+1, j.v.Rule)
-			return ask
+			if blocked >= 0 || j.v.Rule != RuleUnknown {
+				return ask
+			}
+			blocked, blockedAt = i, n+1
+			continue
 		}
 		risk = maxRisk(risk, j.v.Risk)
+	}
+	if blocked >= 0 {
+		// Only one part is missing, and only for want of a grant: offer
+		// that part's pattern, which lets this composite through next time.
+		if sug := Suggest(d.a.Commands[blocked]); sug != "" {
+			ask.Suggest, ask.OnceOnly = sug, false
+			ask.Reason = fmt.Sprintf("composite command (%s): part %d (%s) is not allowed yet; allowing %q lets it through", list, blockedAt, d.a.Commands[blocked].Name, sug)
+		}
+		return ask
 	}
 	if d.tr != nil {
 		d.tr.add("step 5 composite each: every part is allowed on its own")
