@@ -21,7 +21,7 @@
 // arguments too), <( ) and >( ), function bodies, loops, if and case
 // bodies, trap strings, aliases defined earlier in the text, and the scripts
 // that wrappers run. Words are judged after what bash does to them: quote
-// removal (r''m, "rm", r\m), ANSI-C strings ($'\x72\x6d'), brace expansion
+// removal (r”m, "rm", r\m), ANSI-C strings ($'\x72\x6d'), brace expansion
 // ({rm,-rf,/}), tilde and $HOME, $IFS splitting (rm$IFS-rf$IFS/), and
 // variables the text itself set earlier (x=rm; $x -rf /). A word guard cannot
 // know stays Dynamic; for path rules its unknown parts become '*', so
