@@ -16,7 +16,6 @@ import (
 
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
@@ -275,17 +274,14 @@ func childEnv(environ []string, depth int, active bool) []string {
 	return out
 }
 
-// quoteArgv writes argv as a shell would need it typed.
+// quoteArgv writes argv as a shell would need it typed. An argument no
+// shell can pass (a NUL byte) stays in the text, where classify refuses it.
 func quoteArgv(argv []string) string {
-	words := make([]string, len(argv))
-	for i, w := range argv {
-		q, err := syntax.Quote(w, syntax.LangBash)
-		if err != nil {
-			q = strconv.Quote(w) // a NUL byte: no shell can pass it anyway
-		}
-		words[i] = q
+	text, err := classify.QuoteArgv(argv)
+	if err != nil {
+		return strings.Join(argv, " ")
 	}
-	return strings.Join(words, " ")
+	return text
 }
 
 // limits are the run's settings after the environment had its say.
