@@ -468,6 +468,42 @@ var credentialWords = func() map[string]bool {
 	return m
 }()
 
+// globNamesCredential reports a glob component (.ss*, id_*) that may match
+// a component of the credential table.
+func globNamesCredential(c string) bool {
+	if !strings.ContainsAny(c, "*?[") {
+		return false
+	}
+	for _, w := range credentialGlobTargets {
+		if ok, _ := path.Match(c, w); ok {
+			return true
+		}
+		// a glob in the table (id_*) against a glob in the path (id_*)
+		if strings.HasSuffix(w, "*") && strings.HasPrefix(c, strings.TrimRight(w, "*")) {
+			return true
+		}
+	}
+	return false
+}
+
+// credentialGlobTargets are the table's components, literal or glob, that a
+// glob in a path is tried against.
+var credentialGlobTargets = func() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, cr := range credentials {
+		for _, c := range cr.comps {
+			c = strings.TrimPrefix(c, "/")
+			if c == "*" || c == "**" || seen[c] {
+				continue
+			}
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}()
+
 // hasCredentialWord reports a path component that some credential entry
 // names literally (or a glob that could be one), without allocating.
 func hasCredentialWord(p string) bool {
@@ -479,7 +515,7 @@ func hasCredentialWord(p string) bool {
 		} else {
 			p = ""
 		}
-		if credentialWords[comp] || strings.ContainsAny(comp, "*?[") {
+		if credentialWords[comp] || globNamesCredential(comp) {
 			return true
 		}
 	}
@@ -500,7 +536,7 @@ func (w *walker) isCredential(p string, rel bool) bool {
 	// are ruled out by a map lookup per component.
 	found := false
 	for _, c := range comps {
-		if credentialWords[c] || strings.ContainsAny(c, "*?[") {
+		if credentialWords[c] || globNamesCredential(c) {
 			found = true
 			break
 		}

@@ -216,3 +216,20 @@ func BenchmarkDecide(b *testing.B) {
 		n++
 	}
 }
+
+// BenchmarkAnalyzeDecide is a whole decision from text: parse and judge the
+// command (classify), then decide on it (grants), over the same mixed set.
+// This is the figure that bounds guard check --stdin.
+func BenchmarkAnalyzeDecide(b *testing.B) {
+	s := settings("managed deny rm -rf /*", "global deny curl *", "global ask git push *", "project-grants allow go test *",
+		"project-grants allow go vet *", "project-grants allow npm test *", "global-grants allow git *", "global-grants allow make *",
+		"global-grants allow docker *", "global-grants allow npm install *", "project+ allow cargo *", "global allow gh pr *")
+	s.Composite = "each"
+	z := classify.NewAnalyzer(testOptions())
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		Decide(z.Analyze(benchSet[n%len(benchSet)]), s)
+		n++
+	}
+}
