@@ -359,8 +359,11 @@ func (w *walker) wrapShell(c int, fs []field) {
 		w.a.Commands[c].InnerStart = i
 		w.shellText(c, fs[i], w.a.Commands[c].Name+" -c")
 	case haveS || i >= len(fs) || isStdinPath(fs[i].val):
+		// It runs whatever arrives on stdin: unless that is literal text
+		// guard reads too, nothing about the script is known.
 		w.info[c].readStdin = true
 		w.a.Commands[c].Wrap = WrapShell
+		w.a.Commands[c].Opaque = true
 	default:
 		// bash script.sh: a program guard cannot see into.
 	}
@@ -681,6 +684,7 @@ func (w *walker) interpreter(c int, fs []field, opts string) {
 	}
 	if !scriptArg {
 		w.info[c].readStdin = true
+		w.a.Commands[c].Opaque = true
 	}
 }
 
@@ -713,5 +717,6 @@ func (w *walker) wrapSource(c int, fs []field) {
 	if len(fs) > 1 && isStdinPath(fs[1].val) {
 		w.info[c].readStdin = true
 		w.a.Commands[c].Wrap = WrapShell
+		w.a.Commands[c].Opaque = true
 	}
 }

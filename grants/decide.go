@@ -532,6 +532,16 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 	var innerFail *Verdict
 	switch c.Wrap {
 	case classify.WrapTransparent, classify.WrapShell:
+		if c.Opaque {
+			// ls | sh, bash < file, bash -c "$X": what it runs is not known,
+			// so it cannot be judged by what it runs.
+			if tr != nil {
+				tr.add("command %s: %s runs a script guard cannot read, not transparent", label(i), name)
+			}
+			f := d.unknown(c, name+" runs a script guard cannot read")
+			innerFail = &f
+			break
+		}
 		if c.Wrap == classify.WrapTransparent && wrapperAssigns(c) {
 			if tr != nil {
 				tr.add("command %s: %s sets variables for the command it runs, not transparent", label(i), name)

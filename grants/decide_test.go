@@ -357,6 +357,8 @@ func TestValidatePattern(t *testing.T) {
 		{Allow, "exec *"}, {Allow, "bash*"}, {Allow, "b*sh *"}, {Allow, "/bin/bash *"}, {Allow, "*/python3 *"},
 		{Allow, "bash -c *"}, {Allow, "node -e *"}, {Allow, "timeout *"}, {Allow, "git  status"}, {Allow, " git"},
 		{Allow, "git\tstatus"}, {"maybe", "git"},
+		// a bare shell or interpreter runs whatever is piped into it (ls | sh)
+		{Allow, "bash"}, {Allow, "sh"}, {Allow, "/bin/sh"}, {Allow, "bash -s"}, {Allow, "python3 -"}, {Allow, "sh /dev/stdin"},
 	}
 	for _, tc := range bad {
 		if err := ValidatePattern(tc.kind, tc.p); err == nil {
@@ -368,7 +370,7 @@ func TestValidatePattern(t *testing.T) {
 		p    string
 	}{
 		{Allow, "git *"}, {Allow, "go test *"}, {Allow, "bash ./scripts/ci.sh *"}, {Allow, "python3 manage.py *"},
-		{Deny, "bash *"}, {Ask, "python *"}, {Allow, "bash"}, {Allow, "npm install *"}, {Allow, "python3 -m pytest *"},
+		{Deny, "bash *"}, {Ask, "python *"}, {Deny, "bash"}, {Allow, "npm install *"}, {Allow, "python3 -m pytest *"},
 	}
 	for _, tc := range good {
 		if err := ValidatePattern(tc.kind, tc.p); err != nil {

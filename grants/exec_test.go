@@ -35,6 +35,7 @@ var execCases = []struct {
 	{"awk-program", []string{"awk '{system($0)}' f", "awk '{print > \"x\"}' f", "awk '{\"id\" | getline x}' f", "awk -f p.awk f", "gawk -l x f", "awk -- '{system(1)}'"}, []string{"awk '{print $1}' f", "awk -F: -v x=1 '{print x}' f"}},
 	{"pager-command", []string{"less +!id f", "man -P sh ls", "man --pager=sh ls", "more +/x f"}, []string{"less f", "man ls"}},
 	{"vim-command", []string{"vim -c q f", "vim +q f", "nvim --cmd x f", "vi -S x.vim f", "vim -u x f"}, []string{"vim f", "view f"}},
+	{"go-exec", []string{"go test -exec x ./...", "go test ./... -exec 'rm -rf ~'", "go test -toolexec=x ./...", "go vet -vettool=./x ./...", "go build -overlay o.json ./...", "go run -C /tmp .", "go test --exec=x"}, []string{"go test ./...", "go test -run TestExec ./...", "go build -o bin/x ./cmd/x", "go version"}},
 	{"make-shell", []string{"make -f x.mk", "make SHELL=/bin/x", "make --eval=x", "make --file=x", "make -E x"}, []string{"make", "make -j4 test", "make CC=gcc"}},
 	{"docker-host", []string{"docker run -v /:/h a", "docker run --volume=/:/h a", "docker run -itv /:/h a", "docker run --privileged a", "docker container run --mount x a", "docker exec --privileged c sh", "podman run -v /:/h a", "docker run --pid=host a"}, []string{"docker ps", "docker run --rm a", "docker build -v ."}},
 	{"gdb-command", []string{"gdb -ex run ./a", "gdb -batch ./a", "gdb --eval-command=run ./a", "gdb -x cmds ./a"}, []string{"gdb ./a", "gdb -q ./a"}},

@@ -22,7 +22,10 @@ var interpreters = []string{
 
 // interpreterProbes are the invocations an interpreter-wide allow pattern
 // would cover, after the interpreter's name.
-var interpreterProbes = []string{" guard-probe", " -c guard-probe", " -e guard-probe", " -- guard-probe", " -x guard-probe"}
+// The bare name and the stdin forms count: `sh` alone runs whatever is
+// piped into it (ls | sh).
+var interpreterProbes = []string{" guard-probe", " -c guard-probe", " -e guard-probe", " -- guard-probe", " -x guard-probe",
+	"", " -s", " -", " /dev/stdin", " -i"}
 
 var interpreterDirs = []string{"", "/bin/", "/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"}
 
