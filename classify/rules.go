@@ -589,9 +589,19 @@ func matchCredential(cr credential, comps []string, abs, rel bool) bool {
 				literal = literal || !strings.ContainsAny(pat[k], "*?[")
 				continue
 			}
-			if ok, _ := path.Match(pat[k], comps[i]); !ok {
-				return false
+			if ok, _ := path.Match(pat[k], comps[i]); ok {
+				continue
 			}
+			// a glob in the path that can name the table's file (cred*)
+			if ok, _ := path.Match(comps[i], pat[k]); ok && strings.ContainsAny(comps[i], "*?[") {
+				// it counts as naming the file only with some text of its
+				// own: a bare * (a loop variable, $f) names anything.
+				if len(strings.Trim(comps[i], "*?[]")) >= 3 {
+					literal = literal || !strings.ContainsAny(pat[k], "*?[")
+				}
+				continue
+			}
+			return false
 		}
 		if !literal {
 			return false
