@@ -129,7 +129,9 @@ var decideTable = []decideCase{
 	{name: "npm install fine", cmd: "npm install left-pad", rules: []string{"global-grants allow npm *"}, want: Allow},
 	{name: "base64 -o", cmd: "base64 -o /tmp/x f", rules: []string{"global-grants allow base64 *"}, want: Ask, rule: RuleExecCapable},
 	{name: "dynamic arg under git *", cmd: "git $ARGS", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},
-	{name: "dynamic arg under npm test * fine", cmd: "npm test $X", rules: []string{"global-grants allow npm test *"}, want: Allow},
+	// npm takes --script-shell anywhere, so a dynamic argument could be it
+	{name: "dynamic arg under npm test * asks", cmd: "npm test $X", rules: []string{"global-grants allow npm test *"}, want: Ask, rule: RuleExecCapable},
+	{name: "dynamic arg under gofmt * fine", cmd: "gofmt -l $X", rules: []string{"global-grants allow gofmt *"}, want: Allow},
 
 	// opaque interpreter one-liners
 	{name: "opaque needs exact text", cmd: "python3 -c 'print(1)'", rules: []string{"global-grants allow python3 -c print*"}, want: Ask, rule: RuleExecCapable},

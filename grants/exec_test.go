@@ -36,6 +36,8 @@ var execCases = []struct {
 	{"pager-command", []string{"less +!id f", "man -P sh ls", "man --pager=sh ls", "more +/x f"}, []string{"less f", "man ls"}},
 	{"vim-command", []string{"vim -c q f", "vim +q f", "nvim --cmd x f", "vi -S x.vim f", "vim -u x f"}, []string{"vim f", "view f"}},
 	{"go-exec", []string{"go test -exec x ./...", "go test ./... -exec 'rm -rf ~'", "go test -toolexec=x ./...", "go vet -vettool=./x ./...", "go build -overlay o.json ./...", "go run -C /tmp .", "go test --exec=x"}, []string{"go test ./...", "go test -run TestExec ./...", "go build -o bin/x ./cmd/x", "go version"}},
+	{"npm-shell", []string{"npm run build --script-shell=sh", "npm test --script-shell sh", "yarn run x --node-options=--require=./evil.js"}, []string{"npm run build", "npm test -- --watch"}},
+	{"cargo-config", []string{"cargo build --config build.rustc-wrapper=x", "cargo test --config=x", "cargo build -Z unstable-options"}, []string{"cargo build --release", "cargo test -p guard"}},
 	{"make-shell", []string{"make -f x.mk", "make SHELL=/bin/x", "make --eval=x", "make --file=x", "make -E x"}, []string{"make", "make -j4 test", "make CC=gcc"}},
 	{"docker-host", []string{"docker run -v /:/h a", "docker run --volume=/:/h a", "docker run -itv /:/h a", "docker run --privileged a", "docker container run --mount x a", "docker exec --privileged c sh", "podman run -v /:/h a", "docker run --pid=host a"}, []string{"docker ps", "docker run --rm a", "docker build -v ."}},
 	{"gdb-command", []string{"gdb -ex run ./a", "gdb -batch ./a", "gdb --eval-command=run ./a", "gdb -x cmds ./a"}, []string{"gdb ./a", "gdb -q ./a"}},
