@@ -85,6 +85,10 @@ type Options struct {
 	Cwd       string   // absolute working directory
 	Home      string   // the user's home directory ($HOME, ~)
 	Protected []string // absolute paths of guard's own config and state, which a command may not write
+	// Positional are $0 $1 … when the text runs as bash -c TEXT ARG0 ARG…:
+	// the words after the text are the script's parameters, and a command
+	// like cat "$1" reads what they name. nil when they are unknown.
+	Positional []string
 }
 
 // Composite reasons, named from the syntax tree.

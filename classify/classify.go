@@ -48,7 +48,7 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 		a.Fail, a.FailReason = FailParse, "command contains a NUL byte"
 		return a
 	}
-	w := &walker{opt: opt, a: a, parent: -1, parser: parser}
+	w := &walker{opt: opt, a: a, parent: -1, parser: parser, pos: opt.Positional}
 	a.Commands = make([]Command, 0, 4)
 	w.info = make([]cmdInfo, 0, 4)
 	if opt.Cwd != "" {
@@ -131,6 +131,13 @@ type walker struct {
 
 	aliasDepth  int
 	nestedBytes int
+
+	// pos are the positional parameters of the script being walked ($0
+	// first); nil when unknown. nextPos, when set, are those of the nested
+	// script about to be walked (bash -c TEXT ARG0 ARG…); otherwise a nested
+	// script (eval, trap, text piped into a shell) keeps the current ones.
+	pos     []string
+	nextPos *[]string
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -847,7 +854,11 @@ func (w *walker) nested(c int, text, where string, strict bool) {
 		w.a.Commands[c].Opaque = true
 		return
 	}
-	prevSrc, prevParent, prevComp, prevWhere := w.src, w.parent, w.comp, w.where
+	prevSrc, prevParent, prevComp, prevWhere, prevPos := w.src, w.parent, w.comp, w.where, w.pos
+	if w.nextPos != nil {
+		w.pos, w.nextPos = *w.nextPos, nil
+	}
+	defer func() { w.pos = prevPos }()
 	var comp []string
 	w.src, w.parent, w.comp = text, c, &comp
 	first := len(w.a.Commands)

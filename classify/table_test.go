@@ -709,6 +709,12 @@ var denyCases = []denyCase{
 	{`ls -la ~/.ssh/`, "", ""},
 	{`ls -l ~/.ssh/id_rsa`, "", ""},
 	{`cat ~/.ssh/id_rsa.pub`, "", ""},
+	// a nested script's parameters are the words after it
+	{`bash -c 'cat "$1"' x ~/.ssh/id_rsa`, "credential-read", ""},
+	{`sh -c 'cat $@' _ ~/.aws/credentials`, "credential-read", ""},
+	{`bash -c 'rm -rf "$1"' _ /`, "rm-root", ""},
+	{`bash -c 'echo "$1"' _ ~/.ssh/id_rsa`, "credential-read", ""}, // the outer bash names the key too: refused
+	{`bash -c 'ls "$1"' _ README.md`, "", ""},
 	// globs that name credential files, and look-alikes that do not
 	{`cat ~/.aws/cred*`, "credential-read", ""},
 	{`cat ~/.aws/*`, "credential-read", ""},
@@ -1575,4 +1581,32 @@ func TestTableReport(t *testing.T) {
 		t.Logf("%-40s %d", k, per[k])
 	}
 	t.Logf("%-40s %d", "total", len(denyCases))
+}
+
+// TestPositional: the words after bash -c TEXT are the text's $0 $1 …, and
+// guard follows them into the commands that use them.
+func TestPositional(t *testing.T) {
+	opt := Options{Cwd: "/home/u/proj", Home: "/home/u", Positional: []string{"x", "/home/u/.ssh/id_rsa", "/"}}
+	for _, tc := range []struct{ in, deny string }{
+		{`cat "$1"`, "credential-read"},
+		{`cat $@`, "credential-read"},
+		{`cat "$*"`, "credential-read"},
+		{`rm -rf "$2"`, "rm-root"},
+		{`echo "$#" "$0"`, ""},
+		{`ls "$3"`, ""}, // unset: empty
+	} {
+		a := Analyze(tc.in, opt)
+		got := ""
+		if len(a.Deny) > 0 {
+			got = a.Deny[0].ID
+		}
+		if got != tc.deny || a.Fail != "" {
+			t.Errorf("%q with positional %q: deny %q (fail %q), want %q", tc.in, opt.Positional, got, a.Fail, tc.deny)
+		}
+	}
+	// unknown parameters stay dynamic
+	a := Analyze(`cat "$1"`, Options{Cwd: "/home/u/proj", Home: "/home/u"})
+	if len(a.Commands) != 1 || !a.Commands[0].Dynamic[1] {
+		t.Errorf(`cat "$1" without positional: want a dynamic argument, got %+v`, a.Commands)
+	}
 }

@@ -208,7 +208,11 @@ func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first
 				w.walkNested(x)
 				continue
 			}
-			p := part{s: v, pat: v, split: !quoted}
+			// "$@" makes one word per parameter: split it like an
+			// unquoted expansion (over-splitting a parameter with a space
+			// only makes guard see more words, never fewer).
+			at := x.Param != nil && (x.Param.Value == "@" || (x.Param.Value == "*" && !quoted))
+			p := part{s: v, pat: v, split: !quoted || at}
 			if x.Param != nil && x.Param.Value == "HOME" && first {
 				p.home = true
 			}
@@ -265,6 +269,25 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 	name := pe.Param.Value
 	if v, ok := w.vars[name]; ok {
 		return v.val, !v.dyn
+	}
+	if pos := w.pos; pos != nil {
+		// The script's own parameters ($1, $@): for the text, the words
+		// after bash -c TEXT; for a nested bash -c, the words after its
+		// script.
+		switch {
+		case name == "@" || name == "*":
+			if len(pos) > 1 {
+				return strings.Join(pos[1:], " "), true
+			}
+			return "", true
+		case name == "#":
+			return strconv.Itoa(max(len(pos)-1, 0)), true
+		case isDigits(name):
+			if n, err := strconv.Atoi(name); err == nil && n < len(pos) {
+				return pos[n], true
+			}
+			return "", true
+		}
 	}
 	switch name {
 	case "HOME":

@@ -357,7 +357,22 @@ func (w *walker) wrapShell(c int, fs []field) {
 		}
 		w.a.Commands[c].Wrap = WrapShell
 		w.a.Commands[c].InnerStart = i
+		// The words after the script are its $0 $1 …: a new shell's
+		// parameters, unknown if any of them is.
+		pos := []string{w.a.Commands[c].Name}
+		if i+1 < len(fs) {
+			pos = pos[:0]
+			for _, f := range fs[i+1:] {
+				if f.dyn {
+					pos = nil
+					break
+				}
+				pos = append(pos, f.val)
+			}
+		}
+		w.nextPos = &pos
 		w.shellText(c, fs[i], w.a.Commands[c].Name+" -c")
+		w.nextPos = nil
 	case haveS || i >= len(fs) || isStdinPath(fs[i].val):
 		// It runs whatever arrives on stdin: unless that is literal text
 		// guard reads too, nothing about the script is known.

@@ -116,6 +116,9 @@ type job struct {
 	cwd     string
 	timeout time.Duration // guard exec --timeout; 0: configured
 	spec    runSpec       // what runs when allowed (Path "" for exec: looked up)
+	// positional are the script's $0 $1 … (the words after -c TEXT), which
+	// classify follows into commands like cat "$1"; nil when none apply.
+	positional []string
 }
 
 func (a *app) shell() int {
@@ -152,6 +155,10 @@ func (a *app) shell() int {
 		j.text = inv.Text
 		childArgv = append(childArgv, "-c", inv.Text)
 		childArgv = append(childArgv, inv.Operands...)
+		j.positional = inv.Operands
+		if len(j.positional) == 0 {
+			j.positional = []string{name}
+		}
 	case len(inv.Operands) > 0 && !inv.ReadStdin:
 		// bash script.sh args: judged as the command that runs the script.
 		j.text = quoteArgv(append([]string{name}, inv.Operands...))
@@ -176,6 +183,7 @@ func (a *app) shell() int {
 		}
 		j.mode, j.text = modeStdin, text
 		childArgv = append(withoutS(childArgv), "-c", text)
+		j.positional = append([]string{name}, inv.Operands...)
 		if len(inv.Operands) > 0 {
 			childArgv = append(childArgv, name)
 			childArgv = append(childArgv, inv.Operands...)
@@ -317,7 +325,7 @@ func (a *app) limits(j job, s *grants.Settings) (limits, error) {
 // records the decision. Every path that cannot decide refuses.
 func (a *app) judgeAndRun(j job) int {
 	start := a.env.now()
-	opts := classify.Options{Cwd: j.cwd, Home: a.env.getenv("HOME"), Protected: a.eng.protected()}
+	opts := classify.Options{Cwd: j.cwd, Home: a.env.getenv("HOME"), Protected: a.eng.protected(), Positional: j.positional}
 	var an *classify.Analysis
 	if j.argv != nil {
 		an = a.eng.analyzeArgv(j.argv, opts)
