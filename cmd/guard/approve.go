@@ -197,6 +197,16 @@ func (a *App) resolve(id, status, verb string) error {
 	if err := store.Resolve(id, status, a.Now()); err != nil {
 		return failure(fmt.Errorf("record %s: %w", verb, err), "")
 	}
+	// The human's answer is a decision too: it goes in the audit trail.
+	decision := "allow"
+	if status == statusReject {
+		decision = "deny"
+	}
+	rec := ccs.Record{Time: a.Now(), Agent: "human", Cwd: p.Cwd, Command: p.Command, SHA256: p.SHA256,
+		Decision: decision, Rule: status, Answer: "user", Mode: verb}
+	if err := store.Append(rec); err != nil {
+		a.diag("warning", "audit not written: "+err.Error())
+	}
 	fmt.Fprintf(a.Stdout, "%s: request %s: %s\n", status, id, oneLine(p.Command))
 	if file != "" {
 		fmt.Fprintf(a.Stdout, "stored allow %s in %s\n", shQuote(p.Suggest), file)

@@ -193,6 +193,9 @@ func TestApproveProjectStoresPattern(t *testing.T) {
 	if stdout, _, _ := g.run(t, "pending"); strings.Contains(stdout, "left-pad") {
 		t.Errorf("the approved request is still pending:\n%s", stdout)
 	}
+	if stdout, _, _ := g.run(t, "audit", "--json"); !strings.Contains(stdout, `"mode":"approve"`) || !strings.Contains(stdout, `"rule":"approved-project"`) {
+		t.Errorf("the approval is not in the audit trail:\n%s", stdout)
+	}
 }
 
 func TestApproveAnswerNoStoresNothing(t *testing.T) {
@@ -239,6 +242,9 @@ func TestReject(t *testing.T) {
 	}
 	if d := g.decision(t, "npm install left-pad"); d != "ask" {
 		t.Errorf("after reject: %s, want ask", d)
+	}
+	if stdout, _, _ := g.run(t, "audit", "--json", "--decision", "deny"); !strings.Contains(stdout, `"mode":"reject"`) {
+		t.Errorf("the rejection is not in the audit trail:\n%s", stdout)
 	}
 }
 
