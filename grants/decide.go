@@ -455,6 +455,45 @@ func (d *decider) innerOf(c *classify.Command) ([]int, []*classify.Command) {
 	return nil, nil
 }
 
+// passThroughWrappers run the wrapped command unchanged and write nothing
+// of their own, so a command under them is judged as if typed alone
+// (timeout 60 go test ./... is allowed by "go test *"). Other wrappers that
+// classify sees through (strace, script, valgrind, chroot, …) are still
+// judged by what they run for the denylist, but need a grant to be allowed.
+var passThroughWrappers = map[string]bool{
+	"timeout": true, "nice": true, "nohup": true, "command": true, "builtin": true, "exec": true,
+	"stdbuf": true, "ionice": true, "setsid": true, "taskset": true, "chrt": true, "flock": true,
+	"busybox": true, "env": true, "time": true,
+}
+
+// passThroughShells run a script that classify parsed, in bash's syntax
+// (fish and csh scripts are not bash; script -c writes a log file).
+var passThroughShells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "rbash": true,
+	"eval": true, "env": true, "watch": true, "flock": true, "trap": true, "busybox": true,
+}
+
+// passThrough reports whether transparent wrapper c lets its command be
+// judged alone: a pass-through wrapper whose own options write nothing
+// (GNU time -o FILE writes FILE).
+func passThrough(c *classify.Command) bool {
+	if c.Wrap == classify.WrapShell {
+		return passThroughShells[commandName(c)]
+	}
+	if !passThroughWrappers[commandName(c)] {
+		return false
+	}
+	if commandName(c) == "time" {
+		for k := 1; k < c.InnerStart && k < len(c.Args); k++ {
+			w := c.Args[k]
+			if w == "-o" || w == "-a" || strings.HasPrefix(w, "--output") || w == "--append" || (strings.HasPrefix(w, "-o") && len(w) > 2) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // wrapperAssigns reports whether a transparent wrapper sets variables for
 // the command it runs (env LD_PRELOAD=x ls): that changes what runs.
 func wrapperAssigns(c *classify.Command) bool {
@@ -539,6 +578,16 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 				tr.add("command %s: %s runs a script guard cannot read, not transparent", label(i), name)
 			}
 			f := d.unknown(c, name+" runs a script guard cannot read")
+			innerFail = &f
+			break
+		}
+		if !passThrough(c) {
+			// strace -o FILE, script LOG, valgrind --log-file: the
+			// wrapper itself writes or changes how things run.
+			if tr != nil {
+				tr.add("command %s: %s is not a pass-through wrapper: it needs a grant of its own", label(i), name)
+			}
+			f := d.unknown(c, name+" is not a pass-through wrapper: its own options write files or change what runs")
 			innerFail = &f
 			break
 		}

@@ -21,7 +21,17 @@ var readOnlySet = map[string]func(c *classify.Command) bool{
 	"exit": nil, ":": nil, "sleep": nil, "basename": nil, "dirname": nil, "realpath": nil,
 	"readlink": nil, "nproc": nil, "tr": nil, "cut": nil, "nl": nil, "tac": nil, "rev": nil,
 	"seq": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil, "comm": nil, "paste": nil,
-	"column": nil, "tree": nil, "uniq": uniqReadOnly,
+	"column": nil, "tree": treeReadOnly, "uniq": uniqReadOnly,
+}
+
+// treeReadOnly: tree -o FILE writes its listing to FILE.
+func treeReadOnly(c *classify.Command) bool {
+	for _, w := range c.Args[1:] {
+		if w == "-o" || strings.HasPrefix(w, "-o") && len(w) > 2 && !strings.HasPrefix(w, "--") {
+			return false
+		}
+	}
+	return true
 }
 
 // uniqReadOnly: uniq [OPTION]… [INPUT [OUTPUT]] writes OUTPUT when given.
