@@ -664,6 +664,7 @@ func (w *walker) credentialRead(c int) bool {
 	if w.info[c].dirs == nil {
 		dirWords = true // unknown directory: any relative name may be one
 	}
+	tree := readsTree(name, fs)
 	skipNext := false
 	for i := 1; i < len(fs); i++ {
 		if skipNext {
@@ -671,6 +672,14 @@ func (w *walker) credentialRead(c int) bool {
 			continue
 		}
 		f := fs[i]
+		if tree && !strings.HasPrefix(f.val, "-") {
+			ps, _ := w.paths(c, f)
+			for _, p := range ps {
+				if w.aboveCredentials(p) {
+					return true
+				}
+			}
+		}
 		if !dirWords && !hasCredentialWord(f.pat) {
 			continue
 		}
@@ -694,6 +703,38 @@ func (w *walker) credentialRead(c int) bool {
 		}
 	}
 	return false
+}
+
+// readsTree reports a command that reads whole directory trees, hidden
+// files included: pointed at the home directory (or above), it reads the
+// credentials inside.
+func readsTree(name string, fs []field) bool {
+	switch name {
+	case "tar", "bsdtar", "gtar":
+		// creating an archive reads the tree; extracting writes
+		old := len(fs) > 1 && !strings.HasPrefix(fs[1].val, "-") && strings.ContainsRune(fs[1].val, 'c')
+		return old || hasShort(fs, 'c') || hasWord(fs, "--create", "--append", "-r", "--update")
+	case "7z", "cpio", "rclone", "gsutil", "zip", "restic", "borg":
+		return true
+	case "grep", "egrep", "fgrep":
+		return hasShort(fs, 'r') || hasShort(fs, 'R') || hasWord(fs, "--recursive", "--dereference-recursive")
+	case "rg":
+		return hasShort(fs, 'u') || hasWord(fs, "--hidden", "--no-ignore", "--unrestricted")
+	case "cp", "scp", "rsync":
+		return hasShort(fs, 'r') || hasShort(fs, 'R') || hasShort(fs, 'a') || hasWord(fs, "--recursive", "--archive")
+	}
+	return false
+}
+
+// aboveCredentials reports a directory that holds the user's home (the home
+// itself, /home, /): reading its whole tree reads ~/.ssh and the rest.
+func (w *walker) aboveCredentials(p string) bool {
+	h := w.opt.Home
+	if h == "" || !strings.HasPrefix(p, "/") {
+		return false
+	}
+	p = path.Clean(p)
+	return p == h || p == "/" || strings.HasPrefix(h, strings.TrimSuffix(p, "/")+"/")
 }
 
 func (w *walker) isCredentialDir(p string) bool {
