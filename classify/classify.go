@@ -453,7 +453,7 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 	w.conc--
 	downloaded := false // a downloader feeds this part, directly or not
 	for i := 1; i < len(parts); i++ {
-		if p := eff[i-1]; p >= 0 && w.info[p].downloads {
+		if p := eff[i-1]; p >= 0 && w.downloadsAny(p, 0) {
 			downloaded = true
 		}
 		c := eff[i]
@@ -1038,6 +1038,23 @@ func (w *walker) runsStdin(c, depth int) bool {
 	}
 	for _, i := range w.info[c].substCmds {
 		if w.runsStdin(i, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// downloadsAny reports whether command c, or anything it runs (watch curl …,
+// bash -c 'curl …'), downloads from the network.
+func (w *walker) downloadsAny(c, depth int) bool {
+	if w.info[c].downloads {
+		return true
+	}
+	if depth > MaxDepth {
+		return true
+	}
+	for _, i := range w.a.Commands[c].Inner {
+		if w.downloadsAny(i, depth+1) {
 			return true
 		}
 	}
