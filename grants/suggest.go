@@ -116,8 +116,12 @@ func Suggest(c classify.Command) string {
 	a1 := c.Args[1]
 	switch {
 	case slices.Contains(interpreters, name):
-		if !strings.HasPrefix(a1, "-") && !dyn(&c, 1) {
+		switch {
+		case !strings.HasPrefix(a1, "-") && !dyn(&c, 1):
 			cand = c.Args[0] + " " + a1 + " *"
+		case a1 == "-m" && len(c.Args) > 2 && !dyn(&c, 2) && !strings.HasPrefix(c.Args[2], "-"):
+			// python -m pytest tests/ → python -m pytest *
+			cand = c.Args[0] + " -m " + c.Args[2] + " *"
 		}
 	case isSubcommandWord(a1) && !dyn(&c, 1):
 		cand = c.Args[0] + " " + a1 + " *"
