@@ -35,7 +35,7 @@ var patterns = [...]pattern{
 		kind:      "private-key",
 		triggers:  []string{"PRIVATE KEY"},
 		multiline: true,
-		expr:      (`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----`),
+		expr:      `-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----`,
 	},
 	{
 		// A block whose END is missing (cut short): the header and the
@@ -43,94 +43,101 @@ var patterns = [...]pattern{
 		kind:      "private-key",
 		triggers:  []string{"PRIVATE KEY"},
 		multiline: true,
-		expr:      (`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----(?:\r?\n(?:[A-Za-z-]{1,32}: [^\n]{0,128}|[A-Za-z0-9+/=]{1,128}|))*`),
+		expr:      `-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----(?:\r?\n(?:[A-Za-z-]{1,32}: [^\n]{0,128}|[A-Za-z0-9+/=]{1,128}|))*`,
 	},
 	{
 		kind:     "aws-access-key-id",
 		triggers: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA"},
-		expr:     (`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b`),
+		expr:     `\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b`,
 	},
 	{
 		kind:     "aws-secret-access-key",
 		triggers: []string{"secret"},
 		fold:     true,
-		expr:     (`(?i)aws[_-]?secret(?:[_-]?access)?[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+=]{16,128})`),
+		expr:     `(?i)aws[_-]?secret(?:[_-]?access)?[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+=]{16,128})`,
 	},
 	{
 		kind:     "aws-secret-access-key",
 		triggers: []string{"secret_access_key", "secretaccesskey", "secret-access-key"},
 		fold:     true,
-		expr:     (`(?i)secret[_-]?access[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})\b`),
+		expr:     `(?i)secret[_-]?access[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})\b`,
 	},
 	{
 		kind:     "github",
 		triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-		expr:     (`\bgh[pousr]_[A-Za-z0-9]{36,}\b`),
+		expr:     `\bgh[pousr]_[A-Za-z0-9]{36,}\b`,
 	},
 	{
 		kind:     "github",
 		triggers: []string{"github_pat_"},
-		expr:     (`\bgithub_pat_[A-Za-z0-9_]{22,}\b`),
+		expr:     `\bgithub_pat_[A-Za-z0-9_]{22,}\b`,
 	},
 	{
 		kind:     "gitlab",
 		triggers: []string{"glpat-"},
-		expr:     (`\bglpat-[A-Za-z0-9_-]{20,}`),
+		expr:     `\bglpat-[A-Za-z0-9_-]{20,}`,
 	},
 	{
 		kind:     "slack",
 		triggers: []string{"xox"},
-		expr:     (`\bxox[abposr]-[A-Za-z0-9-]{10,}`),
+		expr:     `\bxox[abposr]-[A-Za-z0-9-]{10,}`,
 	},
 	{
 		kind:     "stripe",
 		triggers: []string{"sk_live_", "rk_live_"},
-		expr:     (`\b[sr]k_live_[A-Za-z0-9]{16,}`),
+		expr:     `\b[sr]k_live_[A-Za-z0-9]{16,}`,
 	},
 	{
 		kind:     "anthropic",
 		triggers: []string{"sk-ant-"},
-		expr:     (`\bsk-ant-[A-Za-z0-9_-]{20,}`),
+		expr:     `\bsk-ant-[A-Za-z0-9_-]{20,}`,
 	},
 	{
 		kind:     "openai",
 		triggers: []string{"sk-"},
-		expr:     (`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`),
+		expr:     `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`,
 		valid:    mixedCase,
 	},
 	{
 		kind:     "google-api-key",
 		triggers: []string{"AIza"},
-		expr:     (`\bAIza[0-9A-Za-z_-]{35}`),
+		expr:     `\bAIza[0-9A-Za-z_-]{35}`,
 	},
 	{
 		kind:     "npm",
 		triggers: []string{"npm_"},
-		expr:     (`\bnpm_[A-Za-z0-9]{36}\b`),
+		expr:     `\bnpm_[A-Za-z0-9]{36}\b`,
 	},
 	{
 		kind:     "jwt",
 		triggers: []string{"eyJ"},
-		expr:     (`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`),
+		expr:     `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`,
 	},
 	{
 		// scheme://user:password@host: only the password goes.
 		kind:     "url-password",
 		triggers: []string{"://"},
-		expr:     (`\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'"\[\]]*:(?P<s>[^\s@/'"\[\]]+)@`),
+		expr:     `\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'"\[\]]*:(?P<s>[^\s@/'"\[\]]+)@`,
 	},
 	{
 		kind:     "authorization",
 		triggers: []string{"authorization"},
 		fold:     true,
-		expr:     (`(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot)[ \t]+(?P<s>[A-Za-z0-9._~+/=-]{4,})`),
+		expr:     `(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot)[ \t]+(?P<s>[A-Za-z0-9._~+/=-]{4,})`,
 	},
 	{
 		// password=hunter2, DB_PASSWORD: hunter2, "api_key": "…", ?token=…
 		kind:     "credential",
 		triggers: []string{"pass", "secret", "token", "api_key", "api-key", "apikey"},
 		fold:     true,
-		expr:     (`(?i)(?:password|passwd|secret|token|api[_-]?key)["']?[ \t]*[:=][ \t]*` + labelValue),
+		expr:     `(?i)(?:password|passwd|secret|token|api[_-]?key)["']?[ \t]*[:=][ \t]*` + labelValue,
+		valid:    notReference,
+	},
+	{
+		// curl -u user:hunter2, --user=user:hunter2 (the password only)
+		kind:     "credential",
+		triggers: []string{"-u", "--user"},
+		expr:     `(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:'"@/]+:(?P<s>[^\s'"]+)`,
 		valid:    notReference,
 	},
 	{
@@ -138,7 +145,7 @@ var patterns = [...]pattern{
 		kind:     "credential",
 		triggers: []string{"--pass", "--secret", "--token", "--api-key", "--apikey", "--api_key"},
 		fold:     true,
-		expr:     (`(?i)--(?:password|passwd|pass|secret|token|api[_-]?key)(?:[ \t]+|=)` + labelValue),
+		expr:     `(?i)--(?:password|passwd|pass|secret|token|api[_-]?key)(?:[ \t]+|=)` + labelValue,
 		valid:    notReference,
 	},
 }

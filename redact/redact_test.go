@@ -97,6 +97,11 @@ var redactTests = []struct {
 	{"password-subst", "PASSWORD=$(cat f) run", "PASSWORD=$(cat f) run"},
 	{"tokenizer-not", "python train.py --tokenizer=bert", "python train.py --tokenizer=bert"},
 	{"password-file-not", "--password-file /etc/pw", "--password-file /etc/pw"},
+	{"curl-user", "curl -u alice:hunter2secret https://x", "curl -u alice:[REDACTED:credential] https://x"},
+	{"curl-user-long", "curl --user=alice:hunter2secret https://x", "curl --user=alice:[REDACTED:credential] https://x"},
+	{"curl-user-quoted", `curl -u 'alice:hunter2secret' https://x`, `curl -u 'alice:[REDACTED:credential]' https://x`},
+	{"git-push-u-not", "git push -u origin main", "git push -u origin main"},
+	{"curl-user-ref-not", "curl -u $USER:$PASS https://x", "curl -u $USER:$PASS https://x"},
 	{"token-labelled-github", "GITHUB_TOKEN=" + ghp, "GITHUB_TOKEN=[REDACTED:github]"},
 	// things that must stay
 	{"git-sha", "git show 3f786850e387550fdab836ed7e6dc881de23001b", "git show 3f786850e387550fdab836ed7e6dc881de23001b"},
