@@ -629,7 +629,7 @@ func (w *walker) wrapFind(c int, fs []field) {
 	if len(fi.roots) > 0 {
 		root = fi.roots[0]
 	}
-	for k, cmd := range fi.execs {
+	for _, cmd := range fi.execs {
 		if len(cmd) == 0 {
 			continue
 		}
@@ -642,7 +642,6 @@ func (w *walker) wrapFind(c int, fs []field) {
 			}
 			inner[i] = f
 		}
-		_ = k
 		w.generated(c, 0, inner, "find -exec")
 	}
 	if len(fi.execs) > 0 {
