@@ -46,7 +46,7 @@ func write(t *testing.T, file, text string) {
 
 func TestPathsFromEnv(t *testing.T) {
 	p := PathsFromEnv(func(k string) string { return map[string]string{"HOME": "/h"}[k] })
-	want := Paths{Managed: "/etc/guard/policy.toml", ConfigDir: "/h/.config/guard", StateDir: "/h/.local/state/guard", CacheDir: "/h/.cache/guard"}
+	want := Paths{Managed: "/etc/guard/policy.toml", ConfigDir: "/h/.config/guard", StateDir: "/h/.local/state/guard", CacheDir: "/h/.cache/guard", DataDir: "/h/.local/share/guard"}
 	if p != want {
 		t.Errorf("got %+v, want %+v", p, want)
 	}
@@ -57,16 +57,16 @@ func TestPathsFromEnv(t *testing.T) {
 	if !strings.HasPrefix(pg, "/h/.config/guard/projects/") || len(filepath.Base(filepath.Dir(pg))) != 16 || filepath.Base(pg) != "grants.toml" {
 		t.Errorf("project grants: %s", pg)
 	}
-	if len(p.Protected()) != 4 {
+	if len(p.Protected()) != 5 || p.Protected()[4] != "/h/.local/share/guard" {
 		t.Errorf("protected: %v", p.Protected())
 	}
 	p = PathsFromEnv(func(k string) string { return map[string]string{"HOME": "rel", "XDG_CONFIG_HOME": "also/rel"}[k] })
 	if !strings.HasPrefix(p.ConfigDir, NoHome) || !strings.HasPrefix(p.StateDir, NoHome) {
 		t.Errorf("relative HOME/XDG must not resolve against the working directory: %+v", p)
 	}
-	env := map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x/c", "XDG_STATE_HOME": "/x/s", "XDG_CACHE_HOME": "/x/k", "GUARD_MANAGED_POLICY": "/m.toml"}
+	env := map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x/c", "XDG_STATE_HOME": "/x/s", "XDG_CACHE_HOME": "/x/k", "XDG_DATA_HOME": "/x/d", "GUARD_MANAGED_POLICY": "/m.toml"}
 	p = PathsFromEnv(func(k string) string { return env[k] })
-	if p != (Paths{Managed: "/m.toml", ConfigDir: "/x/c/guard", StateDir: "/x/s/guard", CacheDir: "/x/k/guard"}) {
+	if p != (Paths{Managed: "/m.toml", ConfigDir: "/x/c/guard", StateDir: "/x/s/guard", CacheDir: "/x/k/guard", DataDir: "/x/d/guard"}) {
 		t.Errorf("xdg: %+v", p)
 	}
 }

@@ -21,6 +21,7 @@ type Paths struct {
 	ConfigDir string // $XDG_CONFIG_HOME/guard
 	StateDir  string // $XDG_STATE_HOME/guard
 	CacheDir  string // $XDG_CACHE_HOME/guard
+	DataDir   string // $XDG_DATA_HOME/guard: the shim directory (bash, sh links) lives here
 }
 
 // PathsFromEnv resolves Paths: Managed from GUARD_MANAGED_POLICY else
@@ -43,6 +44,7 @@ func PathsFromEnv(getenv func(string) string) Paths {
 		ConfigDir: xdg("XDG_CONFIG_HOME", ".config"),
 		StateDir:  xdg("XDG_STATE_HOME", filepath.Join(".local", "state")),
 		CacheDir:  xdg("XDG_CACHE_HOME", ".cache"),
+		DataDir:   xdg("XDG_DATA_HOME", filepath.Join(".local", "share")),
 	}
 	if m := getenv("GUARD_MANAGED_POLICY"); m != "" {
 		p.Managed = m
@@ -71,9 +73,11 @@ func (p Paths) TrustFile(root string) string {
 	return filepath.Join(p.projectDir(root), "trust")
 }
 
-// Protected lists guard's own config and state, which a guarded command may not write.
+// Protected lists guard's own config, state and shim links, which a guarded
+// command may not write: replacing the shims' bash link would unguard every
+// later command. Callers add the guard binary itself.
 func (p Paths) Protected() []string {
-	return []string{p.Managed, p.ConfigDir, p.StateDir, p.CacheDir}
+	return []string{p.Managed, p.ConfigDir, p.StateDir, p.CacheDir, p.DataDir}
 }
 
 // RootHash names a project root: the first 16 hex digits of sha256(root).

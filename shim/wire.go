@@ -15,7 +15,11 @@ func productionEngine(env *Env) engine {
 		analyzeArgv: classify.AnalyzeArgv,
 		settings:    func(cwd string) *grants.Settings { return grants.Load(paths, cwd) },
 		decide:      grants.Decide,
-		protected:   paths.Protected,
+		protected: func() []string {
+			// guard's own files, and the binary itself: an agent that
+			// replaced it would unguard every later command
+			return append(paths.Protected(), env.Self)
+		},
 		projectRoot: grants.ProjectRoot,
 		grantFile: func(a Answer, cwd string) string {
 			if a == AnswerGlobal {

@@ -144,6 +144,15 @@ func (a *App) diag(kind, msg string) {
 	fmt.Fprintf(a.Stderr, "guard: %s: %s\n", kind, msg)
 }
 
+// protected lists what a guarded command may not write: guard's config,
+// state and shim links, and the guard binary itself.
+func (a *App) protected(p grants.Paths) []string {
+	if a.Self == "" {
+		return p.Protected()
+	}
+	return append(p.Protected(), a.Self)
+}
+
 // redactor returns the secret filter for this process's environment.
 func (a *App) redactor() *redact.Redactor {
 	return redact.New(a.Environ)

@@ -71,7 +71,7 @@ func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
 		an: classify.NewAnalyzer(classify.Options{
 			Cwd:       cwd,
 			Home:      a.Getenv("HOME"),
-			Protected: p.Protected(),
+			Protected: a.protected(p),
 		}),
 		settings: grants.Load(p, cwd),
 		red:      a.redactor(),

@@ -43,7 +43,7 @@ func (a *App) explain(c *cli.Context) error {
 		return err
 	}
 	p := a.paths()
-	opts := classify.Options{Cwd: cwd, Home: a.Getenv("HOME"), Protected: p.Protected()}
+	opts := classify.Options{Cwd: cwd, Home: a.Getenv("HOME"), Protected: a.protected(p)}
 	text := joinArgs(c.Args().Slice())
 	an := classify.Analyze(text, opts)
 	s := grants.Load(p, cwd)
