@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -177,13 +178,55 @@ func (a *App) cwdOr(dir string) (string, error) {
 	return filepath.Clean(dir), nil
 }
 
-// refuseInsideGuard stops a granting verb started from inside a guarded command.
+// refuseInsideGuard stops a granting verb started from inside a guarded
+// command. GUARD_ACTIVE says so, but a script guard let run can unset it;
+// the process tree cannot lie: every process a guarded command starts stays
+// a descendant of that guard (guard is a subreaper and kills what is left
+// when the command ends), so an ancestor running guard's own executable
+// means this verb was not typed by the human at their own shell.
 func (a *App) refuseInsideGuard(verb string) error {
 	if a.Getenv("GUARD_ACTIVE") != "" {
 		return refused(verb+" cannot run inside a guarded command (GUARD_ACTIVE is set)",
 			"run it yourself in a terminal outside the agent")
 	}
+	if pid := guardAncestor(a.Self); pid > 0 {
+		return refused(fmt.Sprintf("%s cannot run inside a guarded command (started under guard, pid %d)", verb, pid),
+			"run it yourself in a terminal outside the agent")
+	}
 	return nil
+}
+
+// guardAncestor returns the pid of the nearest ancestor process running the
+// executable self as a shell (guard -c …, a bash/sh link), or 0 (also where
+// /proc cannot tell).
+func guardAncestor(self string) int {
+	me, err := os.Stat(self)
+	if self == "" || err != nil {
+		return 0
+	}
+	pid := os.Getppid()
+	for n := 0; pid > 1 && n < 256; n++ {
+		dir := "/proc/" + strconv.Itoa(pid)
+		if exe, err := os.Stat(dir + "/exe"); err == nil && os.SameFile(me, exe) {
+			if b, err := os.ReadFile(dir + "/cmdline"); err == nil {
+				if shim.IsShellInvocation(strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")) {
+					return pid
+				}
+			}
+		}
+		b, err := os.ReadFile(dir + "/stat")
+		if err != nil {
+			return 0
+		}
+		// pid (comm) state ppid …: comm may hold spaces and parentheses
+		k := strings.LastIndexByte(string(b), ')')
+		f := strings.Fields(string(b[k+1:]))
+		if k < 0 || len(f) < 2 {
+			return 0
+		}
+		pid, _ = strconv.Atoi(f[1])
+	}
+	return 0
 }
 
 // cli builds the command tree.
