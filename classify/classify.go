@@ -687,7 +687,7 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 		// An alias defined earlier in the text: judge what it expands to.
 		text := al
 		for _, f := range fs[1:] {
-			text += " " + quoteWord(f.val)
+			text += " " + QuoteWord(f.val)
 		}
 		w.fill(idx, fs, where, pos)
 		w.aliasDepth++

@@ -279,7 +279,7 @@ func (w *walker) wrapEnv(c int, fs []field) {
 				script = a[2:]
 			}
 			for _, f := range fs[min(rest, len(fs)):] {
-				script += " " + quoteWord(f.val)
+				script += " " + QuoteWord(f.val)
 			}
 			w.nestedScript(c, script, "env -S")
 			return
@@ -308,8 +308,9 @@ func (w *walker) wrapEnv(c int, fs []field) {
 	w.transparent(c, i, "env")
 }
 
-// quoteWord quotes a word for re-parsing; plain words stay as they are.
-func quoteWord(s string) string {
+// QuoteWord quotes a word for bash: plain words stay as they are, others
+// are single-quoted. Text shown to a human to paste uses it too.
+func QuoteWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
 		return s
 	}

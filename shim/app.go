@@ -477,7 +477,7 @@ func (a *app) needsApproval(j job, v grants.Verdict, shown, sum string) {
 	}
 	how := ""
 	if v.Suggest != "" && !v.OnceOnly {
-		how = "guard grants add --project " + shellQuote(v.Suggest)
+		how = "guard grants add --project " + classify.QuoteWord(v.Suggest)
 	}
 	switch {
 	case how != "" && id != "":
@@ -562,9 +562,4 @@ func textSum(text string) string {
 func oneLine(s string) string {
 	s = strings.ReplaceAll(s, "\r", `\r`)
 	return strings.ReplaceAll(s, "\n", `\n`)
-}
-
-// shellQuote quotes a pattern for a command line the human will paste.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/guard-dev/guard/ccs"
+	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
 )
 
@@ -209,7 +210,7 @@ func (a *App) resolve(id, status, verb string) error {
 	}
 	fmt.Fprintf(a.Stdout, "%s: request %s: %s\n", status, id, oneLine(p.Command))
 	if file != "" {
-		fmt.Fprintf(a.Stdout, "stored allow %s in %s\n", shQuote(p.Suggest), file)
+		fmt.Fprintf(a.Stdout, "stored allow %s in %s\n", classify.QuoteWord(p.Suggest), file)
 	}
 	return nil
 }
@@ -221,7 +222,7 @@ func describe(p ccs.Pending, status, file string) string {
 	case statusOnce:
 		b.WriteString("  allow this exact text once, within 10 minutes\n")
 	case statusProject, statusGlobal:
-		fmt.Fprintf(&b, "  store allow %s in %s\n", shQuote(p.Suggest), file)
+		fmt.Fprintf(&b, "  store allow %s in %s\n", classify.QuoteWord(p.Suggest), file)
 	case statusReject:
 		b.WriteString("  reject it\n")
 	}

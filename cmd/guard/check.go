@@ -145,7 +145,7 @@ func (c *checker) writeText(v grants.Verdict) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %s  %s\n", v.Decision, v.Rule, c.red.String(v.Reason))
 	if v.Decision == grants.Ask && v.Suggest != "" && !v.OnceOnly {
-		fmt.Fprintf(&b, "suggest  guard grants add --project %s\n", shQuote(c.red.String(v.Suggest)))
+		fmt.Fprintf(&b, "suggest  guard grants add --project %s\n", classify.QuoteWord(c.red.String(v.Suggest)))
 	}
 	if _, err := io.WriteString(c.out, b.String()); err != nil {
 		return fmt.Errorf("write answer: %w", err)
@@ -232,22 +232,4 @@ func trimEOL(b []byte) []byte {
 		b = b[:n-1]
 	}
 	return b
-}
-
-// shQuote quotes s for a POSIX shell, leaving plainly safe words bare.
-func shQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -121,7 +121,7 @@ func writeExplain(b *strings.Builder, red *redact.Redactor, cwd string, an *clas
 		case v.Suggest != "":
 			sug := red.String(v.Suggest)
 			fmt.Fprintf(b, "  suggested pattern: %s\n", sug)
-			fmt.Fprintf(b, "  to allow it in this project: guard grants add --project %s\n", shQuote(sug))
+			fmt.Fprintf(b, "  to allow it in this project: guard grants add --project %s\n", classify.QuoteWord(sug))
 		}
 	}
 }
@@ -205,7 +205,7 @@ func wrapName(w classify.Wrap) string {
 func quoteWords(args []string) string {
 	q := make([]string, len(args))
 	for i, s := range args {
-		q[i] = shQuote(s)
+		q[i] = classify.QuoteWord(s)
 	}
 	return strings.Join(q, " ")
 }

@@ -246,7 +246,7 @@ func (a *App) grantsAdd(c *cli.Context) error {
 	if err := grants.AddRule(file, kind, pattern); err != nil {
 		return failure(err, "")
 	}
-	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, shQuote(pattern), layer, file)
+	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, classify.QuoteWord(pattern), layer, file)
 	return nil
 }
 
@@ -272,9 +272,9 @@ func (a *App) grantsRm(c *cli.Context) error {
 			other = "--project"
 		}
 		return &cliError{code: exitUsage, kind: "error",
-			msg:  fmt.Sprintf("no rule %s in %s (%s)", shQuote(pattern), layer, file),
+			msg:  fmt.Sprintf("no rule %s in %s (%s)", classify.QuoteWord(pattern), layer, file),
 			hint: "see guard grants list, or try " + other}
 	}
-	fmt.Fprintf(a.Stdout, "removed %s from %s (%s)\n", shQuote(pattern), layer, file)
+	fmt.Fprintf(a.Stdout, "removed %s from %s (%s)\n", classify.QuoteWord(pattern), layer, file)
 	return nil
 }
