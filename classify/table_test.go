@@ -724,6 +724,19 @@ var denyCases = []denyCase{
 	{`tar czf out.tgz src`, "", ""},
 	{`tar xzf x.tgz -C ~`, "", ""},
 	{`grep x ~/notes.txt`, "", ""},
+	// su, runuser, sg and script run their -c string as a script
+	{`su -c 'rm -rf /' root`, "rm-root|privilege", ""},
+	{`su --command='cat ~/.ssh/id_rsa'`, "credential-read|privilege", ""},
+	{`sg docker -c 'cat ~/.ssh/id_rsa'`, "credential-read", ""},
+	{`sg docker 'sudo id'`, "privilege", ""},
+	{`script -q -c 'sudo id' /dev/null`, "privilege", ""},
+	{`script -c 'rm -rf /usr' log.txt`, "rm-root", ""},
+	// SQL that destroys, through each client's way of passing it
+	{`psql --command='DROP DATABASE prod'`, "", "sql-drop"},
+	{`psql -cDROP\ TABLE\ x`, "", "sql-drop"},
+	{`mariadb --execute "TRUNCATE TABLE users"`, "", "sql-drop"},
+	{`sqlite3 app.db "drop table users"`, "", "sql-drop"},
+	{`psql -c 'select 1 from dropped_items'`, "", ""},
 	// a nested script's parameters are the words after it
 	{`bash -c 'cat "$1"' x ~/.ssh/id_rsa`, "credential-read", ""},
 	{`sh -c 'cat $@' _ ~/.aws/credentials`, "credential-read", ""},
@@ -1623,5 +1636,46 @@ func TestPositional(t *testing.T) {
 	a := Analyze(`cat "$1"`, Options{Cwd: "/home/u/proj", Home: "/home/u"})
 	if len(a.Commands) != 1 || !a.Commands[0].Dynamic[1] {
 		t.Errorf(`cat "$1" without positional: want a dynamic argument, got %+v`, a.Commands)
+	}
+}
+
+// TestAnalyzeArgv: guard exec judges an argv as the simple command it is;
+// words that look like shell syntax stay words.
+func TestAnalyzeArgv(t *testing.T) {
+	opt := Options{Cwd: "/home/u/proj", Home: "/home/u"}
+	for _, tc := range []struct {
+		argv []string
+		deny string
+	}{
+		{[]string{"echo", "a b", "$HOME", "; rm -rf /", "`id`", "x\ny"}, ""},
+		{[]string{"sudo", "-n", "true"}, "privilege"},
+		{[]string{"/bin/rm", "-rf", "/"}, "rm-root"},
+		{[]string{"bash", "-c", "cat ~/.ssh/id_rsa"}, "credential-read"},
+		{[]string{"cat", "/home/u/.ssh/id_rsa"}, "credential-read"},
+	} {
+		a := AnalyzeArgv(tc.argv, opt)
+		if a.Fail != "" {
+			t.Errorf("%q: fail %s: %s", tc.argv, a.Fail, a.FailReason)
+			continue
+		}
+		if got := a.Commands[0].Args; strings.Join(got, "\x00") != strings.Join(tc.argv, "\x00") {
+			t.Errorf("%q: args %q", tc.argv, got)
+		}
+		if len(a.Composite) != 0 {
+			t.Errorf("%q: composite %v, want a simple command", tc.argv, a.Composite)
+		}
+		got := ""
+		if len(a.Deny) > 0 {
+			got = a.Deny[0].ID
+		}
+		if got != tc.deny {
+			t.Errorf("%q: deny %q, want %q", tc.argv, got, tc.deny)
+		}
+	}
+	if a := AnalyzeArgv([]string{"echo", "a\x00b"}, opt); a.Fail == "" {
+		t.Errorf("an argument with a NUL byte must fail closed")
+	}
+	if a := AnalyzeArgv(nil, opt); a.Fail == "" {
+		t.Errorf("an empty argv must fail closed")
 	}
 }
