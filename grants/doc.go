@@ -47,10 +47,14 @@
 // or of an interpreter one-liner (python -c), and for programs in that table
 // any dynamic argument. Only literal pattern text covers such a word.
 //
-// Wrappers are judged by what they run: timeout 60 go test ./... is allowed
-// by "go test *", bash -c 'ls' by the read-only set. Commands that run
-// generated argument lists (xargs, find -exec, parallel) never pass through:
-// only a grant whose literal text covers the command allows them.
+// Pass-through wrappers are judged by what they run: timeout 60 go test ./...
+// is allowed by "go test *", bash -c 'ls' by the read-only set (the list is
+// passThroughWrappers and passThroughShells). Wrappers that write files or
+// change how things run (strace -o, script, valgrind --log-file, GNU time -o)
+// and a shell or interpreter reading a script guard cannot see (ls | sh,
+// bash < file) need a grant of their own. Commands that run generated
+// argument lists (xargs, find -exec, parallel) never pass through: only a
+// grant whose literal text covers the command allows them.
 //
 // [ValidatePattern] refuses empty patterns, a bare '*', odd spacing, and
 // allow patterns that cover every use of an interpreter or wrapper (bash *,
