@@ -997,8 +997,11 @@ func (w *walker) resolve(f field, dirs []string) (paths []string, rel bool) {
 	if p == "" {
 		return nil, false
 	}
+	if strings.HasPrefix(p, "~root/") || p == "~root" {
+		p = "/root" + p[len("~root"):]
+	}
 	if strings.HasPrefix(p, "/") {
-		return []string{path.Clean(p)}, false
+		return []string{procRoot(path.Clean(p))}, false
 	}
 	if strings.HasPrefix(p, "~") {
 		return []string{p}, true
@@ -1008,9 +1011,29 @@ func (w *walker) resolve(f field, dirs []string) (paths []string, rel bool) {
 	}
 	out := make([]string, len(dirs))
 	for i, d := range dirs {
-		out[i] = path.Join(d, p)
+		out[i] = procRoot(path.Join(d, p))
 	}
 	return out, false
+}
+
+// procRoot sees through /proc/PID/root, a link to the root directory:
+// /proc/self/root/etc/shadow is /etc/shadow.
+func procRoot(p string) string {
+	if !strings.HasPrefix(p, "/proc/") {
+		return p
+	}
+	rest := p[len("/proc/"):]
+	k := strings.IndexByte(rest, '/')
+	if k < 0 {
+		return p
+	}
+	if after, ok := strings.CutPrefix(rest[k:], "/root"); ok && (after == "" || after[0] == '/') {
+		if after == "" {
+			return "/"
+		}
+		return after
+	}
+	return p
 }
 
 // oneDir returns the directory the shell is in, when it is known for sure.

@@ -32,6 +32,7 @@ var denyRules = []rule{
 	{"kill-all", "signals every process the user can reach (kill -1); guard never runs this", (*walker).killAll},
 	{"guard-self", "changes guard's own grants, config, state or installation from inside a guarded command; only the human may do that, at their terminal", (*walker).guardSelf},
 	{"fork-bomb", "defines a function that forks itself without end (fork bomb); guard never runs this", nil},
+	{"hidden-exec", "hides code in text bash evaluates at run time (a quoted string in arithmetic or an array subscript, ${x@P}, a computed variable name); write the command out plainly", (*walker).hiddenExec},
 }
 
 // askRules are the built-in destructive patterns that are not on the
@@ -196,7 +197,7 @@ func (w *walker) isSystem(p string) bool {
 		return false
 	}
 	for _, d := range systemDirs {
-		if ok, _ := path.Match(comps[0], d); ok || comps[0] == d {
+		if ok := matchGlob(comps[0], d); ok || comps[0] == d {
 			return true
 		}
 	}
@@ -213,7 +214,7 @@ func underSystem(p string) bool {
 		return true
 	}
 	for _, d := range systemDirs {
-		if ok, _ := path.Match(first, d); ok {
+		if ok := matchGlob(first, d); ok {
 			return true
 		}
 	}
@@ -453,6 +454,46 @@ var credentials = []credential{
 	{comps: []string{"/etc", "gshadow"}},
 	{comps: []string{"/etc", "gshadow-"}},
 	{comps: []string{"/etc", "ssh", "ssh_host_*_key"}},
+	{comps: []string{".config", "git", "credentials"}},
+	{comps: []string{".cargo", "credentials"}},
+	{comps: []string{".cargo", "credentials.toml"}},
+	{comps: []string{".config", "containers", "auth.json"}},
+	{comps: []string{"containers", "auth.json"}},
+	{comps: []string{".config", "rclone", "rclone.conf"}},
+	{comps: []string{".aws", "cli", "cache", "*"}},
+	{comps: []string{"~", ".npmrc"}},
+	{comps: []string{"~", ".yarnrc.yml"}},
+	{comps: []string{"/var", "run", "secrets", "**"}},
+	{comps: []string{"/run", "secrets", "**"}},
+	{comps: []string{"/etc", "kubernetes", "admin.conf"}},
+	{comps: []string{"/etc", "ssl", "private", "*"}},
+	{comps: []string{"/etc", "letsencrypt", "**"}, except: []string{"*.conf", "cert*.pem", "chain*.pem", "fullchain*.pem", "README"}},
+	{comps: []string{"/etc", "wireguard", "*"}},
+	{comps: []string{"/etc", "krb5.keytab"}},
+	{comps: []string{"/etc", "security", "opasswd"}},
+	{comps: []string{"/proc", "*", "environ"}},
+	{comps: []string{"/proc", "*", "task", "*", "environ"}},
+}
+
+// homeDir reports path components naming a home directory: the user's,
+// /root, or /home/NAME (NAME may be a glob).
+func (w *walker) homeDir(comps []string) bool {
+	if len(comps) == 1 && comps[0] == "root" {
+		return true
+	}
+	if len(comps) == 2 && comps[0] == "home" {
+		return true
+	}
+	h := strings.Split(strings.Trim(w.opt.Home, "/"), "/")
+	if w.opt.Home == "" || len(comps) != len(h) {
+		return false
+	}
+	for i := range h {
+		if comps[i] != h[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // credentialWords are the literal components of the credential table.
@@ -460,7 +501,7 @@ var credentialWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, cr := range credentials {
 		for _, c := range cr.comps {
-			if !strings.ContainsAny(c, "*?[") {
+			if !strings.ContainsAny(c, "*?[") && c != "~" {
 				m[strings.TrimPrefix(c, "/")] = true
 			}
 		}
@@ -475,7 +516,7 @@ func globNamesCredential(c string) bool {
 		return false
 	}
 	for _, w := range credentialGlobTargets {
-		if ok, _ := path.Match(c, w); ok {
+		if ok := matchGlob(c, w); ok {
 			return true
 		}
 		// a glob in the table (id_*) against a glob in the path (id_*)
@@ -494,7 +535,7 @@ var credentialGlobTargets = func() []string {
 	for _, cr := range credentials {
 		for _, c := range cr.comps {
 			c = strings.TrimPrefix(c, "/")
-			if c == "*" || c == "**" || seen[c] {
+			if c == "*" || c == "**" || c == "~" || seen[c] {
 				continue
 			}
 			seen[c] = true
@@ -523,7 +564,7 @@ func hasCredentialWord(p string) bool {
 }
 
 // credentialDirs hold credentials; archiving or copying them whole reads them.
-var credentialDirs = [][]string{{".ssh"}, {".gnupg"}, {".aws"}, {".config", "gcloud"}, {".kube"}, {".docker"}}
+var credentialDirs = [][]string{{".ssh"}, {".gnupg"}, {".aws"}, {".config"}, {".kube"}, {".docker"}, {".cargo"}}
 
 // isCredential matches a path against the credential table. rel says the
 // path is relative to an unknown directory: any leading components of a
@@ -545,18 +586,32 @@ func (w *walker) isCredential(p string, rel bool) bool {
 		return false
 	}
 	for _, cr := range credentials {
-		if matchCredential(cr, comps, abs, rel) {
+		if w.matchCredential(cr, comps, abs, rel) {
 			return true
 		}
 	}
 	return false
 }
 
-func matchCredential(cr credential, comps []string, abs, rel bool) bool {
+func (w *walker) matchCredential(cr credential, comps []string, abs, rel bool) bool {
 	pat := cr.comps
 	anchored := strings.HasPrefix(pat[0], "/")
 	if anchored {
 		pat = append([]string{strings.TrimPrefix(pat[0], "/")}, pat[1:]...)
+	}
+	if pat[0] == "~" {
+		// only in the home directory itself (a project's .npmrc is fine)
+		h := strings.Split(strings.Trim(w.opt.Home, "/"), "/")
+		if w.opt.Home == "" || !abs || len(comps) != len(h)+len(pat)-1 {
+			return false
+		}
+		for i := range h {
+			if comps[i] != h[i] {
+				return false
+			}
+		}
+		pat, comps = pat[1:], comps[len(h):]
+		anchored, abs = true, true
 	}
 	tailAny := pat[len(pat)-1] == "**"
 	if tailAny {
@@ -564,7 +619,7 @@ func matchCredential(cr credential, comps []string, abs, rel bool) bool {
 	}
 	base := comps[len(comps)-1]
 	for _, ex := range cr.except {
-		if ok, _ := path.Match(ex, base); ok {
+		if ok := matchGlob(ex, base); ok {
 			return false
 		}
 	}
@@ -589,11 +644,11 @@ func matchCredential(cr credential, comps []string, abs, rel bool) bool {
 				literal = literal || !strings.ContainsAny(pat[k], "*?[")
 				continue
 			}
-			if ok, _ := path.Match(pat[k], comps[i]); ok {
+			if ok := matchGlob(pat[k], comps[i]); ok {
 				continue
 			}
 			// a glob in the path that can name the table's file (cred*)
-			if ok, _ := path.Match(comps[i], pat[k]); ok && strings.ContainsAny(comps[i], "*?[") {
+			if ok := matchGlob(comps[i], pat[k]); ok && strings.ContainsAny(comps[i], "*?[") {
 				// it counts as naming the file only with some text of its
 				// own: a bare * (a loop variable, $f) names anything.
 				if len(strings.Trim(comps[i], "*?[]")) >= 3 {
@@ -603,7 +658,9 @@ func matchCredential(cr credential, comps []string, abs, rel bool) bool {
 			}
 			return false
 		}
-		if !literal {
+		if !literal && !(start > 0 && w.homeDir(comps[:start])) {
+			// a glob naming dotfiles in a home directory (cat ~/.*, ~/.n*)
+			// needs no literal text of its own
 			return false
 		}
 		end := start + n
@@ -646,13 +703,47 @@ func candidates(f field) []field {
 
 func (w *walker) credentialRead(c int) bool {
 	name := w.a.Commands[c].Name
+	fs := w.info[c].fields
+	// du/wc/sort --files0-from=FILE read FILE and echo its text in errors
+	for i, f := range fs {
+		v := f.pat
+		if strings.HasPrefix(v, "--files0-from=") {
+			v = strings.TrimPrefix(v, "--files0-from=")
+		} else if v == "--files0-from" && i+1 < len(fs) {
+			v = fs[i+1].pat
+		} else {
+			continue
+		}
+		g := f
+		g.pat = v
+		if strings.HasPrefix(g.pat, "~/") && w.opt.Home != "" {
+			g.pat = w.opt.Home + g.pat[1:]
+		}
+		ps, rel := w.paths(c, g)
+		for _, p := range ps {
+			if w.isCredential(p, rel) {
+				return true
+			}
+		}
+	}
 	if nonReaders[name] {
 		return false
 	}
-	fs := w.info[c].fields
+	if name == "git" {
+		// git credential fill, git credential-store get …: the helpers
+		// print stored passwords and tokens
+		if i := gitSub(fs); i > 0 && strings.HasPrefix(fs[i].val, "credential") {
+			return true
+		}
+	}
+	if name == "gpg" || name == "gpg2" {
+		if hasWord(fs, "--export-secret-keys", "--export-secret-subkeys", "--export-ssh-key") {
+			return true
+		}
+	}
 	bulk := false
 	switch name {
-	case "tar", "zip", "7z", "cp", "scp", "rsync", "rclone", "gsutil", "aws", "find", "grep", "rg", "cpio", "base64", "xxd", "od", "git":
+	case "tar", "zip", "7z", "cp", "scp", "rsync", "rclone", "gsutil", "aws", "find", "grep", "rg", "cpio", "base64", "xxd", "od", "git", "diff":
 		bulk = true
 	}
 	// Most commands name no credential at all: rule them out without
@@ -717,9 +808,13 @@ func readsTree(name string, fs []field) bool {
 	case "7z", "cpio", "rclone", "gsutil", "zip", "restic", "borg":
 		return true
 	case "grep", "egrep", "fgrep":
-		return hasShort(fs, 'r') || hasShort(fs, 'R') || hasWord(fs, "--recursive", "--dereference-recursive")
+		return hasShort(fs, 'r') || hasShort(fs, 'R') || hasWord(fs, "--recursive", "--dereference-recursive", "recurse", "--directories=recurse")
 	case "rg":
-		return hasShort(fs, 'u') || hasWord(fs, "--hidden", "--no-ignore", "--unrestricted")
+		return hasShort(fs, 'u') || hasShort(fs, '.') || hasWord(fs, "--hidden", "--no-ignore", "--unrestricted")
+	case "diff", "colordiff":
+		return hasShort(fs, 'r') || hasShort(fs, 'N') || hasWord(fs, "--recursive", "--new-file", "--unidirectional-new-file")
+	case "git":
+		return hasWord(fs, "--no-index")
 	case "cp", "scp", "rsync":
 		return hasShort(fs, 'r') || hasShort(fs, 'R') || hasShort(fs, 'a') || hasWord(fs, "--recursive", "--archive")
 	}
@@ -734,6 +829,12 @@ func (w *walker) aboveCredentials(p string) bool {
 		return false
 	}
 	p = path.Clean(p)
+	if p == "/home" || p == "/root" || p == "/Users" {
+		return true // every user's home, or root's
+	}
+	if ok := matchGlob(p, h); ok {
+		return true // a glob naming the home directory
+	}
 	return p == h || p == "/" || strings.HasPrefix(h, strings.TrimSuffix(p, "/")+"/")
 }
 
@@ -745,7 +846,7 @@ func (w *walker) isCredentialDir(p string) bool {
 			tail := comps[len(comps)-len(d):]
 			match := true
 			for k := range d {
-				if tail[k] != d[k] {
+				if ok := matchGlob(tail[k], d[k]); !ok && tail[k] != d[k] {
 					match = false
 				}
 			}
@@ -1229,4 +1330,40 @@ func (w *walker) forkBombs() {
 func isMinusOne(s string) bool {
 	n, err := strconv.Atoi(s)
 	return err == nil && n == -1
+}
+
+// nameTakers are builtins whose arguments name variables; bash evaluates a
+// subscript in such a name as arithmetic, running any $( ) in it, even from
+// inside single quotes: test -v 'a[$(id)]'.
+var nameTakers = map[string]bool{
+	"test": true, "[": true, "printf": true, "read": true, "mapfile": true, "readarray": true,
+	"unset": true, "declare": true, "typeset": true, "local": true, "export": true, "readonly": true,
+	"getopts": true, "wait": true, "let": true, "eval": false,
+}
+
+// hiddenExec: a name-taking builtin given a word that holds a subscript
+// with code in it.
+func (w *walker) hiddenExec(c int) bool {
+	if !nameTakers[w.a.Commands[c].Name] {
+		return false
+	}
+	for _, f := range w.info[c].fields[1:] {
+		if codeInSubscript(f.val) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeInSubscript reports text with a [ … ] that holds $, a backquote or
+// a nested subscript: bash would evaluate it.
+func codeInSubscript(s string) bool {
+	k := strings.IndexByte(s, '[')
+	return k >= 0 && strings.ContainsAny(s[k:], "$`") || k >= 0 && strings.Contains(s[k+1:], "[")
+}
+
+// matchGlob is path.Match with bash's [!…] negation as well as [^…].
+func matchGlob(pattern, name string) bool {
+	ok, _ := path.Match(strings.ReplaceAll(pattern, "[!", "[^"), name)
+	return ok
 }

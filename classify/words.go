@@ -307,6 +307,15 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 func (w *walker) walkNested(n syntax.Node) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch x := n.(type) {
+		case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.CStyleLoop:
+			w.arithmetic(x)
+		case *syntax.UnaryTest:
+			// [[ -v 'a[$(id)]' ]] evaluates the subscript
+			if x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar {
+				if wd, ok := x.X.(*syntax.Word); ok && codeInSubscript(w.flatText(wd)) {
+					w.hitDeny("hidden-exec", -1)
+				}
+			}
 		case *syntax.BinaryArithm:
 			if (x.Op == syntax.Assgn || (x.Op >= syntax.AddAssgn && x.Op <= syntax.PowAssgn)) && isGuardName(x.X) {
 				w.hitDeny("guard-self", -1)
@@ -320,6 +329,7 @@ func (w *walker) walkNested(n syntax.Node) {
 				(x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
 				w.hitDeny("guard-self", -1)
 			}
+			w.paramCode(x)
 		case *syntax.CmdSubst:
 			w.substitution(x.Stmts, CompCmdSubst, "$(…)")
 			return false
@@ -552,4 +562,105 @@ func seqCount(b *syntax.BraceExp) int {
 		return maxFields + 1
 	}
 	return d + 1
+}
+
+// arithmetic checks an arithmetic context: bash evaluates quoted strings
+// in it as expressions, so '$(id)' or '\x24(id)' inside $(( )) runs id, and
+// a variable this text filled at run time is evaluated the same way.
+func (w *walker) arithmetic(n syntax.Node) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.SglQuoted:
+			v := x.Value
+			if x.Dollar {
+				v = decodeANSIC(v)
+			}
+			if strings.ContainsAny(v, "$`[\\") {
+				w.hitDeny("hidden-exec", -1)
+			}
+			return false
+		case *syntax.DblQuoted:
+			// its literal text is evaluated again; real $( ) inside it
+			// are walked like any other
+			for _, p := range x.Parts {
+				if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(unescapeDouble(l.Value), "$`[\\") {
+					w.hitDeny("hidden-exec", -1)
+				}
+			}
+		case *syntax.Lit:
+			// a bare name is read as a variable and its value evaluated
+			if v, ok := w.vars[x.Value]; ok && (v.dyn || strings.ContainsAny(v.val, "$`[")) {
+				w.hitDeny("hidden-exec", -1)
+			}
+		case *syntax.ParamExp:
+			if x.Param != nil {
+				if v, ok := w.vars[x.Param.Value]; ok && (v.dyn || strings.ContainsAny(v.val, "$`[")) {
+					w.hitDeny("hidden-exec", -1)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// paramCode checks parameter expansions that evaluate text as code:
+// subscripts and slice offsets are arithmetic, ${x@P} expands a prompt
+// string (running $( ) in the value), ${!x} names a variable by a value.
+func (w *walker) paramCode(x *syntax.ParamExp) {
+	if x.Index != nil {
+		w.arithmetic(x.Index)
+	}
+	if x.Slice != nil {
+		if x.Slice.Offset != nil {
+			w.arithmetic(x.Slice.Offset)
+		}
+		if x.Slice.Length != nil {
+			w.arithmetic(x.Slice.Length)
+		}
+	}
+	if x.Param == nil {
+		return
+	}
+	v, known := w.vars[x.Param.Value]
+	unsafe := known && (v.dyn || strings.ContainsAny(v.val, "$`["))
+	if x.Exp != nil && x.Exp.Op == syntax.OtherParamOps && x.Exp.Word != nil && strings.Contains(w.flatText(x.Exp.Word), "P") {
+		if !known || unsafe {
+			w.hitDeny("hidden-exec", -1)
+		}
+	}
+	if x.Excl && unsafe {
+		w.hitDeny("hidden-exec", -1)
+	}
+}
+
+// flatText is a word's or quoted part's text with quotes removed, escapes
+// decoded, and anything not literal kept as written.
+func (w *walker) flatText(n syntax.Node) string {
+	var sb strings.Builder
+	var walk func(parts []syntax.WordPart)
+	walk = func(parts []syntax.WordPart) {
+		for _, p := range parts {
+			switch x := p.(type) {
+			case *syntax.Lit:
+				sb.WriteString(x.Value)
+			case *syntax.SglQuoted:
+				if x.Dollar {
+					sb.WriteString(decodeANSIC(x.Value))
+				} else {
+					sb.WriteString(x.Value)
+				}
+			case *syntax.DblQuoted:
+				walk(x.Parts)
+			default:
+				sb.WriteString(w.source(p))
+			}
+		}
+	}
+	switch x := n.(type) {
+	case *syntax.Word:
+		walk(x.Parts)
+	case syntax.WordPart:
+		walk([]syntax.WordPart{x})
+	}
+	return sb.String()
 }

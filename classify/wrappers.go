@@ -332,8 +332,13 @@ func (w *walker) wrapShell(c int, fs []field) {
 		}
 		i++
 		if strings.HasPrefix(a, "--") {
-			if a == "--rcfile" || a == "--init-file" {
-				i++
+			if a == "--rcfile" || a == "--init-file" || strings.HasPrefix(a, "--rcfile=") || strings.HasPrefix(a, "--init-file=") {
+				// an interactive shell runs that file first: a program
+				// guard cannot see
+				w.a.Commands[c].Opaque = true
+				if !strings.Contains(a, "=") {
+					i++
+				}
 			}
 			continue
 		}
