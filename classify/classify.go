@@ -149,6 +149,7 @@ type cmdInfo struct {
 	stdinLit  bool // stdinText holds the literal text fed on stdin
 	readStdin bool // a shell or interpreter that runs its standard input
 	downloads bool
+	fromFind  bool // run by find -exec for every file found: recursive by nature
 }
 
 type funcCall struct {
@@ -460,6 +461,9 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 		if c < 0 {
 			continue
 		}
+		if downloaded && w.runsStdin(c, 0) {
+			w.hitDeny("download-exec", c)
+		}
 		if cm := &w.a.Commands[c]; cm.Name == "xargs" && len(cm.Inner) > 0 && eff[i-1] >= 0 {
 			// echo / | xargs rm -rf: judge the inner command with the
 			// literal words it will be given.
@@ -471,9 +475,6 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 				w.innerCommand(c, fs, "xargs, fed by "+w.a.Commands[eff[i-1]].Name)
 			}
 			continue
-		}
-		if downloaded && w.runsStdin(c, 0) {
-			w.hitDeny("download-exec", c)
 		}
 		if !w.info[c].readStdin {
 			continue

@@ -221,7 +221,7 @@ func underSystem(p string) bool {
 	return false
 }
 
-var blockDevicePrefixes = []string{"/dev/sd", "/dev/hd", "/dev/nvme", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk", "/dev/mapper/", "/dev/md", "/dev/dm-", "/dev/loop", "/dev/sr", "/dev/nbd", "/dev/rdisk"}
+var blockDevicePrefixes = []string{"/dev/block/", "/dev/sd", "/dev/hd", "/dev/nvme", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk", "/dev/mapper/", "/dev/md", "/dev/dm-", "/dev/loop", "/dev/sr", "/dev/nbd", "/dev/rdisk"}
 
 func isBlockDevice(p string) bool {
 	p = path.Clean(p)
@@ -283,8 +283,23 @@ func (w *walker) diskFormat(c int) bool {
 		return !hasWord(fs, "-p", "--print", "-i", "--info", "-v", "--verify")
 	case "parted":
 		return !hasWord(fs, "-l", "--list", "print")
-	case "blkdiscard":
+	case "blkdiscard", "sg_format", "pvcreate", "vgcreate":
 		return true
+	case "cryptsetup":
+		_, v := verb(fs)
+		return v == "luksFormat" || v == "format" || v == "erase" || v == "luksErase" || v == "reencrypt"
+	case "nvme":
+		_, v := verb(fs)
+		return v == "format" || v == "sanitize"
+	case "hdparm":
+		return hasPrefixWord(fs, "--security-erase", "--trim-sector-ranges", "--write-sector", "--dco-restore")
+	case "badblocks":
+		return hasShort(fs, 'w') || hasShort(fs, 'n')
+	case "mdadm":
+		return hasWord(fs, "--zero-superblock", "--create", "-C")
+	case "zpool":
+		_, v := verb(fs)
+		return v == "create" || v == "destroy" || v == "labelclear"
 	}
 	return false
 }
@@ -301,7 +316,7 @@ func (w *walker) diskWrite(c int) bool {
 				targets = append(targets, g)
 			}
 		}
-	case "tee":
+	case "tee", "sponge":
 		targets = operands(fs)
 	case "cp", "mv", "install", "rsync", "ddrescue", "pv":
 		ops := operands(fs)
@@ -324,7 +339,8 @@ func (w *walker) diskWrite(c int) bool {
 	for _, f := range targets {
 		ps, _ := w.paths(c, f)
 		for _, p := range ps {
-			if isBlockDevice(p) {
+			// cp sda /dev/ writes /dev/sda: /dev as the target directory
+			if isBlockDevice(p) || p == "/dev" || p == "/dev/mapper" || p == "/dev/disk" || p == "/dev/block" {
 				return true
 			}
 		}
@@ -341,7 +357,7 @@ func (w *walker) chmodSystem(c int) bool {
 		return false
 	}
 	fs := w.info[c].fields
-	recursive := hasShort(fs, 'R') || hasWord(fs, "--recursive")
+	recursive := hasShort(fs, 'R') || hasWord(fs, "--recursive") || w.info[c].fromFind
 	for _, f := range operands(fs) {
 		ps, _ := w.paths(c, f)
 		for _, p := range ps {
@@ -360,8 +376,8 @@ func (w *walker) chattrSystem(c int) bool {
 	fs := w.info[c].fields
 	attr := false
 	for _, f := range fs[1:] {
-		if len(f.val) > 1 && (f.val[0] == '-' || f.val[0] == '+' || f.val[0] == '=') && strings.ContainsAny(f.val[1:], "ia") {
-			attr = true
+		if len(f.val) > 1 && (f.val[0] == '-' || f.val[0] == '+') && strings.ContainsAny(f.val[1:], "ia") || len(f.val) > 0 && f.val[0] == '=' {
+			attr = true // = sets the whole list, clearing i and a
 		}
 	}
 	if !attr {
@@ -381,9 +397,44 @@ func (w *walker) chattrSystem(c int) bool {
 	return false
 }
 
-var privileged = map[string]bool{"sudo": true, "sudoedit": true, "su": true, "doas": true, "pkexec": true, "run0": true, "runuser": true, "calife": true, "super": true}
+var privileged = map[string]bool{
+	"sudo": true, "sudoedit": true, "su": true, "doas": true, "pkexec": true, "run0": true, "runuser": true,
+	"calife": true, "super": true, "sudo-rs": true, "su-exec": true, "gosu": true, "ksu": true, "dzdo": true,
+	"pfexec": true, "capsh": true,
+}
 
-func (w *walker) privilege(c int) bool { return privileged[w.a.Commands[c].Name] }
+func (w *walker) privilege(c int) bool {
+	name := w.a.Commands[c].Name
+	if privileged[name] {
+		return true
+	}
+	fs := w.info[c].fields
+	switch name {
+	case "setpriv":
+		return hasPrefixWord(fs, "--reuid", "--regid", "--init-groups", "--inh-caps", "--ambient-caps")
+	case "chpst":
+		return hasPrefixWord(fs, "-u", "-U")
+	case "machinectl":
+		_, v := verb(fs)
+		return v == "shell" || v == "login"
+	case "systemd-run":
+		return hasPrefixWord(fs, "--uid", "--gid", "-pUser=", "--property=User=", "--system")
+	}
+	return false
+}
+
+// hasPrefixWord reports an argument starting with one of the prefixes
+// (--reuid=0, -uroot).
+func hasPrefixWord(fs []field, prefixes ...string) bool {
+	for _, f := range fs[1:] {
+		for _, p := range prefixes {
+			if strings.HasPrefix(f.val, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true, "lwp-request": true, "GET": true, "POST": true, "aria2c": true, "nc": true, "ncat": true, "socat": true, "lynx": true, "links": true}
 
@@ -871,7 +922,7 @@ func (w *walker) securityOff(c int) bool {
 	case "setenforce":
 		return first == "0" || first == "permissive"
 	case "ufw":
-		return first == "disable" || first == "reset"
+		return first == "disable" || first == "reset" || first == "default" && len(ops) > 1 && ops[1].val == "allow"
 	case "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft":
 		if hasWord(fs, "-F", "--flush", "-X", "--delete-chain") || hasShort(fs, 'F') {
 			return true
@@ -880,9 +931,17 @@ func (w *walker) securityOff(c int) bool {
 			if (f.val == "-P" || f.val == "--policy") && i+2 < len(fs) && strings.EqualFold(fs[i+2].val, "ACCEPT") {
 				return true
 			}
+			// -PINPUT ACCEPT, --policy=INPUT ACCEPT
+			if (strings.HasPrefix(f.val, "-P") && len(f.val) > 2 || strings.HasPrefix(f.val, "--policy=")) && i+1 < len(fs) && strings.EqualFold(fs[i+1].val, "ACCEPT") {
+				return true
+			}
 		}
 	case "nft":
-		return hasWord(fs, "flush") && hasWord(fs, "ruleset")
+		all := ""
+		for _, f := range fs[1:] {
+			all += " " + f.val
+		}
+		return strings.Contains(all, "flush") || strings.Contains(all, "delete table")
 	case "systemctl":
 		verb := ""
 		for _, f := range ops {
@@ -894,8 +953,14 @@ func (w *walker) securityOff(c int) bool {
 				}
 				continue
 			}
-			if securityUnits[strings.TrimSuffix(v, ".service")] {
+			unit := strings.TrimSuffix(v, ".service")
+			if securityUnits[unit] {
 				return true
+			}
+			for u := range securityUnits {
+				if strings.ContainsAny(unit, "*?[") && matchGlob(unit, u) {
+					return true // systemctl takes unit globs: 'fire*'
+				}
 			}
 		}
 	case "service":
@@ -906,15 +971,34 @@ func (w *walker) securityOff(c int) bool {
 		return hasWord(fs, "--master-disable", "--global-disable")
 	case "auditctl":
 		for i, f := range fs {
-			if f.val == "-e" && i+1 < len(fs) && fs[i+1].val == "0" {
+			if f.val == "-e" && i+1 < len(fs) && fs[i+1].val == "0" || f.val == "-e0" {
 				return true
 			}
 			if f.val == "-D" {
 				return true
 			}
 		}
-	case "aa-teardown":
+	case "aa-teardown", "aa-disable", "aa-complain":
 		return true
+	case "apparmor_parser":
+		return hasShort(fs, 'R') || hasWord(fs, "--remove")
+	case "apparmor", "auditd", "firewalld", "netfilter-persistent":
+		// /etc/init.d/apparmor stop
+		return first == "stop" || first == "teardown" || first == "flush"
+	case "invoke-rc.d", "rc-service":
+		return len(ops) >= 2 && securityUnits[ops[0].val] && (ops[1].val == "stop" || ops[1].val == "teardown")
+	case "update-rc.d":
+		return len(ops) >= 2 && securityUnits[ops[0].val] && (ops[1].val == "disable" || ops[1].val == "remove")
+	case "chkconfig":
+		return len(ops) >= 2 && securityUnits[ops[0].val] && ops[1].val == "off"
+	case "pkill", "killall":
+		for _, f := range ops {
+			if securityUnits[f.val] {
+				return true
+			}
+		}
+	case "firewall-cmd":
+		return hasPrefixWord(fs, "--set-default-zone=trusted", "--panic-off") || hasWord(fs, "--set-default-zone") && hasWord(fs, "trusted")
 	}
 	return false
 }
@@ -946,7 +1030,7 @@ func (w *walker) killAll(c int) bool {
 		if fs[i].val == "--" {
 			continue
 		}
-		if n, err := strconv.Atoi(fs[i].val); err == nil && n == -1 {
+		if isMinusOne(fs[i].val) {
 			return true
 		}
 	}
@@ -1328,7 +1412,7 @@ func (w *walker) forkBombs() {
 }
 
 func isMinusOne(s string) bool {
-	n, err := strconv.Atoi(s)
+	n, err := strconv.Atoi(strings.TrimSpace(s)) // bash skips blanks around a number
 	return err == nil && n == -1
 }
 

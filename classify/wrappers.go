@@ -87,6 +87,8 @@ func customWrapper(name string) func(*walker, int, []field) {
 		return (*walker).wrapEval
 	case "trap":
 		return (*walker).wrapTrap
+	case "at", "batch", "crontab":
+		return (*walker).wrapScheduler
 	case "source", ".":
 		return (*walker).wrapSource
 	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "rbash":
@@ -213,13 +215,13 @@ func (w *walker) transparent(c, start int, where string) {
 	w.innerCommand(c, fs[start:], where)
 }
 
-func (w *walker) generated(c, start int, inner []field, where string) {
+func (w *walker) generated(c, start int, inner []field, where string) int {
 	if len(inner) == 0 {
-		return
+		return -1
 	}
 	w.a.Commands[c].Wrap = WrapGenerated
 	w.a.Commands[c].InnerStart = start
-	w.innerCommand(c, inner, where)
+	return w.innerCommand(c, inner, where)
 }
 
 // wrapEnv: env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=value]… [COMMAND [ARG]…]
@@ -359,6 +361,10 @@ func (w *walker) wrapShell(c int, fs []field) {
 	switch {
 	case haveC:
 		if i >= len(fs) {
+			// xargs sh -c: the script is an argument guard cannot see
+			w.info[c].readStdin = true
+			w.a.Commands[c].Wrap = WrapShell
+			w.a.Commands[c].Opaque = true
 			return
 		}
 		w.a.Commands[c].Wrap = WrapShell
@@ -648,7 +654,9 @@ func (w *walker) wrapFind(c int, fs []field) {
 			}
 			inner[i] = f
 		}
-		w.generated(c, 0, inner, "find -exec")
+		if idx := w.generated(c, 0, inner, "find -exec"); idx >= 0 {
+			w.info[idx].fromFind = true
+		}
 	}
 	if len(fi.execs) > 0 {
 		// InnerStart points at the first action's command.
@@ -739,4 +747,27 @@ func (w *walker) wrapSource(c int, fs []field) {
 		w.a.Commands[c].Wrap = WrapShell
 		w.a.Commands[c].Opaque = true
 	}
+}
+
+// wrapScheduler: at and batch read the commands to run later from stdin
+// (or -f FILE); crontab installs a table from stdin or a file.
+func (w *walker) wrapScheduler(c int, fs []field) {
+	name := w.a.Commands[c].Name
+	for _, f := range fs[1:] {
+		switch {
+		case (name == "at" || name == "batch") && (f.val == "-f" || f.val == "-l" || f.val == "-r" || f.val == "-c"):
+			return
+		case name == "crontab" && (f.val == "-l" || f.val == "-r" || f.val == "-e"):
+			return
+		}
+	}
+	if name == "crontab" {
+		ops := operands(fs)
+		if len(ops) > 0 && ops[0].val != "-" {
+			return
+		}
+	}
+	w.info[c].readStdin = true
+	w.a.Commands[c].Wrap = WrapShell
+	w.a.Commands[c].Opaque = true
 }
