@@ -55,6 +55,24 @@ var wrappers = map[string]wrapper{
 	"strace":           {kind: WrapTransparent, g: grammar{argShort: "abeEIoOpPsSuUX", argLong: []string{"output", "trace", "signal", "attach"}}},
 	"ltrace":           {kind: WrapTransparent, g: grammar{argShort: "aAeEDlLnoOpsSuxX", argLong: []string{"output"}}},
 	"busybox":          {kind: WrapTransparent},
+	"toybox":           {kind: WrapTransparent},
+	"prlimit":          {kind: WrapTransparent, g: grammar{noExec: "p", noExecL: []string{"pid"}}},
+	"numactl":          {kind: WrapTransparent, g: grammar{argShort: "CNmpiP", noExec: "sH", noExecL: []string{"show", "hardware"}}},
+	"cpulimit":         {kind: WrapTransparent, g: grammar{argShort: "lpe", noExec: "pe", noExecL: []string{"pid", "exe"}}},
+	"trickle":          {kind: WrapTransparent, g: grammar{argShort: "duwtlnL"}},
+	"setarch":          {kind: WrapTransparent, g: grammar{operands: 1}},
+	"linux32":          {kind: WrapTransparent},
+	"linux64":          {kind: WrapTransparent},
+	"runcon":           {kind: WrapTransparent, g: grammar{argShort: "turl"}},
+	"faketime":         {kind: WrapTransparent, g: grammar{argShort: "m", operands: 1}},
+	"chronic":          {kind: WrapTransparent},
+	"ifne":             {kind: WrapTransparent},
+	"cgexec":           {kind: WrapTransparent, g: grammar{argShort: "g"}},
+	"systemd-inhibit":  {kind: WrapTransparent},
+	"systemd-run":      {kind: WrapTransparent, g: grammar{argShort: "pEM"}},
+	"dbus-launch":      {kind: WrapTransparent},
+	"screen":           {kind: WrapTransparent, g: grammar{argShort: "SchpTeL", noExec: "XrRlsx", noExecL: []string{"list", "version"}}},
+	"direnv":           {kind: WrapTransparent},
 	"sudo":             {kind: WrapTransparent, g: grammar{argShort: "CDghpRrtTUu", argLong: []string{"close-from", "chdir", "group", "host", "prompt", "chroot", "role", "type", "command-timeout", "other-user", "user"}, noExec: "lvVkK"}},
 	"doas":             {kind: WrapTransparent, g: grammar{argShort: "uC"}},
 	"pkexec":           {kind: WrapTransparent, g: grammar{argLong: []string{"user"}}},
@@ -89,9 +107,15 @@ func customWrapper(name string) func(*walker, int, []field) {
 		return (*walker).wrapTrap
 	case "at", "batch", "crontab":
 		return (*walker).wrapScheduler
+	case "uv", "poetry", "pipenv", "conda", "pdm", "rye", "hatch", "bundle", "mise", "asdf", "opam", "stack", "direnv", "nix":
+		return (*walker).wrapRunner
+	case "tmux":
+		return (*walker).wrapTmux
+	case "nix-shell":
+		return (*walker).wrapNixShell
 	case "source", ".":
 		return (*walker).wrapSource
-	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "rbash":
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "rbash", "yash", "posh", "ksh93", "oksh", "loksh", "bosh", "hush":
 		return (*walker).wrapShell
 	}
 	return nil
@@ -770,4 +794,67 @@ func (w *walker) wrapScheduler(c int, fs []field) {
 	w.info[c].readStdin = true
 	w.a.Commands[c].Wrap = WrapShell
 	w.a.Commands[c].Opaque = true
+}
+
+// runnerVerbs are the subcommands of environment managers that run a
+// command: uv run CMD, bundle exec CMD, mise x -- CMD, direnv exec DIR CMD.
+var runnerVerbs = map[string]bool{"run": true, "exec": true, "x": true, "develop": true, "shell": true}
+
+// wrapRunner: uv|poetry|pipenv|conda|pdm|rye|hatch run, bundle|mise|asdf|
+// opam|stack exec, direnv exec DIR, nix develop -c: the command after the
+// verb (and its options) runs as if typed alone.
+func (w *walker) wrapRunner(c int, fs []field) {
+	i, v := verb(fs, "-n", "--name", "-p", "--prefix", "--directory", "--project", "-C", "--cwd", "--python", "--with", "-e", "--env", "--env-file", "--group", "--extra")
+	if i < 0 || !runnerVerbs[v] {
+		return
+	}
+	name := w.a.Commands[c].Name
+	if name == "nix" {
+		// nix develop -c CMD, nix shell … -c CMD
+		for k := i + 1; k+1 < len(fs); k++ {
+			if fs[k].val == "-c" || fs[k].val == "--command" {
+				w.transparent(c, k+1, "nix "+v)
+				return
+			}
+		}
+		return
+	}
+	start, ok := skipOptions(fs, i+1, grammar{argShort: "npCe", argLong: []string{"name", "prefix", "directory", "project", "cwd", "python", "with", "env", "env-file", "group", "extra", "from", "package", "index"}})
+	if !ok {
+		return
+	}
+	if name == "direnv" {
+		start++ // the directory
+	}
+	w.transparent(c, start, name+" "+v)
+}
+
+// wrapTmux: tmux new[-session]/new-window/split-window/respawn-pane … 'CMD'
+// runs its last argument through the shell.
+func (w *walker) wrapTmux(c int, fs []field) {
+	_, v := verb(fs, "-L", "-S", "-f", "-c")
+	switch v {
+	case "new", "new-session", "neww", "new-window", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "send-keys", "send", "display-popup", "popup":
+	default:
+		return
+	}
+	last := fs[len(fs)-1]
+	if len(fs) < 3 || strings.HasPrefix(last.val, "-") || last.val == v {
+		return
+	}
+	w.a.Commands[c].Wrap = WrapShell
+	w.a.Commands[c].InnerStart = len(fs) - 1
+	w.shellText(c, last, "tmux "+v)
+}
+
+// wrapNixShell: nix-shell … --run CMD | --command CMD
+func (w *walker) wrapNixShell(c int, fs []field) {
+	for i := 1; i+1 < len(fs); i++ {
+		if fs[i].val == "--run" || fs[i].val == "--command" {
+			w.a.Commands[c].Wrap = WrapShell
+			w.a.Commands[c].InnerStart = i + 1
+			w.shellText(c, fs[i+1], "nix-shell --run")
+			return
+		}
+	}
 }
