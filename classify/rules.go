@@ -897,7 +897,13 @@ func (w *walker) isCredentialDir(p string) bool {
 			tail := comps[len(comps)-len(d):]
 			match := true
 			for k := range d {
-				if ok := matchGlob(tail[k], d[k]); !ok && tail[k] != d[k] {
+				if tail[k] == d[k] {
+					continue
+				}
+				// a glob names the directory only with text of its own
+				// (~/.ss*), or among a home directory's dotfiles (~/.*)
+				own := len(strings.Trim(tail[k], "*?[]!^")) >= 2 || w.homeDir(comps[:len(comps)-len(d)])
+				if !own || !matchGlob(tail[k], d[k]) {
 					match = false
 				}
 			}
