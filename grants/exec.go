@@ -48,6 +48,27 @@ var execTable = []execRule{
 		Reason: "git difftool -x/--extcmd runs another program"},
 	{ID: "git-grep-pager", Progs: []string{"git"}, Sub: []string{"grep"}, Short: "O", Long: []string{"open-files-in-pager"},
 		Reason: "git grep -O opens the files in another program"},
+	{ID: "git-clone-program", Progs: []string{"git"}, Sub: []string{"clone", "ls-remote", "fetch", "pull", "archive"}, Short: "uc", Long: []string{"upload-pack", "config", "template", "separate-git-dir"}, Value: true,
+		Reason: "git clone -u/-c/--template runs a program or sets config that does"},
+	{ID: "git-ext-transport", Progs: []string{"git"}, Check: checkGitExt,
+		Reason: "an ext:: or fd:: remote makes git run a command"},
+	{ID: "git-shell-filters", Progs: []string{"git"}, Sub: []string{"filter-branch", "send-email", "instaweb", "mergetool", "p4", "svn", "cvsimport", "quiltimport", "request-pull"}, Rest: true,
+		Reason: "git filter-branch/send-email/… run shell commands given as arguments"},
+	{ID: "git-credential", Progs: []string{"git"}, Check: checkGitCredential,
+		Reason: "git credential helpers print stored passwords and tokens"},
+	{ID: "git-write-elsewhere", Progs: []string{"git"}, Sub: []string{"archive", "format-patch", "bundle", "checkout-index", "apply", "worktree"},
+		Short: "o", Long: []string{"output", "output-directory", "prefix", "directory", "unsafe-paths"}, Words: []string{"create", "add"}, Value: true,
+		Reason: "git archive -o/format-patch -o/bundle create/checkout-index --prefix/apply --directory/worktree add write files elsewhere"},
+	{ID: "git-config-global", Progs: []string{"git"}, Sub: []string{"config"}, Words: []string{"--global", "--system", "--worktree"},
+		Reason: "git config --global/--system changes git for every repository"},
+	{ID: "pytest-files", Progs: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
+		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
+	{ID: "go-elsewhere", Progs: []string{"go"}, Check: checkGoElsewhere,
+		Reason: "go -ldflags=-extld, -compiler, -gccgoflags run another program; -o or profile outputs outside the project write elsewhere"},
+	{ID: "kubectl-elsewhere", Progs: []string{"kubectl", "oc", "helm"}, Short: "s", Long: []string{"server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"}, Value: true,
+		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
+	{ID: "make-vars", Progs: []string{"make", "gmake"}, Check: checkMakeVars,
+		Reason: "make VAR:=$(shell …) or a program variable (CC=, SHELL=) set on the command line runs other programs"},
 	{ID: "git-run", Progs: []string{"git"}, Sub: []string{"bisect", "submodule"}, Words: []string{"run", "foreach"}, Rest: false,
 		Reason: "git bisect run/submodule foreach runs a command"},
 	{ID: "git-config-set", Progs: []string{"git"}, Sub: []string{"config"}, Check: checkGitConfig,
@@ -264,7 +285,7 @@ func (r *execRule) hit(w string) (hit, next bool) {
 		name, _, eq := strings.Cut(w[2:], "=")
 		if !slices.Contains(r.Except, name) {
 			for _, l := range r.Long {
-				if name == l || (len(name) >= 2 && strings.HasPrefix(l, name)) {
+				if name == l || (len(name) >= 1 && strings.HasPrefix(l, name)) {
 					return true, !eq
 				}
 			}
@@ -289,7 +310,9 @@ var gitConfigKeys = []string{"core.pager", "core.sshcommand", "core.editor", "co
 	"core.gitproxy", "diff.external", "sequence.editor", "credential.helper", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
 	"interactive.difffilter", "web.browser", "sendemail.sendmailcmd", "sendemail.smtpserver", "uploadpack.packobjectshook"}
 
-var gitConfigPrefixes = []string{"alias.", "pager.", "filter.", "include.", "includeif.", "credential.", "man.", "remote."}
+var gitConfigPrefixes = []string{"alias.", "pager.", "filter.", "include.", "includeif.", "credential.", "man.", "remote.",
+	"protocol.", "url.", "submodule.", "sendemail.", "instaweb.", "init.templatedir", "core.worktree", "core.alternaterefscommand",
+	"safe.directory", "core.sshcommand", "uploadarchive.", "receive.procreceiverefs", "gc.", "maintenance."}
 var gitConfigSuffixes = []string{".textconv", ".command", ".driver", ".cmd", ".program", ".path", ".helper", ".proxy", ".receivepack", ".uploadpack"}
 
 func gitKeyDangerous(k string) bool {
@@ -709,6 +732,107 @@ func checkAwk(c *classify.Command, _ int, m *marks) {
 				m.mark(i, why)
 			}
 			return
+		}
+	}
+}
+
+// checkGitExt marks an ext:: or fd:: remote anywhere in a git command:
+// with protocol.allow set, git runs the command the URL names.
+func checkGitExt(c *classify.Command, _ int, m *marks) {
+	for i := 1; i < len(c.Args); i++ {
+		if strings.Contains(c.Args[i], "ext::") || strings.Contains(c.Args[i], "fd::") {
+			m.mark(i, "an ext:: or fd:: remote makes git run a command")
+		}
+	}
+}
+
+// checkGitCredential marks git credential and the credential-* helpers.
+func checkGitCredential(c *classify.Command, sub int, m *marks) {
+	if sub > 0 && sub < len(c.Args) && strings.HasPrefix(c.Args[sub], "credential") {
+		for i := sub; i < len(c.Args); i++ {
+			m.mark(i, "git credential helpers print stored passwords and tokens")
+		}
+	}
+}
+
+// pytestOptions are pytest's options that write, delete, upload, or load
+// code and configuration from elsewhere.
+var pytestOptions = []string{"--basetemp", "--junitxml", "--junit-xml", "--junitprefix", "--debug", "--pastebin", "--rootdir",
+	"--confcutdir", "--override-ini", "--result-log", "--resultlog", "--log-file", "--cov-report", "--report-log", "--html",
+	"--json-report-file", "-c", "-p", "-o", "--config-file", "--cache-dir"}
+
+// checkPytest marks pytest's dangerous options, for pytest itself and for
+// python -m pytest.
+func checkPytest(c *classify.Command, _ int, m *marks) {
+	from := 1
+	if c.Name != "pytest" && c.Name != "py.test" {
+		k := slices.Index(c.Args, "-m")
+		if k < 0 || k+1 >= len(c.Args) || c.Args[k+1] != "pytest" {
+			return
+		}
+		from = k + 2
+	}
+	for i := from; i < len(c.Args); i++ {
+		w := c.Args[i]
+		name, _, eq := strings.Cut(w, "=")
+		for _, o := range pytestOptions {
+			if name == o || (len(o) == 2 && strings.HasPrefix(w, o) && len(w) > 2) {
+				m.mark(i, "pytest "+o+" writes, deletes, uploads or loads code from elsewhere")
+				if !eq && name == o && i+1 < len(c.Args) {
+					m.mark(i+1, "pytest "+o+" value")
+				}
+			}
+		}
+	}
+}
+
+// checkGoElsewhere marks go's options that run another program
+// (-ldflags=-extld, -compiler, -gccgoflags) and outputs that leave the
+// project (-o, -coverprofile, -cpuprofile, … with an absolute path, ~ or ..).
+func checkGoElsewhere(c *classify.Command, _ int, m *marks) {
+	outputs := []string{"-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-json", "-pgo"}
+	for i := 1; i < len(c.Args); i++ {
+		w := strings.TrimPrefix(c.Args[i], "-")
+		if !strings.HasPrefix(c.Args[i], "-") {
+			continue
+		}
+		name, val, eq := strings.Cut(w, "=")
+		if !eq && i+1 < len(c.Args) {
+			val = c.Args[i+1]
+		}
+		switch {
+		case name == "ldflags" && (strings.Contains(val, "extld") || strings.Contains(val, "linkmode")),
+			name == "compiler", name == "gccgoflags", name == "asmflags" && strings.Contains(val, "-"):
+			m.mark(i, "go -"+name+" runs another program")
+			if !eq {
+				m.mark(i+1, "go -"+name+" value")
+			}
+		case slices.Contains(outputs, "-"+name) && (strings.HasPrefix(val, "/") || strings.HasPrefix(val, "~") || strings.Contains(val, "..")):
+			m.mark(i, "go -"+name+" writes outside the project")
+			if !eq {
+				m.mark(i+1, "go -"+name+" value")
+			}
+		}
+	}
+}
+
+// makeProgramVars name programs make runs.
+var makeProgramVars = []string{"SHELL", "MAKESHELL", "CC", "CXX", "CPP", "LD", "AR", "AS", "RM", "MAKE", "INSTALL", "GO", "CARGO", "PYTHON", "NODE", "NPM", "DOCKER", "KUBECTL", "CURL", "SED", "AWK", "PERL"}
+
+// checkMakeVars marks command-line variables that run code: any value with
+// $(, ` or ; in it (VAR:=$(shell …)), and program variables set to
+// anything but a plain name.
+func checkMakeVars(c *classify.Command, _ int, m *marks) {
+	for i := 1; i < len(c.Args); i++ {
+		w := c.Args[i]
+		k := strings.IndexByte(w, '=')
+		if k <= 0 || strings.HasPrefix(w, "-") {
+			continue
+		}
+		name := strings.TrimRight(w[:k], ":+?!")
+		val := w[k+1:]
+		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
+			m.mark(i, "make "+name+"= runs other programs")
 		}
 	}
 }

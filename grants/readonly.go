@@ -27,8 +27,8 @@ var readOnlySet = map[string]func(c *classify.Command) bool{
 // treeReadOnly: tree -o FILE writes its listing to FILE.
 func treeReadOnly(c *classify.Command) bool {
 	for _, w := range c.Args[1:] {
-		if w == "-o" || strings.HasPrefix(w, "-o") && len(w) > 2 && !strings.HasPrefix(w, "--") {
-			return false
+		if w == "-o" || strings.HasPrefix(w, "-o") && len(w) > 2 && !strings.HasPrefix(w, "--") || w == "-H" || w == "-R" {
+			return false // -o writes the listing; -R with -H writes 00Tree.html files
 		}
 	}
 	return true
@@ -75,7 +75,7 @@ func envDump(c *classify.Command) bool {
 
 func dateReadOnly(c *classify.Command) bool {
 	for _, w := range c.Args[1:] {
-		if strings.HasPrefix(w, "--set") || strings.HasPrefix(w, "--se") {
+		if strings.HasPrefix(w, "--s") { // --set and its abbreviations down to --s
 			return false
 		}
 		if len(w) > 1 && w[0] == '-' && w[1] != '-' {
@@ -94,7 +94,7 @@ func dateReadOnly(c *classify.Command) bool {
 
 func fileReadOnly(c *classify.Command) bool {
 	for _, w := range c.Args[1:] {
-		if w == "-C" || w == "--compile" {
+		if w == "-C" || len(w) >= 4 && strings.HasPrefix("--compile", strings.SplitN(w, "=", 2)[0]) {
 			return false
 		}
 	}
