@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -111,6 +112,8 @@ func customWrapper(name string) func(*walker, int, []field) {
 		return (*walker).wrapRunner
 	case "tmux":
 		return (*walker).wrapTmux
+	case "git":
+		return (*walker).wrapGit
 	case "nix-shell":
 		return (*walker).wrapNixShell
 	case "source", ".":
@@ -855,6 +858,73 @@ func (w *walker) wrapNixShell(c int, fs []field) {
 			w.a.Commands[c].InnerStart = i + 1
 			w.shellText(c, fs[i+1], "nix-shell --run")
 			return
+		}
+	}
+}
+
+// gitShellOptions are git options whose value git runs through the shell.
+var gitShellOptions = map[string]bool{
+	"--tree-filter": true, "--index-filter": true, "--msg-filter": true, "--env-filter": true, "--commit-filter": true,
+	"--parent-filter": true, "--tag-name-filter": true, "--sendmail-cmd": true, "--to-cmd": true, "--cc-cmd": true,
+	"--header-cmd": true, "--upload-pack": true, "--receive-pack": true, "--exec": true, "--extcmd": true,
+}
+
+// gitShellKeys are config keys (git -c KEY=VALUE) whose value git runs.
+var gitShellKeys = []string{"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "sequence.editor",
+	"diff.external", "gpg.program", "credential.helper", "core.hookspath", "uploadpack.packobjectshook"}
+
+// wrapGit: git options and config values that hold shell commands
+// (filter-branch filters, send-email commands, clone -u, rebase -x,
+// -c core.sshCommand=…, -c alias.x='!…', bisect run, submodule foreach) are
+// judged as the scripts they are, so the denylist sees inside them.
+func (w *walker) wrapGit(c int, fs []field) {
+	run := func(f field, where string) {
+		w.shellText(c, f, where)
+	}
+	sub := gitSub(fs)
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		name, val, eq := strings.Cut(a, "=")
+		switch {
+		case gitShellOptions[name]:
+			if eq {
+				f := fs[i]
+				f.val, f.pat = val, val
+				run(f, "git "+name)
+			} else if i+1 < len(fs) {
+				run(fs[i+1], "git "+name)
+			}
+		case a == "-u" && i+1 < len(fs) && sub > 0 && i > sub && (fs[sub].val == "clone" || fs[sub].val == "ls-remote"),
+			a == "-x" && i+1 < len(fs) && sub > 0 && i > sub && (fs[sub].val == "rebase" || fs[sub].val == "difftool" || fs[sub].val == "mergetool"):
+			// clone/ls-remote -u PROGRAM, rebase/difftool -x CMD
+			run(fs[i+1], "git "+a)
+		case a == "-c" && i+1 < len(fs) && (sub < 0 || i < sub || fs[sub].val == "clone"):
+			k, v, ok := strings.Cut(fs[i+1].val, "=")
+			k = strings.ToLower(k)
+			if ok && (strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") || slices.Contains(gitShellKeys, k)) {
+				f := fs[i+1]
+				f.val, f.pat = strings.TrimPrefix(v, "!"), strings.TrimPrefix(v, "!")
+				run(f, "git -c "+k)
+			}
+		}
+	}
+	if sub > 0 && sub+1 < len(fs) {
+		switch {
+		case fs[sub].val == "bisect" && fs[sub+1].val == "run" && sub+2 < len(fs):
+			w.transparent(c, sub+2, "git bisect run")
+		case fs[sub].val == "submodule" && sub+2 < len(fs):
+			for k := sub + 1; k < len(fs); k++ {
+				if fs[k].val == "foreach" && k+1 < len(fs) {
+					parts := make([]string, 0, len(fs)-k-1)
+					for _, f := range fs[k+1:] {
+						if !strings.HasPrefix(f.val, "--") {
+							parts = append(parts, f.val)
+						}
+					}
+					run(field{val: strings.Join(parts, " ")}, "git submodule foreach")
+					break
+				}
+			}
 		}
 	}
 }
