@@ -40,6 +40,9 @@ type Command struct {
 	Parent  int      // index in Analysis.Commands of the command that runs this one; -1 if none
 	Subst   bool     // inside a command or process substitution (anywhere up the chain)
 	Dir     string   // directory relative paths resolve against; "" when unknown
+	// DirUnknown: an earlier cd went somewhere guard cannot know (cd "$X"),
+	// so what a relative name here refers to is unknown.
+	DirUnknown bool
 
 	Wrap           Wrap
 	InnerStart     int      // for WrapTransparent/WrapGenerated: index in Args where the wrapped command starts

@@ -138,6 +138,9 @@ type walker struct {
 	// script (eval, trap, text piped into a shell) keeps the current ones.
 	pos     []string
 	nextPos *[]string
+
+	oldDirs  []string   // $OLDPWD: where cd - goes back to; nil when unknown
+	dirStack [][]string // pushd's stack, for popd
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -729,6 +732,7 @@ func (w *walker) fill(idx int, fs []field, where string, pos syntax.Pos) {
 	if len(w.dirs) > 0 {
 		c.Dir = w.dirs[0]
 	}
+	c.DirUnknown = w.dirs == nil && w.opt.Cwd != ""
 	w.info[idx].fields = fs
 	w.info[idx].dirs = w.dirs
 	w.info[idx].downloads = downloaders[c.Name]
@@ -754,10 +758,39 @@ func (w *walker) afterCall(idx int) {
 	}
 	fs := w.info[idx].fields
 	switch c.Name {
-	case "cd", "pushd":
-		w.changeDir(fs[1:])
+	case "cd":
+		prev := w.dirs
+		if len(fs) > 1 && fs[1].val == "-" && !fs[1].dyn {
+			w.dirs = w.oldDirs // cd - goes back
+		} else {
+			w.changeDir(fs[1:])
+		}
+		w.oldDirs = prev
+	case "pushd":
+		prev := w.dirs
+		switch {
+		case len(fs) == 1:
+			// pushd alone swaps the top two
+			if n := len(w.dirStack); n > 0 {
+				w.dirs, w.dirStack[n-1] = w.dirStack[n-1], w.dirs
+			} else {
+				w.dirs = nil
+			}
+		case strings.HasPrefix(fs[1].val, "+") || strings.HasPrefix(fs[1].val, "-") && fs[1].val != "-":
+			w.dirs = nil // rotations: not followed
+		default:
+			w.changeDir(fs[1:])
+			w.dirStack = append(w.dirStack, prev)
+		}
+		w.oldDirs = prev
 	case "popd":
-		w.dirs = nil
+		prev := w.dirs
+		if n := len(w.dirStack); n > 0 && len(fs) == 1 {
+			w.dirs, w.dirStack = w.dirStack[n-1], w.dirStack[:n-1]
+		} else {
+			w.dirs = nil
+		}
+		w.oldDirs = prev
 	case "alias":
 		for _, f := range fs[1:] {
 			if k := strings.IndexByte(f.val, '='); k > 0 && !f.dyn {

@@ -823,6 +823,12 @@ var denyCases = []denyCase{
 	{`git log -c`, "", ""},
 	{`git rebase main`, "", ""},
 	{`git push -u origin main`, "", ""},
+	// cd -, ~-, $OLDPWD, pushd and popd are followed
+	{`cd ~/.ssh && cd /tmp && cd - && cat *`, "credential-read", ""},
+	{`cd ~/.ssh; cd /; cat ~-/*`, "credential-read", ""},
+	{`pushd ~/.ssh && pushd /tmp && popd && cat *`, "credential-read", ""},
+	{`cd ~/.ssh; cd /tmp; cat $OLDPWD/id_rsa`, "credential-read", ""},
+	{`cd src && cd - && ls`, "", ""},
 	// ---- hidden-exec: text bash evaluates as code at run time
 	{`test -v 'a[$(rm -rf /)]'`, "hidden-exec", ""},
 	{"[ -v 'x[`rm -rf ~`]' ]", "hidden-exec", ""},

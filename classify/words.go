@@ -255,6 +255,11 @@ func (w *walker) tilde(s string) (string, bool) {
 			return d + rest[1:], false
 		}
 	}
+	if rest == "-" || strings.HasPrefix(rest, "-/") {
+		if len(w.oldDirs) == 1 {
+			return w.oldDirs[0] + rest[1:], false
+		}
+	}
 	return s, false
 }
 
@@ -297,6 +302,10 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 	case "PWD":
 		if d, ok := w.oneDir(); ok {
 			return d, true
+		}
+	case "OLDPWD":
+		if len(w.oldDirs) == 1 {
+			return w.oldDirs[0], true
 		}
 	}
 	return "", false

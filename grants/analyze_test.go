@@ -62,6 +62,8 @@ var analyzeTable = []decideCase{
 	{name: "pass-through timeout", cmd: "timeout 5 ls", want: Allow, rule: RuleBuiltinReadonly},
 	{name: "pass-through nice", cmd: "nice -n 5 ls", want: Allow, rule: RuleBuiltinReadonly},
 	{name: "pass-through time -p", cmd: "/usr/bin/time -p ls", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "cat after a cd to a computed path", cmd: `cd "$X" && cat *`, mod: each, want: Ask, rule: RuleComposite},
+	{name: "ls after a cd to a computed path", cmd: `cd "$X" && ls`, mod: each, want: Allow},
 	{name: "go test -exec", cmd: "go test ./... -exec 'rm -rf ~'", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
 	{name: "go test -toolexec", cmd: "go test -toolexec 'sh -c id' ./...", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
 	{name: "go vet -vettool", cmd: "go vet -vettool=./x ./...", rules: []string{"project-grants allow go vet *"}, want: Ask, rule: RuleExecCapable},

@@ -55,6 +55,15 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 	if m.any {
 		return false, "not read-only: " + m.reason
 	}
+	if c.DirUnknown && readsNamedFiles[c.Name] {
+		// after cd to a computed path guard cannot tell what a relative
+		// name reads (cd "$X" && cat *)
+		for i, w := range c.Args[1:] {
+			if w != "" && !strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "/") && !(c.Dynamic != nil && c.Dynamic[i+1]) {
+				return false, "not read-only here: the directory is not known after a cd to a computed path"
+			}
+		}
+	}
 	if check != nil && !check(c) {
 		return false, "not read-only with these arguments"
 	}
@@ -173,4 +182,11 @@ func sedReadOnly(c *classify.Command) bool {
 		}
 	}
 	return true
+}
+
+// readsNamedFiles print the contents of the files they are given.
+var readsNamedFiles = map[string]bool{
+	"cat": true, "head": true, "tail": true, "grep": true, "rg": true, "sed": true, "diff": true, "cmp": true,
+	"wc": true, "sort": true, "uniq": true, "cut": true, "nl": true, "tac": true, "rev": true, "comm": true,
+	"paste": true, "column": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "file": true,
 }
