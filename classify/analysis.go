@@ -43,6 +43,10 @@ type Command struct {
 	// DirUnknown: an earlier cd went somewhere guard cannot know (cd "$X"),
 	// so what a relative name here refers to is unknown.
 	DirUnknown bool
+	// Tainted: an argument holds a value this text computed at run time
+	// (read, printf -v, a loop variable, ${x:=…}): the agent's text, not
+	// the user's environment, decides what it names.
+	Tainted bool
 
 	Wrap           Wrap
 	InnerStart     int      // for WrapTransparent/WrapGenerated: index in Args where the wrapped command starts

@@ -533,16 +533,7 @@ func (w *walker) literalOutput(i int) (string, bool) {
 		if len(c.Args) < 2 {
 			return "", false
 		}
-		// The format's escapes decoded; %s directives take the arguments.
-		out := decodeANSIC(c.Args[1])
-		for _, a := range c.Args[2:] {
-			if k := strings.Index(out, "%s"); k >= 0 {
-				out = out[:k] + a + out[k+2:]
-			} else {
-				out += " " + a
-			}
-		}
-		return strings.ReplaceAll(out, "%%", "%"), true
+		return printfText(c.Args[1], c.Args[2:]), true
 	}
 	return "", false
 }
@@ -714,6 +705,7 @@ func (w *walker) fill(idx int, fs []field, where string, pos syntax.Pos) {
 	for i, f := range fs {
 		c.Args[i] = f.val
 		c.Dynamic[i] = f.dyn
+		c.Tainted = c.Tainted || f.tainted
 	}
 	if fs[0].glob {
 		c.Dynamic[0] = true
@@ -818,10 +810,35 @@ func (w *walker) afterCall(idx int) {
 			}
 		}
 		if c.Name == "printf" {
-			for i := 1; i+1 < len(fs); i++ {
-				if fs[i].val == "-v" {
-					w.setVar(fs[i+1].val, varState{dyn: true})
+			for i := 1; i < len(fs); i++ {
+				name, rest := "", i+1
+				switch {
+				case fs[i].val == "-v" && i+1 < len(fs):
+					name, rest = fs[i+1].val, i+2
+				case strings.HasPrefix(fs[i].val, "-v") && len(fs[i].val) > 2:
+					name = fs[i].val[2:] // printf -vNAME
+				default:
+					continue
 				}
+				if strings.HasPrefix(name, "GUARD_") {
+					w.hitDeny("guard-self", idx)
+				}
+				// printf -v d %s ~/.ssh: the value is known when the format
+				// and its arguments are
+				v := varState{dyn: true}
+				if rest < len(fs) {
+					lit := true
+					args := make([]string, 0, len(fs)-rest)
+					for _, f := range fs[rest:] {
+						lit = lit && !f.dyn
+						args = append(args, f.val)
+					}
+					if lit {
+						v = varState{val: printfText(args[0], args[1:])}
+					}
+				}
+				w.setVar(name, v)
+				break
 			}
 		}
 	}
@@ -1116,4 +1133,20 @@ func (w *walker) downloadsAny(c, depth int) bool {
 		}
 	}
 	return false
+}
+
+// printfText approximates printf FORMAT ARGS: the format's escapes decoded,
+// %s (and other directives) taking the arguments in turn.
+func printfText(format string, args []string) string {
+	out := decodeANSIC(format)
+	for _, a := range args {
+		if k := strings.Index(out, "%s"); k >= 0 {
+			out = out[:k] + a + out[k+2:]
+		} else if k := strings.Index(out, "%b"); k >= 0 {
+			out = out[:k] + decodeANSIC(a) + out[k+2:]
+		} else {
+			out += " " + a
+		}
+	}
+	return strings.ReplaceAll(out, "%%", "%")
 }

@@ -829,6 +829,9 @@ var denyCases = []denyCase{
 	{`pushd ~/.ssh && pushd /tmp && popd && cat *`, "credential-read", ""},
 	{`cd ~/.ssh; cd /tmp; cat $OLDPWD/id_rsa`, "credential-read", ""},
 	{`cd src && cd - && ls`, "", ""},
+	// printf -v values are followed; an attached -vNAME too
+	{`printf -v d %s ~/.ssh; cat $d/*`, "credential-read", ""},
+	{`printf -vGUARD_ACTIVE x`, "guard-self", ""},
 	// ---- hidden-exec: text bash evaluates as code at run time
 	{`test -v 'a[$(rm -rf /)]'`, "hidden-exec", ""},
 	{"[ -v 'x[`rm -rf ~`]' ]", "hidden-exec", ""},

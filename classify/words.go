@@ -19,6 +19,8 @@ type field struct {
 	dyn  bool   // not provably literal
 	pat  string // the value with every unknown part replaced by '*' (for path checks)
 	glob bool   // holds unquoted glob characters: names files guard cannot see
+	// tainted: holds a value this text computed at run time
+	tainted bool
 	// tilde and homeVar record that the word was written relative to the
 	// user's home (~, $HOME), which some rules treat specially.
 	home bool
@@ -38,6 +40,7 @@ type part struct {
 	split bool // unquoted expansion: subject to IFS field splitting
 	home  bool
 	glob  bool // unquoted glob characters
+	taint bool // a value this text computed at run time
 }
 
 // fields expands one word into zero or more fields, following literal
@@ -87,14 +90,15 @@ func (w *walker) wordFields(word *syntax.Word, src string, out []field) []field 
 		// A word that is not provably literal stays one field holding its
 		// source text; pat keeps what is known, with '*' for the rest.
 		var pat strings.Builder
-		home := false
+		home, taint := false, false
 		for i, p := range parts {
 			pat.WriteString(p.pat)
 			if i == 0 && p.home {
 				home = true
 			}
+			taint = taint || p.taint
 		}
-		return append(out, field{val: src, dyn: true, pat: pat.String(), home: home})
+		return append(out, field{val: src, dyn: true, pat: pat.String(), home: home, tainted: taint})
 	}
 	// Literal word: apply IFS splitting to the parts that came from unquoted
 	// expansions. A word with no splittable part is exactly one field, even
@@ -204,7 +208,16 @@ func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first
 		case *syntax.ParamExp:
 			v, ok := w.param(x)
 			if !ok {
-				out = append(out, part{dyn: true, pat: "*"})
+				taint := false
+				if x.Param != nil {
+					_, taint = w.vars[x.Param.Value]
+					if x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+						// ${d:=value} assigns: d is computed here from now on
+						w.setVar(x.Param.Value, varState{dyn: true})
+						taint = true
+					}
+				}
+				out = append(out, part{dyn: true, pat: "*", taint: taint})
 				w.walkNested(x)
 				continue
 			}

@@ -64,6 +64,8 @@ var analyzeTable = []decideCase{
 	{name: "pass-through time -p", cmd: "/usr/bin/time -p ls", want: Allow, rule: RuleBuiltinReadonly},
 	{name: "cat after a cd to a computed path", cmd: `cd "$X" && cat *`, mod: each, want: Ask, rule: RuleComposite},
 	{name: "ls after a cd to a computed path", cmd: `cd "$X" && ls`, mod: each, want: Allow},
+	{name: "a name computed at run time is not read-only", cmd: `: ${d:=/home/u/.ssh}; cat $d/*`, mod: each, want: Ask, rule: RuleComposite},
+	{name: "a variable from the environment is", cmd: `cat "$X"`, want: Allow, rule: RuleBuiltinReadonly},
 	{name: "go test -exec", cmd: "go test ./... -exec 'rm -rf ~'", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
 	{name: "go test -toolexec", cmd: "go test -toolexec 'sh -c id' ./...", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
 	{name: "go vet -vettool", cmd: "go vet -vettool=./x ./...", rules: []string{"project-grants allow go vet *"}, want: Ask, rule: RuleExecCapable},

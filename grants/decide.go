@@ -410,7 +410,9 @@ func (d *decider) composite(top []int) Verdict {
 				d.tr.add("step 5 composite each: part %d is not allowed on its own (%s)", n+1, j.v.Rule)
 			}
 			ask.Reason = fmt.Sprintf("composite command (%s) with part %d not allowed on its own (%s): allow once or deny", list, n+1, j.v.Rule)
-			if blocked >= 0 || j.v.Rule != RuleUnknown {
+			if blocked >= 0 || j.v.Rule != RuleUnknown || strings.Contains(j.v.Reason, "not read-only here") {
+				// a grant would not make this part safe: a name computed
+				// at run time, a directory guard lost track of
 				return ask
 			}
 			blocked, blockedAt = i, n+1

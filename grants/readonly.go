@@ -55,6 +55,9 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 	if m.any {
 		return false, "not read-only: " + m.reason
 	}
+	if c.Tainted && readsNamedFiles[c.Name] {
+		return false, "not read-only here: it reads a name this command computed at run time"
+	}
 	if c.DirUnknown && readsNamedFiles[c.Name] {
 		// after cd to a computed path guard cannot tell what a relative
 		// name reads (cd "$X" && cat *)
