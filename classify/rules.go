@@ -245,8 +245,47 @@ func (w *walker) anySystem(c int, fs []field) bool {
 	return false
 }
 
+// pytestOption returns the values of a pytest option (--basetemp=X or
+// --basetemp X), for pytest and python -m pytest.
+func (w *walker) pytestOption(c int, opt string) []field {
+	fs := w.info[c].fields
+	name := w.a.Commands[c].Name
+	from := 1
+	if name != "pytest" && name != "py.test" {
+		if _, ok := interpreterName(name); !ok {
+			return nil
+		}
+		from = -1
+		for i := 1; i+1 < len(fs); i++ {
+			if fs[i].val == "-m" && fs[i+1].val == "pytest" {
+				from = i + 2
+				break
+			}
+		}
+		if from < 0 {
+			return nil
+		}
+	}
+	var out []field
+	for i := from; i < len(fs); i++ {
+		switch {
+		case fs[i].val == opt && i+1 < len(fs):
+			out = append(out, fs[i+1])
+		case strings.HasPrefix(fs[i].val, opt+"="):
+			g := fs[i]
+			g.pat = strings.TrimPrefix(g.pat, opt+"=")
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 func (w *walker) rmRoot(c int) bool {
 	fs := w.info[c].fields
+	// pytest deletes its --basetemp directory before the run
+	if bt := w.pytestOption(c, "--basetemp"); len(bt) > 0 && w.anySystem(c, bt) {
+		return true
+	}
 	switch w.a.Commands[c].Name {
 	case "rm", "rmdir", "unlink":
 		return w.anySystem(c, operands(fs))
@@ -307,6 +346,9 @@ func (w *walker) diskFormat(c int) bool {
 func (w *walker) diskWrite(c int) bool {
 	fs := w.info[c].fields
 	var targets []field
+	for _, o := range []string{"--junitxml", "--junit-xml", "--debug", "--report-log", "--log-file"} {
+		targets = append(targets, w.pytestOption(c, o)...)
+	}
 	switch w.a.Commands[c].Name {
 	case "dd", "dcfldd", "dc3dd":
 		for _, f := range fs[1:] {
@@ -334,7 +376,9 @@ func (w *walker) diskWrite(c int) bool {
 			targets = append(targets, ops[len(ops)-1])
 		}
 	default:
-		return false
+		if len(targets) == 0 {
+			return false
+		}
 	}
 	for _, f := range targets {
 		ps, _ := w.paths(c, f)
@@ -1058,6 +1102,14 @@ var readers = map[string]bool{
 func (w *walker) guardSelf(c int) bool {
 	cm := &w.a.Commands[c]
 	fs := w.info[c].fields
+	if cm.Name == "make" || cm.Name == "gmake" {
+		// make exports command-line variables to its recipes
+		for _, f := range fs[1:] {
+			if strings.HasPrefix(f.val, "GUARD_") && strings.Contains(f.val, "=") {
+				return true
+			}
+		}
+	}
 	if cm.Name == "guard" {
 		ops := operands(fs)
 		if len(ops) > 0 {

@@ -832,6 +832,13 @@ var denyCases = []denyCase{
 	// printf -v values are followed; an attached -vNAME too
 	{`printf -v d %s ~/.ssh; cat $d/*`, "credential-read", ""},
 	{`printf -vGUARD_ACTIVE x`, "guard-self", ""},
+	// pytest deletes --basetemp and writes --junitxml; make exports its variables
+	{`python3 -m pytest --basetemp=/etc`, "rm-root", ""},
+	{`pytest --basetemp /`, "rm-root", ""},
+	{`python3 -m pytest --junitxml=/dev/sda`, "disk-write", ""},
+	{`make GUARD_ACTIVE=`, "guard-self", ""},
+	{`pytest --basetemp=/tmp/pt`, "", ""},
+	{`python3 -m pytest tests/`, "", ""},
 	// ---- hidden-exec: text bash evaluates as code at run time
 	{`test -v 'a[$(rm -rf /)]'`, "hidden-exec", ""},
 	{"[ -v 'x[`rm -rf ~`]' ]", "hidden-exec", ""},
