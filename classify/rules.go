@@ -607,10 +607,15 @@ var credentialWords = func() map[string]bool {
 // globNamesCredential reports a glob component (.ss*, id_*) that may match
 // a component of the credential table.
 func globNamesCredential(c string) bool {
-	if !strings.ContainsAny(c, "*?[") {
+	k := strings.IndexAny(c, "*?[")
+	if k < 0 {
 		return false
 	}
+	prefix := c[:k] // the glob's literal start narrows the candidates
 	for _, w := range credentialGlobTargets {
+		if !strings.HasPrefix(w, prefix) && !strings.HasSuffix(w, "*") {
+			continue
+		}
 		if ok := matchGlob(c, w); ok {
 			return true
 		}
@@ -1506,6 +1511,9 @@ func codeInSubscript(s string) bool {
 
 // matchGlob is path.Match with bash's [!…] negation as well as [^…].
 func matchGlob(pattern, name string) bool {
-	ok, _ := path.Match(strings.ReplaceAll(pattern, "[!", "[^"), name)
+	if strings.Contains(pattern, "[!") {
+		pattern = strings.ReplaceAll(pattern, "[!", "[^")
+	}
+	ok, _ := path.Match(pattern, name)
 	return ok
 }
