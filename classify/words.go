@@ -48,18 +48,28 @@ type part struct {
 func (w *walker) fields(word *syntax.Word, out []field) ([]field, error) {
 	// The source text is taken before brace splitting rewrites the word.
 	src := w.source(word)
-	words := []*syntax.Word{word}
 	if syntax.SplitBraces(word) {
-		if braceCount(word.Parts) > maxFields {
+		return w.braceFields(word, src, out)
+	}
+	out = w.wordFields(word, src, out)
+	if len(out) > maxFields {
+		return out, errTooMany
+	}
+	return out, nil
+}
+
+// braceFields expands a word holding brace expansions; kept apart so the
+// common word pays nothing for the iterator.
+func (w *walker) braceFields(word *syntax.Word, src string, out []field) ([]field, error) {
+	if braceCount(word.Parts) > maxFields {
+		return out, errTooMany
+	}
+	var words []*syntax.Word
+	for bw, err := range expand.BracesSeq(nil, word) {
+		if err != nil {
 			return out, errTooMany
 		}
-		words = words[:0]
-		for bw, err := range expand.BracesSeq(nil, word) {
-			if err != nil {
-				return out, errTooMany
-			}
-			words = append(words, bw)
-		}
+		words = append(words, bw)
 	}
 	for _, bw := range words {
 		out = w.wordFields(bw, src, out)
