@@ -1141,17 +1141,41 @@ func (w *walker) guardSelf(c int) bool {
 			dirNear = dirNear || strings.HasPrefix(prot, d) || strings.HasPrefix(d, prot)
 		}
 	}
+	moves := fileMovers[cm.Name]
 	for _, f := range fs[1:] {
-		if !dirNear && !strings.ContainsAny(f.pat, "/~*") {
+		if !dirNear && !strings.ContainsAny(f.pat, "/~*?[") {
 			continue
 		}
 		for _, g := range candidates(f) {
+			if strings.HasPrefix(g.pat, "~/") && w.opt.Home != "" {
+				g.pat = w.opt.Home + g.pat[1:] // dd of=~/… : bash expands ~ after =
+			}
 			ps, _ := w.paths(c, g)
 			for _, p := range ps {
-				if w.isProtected(p) {
+				if w.isProtected(p) || moves && w.aboveProtected(p) {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// fileMovers copy, move, link or delete whole trees: pointed at a directory
+// holding guard's files (mv ~/.config x, ln -sfn /tmp/x ~/.config), they
+// replace guard's config along with it.
+var fileMovers = map[string]bool{"cp": true, "mv": true, "ln": true, "rm": true, "rmdir": true, "rsync": true,
+	"install": true, "tar": true, "unzip": true, "chmod": true, "chown": true, "rename": true}
+
+// aboveProtected reports a directory that holds one of guard's paths,
+// other than the home directory and / themselves.
+func (w *walker) aboveProtected(p string) bool {
+	if p == "/" || p == w.opt.Home || !strings.HasPrefix(p, "/") {
+		return false
+	}
+	for _, prot := range w.opt.Protected {
+		if prot != "" && strings.HasPrefix(prot, strings.TrimSuffix(p, "/")+"/") {
+			return true
 		}
 	}
 	return false
@@ -1171,7 +1195,34 @@ func (w *walker) isProtected(p string) bool {
 	if strings.Contains(p, "*") && (strings.Contains(p, "/guard/") || strings.HasSuffix(p, "/guard")) {
 		return true
 	}
+	if strings.ContainsAny(p, "*?[") {
+		// a glob that names one of guard's paths or something in it
+		for _, prot := range w.opt.Protected {
+			if prot == "" {
+				continue
+			}
+			if matchGlob(p, prot) || matchGlob(p, prot+"/x") || globPrefix(p, prot) {
+				return true
+			}
+		}
+	}
 	return false
+}
+
+// globPrefix reports a glob whose leading components can match all of
+// prot's (~/.config/g?ard/grants.toml against ~/.config/guard).
+func globPrefix(p, prot string) bool {
+	pc := strings.Split(p, "/")
+	qc := strings.Split(prot, "/")
+	if len(pc) <= len(qc) {
+		return false
+	}
+	for i := range qc {
+		if !matchGlob(pc[i], qc[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Built-in ask rules.

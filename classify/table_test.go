@@ -839,6 +839,16 @@ var denyCases = []denyCase{
 	{`make GUARD_ACTIVE=`, "guard-self", ""},
 	{`pytest --basetemp=/tmp/pt`, "", ""},
 	{`python3 -m pytest tests/`, "", ""},
+	// guard's files through dd of=~, globs, and the directories that hold them
+	{`dd if=x of=~/.config/guard/grants.toml`, "guard-self", ""},
+	{`tee ~/.config/g?ard/grants.toml`, "guard-self", ""},
+	{`ln -sfn /tmp/x ~/.config`, "guard-self", ""},
+	{`mv ~/.config ~/.config2`, "guard-self", ""},
+	{`unset ${!GUARD_*}`, "guard-self", ""},
+	{`rm -rf ~/.config`, "guard-self", ""},
+	{`cp x ~/notes.txt`, "", ""},
+	{`mv a b`, "", ""},
+	{`ls ~/.config`, "", ""},
 	// ---- hidden-exec: text bash evaluates as code at run time
 	{`test -v 'a[$(rm -rf /)]'`, "hidden-exec", ""},
 	{"[ -v 'x[`rm -rf ~`]' ]", "hidden-exec", ""},

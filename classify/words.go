@@ -357,9 +357,9 @@ func (w *walker) walkNested(n syntax.Node) {
 				w.hitDeny("guard-self", -1)
 			}
 		case *syntax.ParamExp:
-			if x.Param != nil && strings.HasPrefix(x.Param.Value, "GUARD_") && x.Exp != nil &&
-				(x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
-				w.hitDeny("guard-self", -1)
+			if x.Param != nil && strings.HasPrefix(x.Param.Value, "GUARD_") && (x.Exp != nil &&
+				(x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) || x.Names != 0) {
+				w.hitDeny("guard-self", -1) // ${GUARD_X:=…}, ${!GUARD_*}
 			}
 			w.paramCode(x)
 		case *syntax.CmdSubst:
