@@ -472,8 +472,20 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 			// literal words it will be given.
 			if text, ok := w.literalOutput(eff[i-1]); ok {
 				fs := append([]field(nil), w.info[cm.Inner[0]].fields...)
-				for _, word := range strings.Fields(text) {
-					fs = append(fs, field{val: word, pat: word})
+				replaced := false
+				line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+				for k := range fs {
+					if strings.Contains(fs[k].val, "{}") && !fs[k].dyn {
+						// xargs -I{} cmd {}: the input takes the place of {}
+						v := strings.ReplaceAll(fs[k].val, "{}", line)
+						fs[k] = field{val: v, pat: v}
+						replaced = true
+					}
+				}
+				if !replaced {
+					for _, word := range strings.Fields(text) {
+						fs = append(fs, field{val: word, pat: word})
+					}
 				}
 				w.innerCommand(c, fs, "xargs, fed by "+w.a.Commands[eff[i-1]].Name)
 			}
@@ -691,9 +703,15 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 		w.info[idx].substCmds = subs
 		return
 	}
+	w.info[idx].substCmds = subs // before fill: unwrapping reads them
 	w.fill(idx, fs, where, pos)
-	w.info[idx].substCmds = subs
 	w.a.Commands[idx].Assigns = assigns
+	for _, as := range assigns {
+		// PROMPT_COMMAND=… bash -i runs the value as a command
+		if v, ok := strings.CutPrefix(as, "PROMPT_COMMAND="); ok && v != "" {
+			w.nested(idx, v, "PROMPT_COMMAND", false)
+		}
+	}
 	w.afterCall(idx)
 }
 
@@ -1019,6 +1037,13 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		}
 	}
 	w.addComp(CompRedirect)
+	if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && cmd >= 0 && (strings.HasPrefix(f.pat, "/dev/tcp/") || strings.HasPrefix(f.pat, "/dev/udp/")) {
+		// reading from the network: a shell fed this way runs a download
+		w.info[cmd].downloads = true
+		if w.info[cmd].readStdin {
+			w.hitDeny("download-exec", cmd)
+		}
+	}
 	rt := redirTarget{op: r.Op, dyn: f.dyn, cmd: cmd}
 	rt.paths, _ = w.resolve(f, w.dirs)
 	w.redirs = append(w.redirs, rt)

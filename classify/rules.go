@@ -98,6 +98,11 @@ func (w *walker) hitAsk(id string, cmd int) {
 func (w *walker) judge() {
 	for c := range w.a.Commands {
 		if w.a.Commands[c].Name == "" {
+			// a command word not known until run time: only $(curl …)
+			// itself can be judged
+			if len(w.a.Commands[c].Dynamic) > 0 && w.a.Commands[c].Dynamic[0] && w.downloadExec(c) {
+				w.hitDeny("download-exec", c)
+			}
 			continue
 		}
 		for _, r := range denyRules {
@@ -480,7 +485,9 @@ func hasPrefixWord(fs []field, prefixes ...string) bool {
 	return false
 }
 
-var downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true, "lwp-request": true, "GET": true, "POST": true, "aria2c": true, "nc": true, "ncat": true, "socat": true, "lynx": true, "links": true}
+var downloaders = map[string]bool{"curl": true, "wget": true, "wget2": true, "fetch": true, "http": true, "https": true, "xh": true,
+	"xhs": true, "lwp-request": true, "GET": true, "POST": true, "aria2c": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
+	"lynx": true, "links": true, "w3m": true, "elinks": true, "openssl": true, "ssh": true, "telnet": true, "httpie": true}
 
 // runsCode are commands that run text they are given as code.
 func runsCode(name string) bool {
@@ -493,6 +500,15 @@ func runsCode(name string) bool {
 }
 
 func (w *walker) downloadExec(c int) bool {
+	if w.a.Commands[c].Dynamic[0] {
+		// $(curl …) as the command word: the download is the command
+		for _, s := range w.info[c].substCmds {
+			if downloaders[w.a.Commands[w.effective(s)].Name] {
+				return true
+			}
+		}
+		return false
+	}
 	if !runsCode(w.a.Commands[c].Name) {
 		return false
 	}

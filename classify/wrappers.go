@@ -114,6 +114,10 @@ func customWrapper(name string) func(*walker, int, []field) {
 		return (*walker).wrapTmux
 	case "git":
 		return (*walker).wrapGit
+	case "sed", "gsed":
+		return (*walker).wrapSed
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+		return (*walker).wrapAwk
 	case "nix-shell":
 		return (*walker).wrapNixShell
 	case "source", ".":
@@ -419,7 +423,21 @@ func (w *walker) wrapShell(c int, fs []field) {
 		w.a.Commands[c].Wrap = WrapShell
 		w.a.Commands[c].Opaque = true
 	default:
-		// bash script.sh: a program guard cannot see into.
+		// bash script.sh: a program guard cannot see into, unless the file
+		// is a process substitution printing literal text: bash <(echo …)
+		w.procSubstScript(c, fs[i])
+	}
+}
+
+// procSubstScript judges the text a <(…) operand prints, when it is
+// literal, as the script a shell or source runs.
+func (w *walker) procSubstScript(c int, f field) {
+	if !f.dyn || !strings.HasPrefix(f.val, "<(") || len(w.info[c].substCmds) == 0 {
+		return
+	}
+	first := w.info[c].substCmds[0]
+	if text, ok := w.literalOutput(w.effective(first)); ok {
+		w.nestedScript(c, text, "process substitution run by "+w.a.Commands[c].Name)
 	}
 }
 
@@ -587,6 +605,20 @@ func (w *walker) wrapParallel(c int, fs []field) {
 			break
 		}
 		inner = append(inner, fs[i])
+	}
+	if len(inner) == 0 {
+		// parallel ::: 'cmd' …: each argument is a command line;
+		// without arguments the command lines come from stdin
+		if len(rest) == 0 {
+			w.info[c].readStdin = true
+			w.a.Commands[c].Wrap = WrapShell
+			w.a.Commands[c].Opaque = true
+			return
+		}
+		for _, f := range rest {
+			w.shellText(c, f, "parallel")
+		}
+		return
 	}
 	inner = append(inner, rest...)
 	w.generated(c, start, inner, "parallel")
@@ -769,6 +801,9 @@ func (w *walker) wrapTrap(c int, fs []field) {
 // wrapSource: source FILE runs a file guard cannot see, unless the file is
 // standard input (. /dev/stdin <<< "…").
 func (w *walker) wrapSource(c int, fs []field) {
+	if len(fs) > 1 {
+		w.procSubstScript(c, fs[1])
+	}
 	if len(fs) > 1 && isStdinPath(fs[1].val) {
 		w.info[c].readStdin = true
 		w.a.Commands[c].Wrap = WrapShell
@@ -926,5 +961,106 @@ func (w *walker) wrapGit(c int, fs []field) {
 				}
 			}
 		}
+	}
+}
+
+// sedScripts returns sed's script texts: each -e/--expression value, or
+// the first operand when there is none.
+func sedScripts(fs []field) []field {
+	var out []field
+	first := -1
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		switch {
+		case (a == "-e" || a == "--expression") && i+1 < len(fs):
+			out = append(out, fs[i+1])
+			i++
+		case strings.HasPrefix(a, "--expression="):
+			f := fs[i]
+			f.val = strings.TrimPrefix(a, "--expression=")
+			out = append(out, f)
+		case a == "-f" || a == "--file" || a == "-l" || a == "--line-length":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if len(out) == 0 && first > 0 {
+		out = append(out, fs[first])
+	}
+	return out
+}
+
+// wrapSed: sed's e command runs a shell command (e CMD), or the pattern
+// space itself (e alone, s///e): judged as a script, or as code fed from
+// stdin.
+func (w *walker) wrapSed(c int, fs []field) {
+	for _, sc := range sedScripts(fs) {
+		if sc.dyn {
+			continue
+		}
+		for _, cmd := range strings.FieldsFunc(sc.val, func(r rune) bool { return r == ';' || r == '\n' }) {
+			cmd = strings.TrimSpace(cmd)
+			// an address may come first: 1e, /x/e, $e
+			k := strings.IndexFunc(cmd, func(r rune) bool { return r == 'e' })
+			if k < 0 || strings.HasPrefix(cmd, "s") || strings.HasPrefix(cmd, "y") {
+				if strings.HasPrefix(cmd, "s") && len(cmd) > 3 && strings.ContainsRune(cmd[len(cmd)-3:], 'e') {
+					w.info[c].readStdin = true // s///e runs the result
+					w.a.Commands[c].Opaque = true
+				}
+				continue
+			}
+			addr := cmd[:k]
+			if strings.Trim(addr, "0123456789,$/^.*[]!~ ") != "" && !strings.HasPrefix(addr, "/") {
+				continue
+			}
+			arg := strings.TrimSpace(cmd[k+1:])
+			if arg == "" {
+				w.info[c].readStdin = true // e alone runs the pattern space
+				w.a.Commands[c].Opaque = true
+				continue
+			}
+			w.nested(c, arg, "sed e", false)
+		}
+	}
+}
+
+// wrapAwk: system("…") and print | "…" run their string through the
+// shell; system($0) runs what arrives on stdin.
+func (w *walker) wrapAwk(c int, fs []field) {
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		if a == "-f" || a == "-v" || a == "-F" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") || fs[i].dyn {
+			continue
+		}
+		prog := a
+		for _, kw := range []string{"system(", "| \"", "|\""} {
+			for rest := prog; ; {
+				k := strings.Index(rest, kw)
+				if k < 0 {
+					break
+				}
+				rest = rest[k+len(kw):]
+				arg := strings.TrimSpace(rest)
+				if strings.HasPrefix(arg, "\"") || strings.HasSuffix(kw, "\"") {
+					arg = strings.TrimPrefix(arg, "\"")
+					if e := strings.IndexByte(arg, '"'); e >= 0 {
+						w.nested(c, arg[:e], "awk "+strings.TrimSuffix(kw, "(\""), false)
+					}
+				} else {
+					// system($0), system(x): a command built at run time
+					w.info[c].readStdin = true
+					w.a.Commands[c].Opaque = true
+				}
+			}
+		}
+		break // the program is the first operand
 	}
 }
