@@ -42,6 +42,11 @@ func tcAnalyzeWithin(t *testing.T, text string, opt Options) *Analysis {
 		if r.a == nil {
 			t.Fatalf("Analyze(%q) = nil", tcTrunc(text))
 		}
+		// Analyze turns its own panics into a fail-closed parse error;
+		// those are still bugs
+		if strings.HasPrefix(r.a.FailReason, "internal error") {
+			t.Fatalf("Analyze(%q) hit an internal error: %s", tcTrunc(text), r.a.FailReason)
+		}
 		return r.a
 	case <-timer.C:
 		t.Fatalf("Analyze(%q) took longer than %v", tcTrunc(text), tcDeadline)
