@@ -132,6 +132,9 @@ type walker struct {
 	aliasDepth  int
 	nestedBytes int
 
+	funcBodies map[string]string // the text of each function defined so far
+	expanding  map[string]bool   // functions whose call is being judged (no recursion)
+
 	// pos are the positional parameters of the script being walked ($0
 	// first); nil when unknown. nextPos, when set, are those of the nested
 	// script about to be walked (bash -c TEXT ARG0 ARG…); otherwise a nested
@@ -324,6 +327,16 @@ func (w *walker) command(c syntax.Command, where string) {
 			w.stmt(x.Body, "function "+name)
 		})
 		w.fn = prev
+		// kept to judge each call with its arguments: f() { rm -rf "$1"; }; f /
+		if w.funcBodies == nil {
+			w.funcBodies = map[string]string{}
+		}
+		body := x.Body
+		if b, ok := body.Cmd.(*syntax.Block); ok && len(body.Redirs) == 0 && len(b.Stmts) > 0 {
+			w.funcBodies[name] = w.src[b.Stmts[0].Pos().Offset():b.Stmts[len(b.Stmts)-1].End().Offset()]
+		} else {
+			w.funcBodies[name] = w.source(body)
+		}
 	case *syntax.TimeClause:
 		if x.Stmt != nil {
 			w.stmt(x.Stmt, where)
@@ -705,6 +718,26 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 	}
 	w.info[idx].substCmds = subs // before fill: unwrapping reads them
 	w.fill(idx, fs, where, pos)
+	if body, ok := w.funcBodies[fs[0].val]; ok && !fs[0].dyn && !w.expanding[fs[0].val] {
+		// a call of a function defined earlier: its body with these
+		// arguments as $1 …
+		callPos := make([]string, 0, len(fs))
+		for _, f := range fs {
+			if f.dyn {
+				callPos = nil
+				break
+			}
+			callPos = append(callPos, f.val)
+		}
+		if w.expanding == nil {
+			w.expanding = map[string]bool{}
+		}
+		w.expanding[fs[0].val] = true
+		w.nextPos = &callPos
+		w.nested(idx, body, "function "+fs[0].val, false)
+		w.nextPos = nil
+		delete(w.expanding, fs[0].val)
+	}
 	w.a.Commands[idx].Assigns = assigns
 	for _, as := range assigns {
 		// PROMPT_COMMAND=… bash -i runs the value as a command

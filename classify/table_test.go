@@ -871,6 +871,16 @@ var denyCases = []denyCase{
 	{`awk '{print $1}' x`, "", ""},
 	{`echo hello | sed 's/e/E/'`, "", ""},
 	{`parallel gzip ::: a b`, "", ""},
+	// function calls with arguments, constant arithmetic, history files
+	{`f() { rm -rf "$1"; }; f /`, "rm-root", ""},
+	{`f() { "$@"; }; f rm -rf /`, "rm-root", ""},
+	{`g() { cat "$1"; }; g ~/.ssh/id_rsa`, "credential-read", ""},
+	{`h() { echo "$1"; }; h hi`, "", ""},
+	{`kill -9 $((-1))`, "kill-all", ""},
+	{`kill -9 -$[1]`, "kill-all", ""},
+	{`echo $((1+2))`, "", ""},
+	{`cat ~/.bash_history`, "credential-read", ""},
+	{`cat /etc/kubernetes/kubelet.conf`, "credential-read", ""},
 	// ---- hidden-exec: text bash evaluates as code at run time
 	{`test -v 'a[$(rm -rf /)]'`, "hidden-exec", ""},
 	{"[ -v 'x[`rm -rf ~`]' ]", "hidden-exec", ""},
@@ -1357,7 +1367,7 @@ var argvCases = []argvCase{
 	{`echo $(id -u)`, [][]string{{"echo", "$(id -u)"}, {"id", "-u"}}, false},
 	{"echo `date`", [][]string{{"echo", "`date`"}, {"date"}}, false},
 	{`diff <(ls a) <(ls b)`, [][]string{{"diff", "<(ls a)", "<(ls b)"}, {"ls", "a"}, {"ls", "b"}}, false},
-	{`f() { ls -l; }; f`, [][]string{{"ls", "-l"}, {"f"}}, false},
+	{`f() { ls -l; }; f`, [][]string{{"ls", "-l"}, {"f"}, {"ls", "-l"}}, false}, // the body, and the body again as the call runs it
 	{`if test -f x; then cat x; else echo no; fi`, [][]string{{"test", "-f", "x"}, {"cat", "x"}, {"echo", "no"}}, false},
 	{`for i in a b; do echo $i; done`, [][]string{{"echo", "$i"}}, false},
 	{"cat <<EOF\nhello\nEOF", [][]string{{"cat"}}, false},

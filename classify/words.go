@@ -246,9 +246,18 @@ func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first
 		case *syntax.ProcSubst:
 			w.substitution(x.Stmts, CompProcSubst, "<(…)")
 			out = append(out, part{dyn: true, pat: "*"})
+		case *syntax.ArithmExp:
+			w.walkNested(wp)
+			if v, ok := constArith(x.X); ok {
+				// $((-1)), $[1]: numbers only, so the value is known
+				s := strconv.Itoa(v)
+				out = append(out, part{s: s, pat: s, split: !quoted})
+				continue
+			}
+			out = append(out, part{dyn: true, pat: "*"})
 		default:
-			// Arithmetic, extended globs and anything newer: unknown value,
-			// but still look inside for substitutions that run.
+			// Extended globs and anything newer: unknown value, but still
+			// look inside for substitutions that run.
 			w.walkNested(wp)
 			out = append(out, part{dyn: true, pat: "*"})
 		}
@@ -695,4 +704,30 @@ func (w *walker) flatText(n syntax.Node) string {
 		walk([]syntax.WordPart{x})
 	}
 	return sb.String()
+}
+
+// constArith evaluates an arithmetic expression made of numbers and
+// operators only; anything naming a variable or running a command is not
+// constant.
+func constArith(x syntax.ArithmExpr) (int, bool) {
+	if x == nil {
+		return 0, false
+	}
+	constant := true
+	syntax.Walk(x, func(n syntax.Node) bool {
+		switch y := n.(type) {
+		case *syntax.Lit:
+			if _, err := strconv.ParseInt(y.Value, 0, 64); err != nil {
+				constant = false
+			}
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.SglQuoted, *syntax.DblQuoted:
+			constant = false
+		}
+		return constant
+	})
+	if !constant {
+		return 0, false
+	}
+	v, err := expand.Arithm(&expand.Config{}, x)
+	return v, err == nil
 }
