@@ -602,6 +602,34 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 	if strings.HasPrefix(name, "GUARD_") {
 		w.hitDeny("guard-self", cmd)
 	}
+	if as.Array != nil && as.Index == nil && !as.Append {
+		// x=(-rf /): a literal array is followed, "${x[@]}" gives its words
+		var elems []string
+		lit := true
+		for _, e := range as.Array.Elems {
+			if e.Index != nil || e.Value == nil {
+				lit = false
+				break
+			}
+			fs, err := w.fields(e.Value, nil)
+			if err != nil {
+				lit = false
+				break
+			}
+			for _, f := range fs {
+				lit = lit && !f.dyn
+				elems = append(elems, f.val)
+			}
+		}
+		if lit {
+			first := ""
+			if len(elems) > 0 {
+				first = elems[0]
+			}
+			w.setVar(name, varState{val: first, list: elems, isList: true})
+			return
+		}
+	}
 	if as.Array != nil || as.Index != nil || as.Append {
 		w.walkNested(as)
 		w.setVar(name, varState{dyn: true})

@@ -881,6 +881,11 @@ var denyCases = []denyCase{
 	{`echo $((1+2))`, "", ""},
 	{`cat ~/.bash_history`, "credential-read", ""},
 	{`cat /etc/kubernetes/kubelet.conf`, "credential-read", ""},
+	// literal arrays are followed
+	{`x=(-rf /); rm "${x[@]}"`, "rm-root", ""},
+	{`c=(rm -rf /); "${c[@]}"`, "rm-root", ""},
+	{`a=(sudo id); ${a[*]}`, "privilege", ""},
+	{`x=(a b); echo ${x[1]}`, "", ""},
 	// ---- hidden-exec: text bash evaluates as code at run time
 	{`test -v 'a[$(rm -rf /)]'`, "hidden-exec", ""},
 	{"[ -v 'x[`rm -rf ~`]' ]", "hidden-exec", ""},

@@ -28,8 +28,10 @@ type field struct {
 
 // varState is what the walker knows about one shell variable.
 type varState struct {
-	val string
-	dyn bool
+	val    string
+	dyn    bool
+	list   []string // an array's elements, when isList
+	isList bool
 }
 
 // part is one piece of a word during expansion.
@@ -234,7 +236,7 @@ func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first
 			// "$@" makes one word per parameter: split it like an
 			// unquoted expansion (over-splitting a parameter with a space
 			// only makes guard see more words, never fewer).
-			at := x.Param != nil && (x.Param.Value == "@" || (x.Param.Value == "*" && !quoted))
+			at := x.Param != nil && (x.Param.Value == "@" || (x.Param.Value == "*" && !quoted)) || isListAll(x)
 			p := part{s: v, pat: v, split: !quoted || at}
 			if x.Param != nil && x.Param.Value == "HOME" && first {
 				p.home = true
@@ -298,6 +300,25 @@ func (w *walker) tilde(s string) (string, bool) {
 // param resolves a simple $name or ${name} whose value the text itself set,
 // or that guard knows ($HOME, $IFS, $PWD). Anything else is dynamic.
 func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
+	if v, ok := w.vars[paramName(pe)]; ok && v.isList && pe.Index != nil && !pe.Excl && !pe.Length && pe.Slice == nil && pe.Repl == nil && pe.Exp == nil {
+		// ${x[@]}, ${x[*]}, ${x[N]} of a literal array
+		if wd, ok := pe.Index.(*syntax.Word); ok && len(wd.Parts) == 1 {
+			if l, ok := wd.Parts[0].(*syntax.Lit); ok {
+				switch l.Value {
+				case "@", "*":
+					return strings.Join(v.list, " "), true
+				default:
+					if n, err := strconv.Atoi(l.Value); err == nil && n >= 0 {
+						if n < len(v.list) {
+							return v.list[n], true
+						}
+						return "", true
+					}
+				}
+			}
+		}
+		return "", false
+	}
 	if pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Index != nil ||
 		pe.Slice != nil || pe.Repl != nil || pe.Names != 0 || pe.Exp != nil ||
 		pe.NestedParam != nil || len(pe.Modifiers) > 0 {
@@ -730,4 +751,21 @@ func constArith(x syntax.ArithmExpr) (int, bool) {
 	}
 	v, err := expand.Arithm(&expand.Config{}, x)
 	return v, err == nil
+}
+
+func paramName(pe *syntax.ParamExp) string {
+	if pe.Param == nil {
+		return ""
+	}
+	return pe.Param.Value
+}
+
+// isListAll reports ${x[@]} (or ${x[*]}): one word per element.
+func isListAll(pe *syntax.ParamExp) bool {
+	wd, ok := pe.Index.(*syntax.Word)
+	if !ok || len(wd.Parts) != 1 {
+		return false
+	}
+	l, ok := wd.Parts[0].(*syntax.Lit)
+	return ok && (l.Value == "@" || l.Value == "*")
 }
