@@ -886,6 +886,12 @@ var denyCases = []denyCase{
 	{`c=(rm -rf /); "${c[@]}"`, "rm-root", ""},
 	{`a=(sudo id); ${a[*]}`, "privilege", ""},
 	{`x=(a b); echo ${x[1]}`, "", ""},
+	// parameter operators on known values, and defaults
+	{`rm -rf "${HOME%%/*}/etc"`, "rm-root", ""},
+	{`rm -rf ${HOME%/*/*}/etc`, "rm-root", ""},
+	{`rm -rf ${PWD%/*}/../../etc`, "rm-root", ""},
+	{`rm -rf ${X:-/}`, "rm-root", ""},
+	{`echo ${HOME##*/}`, "", ""},
 	// ---- hidden-exec: text bash evaluates as code at run time
 	{`test -v 'a[$(rm -rf /)]'`, "hidden-exec", ""},
 	{"[ -v 'x[`rm -rf ~`]' ]", "hidden-exec", ""},

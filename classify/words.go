@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"path"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -229,7 +230,15 @@ func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first
 						taint = true
 					}
 				}
-				out = append(out, part{dyn: true, pat: "*", taint: taint})
+				pat := "*"
+				if x.Exp != nil && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.DefaultUnset) && x.Exp.Word != nil {
+					// ${X:-/}: path rules take the default as what it names,
+					// the side that can do harm when X is unset
+					if fs, err := w.fields(x.Exp.Word, nil); err == nil && len(fs) == 1 && !fs[0].dyn {
+						pat = fs[0].val
+					}
+				}
+				out = append(out, part{dyn: true, pat: pat, taint: taint})
 				w.walkNested(x)
 				continue
 			}
@@ -318,6 +327,9 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 			}
 		}
 		return "", false
+	}
+	if pe.Exp != nil && pe.Param != nil && !pe.Excl && !pe.Length && pe.Index == nil && pe.Slice == nil && pe.Repl == nil {
+		return w.paramOp(pe)
 	}
 	if pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Index != nil ||
 		pe.Slice != nil || pe.Repl != nil || pe.Names != 0 || pe.Exp != nil ||
@@ -768,4 +780,115 @@ func isListAll(pe *syntax.ParamExp) bool {
 	}
 	l, ok := wd.Parts[0].(*syntax.Lit)
 	return ok && (l.Value == "@" || l.Value == "*")
+}
+
+// paramOp follows ${x%pat}, ${x%%pat}, ${x#pat}, ${x##pat}, ${x:-word} and
+// ${x-word} when x's value and the word are known: ${HOME%/*}/etc.
+func (w *walker) paramOp(pe *syntax.ParamExp) (string, bool) {
+	plain := *pe
+	plain.Exp = nil
+	v, ok := w.param(&plain)
+	if !ok {
+		return "", false
+	}
+	word := ""
+	if pe.Exp.Word != nil {
+		fs, err := w.fields(pe.Exp.Word, nil)
+		if err != nil || len(fs) > 1 || len(fs) == 1 && fs[0].dyn {
+			return "", false
+		}
+		if len(fs) == 1 {
+			word = fs[0].val
+		}
+	}
+	switch pe.Exp.Op {
+	case syntax.DefaultUnsetOrNull:
+		if v == "" {
+			return word, true
+		}
+		return v, true
+	case syntax.DefaultUnset:
+		return v, true // a known variable is set
+	case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		large := pe.Exp.Op == syntax.RemLargeSuffix
+		for k := 0; k <= len(v); k++ {
+			i := len(v) - k // shortest suffix first
+			if large {
+				i = k // longest suffix first
+			}
+			if shellMatch(word, v[i:]) {
+				return v[:i], true
+			}
+		}
+		return v, true
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+		large := pe.Exp.Op == syntax.RemLargePrefix
+		for k := 0; k <= len(v); k++ {
+			i := k // shortest prefix first
+			if large {
+				i = len(v) - k
+			}
+			if shellMatch(word, v[:i]) {
+				return v[i:], true
+			}
+		}
+		return v, true
+	}
+	return "", false
+}
+
+// shellMatch matches a shell pattern against a whole string, where * also
+// crosses slashes (unlike path.Match).
+func shellMatch(pattern, s string) bool {
+	if pattern == "" {
+		return s == ""
+	}
+	if !strings.ContainsAny(pattern, "*?[") {
+		return pattern == s
+	}
+	// translate to a per-rune matcher: * any run, ? one rune, [..] a class
+	var match func(p, t string) bool
+	match = func(p, t string) bool {
+		for len(p) > 0 {
+			switch p[0] {
+			case '*':
+				for len(p) > 0 && p[0] == '*' {
+					p = p[1:]
+				}
+				if p == "" {
+					return true
+				}
+				for i := 0; i <= len(t); i++ {
+					if match(p, t[i:]) {
+						return true
+					}
+				}
+				return false
+			case '?':
+				if t == "" {
+					return false
+				}
+				_, n := utf8.DecodeRuneInString(t)
+				p, t = p[1:], t[n:]
+			case '[':
+				end := strings.IndexByte(p[1:], ']')
+				if end < 0 || t == "" {
+					return false
+				}
+				class := strings.ReplaceAll(p[:end+2], "[!", "[^")
+				ok, err := path.Match(class, t[:1])
+				if err != nil || !ok {
+					return false
+				}
+				p, t = p[end+2:], t[1:]
+			default:
+				if t == "" || p[0] != t[0] {
+					return false
+				}
+				p, t = p[1:], t[1:]
+			}
+		}
+		return t == ""
+	}
+	return match(pattern, s)
 }
