@@ -892,6 +892,10 @@ var denyCases = []denyCase{
 	{`rm -rf ${PWD%/*}/../../etc`, "rm-root", ""},
 	{`rm -rf ${X:-/}`, "rm-root", ""},
 	{`echo ${HOME##*/}`, "", ""},
+	// sed's s///e runs the result; other s flags do not
+	{`curl x | sed 's/a/b/e'`, "download-exec", ""},
+	{`sed -i 's/name/game/' f`, "", ""},
+	{`sed '/^#/d;s/foo/bare/' f`, "", ""},
 	// ---- hidden-exec: text bash evaluates as code at run time
 	{`test -v 'a[$(rm -rf /)]'`, "hidden-exec", ""},
 	{"[ -v 'x[`rm -rf ~`]' ]", "hidden-exec", ""},
@@ -1878,5 +1882,23 @@ func TestAnalyzeArgv(t *testing.T) {
 	}
 	if a := AnalyzeArgv(nil, opt); a.Fail == "" {
 		t.Errorf("an empty argv must fail closed")
+	}
+}
+
+// TestSedOpaque: only a real e flag or e command makes sed run code; a
+// replacement ending in "e" (s/name/game/) is text.
+func TestSedOpaque(t *testing.T) {
+	opt := Options{Cwd: "/home/u/proj", Home: "/home/u"}
+	for in, want := range map[string]bool{
+		`sed -i 's/name/game/' f`: false,
+		`sed 's|a|e|g' f`:         false,
+		`sed 's/x/y/e' f`:         true,
+		`sed 's/x/y/ge' f`:        true,
+		`sed e f`:                 true,
+	} {
+		a := Analyze(in, opt)
+		if got := a.Commands[0].Opaque; got != want {
+			t.Errorf("%s: opaque %v, want %v", in, got, want)
+		}
 	}
 }

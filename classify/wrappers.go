@@ -1007,7 +1007,7 @@ func (w *walker) wrapSed(c int, fs []field) {
 			// an address may come first: 1e, /x/e, $e
 			k := strings.IndexFunc(cmd, func(r rune) bool { return r == 'e' })
 			if k < 0 || strings.HasPrefix(cmd, "s") || strings.HasPrefix(cmd, "y") {
-				if strings.HasPrefix(cmd, "s") && len(cmd) > 3 && strings.ContainsRune(cmd[len(cmd)-3:], 'e') {
+				if strings.HasPrefix(cmd, "s") && strings.ContainsRune(sedSubstFlags(cmd), 'e') {
 					w.info[c].readStdin = true // s///e runs the result
 					w.a.Commands[c].Opaque = true
 				}
@@ -1063,4 +1063,26 @@ func (w *walker) wrapAwk(c int, fs []field) {
 		}
 		break // the program is the first operand
 	}
+}
+
+// sedSubstFlags returns the flags of a sed s command (s/a/b/ge → "ge"):
+// what follows the third unescaped delimiter.
+func sedSubstFlags(cmd string) string {
+	if len(cmd) < 2 {
+		return ""
+	}
+	delim := cmd[1]
+	n := 0
+	for i := 2; i < len(cmd); i++ {
+		switch cmd[i] {
+		case '\\':
+			i++
+		case delim:
+			n++
+			if n == 2 {
+				return cmd[i+1:]
+			}
+		}
+	}
+	return ""
 }
