@@ -1560,18 +1560,67 @@ var nameTakers = map[string]bool{
 	"getopts": true, "wait": true, "let": true, "eval": false,
 }
 
-// hiddenExec: a name-taking builtin given a word that holds a subscript
-// with code in it.
+// hiddenExec: a name-taking builtin given, where it expects a variable
+// name, a word with a subscript holding code.
 func (w *walker) hiddenExec(c int) bool {
-	if !nameTakers[w.a.Commands[c].Name] {
+	name := w.a.Commands[c].Name
+	if !nameTakers[name] {
 		return false
 	}
-	for _, f := range w.info[c].fields[1:] {
+	for _, f := range nameWords(name, w.info[c].fields) {
 		if codeInSubscript(f.val) {
 			return true
 		}
 	}
 	return false
+}
+
+// nameWords returns the words a builtin takes as variable names: test -v
+// NAME, printf -v NAME, read NAME…, unset NAME…, getopts OPTS NAME, let EXPR….
+func nameWords(name string, fs []field) []field {
+	var out []field
+	switch name {
+	case "test", "[", "printf", "wait":
+		flag := "-v"
+		if name == "wait" {
+			flag = "-p"
+		}
+		for i := 1; i < len(fs); i++ {
+			switch {
+			case (fs[i].val == flag || name != "printf" && fs[i].val == "-R") && i+1 < len(fs):
+				out = append(out, fs[i+1])
+			case name == "printf" && strings.HasPrefix(fs[i].val, "-v") && len(fs[i].val) > 2:
+				g := fs[i]
+				g.val = g.val[2:]
+				out = append(out, g)
+			}
+		}
+	case "read", "mapfile", "readarray":
+		for i := 1; i < len(fs); i++ {
+			a := fs[i].val
+			switch {
+			case a == "-a" && i+1 < len(fs):
+				out = append(out, fs[i+1])
+				i++
+			case len(a) == 2 && a[0] == '-' && strings.ContainsRune("dnNptuiOscCd", rune(a[1])):
+				i++ // an option with a value
+			case strings.HasPrefix(a, "-"):
+			default:
+				out = append(out, fs[i])
+			}
+		}
+	case "getopts":
+		if len(fs) > 2 {
+			out = append(out, fs[2:]...)
+		}
+	default: // unset, declare, typeset, local, export, readonly, let
+		for _, f := range fs[1:] {
+			if !strings.HasPrefix(f.val, "-") {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
 // codeInSubscript reports text with a [ … ] that holds $, a backquote or

@@ -923,6 +923,10 @@ var denyCases = []denyCase{
 	{`echo ${x:0:'$(id)'}`, "hidden-exec", ""},
 	{`mapfile 'a[$(id)]' < f`, "hidden-exec", ""},
 	{`getopts ab 'a[$(id)]'`, "hidden-exec", ""},
+	// brackets with $ outside a name position are text
+	{`printf "[$(date +%T)] done\n"`, "", ""},
+	{`read -p "[$(date)] name? " x`, "", ""},
+	{`[ "[$X]" = x ]`, "", ""},
 	{`echo $(( 1 + 2 ))`, "", ""},
 	{`echo $(( x[1] + 2 ))`, "", ""},
 	{`test -v HOME`, "", ""},
