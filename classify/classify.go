@@ -282,13 +282,17 @@ func (w *walker) command(c syntax.Command, where string) {
 		w.branch(func() {
 			switch l := x.Loop.(type) {
 			case *syntax.WordIter:
+				inert := true // every value is a literal word without code in it
 				for _, it := range l.Items {
-					w.fields(it, nil)
+					fs, _ := w.fields(it, nil)
+					for _, f := range fs {
+						inert = inert && !f.dyn && !strings.ContainsAny(f.val, "$`[")
+					}
 				}
 				if strings.HasPrefix(l.Name.Value, "GUARD_") {
 					w.hitDeny("guard-self", -1)
 				}
-				w.setVar(l.Name.Value, varState{dyn: true})
+				w.setVar(l.Name.Value, varState{dyn: true, inert: inert})
 			default:
 				w.walkNested(l)
 			}
@@ -585,7 +589,7 @@ func (w *walker) substitution(stmts []*syntax.Stmt, reason, where string) {
 
 func (w *walker) setVar(name string, v varState) {
 	if w.cond > 0 {
-		v = varState{dyn: true}
+		v = varState{dyn: true, inert: v.inert || !v.dyn && !strings.ContainsAny(v.val, "$`[")}
 	}
 	if w.vars == nil {
 		w.vars = map[string]varState{}
@@ -659,7 +663,9 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 		w.failWith(FailTooLong, fmt.Sprintf("variable %s grows past %d bytes", name, maxVarBytes))
 		return
 	}
-	w.setVar(name, varState{val: val, dyn: dyn})
+	// A value computed by an expansion ($(…), $((…)), $y) is taken as data:
+	// what reads text into a variable (read, printf -v, ${x:=…}) is not.
+	w.setVar(name, varState{val: val, dyn: dyn, inert: dyn})
 }
 
 // maxVarBytes caps a variable's value: doubling assignments (a=$a$a …)

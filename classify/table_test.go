@@ -927,6 +927,13 @@ var denyCases = []denyCase{
 	{`printf "[$(date +%T)] done\n"`, "", ""},
 	{`read -p "[$(date)] name? " x`, "", ""},
 	{`[ "[$X]" = x ]`, "", ""},
+	// counters, loops and indirection over plain values are fine
+	{`i=0; while [ $i -lt 3 ]; do i=$((i+1)); done`, "", ""},
+	{`n=$(wc -l < f); echo $((n+1))`, "", ""},
+	{`count=$((count+1))`, "", ""},
+	{`for i in 1 2 3; do echo $((i*2)); done`, "", ""},
+	{`for v in HOME PATH; do echo ${!v}; done`, "", ""},
+	{`x='a[$(id)]'; echo $((x))`, "hidden-exec", ""},
 	{`echo $(( 1 + 2 ))`, "", ""},
 	{`echo $(( x[1] + 2 ))`, "", ""},
 	{`test -v HOME`, "", ""},

@@ -33,6 +33,7 @@ type varState struct {
 	dyn    bool
 	list   []string // an array's elements, when isList
 	isList bool
+	inert  bool // unknown, but only ever a literal word without $ ` [ (a loop over literal words)
 }
 
 // part is one piece of a word during expansion.
@@ -663,12 +664,12 @@ func (w *walker) arithmetic(n syntax.Node) {
 			}
 		case *syntax.Lit:
 			// a bare name is read as a variable and its value evaluated
-			if v, ok := w.vars[x.Value]; ok && (v.dyn || strings.ContainsAny(v.val, "$`[")) {
+			if v, ok := w.vars[x.Value]; ok && codeValue(v) {
 				w.hitDeny("hidden-exec", -1)
 			}
 		case *syntax.ParamExp:
 			if x.Param != nil {
-				if v, ok := w.vars[x.Param.Value]; ok && (v.dyn || strings.ContainsAny(v.val, "$`[")) {
+				if v, ok := w.vars[x.Param.Value]; ok && codeValue(v) {
 					w.hitDeny("hidden-exec", -1)
 				}
 			}
@@ -696,7 +697,7 @@ func (w *walker) paramCode(x *syntax.ParamExp) {
 		return
 	}
 	v, known := w.vars[x.Param.Value]
-	unsafe := known && (v.dyn || strings.ContainsAny(v.val, "$`["))
+	unsafe := known && codeValue(v)
 	if x.Exp != nil && x.Exp.Op == syntax.OtherParamOps && x.Exp.Word != nil && strings.Contains(w.flatText(x.Exp.Word), "P") {
 		if !known || unsafe {
 			w.hitDeny("hidden-exec", -1)
@@ -891,4 +892,13 @@ func shellMatch(pattern, s string) bool {
 		return t == ""
 	}
 	return match(pattern, s)
+}
+
+// codeValue reports a variable whose value may hold code that bash would
+// evaluate in arithmetic or through ${!x}.
+func codeValue(v varState) bool {
+	if v.dyn {
+		return !v.inert
+	}
+	return strings.ContainsAny(v.val, "$`[")
 }
