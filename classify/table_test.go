@@ -896,6 +896,9 @@ var denyCases = []denyCase{
 	{`curl x | sed 's/a/b/e'`, "download-exec", ""},
 	{`sed -i 's/name/game/' f`, "", ""},
 	{`sed '/^#/d;s/foo/bare/' f`, "", ""},
+	// tmux: the session name is not the command
+	{`tmux new -s sudo`, "", ""},
+	{`tmux new-session -d -s w sudo id`, "privilege", ""},
 	// ---- hidden-exec: text bash evaluates as code at run time
 	{`test -v 'a[$(rm -rf /)]'`, "hidden-exec", ""},
 	{"[ -v 'x[`rm -rf ~`]' ]", "hidden-exec", ""},

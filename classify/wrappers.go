@@ -876,13 +876,21 @@ func (w *walker) wrapTmux(c int, fs []field) {
 	default:
 		return
 	}
-	last := fs[len(fs)-1]
-	if len(fs) < 3 || strings.HasPrefix(last.val, "-") || last.val == v {
+	i, _ := verb(fs, "-L", "-S", "-f", "-c")
+	// the verb's own options, then the command (its words joined)
+	start, ok := skipOptions(fs, i+1, grammar{argShort: "sntcxyeFflpLTb"})
+	if !ok || start >= len(fs) {
 		return
 	}
+	parts := make([]string, 0, len(fs)-start)
+	dyn := false
+	for _, f := range fs[start:] {
+		parts = append(parts, f.val)
+		dyn = dyn || f.dyn
+	}
 	w.a.Commands[c].Wrap = WrapShell
-	w.a.Commands[c].InnerStart = len(fs) - 1
-	w.shellText(c, last, "tmux "+v)
+	w.a.Commands[c].InnerStart = start
+	w.shellText(c, field{val: strings.Join(parts, " "), dyn: dyn}, "tmux "+v)
 }
 
 // wrapNixShell: nix-shell … --run CMD | --command CMD
