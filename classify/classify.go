@@ -508,7 +508,7 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 			}
 			continue
 		}
-		if !w.info[c].readStdin {
+		if !w.shellStdin(c) {
 			continue
 		}
 		if p := eff[i-1]; p >= 0 {
@@ -1058,7 +1058,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		if cmd >= 0 {
 			text := w.source(r.Hdoc)
 			w.info[cmd].stdinText, w.info[cmd].stdinLit = text, true
-			if w.info[cmd].readStdin {
+			if w.shellStdin(cmd) {
 				w.nestedScript(cmd, text, "heredoc into "+w.a.Commands[cmd].Name)
 			}
 		}
@@ -1072,7 +1072,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		}
 		if cmd >= 0 && len(fs) == 1 && !fs[0].dyn {
 			w.info[cmd].stdinText, w.info[cmd].stdinLit = fs[0].val+"\n", true
-			if w.info[cmd].readStdin {
+			if w.shellStdin(cmd) {
 				w.nestedScript(cmd, fs[0].val, "here-string into "+w.a.Commands[cmd].Name)
 			}
 		}
@@ -1085,7 +1085,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		return
 	}
 	f := fs[0]
-	if r.Op == syntax.RdrIn && cmd >= 0 && w.info[cmd].readStdin && len(w.a.Commands) > first {
+	if r.Op == syntax.RdrIn && cmd >= 0 && w.shellStdin(cmd) && len(w.a.Commands) > first {
 		// bash < <(echo 'cmd'): the substitution's output is the script.
 		if text, ok := w.literalOutput(w.effective(first)); ok {
 			w.nestedScript(cmd, text, "process substitution into "+w.a.Commands[cmd].Name)
@@ -1241,4 +1241,16 @@ func printfText(format string, args []string) string {
 		}
 	}
 	return strings.ReplaceAll(out, "%%", "%")
+}
+
+// shellStdin reports a command that runs its standard input as shell
+// script (sh, bash -s, source /dev/stdin, at, parallel): literal text fed
+// to it is parsed as such. python3 - or node read other languages: their
+// input stays opaque.
+func (w *walker) shellStdin(c int) bool {
+	if !w.info[c].readStdin {
+		return false
+	}
+	_, interp := interpreterName(w.a.Commands[c].Name)
+	return !interp && w.a.Commands[c].Name != "sed" && w.a.Commands[c].Name != "awk" && w.a.Commands[c].Name != "gawk"
 }

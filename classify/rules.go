@@ -296,7 +296,26 @@ func (w *walker) rmRoot(c int) bool {
 		return w.anySystem(c, operands(fs))
 	case "find":
 		fi := parseFind(fs)
-		return fi.delete && (w.anySystem(c, fi.roots) || (len(fi.roots) == 0 && w.anySystem(c, []field{{val: ".", pat: "."}})))
+		if !fi.delete {
+			return false
+		}
+		roots := fi.roots
+		if len(roots) == 0 {
+			roots = []field{{val: ".", pat: "."}}
+		}
+		if !fi.filtered {
+			return w.anySystem(c, roots)
+		}
+		// find /opt/app -name '*.log' -delete deletes matches only: that
+		// is rm-root only from / or a system directory itself
+		for _, f := range roots {
+			ps, _ := w.paths(c, f)
+			for _, p := range ps {
+				if p == "/" || w.isSystem(p) && strings.Count(strings.Trim(p, "/"), "/") == 0 {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }
@@ -410,7 +429,7 @@ func (w *walker) chmodSystem(c int) bool {
 	for _, f := range operands(fs) {
 		ps, _ := w.paths(c, f)
 		for _, p := range ps {
-			if p == "/" || (recursive && w.isSystem(p)) {
+			if p == "/" || (recursive && w.isSystem(p) && !appDir(p)) {
 				return true
 			}
 		}
@@ -537,12 +556,6 @@ type credential struct {
 
 var credentials = []credential{
 	{comps: []string{".ssh", "*"}, except: []string{"*.pub", "known_hosts*", "config", "authorized_keys*", "environment", "rc"}},
-	{comps: []string{"id_rsa"}},
-	{comps: []string{"id_dsa"}},
-	{comps: []string{"id_ecdsa"}},
-	{comps: []string{"id_ed25519"}},
-	{comps: []string{"id_ecdsa_sk"}},
-	{comps: []string{"id_ed25519_sk"}},
 	{comps: []string{".ssh", "*", "**"}},
 	{comps: []string{".aws", "credentials"}},
 	{comps: []string{".aws", "sso", "cache", "*"}},
@@ -554,9 +567,9 @@ var credentials = []credential{
 	{comps: []string{".docker", "config.json"}},
 	{comps: []string{".kube", "config"}},
 	{comps: []string{".config", "gh", "hosts.yml"}},
-	{comps: []string{".pgpass"}},
-	{comps: []string{".vault-token"}},
-	{comps: []string{".pypirc"}},
+	{comps: []string{"~", ".pgpass"}},
+	{comps: []string{"~", ".vault-token"}},
+	{comps: []string{"~", ".pypirc"}},
 	{comps: []string{".terraform.d", "credentials.tfrc.json"}},
 	{comps: []string{".azure", "accessTokens.json"}},
 	{comps: []string{".azure", "msal_token_cache.*"}},
@@ -753,10 +766,9 @@ func (w *walker) matchCredential(cr credential, comps []string, abs, rel bool) b
 		for k := 0; k < n; k++ {
 			i := start + k
 			if i < 0 {
-				if !rel {
-					return false
-				}
-				continue
+				// no credential is matched by a name alone from a directory
+				// guard does not know: readers there ask instead (DirUnknown)
+				return false
 			}
 			if i >= len(comps) {
 				return false
@@ -864,7 +876,7 @@ func (w *walker) credentialRead(c int) bool {
 	}
 	bulk := false
 	switch name {
-	case "tar", "zip", "7z", "cp", "scp", "rsync", "rclone", "gsutil", "aws", "find", "grep", "rg", "cpio", "base64", "xxd", "od", "git", "diff":
+	case "tar", "zip", "7z", "cp", "scp", "rsync", "rclone", "gsutil", "aws", "grep", "rg", "cpio", "base64", "xxd", "od", "git", "diff":
 		bulk = true
 	}
 	// Most commands name no credential at all: rule them out without
@@ -877,13 +889,12 @@ func (w *walker) credentialRead(c int) bool {
 		dirWords = true // unknown directory: any relative name may be one
 	}
 	tree := readsTree(name, fs)
-	skipNext := false
+	text := textArgs(name, fs)
 	for i := 1; i < len(fs); i++ {
-		if skipNext {
-			skipNext = false
-			continue
-		}
 		f := fs[i]
+		if text[i] {
+			continue // a pattern, a message, a key the tool uses: not read out
+		}
 		if tree && !strings.HasPrefix(f.val, "-") {
 			ps, _ := w.paths(c, f)
 			for _, p := range ps {
@@ -893,10 +904,6 @@ func (w *walker) credentialRead(c int) bool {
 			}
 		}
 		if !dirWords && !hasCredentialWord(f.pat) {
-			continue
-		}
-		if (name == "scp" || name == "sftp" || name == "rsync") && f.val == "-i" {
-			skipNext = true
 			continue
 		}
 		for _, g := range candidates(f) {
@@ -915,6 +922,71 @@ func (w *walker) credentialRead(c int) bool {
 		}
 	}
 	return false
+}
+
+// usesNotReads are options whose value names a file the tool uses without
+// printing it (ssh -i KEY, --kubeconfig FILE), or text that is not a path
+// (-m MESSAGE, -k EXPR, --grep PATTERN).
+var usesNotReads = map[string]bool{
+	"-i": true, "--identity": true, "--private-key": true, "--key-file": true, "--kubeconfig": true,
+	"--userconfig": true, "--globalconfig": true, "-m": true, "--message": true, "-k": true, "--grep": true,
+	"-run": true, "--run": true, "--title": true, "--body": true, "-S": true, "-G": true, "--format": true,
+	"--pretty": true, "-e": true, "--regexp": true, "--expression": true, "-v": true, "--volume": true,
+	"--mount": true, "--description": true, "--notes": true, "-t": true, "--tag": true,
+}
+
+// patternFirst are tools whose first operand is a pattern or a script,
+// unless -e/-f gave one.
+var patternFirst = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "sed": true, "awk": true, "gawk": true, "jq": true}
+
+// textArgs marks the words of a command that are not paths it reads out:
+// option values in usesNotReads, a search tool's pattern, words with
+// spaces (ssh -i ~/.ssh/key as one string is a command, not a path).
+func textArgs(name string, fs []field) map[int]bool {
+	text := map[int]bool{}
+	patternGiven := false
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		opt, _, eq := strings.Cut(a, "=")
+		if usesNotReads[opt] && (name != "sed" || opt == "-e" || opt == "--expression") {
+			if opt == "-e" || opt == "--regexp" || opt == "--expression" {
+				patternGiven = true
+			}
+			if eq {
+				text[i] = true
+			} else if i+1 < len(fs) {
+				text[i+1] = true
+				i++
+			}
+			continue
+		}
+		if a == "-f" || a == "--file" {
+			patternGiven = true
+		}
+		if strings.ContainsAny(a, " \t") && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "~") {
+			text[i] = true
+		}
+	}
+	if name == "git" {
+		// git grep PATTERN, git log --grep: the pattern is text
+		if k := gitSub(fs); k > 0 && fs[k].val == "grep" {
+			for i := k + 1; i < len(fs); i++ {
+				if !strings.HasPrefix(fs[i].val, "-") {
+					text[i] = true
+					break
+				}
+			}
+		}
+	}
+	if patternFirst[name] && !patternGiven {
+		for i := 1; i < len(fs); i++ {
+			if !strings.HasPrefix(fs[i].val, "-") && !text[i] {
+				text[i] = true
+				break
+			}
+		}
+	}
+	return text
 }
 
 // readsTree reports a command that reads whole directory trees, hidden
@@ -963,7 +1035,8 @@ func (w *walker) isCredentialDir(p string) bool {
 	p = path.Clean(p)
 	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	for _, d := range credentialDirs {
-		if len(comps) >= len(d) {
+		// only the user's own (~/.config), not a project's .config/
+		if len(comps) >= len(d) && w.homeDir(comps[:len(comps)-len(d)]) {
 			tail := comps[len(comps)-len(d):]
 			match := true
 			for k := range d {
@@ -1163,6 +1236,7 @@ func (w *walker) guardSelf(c int) bool {
 		}
 	}
 	moves := fileMovers[cm.Name]
+	deletes := cm.Name == "rm" || cm.Name == "rmdir" || cm.Name == "unlink"
 	for _, f := range fs[1:] {
 		if !dirNear && !strings.ContainsAny(f.pat, "/~*?[") {
 			continue
@@ -1173,6 +1247,9 @@ func (w *walker) guardSelf(c int) bool {
 			}
 			ps, _ := w.paths(c, g)
 			for _, p := range ps {
+				if deletes && w.onlyCache(p) {
+					continue // clearing caches, guard's among them, is fine
+				}
 				if w.isProtected(p) || moves && w.aboveProtected(p) {
 					return true
 				}
@@ -1186,7 +1263,7 @@ func (w *walker) guardSelf(c int) bool {
 // holding guard's files (mv ~/.config x, ln -sfn /tmp/x ~/.config), they
 // replace guard's config along with it.
 var fileMovers = map[string]bool{"cp": true, "mv": true, "ln": true, "rm": true, "rmdir": true, "rsync": true,
-	"install": true, "tar": true, "unzip": true, "chmod": true, "chown": true, "rename": true}
+	"install": true, "tar": true, "unzip": true, "rename": true}
 
 // aboveProtected reports a directory that holds one of guard's paths,
 // other than the home directory and / themselves.
@@ -1195,7 +1272,8 @@ func (w *walker) aboveProtected(p string) bool {
 		return false
 	}
 	for _, prot := range w.opt.Protected {
-		if prot != "" && strings.HasPrefix(prot, strings.TrimSuffix(p, "/")+"/") {
+		// a cache may be cleared with the directory that holds it
+		if prot != "" && !strings.Contains(prot, "/.cache/") && strings.HasPrefix(prot, strings.TrimSuffix(p, "/")+"/") {
 			return true
 		}
 	}
@@ -1637,4 +1715,39 @@ func matchGlob(pattern, name string) bool {
 	}
 	ok, _ := path.Match(pattern, name)
 	return ok
+}
+
+// appDir reports a directory under /opt, /srv or /root: where applications
+// and their data live, so owning or chmod-ing one of them is ordinary
+// administration (rm -rf of them still is rm-root).
+func appDir(p string) bool {
+	for _, d := range []string{"/opt/", "/srv/", "/root/"} {
+		if strings.HasPrefix(p, d) && len(p) > len(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyCache reports a path that can name no guard file but its cache, and
+// that does not name the cache directory itself (rm -rf ~/.cache/* clears
+// caches; rm -rf ~/.cache/guard targets guard).
+func (w *walker) onlyCache(p string) bool {
+	for _, prot := range w.opt.Protected {
+		if prot == "" {
+			continue
+		}
+		if strings.Contains(prot, "/.cache/") {
+			if p == prot || strings.HasPrefix(p, prot+"/") {
+				return false
+			}
+			continue
+		}
+		probe := *w
+		probe.opt.Protected = []string{prot}
+		if probe.isProtected(p) || probe.aboveProtected(p) {
+			return false
+		}
+	}
+	return true
 }

@@ -1916,3 +1916,62 @@ func TestSedOpaque(t *testing.T) {
 		}
 	}
 }
+
+// TestNoFalsePositives: everyday commands a false-positive hunt found
+// denied at one point. A deny cannot be overridden, so none of these may
+// be denied (asking is fine).
+func TestNoFalsePositives(t *testing.T) {
+	opt := Options{Cwd: "/home/u/proj", Home: "/home/u", Protected: []string{"/home/u/.config/guard", "/home/u/.local/state/guard", "/home/u/.cache/guard", "/home/u/.local/share/guard"}}
+	for _, in := range []string{
+		`grep -rn ".config" src/`,
+		`grep -n ".kube" README.md`,
+		`grep -rn ".ssh" scripts/`,
+		`rg ".cargo" docs/`,
+		`git grep ".config"`,
+		`rg id_rsa`,
+		`git grep -n id_rsa`,
+		`grep "id_ed25519" .github/workflows/deploy.yml`,
+		`grep -rn "/etc/shadow" src/`,
+		`git add .config/`,
+		`git diff .config/`,
+		`git status .docker/`,
+		`find .docker -name Dockerfile`,
+		`find . -name ".config" -type d`,
+		`grep -rn FROM .docker/`,
+		`cp -r .config/ build/`,
+		`tar -czf dist/config.tgz .config`,
+		`go test ./... -run "TestParse/id_rsa"`,
+		`python3 -m pytest tests/test_keys.py -k id_rsa`,
+		`make test FIXTURE=tests/fixtures/id_rsa`,
+		`git commit -m "read ~/.ssh/id_rsa in deploy"`,
+		`sed -i "s|~/.ssh/id_rsa|~/.ssh/id_ed25519|" docs/setup.md`,
+		`scp -i ~/.ssh/deploy_key dist/app.tar.gz deploy@host:/tmp/`,
+		`rsync -e "ssh -i ~/.ssh/id_ed25519" -avz dist/ host:/x/`,
+		`git config core.sshCommand "ssh -i ~/.ssh/deploy_key"`,
+		`ansible-playbook --private-key ~/.ssh/deploy_key site.yml`,
+		`kubectl --kubeconfig ~/.kube/config get pods`,
+		`cat tests/fixtures/id_rsa`,
+		`find . -name id_rsa`,
+		`find ~/.ssh -name '*.pub'`,
+		`cd "$(git rev-parse --show-toplevel)" && cat config.json`,
+		`cd - && cat config`,
+		`find /opt/app -name "*.log" -delete`,
+		`find /opt/app -type f -exec chmod 644 {} \;`,
+		`chown -R app:app /opt/app`,
+		`chmod -R 755 /opt/app`,
+		`rm -rf ~/.cache`,
+		`rm -rf $HOME/.cache/*`,
+		`chmod -R go-rwx ~/.config`,
+		`echo "print(1)" | python3`,
+		`python3 <<< 'print(1)'`,
+		`echo 'console.log(1)' | node`,
+		`cat .pypirc`,
+		"python3 - <<'PY'\nimport json\nprint(json.load(open('package.json'))['version'])\nPY",
+		"node <<'EOF'\nconst p = require('./package.json');\nconsole.log(p.version);\nEOF",
+	} {
+		a := Analyze(in, opt)
+		if len(a.Deny) > 0 || a.Fail != "" {
+			t.Errorf("%q: denied (%v, fail %q %s)", in, a.Deny, a.Fail, a.FailReason)
+		}
+	}
+}

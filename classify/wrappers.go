@@ -638,9 +638,10 @@ var findArgs = map[string]int{
 // findParse splits a find command into its starting points and its
 // expression, and reports the -exec-style actions and -delete.
 type findInfo struct {
-	roots  []field
-	delete bool
-	execs  [][]field
+	roots    []field
+	delete   bool
+	execs    [][]field
+	filtered bool // tests like -name or -mtime choose what the actions touch
 }
 
 func parseFind(fs []field) findInfo {
@@ -686,6 +687,12 @@ func parseFind(fs []field) findInfo {
 		case strings.HasPrefix(a, "-newer") && len(a) == 8:
 			i += 2
 		default:
+			if findArgs[a] > 0 && a != "-maxdepth" && a != "-mindepth" {
+				fi.filtered = true
+			}
+			if a == "-empty" || a == "-executable" || a == "-readable" || a == "-writable" {
+				fi.filtered = true
+			}
 			i += 1 + findArgs[a]
 		}
 	}
@@ -714,7 +721,7 @@ func (w *walker) wrapFind(c int, fs []field) {
 			inner[i] = f
 		}
 		if idx := w.generated(c, 0, inner, "find -exec"); idx >= 0 {
-			w.info[idx].fromFind = true
+			w.info[idx].fromFind = !fi.filtered // every file, recursively
 		}
 	}
 	if len(fi.execs) > 0 {
