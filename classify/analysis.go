@@ -119,4 +119,5 @@ const (
 	CompCase       = "case"          // case … esac
 	CompNegate     = "negate"        // ! cmd
 	CompOther      = "other"         // [[ ]], (( )), let, declare/export/local, coproc, time
+	CompTest       = "test"          // [[ … ]]: a test that runs nothing (substitutions in it are reasons of their own)
 )

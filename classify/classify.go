@@ -355,8 +355,11 @@ func (w *walker) command(c syntax.Command, where string) {
 		if x.Body != nil {
 			w.stmt(x.Body, where)
 		}
+	case *syntax.TestClause:
+		w.addComp(CompTest)
+		w.walkNested(c)
 	default:
-		// [[ ]], (( )), let: nothing runs but the substitutions inside.
+		// (( )), let: nothing runs but the substitutions inside.
 		w.addComp(CompOther)
 		w.walkNested(c)
 	}

@@ -1686,7 +1686,7 @@ func TestComposite(t *testing.T) {
 		{`if true; then ls; fi`, []string{CompIf}},
 		{`case x in x) ls;; esac`, []string{CompCase}},
 		{`! ls`, []string{CompNegate}},
-		{`[[ -f x ]]`, []string{CompOther}},
+		{`[[ -f x ]]`, []string{CompTest}},
 		{`(( 1 + 1 ))`, []string{CompOther}},
 		{`ls | head && pwd`, []string{CompPipe, CompAnd}},
 		{`ls >/dev/null; pwd`, []string{CompNullRedir, CompSeq}},

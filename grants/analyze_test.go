@@ -69,7 +69,7 @@ var analyzeTable = []decideCase{
 	{name: "go test -exec", cmd: "go test ./... -exec 'rm -rf ~'", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
 	{name: "go test -toolexec", cmd: "go test -toolexec 'sh -c id' ./...", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
 	{name: "go vet -vettool", cmd: "go vet -vettool=./x ./...", rules: []string{"project-grants allow go vet *"}, want: Ask, rule: RuleExecCapable},
-	{name: "composite each one part missing offers its grant", cmd: "make --version | head -1", mod: each, want: Ask, rule: RuleComposite},
+	{name: "composite each one part missing offers its grant", cmd: "make test | head -1", mod: each, want: Ask, rule: RuleComposite},
 	{name: "composite each two parts missing", cmd: "make x | cargo y", mod: each, want: Ask, rule: RuleComposite},
 	{name: "dynamic command word", cmd: "$CMD -la", want: Ask, rule: RuleDynamicCommand},
 	{name: "read-only", cmd: "git status", want: Allow, rule: RuleBuiltinReadonly, risk: RiskNone},
@@ -127,16 +127,16 @@ func TestCompositeEachSuggestsTheMissingPart(t *testing.T) {
 	}
 	s := Defaults()
 	s.Composite = "each"
-	v := Decide(classify.Analyze("make --version | head -1", testOptions()), s)
-	if v.Decision != Ask || v.OnceOnly || v.Suggest != "make *" {
-		t.Fatalf("one part missing: got %+v, want ask with suggest \"make *\" and not once-only", v)
+	v := Decide(classify.Analyze("make test | head -1", testOptions()), s)
+	if v.Decision != Ask || v.OnceOnly || v.Suggest != "make test *" {
+		t.Fatalf("one part missing: got %+v, want ask with suggest \"make test *\" and not once-only", v)
 	}
 	v = Decide(classify.Analyze("make x | cargo y", testOptions()), s)
 	if v.Decision != Ask || !v.OnceOnly || v.Suggest != "" {
 		t.Fatalf("two parts missing: got %+v, want once-only ask without a suggestion", v)
 	}
-	s.Rules = append(s.Rules, Rule{Kind: Allow, Pattern: "make *", Layer: LayerProjectGrants})
-	if v := Decide(classify.Analyze("make --version | head -1", testOptions()), s); v.Decision != Allow {
+	s.Rules = append(s.Rules, Rule{Kind: Allow, Pattern: "make test *", Layer: LayerProjectGrants})
+	if v := Decide(classify.Analyze("make test | head -1", testOptions()), s); v.Decision != Allow {
 		t.Fatalf("after granting the part: got %+v, want allow", v)
 	}
 }

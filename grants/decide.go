@@ -14,7 +14,7 @@ import (
 const maxJudgeDepth = 40
 
 // eachReasons are the composite reasons that composite = "each" tolerates.
-var eachReasons = []string{classify.CompPipe, classify.CompAnd, classify.CompOr, classify.CompSeq, classify.CompNullRedir}
+var eachReasons = []string{classify.CompPipe, classify.CompAnd, classify.CompOr, classify.CompSeq, classify.CompNullRedir, classify.CompTest}
 
 // allowScope ranks layers for allow rules: the user's grants for this
 // project, then the user's global grants, then a trusted project config,

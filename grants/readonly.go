@@ -22,6 +22,70 @@ var readOnlySet = map[string]func(c *classify.Command) bool{
 	"readlink": nil, "nproc": nil, "tr": nil, "cut": nil, "nl": nil, "tac": nil, "rev": nil,
 	"seq": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil, "comm": nil, "paste": nil,
 	"column": nil, "tree": treeReadOnly, "uniq": uniqReadOnly,
+	// looking at the machine and at files, writing nothing
+	"ps": nil, "pgrep": nil, "lsof": nil, "ss": nil, "netstat": nil, "free": nil, "uptime": nil,
+	"whereis": nil, "jq": nil, "readelf": nil, "nm": nil, "zcat": nil, "base64": nil, "sha512sum": nil,
+	"hostname": noOperands, "command": commandLookup, "tar": tarList, "gunzip": stdoutOnly, "gzip": stdoutOnly,
+	// versions of well-known tools
+	"go": versionOnly, "node": versionOnly, "npm": versionOnly, "python3": versionOnly, "python": versionOnly,
+	"rustc": versionOnly, "cargo": versionOnly, "java": versionOnly, "gcc": versionOnly, "clang": versionOnly,
+	"make": versionOnly, "docker": versionOnly, "kubectl": versionOnly, "terraform": versionOnly, "pip": versionOnly,
+	"pip3": versionOnly, "ruby": versionOnly, "deno": versionOnly, "bun": versionOnly, "yarn": versionOnly, "pnpm": versionOnly,
+}
+
+// noOperands: hostname alone prints the name; with an operand it sets it.
+func noOperands(c *classify.Command) bool {
+	for _, w := range c.Args[1:] {
+		if !strings.HasPrefix(w, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+// commandLookup: command -v/-V NAME only looks the name up.
+func commandLookup(c *classify.Command) bool {
+	return len(c.Args) >= 3 && (c.Args[1] == "-v" || c.Args[1] == "-V")
+}
+
+// tarList: tar -t/--list only lists an archive.
+func tarList(c *classify.Command) bool {
+	list := false
+	for i, w := range c.Args[1:] {
+		if w == "--list" || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 't') ||
+			i == 0 && !strings.HasPrefix(w, "-") && strings.ContainsRune(w, 't') {
+			list = true
+		}
+		if w == "--to-command" || strings.HasPrefix(w, "--to-command=") || strings.HasPrefix(w, "--use-compress-program") || w == "-I" {
+			return false
+		}
+	}
+	return list
+}
+
+// stdoutOnly: gzip/gunzip -c (or -l, -t) write to stdout or only test.
+func stdoutOnly(c *classify.Command) bool {
+	for _, w := range c.Args[1:] {
+		if w == "-c" || w == "--stdout" || w == "-l" || w == "--list" || w == "-t" || w == "--test" ||
+			strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "clt") {
+			return true
+		}
+	}
+	return false
+}
+
+// versionOnly: TOOL --version (go version, go env) prints and exits.
+func versionOnly(c *classify.Command) bool {
+	if len(c.Args) != 2 && !(len(c.Args) >= 2 && c.Args[0] == "go" && c.Args[1] == "env") {
+		return false
+	}
+	switch c.Args[1] {
+	case "--version", "-v", "-V", "version", "-version":
+		return true
+	case "env":
+		return c.Args[0] == "go"
+	}
+	return false
 }
 
 // treeReadOnly: tree -o FILE writes its listing to FILE.
