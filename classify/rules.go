@@ -126,7 +126,7 @@ func (w *walker) judge() {
 			if write && w.isProtected(p) {
 				w.hitDeny("guard-self", rt.cmd)
 			}
-			if read && w.isCredential(p, !strings.HasPrefix(p, "/")) {
+			if read && w.isCredential(p) {
 				w.hitDeny("credential-read", rt.cmd)
 			}
 		}
@@ -700,10 +700,10 @@ func hasCredentialWord(p string) bool {
 // credentialDirs hold credentials; archiving or copying them whole reads them.
 var credentialDirs = [][]string{{".ssh"}, {".gnupg"}, {".aws"}, {".config"}, {".kube"}, {".docker"}, {".cargo"}}
 
-// isCredential matches a path against the credential table. rel says the
-// path is relative to an unknown directory: any leading components of a
-// credential may then be hidden in that directory.
-func (w *walker) isCredential(p string, rel bool) bool {
+// isCredential matches a path against the credential table. A relative
+// path (its directory unknown) matches only on what it names itself:
+// readers given one after a cd to a computed path ask instead (DirUnknown).
+func (w *walker) isCredential(p string) bool {
 	p = path.Clean(p)
 	abs := strings.HasPrefix(p, "/")
 	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
@@ -720,14 +720,14 @@ func (w *walker) isCredential(p string, rel bool) bool {
 		return false
 	}
 	for _, cr := range credentials {
-		if w.matchCredential(cr, comps, abs, rel) {
+		if w.matchCredential(cr, comps, abs) {
 			return true
 		}
 	}
 	return false
 }
 
-func (w *walker) matchCredential(cr credential, comps []string, abs, rel bool) bool {
+func (w *walker) matchCredential(cr credential, comps []string, abs bool) bool {
 	pat := cr.comps
 	anchored := strings.HasPrefix(pat[0], "/")
 	if anchored {
@@ -758,18 +758,12 @@ func (w *walker) matchCredential(cr credential, comps []string, abs, rel bool) b
 		}
 	}
 	try := func(start int) bool {
-		// pat aligned so that pat[k] matches comps[start+k]; components of
-		// pat before comps[0] may hide in an unknown directory (rel), as
-		// long as one literal component is really there.
+		// pat aligned so that pat[k] matches comps[start+k], with one
+		// literal component really there
 		n := len(pat)
 		literal := false
 		for k := 0; k < n; k++ {
 			i := start + k
-			if i < 0 {
-				// no credential is matched by a name alone from a directory
-				// guard does not know: readers there ask instead (DirUnknown)
-				return false
-			}
 			if i >= len(comps) {
 				return false
 			}
@@ -808,10 +802,7 @@ func (w *walker) matchCredential(cr credential, comps []string, abs, rel bool) b
 		}
 		return false
 	}
-	for start := -len(pat) + 1; start < len(comps); start++ {
-		if start < 0 && !rel {
-			continue
-		}
+	for start := 0; start < len(comps); start++ {
 		if try(start) {
 			return true
 		}
@@ -852,9 +843,9 @@ func (w *walker) credentialRead(c int) bool {
 		if strings.HasPrefix(g.pat, "~/") && w.opt.Home != "" {
 			g.pat = w.opt.Home + g.pat[1:]
 		}
-		ps, rel := w.paths(c, g)
+		ps, _ := w.paths(c, g)
 		for _, p := range ps {
-			if w.isCredential(p, rel) {
+			if w.isCredential(p) {
 				return true
 			}
 		}
@@ -910,9 +901,9 @@ func (w *walker) credentialRead(c int) bool {
 			if strings.HasPrefix(g.pat, "~/") && w.opt.Home != "" {
 				g.pat = w.opt.Home + g.pat[1:]
 			}
-			ps, rel := w.paths(c, g)
+			ps, _ := w.paths(c, g)
 			for _, p := range ps {
-				if w.isCredential(p, rel) {
+				if w.isCredential(p) {
 					return true
 				}
 				if bulk && w.isCredentialDir(p) {
