@@ -1256,47 +1256,58 @@ func (w *walker) guardSelf(c int) bool {
 var fileMovers = map[string]bool{"cp": true, "mv": true, "ln": true, "rm": true, "rmdir": true, "rsync": true,
 	"install": true, "tar": true, "unzip": true, "rename": true}
 
-// aboveProtected reports a directory that holds one of guard's paths,
-// other than the home directory and / themselves.
+// within reports p naming dir itself or something inside it.
+func within(p, dir string) bool {
+	dir = strings.TrimSuffix(dir, "/")
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// isCacheDir reports guard's cache among its protected paths: a cache may
+// be cleared along with the directory that holds it.
+func isCacheDir(prot string) bool { return strings.Contains(prot, "/.cache/") }
+
+// aboveProtected reports a directory that holds one of guard's paths
+// (its cache aside), other than the home directory and / themselves.
 func (w *walker) aboveProtected(p string) bool {
-	if p == "/" || p == w.opt.Home || !strings.HasPrefix(p, "/") {
-		return false
-	}
 	for _, prot := range w.opt.Protected {
-		// a cache may be cleared with the directory that holds it
-		if prot != "" && !strings.Contains(prot, "/.cache/") && strings.HasPrefix(prot, strings.TrimSuffix(p, "/")+"/") {
+		if prot != "" && !isCacheDir(prot) && w.holds(p, prot) {
 			return true
 		}
 	}
 	return false
 }
 
+// holds reports p as a directory above prot (not the home directory or /).
+func (w *walker) holds(p, prot string) bool {
+	return p != "/" && p != w.opt.Home && strings.HasPrefix(p, "/") && p != prot && within(prot, p)
+}
+
 // isProtected reports a path inside guard's own config or state. A
 // pattern with unknown parts counts when it names a guard directory.
 func (w *walker) isProtected(p string) bool {
+	if guardPattern(p) {
+		return true
+	}
 	for _, prot := range w.opt.Protected {
-		if prot == "" {
-			continue
-		}
-		if p == prot || strings.HasPrefix(p, strings.TrimSuffix(prot, "/")+"/") {
+		if prot != "" && namesPath(p, prot) {
 			return true
 		}
 	}
-	if strings.Contains(p, "*") && (strings.Contains(p, "/guard/") || strings.HasSuffix(p, "/guard")) {
+	return false
+}
+
+// guardPattern reports a pattern with unknown parts that names a guard
+// directory ($XDG_CONFIG_HOME/guard/…).
+func guardPattern(p string) bool {
+	return strings.Contains(p, "*") && (strings.Contains(p, "/guard/") || strings.HasSuffix(p, "/guard"))
+}
+
+// namesPath reports p, possibly a glob, naming prot or something in it.
+func namesPath(p, prot string) bool {
+	if within(p, prot) {
 		return true
 	}
-	if strings.ContainsAny(p, "*?[") {
-		// a glob that names one of guard's paths or something in it
-		for _, prot := range w.opt.Protected {
-			if prot == "" {
-				continue
-			}
-			if matchGlob(p, prot) || matchGlob(p, prot+"/x") || globPrefix(p, prot) {
-				return true
-			}
-		}
-	}
-	return false
+	return strings.ContainsAny(p, "*?[") && (matchGlob(p, prot) || matchGlob(p, prot+"/x") || globPrefix(p, prot))
 }
 
 // globPrefix reports a glob whose leading components can match all of
@@ -1439,7 +1450,7 @@ func (w *walker) rmHome(c int) bool {
 				return true
 			}
 			cwd := w.opt.Cwd
-			if strings.HasPrefix(p, home+"/") && (cwd == "" || !(p == cwd || strings.HasPrefix(p, strings.TrimSuffix(cwd, "/")+"/"))) {
+			if strings.HasPrefix(p, home+"/") && (cwd == "" || !within(p, cwd)) {
 				return true
 			}
 		}
@@ -1724,19 +1735,17 @@ func appDir(p string) bool {
 // that does not name the cache directory itself (rm -rf ~/.cache/* clears
 // caches; rm -rf ~/.cache/guard targets guard).
 func (w *walker) onlyCache(p string) bool {
+	if guardPattern(p) {
+		return false
+	}
 	for _, prot := range w.opt.Protected {
-		if prot == "" {
-			continue
-		}
-		if strings.Contains(prot, "/.cache/") {
-			if p == prot || strings.HasPrefix(p, prot+"/") {
+		switch {
+		case prot == "":
+		case isCacheDir(prot):
+			if within(p, prot) {
 				return false
 			}
-			continue
-		}
-		probe := *w
-		probe.opt.Protected = []string{prot}
-		if probe.isProtected(p) || probe.aboveProtected(p) {
+		case namesPath(p, prot) || w.holds(p, prot):
 			return false
 		}
 	}
