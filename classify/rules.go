@@ -812,17 +812,26 @@ func (w *walker) matchCredential(cr credential, comps []string, abs bool) bool {
 
 // candidates returns the paths a word may name: the word, and what follows
 // = or @ in it (--data=@file, file=@path, of=path).
-func candidates(f field) []field {
+func (w *walker) candidates(f field) []field {
 	out := []field{f}
 	s := f.pat
 	for _, sep := range []string{"=", "@"} {
 		if k := strings.Index(s, sep); k >= 0 && k+1 < len(s) {
 			g := f
-			g.pat = strings.TrimPrefix(s[k+1:], "@")
+			g.pat = w.homePat(strings.TrimPrefix(s[k+1:], "@"))
 			out = append(out, g)
 		}
 	}
 	return out
+}
+
+// homePat expands a leading ~/ the word expansion left alone: bash expands
+// it after = too (dd of=~/x, --data=@~/x reads as written, and is judged so).
+func (w *walker) homePat(pat string) string {
+	if strings.HasPrefix(pat, "~/") && w.opt.Home != "" {
+		return w.opt.Home + pat[1:]
+	}
+	return pat
 }
 
 func (w *walker) credentialRead(c int) bool {
@@ -839,10 +848,7 @@ func (w *walker) credentialRead(c int) bool {
 			continue
 		}
 		g := f
-		g.pat = v
-		if strings.HasPrefix(g.pat, "~/") && w.opt.Home != "" {
-			g.pat = w.opt.Home + g.pat[1:]
-		}
+		g.pat = w.homePat(v)
 		ps, _ := w.paths(c, g)
 		for _, p := range ps {
 			if w.isCredential(p) {
@@ -897,10 +903,7 @@ func (w *walker) credentialRead(c int) bool {
 		if !dirWords && !hasCredentialWord(f.pat) {
 			continue
 		}
-		for _, g := range candidates(f) {
-			if strings.HasPrefix(g.pat, "~/") && w.opt.Home != "" {
-				g.pat = w.opt.Home + g.pat[1:]
-			}
+		for _, g := range w.candidates(f) {
 			ps, _ := w.paths(c, g)
 			for _, p := range ps {
 				if w.isCredential(p) {
@@ -1232,10 +1235,7 @@ func (w *walker) guardSelf(c int) bool {
 		if !dirNear && !strings.ContainsAny(f.pat, "/~*?[") {
 			continue
 		}
-		for _, g := range candidates(f) {
-			if strings.HasPrefix(g.pat, "~/") && w.opt.Home != "" {
-				g.pat = w.opt.Home + g.pat[1:] // dd of=~/… : bash expands ~ after =
-			}
+		for _, g := range w.candidates(f) {
 			ps, _ := w.paths(c, g)
 			for _, p := range ps {
 				if deletes && w.onlyCache(p) {
