@@ -1637,7 +1637,7 @@ func isMinusOne(s string) bool {
 var nameTakers = map[string]bool{
 	"test": true, "[": true, "printf": true, "read": true, "mapfile": true, "readarray": true,
 	"unset": true, "declare": true, "typeset": true, "local": true, "export": true, "readonly": true,
-	"getopts": true, "wait": true, "let": true, "eval": false,
+	"getopts": true, "wait": true, "let": true,
 }
 
 // hiddenExec: a name-taking builtin given, where it expects a variable
