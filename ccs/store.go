@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
-
 	"github.com/guard-dev/guard/redact"
 )
 
@@ -158,6 +156,9 @@ func (s *Store) database() (*sql.DB, error) {
 		return nil, err
 	}
 	path := s.path(dbName)
+	if !haveSQLite {
+		return nil, explainDB(path, errNoSQLite)
+	}
 	dsn := fmt.Sprintf("file:%s?_journal_mode=WAL&_busy_timeout=%d&_txlock=immediate&_synchronous=NORMAL",
 		uriEscape(path), busyTimeout.Milliseconds())
 	db, err := sql.Open("sqlite3", dsn)
@@ -260,10 +261,9 @@ func retryBusy(fn func() error) error {
 	return err
 }
 
-func isBusy(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
-}
+// errNoSQLite is what every database operation fails with in a binary
+// built without cgo (see haveSQLite).
+var errNoSQLite = errors.New("built without SQLite")
 
 // A DBError is a database problem told as a sentence a human can act on.
 // Err keeps the underlying error for errors.Is and errors.As.
@@ -283,35 +283,6 @@ func (e *DBError) Error() string {
 }
 
 func (e *DBError) Unwrap() error { return e.Err }
-
-// dbProblems turns SQLite result codes into sentences.
-var dbProblems = map[sqlite3.ErrNo]struct{ problem, hint string }{
-	sqlite3.ErrBusy:     {"is busy: another guard held it for too long", "try again"},
-	sqlite3.ErrLocked:   {"is locked by another guard", "try again"},
-	sqlite3.ErrCorrupt:  {"is damaged", "move it aside and guard starts a new one (records still in audit.jsonl are imported again)"},
-	sqlite3.ErrNotADB:   {"is not an SQLite database", "move it aside and guard starts a new one"},
-	sqlite3.ErrReadonly: {"is read-only", "check the permissions of the file and its directory"},
-	sqlite3.ErrPerm:     {"cannot be opened: permission denied", "check the permissions of the file and its directory"},
-	sqlite3.ErrCantOpen: {"cannot be opened", "check that its directory exists and is writable"},
-	sqlite3.ErrFull:     {"cannot grow: the disk is full", "free some space"},
-	sqlite3.ErrIoErr:    {"could not be read or written (I/O error)", "check the disk"},
-}
-
-// explainDB wraps an SQLite error as a DBError; other errors pass unchanged.
-func explainDB(path string, err error) error {
-	var de *DBError
-	if errors.As(err, &de) {
-		return err
-	}
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		if p, ok := dbProblems[se.Code]; ok {
-			return &DBError{Path: path, Problem: p.problem, Hint: p.hint, Err: err}
-		}
-		return &DBError{Path: path, Problem: "failed: " + se.Code.Error(), Err: err}
-	}
-	return err
-}
 
 // explainFS rewords the file-system errors a user can fix. The result still
 // matches the original with errors.Is.

@@ -1,0 +1,87 @@
+package ccs
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/guard-dev/guard/redact"
+)
+
+// Child-process roles, chosen by environment variable when the test binary
+// re-executes itself (see TestMain).
+const (
+	envChildDir    = "GUARD_CCS_TEST_DIR"
+	envChildAppend = "GUARD_CCS_TEST_APPEND" // append one record with this number
+	envChildAudit  = "GUARD_CCS_TEST_AUDIT"  // run Audit this many times
+	envChildMany   = "GUARD_CCS_TEST_MANY"   // append this many records, rotating at 4 KiB
+)
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(envChildDir); dir != "" {
+		os.Exit(child(dir))
+	}
+	os.Exit(m.Run())
+}
+
+func child(dir string) int {
+	s := Open(dir, redact.New(nil))
+	defer s.Close()
+	if n := os.Getenv(envChildAppend); n != "" {
+		if err := s.Append(Record{Command: "echo " + n, Decision: "allow", Mode: "shell", Agent: "proc"}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	if n, _ := strconv.Atoi(os.Getenv(envChildMany)); n > 0 {
+		s.maxJournal = 4096
+		for i := range n {
+			if err := s.Append(Record{Command: fmt.Sprintf("p%d-%d", os.Getpid(), i), Decision: "allow"}); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+		}
+	}
+	if n, _ := strconv.Atoi(os.Getenv(envChildAudit)); n > 0 {
+		for range n {
+			if _, err := s.Audit(Query{Limit: 1}); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+		}
+	}
+	return 0
+}
+
+const ghToken = "ghp_" + "1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvWxYz"
+
+func rec(cmd, decision string, t time.Time) Record {
+	return Record{Time: t, Agent: "test", Cwd: "/work", Command: cmd, SHA256: "abc", Decision: decision,
+		Rule: "r", Answer: "rule", Mode: "shell", Exit: 3, DurationMS: 7}
+}
+
+func commands(recs []Record) string {
+	var c []string
+	for _, r := range recs {
+		c = append(c, r.Command)
+	}
+	return strings.Join(c, " ")
+}
+
+// checkAll asserts that recs are n distinct records.
+func checkAll(t *testing.T, recs []Record, n int) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if seen[r.Command] {
+			t.Errorf("record %q imported twice", r.Command)
+		}
+		seen[r.Command] = true
+	}
+	if len(seen) != n {
+		t.Errorf("got %d distinct records, want %d", len(seen), n)
+	}
+}
