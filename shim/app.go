@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -60,6 +59,11 @@ type engine struct {
 	redact  func(string) string
 	// openTTY opens the human's terminal for a prompt.
 	openTTY func() (*os.File, error)
+	// listen starts delivering the signals guard forwards into c and
+	// returns what undoes that.
+	listen func(c chan<- os.Signal) (stop func())
+	// children lists the processes a run must leave alone (nil: none).
+	children func() map[int]bool
 }
 
 // app is one run of guard as a shell or as guard exec.
@@ -507,10 +511,16 @@ func (a *app) runJob(j job, lim limits) int {
 	}
 	sp.Timeout = lim.timeout
 	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, forwarded...)
-	defer signal.Stop(sigs)
+	var stop func()
 	sp.Signals = sigs
+	sp.Listen = func() { stop = a.eng.listen(sigs) }
+	if a.eng.children != nil {
+		sp.Keep = a.eng.children()
+	}
 	res, err := run(sp)
+	if stop != nil {
+		stop()
+	}
 	if err != nil {
 		a.errorf("%s", oneLine(a.eng.redact(err.Error())))
 		return ExitFailure

@@ -120,7 +120,7 @@ func exitCode(t *testing.T, err error) int {
 		return 0
 	}
 	if ee, ok := err.(*exec.ExitError); ok {
-		return exitStatus(ee.ProcessState)
+		return waitStatus(ee.Sys().(syscall.WaitStatus))
 	}
 	t.Fatalf("run: %v", err)
 	return -1

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -98,6 +99,13 @@ func (te *testEngine) engine() engine {
 			}
 			return os.NewFile(uintptr(fd), "tty"), nil
 		},
+		// Tests run many guards in one process: undo each Notify, and
+		// leave the other tests' children alone.
+		listen: func(c chan<- os.Signal) func() {
+			signal.Notify(c, forwarded...)
+			return func() { signal.Stop(c) }
+		},
+		children: directChildren,
 	}
 }
 

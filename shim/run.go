@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -28,10 +28,25 @@ type runSpec struct {
 	Argv                  []string
 	Env                   []string
 	Dir                   string
-	Stdin, Stdout, Stderr *os.File
-	Timeout               time.Duration    // 0: no timeout
-	Grace                 time.Duration    // SIGTERM → SIGKILL; 0: defaultGrace
-	Signals               <-chan os.Signal // signals guard received, to forward
+	Stdin, Stdout, Stderr *os.File      // nil: /dev/null
+	Timeout               time.Duration // 0: no timeout
+	Grace                 time.Duration // SIGTERM → SIGKILL; 0: defaultGrace
+	// Signals carries the signals guard received, to forward to the group.
+	Signals <-chan os.Signal
+	// Listen, when set, starts delivering guard's signals into Signals. run
+	// calls it in a goroutine right after the command started, and returns
+	// only after it did: enabling
+	// signals takes the Go runtime a round trip between two threads per
+	// signal (~0.3 ms in all), which then overlaps with the command's own
+	// start-up instead of delaying it. A signal that comes before Listen
+	// has returned ends guard by its default action, and the command with
+	// it (Pdeathsig); in that first fraction of a millisecond bash has not
+	// set a trap yet either, so the command ends the same way.
+	Listen func()
+	// Keep are processes run must never signal or reap: children the
+	// calling process had before the run. guard itself has none (nil);
+	// tests run many commands in one process.
+	Keep map[int]bool
 }
 
 // runResult is how a run ended.
@@ -49,6 +64,11 @@ type runResult struct {
 // command started is left running. After SIGINT or SIGQUIT the command may
 // go on (a trap), but once it ends whatever it left behind is killed too.
 // The error is a failure to start.
+//
+// The wait is a plain wait4 on the calling goroutine, and the timeout and
+// the forwarding run from timers and one goroutine: every extra thread the
+// Go runtime has to start or wake is paid on every command (see
+// bench/overhead.sh).
 func run(sp runSpec) (runResult, error) {
 	if sp.Grace <= 0 {
 		sp.Grace = defaultGrace
@@ -56,7 +76,6 @@ func run(sp runSpec) (runResult, error) {
 	// Orphans of the command (daemons, double forks, setsid) reparent to guard
 	// rather than to init, so they stay findable as guard's descendants.
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-	before := directChildren() // guard's children from before (tests): never touched
 
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	ttyFd := -1
@@ -74,97 +93,171 @@ func run(sp runSpec) (runResult, error) {
 	if ttyFd >= 0 {
 		ttyState, _ = term.GetState(ttyFd)
 	}
-	cmd := &exec.Cmd{Path: sp.Path, Args: sp.Argv, Env: sp.Env, Dir: sp.Dir, SysProcAttr: attr}
-	// Files go straight to the child (no copying goroutines); a nil file
-	// must stay a nil interface, which exec turns into /dev/null.
-	if sp.Stdin != nil {
-		cmd.Stdin = sp.Stdin
+	files, closeFiles, err := childFiles(sp.Stdin, sp.Stdout, sp.Stderr)
+	if err != nil {
+		return runResult{}, err
 	}
-	if sp.Stdout != nil {
-		cmd.Stdout = sp.Stdout
-	}
-	if sp.Stderr != nil {
-		cmd.Stderr = sp.Stderr
-	}
-	if err := cmd.Start(); err != nil {
+	pid, err := syscall.ForkExec(sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
+	closeFiles()
+	if err != nil {
 		return runResult{}, fmt.Errorf("start %s: %w", sp.Argv[0], err)
 	}
-	pgid := cmd.Process.Pid
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-
-	var timeout, kill <-chan time.Time
-	if sp.Timeout > 0 {
-		t := time.NewTimer(sp.Timeout)
-		defer t.Stop()
-		timeout = t.C
-	}
-	var res runResult
-	ending := false // the command is being made to stop: clean up after it
-	terminate := func() {
-		ending = true
-		signalAll(pgid, before, syscall.SIGTERM)
-		if kill == nil {
-			kill = time.After(sp.Grace)
+	w := &waiter{pgid: pid, keep: sp.Keep, grace: sp.Grace}
+	listening := make(chan struct{})
+	go func() {
+		defer close(listening)
+		if sp.Listen != nil {
+			sp.Listen()
 		}
-	}
-wait:
-	for {
-		select {
-		case <-done:
-			break wait
-		case s := <-sp.Signals:
-			sig, ok := s.(syscall.Signal)
-			if !ok {
-				continue
-			}
-			_ = unix.Kill(-pgid, sig)
-			switch sig {
-			case syscall.SIGTERM, syscall.SIGHUP:
-				// guard is being told to go: make sure the command goes too.
-				ending = true
-				if kill == nil {
-					kill = time.After(sp.Grace)
+	}()
+	stop := make(chan struct{})
+	forwarding := make(chan struct{})
+	go func() {
+		defer close(forwarding)
+		for {
+			select {
+			case <-stop:
+				return
+			case s := <-sp.Signals:
+				if sig, ok := s.(syscall.Signal); ok {
+					w.forward(sig)
 				}
-			case syscall.SIGINT, syscall.SIGQUIT:
-				// The command was interrupted: the shell may handle that and
-				// go on, but what it leaves behind when it ends is cleared.
-				ending = true
 			}
-		case <-timeout:
-			res.TimedOut = true
-			terminate()
-		case <-kill:
-			signalAll(pgid, before, syscall.SIGKILL)
 		}
+	}()
+	if sp.Timeout > 0 {
+		t := time.AfterFunc(sp.Timeout, w.timeout)
+		defer t.Stop()
+	}
+	var ws syscall.WaitStatus
+	for {
+		_, err = syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	close(stop)
+	<-forwarding
+	<-listening // usually long done: bash takes longer to start
+	res, ending := w.finish()
+	if err != nil {
+		// Only a bug makes wait4 on our own child fail: the status is unknown.
+		return runResult{}, fmt.Errorf("wait for %s: %w", sp.Argv[0], err)
 	}
 	if ttyFd >= 0 {
 		takeForeground(ttyFd)
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ttyState != nil && (res.TimedOut || ending || (ok && ws.Signaled())) {
+		if ttyState != nil && (res.TimedOut || ending || ws.Signaled()) {
 			// A full-screen program killed mid-way leaves the terminal raw.
 			_ = term.Restore(ttyFd, ttyState)
 		}
 	}
 	if ending {
-		reapAll(pgid, before)
+		reapAll(pid, sp.Keep)
 	}
-	res.Exit = exitStatus(cmd.ProcessState)
+	res.Exit = waitStatus(ws)
 	return res, nil
 }
 
-// exitStatus is the status as bash reports it: the exit code, or 128+N for a
-// death by signal N.
-func exitStatus(ps *os.ProcessState) int {
-	if ps == nil {
-		return ExitFailure
-	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
-		if ws.Signaled() {
-			return 128 + int(ws.Signal())
+// childFiles returns the descriptors the child gets as 0, 1 and 2: the
+// caller's files, or /dev/null for nil ones; closeFiles closes what it opened.
+func childFiles(in, out, errf *os.File) (fds []uintptr, closeFiles func(), err error) {
+	var opened []*os.File
+	closeFiles = func() {
+		for _, f := range opened {
+			f.Close()
 		}
-		return ws.ExitStatus()
 	}
-	return ps.ExitCode()
+	for _, f := range []*os.File{in, out, errf} {
+		if f == nil {
+			if f, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
+				closeFiles()
+				return nil, nil, fmt.Errorf("open %s: %w", os.DevNull, err)
+			}
+			opened = append(opened, f)
+		}
+		fds = append(fds, f.Fd())
+	}
+	return fds, closeFiles, nil
+}
+
+// waiter is what the timeout timer, the grace timer and the forwarding
+// goroutine share while run waits for the command.
+type waiter struct {
+	pgid  int
+	keep  map[int]bool
+	grace time.Duration
+
+	mu       sync.Mutex
+	done     bool // the command was reaped: its pid may be reused, signal nothing
+	timedOut bool
+	ending   bool // the command is being made to stop: clean up after it
+	kill     *time.Timer
+}
+
+// forward passes a signal guard received on to the command's group.
+func (w *waiter) forward(sig syscall.Signal) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return
+	}
+	_ = unix.Kill(-w.pgid, sig)
+	switch sig {
+	case syscall.SIGTERM, syscall.SIGHUP:
+		// guard is being told to go: make sure the command goes too.
+		w.ending = true
+		w.killLater()
+	case syscall.SIGINT, syscall.SIGQUIT:
+		// The command was interrupted: the shell may handle that and go
+		// on, but what it leaves behind when it ends is cleared.
+		w.ending = true
+	}
+}
+
+// timeout ends the command: SIGTERM to all of it now, SIGKILL after the grace.
+func (w *waiter) timeout() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return
+	}
+	w.timedOut, w.ending = true, true
+	signalAll(w.pgid, w.keep, syscall.SIGTERM)
+	w.killLater()
+}
+
+// killLater arms the SIGKILL that follows a SIGTERM. Call with mu held.
+func (w *waiter) killLater() {
+	if w.kill != nil {
+		return
+	}
+	w.kill = time.AfterFunc(w.grace, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if !w.done {
+			signalAll(w.pgid, w.keep, syscall.SIGKILL)
+		}
+	})
+}
+
+// finish marks the command reaped and reports how the run went.
+func (w *waiter) finish() (res runResult, ending bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.done = true
+	if w.kill != nil {
+		w.kill.Stop()
+	}
+	return runResult{TimedOut: w.timedOut}, w.ending
+}
+
+// waitStatus is the status as bash reports it: the exit code, or 128+N for
+// a death by signal N.
+func waitStatus(ws syscall.WaitStatus) int {
+	if ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
 }
 
 // takeForeground makes guard's own group the terminal's foreground again.
@@ -257,30 +350,6 @@ func descendants(root int, skip, zombies map[int]bool) map[int]bool {
 			if !out[c] && !skip[c] {
 				out[c] = true
 				queue = append(queue, c)
-			}
-		}
-	}
-	return out
-}
-
-// directChildren returns guard's own children, from the kernel's per-thread
-// lists (cheap: this runs before every command). Their subtrees are left
-// alone when a run cleans up after itself. In guard there are none; in tests
-// there may be.
-func directChildren() map[int]bool {
-	out := map[int]bool{}
-	tasks, err := os.ReadDir("/proc/self/task")
-	if err != nil {
-		return out
-	}
-	for _, t := range tasks {
-		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				out[pid] = true
 			}
 		}
 	}

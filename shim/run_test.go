@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func runBash(t *testing.T, text string, mod func(*runSpec)) runResult {
 	t.Helper()
 	sp := runSpec{
 		Path: bashPath(t), Argv: []string{"bash", "-c", text},
-		Env: os.Environ(), Dir: t.TempDir(), Grace: 300 * time.Millisecond,
+		Env: os.Environ(), Dir: t.TempDir(), Grace: 300 * time.Millisecond, Keep: directChildren(),
 	}
 	if mod != nil {
 		mod(&sp)
@@ -179,5 +180,40 @@ func TestRunStartFailure(t *testing.T) {
 	_, err := run(runSpec{Path: "/nonexistent/prog", Argv: []string{"prog"}})
 	if err == nil {
 		t.Fatal("no error for a missing program")
+	}
+}
+
+// directChildren returns the test process's own children, from the
+// kernel's per-thread lists: what runSpec.Keep must protect when tests run
+// several commands in one process.
+func directChildren() map[int]bool {
+	out := map[int]bool{}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return out
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				out[pid] = true
+			}
+		}
+	}
+	return out
+}
+
+// TestRunWaitsForListen: run returns only after Listen did, however fast
+// the command, so the caller may undo what Listen set up.
+func TestRunWaitsForListen(t *testing.T) {
+	var listened atomic.Bool
+	res := runBash(t, "true", func(sp *runSpec) {
+		sp.Listen = func() { time.Sleep(100 * time.Millisecond); listened.Store(true) }
+	})
+	if res.Exit != 0 || !listened.Load() {
+		t.Fatalf("exit %d, listened %v", res.Exit, listened.Load())
 	}
 }

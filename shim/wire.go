@@ -1,6 +1,9 @@
 package shim
 
 import (
+	"os"
+	"os/signal"
+
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
 	"github.com/guard-dev/guard/redact"
@@ -36,5 +39,11 @@ func productionEngine(env *Env) engine {
 		journal: func() (journal, error) { return openJournal(paths.StateDir, red) },
 		redact:  red.String,
 		openTTY: openControllingTTY,
+		// guard exits right after the run, so signals are never stopped:
+		// signal.Stop would cost the same thread round trips as Notify.
+		listen: func(c chan<- os.Signal) func() {
+			signal.Notify(c, forwarded...)
+			return func() {}
+		},
 	}
 }
