@@ -49,18 +49,3 @@ func (s *Store) Audit(q Query) ([]Record, error) {
 	}
 	return recs, nil
 }
-
-// nullTime is 0 for the zero time, else unix nanoseconds.
-func nullTime(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
-}
-
-func fromNullTime(n int64) time.Time {
-	if n == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, n)
-}

@@ -164,12 +164,18 @@ func (s *Store) positionOn(j *journal) bool {
 // lock takes the journal lock (syscall.LOCK_SH or LOCK_EX). Appenders and
 // importers share it; rotation takes it alone. Close the file to unlock.
 func (s *Store) lock(how int) (*os.File, error) {
-	f, err := os.OpenFile(s.path(lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	return flockFile(s.path(lockName), "journal", how)
+}
+
+// flockFile opens (creating it if it can) the lock file at path and takes
+// flock(2) on it; what names the lock in errors. Close the file to unlock.
+func flockFile(path, what string, how int) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		// A read-only state directory can still be read under a lock.
 		var rerr error
-		if f, rerr = os.Open(s.path(lockName)); rerr != nil {
-			return nil, fmt.Errorf("open journal lock: %w", explainFS(err))
+		if f, rerr = os.Open(path); rerr != nil {
+			return nil, fmt.Errorf("open %s lock: %w", what, explainFS(err))
 		}
 	}
 	for {
@@ -180,7 +186,7 @@ func (s *Store) lock(how int) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("lock journal %s: %w", s.path(lockName), err)
+		return nil, fmt.Errorf("lock %s %s: %w", what, path, err)
 	}
 	return f, nil
 }

@@ -18,6 +18,9 @@ const (
 	envChildAppend = "GUARD_CCS_TEST_APPEND" // append one record with this number
 	envChildAudit  = "GUARD_CCS_TEST_AUDIT"  // run Audit this many times
 	envChildMany   = "GUARD_CCS_TEST_MANY"   // append this many records, rotating at 4 KiB
+	// add a request of its own and a shared one, then take an approval
+	// for "once" in /p; prints "took" if it got one
+	envChildPending = "GUARD_CCS_TEST_PENDING"
 )
 
 func TestMain(m *testing.M) {
@@ -34,6 +37,22 @@ func child(dir string) int {
 		if err := s.Append(Record{Command: "echo " + n, Decision: "allow", Mode: "shell", Agent: "proc"}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
+		}
+	}
+	if n := os.Getenv(envChildPending); n != "" {
+		for _, sha := range []string{"own-" + n, "shared"} {
+			if _, err := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: sha}); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+		}
+		took, err := s.TakeOnce("once", "/p", time.Now())
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if took {
+			fmt.Println("took")
 		}
 	}
 	if n, _ := strconv.Atoi(os.Getenv(envChildMany)); n > 0 {

@@ -1,11 +1,20 @@
 package ccs
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
 	"time"
 )
 
@@ -25,6 +34,12 @@ var resolutions = map[string]bool{
 	StatusApprovedOnce: true, StatusApprovedProject: true, StatusApprovedGlobal: true, StatusRejected: true,
 }
 
+// statuses are all the statuses a request file may hold.
+var statuses = map[string]bool{
+	StatusPending: true, StatusApprovedOnce: true, StatusApprovedProject: true,
+	StatusApprovedGlobal: true, StatusRejected: true, StatusUsed: true,
+}
+
 // ErrNotFound is returned for a pending request ID that does not exist.
 var ErrNotFound = errors.New("no such request")
 
@@ -42,13 +57,43 @@ type Pending struct {
 	Resolved time.Time
 }
 
-// idBytes is the length of a request ID in bytes (6 hex digits).
-const idBytes = 3
+// Where and how requests are kept: one file per request in their own
+// directory, so that a binary without SQLite can keep them.
+const (
+	pendingDirName  = "pending"
+	pendingLockName = "pending.lock"
+	// idBytes is the length of a request ID in bytes (6 hex digits).
+	idBytes = 3
+	// pendingKeep is how long an answered (or used) request is kept, after
+	// its answer, before AddPending removes it.
+	pendingKeep = 7 * 24 * time.Hour
+	// maxPendingFile bounds what is read from one request file.
+	maxPendingFile = 1 << 20
+)
+
+// pendingFile is a request as stored in pending/ID.json.
+type pendingFile struct {
+	ID       string    `json:"id"`
+	Time     time.Time `json:"time"`
+	Cwd      string    `json:"cwd"`
+	Root     string    `json:"root"`
+	Command  string    `json:"command"`
+	SHA256   string    `json:"sha256"`
+	Suggest  string    `json:"suggest"`
+	Status   string    `json:"status"`
+	Resolved time.Time `json:"resolved,omitzero"`
+}
+
+// onceMark is how an approved-once request's file spells its status; no
+// other part of the file can contain it, because json.Marshal escapes every
+// quote inside a string. TakeOnce decodes only the files that hold it.
+var onceMark = []byte(`"status":"` + StatusApprovedOnce + `"`)
 
 // AddPending stores a request and returns it with its ID and status set. If
 // the same text (sha256) in the same directory is already pending, that
 // request is returned instead and nothing is added. Command, Cwd and Root
-// are redacted. A zero Time is taken as now.
+// are redacted. A zero Time is taken as now. Requests answered more than
+// seven days before Time are removed on the way.
 func (s *Store) AddPending(p Pending) (Pending, error) {
 	p.Command = s.red.String(p.Command)
 	p.Cwd = s.red.String(p.Cwd)
@@ -59,40 +104,71 @@ func (s *Store) AddPending(p Pending) (Pending, error) {
 	if p.Time.IsZero() {
 		p.Time = time.Now()
 	}
-	var out Pending
-	err := s.tx(func(tx *sql.Tx) error {
-		existing, err := scanPending(tx.QueryRow(pendingSelect+` WHERE sha256 = ? AND cwd = ? AND status = ? ORDER BY time LIMIT 1`,
-			p.SHA256, p.Cwd, StatusPending))
-		if err == nil {
-			out = existing
-			return nil
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return err
-		}
-		for range 100 {
-			id, err := newID()
-			if err != nil {
-				return err
-			}
-			res, err := tx.Exec(`INSERT INTO pending (id, time, cwd, root, command, sha256, suggest, status, resolved)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING`,
-				id, p.Time.UnixNano(), p.Cwd, p.Root, p.Command, p.SHA256, p.Suggest, p.Status)
-			if err != nil {
-				return err
-			}
-			if n, _ := res.RowsAffected(); n == 1 {
-				p.ID = id
-				out = p
-				return nil
-			}
-		}
-		return errors.New("no free request id")
-	})
+	out, err := s.addPending(p)
 	if err != nil {
 		return Pending{}, fmt.Errorf("add pending request: %w", err)
 	}
 	return out, nil
+}
+
+func (s *Store) addPending(p Pending) (Pending, error) {
+	if err := s.ensureDir(); err != nil {
+		return Pending{}, err
+	}
+	dir := s.path(pendingDirName)
+	if err := os.Mkdir(dir, stateDirMode); err != nil && !errors.Is(err, fs.ErrExist) {
+		return Pending{}, fmt.Errorf("create request directory: %w", inDir(s.dir, err))
+	}
+	l, err := s.lockPending(syscall.LOCK_EX)
+	if err != nil {
+		return Pending{}, err
+	}
+	defer l.Close()
+	all, names, err := readPendingDir(dir)
+	if err != nil {
+		return Pending{}, err
+	}
+	var same []Pending
+	for _, q := range all {
+		if q.Status == StatusPending && q.SHA256 == p.SHA256 && q.Cwd == p.Cwd {
+			same = append(same, q)
+		}
+	}
+	if len(same) > 0 {
+		return slices.MinFunc(same, byTimeID), nil
+	}
+	for _, q := range all {
+		if q.Status != StatusPending && answered(q).Before(p.Time.Add(-pendingKeep)) {
+			os.Remove(pendingPath(dir, q.ID)) // best effort: it is only kept too long
+		}
+	}
+	for range 100 {
+		id, err := newID()
+		if err != nil {
+			return Pending{}, err
+		}
+		if names[id] {
+			continue
+		}
+		p.ID = id
+		return p, writePending(dir, p)
+	}
+	return Pending{}, errors.New("no free request id")
+}
+
+// answered is when q was answered, or made if it never was.
+func answered(q Pending) time.Time {
+	if q.Resolved.IsZero() {
+		return q.Time
+	}
+	return q.Resolved
+}
+
+func byTimeID(a, b Pending) int {
+	if c := a.Time.Compare(b.Time); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
 }
 
 func newID() (string, error) {
@@ -103,54 +179,172 @@ func newID() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-const pendingSelect = `SELECT id, time, cwd, root, command, sha256, suggest, status, resolved FROM pending`
-
-func scanPending(row interface{ Scan(...any) error }) (Pending, error) {
-	var p Pending
-	var t, r int64
-	if err := row.Scan(&p.ID, &t, &p.Cwd, &p.Root, &p.Command, &p.SHA256, &p.Suggest, &p.Status, &r); err != nil {
-		return Pending{}, err
+// validID reports whether id is a request ID (and so safe in a path).
+func validID(id string) bool {
+	if len(id) != 2*idBytes {
+		return false
 	}
-	p.Time, p.Resolved = time.Unix(0, t), fromNullTime(r)
-	return p, nil
+	for _, c := range []byte(id) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func pendingPath(dir, id string) string { return filepath.Join(dir, id+".json") }
+
+// lockPending takes the request lock; every read-modify-write holds it
+// exclusively. Readers need not take it: files are replaced by rename.
+func (s *Store) lockPending(how int) (*os.File, error) {
+	return flockFile(filepath.Join(s.path(pendingDirName), pendingLockName), "request", how)
+}
+
+// readPendingDir reads every request file in dir. Damaged files are
+// skipped, but their IDs are in names with the others'. A missing directory
+// holds no requests.
+func readPendingDir(dir string) (all []Pending, names map[string]bool, err error) {
+	return scanPendingDir(dir, nil)
+}
+
+// scanPendingDir is readPendingDir for the files whose content holds mark
+// (all of them if mark is nil).
+func scanPendingDir(dir string, mark []byte) (all []Pending, names map[string]bool, err error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read request directory: %w", explainFS(err))
+	}
+	names = map[string]bool{}
+	for _, e := range entries {
+		id, ok := idOf(e.Name())
+		if !ok {
+			continue
+		}
+		names[id] = true
+		data, err := readSmall(pendingPath(dir, id))
+		if err != nil || (mark != nil && !bytes.Contains(data, mark)) {
+			continue
+		}
+		if p, err := decodePending(pendingPath(dir, id), id, data); err == nil {
+			all = append(all, p)
+		}
+	}
+	return all, names, nil
+}
+
+// idOf returns the request ID a file name stands for.
+func idOf(name string) (string, bool) {
+	id, ok := strings.CutSuffix(name, ".json")
+	return id, ok && validID(id)
+}
+
+// readSmall reads a file of at most maxPendingFile bytes.
+func readSmall(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxPendingFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxPendingFile {
+		return nil, fmt.Errorf("pending request file %s is damaged (longer than %d bytes); move it aside", path, maxPendingFile)
+	}
+	return data, nil
+}
+
+// decodePending parses a request file. The error names the file but never
+// quotes it.
+func decodePending(path, id string, data []byte) (Pending, error) {
+	var f pendingFile
+	if err := json.Unmarshal(data, &f); err != nil || f.ID != id || !statuses[f.Status] || f.Time.IsZero() {
+		return Pending{}, fmt.Errorf("pending request file %s is damaged; move it aside", path)
+	}
+	return Pending(f), nil
+}
+
+// getPending reads one request; a missing file wraps ErrNotFound.
+func getPending(dir, id string) (Pending, error) {
+	if !validID(id) {
+		return Pending{}, ErrNotFound
+	}
+	path := pendingPath(dir, id)
+	data, err := readSmall(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Pending{}, ErrNotFound
+	}
+	if err != nil {
+		return Pending{}, explainFS(err)
+	}
+	return decodePending(path, id, data)
+}
+
+// writePending replaces p's file atomically: a temporary file, synced, is
+// renamed over it.
+func writePending(dir string, p Pending) error {
+	data, err := json.Marshal(pendingFile(p))
+	if err != nil {
+		return fmt.Errorf("encode request: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write request: %w", inDir(dir, err))
+	}
+	_, err = tmp.Write(append(data, '\n'))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), pendingPath(dir, p.ID))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write request: %w", inDir(dir, err))
+	}
+	return nil
+}
+
+// inDir rewords a failure to create something in dir as a problem of dir
+// (a temporary file's name tells the user nothing).
+func inDir(dir string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return explainFS(&fs.PathError{Op: pe.Op, Path: dir, Err: pe.Err})
+	}
+	return explainFS(err)
 }
 
 // ListPending returns the requests still waiting for an answer, oldest
-// first.
+// first. Damaged request files are skipped (GetPending names them).
 func (s *Store) ListPending() ([]Pending, error) {
-	var list []Pending
-	err := s.read(func(db *sql.DB) error {
-		list = list[:0]
-		rows, err := db.Query(pendingSelect+` WHERE status = ? ORDER BY time, id`, StatusPending)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			p, err := scanPending(rows)
-			if err != nil {
-				return err
-			}
-			list = append(list, p)
-		}
-		return rows.Err()
-	})
+	all, _, err := readPendingDir(s.path(pendingDirName))
 	if err != nil {
 		return nil, fmt.Errorf("list pending requests: %w", err)
 	}
+	var list []Pending
+	for _, p := range all {
+		if p.Status == StatusPending {
+			list = append(list, p)
+		}
+	}
+	slices.SortFunc(list, byTimeID)
 	return list, nil
 }
 
 // GetPending returns the request with this ID, whatever its status. An
-// unknown ID gives an error that wraps ErrNotFound.
+// unknown ID gives an error that wraps ErrNotFound; a damaged file, an
+// error that names it.
 func (s *Store) GetPending(id string) (Pending, error) {
-	var p Pending
-	err := s.read(func(db *sql.DB) error {
-		var err error
-		p, err = scanPending(db.QueryRow(pendingSelect+` WHERE id = ?`, id))
-		return err
-	})
-	if errors.Is(err, sql.ErrNoRows) {
+	p, err := getPending(s.path(pendingDirName), id)
+	if errors.Is(err, ErrNotFound) {
 		return Pending{}, fmt.Errorf("request %q: %w", id, ErrNotFound)
 	}
 	if err != nil {
@@ -166,18 +360,8 @@ func (s *Store) Resolve(id, status string, now time.Time) error {
 	if !resolutions[status] {
 		return fmt.Errorf("resolve request %q: %q is not an answer (approved-once, approved-project, approved-global or rejected)", id, status)
 	}
-	err := s.tx(func(tx *sql.Tx) error {
-		var cur string
-		if err := tx.QueryRow(`SELECT status FROM pending WHERE id = ?`, id).Scan(&cur); err != nil {
-			return err
-		}
-		if cur != StatusPending {
-			return fmt.Errorf("it was answered already (%s)", cur)
-		}
-		_, err := tx.Exec(`UPDATE pending SET status = ?, resolved = ? WHERE id = ?`, status, nullTime(now), id)
-		return err
-	})
-	if errors.Is(err, sql.ErrNoRows) {
+	err := s.resolve(id, status, now)
+	if errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("resolve request %q: %w", id, ErrNotFound)
 	}
 	if err != nil {
@@ -186,32 +370,82 @@ func (s *Store) Resolve(id, status string, now time.Time) error {
 	return nil
 }
 
+func (s *Store) resolve(id, status string, now time.Time) error {
+	dir := s.path(pendingDirName)
+	if !validID(id) {
+		return ErrNotFound
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return ErrNotFound // no request was ever stored
+	}
+	l, err := s.lockPending(syscall.LOCK_EX)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	p, err := getPending(dir, id)
+	if err != nil {
+		return err
+	}
+	if p.Status != StatusPending {
+		return fmt.Errorf("it was answered already (%s)", p.Status)
+	}
+	p.Status, p.Resolved = status, now
+	return writePending(dir, p)
+}
+
 // TakeOnce consumes one approved-once request for exactly this text
 // (sha256) in exactly this directory, answered within the last ten minutes
 // before now. It reports whether there was one; a consumed request never
 // counts again.
+//
+// It is on guard's hot path, so it first looks without the lock, and
+// decodes only the files of approved-once requests; only when it finds one
+// does it take the lock, look again and mark the request used.
 func (s *Store) TakeOnce(sha256, cwd string, now time.Time) (bool, error) {
 	cwd = s.red.String(cwd) // stored redacted
-	var took bool
-	err := s.tx(func(tx *sql.Tx) error {
-		took = false
-		var id string
-		err := tx.QueryRow(`SELECT id FROM pending WHERE sha256 = ? AND cwd = ? AND status = ? AND resolved >= ? AND resolved <= ?
-			ORDER BY resolved LIMIT 1`, sha256, cwd, StatusApprovedOnce, now.Add(-onceWindow).UnixNano(), now.UnixNano()).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(`UPDATE pending SET status = ? WHERE id = ?`, StatusUsed, id); err != nil {
-			return err
-		}
-		took = true
-		return nil
-	})
+	took, err := s.takeOnce(sha256, cwd, now)
 	if err != nil {
 		return false, fmt.Errorf("use approved request: %w", err)
 	}
 	return took, nil
+}
+
+func (s *Store) takeOnce(sha256, cwd string, now time.Time) (bool, error) {
+	dir := s.path(pendingDirName)
+	find := func() (Pending, bool, error) {
+		all, _, err := scanPendingDir(dir, onceMark)
+		if err != nil {
+			return Pending{}, false, err
+		}
+		var best Pending
+		found := false
+		for _, p := range all {
+			if p.Status != StatusApprovedOnce || p.SHA256 != sha256 || p.Cwd != cwd ||
+				p.Resolved.Before(now.Add(-onceWindow)) || p.Resolved.After(now) {
+				continue
+			}
+			if !found || p.Resolved.Before(best.Resolved) || p.Resolved.Equal(best.Resolved) && p.ID < best.ID {
+				best, found = p, true
+			}
+		}
+		return best, found, nil
+	}
+	if _, found, err := find(); err != nil || !found {
+		return false, err
+	}
+	l, err := s.lockPending(syscall.LOCK_EX)
+	if err != nil {
+		return false, err
+	}
+	defer l.Close()
+	p, found, err := find() // again: another process may have taken it
+	if err != nil || !found {
+		return false, err
+	}
+	p.Status = StatusUsed
+	if err := writePending(dir, p); err != nil {
+		return false, err
+	}
+	return true, nil
 }

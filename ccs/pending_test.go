@@ -1,9 +1,15 @@
 package ccs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -181,5 +187,189 @@ func TestAddPendingRace(t *testing.T) {
 	defer s.Close()
 	if list, _ := s.ListPending(); len(list) != 1 {
 		t.Fatal(fmt.Sprint("pending: ", list))
+	}
+}
+
+func TestPendingDamagedFile(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir, nil)
+	defer s.Close()
+	now := time.Now()
+	a, err := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "c", SHA256: "once"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A torn file that still looks like an approval, and plain garbage.
+	bad := filepath.Join(dir, pendingDirName, "abcdef.json")
+	os.WriteFile(bad, []byte(`{"id":"abcdef","status":"approved-once","sha256":"once","cwd":"/p","command":"hunter2 sec`), 0o600)
+	os.WriteFile(filepath.Join(dir, pendingDirName, "123456.json"), []byte("garbage hunter2"), 0o600)
+	os.WriteFile(filepath.Join(dir, pendingDirName, "notes.txt"), []byte("not a request"), 0o600)
+
+	if list, err := s.ListPending(); err != nil || len(list) != 1 || list[0].ID != a.ID {
+		t.Fatalf("ListPending = %+v, %v; want only %s", list, err, a.ID)
+	}
+	_, err = s.GetPending("abcdef")
+	if err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), bad+" is damaged") || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("GetPending(damaged) err = %v", err)
+	}
+	if err := s.Resolve("abcdef", StatusRejected, now); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("Resolve(damaged) err = %v", err)
+	}
+	if took, err := s.TakeOnce("once", "/p", now); took || err != nil {
+		t.Errorf("TakeOnce used a damaged file: %v, %v", took, err)
+	}
+	for _, id := range []string{"../../etc/passwd", "ABCDEF", "abcdefa", ""} {
+		if _, err := s.GetPending(id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("GetPending(%q) err = %v, want ErrNotFound", id, err)
+		}
+	}
+}
+
+func TestPendingPrune(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir, nil)
+	defer s.Close()
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	add := func(sha string, at time.Time) Pending {
+		t.Helper()
+		p, err := s.AddPending(Pending{Time: at, Cwd: "/p", Command: "c", SHA256: sha})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	rejected := add("rejected", t0)
+	s.Resolve(rejected.ID, StatusRejected, t0)
+	used := add("used", t0)
+	s.Resolve(used.ID, StatusApprovedOnce, t0)
+	if took, _ := s.TakeOnce("used", "/p", t0); !took {
+		t.Fatal("approval not taken")
+	}
+	global := add("global", t0)
+	s.Resolve(global.ID, StatusApprovedGlobal, t0.Add(2*24*time.Hour)) // answered late: kept
+	waiting := add("waiting", t0)                                      // never answered: kept
+
+	add("new", t0.Add(8*24*time.Hour))
+	for _, tt := range []struct {
+		p    Pending
+		kept bool
+	}{{rejected, false}, {used, false}, {global, true}, {waiting, true}} {
+		_, err := s.GetPending(tt.p.ID)
+		if kept := err == nil; kept != tt.kept {
+			t.Errorf("request %s (%s): kept = %v, want %v (%v)", tt.p.ID, tt.p.SHA256, kept, tt.kept, err)
+		}
+	}
+}
+
+func TestPendingReadOnly(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores permissions")
+	}
+	t.Run("state dir", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "ro")
+		os.Mkdir(dir, 0o500)
+		_, err := Open(dir, nil).AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "x"})
+		if err == nil || err.Error() != "add pending request: create request directory: "+dir+" is not writable: permission denied" {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("request dir", func(t *testing.T) {
+		dir := t.TempDir()
+		s := Open(dir, nil)
+		p, err := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pdir := filepath.Join(dir, pendingDirName)
+		os.Chmod(pdir, 0o500)
+		defer os.Chmod(pdir, 0o700)
+		_, err = s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "y"})
+		if err == nil || !strings.Contains(err.Error(), pdir+" is not writable") {
+			t.Fatalf("err = %v", err)
+		}
+		if err := s.Resolve(p.ID, StatusApprovedOnce, time.Now()); err == nil || !strings.Contains(err.Error(), pdir+" is not writable") {
+			t.Fatalf("err = %v", err)
+		}
+		// Reading still works.
+		if list, err := s.ListPending(); err != nil || len(list) != 1 {
+			t.Fatalf("ListPending = %v, %v", list, err)
+		}
+		if took, err := s.TakeOnce("x", "/p", time.Now()); took || err != nil {
+			t.Fatalf("TakeOnce = %v, %v", took, err)
+		}
+	})
+}
+
+// TestPendingProcesses has 30 processes each add a request of their own
+// and the same shared one, and race for 10 approvals of one text: every
+// approval is used exactly once, no request is lost or doubled.
+func TestPendingProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 30 processes")
+	}
+	dir := t.TempDir()
+	s := Open(dir, nil)
+	defer s.Close()
+	const procs, approvals = 30, 10
+	now := time.Now()
+	for range approvals {
+		p, err := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "c", SHA256: "once"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Resolve(p.ID, StatusApprovedOnce, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for i := range procs {
+		c := exec.Command(self)
+		c.Env = append(os.Environ(), envChildDir+"="+dir, envChildPending+"="+strconv.Itoa(i))
+		var out bytes.Buffer
+		c.Stdout, c.Stderr = &out, &out
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, c), append(outs, &out)
+	}
+	took := 0
+	for i, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Errorf("child %d: %v: %s", i, err, outs[i])
+		}
+		took += strings.Count(outs[i].String(), "took")
+	}
+	if took != approvals {
+		t.Errorf("%d approvals taken, want %d", took, approvals)
+	}
+	list, err := s.ListPending()
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, p := range list {
+		count[p.SHA256]++
+	}
+	if len(list) != procs+1 || count["shared"] != 1 {
+		t.Errorf("%d pending requests (%d shared), want %d (1 shared)", len(list), count["shared"], procs+1)
+	}
+	for i := range procs {
+		if count[fmt.Sprint("own-", i)] != 1 {
+			t.Errorf("request of child %d: %d times", i, count[fmt.Sprint("own-", i)])
+		}
+	}
+	if again, err := s.TakeOnce("once", "/p", now); again || err != nil {
+		t.Errorf("an approval was left or reused: %v, %v", again, err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, pendingDirName))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".tmp-") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
 	}
 }

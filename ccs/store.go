@@ -130,18 +130,6 @@ CREATE TABLE IF NOT EXISTS journal_position (
 	head   BLOB NOT NULL,    -- the file's first bytes, in case an inode is reused
 	offset INTEGER NOT NULL  -- bytes of that file already imported
 );
-CREATE TABLE IF NOT EXISTS pending (
-	id       TEXT PRIMARY KEY,
-	time     INTEGER NOT NULL,
-	cwd      TEXT NOT NULL,
-	root     TEXT NOT NULL,
-	command  TEXT NOT NULL,
-	sha256   TEXT NOT NULL,
-	suggest  TEXT NOT NULL,
-	status   TEXT NOT NULL,
-	resolved INTEGER NOT NULL -- unix nanoseconds, 0 while pending
-);
-CREATE INDEX IF NOT EXISTS pending_text ON pending (sha256, cwd, status);
 `
 
 // database returns the open database, opening it (and creating the state
