@@ -446,3 +446,39 @@ func TestWaitsForLock(t *testing.T) {
 		t.Fatalf("Audit = %d records, %v", len(got), err)
 	}
 }
+
+// TestImport is what guard-cli audit --import does for the hot binary:
+// import, and rotate a journal that is due.
+func TestImport(t *testing.T) {
+	dir := t.TempDir()
+	w := Open(dir, nil) // appends without ever rotating (8 MiB)
+	defer w.Close()
+	for i := range 20 {
+		w.Append(rec(fmt.Sprint("a", i), "allow", time.Time{}))
+	}
+	s := Open(dir, nil)
+	defer s.Close()
+	s.maxJournal = 1 << 20
+	if err := s.Import(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, oldJournalName)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a journal under its limit was rotated: %v", err)
+	}
+	s.maxJournal = 1024
+	if err := s.Import(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, oldJournalName)); err != nil {
+		t.Fatalf("the full journal was not rotated: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, journalName)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("audit.jsonl still there: %v", err)
+	}
+	w.Append(rec("b", "allow", time.Time{}))
+	got, err := s.Audit(Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAll(t, got, 21)
+}

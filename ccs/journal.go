@@ -104,7 +104,18 @@ func (s *Store) appendLine(line []byte, mayRotate bool) (rotated bool, err error
 // growing, until it reaches maxBacklog times its limit: then it is rotated
 // anyway and the never-imported records of the previous audit.jsonl.1 are
 // lost, because the journal must not fill the disk.
+//
+// Without SQLite (see haveSQLite) steps 1 and 3 are the importer's: it is
+// called, if set, and the journal is then only renamed here if it has grown
+// past maxBacklog times its limit.
 func (s *Store) rotate() error {
+	if !haveSQLite {
+		if fn := s.getImporter(); fn != nil {
+			s.callImporter(fn)
+		}
+		_, err := s.renameJournal(false)
+		return err
+	}
 	for range 3 {
 		importErr := s.importJournal()
 		done, err := s.renameJournal(importErr == nil)
@@ -113,6 +124,49 @@ func (s *Store) rotate() error {
 		}
 	}
 	return nil // still behind: the next append tries again
+}
+
+// callImporter calls fn unless another appender is calling it right now
+// or one was called less than importBackoff ago: a failing importer (a
+// child process) must not be started again by every command guard runs.
+// The time of the last call is audit.import's modification time.
+func (s *Store) callImporter(fn func() error) {
+	f, err := os.OpenFile(s.path(importName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return // another appender is importing
+	}
+	if fi, err := f.Stat(); err != nil || fi.Size() > 0 && time.Since(fi.ModTime()) < importBackoff {
+		return
+	}
+	if _, err := f.WriteAt([]byte("import\n"), 0); err != nil {
+		return
+	}
+	fn() // a failure only means the journal grows for now
+	now := time.Now()
+	os.Chtimes(f.Name(), now, now)
+}
+
+// Import copies the journal lines written since the last import into the
+// database and, if the journal has passed its size limit, rotates it, with
+// the same protocol (and locks) as an Append that notices a full journal.
+// It is what an importer given to SetImporter should run, in a binary with
+// SQLite. Without SQLite it fails with a *DBError.
+func (s *Store) Import() error {
+	if err := s.importJournal(); err != nil {
+		return fmt.Errorf("import audit journal: %w", err)
+	}
+	fi, err := os.Stat(s.path(journalName))
+	if err != nil || fi.Size() < s.maxJournal {
+		return nil // missing or not due
+	}
+	if err := s.rotate(); err != nil {
+		return fmt.Errorf("import audit journal: %w", err)
+	}
+	return nil
 }
 
 // maxBacklog is how many times its size limit the journal may grow while

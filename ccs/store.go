@@ -20,6 +20,7 @@ const (
 	oldJournalName = "audit.jsonl.1"
 	lockName       = "audit.lock"
 	dbName         = "audit.db"
+	importName     = "audit.import" // when an importer was last called
 )
 
 // Defaults, all in one place.
@@ -35,6 +36,9 @@ const (
 	// SQLite still says busy (it does so at once in a few cases, such as a
 	// snapshot that went stale).
 	busyRetries = 20
+	// importBackoff is how long after calling the importer (SetImporter)
+	// an Append waits before calling it again for a journal still full.
+	importBackoff = time.Minute
 	// onceWindow is how long an approved-once request stays usable.
 	onceWindow = 10 * time.Minute
 	// stateDirMode is the permission of a state directory guard creates.
@@ -71,8 +75,9 @@ type Store struct {
 	red        *redact.Redactor
 	maxJournal int64
 
-	mu sync.Mutex
-	db *sql.DB // opened on first use
+	mu       sync.Mutex
+	db       *sql.DB      // opened on first use
+	importer func() error // see SetImporter
 }
 
 // Open returns the store kept in stateDir. It does no I/O: the directory is
@@ -95,6 +100,28 @@ func (s *Store) Close() error {
 	err := s.db.Close()
 	s.db = nil
 	return err
+}
+
+// SetImporter gives rotation of a full journal to fn, in a binary built
+// without SQLite (CGO_ENABLED=0), where the store cannot import the journal
+// itself. fn should import the journal and rotate it with the full
+// protocol, as Import does: guard's hot binary makes it run
+// "guard-cli audit --import" as a child process. When the journal passes
+// its size limit, the Append that notices calls fn (outside every lock),
+// then writes its record to whatever journal is current. If fn fails, or no
+// importer is set, the journal keeps growing until it is four times its
+// limit, then it is rotated anyway (see the package documentation). In a
+// binary with SQLite, fn is never called: the store rotates by itself.
+func (s *Store) SetImporter(fn func() error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.importer = fn
+}
+
+func (s *Store) getImporter() func() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.importer
 }
 
 func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
