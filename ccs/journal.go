@@ -1,7 +1,6 @@
 package ccs
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"syscall"
@@ -248,8 +247,14 @@ func flockFile(path, what string, how int) (*os.File, error) {
 // encodeRecord returns rec as one JSON line of at most maxRecord bytes,
 // shortening the longest text field (usually the command) if it must.
 func encodeRecord(rec Record) ([]byte, error) {
+	return encodeRecordWith(rec, marshalRecord)
+}
+
+// encodeRecordWith is encodeRecord with the encoder given (tests compare
+// marshalRecord with json.Marshal).
+func encodeRecordWith(rec Record, marshal func(Record) ([]byte, error)) ([]byte, error) {
 	for range 4 { // each round shortens one field
-		line, err := json.Marshal(rec)
+		line, err := marshal(rec)
 		if err != nil {
 			return nil, fmt.Errorf("encode audit record: %w", err)
 		}
@@ -269,7 +274,7 @@ func encodeRecord(rec Record) ([]byte, error) {
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
 			*longest = cutString(full, mid) + cutMark
-			if b, err := json.Marshal(rec); err == nil && len(b)+1 <= maxRecord {
+			if b, err := marshal(rec); err == nil && len(b)+1 <= maxRecord {
 				lo = mid
 			} else {
 				hi = mid - 1

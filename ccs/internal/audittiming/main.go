@@ -5,9 +5,15 @@
 //
 // It re-executes itself n times per mode, alternating the modes, and prints
 // the median and 90th percentile wall time of each: "none" only starts (the
-// floor: a Go binary that links SQLite), "jsonl" appends one JSON line with a
-// single O_APPEND write, "sqlite" opens a WAL database with a busy timeout
-// and inserts one row.
+// floor: this binary, which links SQLite through cgo unless built with
+// CGO_ENABLED=0), "jsonl" appends one JSON line encoded by json.Marshal
+// with a single O_APPEND write, "ccs" is what guard does per command
+// (ccs.Open, Append, Close: redaction, the hand-made encoder, the flock),
+// "takeonce" is ccs.TakeOnce in a state directory holding 20 pending
+// requests, "sqlite" opens a WAL database with a busy timeout and inserts
+// one row. Without cgo, leave sqlite out:
+//
+//	CGO_ENABLED=0 go run ./ccs/internal/audittiming -n 200 -modes none,jsonl,ccs,takeonce
 package main
 
 import (
@@ -19,9 +25,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/guard-dev/guard/ccs"
 )
 
 type record struct {
@@ -33,7 +42,8 @@ type record struct {
 }
 
 func main() {
-	mode := flag.String("mode", "", "child: none, jsonl or sqlite")
+	mode := flag.String("mode", "", "child: none, jsonl, ccs, takeonce or sqlite")
+	modes := flag.String("modes", "none,jsonl,ccs,takeonce,sqlite", "modes to compare, the first is the floor")
 	dir := flag.String("dir", "", "child: state directory")
 	n := flag.Int("n", 100, "runs per mode")
 	flag.Parse()
@@ -44,7 +54,7 @@ func main() {
 		}
 		return
 	}
-	if err := drive(*n); err != nil {
+	if err := drive(*n, strings.Split(*modes, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "audittiming:", err)
 		os.Exit(1)
 	}
@@ -69,6 +79,16 @@ func child(mode, dir string) error {
 			return err
 		}
 		return f.Close()
+	case "ccs":
+		s := ccs.Open(dir, nil)
+		defer s.Close()
+		return s.Append(ccs.Record{Time: rec.Time, Agent: rec.Agent, Cwd: rec.Cwd, Command: rec.Command, SHA256: rec.SHA256,
+			Decision: "allow", Rule: "read-only", Answer: "rule", Mode: "shell"})
+	case "takeonce":
+		s := ccs.Open(dir, nil)
+		defer s.Close()
+		_, err := s.TakeOnce(rec.SHA256, rec.Cwd, rec.Time)
+		return err
 	case "sqlite":
 		db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "audit.db")+"?_journal_mode=WAL&_busy_timeout=5000")
 		if err != nil {
@@ -84,7 +104,7 @@ func child(mode, dir string) error {
 	return fmt.Errorf("unknown mode %q", mode)
 }
 
-func drive(n int) error {
+func drive(n int, modes []string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -94,7 +114,13 @@ func drive(n int) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	modes := []string{"none", "jsonl", "sqlite"}
+	s := ccs.Open(dir, nil)
+	for i := range 20 {
+		if _, err := s.AddPending(ccs.Pending{Cwd: dir, Command: fmt.Sprint("make ", i), SHA256: fmt.Sprint(i)}); err != nil {
+			return err
+		}
+	}
+	s.Close()
 	times := map[string][]time.Duration{}
 	for i := 0; i < n+3; i++ {
 		for _, m := range modes {
@@ -108,7 +134,7 @@ func drive(n int) error {
 			}
 		}
 	}
-	floor := median(times["none"])
+	floor := median(times[modes[0]])
 	for _, m := range modes {
 		t := times[m]
 		slices.Sort(t)
