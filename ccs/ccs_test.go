@@ -482,3 +482,54 @@ func TestImport(t *testing.T) {
 	}
 	checkAll(t, got, 21)
 }
+
+// TestImporterProcesses wires the two binaries as guard does: 10 processes
+// of a build without cgo (this package's tests, built with CGO_ENABLED=0)
+// append 30 records each into a journal that is full every 4 KiB, and
+// their importer runs this binary, with SQLite, to Import. No record is
+// lost.
+func TestImporterProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the package without cgo")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip(err)
+	}
+	hot := filepath.Join(t.TempDir(), "ccs-nocgo.test")
+	build := exec.Command(gobin, "test", "-c", "-o", hot, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build without cgo: %v\n%s", err, out)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var cmds []*exec.Cmd
+	for range 10 {
+		c := exec.Command(hot)
+		c.Env = append(os.Environ(), envChildDir+"="+dir, envChildMany+"=30", envChildImporter+"="+self)
+		c.Stderr = os.Stderr
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, c)
+	}
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Error(err)
+		}
+	}
+	s := Open(dir, nil)
+	defer s.Close()
+	got, err := s.Audit(Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAll(t, got, 10*30)
+	if fi, err := os.Stat(filepath.Join(dir, journalName)); err == nil && fi.Size() >= maxBacklog*4096 {
+		t.Errorf("audit.jsonl grew to %d bytes: the importer did not rotate it", fi.Size())
+	}
+}

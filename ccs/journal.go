@@ -126,7 +126,7 @@ func (s *Store) rotate() error {
 }
 
 // callImporter calls fn unless another appender is calling it right now
-// or one was called less than importBackoff ago: a failing importer (a
+// or one was called less than importEvery (importBackoff) ago: a failing importer (a
 // child process) must not be started again by every command guard runs.
 // The time of the last call is audit.import's modification time.
 func (s *Store) callImporter(fn func() error) {
@@ -138,7 +138,7 @@ func (s *Store) callImporter(fn func() error) {
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 		return // another appender is importing
 	}
-	if fi, err := f.Stat(); err != nil || fi.Size() > 0 && time.Since(fi.ModTime()) < importBackoff {
+	if fi, err := f.Stat(); err != nil || fi.Size() > 0 && time.Since(fi.ModTime()) < s.importEvery {
 		return
 	}
 	if _, err := f.WriteAt([]byte("import\n"), 0); err != nil {

@@ -3,6 +3,7 @@ package ccs
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,6 +22,10 @@ const (
 	// add a request of its own and a shared one, then take an approval
 	// for "once" in /p; prints "took" if it got one
 	envChildPending = "GUARD_CCS_TEST_PENDING"
+	// with envChildMany: the importer to set, a binary run with
+	// envChildImport (TestImporterProcesses)
+	envChildImporter = "GUARD_CCS_TEST_IMPORTER"
+	envChildImport   = "GUARD_CCS_TEST_IMPORT" // run Import, rotating at 4 KiB
 )
 
 func TestMain(m *testing.M) {
@@ -54,6 +59,22 @@ func child(dir string) int {
 		if took {
 			fmt.Println("took")
 		}
+	}
+	if os.Getenv(envChildImport) != "" {
+		s.maxJournal = 4096
+		if err := s.Import(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	if bin := os.Getenv(envChildImporter); bin != "" {
+		s.importEvery = 0
+		s.SetImporter(func() error {
+			c := exec.Command(bin)
+			c.Env = append(os.Environ(), envChildDir+"="+dir, envChildImport+"=1", envChildImporter+"=", envChildMany+"=")
+			c.Stderr = os.Stderr
+			return c.Run()
+		})
 	}
 	if n, _ := strconv.Atoi(os.Getenv(envChildMany)); n > 0 {
 		s.maxJournal = 4096

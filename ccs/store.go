@@ -71,9 +71,10 @@ type Query struct {
 // cheap; files are touched on first use. A Store is safe for concurrent use,
 // and any number of processes may use the same directory at once.
 type Store struct {
-	dir        string
-	red        *redact.Redactor
-	maxJournal int64
+	dir         string
+	red         *redact.Redactor
+	maxJournal  int64
+	importEvery time.Duration // see callImporter
 
 	mu       sync.Mutex
 	db       *sql.DB      // opened on first use
@@ -87,7 +88,7 @@ func Open(stateDir string, r *redact.Redactor) *Store {
 	if r == nil {
 		r = redact.New(nil)
 	}
-	return &Store{dir: stateDir, red: r, maxJournal: defaultMaxJournal}
+	return &Store{dir: stateDir, red: r, maxJournal: defaultMaxJournal, importEvery: importBackoff}
 }
 
 // Close releases the database, if it was opened.
