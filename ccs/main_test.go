@@ -25,8 +25,14 @@ const (
 	// with envChildMany: the importer to set, a binary run with
 	// envChildImport (TestImporterProcesses)
 	envChildImporter = "GUARD_CCS_TEST_IMPORTER"
-	envChildImport   = "GUARD_CCS_TEST_IMPORT" // run Import, rotating at 4 KiB
+	envChildImport   = "GUARD_CCS_TEST_IMPORT" // run Import
 )
+
+// importerTestLimit is the journal limit in TestImporterProcesses: small
+// enough to be passed twice, large enough that the appenders cannot reach
+// maxBacklog times it while an importer runs, which would lose records by
+// design.
+const importerTestLimit = 16 << 10
 
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(envChildDir); dir != "" {
@@ -61,7 +67,7 @@ func child(dir string) int {
 		}
 	}
 	if os.Getenv(envChildImport) != "" {
-		s.maxJournal = 4096
+		s.maxJournal = importerTestLimit
 		if err := s.Import(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -78,6 +84,9 @@ func child(dir string) int {
 	}
 	if n, _ := strconv.Atoi(os.Getenv(envChildMany)); n > 0 {
 		s.maxJournal = 4096
+		if s.getImporter() != nil {
+			s.maxJournal = importerTestLimit
+		}
 		for i := range n {
 			if err := s.Append(Record{Command: fmt.Sprintf("p%d-%d", os.Getpid(), i), Decision: "allow"}); err != nil {
 				fmt.Fprintln(os.Stderr, err)
