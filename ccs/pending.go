@@ -265,6 +265,10 @@ func decodePending(path, id string, data []byte) (Pending, error) {
 	if err := json.Unmarshal(data, &f); err != nil || f.ID != id || !statuses[f.Status] || f.Time.IsZero() {
 		return Pending{}, fmt.Errorf("pending request file %s is damaged; move it aside", path)
 	}
+	f.Time = f.Time.Local() // as time.Now gives them
+	if !f.Resolved.IsZero() {
+		f.Resolved = f.Resolved.Local()
+	}
 	return Pending(f), nil
 }
 
