@@ -1,6 +1,9 @@
 package ccs
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -16,5 +19,43 @@ func BenchmarkAppend(b *testing.B) {
 			b.Fatal(err)
 		}
 		s.Close()
+	}
+}
+
+// BenchmarkTakeOnce is the look guard takes for an approval whenever it
+// must ask: here 20 requests wait, none approved.
+func BenchmarkTakeOnce(b *testing.B) {
+	dir := b.TempDir()
+	s := Open(dir, nil)
+	for i := range 20 {
+		if _, err := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: fmt.Sprint(i)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	now := time.Now()
+	for b.Loop() {
+		if took, err := s.TakeOnce("x", "/p", now); took || err != nil {
+			b.Fatal(took, err)
+		}
+	}
+}
+
+// BenchmarkAddPending stores a new request (a synced file) among 20.
+func BenchmarkAddPending(b *testing.B) {
+	dir := b.TempDir()
+	s := Open(dir, nil)
+	for i := range 20 {
+		s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: fmt.Sprint(i)})
+	}
+	i := 0
+	for b.Loop() {
+		p, err := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: fmt.Sprint("new", i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		os.Remove(filepath.Join(dir, pendingDirName, p.ID+".json"))
+		i++
+		b.StartTimer()
 	}
 }

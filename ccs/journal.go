@@ -35,6 +35,9 @@ func (s *Store) appendRecord(rec Record) error {
 	if rec.Time.IsZero() {
 		rec.Time = time.Now()
 	}
+	// In UTC: encoding a local time loads the local zone (tzdata), which
+	// costs a fresh process 0.1-0.3 ms. Audit gives local times back.
+	rec.Time = rec.Time.UTC()
 	line, err := encodeRecord(rec)
 	if err != nil {
 		return err

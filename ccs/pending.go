@@ -1,7 +1,6 @@
 package ccs
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/rand"
 	"encoding/hex"
@@ -84,10 +83,13 @@ type pendingFile struct {
 	Resolved time.Time `json:"resolved,omitzero"`
 }
 
-// onceMark is how an approved-once request's file spells its status; no
-// other part of the file can contain it, because json.Marshal escapes every
-// quote inside a string. TakeOnce decodes only the files that hold it.
-var onceMark = []byte(`"status":"` + StatusApprovedOnce + `"`)
+// onceSuffix names a marker file, ID.once, that exists beside ID.json
+// while the request may be approved-once. TakeOnce, which runs whenever
+// guard must ask, then reads only those requests, not every file. The
+// marker is made before the status is written and removed after, so an
+// approved-once request always has one; a marker left over by a crash is
+// harmless and AddPending removes it.
+const onceSuffix = ".once"
 
 // AddPending stores a request and returns it with its ID and status set. If
 // the same text (sha256) in the same directory is already pending, that
@@ -124,9 +126,17 @@ func (s *Store) addPending(p Pending) (Pending, error) {
 		return Pending{}, err
 	}
 	defer l.Close()
-	all, names, err := readPendingDir(dir)
+	all, names, markers, err := readPendingDir(dir)
 	if err != nil {
 		return Pending{}, err
+	}
+	for _, q := range all {
+		if q.Status == StatusApprovedOnce {
+			delete(markers, q.ID)
+		}
+	}
+	for id := range markers {
+		os.Remove(markerPath(dir, id)) // left over: its request is not approved-once
 	}
 	var same []Pending
 	for _, q := range all {
@@ -140,6 +150,7 @@ func (s *Store) addPending(p Pending) (Pending, error) {
 	for _, q := range all {
 		if q.Status != StatusPending && answered(q).Before(p.Time.Add(-pendingKeep)) {
 			os.Remove(pendingPath(dir, q.ID)) // best effort: it is only kept too long
+			os.Remove(markerPath(dir, q.ID))
 		}
 	}
 	for range 100 {
@@ -194,6 +205,8 @@ func validID(id string) bool {
 
 func pendingPath(dir, id string) string { return filepath.Join(dir, id+".json") }
 
+func markerPath(dir, id string) string { return filepath.Join(dir, id+onceSuffix) }
+
 // lockPending takes the request lock; every read-modify-write holds it
 // exclusively. Readers need not take it: files are replaced by rename.
 func (s *Store) lockPending(how int) (*os.File, error) {
@@ -201,43 +214,58 @@ func (s *Store) lockPending(how int) (*os.File, error) {
 }
 
 // readPendingDir reads every request file in dir. Damaged files are
-// skipped, but their IDs are in names with the others'. A missing directory
-// holds no requests.
-func readPendingDir(dir string) (all []Pending, names map[string]bool, err error) {
-	return scanPendingDir(dir, nil)
-}
-
-// scanPendingDir is readPendingDir for the files whose content holds mark
-// (all of them if mark is nil).
-func scanPendingDir(dir string, mark []byte) (all []Pending, names map[string]bool, err error) {
+// skipped, but their IDs are in names with the others'; markers holds the
+// IDs that have a marker (onceSuffix). A missing directory holds no
+// requests.
+func readPendingDir(dir string) (all []Pending, names, markers map[string]bool, err error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("read request directory: %w", explainFS(err))
+		return nil, nil, nil, fmt.Errorf("read request directory: %w", explainFS(err))
 	}
-	names = map[string]bool{}
+	names, markers = map[string]bool{}, map[string]bool{}
 	for _, e := range entries {
-		id, ok := idOf(e.Name())
+		if id, ok := cutID(e.Name(), onceSuffix); ok {
+			markers[id] = true
+		}
+		id, ok := cutID(e.Name(), ".json")
 		if !ok {
 			continue
 		}
 		names[id] = true
-		data, err := readSmall(pendingPath(dir, id))
-		if err != nil || (mark != nil && !bytes.Contains(data, mark)) {
-			continue
-		}
-		if p, err := decodePending(pendingPath(dir, id), id, data); err == nil {
+		if p, err := getPending(dir, id); err == nil {
 			all = append(all, p)
 		}
 	}
-	return all, names, nil
+	return all, names, markers, nil
 }
 
-// idOf returns the request ID a file name stands for.
-func idOf(name string) (string, bool) {
-	id, ok := strings.CutSuffix(name, ".json")
+// onceCandidates reads the requests in dir that have a marker: the only
+// ones that may be approved-once.
+func onceCandidates(dir string) ([]Pending, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read request directory: %w", explainFS(err))
+	}
+	var all []Pending
+	for _, e := range entries {
+		if id, ok := cutID(e.Name(), onceSuffix); ok {
+			if p, err := getPending(dir, id); err == nil {
+				all = append(all, p)
+			}
+		}
+	}
+	return all, nil
+}
+
+// cutID returns the request ID in a file name ID+suffix.
+func cutID(name, suffix string) (string, bool) {
+	id, ok := strings.CutSuffix(name, suffix)
 	return id, ok && validID(id)
 }
 
@@ -329,7 +357,7 @@ func inDir(dir string, err error) error {
 // ListPending returns the requests still waiting for an answer, oldest
 // first. Damaged request files are skipped (GetPending names them).
 func (s *Store) ListPending() ([]Pending, error) {
-	all, _, err := readPendingDir(s.path(pendingDirName))
+	all, _, _, err := readPendingDir(s.path(pendingDirName))
 	if err != nil {
 		return nil, fmt.Errorf("list pending requests: %w", err)
 	}
@@ -395,7 +423,19 @@ func (s *Store) resolve(id, status string, now time.Time) error {
 		return fmt.Errorf("it was answered already (%s)", p.Status)
 	}
 	p.Status, p.Resolved = status, now
-	return writePending(dir, p)
+	if status != StatusApprovedOnce {
+		return writePending(dir, p)
+	}
+	m, err := os.OpenFile(markerPath(dir, id), os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("write request: %w", inDir(dir, err))
+	}
+	m.Close()
+	if err := writePending(dir, p); err != nil {
+		os.Remove(markerPath(dir, id))
+		return err
+	}
+	return nil
 }
 
 // TakeOnce consumes one approved-once request for exactly this text
@@ -403,9 +443,10 @@ func (s *Store) resolve(id, status string, now time.Time) error {
 // before now. It reports whether there was one; a consumed request never
 // counts again.
 //
-// It is on guard's hot path, so it first looks without the lock, and
-// decodes only the files of approved-once requests; only when it finds one
-// does it take the lock, look again and mark the request used.
+// It runs whenever guard must ask, so it first looks without the lock,
+// and reads only the requests that have a marker (approved-once); only
+// when it finds one does it take the lock, look again and mark the
+// request used.
 func (s *Store) TakeOnce(sha256, cwd string, now time.Time) (bool, error) {
 	cwd = s.red.String(cwd) // stored redacted
 	took, err := s.takeOnce(sha256, cwd, now)
@@ -418,7 +459,7 @@ func (s *Store) TakeOnce(sha256, cwd string, now time.Time) (bool, error) {
 func (s *Store) takeOnce(sha256, cwd string, now time.Time) (bool, error) {
 	dir := s.path(pendingDirName)
 	find := func() (Pending, bool, error) {
-		all, _, err := scanPendingDir(dir, onceMark)
+		all, err := onceCandidates(dir)
 		if err != nil {
 			return Pending{}, false, err
 		}
@@ -451,5 +492,6 @@ func (s *Store) takeOnce(sha256, cwd string, now time.Time) (bool, error) {
 	if err := writePending(dir, p); err != nil {
 		return false, err
 	}
+	os.Remove(markerPath(dir, p.ID)) // a leftover would only cost a read
 	return true, nil
 }

@@ -204,6 +204,8 @@ func TestPendingDamagedFile(t *testing.T) {
 	os.WriteFile(bad, []byte(`{"id":"abcdef","status":"approved-once","sha256":"once","cwd":"/p","command":"hunter2 sec`), 0o600)
 	os.WriteFile(filepath.Join(dir, pendingDirName, "123456.json"), []byte("garbage hunter2"), 0o600)
 	os.WriteFile(filepath.Join(dir, pendingDirName, "notes.txt"), []byte("not a request"), 0o600)
+	os.WriteFile(filepath.Join(dir, pendingDirName, "abcdef.once"), nil, 0o600)
+	os.WriteFile(filepath.Join(dir, pendingDirName, "fedcba.once"), nil, 0o600) // no request
 
 	if list, err := s.ListPending(); err != nil || len(list) != 1 || list[0].ID != a.ID {
 		t.Fatalf("ListPending = %+v, %v; want only %s", list, err, a.ID)
@@ -217,6 +219,16 @@ func TestPendingDamagedFile(t *testing.T) {
 	}
 	if took, err := s.TakeOnce("once", "/p", now); took || err != nil {
 		t.Errorf("TakeOnce used a damaged file: %v, %v", took, err)
+	}
+	// The next AddPending removes markers of requests that are not
+	// approved-once, and the files stay.
+	if _, err := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "d", SHA256: "other"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"abcdef.once": false, "fedcba.once": false, "abcdef.json": true, "notes.txt": true} {
+		if _, err := os.Stat(filepath.Join(dir, pendingDirName, name)); (err == nil) != want {
+			t.Errorf("%s: exists = %v, want %v", name, err == nil, want)
+		}
 	}
 	for _, id := range []string{"../../etc/passwd", "ABCDEF", "abcdefa", ""} {
 		if _, err := s.GetPending(id); !errors.Is(err, ErrNotFound) {
@@ -371,5 +383,38 @@ func TestPendingProcesses(t *testing.T) {
 		if strings.HasPrefix(e.Name(), ".tmp-") {
 			t.Errorf("temporary file %s left behind", e.Name())
 		}
+	}
+}
+
+// TestOnceMarker: an approved-once request has its marker until it is
+// used; TakeOnce reads no request without one.
+func TestOnceMarker(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir, nil)
+	defer s.Close()
+	now := time.Now()
+	marker := func(id string) bool {
+		_, err := os.Stat(filepath.Join(dir, pendingDirName, id+onceSuffix))
+		return err == nil
+	}
+	a, _ := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "a"})
+	b, _ := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "b"})
+	s.Resolve(a.ID, StatusApprovedOnce, now)
+	s.Resolve(b.ID, StatusApprovedProject, now)
+	if !marker(a.ID) || marker(b.ID) {
+		t.Fatalf("markers: approved-once %v, approved-project %v", marker(a.ID), marker(b.ID))
+	}
+	// Without its marker an approval is not seen (the marker is always
+	// made first, so only a hand-made file can lack one).
+	os.Remove(filepath.Join(dir, pendingDirName, a.ID+onceSuffix))
+	if took, _ := s.TakeOnce("a", "/p", now); took {
+		t.Fatal("TakeOnce read a request without a marker")
+	}
+	os.WriteFile(filepath.Join(dir, pendingDirName, a.ID+onceSuffix), nil, 0o600)
+	if took, err := s.TakeOnce("a", "/p", now); !took || err != nil {
+		t.Fatalf("TakeOnce = %v, %v", took, err)
+	}
+	if marker(a.ID) {
+		t.Error("marker left after use")
 	}
 }
