@@ -6,9 +6,9 @@
 #   ./install.sh --help
 #
 # Everything it creates is listed in a manifest, so --uninstall removes only that:
-# the binary, the shim links, and the default config if it is still the one written
-# here (compared by sha256). Running it again rebuilds the binary and never touches an
-# existing config. Paths follow PREFIX and the XDG variables, so it can run in a temp HOME.
+# the two binaries, the shim links, and the default config if it is still the one
+# written here (compared by sha256). Running it again rebuilds the binaries and never
+# touches an existing config. Paths follow PREFIX and the XDG variables, so it can run in a temp HOME.
 set -euo pipefail
 
 readonly PROG=install.sh
@@ -17,17 +17,18 @@ usage() {
 	cat <<'EOF'
 usage: ./install.sh [--uninstall] [--help]
 
-Builds guard from this checkout (Go and a C compiler are needed: guard uses
-cgo through mattn/go-sqlite3) and installs:
+Builds guard from this checkout (Go and a C compiler are needed: guard-cli
+uses cgo through mattn/go-sqlite3) and installs:
 
   $PREFIX/bin/guard                          PREFIX defaults to $HOME/.local
+  $PREFIX/bin/guard-cli                      the management commands guard hands on
   $XDG_DATA_HOME/guard/shims/{bash,sh}       links to guard (default ~/.local/share)
   $XDG_CONFIG_HOME/guard/config.toml         only if none exists (default ~/.config)
   $XDG_DATA_HOME/guard/install-manifest      what was created, for --uninstall
 
-Running it again rebuilds and reinstalls the binary and leaves your config alone.
+Running it again rebuilds and reinstalls the binaries and leaves your config alone.
 
-  --uninstall   remove what install.sh created: the binary, the shim links, the
+  --uninstall   remove what install.sh created: the binaries, the shim links, the
                 empty directories it made, and the config only if you never
                 changed it. Grants, audit records and a changed config stay.
   --help        this text
@@ -219,7 +220,7 @@ install_guard() {
 	find_go
 	find_cc
 
-	local bindir=$PREFIX/bin bin=$PREFIX/bin/guard
+	local bindir=$PREFIX/bin bin=$PREFIX/bin/guard cli=$PREFIX/bin/guard-cli
 	local shims=$DATA/guard/shims conf=$CONFIG/guard/config.toml
 	NEW_MANIFEST=()
 
@@ -232,7 +233,7 @@ install_guard() {
 			# A binary from an earlier PREFIX stays listed until --uninstall.
 			case $line in
 			dir$'\t'*) NEW_MANIFEST+=("$line") ;;
-			bin$'\t'*) if [[ $line != bin$'\t'"$bin" ]]; then NEW_MANIFEST+=("$line"); fi ;;
+			bin$'\t'*) if [[ $line != bin$'\t'"$bin" && $line != bin$'\t'"$cli" ]]; then NEW_MANIFEST+=("$line"); fi ;;
 			esac
 		done <"$MANIFEST"
 	fi
@@ -256,13 +257,19 @@ install_guard() {
 	if ! git -C "$REPO" status --porcelain >/dev/null 2>&1; then
 		buildvcs=-buildvcs=false
 	fi
-	# urfave_cli_no_docs leaves out urfave/cli's man/markdown generators (and the
-	# markdown parser they pull in), which guard never calls: less to initialise
-	# on every command an agent runs.
+	# Two programs, because start-up is paid on every command an agent runs:
+	# guard (the shell, the shim links, guard exec) is built without cgo and
+	# without urfave/cli; guard-cli holds every other command, with SQLite (cgo)
+	# and urfave/cli, and guard execs it for them. urfave_cli_no_docs leaves out
+	# urfave/cli's man/markdown generators, which guard-cli never calls.
 	say "building guard $version"
+	if ! (cd "$REPO" && CGO_ENABLED=0 "$GO" build -trimpath "$buildvcs" \
+		-o "$build/guard" ./cmd/guard); then
+		die "go build ./cmd/guard failed"
+	fi
 	if ! (cd "$REPO" && CGO_ENABLED=1 "$GO" build -trimpath "$buildvcs" -tags urfave_cli_no_docs \
-		-ldflags "-X main.version=$version" -o "$build/guard" ./cmd/guard); then
-		die "go build failed"
+		-ldflags "-X main.version=$version" -o "$build/guard-cli" ./cmd/guard-cli); then
+		die "go build ./cmd/guard-cli failed"
 	fi
 
 	mkdirs "$bindir"
@@ -271,14 +278,18 @@ install_guard() {
 	save_manifest
 
 	# Copy to a temp name beside the target, then rename: a guard that is running
-	# right now (as someone's $SHELL) keeps its old inode and never sees half a file.
-	tmp=$(mktemp "$bindir/.guard.XXXXXX")
-	CLEANUP+=("$tmp")
-	cp "$build/guard" "$tmp"
-	chmod 0755 "$tmp"
-	mv -f "$tmp" "$bin"
-	NEW_MANIFEST+=("bin"$'\t'"$bin")
-	save_manifest
+	# right now (as someone's $SHELL) keeps its old inode and never sees half a
+	# file. guard-cli first, so that a guard never finds its CLI missing.
+	local prog
+	for prog in guard-cli guard; do
+		tmp=$(mktemp "$bindir/.$prog.XXXXXX")
+		CLEANUP+=("$tmp")
+		cp "$build/$prog" "$tmp"
+		chmod 0755 "$tmp"
+		mv -f "$tmp" "$bindir/$prog"
+		NEW_MANIFEST+=("bin"$'\t'"$bindir/$prog")
+		save_manifest
+	done
 
 	# Shim links: bash and sh that run guard, found first on the agent's PATH.
 	for name in bash sh; do

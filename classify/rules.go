@@ -1180,6 +1180,10 @@ func (w *walker) killAll(c int) bool {
 	return false
 }
 
+// guardPrograms are guard's own programs: guard hands its management
+// commands to guard-cli, which an agent could also run directly.
+var guardPrograms = map[string]bool{"guard": true, "guard-cli": true}
+
 // guardVerbs are the management verbs only a human may run.
 var guardVerbs = map[string]bool{"trust": true, "approve": true, "reject": true, "policy": true, "untrust": true}
 
@@ -1189,7 +1193,7 @@ var readers = map[string]bool{
 	"stat": true, "wc": true, "diff": true, "cmp": true, "file": true, "du": true, "echo": true, "printf": true,
 	"test": true, "[": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
 	"md5sum": true, "sha1sum": true, "sha256sum": true, "jq": true, "bat": true, "cd": true, "pushd": true,
-	"guard": true, "tree": true, "which": true, "type": true,
+	"guard": true, "guard-cli": true, "tree": true, "which": true, "type": true,
 }
 
 func (w *walker) guardSelf(c int) bool {
@@ -1203,7 +1207,7 @@ func (w *walker) guardSelf(c int) bool {
 			}
 		}
 	}
-	if cm.Name == "guard" {
+	if guardPrograms[cm.Name] {
 		ops := operands(fs)
 		if len(ops) > 0 {
 			v := ops[0].val

@@ -21,7 +21,7 @@ func productionEngine(env *Env) engine {
 		protected: func() []string {
 			// guard's own files, and the binary itself: an agent that
 			// replaced it would unguard every later command
-			return append(paths.Protected(), env.Self)
+			return append(paths.Protected(), Binaries(env.Self)...)
 		},
 		projectRoot: grants.ProjectRoot,
 		grantFile: func(a Answer, cwd string) string {

@@ -148,10 +148,7 @@ func (a *App) diag(kind, msg string) {
 // protected lists what a guarded command may not write: guard's config,
 // state and shim links, and the guard binary itself.
 func (a *App) protected(p grants.Paths) []string {
-	if a.Self == "" {
-		return p.Protected()
-	}
-	return append(p.Protected(), a.Self)
+	return append(p.Protected(), shim.Binaries(a.Self)...)
 }
 
 // redactor returns the secret filter for this process's environment.
@@ -196,18 +193,31 @@ func (a *App) refuseInsideGuard(verb string) error {
 	return nil
 }
 
-// guardAncestor returns the pid of the nearest ancestor process running the
-// executable self as a shell (guard -c …, a bash/sh link), or 0 (also where
-// /proc cannot tell).
+// guardAncestor returns the pid of the nearest ancestor process running
+// guard's own executable (self, or guard next to guard-cli) as a shell
+// (guard -c …, a bash/sh link), or 0 (also where /proc cannot tell).
 func guardAncestor(self string) int {
-	me, err := os.Stat(self)
-	if self == "" || err != nil {
+	var mine []os.FileInfo
+	for _, p := range shim.Binaries(self) {
+		if fi, err := os.Stat(p); err == nil {
+			mine = append(mine, fi)
+		}
+	}
+	if len(mine) == 0 {
 		return 0
+	}
+	isMine := func(fi os.FileInfo) bool {
+		for _, m := range mine {
+			if os.SameFile(m, fi) {
+				return true
+			}
+		}
+		return false
 	}
 	pid := os.Getppid()
 	for n := 0; pid > 1 && n < 256; n++ {
 		dir := "/proc/" + strconv.Itoa(pid)
-		if exe, err := os.Stat(dir + "/exe"); err == nil && os.SameFile(me, exe) {
+		if exe, err := os.Stat(dir + "/exe"); err == nil && isMine(exe) {
 			if b, err := os.ReadFile(dir + "/cmdline"); err == nil {
 				if shim.IsShellInvocation(strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")) {
 					return pid

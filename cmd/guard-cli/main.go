@@ -1,4 +1,4 @@
-// Command guard stands between an AI coding agent and the shell. See doc.go.
+// Command guard-cli holds guard's management commands. See doc.go.
 package main
 
 import "os"
@@ -8,7 +8,7 @@ func main() {
 }
 
 // guardMain is the one entry point, shared by main and by the testscript
-// commands in main_test.go, so that `exec guard …` runs the real CLI.
+// commands in main_test.go, so that `exec guard-cli …` runs the real CLI.
 func guardMain() int {
 	return newApp(os.Stdin, os.Stdout, os.Stderr).run(os.Args)
 }

@@ -8,15 +8,20 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/guard-dev/guard/shim"
 )
 
 func TestMain(m *testing.M) {
+	// guard is the front program (cmd/guard, package shim) and hands every
+	// management command to guard-cli, which it finds on the scripts' PATH.
 	testscript.Main(m, map[string]func(){
-		"guard": func() { os.Exit(guardMain()) },
+		"guard":     func() { os.Exit(shim.Front(shim.FromProcess())) },
+		"guard-cli": func() { os.Exit(guardMain()) },
 	})
 }
 
-// TestScripts runs testscripts/*.txtar against the real CLI.
+// TestScripts runs testscripts/*.txtar against the real guard and guard-cli.
 func TestScripts(t *testing.T) {
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
