@@ -90,9 +90,12 @@ trap cleanup EXIT
 # --- build (before HOME moves, so the Go caches are the usual ones)
 echo "building guard and floor in $TMP/bin" >&2
 mkdir -p "$TMP/bin"
-# The same flags as install.sh, so the guard measured is the guard installed.
-(cd "$REPO" && go build -trimpath -tags urfave_cli_no_docs -o "$TMP/bin/guard" ./cmd/guard) ||
+# The same flags as install.sh, so the guard measured is the guard installed:
+# guard without cgo, guard-cli (which guard execs for guard check) beside it.
+(cd "$REPO" && CGO_ENABLED=0 go build -trimpath -o "$TMP/bin/guard" ./cmd/guard) ||
 	die "go build ./cmd/guard failed"
+(cd "$REPO" && CGO_ENABLED=1 go build -trimpath -tags urfave_cli_no_docs -o "$TMP/bin/guard-cli" ./cmd/guard-cli) ||
+	die "go build ./cmd/guard-cli failed"
 (cd "$REPO" && go build -trimpath -o "$TMP/bin/floor" ./bench/floor) || die "go build ./bench/floor failed"
 GUARD=$TMP/bin/guard FLOOR=$TMP/bin/floor
 BASH_BIN=$(command -v bash)

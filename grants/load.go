@@ -46,8 +46,12 @@ type fileConfig struct {
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt"}
 
-// quoted finds quoted fragments in parser messages, to keep file content out of errors.
-var quoted = regexp.MustCompile(`'[^']{16,}'|"[^"]{16,}"`)
+// unquote replaces the long quoted fragments of a parser message with '…',
+// to keep file content out of errors. The expression is compiled only on
+// this error path, not at start-up: guard starts for every command.
+func unquote(msg string) string {
+	return regexp.MustCompile(`'[^']{16,}'|"[^"]{16,}"`).ReplaceAllString(msg, "'…'")
+}
 
 // parseConfig parses and validates one settings file. Errors read
 // "file:line:col: problem" and never echo the file's text beyond a key or
@@ -59,10 +63,10 @@ func parseConfig(file string, data []byte) (*fileConfig, error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			msg := quoted.ReplaceAllString(pe.Message, "'…'")
+			msg := unquote(pe.Message)
 			return nil, fmt.Errorf("%s:%d:%d: %s", file, pe.Position.Line, max(pe.Position.Col, 1), msg)
 		}
-		return nil, fmt.Errorf("%s:1:1: %s", file, quoted.ReplaceAllString(err.Error(), "'…'"))
+		return nil, fmt.Errorf("%s:1:1: %s", file, unquote(err.Error()))
 	}
 	fc := &fileConfig{set: map[string]bool{}}
 	errAt := func(key string, format string, args ...any) error {
