@@ -128,19 +128,32 @@ func parseExec(args []string) (x execArgs, ok bool) {
 }
 
 // FindCLI returns guard-cli's path: next to guard's own executable (self),
-// else the first executable guard-cli on PATH (absolute entries only).
+// else the first executable guard-cli on PATH (absolute entries only). A
+// guard-cli that is guard itself (a link to it) is skipped: guard would exec
+// itself for ever.
 func FindCLI(self, path string) (string, error) {
+	var me os.FileInfo
+	if self != "" {
+		me, _ = os.Stat(self)
+	}
+	usable := func(p string) bool {
+		if !executable(p) {
+			return false
+		}
+		fi, err := os.Stat(p)
+		return err == nil && (me == nil || !os.SameFile(me, fi))
+	}
 	var tried []string
 	if self != "" {
 		p := filepath.Join(filepath.Dir(self), CLIName)
-		if executable(p) {
+		if usable(p) {
 			return p, nil
 		}
 		tried = append(tried, p)
 	}
 	for _, dir := range filepath.SplitList(path) {
 		if filepath.IsAbs(dir) {
-			if p := filepath.Join(dir, CLIName); executable(p) {
+			if p := filepath.Join(dir, CLIName); usable(p) {
 				return p, nil
 			}
 		}

@@ -74,6 +74,19 @@ func TestFindCLI(t *testing.T) {
 	if got, err := FindCLI(self, other); err != nil || got != sibling {
 		t.Errorf("sibling: got %q, %v", got, err)
 	}
+	// a guard-cli that is guard itself is never chosen: guard would exec itself for ever
+	if err := os.WriteFile(self, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(sibling); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, sibling); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := FindCLI(self, other); err != nil || got != onPath {
+		t.Errorf("link to guard: got %q, %v", got, err)
+	}
 	// nowhere: one sentence that says where it looked and what to do
 	_, err := FindCLI(filepath.Join(other, "sub", "guard"), "")
 	if err == nil || !strings.Contains(err.Error(), "install.sh") || !strings.Contains(err.Error(), filepath.Join(other, "sub", CLIName)) {
