@@ -74,6 +74,8 @@ type app struct {
 	j      journal
 	jErr   error
 	jOpen  bool
+	// agentName is who asked, once looked up (see agent).
+	agentName string
 }
 
 func newApp(env Env) *app {
@@ -513,7 +515,10 @@ func (a *app) runJob(j job, lim limits) int {
 	sigs := make(chan os.Signal, 8)
 	var stop func()
 	sp.Signals = sigs
-	sp.Listen = func() { stop = a.eng.listen(sigs) }
+	sp.Meanwhile = func() {
+		stop = a.eng.listen(sigs)
+		a.agentName = a.agent() // for the record, read while bash starts
+	}
 	if a.eng.children != nil {
 		sp.Keep = a.eng.children()
 	}

@@ -82,13 +82,22 @@ func (a *app) record(j job, v grants.Verdict, decision, answer string, exit int,
 		return
 	}
 	err := jr.Append(auditEntry{
-		Time: start, Agent: a.agent(), Cwd: j.cwd, Command: a.eng.redact(j.text), SHA256: textSum(j.text),
+		Time: start, Agent: a.agentOnce(), Cwd: j.cwd, Command: a.eng.redact(j.text), SHA256: textSum(j.text),
 		Decision: decision, Rule: v.Rule, Answer: answer, Mode: j.mode, Exit: exit,
 		DurationMS: a.env.now().Sub(start).Milliseconds(),
 	})
 	if err != nil {
 		a.warn(err)
 	}
+}
+
+// agentOnce is agent, looked up at most once per run: a run that ran a
+// command looked it up while the command started.
+func (a *app) agentOnce() string {
+	if a.agentName == "" {
+		a.agentName = a.agent()
+	}
+	return a.agentName
 }
 
 // agent names who asked: GUARD_AGENT, else the parent process's name.

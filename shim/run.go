@@ -33,16 +33,16 @@ type runSpec struct {
 	Grace                 time.Duration // SIGTERM → SIGKILL; 0: defaultGrace
 	// Signals carries the signals guard received, to forward to the group.
 	Signals <-chan os.Signal
-	// Listen, when set, starts delivering guard's signals into Signals. run
-	// calls it in a goroutine right after the command started, and returns
-	// only after it did: enabling
-	// signals takes the Go runtime a round trip between two threads per
-	// signal (~0.3 ms in all), which then overlaps with the command's own
-	// start-up instead of delaying it. A signal that comes before Listen
-	// has returned ends guard by its default action, and the command with
-	// it (Pdeathsig); in that first fraction of a millisecond bash has not
-	// set a trap yet either, so the command ends the same way.
-	Listen func()
+	// Meanwhile is work that must not delay the command: run calls it in a
+	// goroutine right after the command started, and returns only after it
+	// returned. guard starts delivering its signals into Signals there:
+	// enabling signals takes the Go runtime a round trip between two
+	// threads per signal (~0.3 ms in all), which then overlaps with the
+	// command's own start-up instead of delaying it. A signal that comes
+	// before that ends guard by its default action, and the command with it
+	// (Pdeathsig); in that first fraction of a millisecond bash has not set
+	// a trap yet either, so the command ends the same way.
+	Meanwhile func()
 	// Keep are processes run must never signal or reap: children the
 	// calling process had before the run. guard itself has none (nil);
 	// tests run many commands in one process.
@@ -103,11 +103,11 @@ func run(sp runSpec) (runResult, error) {
 		return runResult{}, fmt.Errorf("start %s: %w", sp.Argv[0], err)
 	}
 	w := &waiter{pgid: pid, keep: sp.Keep, grace: sp.Grace}
-	listening := make(chan struct{})
+	meanwhile := make(chan struct{})
 	go func() {
-		defer close(listening)
-		if sp.Listen != nil {
-			sp.Listen()
+		defer close(meanwhile)
+		if sp.Meanwhile != nil {
+			sp.Meanwhile()
 		}
 	}()
 	stop := make(chan struct{})
@@ -138,7 +138,7 @@ func run(sp runSpec) (runResult, error) {
 	}
 	close(stop)
 	<-forwarding
-	<-listening // usually long done: bash takes longer to start
+	<-meanwhile // usually long done: bash takes longer to start
 	res, ending := w.finish()
 	if err != nil {
 		// Only a bug makes wait4 on our own child fail: the status is unknown.

@@ -206,12 +206,12 @@ func directChildren() map[int]bool {
 	return out
 }
 
-// TestRunWaitsForListen: run returns only after Listen did, however fast
-// the command, so the caller may undo what Listen set up.
-func TestRunWaitsForListen(t *testing.T) {
+// TestRunWaitsForMeanwhile: run returns only after Meanwhile did, however
+// fast the command, so the caller may use or undo what it set up.
+func TestRunWaitsForMeanwhile(t *testing.T) {
 	var listened atomic.Bool
 	res := runBash(t, "true", func(sp *runSpec) {
-		sp.Listen = func() { time.Sleep(100 * time.Millisecond); listened.Store(true) }
+		sp.Meanwhile = func() { time.Sleep(100 * time.Millisecond); listened.Store(true) }
 	})
 	if res.Exit != 0 || !listened.Load() {
 		t.Fatalf("exit %d, listened %v", res.Exit, listened.Load())
