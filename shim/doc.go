@@ -4,6 +4,11 @@
 //
 // # Entry modes
 //
+// [Front] is the whole guard program (cmd/guard): shell invocations go to
+// [Main], guard exec with the flags it documents (--timeout, --cwd) to
+// [Exec], and every other command line to guard-cli ([FindCLI]: next to
+// guard's executable, else on PATH, never guard itself), exec'd in place.
+//
 //   - guard -c CMD [arg0 [args…]], with the flags and orders a shell accepts
 //     (-c, -lc, -l -c, -c -l, --login -c, -ec, -xc, -o pipefail -c, --norc,
 //     --noprofile, …). -c with an empty command is valid (exit 0). Every flag
@@ -72,6 +77,14 @@
 // escapes with its own subreaper or a new PID namespace; a cgroup would be
 // needed for those. A command that ends normally may leave background jobs
 // running, as bash -c does.
+//
+// The cost per command is what this package is measured by
+// (bench/overhead.sh), so the run keeps the Go runtime's threads few: the
+// command starts with syscall.ForkExec and is waited for with wait4 on the
+// calling goroutine; the timeout and the grace period are timers; one
+// goroutine forwards signals. Work that must not delay the command (enabling
+// signal delivery, looking up the agent's name) runs while it starts
+// (runSpec.Meanwhile). guard never calls signal.Stop: it exits after the run.
 //
 // guard prints nothing to stdout in shell mode, ever. Exit statuses guard
 // itself produces: [ExitUsage], [ExitTimeout], [ExitFailure], [ExitRefused],

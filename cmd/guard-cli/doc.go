@@ -1,6 +1,13 @@
-// Command guard is the command-line face of guard: it is the agent's shell
-// (`guard -c CMD`, or a `bash`/`sh` link in the shim directory) and the human's
-// tool for looking at and changing what agents may run.
+// Command guard-cli is guard's management CLI: the human's tool for looking
+// at and changing what agents may run. Users never type its name: guard
+// (cmd/guard, the program on every command's path) execs it in place for
+// every command line that is not a shell invocation or a plain guard exec,
+// so `guard grants list` runs here and calls itself guard.
+//
+// It is a program of its own because it needs urfave/cli and SQLite (cgo),
+// which made every start of guard about 1.6 ms slower; guard, built without
+// them, stays within its budget (see bench/overhead.sh). It still runs shell
+// invocations (guard-cli -c CMD) and guard exec the same way guard does.
 //
 // # Commands
 //
@@ -42,5 +49,6 @@
 // working directory, the clock and the path of the running binary, and every
 // subcommand is a method on it, one file each. There is no package-level mutable
 // state. Shell invocations are handed to package shim before the CLI parser sees
-// them.
+// them. main_test.go runs the testscripts with both programs, guard and
+// guard-cli, as the user has them.
 package main
