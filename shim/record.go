@@ -1,7 +1,10 @@
 package shim
 
 import (
+	"context"
 	"fmt"
+	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/guard-dev/guard/ccs"
@@ -16,8 +19,29 @@ type ccsJournal struct {
 	red   *redact.Redactor
 }
 
-func openJournal(stateDir string, red *redact.Redactor) (journal, error) {
-	return &ccsJournal{store: ccs.Open(stateDir, red), red: red}, nil
+// importTimeout bounds the guard-cli run that imports a full journal.
+const importTimeout = time.Minute
+
+// openJournal opens the store in stateDir. In guard, which has no SQLite, a
+// full journal is imported and rotated by guard-cli (guard audit --import):
+// env is where that child's path and environment come from.
+func openJournal(stateDir string, red *redact.Redactor, env *Env) (journal, error) {
+	s := ccs.Open(stateDir, red)
+	s.SetImporter(func() error {
+		cli, err := FindCLI(env.Self, env.getenv("PATH"))
+		if err != nil {
+			return err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), importTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, cli, "audit", "--import")
+		cmd.Env = env.Environ
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s audit --import: %w: %s", cli, err, strings.TrimSpace(string(out)))
+		}
+		return nil
+	})
+	return &ccsJournal{store: s, red: red}, nil
 }
 
 func (c *ccsJournal) Append(e auditEntry) error {

@@ -36,7 +36,7 @@ func productionEngine(env *Env) engine {
 			}
 			return grants.AddRule(file, grants.Allow, pattern)
 		},
-		journal: func() (journal, error) { return openJournal(paths.StateDir, red) },
+		journal: func() (journal, error) { return openJournal(paths.StateDir, red, env) },
 		redact:  red.String,
 		openTTY: openControllingTTY,
 		// guard exits right after the run, so signals are never stopped:

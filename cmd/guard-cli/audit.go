@@ -17,11 +17,16 @@ func (a *App) auditCommand() *cli.Command {
 		Name:  "audit",
 		Usage: "list the decisions guard recorded, newest first",
 		UsageText: `guard audit [--json] [-n N] [--decision allow|ask|deny] [--since DUR]
+   guard audit --import
 
 Each record holds the time, the agent, the working directory, the command text
 (redacted: secrets never reach the disk), its sha256, the decision and rule, how
 it was answered (rule, user, pending, cache), the mode, the exit status and the
 duration. Output of commands is never recorded.
+
+Records are appended to a journal and imported into an SQLite database when you
+list them. --import only imports (and rotates a journal past 8 MiB), printing
+nothing: guard runs it by itself when the journal is full.
 
 example:
    guard audit -n 20
@@ -31,6 +36,7 @@ example:
 			&cli.IntFlag{Name: "n", Value: defaultAuditLimit, Usage: "show at most `N` records (0: all)"},
 			&cli.StringFlag{Name: "decision", Usage: "only records with decision `D` (allow, ask or deny)"},
 			&cli.DurationFlag{Name: "since", Usage: "only records from the last `DUR` (e.g. 90m, 24h)"},
+			&cli.BoolFlag{Name: "import", Usage: "import the journal into the database (rotating it when full) and list nothing"},
 		},
 		Action: a.audit,
 	}
@@ -42,6 +48,19 @@ var decisionNames = [...]string{"allow", "ask", "deny"}
 func (a *App) audit(c *cli.Context) error {
 	if c.Args().Present() {
 		return usageError("audit takes no arguments")
+	}
+	if c.Bool("import") {
+		for _, f := range []string{"json", "n", "decision", "since"} {
+			if c.IsSet(f) {
+				return usageError("--import lists nothing: it takes no --%s", f)
+			}
+		}
+		store := ccs.Open(a.paths().StateDir, a.redactor())
+		defer store.Close()
+		if err := store.Import(); err != nil {
+			return failure(fmt.Errorf("import audit journal: %w", err), "")
+		}
+		return nil
 	}
 	q := ccs.Query{Limit: c.Int("n"), Decision: c.String("decision")}
 	if q.Limit < 0 {
