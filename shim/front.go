@@ -46,6 +46,12 @@ func Front(env Env) int {
 	if len(args) == 0 {
 		args = []string{"guard"}
 	}
+	if filepath.Base(args[0]) == CLIName {
+		// guard execs guard-cli with its path as argv[0]: this guard-cli is
+		// guard itself (a link or a copy), which would exec itself for ever.
+		fmt.Fprintf(env.Stderr, "guard: error: %s is guard itself, not the management CLI; reinstall guard with ./install.sh\n", args[0])
+		return ExitFailure
+	}
 	if IsShellInvocation(args) {
 		return Main(env)
 	}
@@ -128,32 +134,19 @@ func parseExec(args []string) (x execArgs, ok bool) {
 }
 
 // FindCLI returns guard-cli's path: next to guard's own executable (self),
-// else the first executable guard-cli on PATH (absolute entries only). A
-// guard-cli that is guard itself (a link to it) is skipped: guard would exec
-// itself for ever.
+// else the first executable guard-cli on PATH (absolute entries only).
 func FindCLI(self, path string) (string, error) {
-	var me os.FileInfo
-	if self != "" {
-		me, _ = os.Stat(self)
-	}
-	usable := func(p string) bool {
-		if !executable(p) {
-			return false
-		}
-		fi, err := os.Stat(p)
-		return err == nil && (me == nil || !os.SameFile(me, fi))
-	}
 	var tried []string
 	if self != "" {
 		p := filepath.Join(filepath.Dir(self), CLIName)
-		if usable(p) {
+		if executable(p) {
 			return p, nil
 		}
 		tried = append(tried, p)
 	}
 	for _, dir := range filepath.SplitList(path) {
 		if filepath.IsAbs(dir) {
-			if p := filepath.Join(dir, CLIName); usable(p) {
+			if p := filepath.Join(dir, CLIName); executable(p) {
 				return p, nil
 			}
 		}

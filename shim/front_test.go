@@ -74,19 +74,6 @@ func TestFindCLI(t *testing.T) {
 	if got, err := FindCLI(self, other); err != nil || got != sibling {
 		t.Errorf("sibling: got %q, %v", got, err)
 	}
-	// a guard-cli that is guard itself is never chosen: guard would exec itself for ever
-	if err := os.WriteFile(self, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(sibling); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(self, sibling); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := FindCLI(self, other); err != nil || got != onPath {
-		t.Errorf("link to guard: got %q, %v", got, err)
-	}
 	// nowhere: one sentence that says where it looked and what to do
 	_, err := FindCLI(filepath.Join(other, "sub", "guard"), "")
 	if err == nil || !strings.Contains(err.Error(), "install.sh") || !strings.Contains(err.Error(), filepath.Join(other, "sub", CLIName)) {
@@ -114,6 +101,26 @@ func TestFrontWithoutCLI(t *testing.T) {
 	if !strings.HasPrefix(string(b), "guard: error: guard-cli, which runs guard's management commands, is not installed") ||
 		strings.Count(string(b), "\n") != 1 {
 		t.Errorf("stderr %q", b)
+	}
+}
+
+// TestFrontAsCLI: a guard-cli that is guard itself (guard execs guard-cli
+// with its path as argv[0]) stops at once instead of exec'ing itself for ever.
+func TestFrontAsCLI(t *testing.T) {
+	dir := t.TempDir()
+	errf, err := os.Create(filepath.Join(dir, "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errf.Close()
+	cli := filepath.Join(dir, CLIName)
+	env := Env{Args: []string{cli, "grants", "list"}, Stderr: errf, Self: cli, Getenv: func(string) string { return "" }}
+	if got := Front(env); got != ExitFailure {
+		t.Errorf("exit %d, want %d", got, ExitFailure)
+	}
+	b, _ := os.ReadFile(errf.Name())
+	if want := "guard: error: " + cli + " is guard itself, not the management CLI; reinstall guard with ./install.sh\n"; string(b) != want {
+		t.Errorf("stderr %q, want %q", b, want)
 	}
 }
 
