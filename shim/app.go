@@ -64,6 +64,9 @@ type engine struct {
 	listen func(c chan<- os.Signal) (stop func())
 	// children lists the processes a run must leave alone (nil: none).
 	children func() map[int]bool
+	// prepare readies what recording the run needs; it runs while the
+	// command starts (nil: nothing to ready).
+	prepare func()
 }
 
 // app is one run of guard as a shell or as guard exec.
@@ -517,7 +520,11 @@ func (a *app) runJob(j job, lim limits) int {
 	sp.Signals = sigs
 	sp.Meanwhile = func() {
 		stop = a.eng.listen(sigs)
-		a.agentName = a.agent() // for the record, read while bash starts
+		// for the record, read and built while the command starts
+		a.agentName = a.agent()
+		if a.eng.prepare != nil {
+			a.eng.prepare()
+		}
 	}
 	if a.eng.children != nil {
 		sp.Keep = a.eng.children()

@@ -3,6 +3,7 @@ package shim
 import (
 	"os"
 	"os/signal"
+	"sync"
 
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
@@ -12,7 +13,10 @@ import (
 // productionEngine wires the real classify, grants and redact into one run.
 func productionEngine(env *Env) engine {
 	paths := grants.PathsFromEnv(env.getenv)
-	red := redact.New(env.Environ)
+	// The redactor is built on first use (tens of microseconds, for every
+	// environment value that looks secret): for an allowed command that is
+	// its record, and prepare builds it while the command starts.
+	red := sync.OnceValue(func() *redact.Redactor { return redact.New(env.Environ) })
 	return engine{
 		analyze:     classify.Analyze,
 		analyzeArgv: classify.AnalyzeArgv,
@@ -36,8 +40,9 @@ func productionEngine(env *Env) engine {
 			}
 			return grants.AddRule(file, grants.Allow, pattern)
 		},
-		journal: func() (journal, error) { return openJournal(paths.StateDir, red, env) },
-		redact:  red.String,
+		journal: func() (journal, error) { return openJournal(paths.StateDir, red(), env) },
+		redact:  func(s string) string { return red().String(s) },
+		prepare: func() { red() },
 		openTTY: openControllingTTY,
 		// guard exits right after the run, so signals are never stopped:
 		// signal.Stop would cost the same thread round trips as Notify.
