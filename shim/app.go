@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -59,9 +60,10 @@ type engine struct {
 	redact  func(string) string
 	// openTTY opens the human's terminal for a prompt.
 	openTTY func() (*os.File, error)
-	// listen starts delivering the signals guard forwards into c and
-	// returns what undoes that.
-	listen func(c chan<- os.Signal) (stop func())
+	// listen starts delivering the signals guard forwards into c;
+	// unlisten, when set, undoes that after the run (guard exits instead).
+	listen   func(c chan<- os.Signal)
+	unlisten func(c chan<- os.Signal)
 	// children lists the processes a run must leave alone (nil: none).
 	children func() map[int]bool
 	// prepare readies what recording the run needs; it runs while the
@@ -77,7 +79,8 @@ type app struct {
 	j      journal
 	jErr   error
 	jOpen  bool
-	// agentName is who asked, once looked up (see agent).
+	// agentOnce and agentName: who asked, looked up once (see agent).
+	agentOnce sync.Once
 	agentName string
 }
 
@@ -516,12 +519,13 @@ func (a *app) runJob(j job, lim limits) int {
 	}
 	sp.Timeout = lim.timeout
 	sigs := make(chan os.Signal, 8)
-	var stop func()
+	listened := make(chan struct{})
 	sp.Signals = sigs
 	sp.Meanwhile = func() {
-		stop = a.eng.listen(sigs)
+		a.eng.listen(sigs)
+		close(listened)
 		// for the record, read and built while the command starts
-		a.agentName = a.agent()
+		a.agent()
 		if a.eng.prepare != nil {
 			a.eng.prepare()
 		}
@@ -530,8 +534,9 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Keep = a.eng.children()
 	}
 	res, err := run(sp)
-	if stop != nil {
-		stop()
+	if a.eng.unlisten != nil {
+		<-listened
+		a.eng.unlisten(sigs)
 	}
 	if err != nil {
 		a.errorf("%s", oneLine(a.eng.redact(err.Error())))

@@ -82,7 +82,7 @@ func (a *app) record(j job, v grants.Verdict, decision, answer string, exit int,
 		return
 	}
 	err := jr.Append(auditEntry{
-		Time: start, Agent: a.agentOnce(), Cwd: j.cwd, Command: a.eng.redact(j.text), SHA256: textSum(j.text),
+		Time: start, Agent: a.agent(), Cwd: j.cwd, Command: a.eng.redact(j.text), SHA256: textSum(j.text),
 		Decision: decision, Rule: v.Rule, Answer: answer, Mode: j.mode, Exit: exit,
 		DurationMS: a.env.now().Sub(start).Milliseconds(),
 	})
@@ -91,17 +91,15 @@ func (a *app) record(j job, v grants.Verdict, decision, answer string, exit int,
 	}
 }
 
-// agentOnce is agent, looked up at most once per run: a run that ran a
-// command looked it up while the command started.
-func (a *app) agentOnce() string {
-	if a.agentName == "" {
-		a.agentName = a.agent()
-	}
+// agent names who asked: GUARD_AGENT, else the parent process's name. It
+// is looked up once per run; a run that ran a command did so while the
+// command started.
+func (a *app) agent() string {
+	a.agentOnce.Do(func() { a.agentName = a.lookupAgent() })
 	return a.agentName
 }
 
-// agent names who asked: GUARD_AGENT, else the parent process's name.
-func (a *app) agent() string {
+func (a *app) lookupAgent() string {
 	if v := a.env.getenv("GUARD_AGENT"); v != "" {
 		return v
 	}

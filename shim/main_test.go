@@ -101,10 +101,8 @@ func (te *testEngine) engine() engine {
 		},
 		// Tests run many guards in one process: undo each Notify, and
 		// leave the other tests' children alone.
-		listen: func(c chan<- os.Signal) func() {
-			signal.Notify(c, forwarded...)
-			return func() { signal.Stop(c) }
-		},
+		listen:   func(c chan<- os.Signal) { signal.Notify(c, forwarded...) },
+		unlisten: signal.Stop,
 		children: directChildren,
 	}
 }

@@ -34,8 +34,9 @@ type runSpec struct {
 	// Signals carries the signals guard received, to forward to the group.
 	Signals <-chan os.Signal
 	// Meanwhile is work that must not delay the command: run calls it in a
-	// goroutine right after the command started, and returns only after it
-	// returned. guard starts delivering its signals into Signals there:
+	// goroutine right after the command started, and does not wait for it
+	// (share its results through sync.Once or a channel). guard starts
+	// delivering its signals into Signals there:
 	// enabling signals takes the Go runtime a round trip between two
 	// threads per signal (~0.3 ms in all), which then overlaps with the
 	// command's own start-up instead of delaying it. A signal that comes
@@ -103,17 +104,14 @@ func run(sp runSpec) (runResult, error) {
 		return runResult{}, fmt.Errorf("start %s: %w", sp.Argv[0], err)
 	}
 	w := &waiter{pgid: pid, keep: sp.Keep, grace: sp.Grace}
-	meanwhile := make(chan struct{})
+	// One goroutine does the Meanwhile work, then forwards signals until
+	// the command has been reaped. run never waits for it: a guard exits
+	// right after the run, and the waiter drops what comes too late.
+	stop := make(chan struct{})
 	go func() {
-		defer close(meanwhile)
 		if sp.Meanwhile != nil {
 			sp.Meanwhile()
 		}
-	}()
-	stop := make(chan struct{})
-	forwarding := make(chan struct{})
-	go func() {
-		defer close(forwarding)
 		for {
 			select {
 			case <-stop:
@@ -137,8 +135,6 @@ func run(sp runSpec) (runResult, error) {
 		}
 	}
 	close(stop)
-	<-forwarding
-	<-meanwhile // usually long done: bash takes longer to start
 	res, ending := w.finish()
 	if err != nil {
 		// Only a bug makes wait4 on our own child fail: the status is unknown.

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -206,14 +205,41 @@ func directChildren() map[int]bool {
 	return out
 }
 
-// TestRunWaitsForMeanwhile: run returns only after Meanwhile did, however
-// fast the command, so the caller may use or undo what it set up.
-func TestRunWaitsForMeanwhile(t *testing.T) {
-	var listened atomic.Bool
-	res := runBash(t, "true", func(sp *runSpec) {
-		sp.Meanwhile = func() { time.Sleep(100 * time.Millisecond); listened.Store(true) }
+// TestRunMeanwhile: Meanwhile runs while the command does, and run does not
+// wait for it; signals sent once it is done are forwarded.
+func TestRunMeanwhile(t *testing.T) {
+	dir := t.TempDir()
+	out, err := os.Create(filepath.Join(dir, "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	sigs := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	text := `trap 'echo got INT; exit 4' INT; touch ready; sleep 10 & wait`
+	res := runBash(t, text, func(sp *runSpec) {
+		sp.Stdout, sp.Signals, sp.Dir = out, sigs, dir
+		sp.Meanwhile = func() {
+			defer close(done)
+			for i := 0; i < 500; i++ {
+				if _, err := os.Stat(filepath.Join(dir, "ready")); err == nil {
+					sigs <- syscall.SIGINT
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
 	})
-	if res.Exit != 0 || !listened.Load() {
-		t.Fatalf("exit %d, listened %v", res.Exit, listened.Load())
+	<-done
+	if res.Exit != 4 {
+		t.Errorf("exit %d, want 4 from the trap", res.Exit)
+	}
+	// run returns while a slow Meanwhile is still busy
+	start := time.Now()
+	release := make(chan struct{})
+	res = runBash(t, "true", func(sp *runSpec) { sp.Meanwhile = func() { <-release } })
+	close(release)
+	if res.Exit != 0 || time.Since(start) > 5*time.Second {
+		t.Errorf("exit %d after %v", res.Exit, time.Since(start))
 	}
 }

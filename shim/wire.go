@@ -46,9 +46,6 @@ func productionEngine(env *Env) engine {
 		openTTY: openControllingTTY,
 		// guard exits right after the run, so signals are never stopped:
 		// signal.Stop would cost the same thread round trips as Notify.
-		listen: func(c chan<- os.Signal) func() {
-			signal.Notify(c, forwarded...)
-			return func() {}
-		},
+		listen: func(c chan<- os.Signal) { signal.Notify(c, forwarded...) },
 	}
 }
