@@ -522,13 +522,15 @@ func (a *app) runJob(j job, lim limits) int {
 	listened := make(chan struct{})
 	sp.Signals = sigs
 	sp.Meanwhile = func() {
-		a.eng.listen(sigs)
-		close(listened)
-		// for the record, read and built while the command starts
+		// What the record needs first: enabling signals takes longer
+		// (thread round trips that compete with the starting command),
+		// and no shell has set a trap this early anyway.
 		a.agent()
 		if a.eng.prepare != nil {
 			a.eng.prepare()
 		}
+		a.eng.listen(sigs)
+		close(listened)
 	}
 	if a.eng.children != nil {
 		sp.Keep = a.eng.children()
