@@ -815,7 +815,7 @@ func (w *walker) fill(idx int, fs []field, where string, pos syntax.Pos) {
 	c.DirUnknown = w.dirs == nil && w.opt.Cwd != ""
 	w.info[idx].fields = fs
 	w.info[idx].dirs = w.dirs
-	w.info[idx].downloads = downloaders[c.Name]
+	w.info[idx].downloads = downloaders(c.Name)
 	if w.fn != "" && c.Name != "" {
 		w.funcs[w.fn] = append(w.funcs[w.fn], funcCall{name: c.Args[0], concurrent: w.conc > 0})
 	}
@@ -1048,7 +1048,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		}
 		if cmd >= 0 && w.info[cmd].readStdin {
 			for _, s := range subs {
-				if downloaders[w.a.Commands[w.effective(s)].Name] {
+				if downloaders(w.a.Commands[w.effective(s)].Name) {
 					w.hitDeny("download-exec", cmd)
 				}
 			}

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -465,15 +466,22 @@ func (w *walker) chattrSystem(c int) bool {
 	return false
 }
 
-var privileged = map[string]bool{
-	"sudo": true, "sudoedit": true, "su": true, "doas": true, "pkexec": true, "run0": true, "runuser": true,
-	"calife": true, "super": true, "sudo-rs": true, "su-exec": true, "gosu": true, "ksu": true, "dzdo": true,
-	"pfexec": true, "capsh": true,
+// privileged are commands that run another as a different user. Like
+// every set here it is a switch rather than a map: a map literal is built
+// by init code in every guard process, a switch costs nothing until used.
+func privileged(name string) bool {
+	switch name {
+	case "sudo", "sudoedit", "su", "doas", "pkexec", "run0", "runuser",
+		"calife", "super", "sudo-rs", "su-exec", "gosu", "ksu", "dzdo",
+		"pfexec", "capsh":
+		return true
+	}
+	return false
 }
 
 func (w *walker) privilege(c int) bool {
 	name := w.a.Commands[c].Name
-	if privileged[name] {
+	if privileged(name) {
 		return true
 	}
 	fs := w.info[c].fields
@@ -504,9 +512,16 @@ func hasPrefixWord(fs []field, prefixes ...string) bool {
 	return false
 }
 
-var downloaders = map[string]bool{"curl": true, "wget": true, "wget2": true, "fetch": true, "http": true, "https": true, "xh": true,
-	"xhs": true, "lwp-request": true, "GET": true, "POST": true, "aria2c": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
-	"lynx": true, "links": true, "w3m": true, "elinks": true, "openssl": true, "ssh": true, "telnet": true, "httpie": true}
+// downloaders are commands that can fetch data from the network.
+func downloaders(name string) bool {
+	switch name {
+	case "curl", "wget", "wget2", "fetch", "http", "https", "xh",
+		"xhs", "lwp-request", "GET", "POST", "aria2c", "nc", "ncat", "netcat", "socat",
+		"lynx", "links", "w3m", "elinks", "openssl", "ssh", "telnet", "httpie":
+		return true
+	}
+	return false
+}
 
 // runsCode are commands that run text they are given as code.
 func runsCode(name string) bool {
@@ -522,7 +537,7 @@ func (w *walker) downloadExec(c int) bool {
 	if w.a.Commands[c].Dynamic[0] {
 		// $(curl …) as the command word: the download is the command
 		for _, s := range w.info[c].substCmds {
-			if downloaders[w.a.Commands[w.effective(s)].Name] {
+			if downloaders(w.a.Commands[w.effective(s)].Name) {
 				return true
 			}
 		}
@@ -532,7 +547,7 @@ func (w *walker) downloadExec(c int) bool {
 		return false
 	}
 	for _, s := range w.info[c].substCmds {
-		if downloaders[w.a.Commands[w.effective(s)].Name] {
+		if downloaders(w.a.Commands[w.effective(s)].Name) {
 			return true
 		}
 	}
@@ -540,11 +555,15 @@ func (w *walker) downloadExec(c int) bool {
 }
 
 // nonReaders take paths without reading the file's contents out.
-var nonReaders = map[string]bool{
-	"ls": true, "stat": true, "test": true, "[": true, "du": true, "echo": true, "printf": true,
-	"chmod": true, "chown": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
-	"touch": true, "mkdir": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true,
-	"which": true, "type": true, "command": true, "man": true, "rm": true, "shred": true, "cd": true, "pushd": true,
+func nonReaders(name string) bool {
+	switch name {
+	case "ls", "stat", "test", "[", "du", "echo", "printf",
+		"chmod", "chown", "realpath", "readlink", "dirname", "basename",
+		"touch", "mkdir", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id",
+		"which", "type", "command", "man", "rm", "shred", "cd", "pushd":
+		return true
+	}
+	return false
 }
 
 // credential describes a credential file by its last path components;
@@ -625,18 +644,24 @@ func (w *walker) homeDir(comps []string) bool {
 	return true
 }
 
-// credentialWords are the literal components of the credential table.
-var credentialWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, cr := range credentials {
-		for _, c := range cr.comps {
-			if !strings.ContainsAny(c, "*?[") && c != "~" {
-				m[strings.TrimPrefix(c, "/")] = true
-			}
-		}
+// credentialWords reports a literal component of the credential table
+// (without its leading /): a path naming none of them is no credential.
+// It is written out rather than built from the table at init, which every
+// guard process would pay for; TestCredentialWords keeps the two in step.
+func credentialWords(c string) bool {
+	switch c {
+	case ".aws", ".azure", ".bash_history", ".cargo", ".config", ".docker", ".git-credentials", ".gnupg",
+		".kube", ".local", ".mysql_history", ".netrc", ".npmrc", ".pgpass", ".psql_history", ".pypirc",
+		".ssh", ".terraform.d", ".vault-token", ".yarnrc.yml", ".zsh_history", "_netrc",
+		"accessTokens.json", "auth.json", "cache", "cli", "config", "config.json", "containers",
+		"credentials", "credentials.tfrc.json", "credentials.toml", "environ", "etc", "fish", "fish_history",
+		"gcloud", "gh", "git", "gshadow", "gshadow-", "hosts.yml", "krb5.keytab", "kubernetes", "letsencrypt",
+		"opasswd", "private", "proc", "rclone", "rclone.conf", "run", "secrets", "security", "shadow",
+		"shadow-", "share", "ssh", "ssl", "sso", "task", "var", "wireguard":
+		return true
 	}
-	return m
-}()
+	return false
+}
 
 // globNamesCredential reports a glob component (.ss*, id_*) that may match
 // a component of the credential table.
@@ -646,38 +671,29 @@ func globNamesCredential(c string) bool {
 		return false
 	}
 	prefix := c[:k] // the glob's literal start narrows the candidates
-	for _, w := range credentialGlobTargets {
-		if !strings.HasPrefix(w, prefix) && !strings.HasSuffix(w, "*") {
-			continue
-		}
-		if ok := matchGlob(c, w); ok {
-			return true
-		}
-		// a glob in the table (id_*) against a glob in the path (id_*)
-		if strings.HasSuffix(w, "*") && strings.HasPrefix(c, strings.TrimRight(w, "*")) {
-			return true
+	// The glob is tried against the table's components, literal or glob; a
+	// component that several entries share is tried again, which is rare
+	// (globs in paths are) and cheaper than a deduplicated copy made at init.
+	for _, cr := range credentials {
+		for _, w := range cr.comps {
+			w = strings.TrimPrefix(w, "/")
+			if w == "*" || w == "**" || w == "~" {
+				continue
+			}
+			if !strings.HasPrefix(w, prefix) && !strings.HasSuffix(w, "*") {
+				continue
+			}
+			if ok := matchGlob(c, w); ok {
+				return true
+			}
+			// a glob in the table (id_*) against a glob in the path (id_*)
+			if strings.HasSuffix(w, "*") && strings.HasPrefix(c, strings.TrimRight(w, "*")) {
+				return true
+			}
 		}
 	}
 	return false
 }
-
-// credentialGlobTargets are the table's components, literal or glob, that a
-// glob in a path is tried against.
-var credentialGlobTargets = func() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, cr := range credentials {
-		for _, c := range cr.comps {
-			c = strings.TrimPrefix(c, "/")
-			if c == "*" || c == "**" || c == "~" || seen[c] {
-				continue
-			}
-			seen[c] = true
-			out = append(out, c)
-		}
-	}
-	return out
-}()
 
 // hasCredentialWord reports a path component that some credential entry
 // names literally (or a glob that could be one), without allocating.
@@ -690,7 +706,7 @@ func hasCredentialWord(p string) bool {
 		} else {
 			p = ""
 		}
-		if credentialWords[comp] || globNamesCredential(comp) {
+		if credentialWords(comp) || globNamesCredential(comp) {
 			return true
 		}
 	}
@@ -711,7 +727,7 @@ func (w *walker) isCredential(p string) bool {
 	// are ruled out by a map lookup per component.
 	found := false
 	for _, c := range comps {
-		if credentialWords[c] || globNamesCredential(c) {
+		if credentialWords(c) || globNamesCredential(c) {
 			found = true
 			break
 		}
@@ -856,7 +872,7 @@ func (w *walker) credentialRead(c int) bool {
 			}
 		}
 	}
-	if nonReaders[name] {
+	if nonReaders(name) {
 		return false
 	}
 	if name == "git" {
@@ -921,17 +937,27 @@ func (w *walker) credentialRead(c int) bool {
 // usesNotReads are options whose value names a file the tool uses without
 // printing it (ssh -i KEY, --kubeconfig FILE), or text that is not a path
 // (-m MESSAGE, -k EXPR, --grep PATTERN).
-var usesNotReads = map[string]bool{
-	"-i": true, "--identity": true, "--private-key": true, "--key-file": true, "--kubeconfig": true,
-	"--userconfig": true, "--globalconfig": true, "-m": true, "--message": true, "-k": true, "--grep": true,
-	"-run": true, "--run": true, "--title": true, "--body": true, "-S": true, "-G": true, "--format": true,
-	"--pretty": true, "-e": true, "--regexp": true, "--expression": true, "-v": true, "--volume": true,
-	"--mount": true, "--description": true, "--notes": true, "-t": true, "--tag": true,
+func usesNotReads(opt string) bool {
+	switch opt {
+	case "-i", "--identity", "--private-key", "--key-file", "--kubeconfig",
+		"--userconfig", "--globalconfig", "-m", "--message", "-k", "--grep",
+		"-run", "--run", "--title", "--body", "-S", "-G", "--format",
+		"--pretty", "-e", "--regexp", "--expression", "-v", "--volume",
+		"--mount", "--description", "--notes", "-t", "--tag":
+		return true
+	}
+	return false
 }
 
 // patternFirst are tools whose first operand is a pattern or a script,
 // unless -e/-f gave one.
-var patternFirst = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "sed": true, "awk": true, "gawk": true, "jq": true}
+func patternFirst(name string) bool {
+	switch name {
+	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk", "jq":
+		return true
+	}
+	return false
+}
 
 // textArgs marks the words of a command that are not paths it reads out:
 // option values in usesNotReads, a search tool's pattern, words with
@@ -942,7 +968,7 @@ func textArgs(name string, fs []field) map[int]bool {
 	for i := 1; i < len(fs); i++ {
 		a := fs[i].val
 		opt, _, eq := strings.Cut(a, "=")
-		if usesNotReads[opt] && (name != "sed" || opt == "-e" || opt == "--expression") {
+		if usesNotReads(opt) && (name != "sed" || opt == "-e" || opt == "--expression") {
 			if opt == "-e" || opt == "--regexp" || opt == "--expression" {
 				patternGiven = true
 			}
@@ -972,7 +998,7 @@ func textArgs(name string, fs []field) map[int]bool {
 			}
 		}
 	}
-	if patternFirst[name] && !patternGiven {
+	if patternFirst(name) && !patternGiven {
 		for i := 1; i < len(fs); i++ {
 			if !strings.HasPrefix(fs[i].val, "-") && !text[i] {
 				text[i] = true
@@ -1052,7 +1078,11 @@ func (w *walker) isCredentialDir(p string) bool {
 	return false
 }
 
-var securityUnits = map[string]bool{"apparmor": true, "auditd": true, "firewalld": true, "ufw": true, "iptables": true, "ip6tables": true, "nftables": true, "selinux": true, "fail2ban": true}
+// securityUnits are the services that enforce security policy. A slice,
+// not a map: it is also tried in turn against unit globs (systemctl stop 'fire*').
+var securityUnits = []string{"apparmor", "auditd", "firewalld", "ufw", "iptables", "ip6tables", "nftables", "selinux", "fail2ban"}
+
+func securityUnit(name string) bool { return slices.Contains(securityUnits, name) }
 
 func (w *walker) securityOff(c int) bool {
 	fs := w.info[c].fields
@@ -1097,17 +1127,17 @@ func (w *walker) securityOff(c int) bool {
 				continue
 			}
 			unit := strings.TrimSuffix(v, ".service")
-			if securityUnits[unit] {
+			if securityUnit(unit) {
 				return true
 			}
-			for u := range securityUnits {
+			for _, u := range securityUnits {
 				if strings.ContainsAny(unit, "*?[") && matchGlob(unit, u) {
 					return true // systemctl takes unit globs: 'fire*'
 				}
 			}
 		}
 	case "service":
-		return len(ops) >= 2 && securityUnits[ops[0].val] && ops[1].val == "stop"
+		return len(ops) >= 2 && securityUnit(ops[0].val) && ops[1].val == "stop"
 	case "csrutil":
 		return first == "disable"
 	case "spctl":
@@ -1129,14 +1159,14 @@ func (w *walker) securityOff(c int) bool {
 		// /etc/init.d/apparmor stop
 		return first == "stop" || first == "teardown" || first == "flush"
 	case "invoke-rc.d", "rc-service":
-		return len(ops) >= 2 && securityUnits[ops[0].val] && (ops[1].val == "stop" || ops[1].val == "teardown")
+		return len(ops) >= 2 && securityUnit(ops[0].val) && (ops[1].val == "stop" || ops[1].val == "teardown")
 	case "update-rc.d":
-		return len(ops) >= 2 && securityUnits[ops[0].val] && (ops[1].val == "disable" || ops[1].val == "remove")
+		return len(ops) >= 2 && securityUnit(ops[0].val) && (ops[1].val == "disable" || ops[1].val == "remove")
 	case "chkconfig":
-		return len(ops) >= 2 && securityUnits[ops[0].val] && ops[1].val == "off"
+		return len(ops) >= 2 && securityUnit(ops[0].val) && ops[1].val == "off"
 	case "pkill", "killall":
 		for _, f := range ops {
-			if securityUnits[f.val] {
+			if securityUnit(f.val) {
 				return true
 			}
 		}
@@ -1182,18 +1212,28 @@ func (w *walker) killAll(c int) bool {
 
 // guardPrograms are guard's own programs: guard hands its management
 // commands to guard-cli, which an agent could also run directly.
-var guardPrograms = map[string]bool{"guard": true, "guard-cli": true}
+func guardPrograms(name string) bool { return name == "guard" || name == "guard-cli" }
 
 // guardVerbs are the management verbs only a human may run.
-var guardVerbs = map[string]bool{"trust": true, "approve": true, "reject": true, "policy": true, "untrust": true}
+func guardVerbs(v string) bool {
+	switch v {
+	case "trust", "approve", "reject", "policy", "untrust":
+		return true
+	}
+	return false
+}
 
 // readers may name guard's files without changing them.
-var readers = map[string]bool{
-	"cat": true, "less": true, "more": true, "head": true, "tail": true, "grep": true, "rg": true, "ls": true,
-	"stat": true, "wc": true, "diff": true, "cmp": true, "file": true, "du": true, "echo": true, "printf": true,
-	"test": true, "[": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
-	"md5sum": true, "sha1sum": true, "sha256sum": true, "jq": true, "bat": true, "cd": true, "pushd": true,
-	"guard": true, "guard-cli": true, "tree": true, "which": true, "type": true,
+func readers(name string) bool {
+	switch name {
+	case "cat", "less", "more", "head", "tail", "grep", "rg", "ls",
+		"stat", "wc", "diff", "cmp", "file", "du", "echo", "printf",
+		"test", "[", "realpath", "readlink", "dirname", "basename",
+		"md5sum", "sha1sum", "sha256sum", "jq", "bat", "cd", "pushd",
+		"guard", "guard-cli", "tree", "which", "type":
+		return true
+	}
+	return false
 }
 
 func (w *walker) guardSelf(c int) bool {
@@ -1207,11 +1247,11 @@ func (w *walker) guardSelf(c int) bool {
 			}
 		}
 	}
-	if guardPrograms[cm.Name] {
+	if guardPrograms(cm.Name) {
 		ops := operands(fs)
 		if len(ops) > 0 {
 			v := ops[0].val
-			if guardVerbs[v] {
+			if guardVerbs(v) {
 				return true
 			}
 			if v == "grants" && len(ops) > 1 && ops[1].val != "list" && ops[1].val != "ls" {
@@ -1219,7 +1259,7 @@ func (w *walker) guardSelf(c int) bool {
 			}
 		}
 	}
-	if readers[cm.Name] {
+	if readers(cm.Name) {
 		return false
 	}
 	if cm.Name == "find" && !parseFind(fs).delete {
@@ -1233,7 +1273,7 @@ func (w *walker) guardSelf(c int) bool {
 			dirNear = dirNear || strings.HasPrefix(prot, d) || strings.HasPrefix(d, prot)
 		}
 	}
-	moves := fileMovers[cm.Name]
+	moves := fileMovers(cm.Name)
 	deletes := cm.Name == "rm" || cm.Name == "rmdir" || cm.Name == "unlink"
 	for _, f := range fs[1:] {
 		if !dirNear && !strings.ContainsAny(f.pat, "/~*?[") {
@@ -1257,8 +1297,14 @@ func (w *walker) guardSelf(c int) bool {
 // fileMovers copy, move, link or delete whole trees: pointed at a directory
 // holding guard's files (mv ~/.config x, ln -sfn /tmp/x ~/.config), they
 // replace guard's config along with it.
-var fileMovers = map[string]bool{"cp": true, "mv": true, "ln": true, "rm": true, "rmdir": true, "rsync": true,
-	"install": true, "tar": true, "unzip": true, "rename": true}
+func fileMovers(name string) bool {
+	switch name {
+	case "cp", "mv", "ln", "rm", "rmdir", "rsync",
+		"install", "tar", "unzip", "rename":
+		return true
+	}
+	return false
+}
 
 // within reports p naming dir itself or something inside it.
 func within(p, dir string) bool {
@@ -1638,17 +1684,21 @@ func isMinusOne(s string) bool {
 // nameTakers are builtins whose arguments name variables; bash evaluates a
 // subscript in such a name as arithmetic, running any $( ) in it, even from
 // inside single quotes: test -v 'a[$(id)]'.
-var nameTakers = map[string]bool{
-	"test": true, "[": true, "printf": true, "read": true, "mapfile": true, "readarray": true,
-	"unset": true, "declare": true, "typeset": true, "local": true, "export": true, "readonly": true,
-	"getopts": true, "wait": true, "let": true,
+func nameTakers(name string) bool {
+	switch name {
+	case "test", "[", "printf", "read", "mapfile", "readarray",
+		"unset", "declare", "typeset", "local", "export", "readonly",
+		"getopts", "wait", "let":
+		return true
+	}
+	return false
 }
 
 // hiddenExec: a name-taking builtin given, where it expects a variable
 // name, a word with a subscript holding code.
 func (w *walker) hiddenExec(c int) bool {
 	name := w.a.Commands[c].Name
-	if !nameTakers[name] {
+	if !nameTakers(name) {
 		return false
 	}
 	for _, f := range nameWords(name, w.info[c].fields) {
