@@ -26,3 +26,23 @@ func TestCredentialWords(t *testing.T) {
 		}
 	}
 }
+
+// TestWrappersSorted: lookupWrapper searches the wrapper table by binary
+// search, so the table must stay sorted by name, each name once.
+func TestWrappersSorted(t *testing.T) {
+	for i := 1; i < len(wrappers); i++ {
+		if wrappers[i-1].name >= wrappers[i].name {
+			t.Errorf("wrappers: %q comes before %q: keep the table sorted by name, each name once", wrappers[i-1].name, wrappers[i].name)
+		}
+	}
+	for _, wr := range wrappers {
+		if got, ok := lookupWrapper(wr.name); !ok || got.name != wr.name {
+			t.Errorf("lookupWrapper(%q) = %q, %v", wr.name, got.name, ok)
+		}
+	}
+	for _, name := range []string{"", "a", "zzz", "timeou", "timeoutx", "env", "bash"} {
+		if _, ok := lookupWrapper(name); ok {
+			t.Errorf("lookupWrapper(%q) found an entry, want none", name)
+		}
+	}
+}

@@ -18,66 +18,79 @@ type grammar struct {
 
 // wrapper is one entry of the wrapper table.
 type wrapper struct {
+	name string // the command word
 	kind Wrap
 	g    grammar
 }
 
 // wrappers is the table of commands that run other commands. Each is judged
-// by what it runs; the entries here say how to find it.
-var wrappers = map[string]wrapper{
-	"timeout":          {kind: WrapTransparent, g: grammar{argShort: "sk", argLong: []string{"signal", "kill-after"}, operands: 1}},
-	"nice":             {kind: WrapTransparent, g: grammar{argShort: "n", argLong: []string{"adjustment"}}},
-	"nohup":            {kind: WrapTransparent},
-	"time":             {kind: WrapTransparent, g: grammar{argShort: "fo", argLong: []string{"format", "output"}}},
-	"command":          {kind: WrapTransparent, g: grammar{noExec: "vV"}},
-	"builtin":          {kind: WrapTransparent},
-	"exec":             {kind: WrapTransparent, g: grammar{argShort: "a"}},
-	"stdbuf":           {kind: WrapTransparent, g: grammar{argShort: "ioe", argLong: []string{"input", "output", "error"}}},
-	"ionice":           {kind: WrapTransparent, g: grammar{argShort: "cnpPu", argLong: []string{"class", "classdata", "pid", "pgid", "uid"}, noExec: "pPu", noExecL: []string{"pid", "pgid", "uid"}}},
-	"setsid":           {kind: WrapTransparent},
-	"taskset":          {kind: WrapTransparent, g: grammar{operands: 1, noExec: "p", noExecL: []string{"pid"}}},
-	"chrt":             {kind: WrapTransparent, g: grammar{operands: 1, noExec: "p", noExecL: []string{"pid"}}},
-	"chroot":           {kind: WrapTransparent, g: grammar{argLong: []string{"userspec", "groups"}, operands: 1}},
-	"unshare":          {kind: WrapTransparent},
-	"nocache":          {kind: WrapTransparent},
-	"eatmydata":        {kind: WrapTransparent},
-	"fakeroot":         {kind: WrapTransparent, g: grammar{argShort: "lsi", argLong: []string{"lib", "faked"}}},
-	"unbuffer":         {kind: WrapTransparent},
-	"catchsegv":        {kind: WrapTransparent},
-	"caffeinate":       {kind: WrapTransparent, g: grammar{argShort: "tw"}},
-	"proxychains":      {kind: WrapTransparent, g: grammar{argShort: "f"}},
-	"proxychains4":     {kind: WrapTransparent, g: grammar{argShort: "f"}},
-	"torsocks":         {kind: WrapTransparent, g: grammar{argShort: "uapP"}},
-	"tsocks":           {kind: WrapTransparent},
-	"firejail":         {kind: WrapTransparent},
-	"dbus-run-session": {kind: WrapTransparent},
-	"xvfb-run":         {kind: WrapTransparent, g: grammar{argShort: "nfespw", argLong: []string{"server-num", "auth-file", "error-file", "server-args", "xauth-protocol", "wait"}}},
-	"valgrind":         {kind: WrapTransparent},
-	"strace":           {kind: WrapTransparent, g: grammar{argShort: "abeEIoOpPsSuUX", argLong: []string{"output", "trace", "signal", "attach"}}},
-	"ltrace":           {kind: WrapTransparent, g: grammar{argShort: "aAeEDlLnoOpsSuxX", argLong: []string{"output"}}},
-	"busybox":          {kind: WrapTransparent},
-	"toybox":           {kind: WrapTransparent},
-	"prlimit":          {kind: WrapTransparent, g: grammar{noExec: "p", noExecL: []string{"pid"}}},
-	"numactl":          {kind: WrapTransparent, g: grammar{argShort: "CNmpiP", noExec: "sH", noExecL: []string{"show", "hardware"}}},
-	"cpulimit":         {kind: WrapTransparent, g: grammar{argShort: "lpe", noExec: "pe", noExecL: []string{"pid", "exe"}}},
-	"trickle":          {kind: WrapTransparent, g: grammar{argShort: "duwtlnL"}},
-	"setarch":          {kind: WrapTransparent, g: grammar{operands: 1}},
-	"linux32":          {kind: WrapTransparent},
-	"linux64":          {kind: WrapTransparent},
-	"runcon":           {kind: WrapTransparent, g: grammar{argShort: "turl"}},
-	"faketime":         {kind: WrapTransparent, g: grammar{argShort: "m", operands: 1}},
-	"chronic":          {kind: WrapTransparent},
-	"ifne":             {kind: WrapTransparent},
-	"cgexec":           {kind: WrapTransparent, g: grammar{argShort: "g"}},
-	"systemd-inhibit":  {kind: WrapTransparent},
-	"systemd-run":      {kind: WrapTransparent, g: grammar{argShort: "pEM"}},
-	"dbus-launch":      {kind: WrapTransparent},
-	"screen":           {kind: WrapTransparent, g: grammar{argShort: "SchpTeL", noExec: "XrRlsx", noExecL: []string{"list", "version"}}},
-	"direnv":           {kind: WrapTransparent},
-	"sudo":             {kind: WrapTransparent, g: grammar{argShort: "CDghpRrtTUu", argLong: []string{"close-from", "chdir", "group", "host", "prompt", "chroot", "role", "type", "command-timeout", "other-user", "user"}, noExec: "lvVkK"}},
-	"doas":             {kind: WrapTransparent, g: grammar{argShort: "uC"}},
-	"pkexec":           {kind: WrapTransparent, g: grammar{argLong: []string{"user"}}},
-	"run0":             {kind: WrapTransparent, g: grammar{argShort: "uDg", argLong: []string{"user", "group", "chdir", "property", "slice", "unit", "description", "setenv", "nice", "background", "machine"}}},
+// by what it runs; the entries here say how to find it. The table is sorted
+// by name for lookupWrapper's binary search (TestWrappersSorted): unlike a
+// map, a slice literal is laid out by the compiler, with no init code to
+// run in every guard process.
+var wrappers = []wrapper{
+	{name: "builtin", kind: WrapTransparent},
+	{name: "busybox", kind: WrapTransparent},
+	{name: "caffeinate", kind: WrapTransparent, g: grammar{argShort: "tw"}},
+	{name: "catchsegv", kind: WrapTransparent},
+	{name: "cgexec", kind: WrapTransparent, g: grammar{argShort: "g"}},
+	{name: "chronic", kind: WrapTransparent},
+	{name: "chroot", kind: WrapTransparent, g: grammar{argLong: []string{"userspec", "groups"}, operands: 1}},
+	{name: "chrt", kind: WrapTransparent, g: grammar{operands: 1, noExec: "p", noExecL: []string{"pid"}}},
+	{name: "command", kind: WrapTransparent, g: grammar{noExec: "vV"}},
+	{name: "cpulimit", kind: WrapTransparent, g: grammar{argShort: "lpe", noExec: "pe", noExecL: []string{"pid", "exe"}}},
+	{name: "dbus-launch", kind: WrapTransparent},
+	{name: "dbus-run-session", kind: WrapTransparent},
+	{name: "direnv", kind: WrapTransparent},
+	{name: "doas", kind: WrapTransparent, g: grammar{argShort: "uC"}},
+	{name: "eatmydata", kind: WrapTransparent},
+	{name: "exec", kind: WrapTransparent, g: grammar{argShort: "a"}},
+	{name: "fakeroot", kind: WrapTransparent, g: grammar{argShort: "lsi", argLong: []string{"lib", "faked"}}},
+	{name: "faketime", kind: WrapTransparent, g: grammar{argShort: "m", operands: 1}},
+	{name: "firejail", kind: WrapTransparent},
+	{name: "ifne", kind: WrapTransparent},
+	{name: "ionice", kind: WrapTransparent, g: grammar{argShort: "cnpPu", argLong: []string{"class", "classdata", "pid", "pgid", "uid"}, noExec: "pPu", noExecL: []string{"pid", "pgid", "uid"}}},
+	{name: "linux32", kind: WrapTransparent},
+	{name: "linux64", kind: WrapTransparent},
+	{name: "ltrace", kind: WrapTransparent, g: grammar{argShort: "aAeEDlLnoOpsSuxX", argLong: []string{"output"}}},
+	{name: "nice", kind: WrapTransparent, g: grammar{argShort: "n", argLong: []string{"adjustment"}}},
+	{name: "nocache", kind: WrapTransparent},
+	{name: "nohup", kind: WrapTransparent},
+	{name: "numactl", kind: WrapTransparent, g: grammar{argShort: "CNmpiP", noExec: "sH", noExecL: []string{"show", "hardware"}}},
+	{name: "pkexec", kind: WrapTransparent, g: grammar{argLong: []string{"user"}}},
+	{name: "prlimit", kind: WrapTransparent, g: grammar{noExec: "p", noExecL: []string{"pid"}}},
+	{name: "proxychains", kind: WrapTransparent, g: grammar{argShort: "f"}},
+	{name: "proxychains4", kind: WrapTransparent, g: grammar{argShort: "f"}},
+	{name: "run0", kind: WrapTransparent, g: grammar{argShort: "uDg", argLong: []string{"user", "group", "chdir", "property", "slice", "unit", "description", "setenv", "nice", "background", "machine"}}},
+	{name: "runcon", kind: WrapTransparent, g: grammar{argShort: "turl"}},
+	{name: "screen", kind: WrapTransparent, g: grammar{argShort: "SchpTeL", noExec: "XrRlsx", noExecL: []string{"list", "version"}}},
+	{name: "setarch", kind: WrapTransparent, g: grammar{operands: 1}},
+	{name: "setsid", kind: WrapTransparent},
+	{name: "stdbuf", kind: WrapTransparent, g: grammar{argShort: "ioe", argLong: []string{"input", "output", "error"}}},
+	{name: "strace", kind: WrapTransparent, g: grammar{argShort: "abeEIoOpPsSuUX", argLong: []string{"output", "trace", "signal", "attach"}}},
+	{name: "sudo", kind: WrapTransparent, g: grammar{argShort: "CDghpRrtTUu", argLong: []string{"close-from", "chdir", "group", "host", "prompt", "chroot", "role", "type", "command-timeout", "other-user", "user"}, noExec: "lvVkK"}},
+	{name: "systemd-inhibit", kind: WrapTransparent},
+	{name: "systemd-run", kind: WrapTransparent, g: grammar{argShort: "pEM"}},
+	{name: "taskset", kind: WrapTransparent, g: grammar{operands: 1, noExec: "p", noExecL: []string{"pid"}}},
+	{name: "time", kind: WrapTransparent, g: grammar{argShort: "fo", argLong: []string{"format", "output"}}},
+	{name: "timeout", kind: WrapTransparent, g: grammar{argShort: "sk", argLong: []string{"signal", "kill-after"}, operands: 1}},
+	{name: "torsocks", kind: WrapTransparent, g: grammar{argShort: "uapP"}},
+	{name: "toybox", kind: WrapTransparent},
+	{name: "trickle", kind: WrapTransparent, g: grammar{argShort: "duwtlnL"}},
+	{name: "tsocks", kind: WrapTransparent},
+	{name: "unbuffer", kind: WrapTransparent},
+	{name: "unshare", kind: WrapTransparent},
+	{name: "valgrind", kind: WrapTransparent},
+	{name: "xvfb-run", kind: WrapTransparent, g: grammar{argShort: "nfespw", argLong: []string{"server-num", "auth-file", "error-file", "server-args", "xauth-protocol", "wait"}}},
+}
+
+// lookupWrapper returns the wrapper table's entry for a command word.
+func lookupWrapper(name string) (wrapper, bool) {
+	i, ok := slices.BinarySearchFunc(wrappers, name, func(wr wrapper, name string) int { return strings.Compare(wr.name, name) })
+	if !ok {
+		return wrapper{}, false
+	}
+	return wrappers[i], true
 }
 
 // customWrapper returns the handler of a wrapper whose grammar is not just
@@ -130,22 +143,36 @@ func customWrapper(name string) func(*walker, int, []field) {
 
 // interpreters run a program given as text with one of their options
 // (python -c); guard cannot judge that text, so the command is opaque.
-var interpreters = map[string]string{
-	"python": "c", "python2": "c", "python3": "c", "pypy": "c", "pypy3": "c",
-	"node": "ep", "nodejs": "ep", "deno": "", "bun": "e",
-	"perl": "eE", "ruby": "e", "php": "rR", "lua": "e", "luajit": "e",
-	"Rscript": "e", "osascript": "e", "pwsh": "cC", "powershell": "cC",
-	"tclsh": "", "awk": "", "jshell": "",
+// The result is the interpreter's short options that take program text.
+func interpreters(name string) (opts string, ok bool) {
+	switch name {
+	case "python", "python2", "python3", "pypy", "pypy3":
+		return "c", true
+	case "node", "nodejs":
+		return "ep", true
+	case "bun", "ruby", "lua", "luajit", "Rscript", "osascript":
+		return "e", true
+	case "perl":
+		return "eE", true
+	case "php":
+		return "rR", true
+	case "pwsh", "powershell":
+		return "cC", true
+	case "deno", "tclsh", "awk", "jshell":
+		return "", true
+	}
+	return "", false
 }
 
 func interpreterName(name string) (string, bool) {
-	if opts, ok := interpreters[name]; ok {
+	if opts, ok := interpreters(name); ok {
 		return opts, true
 	}
 	// python3.12, perl5.36 …
 	for _, base := range []string{"python3.", "python2.", "perl5."} {
 		if strings.HasPrefix(name, base) {
-			return interpreters[strings.TrimRight(base, ".")], true
+			opts, _ := interpreters(strings.TrimRight(base, "."))
+			return opts, true
 		}
 	}
 	return "", false
@@ -163,7 +190,7 @@ func (w *walker) unwrap(c int) {
 		custom(w, c, fs)
 		return
 	}
-	if wr, ok := wrappers[name]; ok {
+	if wr, ok := lookupWrapper(name); ok {
 		start, ok := skipOptions(fs, 1, wr.g)
 		if !ok || start >= len(fs) {
 			return
@@ -625,14 +652,20 @@ func (w *walker) wrapParallel(c int, fs []field) {
 }
 
 // findArgs says how many words each find primary takes after it.
-var findArgs = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
-	"-regex": 1, "-iregex": 1, "-regextype": 1, "-type": 1, "-xtype": 1, "-user": 1, "-group": 1,
-	"-perm": 1, "-size": 1, "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1,
-	"-cmin": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-maxdepth": 1, "-mindepth": 1,
-	"-links": 1, "-inum": 1, "-samefile": 1, "-uid": 1, "-gid": 1, "-fstype": 1,
-	"-printf": 1, "-fprint": 1, "-fprint0": 1, "-fprintf": 2, "-fls": 1, "-lname": 1,
-	"-ilname": 1, "-used": 1, "-context": 1, "-files0-from": 1, "-newerXY": 1,
+func findArgs(primary string) int {
+	switch primary {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
+		"-regex", "-iregex", "-regextype", "-type", "-xtype", "-user", "-group",
+		"-perm", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime",
+		"-cmin", "-newer", "-anewer", "-cnewer", "-maxdepth", "-mindepth",
+		"-links", "-inum", "-samefile", "-uid", "-gid", "-fstype",
+		"-printf", "-fprint", "-fprint0", "-fls", "-lname",
+		"-ilname", "-used", "-context", "-files0-from", "-newerXY":
+		return 1
+	case "-fprintf":
+		return 2
+	}
+	return 0
 }
 
 // findParse splits a find command into its starting points and its
@@ -687,13 +720,13 @@ func parseFind(fs []field) findInfo {
 		case strings.HasPrefix(a, "-newer") && len(a) == 8:
 			i += 2
 		default:
-			if findArgs[a] > 0 && a != "-maxdepth" && a != "-mindepth" {
+			if findArgs(a) > 0 && a != "-maxdepth" && a != "-mindepth" {
 				fi.filtered = true
 			}
 			if a == "-empty" || a == "-executable" || a == "-readable" || a == "-writable" {
 				fi.filtered = true
 			}
-			i += 1 + findArgs[a]
+			i += 1 + findArgs(a)
 		}
 	}
 	return fi
@@ -843,14 +876,20 @@ func (w *walker) wrapScheduler(c int, fs []field) {
 
 // runnerVerbs are the subcommands of environment managers that run a
 // command: uv run CMD, bundle exec CMD, mise x -- CMD, direnv exec DIR CMD.
-var runnerVerbs = map[string]bool{"run": true, "exec": true, "x": true, "develop": true, "shell": true}
+func runnerVerbs(v string) bool {
+	switch v {
+	case "run", "exec", "x", "develop", "shell":
+		return true
+	}
+	return false
+}
 
 // wrapRunner: uv|poetry|pipenv|conda|pdm|rye|hatch run, bundle|mise|asdf|
 // opam|stack exec, direnv exec DIR, nix develop -c: the command after the
 // verb (and its options) runs as if typed alone.
 func (w *walker) wrapRunner(c int, fs []field) {
 	i, v := verb(fs, "-n", "--name", "-p", "--prefix", "--directory", "--project", "-C", "--cwd", "--python", "--with", "-e", "--env", "--env-file", "--group", "--extra")
-	if i < 0 || !runnerVerbs[v] {
+	if i < 0 || !runnerVerbs(v) {
 		return
 	}
 	name := w.a.Commands[c].Name
@@ -913,10 +952,14 @@ func (w *walker) wrapNixShell(c int, fs []field) {
 }
 
 // gitShellOptions are git options whose value git runs through the shell.
-var gitShellOptions = map[string]bool{
-	"--tree-filter": true, "--index-filter": true, "--msg-filter": true, "--env-filter": true, "--commit-filter": true,
-	"--parent-filter": true, "--tag-name-filter": true, "--sendmail-cmd": true, "--to-cmd": true, "--cc-cmd": true,
-	"--header-cmd": true, "--upload-pack": true, "--receive-pack": true, "--exec": true, "--extcmd": true,
+func gitShellOptions(name string) bool {
+	switch name {
+	case "--tree-filter", "--index-filter", "--msg-filter", "--env-filter", "--commit-filter",
+		"--parent-filter", "--tag-name-filter", "--sendmail-cmd", "--to-cmd", "--cc-cmd",
+		"--header-cmd", "--upload-pack", "--receive-pack", "--exec", "--extcmd":
+		return true
+	}
+	return false
 }
 
 // gitShellKeys are config keys (git -c KEY=VALUE) whose value git runs.
@@ -936,7 +979,7 @@ func (w *walker) wrapGit(c int, fs []field) {
 		a := fs[i].val
 		name, val, eq := strings.Cut(a, "=")
 		switch {
-		case gitShellOptions[name]:
+		case gitShellOptions(name):
 			if eq {
 				f := fs[i]
 				f.val, f.pat = val, val
