@@ -125,20 +125,35 @@ var execTable = []execRule{
 }
 
 // subOpts lists, per program with subcommands, the global options that take
-// a separate value, so the subcommand can be found.
-var subOpts = map[string][]string{
-	"git":     {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path", "--list-cmds", "--attr-source"},
-	"docker":  {"-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
-	"podman":  {"--connection", "-c", "--url", "--identity", "--root", "--runroot", "--storage-driver", "--log-level"},
-	"nerdctl": {"-n", "--namespace", "-a", "--address", "-H", "--host"},
-	"npm":     {"-w", "--workspace", "--prefix", "-C"},
-	"pnpm":    {"-C", "--dir", "-F", "--filter", "-w"},
-	"yarn":    {"--cwd"},
-	"bun":     {"--cwd"},
+// a separate value, so the subcommand can be found. A slice literal, unlike
+// a map, is laid out by the compiler: no init code runs for it in every
+// guard process. globalOpts searches it in order.
+var subOpts = []struct {
+	prog string
+	opts []string
+}{
+	{"git", []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path", "--list-cmds", "--attr-source"}},
+	{"docker", []string{"-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"}},
+	{"podman", []string{"--connection", "-c", "--url", "--identity", "--root", "--runroot", "--storage-driver", "--log-level"}},
+	{"nerdctl", []string{"-n", "--namespace", "-a", "--address", "-H", "--host"}},
+	{"npm", []string{"-w", "--workspace", "--prefix", "-C"}},
+	{"pnpm", []string{"-C", "--dir", "-F", "--filter", "-w"}},
+	{"yarn", []string{"--cwd"}},
+	{"bun", []string{"--cwd"}},
+}
+
+// globalOpts returns prog's entry of subOpts, nil for a program without one.
+func globalOpts(prog string) []string {
+	for _, s := range subOpts {
+		if s.prog == prog {
+			return s.opts
+		}
+	}
+	return nil
 }
 
 // noDashDash: programs for which "--" does not end the options.
-var noDashDash = map[string]bool{"find": true, "make": true, "gmake": true}
+func noDashDash(name string) bool { return name == "find" || name == "make" || name == "gmake" }
 
 // marks are the sensitive words of one command and why.
 type marks struct {
@@ -162,7 +177,7 @@ func (m *marks) mark(i int, reason string) {
 // subcommand returns the index of the first operand after the program's
 // global options, or -1.
 func subcommand(c *classify.Command) int {
-	opts := subOpts[c.Name]
+	opts := globalOpts(c.Name)
 	for i := 1; i < len(c.Args); i++ {
 		w := c.Args[i]
 		if w == "--" {
@@ -240,7 +255,7 @@ func markCommand(c *classify.Command, m *marks) {
 		}
 		for i := 1; i < len(c.Args); i++ {
 			w := c.Args[i]
-			if w == "--" && !noDashDash[c.Name] {
+			if w == "--" && !noDashDash(c.Name) {
 				break
 			}
 			if r.Global && sub >= 0 && i >= sub {
@@ -444,8 +459,25 @@ func checkPager(c *classify.Command, _ int, m *marks) {
 }
 
 // sedLongFlags maps sed's long options to the letter of their short form.
-var sedLongFlags = map[string]string{"--regexp-extended": "E", "--separate": "s", "--null-data": "z", "--unbuffered": "u",
-	"--posix": "P", "--debug": "D", "--sandbox": "D", "--in-place": "i", "--zero-terminated": "z"}
+func sedLongFlags(opt string) (letter string, ok bool) {
+	switch opt {
+	case "--regexp-extended":
+		return "E", true
+	case "--separate":
+		return "s", true
+	case "--null-data", "--zero-terminated":
+		return "z", true
+	case "--unbuffered":
+		return "u", true
+	case "--posix":
+		return "P", true
+	case "--debug", "--sandbox":
+		return "D", true
+	case "--in-place":
+		return "i", true
+	}
+	return "", false
+}
 
 // sedScripts returns the indexes of sed's script words, and whether a script
 // comes from a file (-f).
@@ -477,8 +509,9 @@ func sedScripts(c *classify.Command) (scripts []int, fromFile bool, flags string
 		case w == "-n" || w == "--quiet" || w == "--silent":
 			flags += "n"
 		case strings.HasPrefix(w, "--"):
-			flags += sedLongFlags[w]
-			if _, ok := sedLongFlags[w]; !ok {
+			if f, ok := sedLongFlags(w); ok {
+				flags += f
+			} else {
 				flags += "?"
 			}
 		case len(w) > 1 && w[0] == '-':
