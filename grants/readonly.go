@@ -10,27 +10,52 @@ import (
 // readOnlySet is the built-in read-only set: command word (as written, no
 // path) → an extra argument check, nil when any arguments are fine. A
 // command any word of which the exec-capable table marks is never in it.
-var readOnlySet = map[string]func(c *classify.Command) bool{
-	"cd": nil, "pushd": nil, "popd": nil, "pwd": nil, "ls": nil, "cat": nil, "head": nil, "tail": nil,
-	"wc": nil, "grep": nil, "rg": nil, "echo": nil, "printf": nil, "stat": nil, "which": nil, "type": nil,
-	"du": nil, "df": nil, "uname": nil, "id": nil, "whoami": nil, "diff": nil, "cmp": nil,
-	"true": nil, "false": nil, "test": nil, "[": nil, "find": nil, "sort": nil,
-	"date": dateReadOnly, "file": fileReadOnly, "git": gitReadOnly, "sed": sedReadOnly,
-	// Harmless builtins and text filters that read stdin or name files
-	// only to read them: agents use them all day.
-	"exit": nil, ":": nil, "sleep": nil, "basename": nil, "dirname": nil, "realpath": nil,
-	"readlink": nil, "nproc": nil, "tr": nil, "cut": nil, "nl": nil, "tac": nil, "rev": nil,
-	"seq": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil, "comm": nil, "paste": nil,
-	"column": nil, "tree": treeReadOnly, "uniq": uniqReadOnly,
-	// looking at the machine and at files, writing nothing
-	"ps": nil, "pgrep": nil, "lsof": nil, "ss": nil, "netstat": nil, "free": nil, "uptime": nil,
-	"whereis": nil, "jq": nil, "readelf": nil, "nm": nil, "zcat": nil, "base64": nil, "sha512sum": nil,
-	"hostname": noOperands, "command": commandLookup, "tar": tarList, "gunzip": stdoutOnly, "gzip": stdoutOnly,
+// It is a switch, not a map, so that no init code builds it in every guard
+// process.
+func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
+	switch name {
+	case "cd", "pushd", "popd", "pwd", "ls", "cat", "head", "tail",
+		"wc", "grep", "rg", "echo", "printf", "stat", "which", "type",
+		"du", "df", "uname", "id", "whoami", "diff", "cmp",
+		"true", "false", "test", "[", "find", "sort",
+		// Harmless builtins and text filters that read stdin or name files
+		// only to read them: agents use them all day.
+		"exit", ":", "sleep", "basename", "dirname", "realpath",
+		"readlink", "nproc", "tr", "cut", "nl", "tac", "rev",
+		"seq", "md5sum", "sha1sum", "sha256sum", "comm", "paste",
+		"column",
+		// looking at the machine and at files, writing nothing
+		"ps", "pgrep", "lsof", "ss", "netstat", "free", "uptime",
+		"whereis", "jq", "readelf", "nm", "zcat", "base64", "sha512sum":
+		return nil, true
+	case "date":
+		return dateReadOnly, true
+	case "file":
+		return fileReadOnly, true
+	case "git":
+		return gitReadOnly, true
+	case "sed":
+		return sedReadOnly, true
+	case "tree":
+		return treeReadOnly, true
+	case "uniq":
+		return uniqReadOnly, true
+	case "hostname":
+		return noOperands, true
+	case "command":
+		return commandLookup, true
+	case "tar":
+		return tarList, true
+	case "gunzip", "gzip":
+		return stdoutOnly, true
 	// versions of well-known tools
-	"go": versionOnly, "node": versionOnly, "npm": versionOnly, "python3": versionOnly, "python": versionOnly,
-	"rustc": versionOnly, "cargo": versionOnly, "java": versionOnly, "gcc": versionOnly, "clang": versionOnly,
-	"make": versionOnly, "docker": versionOnly, "kubectl": versionOnly, "terraform": versionOnly, "pip": versionOnly,
-	"pip3": versionOnly, "ruby": versionOnly, "deno": versionOnly, "bun": versionOnly, "yarn": versionOnly, "pnpm": versionOnly,
+	case "go", "node", "npm", "python3", "python",
+		"rustc", "cargo", "java", "gcc", "clang",
+		"make", "docker", "kubectl", "terraform", "pip",
+		"pip3", "ruby", "deno", "bun", "yarn", "pnpm":
+		return versionOnly, true
+	}
+	return nil, false
 }
 
 // noOperands: hostname alone prints the name; with an operand it sets it.
@@ -112,17 +137,17 @@ func uniqReadOnly(c *classify.Command) bool {
 // readOnly reports whether c is in the built-in read-only set, and if it is
 // a member by name but not by its arguments, why not.
 func readOnly(c *classify.Command, m *marks) (bool, string) {
-	check, ok := readOnlySet[c.Args[0]]
+	check, ok := readOnlySet(c.Args[0])
 	if !ok {
 		return false, ""
 	}
 	if m.any {
 		return false, "not read-only: " + m.reason
 	}
-	if c.Tainted && readsNamedFiles[c.Name] {
+	if c.Tainted && readsNamedFiles(c.Name) {
 		return false, "not read-only here: it reads a name this command computed at run time"
 	}
-	if c.DirUnknown && readsNamedFiles[c.Name] {
+	if c.DirUnknown && readsNamedFiles(c.Name) {
 		// after cd to a computed path guard cannot tell what a relative
 		// name reads (cd "$X" && cat *)
 		for i, w := range c.Args[1:] {
@@ -252,8 +277,12 @@ func sedReadOnly(c *classify.Command) bool {
 }
 
 // readsNamedFiles print the contents of the files they are given.
-var readsNamedFiles = map[string]bool{
-	"cat": true, "head": true, "tail": true, "grep": true, "rg": true, "sed": true, "diff": true, "cmp": true,
-	"wc": true, "sort": true, "uniq": true, "cut": true, "nl": true, "tac": true, "rev": true, "comm": true,
-	"paste": true, "column": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "file": true,
+func readsNamedFiles(name string) bool {
+	switch name {
+	case "cat", "head", "tail", "grep", "rg", "sed", "diff", "cmp",
+		"wc", "sort", "uniq", "cut", "nl", "tac", "rev", "comm",
+		"paste", "column", "md5sum", "sha1sum", "sha256sum", "file":
+		return true
+	}
+	return false
 }
