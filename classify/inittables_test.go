@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,20 @@ func TestCredentialWords(t *testing.T) {
 			}
 		}
 	}
+	// credentialGlobTargets: every component but *, ** and ~, each once,
+	// in the table's order.
+	var targets []string
+	for _, cr := range credentials {
+		for _, c := range cr.comps {
+			c = strings.TrimPrefix(c, "/")
+			if c != "*" && c != "**" && c != "~" && !slices.Contains(targets, c) {
+				targets = append(targets, c)
+			}
+		}
+	}
+	if !slices.Equal(credentialGlobTargets, targets) {
+		t.Errorf("credentialGlobTargets = %q\nthe credential table gives %q", credentialGlobTargets, targets)
+	}
 	for _, c := range []string{"", "*", "~", "/etc", ".sshx", "src", "id_rsa"} {
 		if credentialWords(c) {
 			t.Errorf("credentialWords(%q) = true, want false", c)
@@ -36,13 +51,13 @@ func TestWrappersSorted(t *testing.T) {
 		}
 	}
 	for _, wr := range wrappers {
-		if got, ok := lookupWrapper(wr.name); !ok || got.name != wr.name {
-			t.Errorf("lookupWrapper(%q) = %q, %v", wr.name, got.name, ok)
+		if got := lookupWrapper(wr.name); got == nil || got.name != wr.name {
+			t.Errorf("lookupWrapper(%q) = %v", wr.name, got)
 		}
 	}
 	for _, name := range []string{"", "a", "zzz", "timeou", "timeoutx", "env", "bash"} {
-		if _, ok := lookupWrapper(name); ok {
-			t.Errorf("lookupWrapper(%q) found an entry, want none", name)
+		if got := lookupWrapper(name); got != nil {
+			t.Errorf("lookupWrapper(%q) = %q, want none", name, got.name)
 		}
 	}
 }

@@ -671,28 +671,34 @@ func globNamesCredential(c string) bool {
 		return false
 	}
 	prefix := c[:k] // the glob's literal start narrows the candidates
-	// The glob is tried against the table's components, literal or glob; a
-	// component that several entries share is tried again, which is rare
-	// (globs in paths are) and cheaper than a deduplicated copy made at init.
-	for _, cr := range credentials {
-		for _, w := range cr.comps {
-			w = strings.TrimPrefix(w, "/")
-			if w == "*" || w == "**" || w == "~" {
-				continue
-			}
-			if !strings.HasPrefix(w, prefix) && !strings.HasSuffix(w, "*") {
-				continue
-			}
-			if ok := matchGlob(c, w); ok {
-				return true
-			}
-			// a glob in the table (id_*) against a glob in the path (id_*)
-			if strings.HasSuffix(w, "*") && strings.HasPrefix(c, strings.TrimRight(w, "*")) {
-				return true
-			}
+	for _, w := range credentialGlobTargets {
+		if !strings.HasPrefix(w, prefix) && !strings.HasSuffix(w, "*") {
+			continue
+		}
+		if ok := matchGlob(c, w); ok {
+			return true
+		}
+		// a glob in the table (id_*) against a glob in the path (id_*)
+		if strings.HasSuffix(w, "*") && strings.HasPrefix(c, strings.TrimRight(w, "*")) {
+			return true
 		}
 	}
 	return false
+}
+
+// credentialGlobTargets are the table's components, literal or glob, that a
+// glob in a path is tried against: each once, in the table's order, without
+// a leading /. Written out rather than built at init (TestCredentialWords
+// keeps it in step with the table).
+var credentialGlobTargets = []string{
+	".ssh", ".aws", "credentials", "sso", "cache", ".netrc", "_netrc", ".git-credentials", ".gnupg", ".config",
+	"gcloud", ".docker", "config.json", ".kube", "config", "gh", "hosts.yml", ".pgpass", ".vault-token", ".pypirc",
+	".terraform.d", "credentials.tfrc.json", ".azure", "accessTokens.json", "msal_token_cache.*", "etc", "shadow",
+	"shadow-", "gshadow", "gshadow-", "ssh", "ssh_host_*_key", "git", ".cargo", "credentials.toml", "containers",
+	"auth.json", "rclone", "rclone.conf", "cli", ".npmrc", ".yarnrc.yml", "var", "run", "secrets", "kubernetes",
+	"*.conf", ".bash_history", ".zsh_history", ".psql_history", ".mysql_history", ".local", "share", "fish",
+	"fish_history", "ssl", "private", "letsencrypt", "wireguard", "krb5.keytab", "security", "opasswd", "proc",
+	"environ", "task",
 }
 
 // hasCredentialWord reports a path component that some credential entry

@@ -84,13 +84,23 @@ var wrappers = []wrapper{
 	{name: "xvfb-run", kind: WrapTransparent, g: grammar{argShort: "nfespw", argLong: []string{"server-num", "auth-file", "error-file", "server-args", "xauth-protocol", "wait"}}},
 }
 
-// lookupWrapper returns the wrapper table's entry for a command word.
-func lookupWrapper(name string) (wrapper, bool) {
-	i, ok := slices.BinarySearchFunc(wrappers, name, func(wr wrapper, name string) int { return strings.Compare(wr.name, name) })
-	if !ok {
-		return wrapper{}, false
+// lookupWrapper returns the wrapper table's entry for a command word, nil
+// if it has none. The binary search is written out: slices.BinarySearchFunc
+// would copy each entry it looks at.
+func lookupWrapper(name string) *wrapper {
+	lo, hi := 0, len(wrappers)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if wrappers[m].name < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	return wrappers[i], true
+	if lo < len(wrappers) && wrappers[lo].name == name {
+		return &wrappers[lo]
+	}
+	return nil
 }
 
 // customWrapper returns the handler of a wrapper whose grammar is not just
@@ -190,7 +200,7 @@ func (w *walker) unwrap(c int) {
 		custom(w, c, fs)
 		return
 	}
-	if wr, ok := lookupWrapper(name); ok {
+	if wr := lookupWrapper(name); wr != nil {
 		start, ok := skipOptions(fs, 1, wr.g)
 		if !ok || start >= len(fs) {
 			return
