@@ -44,25 +44,19 @@ type App struct {
 	Args                  []string // the full command line, set by run
 }
 
-// newApp builds the App for this process. All defaults live here.
+// newApp builds the App for this process, from the same process facts
+// package shim reads for guard.
 func newApp(stdin, stdout, stderr *os.File) *App {
-	cwd, err := os.Getwd()
-	if err != nil {
-		cwd = ""
-	}
-	self, err := os.Executable()
-	if err != nil {
-		self = ""
-	}
+	env := shim.FromProcess()
 	return &App{
 		Stdin:   stdin,
 		Stdout:  stdout,
 		Stderr:  stderr,
-		Getenv:  os.Getenv,
-		Environ: os.Environ(),
-		Cwd:     cwd,
-		Now:     time.Now,
-		Self:    self,
+		Getenv:  env.Getenv,
+		Environ: env.Environ,
+		Cwd:     env.Cwd,
+		Now:     env.Now,
+		Self:    env.Self,
 	}
 }
 
