@@ -536,7 +536,8 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Keep = a.eng.children()
 	}
 	res, err := run(sp)
-	if a.eng.unlisten != nil {
+	if a.eng.unlisten != nil && err == nil {
+		// (a command that never started never ran Meanwhile)
 		<-listened
 		a.eng.unlisten(sigs)
 	}
