@@ -28,7 +28,9 @@ const importTimeout = time.Minute
 func openJournal(stateDir string, red *redact.Redactor, env *Env) (journal, error) {
 	s := ccs.Open(stateDir, red)
 	s.SetImporter(func() error {
-		cli, err := FindCLI(env.Self, env.getenv("PATH"))
+		// Only the guard-cli next to guard: this runs unjudged, on guard's own
+		// initiative, so a guard-cli planted on the agent's PATH must not be it.
+		cli, err := FindCLI(env.Self, "")
 		if err != nil {
 			return err
 		}
