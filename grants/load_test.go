@@ -1,6 +1,7 @@
 package grants
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -401,5 +402,31 @@ func TestAddRuleConcurrent(t *testing.T) {
 		if !seen[fmt.Sprintf("tool%d *", i)] {
 			t.Errorf("tool%d * lost", i)
 		}
+	}
+}
+
+// TestReadConfigSizes: an empty file is a file (not a missing one), a file
+// of exactly the limit loads, one byte more does not.
+func TestReadConfigSizes(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		size    int
+		wantErr bool
+	}{{0, false}, {1, false}, {4095, false}, {maxConfigBytes, false}, {maxConfigBytes + 1, true}, {3 * maxConfigBytes, true}} {
+		file := filepath.Join(dir, fmt.Sprintf("c%d.toml", tc.size))
+		if err := os.WriteFile(file, bytes.Repeat([]byte{'#'}, tc.size), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		data, err := readConfig(file)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("size %d: err %v", tc.size, err)
+			continue
+		}
+		if !tc.wantErr && (data == nil || len(data) != tc.size) {
+			t.Errorf("size %d: got %d bytes (nil %v)", tc.size, len(data), data == nil)
+		}
+	}
+	if data, err := readConfig(filepath.Join(dir, "missing.toml")); data != nil || err != nil {
+		t.Errorf("missing: %v, %v", data, err)
 	}
 }
