@@ -3,6 +3,7 @@ package shim
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -434,3 +435,20 @@ func TestChildEnv(t *testing.T) {
 }
 
 var _ = grants.Allow
+
+// TestAgentName: GUARD_AGENT names the agent; without it, the parent
+// process's name from /proc does, read once per run.
+func TestAgentName(t *testing.T) {
+	a := &app{env: Env{Getenv: func(k string) string { return map[string]string{"GUARD_AGENT": "claude"}[k] }}}
+	if got := a.agent(); got != "claude" {
+		t.Errorf("GUARD_AGENT: got %q", got)
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(os.Getppid()) + "/comm")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	a = &app{env: Env{Getenv: func(string) string { return "" }}}
+	if got, want := a.agent(), strings.TrimSpace(string(b)); got != want || got == "" {
+		t.Errorf("parent: got %q, want %q", got, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/guard-dev/guard/grants"
@@ -103,9 +104,17 @@ func (a *app) lookupAgent() string {
 	if v := a.env.getenv("GUARD_AGENT"); v != "" {
 		return v
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(os.Getppid()) + "/comm")
+	// A bare descriptor: os.ReadFile would set up the runtime's poller
+	// first, for a file that is read once and never polled.
+	fd, err := syscall.Open("/proc/"+strconv.Itoa(os.Getppid())+"/comm", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(b))
+	defer syscall.Close(fd)
+	var b [64]byte // comm is at most 16 bytes
+	n, err := syscall.Read(fd, b[:])
+	if err != nil || n <= 0 {
+		return ""
+	}
+	return strings.TrimSpace(string(b[:n]))
 }
