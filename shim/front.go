@@ -56,13 +56,11 @@ func Front(env Env) int {
 		return Main(env)
 	}
 	if args[1] == "exec" {
-		if x, ok := parseExec(args[2:]); ok {
+		// A relative --cwd with no readable working directory is guard-cli's
+		// to refuse, with its message.
+		if x, ok := parseExec(args[2:]); ok && (filepath.IsAbs(x.cwd) || env.Cwd != "") {
 			cwd := x.cwd
 			if cwd != "" && !filepath.IsAbs(cwd) {
-				if env.Cwd == "" {
-					fmt.Fprintln(env.Stderr, "guard: error: cannot read the working directory; pass an absolute --cwd")
-					return ExitUsage
-				}
 				cwd = filepath.Join(env.Cwd, cwd)
 			}
 			return Exec(env, x.argv, x.timeout, cwd)
