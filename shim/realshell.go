@@ -61,17 +61,22 @@ func (f *shellFinder) isSelf(path string) bool {
 // executable reports whether path is a regular file someone may execute.
 func executable(path string) bool {
 	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+	return err == nil && isExecutable(fi)
+}
+
+func isExecutable(fi os.FileInfo) bool {
+	return fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
 // search returns the first name in dirs that is an executable and not guard.
 func (f *shellFinder) search(dirs []string, name string) string {
 	for _, dir := range dirs {
 		cand := filepath.Join(dir, name)
-		if !executable(cand) {
+		fi, err := os.Stat(cand) // one stat per candidate: this runs before every command
+		if err != nil || !isExecutable(fi) {
 			continue
 		}
-		if f.isSelf(cand) {
+		if f.self != nil && os.SameFile(fi, f.self) {
 			f.selfSeen = append(f.selfSeen, cand)
 			continue
 		}
