@@ -156,15 +156,7 @@ func TestRunForwardsSignals(t *testing.T) {
 	defer out.Close()
 	sigs := make(chan os.Signal, 1)
 	text := `trap 'echo got TERM; exit 3' TERM; trap 'echo got HUP' HUP; touch ready; sleep 10 & wait`
-	go func() {
-		for i := 0; i < 500; i++ {
-			if _, err := os.Stat(filepath.Join(dir, "ready")); err == nil {
-				sigs <- syscall.SIGTERM
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}()
+	go signalWhenReady(dir, sigs, syscall.SIGTERM)
 	res := runBash(t, text, func(sp *runSpec) { sp.Stdout, sp.Signals, sp.Dir = out, sigs, dir })
 	if res.Exit != 3 {
 		t.Errorf("exit %d, want 3 from the trap", res.Exit)
@@ -221,25 +213,30 @@ func TestRunMeanwhile(t *testing.T) {
 		sp.Stdout, sp.Signals, sp.Dir = out, sigs, dir
 		sp.Meanwhile = func() {
 			defer close(done)
-			for i := 0; i < 500; i++ {
-				if _, err := os.Stat(filepath.Join(dir, "ready")); err == nil {
-					sigs <- syscall.SIGINT
-					return
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			signalWhenReady(dir, sigs, syscall.SIGINT)
 		}
 	})
 	<-done
 	if res.Exit != 4 {
 		t.Errorf("exit %d, want 4 from the trap", res.Exit)
 	}
-	// run returns while a slow Meanwhile is still busy
+	// run returns while a slow Meanwhile is still busy (one that waited
+	// for it would return only after the 10 s sleep)
 	start := time.Now()
-	release := make(chan struct{})
-	res = runBash(t, "true", func(sp *runSpec) { sp.Meanwhile = func() { <-release } })
-	close(release)
-	if res.Exit != 0 || time.Since(start) > 5*time.Second {
-		t.Errorf("exit %d after %v", res.Exit, time.Since(start))
+	res = runBash(t, "true", func(sp *runSpec) { sp.Meanwhile = func() { time.Sleep(10 * time.Second) } })
+	if el := time.Since(start); res.Exit != 0 || el > 5*time.Second {
+		t.Errorf("exit %d after %v", res.Exit, el)
+	}
+}
+
+// signalWhenReady sends sig once the test command has created dir/ready
+// (giving up after 5 s).
+func signalWhenReady(dir string, sigs chan<- os.Signal, sig os.Signal) {
+	for i := 0; i < 500; i++ {
+		if _, err := os.Stat(filepath.Join(dir, "ready")); err == nil {
+			sigs <- sig
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
