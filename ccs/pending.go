@@ -218,12 +218,9 @@ func (s *Store) lockPending(how int) (*os.File, error) {
 // IDs that have a marker (onceSuffix). A missing directory holds no
 // requests.
 func readPendingDir(dir string) (all []Pending, names, markers map[string]bool, err error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read request directory: %w", explainFS(err))
+	entries, err := listPendingDir(dir)
+	if err != nil || entries == nil {
+		return nil, nil, nil, err
 	}
 	names, markers = map[string]bool{}, map[string]bool{}
 	for _, e := range entries {
@@ -245,13 +242,7 @@ func readPendingDir(dir string) (all []Pending, names, markers map[string]bool, 
 // onceCandidates reads the requests in dir that have a marker: the only
 // ones that may be approved-once.
 func onceCandidates(dir string) ([]Pending, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read request directory: %w", explainFS(err))
-	}
+	entries, err := listPendingDir(dir)
 	var all []Pending
 	for _, e := range entries {
 		if id, ok := cutID(e.Name(), onceSuffix); ok {
@@ -260,7 +251,19 @@ func onceCandidates(dir string) ([]Pending, error) {
 			}
 		}
 	}
-	return all, nil
+	return all, err
+}
+
+// listPendingDir lists the request directory; a missing one is empty (nil).
+func listPendingDir(dir string) ([]fs.DirEntry, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read request directory: %w", explainFS(err))
+	}
+	return entries, nil
 }
 
 // cutID returns the request ID in a file name ID+suffix.
