@@ -529,6 +529,9 @@ func functionBodies(dump string) (map[string]string, error) {
 	}
 	out := map[string]string{}
 	for _, st := range f.Stmts {
+		if d, ok := st.Cmd.(*syntax.DeclClause); ok && d.Variant.Value == "declare" {
+			continue // declare -fx NAME: the function is exported
+		}
 		fd, ok := st.Cmd.(*syntax.FuncDecl)
 		if !ok || fd.Name == nil {
 			return nil, errors.New("unexpected text among the functions")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -25,7 +26,32 @@ func TestMain(m *testing.M) {
 	if os.Getenv("SHIM_TEST_AS_GUARD") != "" {
 		os.Exit(testGuardMain())
 	}
-	os.Exit(m.Run())
+	os.Exit(runTests(m))
+}
+
+// runTests runs the package's tests with HOME, every XDG directory and the
+// managed policy in a temporary directory, for every test and every guard
+// and shell they start: no test may read or write the real home (a shell's
+// history, guard's grants, config or audit).
+func runTests(m *testing.M) int {
+	home, err := os.MkdirTemp("", "shim-test-home-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(home)
+	for k, v := range map[string]string{
+		"HOME":                 home,
+		"XDG_CONFIG_HOME":      filepath.Join(home, ".config"),
+		"XDG_STATE_HOME":       filepath.Join(home, ".local", "state"),
+		"XDG_CACHE_HOME":       filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME":        filepath.Join(home, ".local", "share"),
+		"GUARD_MANAGED_POLICY": filepath.Join(home, "etc", "guard", "policy.toml"),
+		"HISTFILE":             filepath.Join(home, ".bash_history"),
+	} {
+		os.Setenv(k, v)
+	}
+	return m.Run()
 }
 
 func testGuardMain() int {
@@ -36,8 +62,10 @@ func testGuardMain() int {
 		Getenv: os.Getenv, Environ: os.Environ(), Cwd: cwd, Now: time.Now, Self: self,
 	}
 	a := newApp(env)
-	te := &testEngine{verdict: testVerdicts[os.Getenv("SHIM_TEST_VERDICT")], dir: os.Getenv("SHIM_TEST_JOURNAL")}
-	a.eng = te.engine()
+	if v := os.Getenv("SHIM_TEST_VERDICT"); v != "real" { // real: classify and grants, config under HOME
+		te := &testEngine{verdict: testVerdicts[v], dir: os.Getenv("SHIM_TEST_JOURNAL"), byText: v == "bytext"}
+		a.eng = te.engine()
+	}
 	if len(os.Args) > 1 && os.Args[1] == "exec" {
 		return a.exec(os.Args[2:], 0, "")
 	}
@@ -61,6 +89,8 @@ type testEngine struct {
 	askTimeout time.Duration
 	mu         sync.Mutex
 	judged     []string
+	// byText: deny a text holding sudo or mkfs, allow the rest.
+	byText bool
 }
 
 func (te *testEngine) engine() engine {
@@ -74,8 +104,16 @@ func (te *testEngine) engine() engine {
 		analyzeArgv: func(argv []string, o classify.Options) *classify.Analysis {
 			return &classify.Analysis{Text: quoteArgv(argv)}
 		},
-		settings:    func(string) *grants.Settings { return &grants.Settings{AskTimeout: te.askTimeout} },
-		decide:      func(*classify.Analysis, *grants.Settings) grants.Verdict { return te.verdict },
+		settings: func(string) *grants.Settings { return &grants.Settings{AskTimeout: te.askTimeout} },
+		decide: func(an *classify.Analysis, _ *grants.Settings) grants.Verdict {
+			if te.byText {
+				if strings.Contains(an.Text, "sudo") || strings.Contains(an.Text, "mkfs") {
+					return testVerdicts["deny"]
+				}
+				return testVerdicts["allow"]
+			}
+			return te.verdict
+		},
 		protected:   func() []string { return nil },
 		projectRoot: func(cwd string) string { return cwd },
 		grantFile: func(a Answer, cwd string) string {
