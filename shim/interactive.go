@@ -461,6 +461,11 @@ func complete(text string) bool {
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 	f, err := p.Parse(strings.NewReader(text), "")
 	if err != nil {
+		// (a quoted heredoc delimiter left open is not flagged incomplete)
+		var perr syntax.ParseError
+		if errors.As(err, &perr) && strings.HasPrefix(perr.Text, "unclosed here-document") {
+			return false
+		}
 		return !syntax.IsIncomplete(err)
 	}
 	body := strings.TrimSuffix(text, "\n")

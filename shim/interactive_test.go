@@ -339,6 +339,9 @@ func TestComplete(t *testing.T) {
 		"a &&\n":                      false,
 		"a |\n":                       false,
 		"cat <<EOF\nhi\n":             false,
+		"cat <<'EOF'\nhi\n":           false,
+		"cat <<\"EOF\"\nhi\n":         false,
+		"cat <<-EOF\n\thi\n":          false,
 		"cat <<EOF\nhi\nEOF\n":        true,
 		"echo 'open\n":                false,
 		"echo \"open\n":               false,
@@ -415,4 +418,20 @@ func TestScriptFileRouting(t *testing.T) {
 			t.Errorf("IsShellInvocation(guard %s) = %v, want %v", tc.arg, got, tc.want)
 		}
 	}
+}
+
+func TestInteractiveAskThenGoesOn(t *testing.T) {
+	// x=5 is an ask (a composite command). Whether guard prompts on this
+	// terminal or leaves a pending request, Ctrl-C (a deny at a prompt)
+	// leaves it unrun and the session goes on.
+	p := startSession(t, "real")
+	p.send("x=5\r")
+	time.Sleep(500 * time.Millisecond)
+	p.send("\x03")
+	p.expect(`guard: (denied|needs approval): `)
+	p.expect(`guard:\S*\$ `)
+	p.send(`echo "[$x]"` + "\r")
+	p.expect(`\[\]\r\n`)
+	p.send("exit\r")
+	p.wait()
 }
