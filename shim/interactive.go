@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
@@ -46,10 +47,10 @@ import (
 const modeInteractive = "interactive"
 
 // Prompts: the primary one names guard and the directory; "> " continues.
-const (
-	promptContinue = "> "
-	maxHistory     = 500
-)
+const promptContinue = "> "
+
+// startTimeout bounds the wait for the shell's first report.
+const startTimeout = 10 * time.Second
 
 // sessionNames are the builtins and functions the session's own lines call:
 // a function or alias of one of these names would run in place of guard's
@@ -114,15 +115,28 @@ func (a *app) interactive(shellPath string, flags []string, depth int) int {
 		if !ok {
 			return
 		}
-		_ = unix.Kill(-s.pid, sig)
-		_ = unix.Kill(-s.pid, syscall.SIGCONT)
+		// the shell's group and every job it started (each in a group
+		// of its own), all guard's descendants: as a subreaper guard
+		// keeps the orphans of a dying shell among them
+		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+		for round := 0; round < 20; round++ {
+			pids := descendants(os.Getpid(), nil, nil)
+			if len(pids) == 0 {
+				break
+			}
+			for pid := range pids {
+				_ = unix.Kill(pid, sig)
+				_ = unix.Kill(pid, syscall.SIGCONT)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 		if orig != nil {
 			_ = term.Restore(s.fd, orig)
 		}
 		a.close()
 		os.Exit(128 + int(sig))
 	}()
-	if _, err := s.send(s.prelude()); err != nil {
+	if _, err := s.send(s.prelude(), startTimeout); err != nil {
 		a.errorf("start the session's shell: %v", err)
 		return ExitFailure
 	}
@@ -268,16 +282,24 @@ func (s *session) sentinel(nonce string) string {
 	if s.bash {
 		return `{ \builtin printf '%s\0%s\0' ` + nonce + ` "$?"; \builtin pwd -P; \builtin printf '\0'; ` +
 			`\builtin declare -f; \builtin printf '\0'; \builtin alias -p; \builtin printf '\0'; ` +
-			`\builtin enable -n; \builtin printf '\0%s\0' ` + nonce + `; } >` + s.rpath + " 2>/dev/null\n"
+			`\builtin enable -n; \builtin printf '\0%s\0' ` + nonce + `; } >|` + s.rpath + " 2>/dev/null\n"
 	}
 	return `{ command printf '%s\0%s\0' ` + nonce + ` "$?"; command pwd -P; command printf '\0\0\0\0%s\0' ` + nonce +
-		`; } >` + s.rpath + " 2>/dev/null\n"
+		`; } >|` + s.rpath + " 2>/dev/null\n"
 }
 
 // send hands the terminal to the shell, writes text and the sentinel, and
 // waits for the report (or for the shell to end). It returns the status of
 // text; when the shell ended, s.ended is set and the status is its own.
-func (s *session) send(text string) (int, error) {
+// A timeout (0: none) bounds the wait: the shell's start, when nothing of
+// the user's runs yet, must not hang guard.
+func (s *session) send(text string, timeout time.Duration) (int, error) {
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
 	if s.ended {
 		return s.exit, errSessionEnded
 	}
@@ -313,6 +335,9 @@ func (s *session) send(text string) (int, error) {
 		case st := <-s.exited:
 			s.exit, s.ended = st, true
 			return st, nil
+		case <-expired:
+			_ = unix.Kill(-s.pid, syscall.SIGKILL)
+			return 0, errors.New("the shell did not report within " + shortDuration(timeout))
 		}
 	}
 }
@@ -395,7 +420,8 @@ func (s *session) loop() int {
 		buf.WriteString(line)
 		buf.WriteByte('\n')
 		text := buf.String()
-		if !complete(text) {
+		// (longer than guard judges: judged now, and refused as too long)
+		if !complete(text) && buf.Len() <= maxStdinScript {
 			continue
 		}
 		buf.Reset()
@@ -431,7 +457,7 @@ func (s *session) run(j job, _ limits) int {
 		fmt.Fprintf(&b, "( exit %d ) && :\n", s.last&0xff)
 	}
 	b.WriteString(`\eval -- '` + strings.ReplaceAll(j.text, "'", `'\''`) + "'\n")
-	st, err := s.send(b.String())
+	st, err := s.send(b.String(), 0)
 	if err != nil {
 		s.a.errorf("%v; ending the session", err)
 		_ = unix.Kill(-s.pid, syscall.SIGKILL)
@@ -450,6 +476,13 @@ func (s *session) prompt() string {
 	if s.cwd == "" {
 		dir = "?"
 	}
+	// a directory's name must not send escape sequences to the terminal
+	dir = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == 0x9b {
+			return '?'
+		}
+		return r
+	}, dir)
 	return "guard:" + dir + "$ "
 }
 
@@ -606,7 +639,6 @@ type lineEditor struct {
 	fd   int
 	keys *ctrlCReader
 	t    *term.Terminal
-	hist term.History
 }
 
 func newLineEditor(tty *os.File, out io.Writer) *lineEditor {
@@ -615,7 +647,7 @@ func newLineEditor(tty *os.File, out io.Writer) *lineEditor {
 		io.Reader
 		io.Writer
 	}{k, out}, "")
-	return &lineEditor{fd: int(tty.Fd()), keys: k, t: t, hist: t.History}
+	return &lineEditor{fd: int(tty.Fd()), keys: k, t: t}
 }
 
 func (e *lineEditor) readLine(prompt string) (string, error) {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -434,4 +435,28 @@ func TestInteractiveAskThenGoesOn(t *testing.T) {
 	p.expect(`\[\]\r\n`)
 	p.send("exit\r")
 	p.wait()
+}
+
+func TestInteractiveSIGTERMEndsSessionAndJobs(t *testing.T) {
+	p := startSession(t, "allow")
+	p.send(`sh -c 'echo $$ > jobpid; exec sleep 30'` + "\r")
+	pidFile := filepath.Join(p.dir(), "jobpid")
+	for i := 0; i < 500; i++ {
+		if b, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(b), "\n") {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	pids := readPids(t, pidFile)
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.wait(); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit %d, want %d", code, 128+int(syscall.SIGTERM))
+	}
+	time.Sleep(200 * time.Millisecond)
+	for _, pid := range pids {
+		if alive(pid) {
+			t.Errorf("job %d survived the session", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
