@@ -31,7 +31,7 @@ import (
 // terminal as its stdin, stdout and stderr. For each allowed line guard
 // writes
 //
-//	\eval -- 'LINE'
+//	\eval ' LINE'
 //	{ report of $?, pwd -P, declare -f, alias -p } >/proc/GUARD/fd/N
 //
 // so bash runs exactly the judged text (eval gets it as one quoted word: a
@@ -456,7 +456,9 @@ func (s *session) run(j job, _ limits) int {
 		// set -e and an ERR trap from firing on it)
 		fmt.Fprintf(&b, "( exit %d ) && :\n", s.last&0xff)
 	}
-	b.WriteString(`\eval -- '` + strings.ReplaceAll(j.text, "'", `'\''`) + "'\n")
+	// (eval ' TEXT': a text that starts with - is no option of eval's, in
+	// bash or sh, and a blank before a command changes nothing)
+	b.WriteString(`\eval ' ` + strings.ReplaceAll(j.text, "'", `'\''`) + "'\n")
 	st, err := s.send(b.String(), 0)
 	if err != nil {
 		s.a.errorf("%v; ending the session", err)

@@ -174,6 +174,9 @@ func TestInteractiveContinuationLines(t *testing.T) {
 	p.expect(`> `)
 	p.send("then echo in-if; fi\r")
 	p.expect(`in-if\r\n`)
+	// (Ctrl-D typed while a command still runs is the terminal's EOF, in
+	// cooked mode: a shell only sees it at its prompt)
+	p.expect(`guard:\S*\$ `)
 	p.send("\x04")
 	if code := p.wait(); code != 0 {
 		t.Errorf("exit %d after EOF, want 0", code)
@@ -194,9 +197,6 @@ func TestInteractiveRefusesAndGoesOn(t *testing.T) {
 	p.expect(`status=126\r\n`)
 	p.expect(`guard:\S*\$ `)
 	p.line("mkfs --version")
-	// a function whose body is refused is refused when called: the call's
-	// text is judged with the body the shell reports (the test engine sees
-	// only the text; the real one is in TestInteractiveFunctionJudgedWithBody)
 	p.line("false")
 	p.send("echo still here\r")
 	p.expect(`still here\r\n`)
@@ -458,5 +458,45 @@ func TestInteractiveSIGTERMEndsSessionAndJobs(t *testing.T) {
 			t.Errorf("job %d survived the session", pid)
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
+	}
+}
+
+func TestInteractiveLoginShellAndShLink(t *testing.T) {
+	for _, tc := range []struct{ link, argv0 string }{{"bash", "-bash"}, {"sh", "sh"}} {
+		t.Run(tc.argv0, func(t *testing.T) {
+			st := newShimTree(t)
+			cmd := guardCmd(t, st, filepath.Join(st.shims, tc.link), "allow")
+			cmd.Args[0] = tc.argv0
+			ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 200})
+			if err != nil {
+				t.Skipf("no pty: %v", err)
+			}
+			p := &ptySession{t: t, cmd: cmd, ptmx: ptmx, done: make(chan error, 1)}
+			go func() {
+				var b [4096]byte
+				for {
+					n, err := ptmx.Read(b[:])
+					p.mu.Lock()
+					p.out.Write(b[:n])
+					p.mu.Unlock()
+					if err != nil {
+						return
+					}
+				}
+			}()
+			go func() { p.done <- cmd.Wait() }()
+			t.Cleanup(func() {
+				cmd.Process.Kill()
+				ptmx.Close()
+			})
+			p.expect(`guard:\S*\$ `)
+			p.line("cd /")
+			p.send("pwd; x=1; echo x=$x\r")
+			p.expect(`/\r\nx=1\r\n`)
+			p.send("exit 4\r")
+			if code := p.wait(); code != 4 {
+				t.Errorf("exit %d, want 4", code)
+			}
+		})
 	}
 }
