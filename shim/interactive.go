@@ -74,7 +74,6 @@ type session struct {
 	bash    bool      // the shell is bash (functions and aliases are reported)
 	pid     int       // the shell, leader of its own process group
 	script  *os.File  // the shell reads its commands from here
-	report  *os.File  // read end of the report pipe
 	rpath   string    // where the shell opens the report pipe's write end
 	chunks  chan []byte
 	exited  chan int // the shell's status when it ended
@@ -195,7 +194,7 @@ func (s *session) start(shellPath string, flags, env []string) error {
 	}
 	// Only the read end stays open; the shell opens the write end through
 	// /proc for each report (guard keeps it open meanwhile).
-	s.report, s.rpath = rr, "/proc/"+strconv.Itoa(os.Getpid())+"/fd/"+strconv.Itoa(int(rw.Fd()))
+	s.rpath = "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/" + strconv.Itoa(int(rw.Fd()))
 	keepWriter := rw
 	files, closeFiles, err := childFiles(s.a.env.Stdin, s.a.env.Stdout, s.a.env.Stderr)
 	if err != nil {
