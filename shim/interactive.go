@@ -103,11 +103,13 @@ func (a *app) interactive(shellPath string, flags []string, depth int) int {
 		return ExitFailure
 	}
 	defer s.stop()
-	// guard ends when told to, wherever it is (even waiting for a key):
-	// the shell and what it runs go too, and the terminal is restored.
+	// guard ends when told to (SIGTERM, SIGHUP, SIGINT), wherever it is,
+	// even waiting for a key: the shell and what it runs go too, and the
+	// terminal is restored. (Ctrl-C never reaches guard: at the prompt it
+	// is a key, during a command it goes to the command.)
 	orig, _ := term.GetState(s.fd)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer signal.Stop(sigs)
 	go func() {
 		sig, ok := (<-sigs).(syscall.Signal)
