@@ -1,8 +1,6 @@
 package shim
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +23,7 @@ import (
 const (
 	defaultTimeout    = 10 * time.Minute // guard exec --timeout > GUARD_TIMEOUT > timeout in config
 	defaultAskTimeout = 2 * time.Minute  // ask_timeout in config
-	maxStdinScript    = classify.MaxTextBytes
+	maxStdinScript      = classify.MaxTextBytes
 )
 
 // Modes, as recorded in the audit trail.
@@ -35,12 +33,50 @@ const (
 	modeExec  = "exec"  // guard exec -- PROG ARGS…
 )
 
-// Answers, as recorded: who decided.
+// Answers, as recorded: how the decision was reached (ccs.Answer*).
 const (
-	answerRule    = "rule"    // a rule or the built-in sets, no human
-	answerUser    = "user"    // the human, at the prompt or with guard approve --once
-	answerPending = "pending" // nobody could be asked: refused and left for guard approve
+	answerRule      = "rule"      // a rule or the built-in sets, no human
+	answerOnce      = "once"      // a human allowed this run
+	answerProject   = "project"   // … and stored the suggested pattern for the project
+	answerGlobal    = "global"    // … and stored it everywhere
+	answerEdited    = "edited"    // … and stored a pattern they edited
+	answerDeny      = "deny"      // a human refused
+	answerTimeout   = "timeout"   // nobody answered in time
+	answerCancelled = "cancelled" // the prompt ended without an answer (Ctrl-C, Esc, EOF, a signal)
+	answerPending   = "pending"   // nobody could be asked: refused and left for guard approve
+	answerRejected  = "rejected"  // a human rejected the same text recently
 )
+
+// Vias, as recorded: where the answer came from (ccs.Via*).
+const (
+	viaRule     = "rule"     // no human
+	viaTerminal = "terminal" // guard's prompt on the human's terminal
+	viaConsole  = "console"  // guard watch
+	viaApprove  = "approve"  // guard approve --once, used now
+)
+
+// answered is who decided an ask, and how.
+type answered struct{ answer, via string }
+
+// allowed reports whether the answer lets the command run.
+func (h answered) allowed() bool {
+	switch h.answer {
+	case answerOnce, answerProject, answerGlobal, answerEdited:
+		return true
+	}
+	return false
+}
+
+// decision is what the record says was decided: a human's refusal is a deny.
+func (h answered) decision() string {
+	switch h.answer {
+	case answerDeny, answerTimeout, answerCancelled, answerRejected:
+		return string(grants.Deny)
+	}
+	return string(grants.Ask)
+}
+
+var byRule = answered{answerRule, viaRule}
 
 // engine is what judging and remembering need from the other packages. The
 // production wiring is in wire.go (grants, classify) and record.go (ccs);
@@ -57,7 +93,12 @@ type engine struct {
 	addRule     func(file, pattern string) error
 	// journal opens the audit trail and pending store.
 	journal func() (journal, error)
-	redact  func(string) string
+	// console returns the path of guard watch's socket ("" or nil: none).
+	console func() string
+	// trustConsole checks the process listening on the console socket
+	// (pid and uid from SO_PEERCRED); nil: checkConsolePeer.
+	trustConsole func(pid, uid int) error
+	redact       func(string) string
 	// openTTY opens the human's terminal for a prompt.
 	openTTY func() (*os.File, error)
 	// listen starts delivering the signals guard forwards into c;
@@ -82,6 +123,9 @@ type app struct {
 	// agentOnce and agentName: who asked, looked up once (see agent).
 	agentOnce sync.Once
 	agentName string
+	// sum is the keyed hash of the job's text, made once (see textSum).
+	sum, sumOf string
+	sumErr     error
 }
 
 func newApp(env Env) *app {
@@ -306,13 +350,15 @@ func quoteArgv(argv []string) string {
 
 // limits are the run's settings after the environment had its say.
 type limits struct {
-	timeout    time.Duration
-	askTimeout time.Duration
-	noPrompt   bool
+	timeout      time.Duration
+	askTimeout   time.Duration
+	rejectMemory time.Duration
+	noPrompt     bool
 }
 
 func (a *app) limits(j job, s *grants.Settings) (limits, error) {
-	l := limits{timeout: defaultTimeout, askTimeout: defaultAskTimeout}
+	// reject_memory has its default in grants.Defaults ("0s" turns it off).
+	l := limits{timeout: defaultTimeout, askTimeout: defaultAskTimeout, rejectMemory: s.RejectMemory}
 	if s.Timeout > 0 {
 		l.timeout = s.Timeout
 	}
@@ -352,22 +398,21 @@ func (a *app) judgeAndRun(j job) int {
 	lim, err := a.limits(j, s)
 	if err != nil {
 		a.errorf("%v", err)
-		a.record(j, v, "deny", answerRule, ExitFailure, start)
+		a.record(j, v, "deny", byRule, ExitFailure, start)
 		return ExitFailure
 	}
-	answer := answerRule
+	how := byRule
 	switch v.Decision {
 	case grants.Allow:
 	case grants.Ask:
-		var ok bool
-		if ok, answer = a.ask(j, v, lim); !ok {
-			return a.refusedAsk(j, v, answer, start)
+		if how = a.ask(j, v, lim); !how.allowed() {
+			return a.refusedAsk(j, v, how, start)
 		}
 	default:
 		return a.deny(j, v, start)
 	}
 	exit := a.runJob(j, lim)
-	a.record(j, v, string(v.Decision), answer, exit, start)
+	a.record(j, v, string(v.Decision), how, exit, start)
 	return exit
 }
 
@@ -379,7 +424,7 @@ func (a *app) deny(j job, v grants.Verdict, start time.Time) int {
 		rule = "deny"
 	}
 	fmt.Fprintf(a.env.Stderr, "guard: denied: %s: %s\n", oneLine(rule), oneLine(a.eng.redact(v.Reason)))
-	a.record(j, v, "deny", answerRule, ExitRefused, start)
+	a.record(j, v, "deny", byRule, ExitRefused, start)
 	return ExitRefused
 }
 
@@ -390,23 +435,32 @@ func (a *app) refuse(j job, rule, reason string) int {
 
 // refusedAsk reports an ask that did not end in allow: the human said no
 // (or did not answer), or nobody could be asked and the request is pending.
-func (a *app) refusedAsk(j job, v grants.Verdict, answer string, start time.Time) int {
-	a.record(j, v, string(grants.Ask), answer, ExitRefused, start)
+func (a *app) refusedAsk(j job, v grants.Verdict, how answered, start time.Time) int {
+	a.record(j, v, how.decision(), how, ExitRefused, start)
 	return ExitRefused
 }
 
 // ask resolves an ask verdict: an approval given with guard approve --once,
-// else the human at the terminal, else a pending request. It reports whether
-// the command may run, and who answered.
-func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
-	sum := textSum(j.text)
-	if jr := a.journal(); jr != nil {
+// else a recent rejection of the same text, else the human at a trusted
+// terminal, else the human at guard watch, else a pending request. It
+// reports who answered, and how.
+func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
+	sum := a.textSum(j.text)
+	if jr := a.journal(); jr != nil && sum != "" {
 		ok, err := jr.TakeOnce(sum, j.cwd, a.env.now())
 		if err != nil {
 			a.warn(err)
 		}
 		if ok {
-			return true, answerUser
+			return answered{answerOnce, viaApprove}
+		}
+		at, found, err := jr.Rejected(sum, a.eng.projectRoot(j.cwd), a.env.now(), lim.rejectMemory)
+		if err != nil {
+			a.warn(err)
+		}
+		if found {
+			fmt.Fprintf(a.env.Stderr, "guard: denied: rejected by the human at %s; do not retry\n", at.Local().Format("15:04"))
+			return answered{answerRejected, viaRule}
 		}
 	}
 	shown := a.eng.redact(j.text)
@@ -418,8 +472,12 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 		tty = a.terminal()
 	}
 	if tty == nil {
-		a.needsApproval(j, v, shown, sum)
-		return false, answerPending
+		id := a.addPending(j, v, shown, sum)
+		if how, ok := a.askConsole(j, v, id, lim); ok {
+			return how
+		}
+		a.needsApproval(v, shown, id)
+		return answered{answerPending, viaRule}
 	}
 	defer tty.Close()
 	q := Question{
@@ -429,15 +487,15 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 	ans, pattern, err := Prompt(tty, q, lim.askTimeout)
 	switch {
 	case err != nil:
-		why := err.Error()
+		why, answer := err.Error(), answerCancelled
 		if errors.Is(err, ErrAskTimeout) {
-			why = "no answer within " + shortDuration(lim.askTimeout)
+			why, answer = "no answer within "+shortDuration(lim.askTimeout), answerTimeout
 		}
 		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: %s\n", oneLine(v.Rule), oneLine(why))
-		return false, answerUser
+		return answered{answer, viaTerminal}
 	case ans == AnswerDeny:
 		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: denied at the terminal\n", oneLine(v.Rule))
-		return false, answerUser
+		return answered{answerDeny, viaTerminal}
 	case ans == AnswerProject || ans == AnswerGlobal:
 		file := a.eng.grantFile(ans, j.cwd)
 		if err := a.eng.addRule(file, pattern); err != nil {
@@ -445,7 +503,20 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 			fmt.Fprintf(a.env.Stderr, "guard: warning: grant not stored: %s\n", oneLine(err.Error()))
 		}
 	}
-	return true, answerUser
+	return answered{answerOf(ans, pattern, v.Suggest), viaTerminal}
+}
+
+// answerOf names an allowing answer as the audit records it.
+func answerOf(ans Answer, pattern, suggest string) string {
+	switch {
+	case ans == AnswerOnce:
+		return answerOnce
+	case pattern != suggest:
+		return answerEdited
+	case ans == AnswerGlobal:
+		return answerGlobal
+	}
+	return answerProject
 }
 
 // terminal opens the human's terminal for a prompt, or returns nil.
@@ -474,19 +545,25 @@ func openControllingTTY() (*os.File, error) {
 	return tty, nil
 }
 
-// needsApproval records a pending request and prints the one line that tells
-// the human how to approve it.
-func (a *app) needsApproval(j job, v grants.Verdict, shown, sum string) {
-	id := ""
-	if jr := a.journal(); jr != nil {
-		got, err := jr.AddPending(pendingRequest{
-			Time: a.env.now(), Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Command: shown, SHA256: sum, Suggest: v.Suggest,
-		})
-		if err != nil {
-			a.warn(err)
-		}
-		id = got
+// addPending records a pending request and returns its id ("" when it
+// could not be stored).
+func (a *app) addPending(j job, v grants.Verdict, shown, sum string) string {
+	jr := a.journal()
+	if jr == nil || sum == "" {
+		return ""
 	}
+	id, err := jr.AddPending(pendingRequest{
+		Time: a.env.now(), Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Command: shown, HMAC: sum, Suggest: v.Suggest,
+	})
+	if err != nil {
+		a.warn(err)
+	}
+	return id
+}
+
+// needsApproval prints the one line that tells the human how to approve a
+// pending request.
+func (a *app) needsApproval(v grants.Verdict, shown, id string) {
 	how := ""
 	if v.Suggest != "" && !v.OnceOnly {
 		how = "guard grants add --project " + classify.QuoteWord(v.Suggest)
@@ -582,10 +659,25 @@ func lookPath(prog, path, cwd string) (string, error) {
 	return "", errors.New("command not found")
 }
 
-// textSum is the sha256 of a command text, as recorded and as approvals match it.
-func textSum(text string) string {
-	s := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(s[:])
+// textSum is the keyed hash of a command text, as recorded and as
+// approvals match it, made once per run and only when something is written
+// or looked up (the key is read from the state directory). It is "" when
+// no key can be had: then nothing matches it, and the warning says why.
+func (a *app) textSum(text string) string {
+	if a.sum != "" && a.sumOf == text || a.sumErr != nil {
+		return a.sum
+	}
+	jr := a.journal()
+	if jr == nil {
+		return ""
+	}
+	a.sum, a.sumErr = jr.Sum(text)
+	a.sumOf = text
+	if a.sumErr != nil {
+		a.sum = ""
+		a.warn(a.sumErr)
+	}
+	return a.sum
 }
 
 // oneLine keeps a message on one line: an agent reads stderr line by line.

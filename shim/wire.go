@@ -3,6 +3,7 @@ package shim
 import (
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 
 	"github.com/guard-dev/guard/classify"
@@ -41,6 +42,7 @@ func productionEngine(env *Env) engine {
 			return grants.AddRule(file, grants.Allow, pattern)
 		},
 		journal: func() (journal, error) { return openJournal(paths.StateDir, red(), env) },
+		console: func() string { return filepath.Join(paths.StateDir, ConsoleName) },
 		redact:  func(s string) string { return red().String(s) },
 		prepare: func() { red() },
 		openTTY: openControllingTTY,

@@ -203,7 +203,7 @@ func (a *App) resolve(id, status, verb string) error {
 	if status == statusReject {
 		decision = "deny"
 	}
-	rec := ccs.Record{Time: a.Now(), Agent: "human", Cwd: p.Cwd, Command: p.Command, SHA256: p.SHA256,
+	rec := ccs.Record{Time: a.Now(), Agent: "human", Cwd: p.Cwd, Command: p.Command, HMAC: p.HMAC,
 		Decision: decision, Rule: status, Answer: "user", Mode: verb}
 	if err := store.Append(rec); err != nil {
 		a.diag("warning", "audit not written: "+err.Error())
