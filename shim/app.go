@@ -23,7 +23,7 @@ import (
 const (
 	defaultTimeout    = 10 * time.Minute // guard exec --timeout > GUARD_TIMEOUT > timeout in config
 	defaultAskTimeout = 2 * time.Minute  // ask_timeout in config
-	maxStdinScript      = classify.MaxTextBytes
+	maxStdinScript    = classify.MaxTextBytes
 )
 
 // Modes, as recorded in the audit trail.
