@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
 )
@@ -246,6 +247,7 @@ func (a *App) grantsAdd(c *cli.Context) error {
 	if err := grants.AddRule(file, kind, pattern); err != nil {
 		return failure(err, "")
 	}
+	a.recordVerb(nil, string(kind), layer, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, classify.QuoteWord(pattern), layer, file)
 	return nil
 }
@@ -275,6 +277,7 @@ func (a *App) grantsRm(c *cli.Context) error {
 			msg:  fmt.Sprintf("no rule %s in %s (%s)", classify.QuoteWord(pattern), layer, file),
 			hint: "see guard grants list, or try " + other}
 	}
+	a.recordVerb(nil, "remove", layer, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "removed %s from %s (%s)\n", classify.QuoteWord(pattern), layer, file)
 	return nil
 }
