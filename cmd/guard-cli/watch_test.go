@@ -1,0 +1,367 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/guard-dev/guard/shim"
+)
+
+// envFakeConsole makes the test binary, started under another file name
+// (a copy, so not guard's executable), listen on the console socket given
+// and write what it receives to the file GUARD_TEST_FAKE_GOT.
+const envFakeConsole = "GUARD_TEST_FAKE_CONSOLE"
+
+func init() {
+	if path := os.Getenv(envFakeConsole); path != "" {
+		os.Exit(fakeConsole(path, os.Getenv("GUARD_TEST_FAKE_GOT")))
+	}
+}
+
+// fakeConsole answers every request "once", as a console an agent planted
+// would, and records what it was sent.
+func fakeConsole(path, got string) int {
+	os.Remove(path)
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return 1
+	}
+	os.WriteFile(got, nil, 0o600)
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return 1
+		}
+		go func() {
+			defer c.Close()
+			c.Write([]byte(`{"answer":"once"}` + "\n"))
+			c.SetReadDeadline(time.Now().Add(2 * time.Second))
+			b, _ := io.ReadAll(c)
+			f, _ := os.OpenFile(got, os.O_WRONLY|os.O_APPEND, 0o600)
+			f.Write(b)
+			f.Close()
+		}()
+	}
+}
+
+// console is guard watch running on a pseudo-terminal.
+type console struct {
+	cmd  *exec.Cmd
+	ptmx *os.File
+	mu   sync.Mutex
+	out  bytes.Buffer
+	done chan struct{}
+}
+
+func (g *guardEnv) startWatch(t *testing.T) *console {
+	t.Helper()
+	cmd := exec.Command(g.bin, "watch")
+	cmd.Env = g.env
+	cmd.Dir = g.proj
+	ptmx, err := pty.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &console{cmd: cmd, ptmx: ptmx, done: make(chan struct{})}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			c.mu.Lock()
+			c.out.Write(buf[:n])
+			c.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() { cmd.Wait(); close(c.done) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-c.done
+		ptmx.Close()
+	})
+	c.waitFor(t, "waiting for requests", 1)
+	return c
+}
+
+func (c *console) shown() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.out.String()
+}
+
+// waitFor waits until the console has shown s n times.
+func (c *console) waitFor(t *testing.T, s string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for strings.Count(c.shown(), s) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the console did not show %q %d times; it showed:\n%s", s, n, c.shown())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (c *console) send(t *testing.T, keys string) {
+	t.Helper()
+	if _, err := c.ptmx.Write([]byte(keys)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runAsync runs guard without a terminal in the background.
+func (g *guardEnv) runAsync(t *testing.T, args ...string) <-chan result {
+	ch := make(chan result, 1)
+	go func() {
+		o, e, code := g.run(t, args...)
+		ch <- result{o, e, code}
+	}()
+	return ch
+}
+
+func wait(t *testing.T, ch <-chan result) result {
+	t.Helper()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(20 * time.Second):
+		t.Fatal("the guarded command did not finish")
+	}
+	return result{}
+}
+
+func TestWatchAnswers(t *testing.T) {
+	g := newGuardEnv(t)
+	c := g.startWatch(t)
+	for i, tc := range []struct {
+		key, file  string
+		code       int
+		answer     string
+		grant      string // "project", "global" or ""
+		wantStderr string
+	}{
+		{"o", "made-o", 0, "once", "", ""},
+		{"p", "made-p", 0, "project", "project", ""},
+		{"g", "made-g", 0, "global", "global", ""},
+		{"d", "made-d", exitRefused, "deny", "", "guard: denied: unknown: denied in guard watch\n"},
+	} {
+		cmd := "touch " + tc.file
+		ch := g.runAsync(t, "-c", cmd)
+		c.waitFor(t, "answer (deny in", i+1)
+		if !strings.Contains(c.shown(), "agent ") || !strings.Contains(c.shown(), cmd) {
+			t.Errorf("the console does not show the request:\n%s", c.shown())
+		}
+		c.send(t, tc.key+"\r")
+		r := wait(t, ch)
+		if r.code != tc.code || r.stderr != tc.wantStderr {
+			t.Errorf("%s answered %s: status %d, stderr %q", cmd, tc.key, r.code, r.stderr)
+		}
+		_, err := os.Stat(filepath.Join(g.proj, tc.file))
+		if ran := err == nil; ran != (tc.code == 0) {
+			t.Errorf("%s answered %s: ran %v", cmd, tc.key, ran)
+		}
+		out, _, _ := g.run(t, "audit", "--json", "-n", "1")
+		want := `"answer":"` + tc.answer + `","via":"console"`
+		if !strings.Contains(out, want) || !strings.Contains(out, cmd) {
+			t.Errorf("%s answered %s: audit %s, want %s", cmd, tc.key, out, want)
+		}
+		if tc.grant != "" {
+			out, _, _ := g.run(t, "grants", "list")
+			if !strings.Contains(out, "touch "+tc.file+" *") {
+				t.Errorf("answer %s stored no grant:\n%s", tc.key, out)
+			}
+		}
+	}
+	// The deny is a rejection the agent's retry learns of, and a deny in
+	// the audit.
+	r := wait(t, g.runAsync(t, "-c", "touch made-d"))
+	if r.code != exitRefused || !strings.Contains(r.stderr, "rejected by the human at") {
+		t.Errorf("retry after a deny in the console: %d %q", r.code, r.stderr)
+	}
+	out, _, _ := g.run(t, "audit", "--decision", "deny")
+	if !strings.Contains(out, "console") || !strings.Contains(out, "touch made-d") {
+		t.Errorf("guard audit --decision deny lacks the console's deny:\n%s", out)
+	}
+	// Nothing a console writes keeps a plain hash of a text.
+	plain := sha256.Sum256([]byte("touch made-o"))
+	if out, err := exec.Command("grep", "-r", hex.EncodeToString(plain[:]), filepath.Dir(g.proj)).CombinedOutput(); err == nil {
+		t.Errorf("a plain sha256 of a command is on disk:\n%s", out)
+	}
+}
+
+func TestWatchDetach(t *testing.T) {
+	g := newGuardEnv(t)
+	c := g.startWatch(t)
+	ch := g.runAsync(t, "-c", "touch made-x")
+	c.waitFor(t, "answer (deny in", 1)
+	// A second request waits behind the first.
+	ch2 := g.runAsync(t, "-c", "touch made-z")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if out, _, _ := g.run(t, "pending"); strings.Contains(out, "made-z") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second request was never stored")
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // and offered to the console
+	c.send(t, "\x03")
+	for _, r := range []result{wait(t, ch), wait(t, ch2)} {
+		if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: touch made-") || !strings.Contains(r.stderr, "guard approve ") {
+			t.Errorf("after detach: status %d, stderr %q", r.code, r.stderr)
+		}
+	}
+	var r result
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the console did not exit on Ctrl-C:\n%s", c.shown())
+	}
+	if _, err := os.Stat(filepath.Join(g.proj, "made-x")); err == nil {
+		t.Error("the command ran")
+	}
+	// With the console gone, guard refuses at once again.
+	start := time.Now()
+	r = wait(t, g.runAsync(t, "-c", "touch made-y"))
+	if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: ") || time.Since(start) > 5*time.Second {
+		t.Errorf("without a console: status %d, stderr %q after %s", r.code, r.stderr, time.Since(start))
+	}
+}
+
+func TestWatchTimeout(t *testing.T) {
+	g := newGuardEnv(t)
+	cfg := filepath.Join(filepath.Dir(g.proj), "home", ".config", "guard", "config.toml")
+	os.MkdirAll(filepath.Dir(cfg), 0o700)
+	if err := os.WriteFile(cfg, []byte("ask_timeout = \"2s\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := g.startWatch(t)
+	r := wait(t, g.runAsync(t, "-c", "touch made-t"))
+	if r.code != exitRefused || !strings.Contains(r.stderr, "no answer within 2s in guard watch") {
+		t.Errorf("timeout: status %d, stderr %q", r.code, r.stderr)
+	}
+	out, _, _ := g.run(t, "audit", "--json", "-n", "1")
+	if !strings.Contains(out, `"decision":"deny","rule":"unknown","answer":"timeout","via":"console"`) {
+		t.Errorf("timeout not recorded: %s", out)
+	}
+	// The request stays pending for guard approve, and the console goes on.
+	if out, _, _ := g.run(t, "pending"); !strings.Contains(out, "touch made-t") {
+		t.Errorf("timed-out request not pending:\n%s", out)
+	}
+	c.waitFor(t, "waiting for requests", 2)
+}
+
+func TestWatchSecondConsole(t *testing.T) {
+	g := newGuardEnv(t)
+	g.startWatch(t)
+	screen, code := g.runTTY(t, "", "watch")
+	if code != exitUsage || !strings.Contains(screen, "guard: error: a console is already attached (pid ") {
+		t.Errorf("second console: status %d:\n%s", code, screen)
+	}
+}
+
+func TestWatchStaleSocket(t *testing.T) {
+	g := newGuardEnv(t)
+	state := filepath.Join(filepath.Dir(g.proj), "home", ".local", "state", "guard")
+	os.MkdirAll(state, 0o700)
+	// A socket nobody listens on, as a console killed with SIGKILL leaves.
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: filepath.Join(state, shim.ConsoleName)}); err != nil {
+		t.Fatal(err)
+	}
+	syscall.Close(fd)
+	r := wait(t, g.runAsync(t, "-c", "touch made-s"))
+	if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: ") {
+		t.Errorf("with a stale socket: status %d, stderr %q", r.code, r.stderr)
+	}
+	c := g.startWatch(t)
+	ch := g.runAsync(t, "-c", "touch made-s")
+	c.waitFor(t, "answer (deny in", 1)
+	c.send(t, "o\r")
+	if r := wait(t, ch); r.code != 0 {
+		t.Errorf("after replacing the stale socket: status %d, stderr %q", r.code, r.stderr)
+	}
+	fi, err := os.Stat(filepath.Join(state, shim.ConsoleName))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("socket %v, %v; want mode 0600", fi, err)
+	}
+	if fi, err := os.Stat(state); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("state directory %v, %v; want mode 0700", fi, err)
+	}
+}
+
+// TestWatchFakeListener: a listener that is not guard's own program is
+// ignored, is sent nothing, and its "once" lets nothing run.
+func TestWatchFakeListener(t *testing.T) {
+	g := newGuardEnv(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(t.TempDir(), "agent-console")
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fake, data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(filepath.Dir(g.proj), "home", ".local", "state", "guard")
+	os.MkdirAll(state, 0o700)
+	sock := filepath.Join(state, shim.ConsoleName)
+	got := filepath.Join(t.TempDir(), "got")
+	cmd := exec.Command(fake)
+	cmd.Env = append(os.Environ(), envFakeConsole+"="+sock, "GUARD_TEST_FAKE_GOT="+got)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if _, err := os.Stat(got); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the fake console did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r := wait(t, g.runAsync(t, "-c", "touch made-f --token=hunter2hunter2"))
+	if r.code != exitRefused || !strings.Contains(r.stderr, "guard: needs approval: touch made-f") ||
+		!strings.Contains(r.stderr, "is not guard watch") {
+		t.Errorf("with a fake console: status %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(g.proj, "made-f")); err == nil {
+		t.Error("the fake console's answer let the command run")
+	}
+	time.Sleep(100 * time.Millisecond)
+	if b, _ := os.ReadFile(got); len(b) != 0 {
+		t.Errorf("guard sent the fake console %q", b)
+	}
+	// guard watch does not take over a socket someone listens on.
+	screen, code := g.runTTY(t, "", "watch")
+	if code != exitUsage || !strings.Contains(screen, "already attached") {
+		t.Errorf("watch beside a live listener: %d:\n%s", code, screen)
+	}
+}
