@@ -365,3 +365,85 @@ func TestWatchFakeListener(t *testing.T) {
 		t.Errorf("watch beside a live listener: %d:\n%s", code, screen)
 	}
 }
+
+// TestWatchSignalWhileWaiting: SIGTERM ends a guard that waits for the
+// console at once, with a deny, and the command never runs.
+func TestWatchSignalWhileWaiting(t *testing.T) {
+	g := newGuardEnv(t)
+	c := g.startWatch(t)
+	cmd := exec.Command(g.bin, "-c", "touch made-sig")
+	cmd.Env = g.env
+	cmd.Dir = g.proj
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, "answer (deny in", 1)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitRefused || time.Since(start) > 3*time.Second {
+		t.Errorf("SIGTERM while waiting: %v, status %d after %s", err, code, time.Since(start))
+	}
+	if !strings.Contains(stderr.String(), "guard: denied: unknown: guard was interrupted (terminated) while waiting for guard watch") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	out, _, _ := g.run(t, "audit", "--json", "-n", "1")
+	if !strings.Contains(out, `"answer":"cancelled","via":"console"`) {
+		t.Errorf("not recorded as cancelled: %s", out)
+	}
+	// The console is told guard stopped waiting; an answer then stores nothing.
+	c.send(t, "p\r")
+	c.waitFor(t, "guard stopped waiting; nothing stored", 1)
+	if _, err := os.Stat(filepath.Join(g.proj, "made-sig")); err == nil {
+		t.Error("the command ran")
+	}
+}
+
+// TestWatchListenerUnderGuard: a listener that is guard's own program but
+// was started by a guarded command (an agent running it) cannot answer.
+func TestWatchListenerUnderGuard(t *testing.T) {
+	g := newGuardEnv(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(filepath.Dir(g.bin), "fakeconsole")
+	if err := os.Symlink(exe, fake); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(filepath.Dir(g.proj), "home")
+	cfg := filepath.Join(home, ".config", "guard", "config.toml")
+	os.MkdirAll(filepath.Dir(cfg), 0o700)
+	if err := os.WriteFile(cfg, []byte("[permissions.bash]\nallow = ['"+fake+"']\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(home, ".local", "state", "guard")
+	os.MkdirAll(state, 0o700)
+	got := filepath.Join(t.TempDir(), "got")
+	cmd := exec.Command(g.bin, "-c", fake)
+	cmd.Env = append(append([]string{}, g.env...), envFakeConsole+"="+filepath.Join(state, shim.ConsoleName), "GUARD_TEST_FAKE_GOT="+got)
+	cmd.Dir = g.proj
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(got); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the guarded listener did not start")
+		}
+	}
+	r := wait(t, g.runAsync(t, "-c", "touch made-u"))
+	if r.code != exitRefused || !strings.Contains(r.stderr, "was started under guard") || !strings.Contains(r.stderr, "guard: needs approval: touch made-u") {
+		t.Errorf("with a guarded listener: status %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(g.proj, "made-u")); err == nil {
+		t.Error("the guarded listener's answer let the command run")
+	}
+}
