@@ -192,3 +192,17 @@ func TestImportLegacy(t *testing.T) {
 		t.Fatalf("records after migration: %+v", recs)
 	}
 }
+
+// BenchmarkSumFirst is what the keyed hash costs a run of guard: read the
+// key once, hash one command.
+func BenchmarkSumFirst(b *testing.B) {
+	dir := b.TempDir()
+	if _, err := Open(dir, nil).Sum("warm"); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Open(dir, nil).Sum("git log --oneline -n 20 -- ./cmd/guard/main.go"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
