@@ -120,6 +120,7 @@ func (a *app) askConsole(j job, v grants.Verdict, id string, lim limits) (how an
 	switch {
 	case errors.Is(r.err, os.ErrDeadlineExceeded) || r.err == nil && r.ans.Answer == answerTimeout:
 		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: no answer within %s in guard watch\n", oneLine(v.Rule), shortDuration(lim.askTimeout))
+		fmt.Fprintf(a.env.Stderr, "guard: hint: the request stays pending: guard approve %s\n", id)
 		return answered{answerTimeout, viaConsole}, true
 	case r.err != nil:
 		return answered{}, false // the console went away

@@ -80,9 +80,12 @@ func (a *App) watch(c *cli.Context) error {
 		return refused("watch "+err.Error(), "run guard watch yourself, in a terminal of your own")
 	}
 	defer tty.Close()
-	if t := shim.TrustTerminal(a.Stdin, nil); !t.Human {
-		return refused("watch: this terminal is not a human's ("+t.Why+")",
-			"run guard watch in a terminal of your own, outside the agent")
+	// Both the terminal it prompts on and the one it was started from.
+	for _, f := range []*os.File{tty, a.Stdin} {
+		if t := shim.TrustTerminal(f, nil); !t.Human {
+			return refused("watch: this terminal is not a human's ("+t.Why+")",
+				"run guard watch in a terminal of your own, outside the agent")
+		}
 	}
 	paths := a.paths()
 	ln, unlock, err := listenConsole(paths.StateDir)
@@ -308,7 +311,7 @@ func listenConsole(stateDir string) (ln *net.UnixListener, unlock func(), err er
 			unlock()
 			return nil, nil, errAttached(peerPID(path))
 		}
-		if errors.Is(derr, syscall.ECONNREFUSED) {
+		if fi, lerr := os.Lstat(path); errors.Is(derr, syscall.ECONNREFUSED) && lerr == nil && fi.Mode()&os.ModeSocket != 0 {
 			os.Remove(path) // nobody listens: a console that died left it
 			ln, err = listenUnix(path)
 		}

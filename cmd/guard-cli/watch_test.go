@@ -256,7 +256,7 @@ func TestWatchTimeout(t *testing.T) {
 	}
 	c := g.startWatch(t)
 	r := wait(t, g.runAsync(t, "-c", "touch made-t"))
-	if r.code != exitRefused || !strings.Contains(r.stderr, "no answer within 2s in guard watch") {
+	if r.code != exitRefused || !strings.Contains(r.stderr, "no answer within 2s in guard watch\nguard: hint: the request stays pending: guard approve ") {
 		t.Errorf("timeout: status %d, stderr %q", r.code, r.stderr)
 	}
 	out, _, _ := g.run(t, "audit", "--json", "-n", "1")
@@ -445,5 +445,28 @@ func TestWatchListenerUnderGuard(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(g.proj, "made-u")); err == nil {
 		t.Error("the guarded listener's answer let the command run")
+	}
+}
+
+// TestWatchNotASocket: a file that is not a socket at console.sock is
+// neither removed nor taken for a console.
+func TestWatchNotASocket(t *testing.T) {
+	g := newGuardEnv(t)
+	state := filepath.Join(filepath.Dir(g.proj), "home", ".local", "state", "guard")
+	os.MkdirAll(state, 0o700)
+	sock := filepath.Join(state, shim.ConsoleName)
+	if err := syscall.Mkfifo(sock, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := wait(t, g.runAsync(t, "-c", "touch made-n"))
+	if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: ") {
+		t.Errorf("with a FIFO at console.sock: status %d, stderr %q", r.code, r.stderr)
+	}
+	screen, code := g.runTTY(t, "", "watch")
+	if code != exitFailure || !strings.Contains(screen, "guard: error: listen on "+sock) {
+		t.Errorf("watch with a FIFO at console.sock: %d:\n%s", code, screen)
+	}
+	if fi, err := os.Lstat(sock); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("watch replaced what was at console.sock: %v, %v", fi, err)
 	}
 }
