@@ -470,3 +470,37 @@ func TestWatchNotASocket(t *testing.T) {
 		t.Errorf("watch replaced what was at console.sock: %v, %v", fi, err)
 	}
 }
+
+// TestWatchQueue: requests wait their turn, and the console says how many.
+func TestWatchQueue(t *testing.T) {
+	g := newGuardEnv(t)
+	c := g.startWatch(t)
+	first := g.runAsync(t, "-c", "touch made-1")
+	c.waitFor(t, "answer (deny in", 1)
+	rest := []<-chan result{g.runAsync(t, "-c", "touch made-2"), g.runAsync(t, "-c", "touch made-3")}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if out, _, _ := g.run(t, "pending"); strings.Contains(out, "made-2") && strings.Contains(out, "made-3") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the requests were never stored")
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // and offered to the console
+	c.send(t, "o\r")
+	if r := wait(t, first); r.code != 0 {
+		t.Fatalf("first: %d %q", r.code, r.stderr)
+	}
+	c.waitFor(t, "answer (deny in", 2)
+	if !strings.Contains(c.shown(), " · 1 more waiting") {
+		t.Errorf("the console does not count the waiting request:\n%s", c.shown())
+	}
+	c.send(t, "o\r")
+	c.waitFor(t, "answer (deny in", 3)
+	c.send(t, "o\r")
+	for _, ch := range rest {
+		if r := wait(t, ch); r.code != 0 {
+			t.Errorf("queued request: %d %q", r.code, r.stderr)
+		}
+	}
+}
