@@ -59,8 +59,10 @@ type testEngine struct {
 	dir        string // "" : no journal (as if the state dir were unusable)
 	tty        *os.File
 	askTimeout time.Duration
-	mu         sync.Mutex
-	judged     []string
+	// trust judges te.tty; nil: a human's (the tests of the prompt itself)
+	trust  func(tty *os.File, trusted []string) TTYTrust
+	mu     sync.Mutex
+	judged []string
 }
 
 func (te *testEngine) engine() engine {
@@ -98,6 +100,12 @@ func (te *testEngine) engine() engine {
 				return nil, err
 			}
 			return os.NewFile(uintptr(fd), "tty"), nil
+		},
+		trustTTY: func(tty *os.File, trusted []string) TTYTrust {
+			if te.trust == nil {
+				return TTYTrust{Human: true, Why: "the test says so"}
+			}
+			return te.trust(tty, trusted)
 		},
 		// Tests run many guards in one process: undo each Notify, and
 		// leave the other tests' children alone.
