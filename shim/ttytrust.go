@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 )
 
 // TTYTrust is the verdict on one terminal: may guard ask a human there?
@@ -32,7 +33,7 @@ func TrustTerminal(tty *os.File, trusted []string) TTYTrust {
 	if err := unix.Fstat(int(tty.Fd()), &st); err != nil {
 		return untrusted(0, "cannot read the terminal: "+err.Error())
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFCHR {
+	if st.Mode&unix.S_IFMT != unix.S_IFCHR || !term.IsTerminal(int(tty.Fd())) {
 		return untrusted(0, "not a terminal")
 	}
 	major, minor := unix.Major(uint64(st.Rdev)), unix.Minor(uint64(st.Rdev))
