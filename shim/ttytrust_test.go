@@ -42,11 +42,11 @@ func TestParseStat(t *testing.T) {
 func TestParseTTYIndex(t *testing.T) {
 	for in, want := range map[string]int{
 		"pos:\t0\nflags:\t02\nmnt_id:\t28\nino:\t2\ntty-index:\t5\n": 5,
-		"tty-index:\t300":           300,
+		"tty-index:\t300":            300,
 		"pos:\t0\nflags:\t0100002\n": -1,
-		"tty-index:\tx\n":           -1,
-		"tty-index:\t-3\n":          -1,
-		"":                          -1,
+		"tty-index:\tx\n":            -1,
+		"tty-index:\t-3\n":           -1,
+		"":                           -1,
 	} {
 		n, ok := parseTTYIndex([]byte(in))
 		if (want < 0 && ok) || (want >= 0 && (!ok || n != want)) {
@@ -576,4 +576,3 @@ func findChild(t *testing.T, prog string) int {
 	}
 	return best
 }
-
