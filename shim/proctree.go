@@ -218,3 +218,31 @@ func procExe(pid int) (path string, deleted bool, err error) {
 	}
 	return p, false, nil
 }
+
+// procUID returns the real user id of pid, from /proc/PID/status.
+func procUID(pid int) (int, error) {
+	b, err := readProcFile("/proc/"+strconv.Itoa(pid)+"/status", 16<<10)
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Uid:"); ok {
+			f := strings.Fields(v)
+			if len(f) == 0 {
+				break
+			}
+			return strconv.Atoi(f[0])
+		}
+	}
+	return 0, errors.New("no Uid in status")
+}
+
+// fdsReadable reports whether guard may list pid's descriptors.
+func fdsReadable(pid int) bool {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/fd")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
+}

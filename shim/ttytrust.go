@@ -150,9 +150,6 @@ func judgeTerminal(pid int, major, minor uint32, trusted []string) TTYTrust {
 	if err != nil {
 		return untrusted(0, "cannot tell who holds this terminal: "+err.Error())
 	}
-	if len(holders) == 0 {
-		return untrusted(0, "cannot tell who holds this terminal")
-	}
 	self, _ := os.Executable()
 	guards := Binaries(self)
 	// The agent: the nearest process, from pid up, that is not a shell
@@ -173,9 +170,17 @@ func judgeTerminal(pid int, major, minor uint32, trusted []string) TTYTrust {
 	for i, p := range chain {
 		at[p.pid] = i
 	}
+	viaSSH := false
+	if len(holders) == 0 {
+		h, ok := sshSession(chain, agent, major, minor)
+		if !ok {
+			return untrusted(0, "cannot tell who holds this terminal")
+		}
+		holders, viaSSH = []int{h}, true
+	}
 	best := TTYTrust{}
 	for _, h := range holders {
-		t := judgeHolder(h, chain, at, agent, trusted)
+		t := judgeHolder(h, chain, at, agent, trusted, viaSSH)
 		if !t.Human {
 			return t
 		}
@@ -193,8 +198,9 @@ func judgeTerminal(pid int, major, minor uint32, trusted []string) TTYTrust {
 	return best
 }
 
-// judgeHolder judges one process holding the master side.
-func judgeHolder(h int, chain []procInfo, at map[int]int, agent int, trusted []string) TTYTrust {
+// judgeHolder judges one process holding the master side. viaSSH: h is an
+// sshd process guard cannot read, found by sshSession.
+func judgeHolder(h int, chain []procInfo, at map[int]int, agent int, trusted []string, viaSSH bool) TTYTrust {
 	hs, err := readStat(h)
 	if err != nil {
 		return untrusted(h, fmt.Sprintf("cannot read the process %d holding this terminal", h))
@@ -207,7 +213,10 @@ func judgeHolder(h int, chain []procInfo, at map[int]int, agent int, trusted []s
 		}
 		return untrusted(h, fmt.Sprintf("terminal held by %s pid %d, which is not above guard", name, h))
 	}
-	kind, why := hostOf(h, trusted)
+	kind, why := relay, ""
+	if !viaSSH {
+		kind, why = hostOf(h, trusted)
+	}
 	if kind == notHost {
 		if pos == agent {
 			return untrusted(h, fmt.Sprintf("terminal held by the agent's process tree: %s pid %d", name, h))
@@ -224,7 +233,7 @@ func judgeHolder(h int, chain []procInfo, at map[int]int, agent int, trusted []s
 			return untrusted(h, fmt.Sprintf("terminal of %s pid %d with no agent program between it and guard: the client may be the agent", name, h))
 		}
 	}
-	if v, ok, err := procEnv(h, "GUARD_ACTIVE"); err != nil || (ok && v != "") {
+	if v, ok, err := procEnv(h, "GUARD_ACTIVE"); !viaSSH && (err != nil || (ok && v != "")) {
 		return untrusted(h, fmt.Sprintf("terminal held by %s pid %d, which a command run by guard started", name, h))
 	}
 	switch kind {
@@ -233,7 +242,12 @@ func judgeHolder(h int, chain []procInfo, at map[int]int, agent int, trusted []s
 			return untrusted(h, fmt.Sprintf("terminal held by %s pid %d running as a plain node script (electron_run_as_node)", name, h))
 		}
 	case relay:
-		if why := sshFromHere(chain[pos-1].pid); why != "" {
+		// the client is named to the first process below the sshd ones
+		below := pos - 1
+		for below > 0 && isSSHD(chain[below]) {
+			below--
+		}
+		if why := sshFromHere(chain[below].pid); why != "" {
 			return untrusted(h, fmt.Sprintf("terminal of %s pid %d: %s", name, h, why))
 		}
 	}
@@ -276,6 +290,48 @@ func hostOf(pid int, trusted []string) (hostKind, string) {
 		return h.kind, ""
 	}
 	return notHost, "not a known terminal program"
+}
+
+// sshdNames are the names an sshd session process runs under.
+var sshdNames = []string{"sshd", "sshd-session", "dropbear"}
+
+func isSSHD(p procInfo) bool {
+	if exe, _, err := procExe(p.pid); err == nil {
+		return isOneOf(filepath.Base(exe), sshdNames)
+	}
+	return isOneOf(p.comm, sshdNames)
+}
+
+// sshSession finds the holder when guard could read none: an sshd session
+// process that changed to the user is undumpable, so a user who is not
+// root cannot list its descriptors. The terminal is the one sshd made when
+// guard's session leader (whose controlling terminal it is) was started by
+// an sshd process that guard cannot read, whose parent is root's sshd: no
+// agent can place a process under root's sshd. The leader must be above
+// the agent (no agent between sshd and guard is refused later, as for any
+// relay).
+func sshSession(chain []procInfo, agent int, major, minor uint32) (int, bool) {
+	lead := -1
+	for i, p := range chain {
+		if p.pid == chain[0].session {
+			lead = i
+			break
+		}
+	}
+	if lead < agent || lead+2 >= len(chain) {
+		return 0, false
+	}
+	if maj, min := ttyNrDev(chain[lead].ttyNr); maj != major || min != minor {
+		return 0, false
+	}
+	sshd, parent := chain[lead+1], chain[lead+2]
+	if !isOneOf(sshd.comm, sshdNames) || fdsReadable(sshd.pid) || !isOneOf(parent.comm, sshdNames) {
+		return 0, false
+	}
+	if uid, err := procUID(parent.pid); err != nil || uid != 0 {
+		return 0, false
+	}
+	return sshd.pid, true
 }
 
 // safeFile checks that a program and its directory are root's (or, for a
