@@ -576,3 +576,19 @@ func findChild(t *testing.T, prog string) int {
 	}
 	return best
 }
+
+// BenchmarkTrustTerminal is what judging a terminal costs (the whole
+// /proc scan); it runs only when guard must ask.
+func BenchmarkTrustTerminal(b *testing.B) {
+	master, tty, err := pty.Open()
+	if err != nil {
+		b.Skip(err)
+	}
+	defer master.Close()
+	defer tty.Close()
+	for b.Loop() {
+		if TrustTerminal(tty, nil).Human {
+			b.Fatal("own pty judged a human's")
+		}
+	}
+}
