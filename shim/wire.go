@@ -40,10 +40,11 @@ func productionEngine(env *Env) engine {
 			}
 			return grants.AddRule(file, grants.Allow, pattern)
 		},
-		journal:  func() (journal, error) { return openJournal(paths.StateDir, red(), env) },
-		redact:   func(s string) string { return red().String(s) },
-		prepare:  func() { red() },
-		openTTY:  openControllingTTY,
+		journal: func() (journal, error) { return openJournal(paths.StateDir, red(), env) },
+		redact:  func(s string) string { return red().String(s) },
+		prepare: func() { red() },
+		openTTY: openControllingTTY,
+		// a prompt is shown only on a terminal a human holds
 		trustTTY: TrustTerminal,
 		// guard exits right after the run, so signals are never stopped:
 		// signal.Stop would cost the same thread round trips as Notify.
