@@ -577,6 +577,26 @@ func findChild(t *testing.T, prog string) int {
 	return best
 }
 
+// sshSession accepts only a session that root's sshd started: not the
+// test's own, whatever its shape.
+func TestSSHSessionNotHere(t *testing.T) {
+	chain, err := ancestors(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	maj, min := ttyNrDev(chain[0].ttyNr)
+	for agent := range chain {
+		if h, ok := sshSession(chain, agent, maj, min); ok {
+			t.Errorf("agent at %d: accepted holder %d", agent, h)
+		}
+	}
+	// a made-up chain: the leader's parent is no sshd
+	fake := []procInfo{{pid: os.Getpid(), session: 1, ttyNr: 34816}, {pid: 1, session: 1, ttyNr: 34816, comm: "bash"}, {pid: 0, comm: "sshd"}}
+	if _, ok := sshSession(fake, 0, 136, 0); ok {
+		t.Error("accepted a session with no sshd above it")
+	}
+}
+
 // BenchmarkTrustTerminal is what judging a terminal costs (the whole
 // /proc scan); it runs only when guard must ask.
 func BenchmarkTrustTerminal(b *testing.B) {
