@@ -300,6 +300,12 @@ type terminalSetup struct {
 
 func newTerminalSetup(t *testing.T, config string) *terminalSetup {
 	t.Helper()
+	if m, tty, err := pty.Open(); err != nil {
+		t.Skipf("no pty: %v", err)
+	} else {
+		m.Close()
+		tty.Close()
+	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
