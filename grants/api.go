@@ -72,6 +72,10 @@ type Settings struct {
 	NoTTYPrompt     bool          // never prompt on the terminal
 	Rules           []Rule        // every rule from every layer, in layer order
 	Err             error         // a config that failed to load: every decision denies with this
+
+	// TrustedTerminals are executables the user vouches for as terminal
+	// hosts (absolute paths), read only from the managed and global configs.
+	TrustedTerminals []string
 }
 
 // Rule is one pattern from one layer.

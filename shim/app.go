@@ -60,6 +60,8 @@ type engine struct {
 	redact  func(string) string
 	// openTTY opens the human's terminal for a prompt.
 	openTTY func() (*os.File, error)
+	// trustTTY judges whether a human holds it (TrustTerminal).
+	trustTTY func(tty *os.File, trusted []string) TTYTrust
 	// listen starts delivering the signals guard forwards into c;
 	// unlisten, when set, undoes that after the run (guard exits instead).
 	listen   func(c chan<- os.Signal)
@@ -309,6 +311,7 @@ type limits struct {
 	timeout    time.Duration
 	askTimeout time.Duration
 	noPrompt   bool
+	trusted    []string // trusted_terminals
 }
 
 func (a *app) limits(j job, s *grants.Settings) (limits, error) {
@@ -330,6 +333,7 @@ func (a *app) limits(j job, s *grants.Settings) (limits, error) {
 		l.askTimeout = s.AskTimeout
 	}
 	l.noPrompt = s.NoTTYPrompt || a.env.getenv("GUARD_NO_PROMPT") == "1"
+	l.trusted = s.TrustedTerminals
 	return l, nil
 }
 
@@ -414,19 +418,24 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 	// (and stored) redacted, which also keeps it from matching anything.
 	v.Suggest = a.eng.redact(v.Suggest)
 	var tty *os.File
+	why := ""
 	if !lim.noPrompt {
-		tty = a.terminal()
+		tty, why = a.terminal(lim.trusted)
 	}
 	if tty == nil {
+		if why != "" {
+			v.Reason += " (" + why + ")" // why the human was not asked
+		}
 		a.needsApproval(j, v, shown, sum)
 		return false, answerPending
 	}
 	defer tty.Close()
 	q := Question{
 		Command: shown, Cwd: j.cwd, Risk: string(v.Risk), Reason: a.eng.redact(v.Reason), Rule: v.Rule,
-		Suggest: v.Suggest, OnceOnly: v.OnceOnly,
+		Suggest: v.Suggest, OnceOnly: v.OnceOnly, Unredacted: j.text,
 	}
-	ans, pattern, err := Prompt(tty, q, lim.askTimeout)
+	reply, err := Prompt(tty, q, lim.askTimeout)
+	ans, pattern := reply.Answer, reply.Pattern
 	switch {
 	case err != nil:
 		why := err.Error()
@@ -448,13 +457,18 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 	return true, answerUser
 }
 
-// terminal opens the human's terminal for a prompt, or returns nil.
-func (a *app) terminal() *os.File {
+// terminal opens the human's terminal for a prompt. It returns nil when
+// there is none, and also why when the terminal is not a human's.
+func (a *app) terminal(trusted []string) (*os.File, string) {
 	tty, err := a.eng.openTTY()
 	if err != nil || tty == nil {
-		return nil
+		return nil, ""
 	}
-	return tty
+	if t := a.eng.trustTTY(tty, trusted); !t.Human {
+		tty.Close()
+		return nil, t.Why
+	}
+	return tty, ""
 }
 
 // openControllingTTY opens /dev/tty for a prompt. It fails when there is no

@@ -258,14 +258,8 @@ func askOnPty(t *testing.T, verdict string, keys ...string) (*testRun, int, stri
 	done := make(chan int, 1)
 	go func() { done <- r.run("-c", "echo ran") }()
 	if len(keys) > 0 {
-		p.waitFor(t, "answer (deny in")
-		for _, k := range keys {
-			if k == "<wait-pattern>" {
-				p.waitFor(t, "pattern (enter")
-				continue
-			}
-			p.master.Write([]byte(k))
-		}
+		p.waitCue(t)
+		p.typeKeys(t, keys)
 	}
 	select {
 	case code := <-done:
@@ -293,12 +287,12 @@ func TestMainPromptAnswers(t *testing.T) {
 		grants map[string]string
 		stderr string
 	}{
-		{[]string{"o"}, 0, map[string]string{}, ""},
-		{[]string{"p"}, 0, map[string]string{"project": "npm install *\n"}, ""},
-		{[]string{"g"}, 0, map[string]string{"global": "npm install *\n"}, ""},
-		{[]string{"d"}, ExitRefused, map[string]string{}, "guard: denied: unknown: denied at the terminal\n"},
+		{[]string{"o\r"}, 0, map[string]string{}, ""},
+		{[]string{"p\r"}, 0, map[string]string{"project": "npm install *\n"}, ""},
+		{[]string{"g\r", "<cue>", "y\r"}, 0, map[string]string{"global": "npm install *\n"}, ""},
+		{[]string{"d\r"}, ExitRefused, map[string]string{}, "guard: denied: unknown: denied at the terminal\n"},
 		{[]string{"\x03"}, ExitRefused, map[string]string{}, "guard: denied: unknown: the prompt was cancelled\n"},
-		{[]string{"e", "<wait-pattern>", "\x15", "echo *\r", "p"}, 0, map[string]string{"project": "echo *\n"}, ""},
+		{[]string{"e\r", "<cue>", "\x15", "echo *\r", "<cue>", "p\r"}, 0, map[string]string{"project": "echo *\n"}, ""},
 		{nil, ExitRefused, map[string]string{}, "guard: denied: unknown: no answer within 1s\n"},
 	} {
 		r, code, shown := askOnPty(t, "ask", tc.keys...)
@@ -321,7 +315,7 @@ func TestMainPromptAnswers(t *testing.T) {
 }
 
 func TestMainPromptComposite(t *testing.T) {
-	r, code, shown := askOnPty(t, "composite", "p", "g", "o")
+	r, code, shown := askOnPty(t, "composite", "p\r", "<cue>", "g\r", "<cue>", "o\r")
 	if code != 0 || len(grantFiles(r)) != 0 {
 		t.Errorf("exit %d grants %v", code, grantFiles(r))
 	}
