@@ -73,6 +73,10 @@ type Settings struct {
 	RejectMemory    time.Duration // how long a rejected text is refused without asking again
 	Rules           []Rule        // every rule from every layer, in layer order
 	Err             error         // a config that failed to load: every decision denies with this
+
+	// TrustedTerminals are executables the user vouches for as terminal
+	// hosts (absolute paths), read only from the managed and global configs.
+	TrustedTerminals []string
 }
 
 // Rule is one pattern from one layer.

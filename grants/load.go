@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -44,6 +45,7 @@ type fileConfig struct {
 	allow, ask, deny             []string
 	allowLine, askLine, denyLine []int
 	set                          map[string]bool // scalar keys the file sets
+	trustedTerminals             []string        // nil when unset
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory"}
@@ -114,6 +116,19 @@ func parseConfig(file string, data []byte) (*fileConfig, error) {
 				case Deny:
 					fc.deny, fc.denyLine = append(fc.deny, p), append(fc.denyLine, line)
 				}
+			}
+		case len(k) == 1 && last == "trusted_terminals":
+			list, _ := raw[last].([]any)
+			fc.trustedTerminals = []string{}
+			for _, e := range list {
+				p, ok := e.(string)
+				if !ok || !filepath.IsAbs(p) {
+					return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
+				}
+				fc.trustedTerminals = append(fc.trustedTerminals, filepath.Clean(p))
+			}
+			if list == nil {
+				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
 			}
 		case len(k) == 1 && isScalarKey(last):
 			if err := fc.setScalar(last, raw[last]); err != nil {
@@ -336,6 +351,16 @@ func Load(p Paths, cwd string) *Settings {
 			trust = pin != "" && pin == hashBytes(data)
 		}
 		s.merge(fc, l.name, bound, trust)
+		if fc.trustedTerminals != nil {
+			if l.name != LayerManaged && l.name != LayerGlobal {
+				line, col := locateKey(string(data), "trusted_terminals")
+				if s.Err == nil {
+					s.Err = fmt.Errorf("%s:%d:%d: trusted_terminals is read only from the global config.toml or the managed policy", l.file, line, col)
+				}
+				continue
+			}
+			s.TrustedTerminals = append(s.TrustedTerminals, fc.trustedTerminals...)
+		}
 		add := func(kind Decision, pats []string, lines []int) {
 			for i, pat := range pats {
 				s.Rules = append(s.Rules, Rule{Kind: kind, Pattern: pat, Layer: l.name, File: l.file, Line: lines[i],

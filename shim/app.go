@@ -101,6 +101,8 @@ type engine struct {
 	redact       func(string) string
 	// openTTY opens the human's terminal for a prompt.
 	openTTY func() (*os.File, error)
+	// trustTTY judges whether a human holds it (TrustTerminal).
+	trustTTY func(tty *os.File, trusted []string) TTYTrust
 	// listen starts delivering the signals guard forwards into c;
 	// unlisten, when set, undoes that after the run (guard exits instead).
 	listen   func(c chan<- os.Signal)
@@ -354,6 +356,7 @@ type limits struct {
 	askTimeout   time.Duration
 	rejectMemory time.Duration
 	noPrompt     bool
+	trusted      []string // trusted_terminals
 }
 
 func (a *app) limits(j job, s *grants.Settings) (limits, error) {
@@ -376,6 +379,7 @@ func (a *app) limits(j job, s *grants.Settings) (limits, error) {
 		l.askTimeout = s.AskTimeout
 	}
 	l.noPrompt = s.NoTTYPrompt || a.env.getenv("GUARD_NO_PROMPT") == "1"
+	l.trusted = s.TrustedTerminals
 	return l, nil
 }
 
@@ -468,13 +472,17 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 	// (and stored) redacted, which also keeps it from matching anything.
 	v.Suggest = a.eng.redact(v.Suggest)
 	var tty *os.File
+	why := ""
 	if !lim.noPrompt {
-		tty = a.terminal()
+		tty, why = a.terminal(lim.trusted)
 	}
 	if tty == nil {
 		id := a.addPending(j, v, shown, sum)
 		if how, ok := a.askConsole(j, v, id, lim); ok {
 			return how
+		}
+		if why != "" {
+			v.Reason += " (" + why + ")" // why the human was not asked
 		}
 		a.needsApproval(v, shown, id)
 		return answered{answerPending, viaRule}
@@ -482,17 +490,22 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 	defer tty.Close()
 	q := Question{
 		Command: shown, Cwd: j.cwd, Risk: string(v.Risk), Reason: a.eng.redact(v.Reason), Rule: v.Rule,
-		Suggest: v.Suggest, OnceOnly: v.OnceOnly,
+		Suggest: v.Suggest, OnceOnly: v.OnceOnly, Unredacted: j.text,
 	}
-	ans, pattern, err := Prompt(tty, q, lim.askTimeout)
+	reply, err := Prompt(tty, q, lim.askTimeout)
+	ans, pattern := reply.Answer, reply.Pattern
+	how := answered{string(reply.Outcome), viaTerminal}
+	if how.answer == "" {
+		how.answer = answerCancelled // a Prompt that says nothing of how it ended denied
+	}
 	switch {
 	case err != nil:
-		why, answer := err.Error(), answerCancelled
+		why := err.Error()
 		if errors.Is(err, ErrAskTimeout) {
-			why, answer = "no answer within "+shortDuration(lim.askTimeout), answerTimeout
+			why = "no answer within " + shortDuration(lim.askTimeout)
 		}
 		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: %s\n", oneLine(v.Rule), oneLine(why))
-		return answered{answer, viaTerminal}
+		return how
 	case ans == AnswerDeny:
 		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: denied at the terminal\n", oneLine(v.Rule))
 		return answered{answerDeny, viaTerminal}
@@ -503,29 +516,24 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 			fmt.Fprintf(a.env.Stderr, "guard: warning: grant not stored: %s\n", oneLine(err.Error()))
 		}
 	}
-	return answered{answerOf(ans, pattern, v.Suggest), viaTerminal}
-}
-
-// answerOf names an allowing answer as the audit records it.
-func answerOf(ans Answer, pattern, suggest string) string {
-	switch {
-	case ans == AnswerOnce:
-		return answerOnce
-	case pattern != suggest:
-		return answerEdited
-	case ans == AnswerGlobal:
-		return answerGlobal
+	if !how.allowed() {
+		how.answer = answerOnce // an allowing Answer whatever the Outcome says
 	}
-	return answerProject
+	return how
 }
 
-// terminal opens the human's terminal for a prompt, or returns nil.
-func (a *app) terminal() *os.File {
+// terminal opens the human's terminal for a prompt. It returns nil when
+// there is none, and also why when the terminal is not a human's.
+func (a *app) terminal(trusted []string) (*os.File, string) {
 	tty, err := a.eng.openTTY()
 	if err != nil || tty == nil {
-		return nil
+		return nil, ""
 	}
-	return tty
+	if t := a.eng.trustTTY(tty, trusted); !t.Human {
+		tty.Close()
+		return nil, t.Why
+	}
+	return tty, ""
 }
 
 // openControllingTTY opens /dev/tty for a prompt. It fails when there is no

@@ -258,14 +258,8 @@ func askOnPty(t *testing.T, verdict string, keys ...string) (*testRun, int, stri
 	done := make(chan int, 1)
 	go func() { done <- r.run("-c", "echo ran") }()
 	if len(keys) > 0 {
-		p.waitFor(t, "answer (deny in")
-		for _, k := range keys {
-			if k == "<wait-pattern>" {
-				p.waitFor(t, "pattern (enter")
-				continue
-			}
-			p.master.Write([]byte(k))
-		}
+		p.waitCue(t)
+		p.typeKeys(t, keys)
 	}
 	select {
 	case code := <-done:
@@ -294,12 +288,12 @@ func TestMainPromptAnswers(t *testing.T) {
 		stderr         string
 		answer, decide string // as recorded
 	}{
-		{[]string{"o"}, 0, map[string]string{}, "", "once", "ask"},
-		{[]string{"p"}, 0, map[string]string{"project": "npm install *\n"}, "", "project", "ask"},
-		{[]string{"g"}, 0, map[string]string{"global": "npm install *\n"}, "", "global", "ask"},
-		{[]string{"d"}, ExitRefused, map[string]string{}, "guard: denied: unknown: denied at the terminal\n", "deny", "deny"},
+		{[]string{"o\r"}, 0, map[string]string{}, "", "once", "ask"},
+		{[]string{"p\r"}, 0, map[string]string{"project": "npm install *\n"}, "", "project", "ask"},
+		{[]string{"g\r", "<cue>", "y\r"}, 0, map[string]string{"global": "npm install *\n"}, "", "global", "ask"},
+		{[]string{"d\r"}, ExitRefused, map[string]string{}, "guard: denied: unknown: denied at the terminal\n", "deny", "deny"},
 		{[]string{"\x03"}, ExitRefused, map[string]string{}, "guard: denied: unknown: the prompt was cancelled\n", "cancelled", "deny"},
-		{[]string{"e", "<wait-pattern>", "\x15", "echo *\r", "p"}, 0, map[string]string{"project": "echo *\n"}, "", "edited", "ask"},
+		{[]string{"e\r", "<cue>", "\x15", "echo *\r", "<cue>", "p\r"}, 0, map[string]string{"project": "echo *\n"}, "", "edited", "ask"},
 		{nil, ExitRefused, map[string]string{}, "guard: denied: unknown: no answer within 1s\n", "timeout", "deny"},
 	} {
 		r, code, shown := askOnPty(t, "ask", tc.keys...)
@@ -322,7 +316,7 @@ func TestMainPromptAnswers(t *testing.T) {
 }
 
 func TestMainPromptComposite(t *testing.T) {
-	r, code, shown := askOnPty(t, "composite", "p", "g", "o")
+	r, code, shown := askOnPty(t, "composite", "p\r", "<cue>", "g\r", "<cue>", "o\r")
 	if code != 0 || len(grantFiles(r)) != 0 {
 		t.Errorf("exit %d grants %v", code, grantFiles(r))
 	}

@@ -78,7 +78,7 @@ func (a *app) askConsole(j job, v grants.Verdict, id string, lim limits) (how an
 	defer conn.Close()
 	trust := a.eng.trustConsole
 	if trust == nil {
-		trust = func(pid, uid int) error { return checkConsolePeer(pid, uid, a.env.Self) }
+		trust = func(pid, uid int) error { return checkConsolePeer(pid, uid, a.env.Self, lim.trusted) }
 	}
 	if err := trust(int(cred.Pid), int(cred.Uid)); err != nil {
 		fmt.Fprintf(a.env.Stderr, "guard: warning: ignored %s: %s\n", ConsoleName, oneLine(err.Error()))
@@ -176,7 +176,7 @@ func dialConsole(path string) (*os.File, *unix.Ucred, error) {
 // guard's own (self, or guard-cli beside it), no guard shell is among its
 // ancestors (so no guarded command started it), and its terminal is a
 // human's.
-func checkConsolePeer(pid, uid int, self string) error {
+func checkConsolePeer(pid, uid int, self string, trusted []string) error {
 	if uid != os.Getuid() {
 		return fmt.Errorf("its listener runs as uid %d, not %d", uid, os.Getuid())
 	}
@@ -200,7 +200,7 @@ func checkConsolePeer(pid, uid int, self string) error {
 	case g < 0:
 		return fmt.Errorf("cannot read the ancestry of its listener (pid %d)", pid)
 	}
-	if t := TrustProcessTerminal(pid, nil); !t.Human {
+	if t := TrustProcessTerminal(pid, trusted); !t.Human {
 		return fmt.Errorf("its listener's terminal is not a human's: %s", t.Why)
 	}
 	return nil

@@ -46,6 +46,8 @@ func productionEngine(env *Env) engine {
 		redact:  func(s string) string { return red().String(s) },
 		prepare: func() { red() },
 		openTTY: openControllingTTY,
+		// a prompt is shown only on a terminal a human holds
+		trustTTY: TrustTerminal,
 		// guard exits right after the run, so signals are never stopped:
 		// signal.Stop would cost the same thread round trips as Notify.
 		listen: func(c chan<- os.Signal) { signal.Notify(c, forwarded...) },

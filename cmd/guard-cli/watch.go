@@ -81,13 +81,14 @@ func (a *App) watch(c *cli.Context) error {
 	}
 	defer tty.Close()
 	// Both the terminal it prompts on and the one it was started from.
+	paths := a.paths()
+	trusted := grants.Load(paths, a.Cwd).TrustedTerminals
 	for _, f := range []*os.File{tty, a.Stdin} {
-		if t := shim.TrustTerminal(f, nil); !t.Human {
+		if t := shim.TrustTerminal(f, trusted); !t.Human {
 			return refused("watch: this terminal is not a human's ("+t.Why+")",
 				"run guard watch in a terminal of your own, outside the agent")
 		}
 	}
-	paths := a.paths()
 	ln, unlock, err := listenConsole(paths.StateDir)
 	if err != nil {
 		return err
@@ -199,10 +200,10 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 		// A grant was added since guard asked: nothing to ask.
 		fmt.Fprintf(tty, "  %s\r\n  allowed by %s\r\n", oneLine(shown), dash(v.Rule))
 		a.resolvePending(store, req, ccs.StatusUsed)
-		return "once", false
+		return ccs.AnswerOnce, false
 	case grants.Deny:
 		fmt.Fprintf(tty, "  %s\r\n  denied by %s: %s\r\n", oneLine(shown), dash(v.Rule), oneLine(red.String(v.Reason)))
-		return "deny", false
+		return ccs.AnswerDeny, false
 	}
 	suggest := red.String(v.Suggest)
 	timeout := ck.settings.AskTimeout
@@ -213,8 +214,8 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 		timeout = time.Second
 	}
 	q := shim.Question{Command: shown, Cwd: red.String(req.Cwd), Risk: string(v.Risk),
-		Reason: red.String(v.Reason), Rule: v.Rule, Suggest: suggest, OnceOnly: v.OnceOnly}
-	answer, pattern, err := shim.Prompt(tty, q, timeout)
+		Reason: red.String(v.Reason), Rule: v.Rule, Suggest: suggest, OnceOnly: v.OnceOnly, Unredacted: req.Text}
+	reply, err := shim.Prompt(tty, q, timeout)
 	select {
 	case <-it.gone:
 		fmt.Fprintf(tty, "  guard stopped waiting; nothing stored\r\n")
@@ -223,24 +224,25 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 	}
 	switch {
 	case errors.Is(err, shim.ErrAskTimeout):
-		return "timeout", false // the request stays pending
+		return ccs.AnswerTimeout, false // the request stays pending
 	case err != nil:
 		return "", true
 	}
-	switch answer {
+	switch reply.Answer {
 	case shim.AnswerDeny:
 		a.resolvePending(store, req, ccs.StatusRejected)
-		return "deny", false
+		return ccs.AnswerDeny, false
 	case shim.AnswerOnce:
 		a.resolvePending(store, req, ccs.StatusUsed)
-		return "once", false
+		return ccs.AnswerOnce, false
 	}
-	file, status, name := paths.ProjectGrants(grants.ProjectRoot(req.Cwd)), ccs.StatusApprovedProject, "project"
-	if answer == shim.AnswerGlobal {
-		file, status, name = paths.GlobalGrants(), ccs.StatusApprovedGlobal, "global"
+	pattern := reply.Pattern
+	file, status, name := paths.ProjectGrants(grants.ProjectRoot(req.Cwd)), ccs.StatusApprovedProject, ccs.AnswerProject
+	if reply.Answer == shim.AnswerGlobal {
+		file, status, name = paths.GlobalGrants(), ccs.StatusApprovedGlobal, ccs.AnswerGlobal
 	}
-	if pattern != suggest {
-		name = "edited"
+	if reply.Outcome == shim.OutcomeEdited || pattern != suggest {
+		name = ccs.AnswerEdited
 	}
 	err = grants.ValidatePattern(grants.Allow, pattern)
 	if err == nil {

@@ -20,6 +20,12 @@ import (
 	"github.com/guard-dev/guard/shim"
 )
 
+// envTerminal makes the test binary play a terminal program: it holds a
+// pty's master, starts its arguments on the pty (as their controlling
+// terminal), copies its stdin (the human's keys) to the master and the
+// master to its stdout (the screen), and exits with the child's status.
+const envTerminal = "GUARD_TEST_AS_TERMINAL"
+
 // envFakeConsole makes the test binary, started under another file name
 // (a copy, so not guard's executable), listen on the console socket given
 // and write what it receives to the file GUARD_TEST_FAKE_GOT.
@@ -29,6 +35,43 @@ func init() {
 	if path := os.Getenv(envFakeConsole); path != "" {
 		os.Exit(fakeConsole(path, os.Getenv("GUARD_TEST_FAKE_GOT")))
 	}
+	if os.Getenv(envTerminal) != "" {
+		os.Exit(terminalMain())
+	}
+}
+
+func terminalMain() int {
+	master, tty, err := pty.Open()
+	if err != nil {
+		return 125
+	}
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	if name := os.Getenv(envTerminal); name != "1" {
+		cmd.Args[0] = name // the test binary runs what testscript.Main names so
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, envTerminal+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		return 125
+	}
+	tty.Close()
+	go io.Copy(master, os.Stdin)
+	screen := make(chan struct{})
+	go func() { io.Copy(os.Stdout, master); close(screen) }()
+	err = cmd.Wait()
+	select {
+	case <-screen:
+	case <-time.After(2 * time.Second):
+	}
+	if err != nil {
+		return cmd.ProcessState.ExitCode()
+	}
+	return 0
 }
 
 // fakeConsole answers every request "once", as a console an agent planted
@@ -57,45 +100,99 @@ func fakeConsole(path, got string) int {
 	}
 }
 
-// console is guard watch running on a pseudo-terminal.
+// console is guard watch running on a pseudo-terminal that a trusted
+// terminal program holds (the test binary under another name, listed in
+// trusted_terminals): keys written to it reach the pty as typed.
 type console struct {
-	cmd  *exec.Cmd
-	ptmx *os.File
-	mu   sync.Mutex
-	out  bytes.Buffer
-	done chan struct{}
+	cmd    *exec.Cmd
+	keys   io.WriteCloser
+	mu     sync.Mutex
+	out    bytes.Buffer
+	done   chan struct{}
+	status int
 }
 
-func (g *guardEnv) startWatch(t *testing.T) *console {
+func (c *console) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.out.Write(b)
+}
+
+// termHost makes the terminal program and writes the global config that
+// trusts it, with extra settings.
+func (g *guardEnv) termHost(t *testing.T, extra string) string {
 	t.Helper()
-	cmd := exec.Command(g.bin, "watch")
-	cmd.Env = g.env
-	cmd.Dir = g.proj
-	ptmx, err := pty.Start(cmd)
+	host := filepath.Join(filepath.Dir(g.bin), "term-host")
+	if _, err := os.Stat(host); err != nil {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(exe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(host, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := filepath.Join(filepath.Dir(g.proj), "home", ".config", "guard", "config.toml")
+	os.MkdirAll(filepath.Dir(cfg), 0o700)
+	if err := os.WriteFile(cfg, []byte(extra+"trusted_terminals = ['"+host+"']\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return host
+}
+
+// inTerminal runs guard ARGS in the trusted terminal. guard-cli runs as the
+// test binary itself, named guard-cli (as guard would exec it when installed
+// beside it): guard then knows it by its path for its own program.
+func (g *guardEnv) inTerminal(t *testing.T, extra string, args ...string) *console {
+	t.Helper()
+	host := g.termHost(t, extra)
+	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &console{cmd: cmd, ptmx: ptmx, done: make(chan struct{})}
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := ptmx.Read(buf)
-			c.mu.Lock()
-			c.out.Write(buf[:n])
-			c.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	go func() { cmd.Wait(); close(c.done) }()
+	cmd := exec.Command(host, append([]string{exe}, args...)...)
+	cmd.Env = append(append([]string{}, g.env...), envTerminal+"="+shim.CLIName)
+	cmd.Dir = g.proj
+	c := &console{cmd: cmd, done: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = c, c
+	keys, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.keys = keys
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { cmd.Wait(); c.status = cmd.ProcessState.ExitCode(); close(c.done) }()
 	t.Cleanup(func() {
+		keys.Close()
 		cmd.Process.Kill()
 		<-c.done
-		ptmx.Close()
 	})
+	return c
+}
+
+func (g *guardEnv) startWatch(t *testing.T, extra string) *console {
+	t.Helper()
+	c := g.inTerminal(t, extra, "watch")
 	c.waitFor(t, "waiting for requests", 1)
 	return c
+}
+
+// exited waits for the terminal's program to end and returns its status.
+func (c *console) exited(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-c.done:
+		return c.status
+	case <-time.After(15 * time.Second):
+		t.Fatalf("the terminal's program did not end; it showed:\n%s", c.shown())
+	}
+	return 0
 }
 
 func (c *console) shown() string {
@@ -118,10 +215,13 @@ func (c *console) waitFor(t *testing.T, s string, n int) {
 
 func (c *console) send(t *testing.T, keys string) {
 	t.Helper()
-	if _, err := c.ptmx.Write([]byte(keys)); err != nil {
+	if _, err := c.keys.Write([]byte(keys)); err != nil {
 		t.Fatal(err)
 	}
 }
+
+// asked is what the console shows when it waits for an answer.
+const asked = "answer, then enter (deny in"
 
 type result struct {
 	stdout, stderr string
@@ -151,7 +251,7 @@ func wait(t *testing.T, ch <-chan result) result {
 
 func TestWatchAnswers(t *testing.T) {
 	g := newGuardEnv(t)
-	c := g.startWatch(t)
+	c := g.startWatch(t, "")
 	for i, tc := range []struct {
 		key, file  string
 		code       int
@@ -161,16 +261,20 @@ func TestWatchAnswers(t *testing.T) {
 	}{
 		{"o", "made-o", 0, "once", "", ""},
 		{"p", "made-p", 0, "project", "project", ""},
-		{"g", "made-g", 0, "global", "global", ""},
+		{"g", "made-g", 0, "global", "global", ""}, // confirmed with y below
 		{"d", "made-d", exitRefused, "deny", "", "guard: denied: unknown: denied in guard watch\n"},
 	} {
 		cmd := "touch " + tc.file
 		ch := g.runAsync(t, "-c", cmd)
-		c.waitFor(t, "answer (deny in", i+1)
+		c.waitFor(t, asked, i+1)
 		if !strings.Contains(c.shown(), "agent ") || !strings.Contains(c.shown(), cmd) {
 			t.Errorf("the console does not show the request:\n%s", c.shown())
 		}
 		c.send(t, tc.key+"\r")
+		if tc.key == "g" {
+			c.waitFor(t, "[y] then enter to confirm", 1)
+			c.send(t, "y\r")
+		}
 		r := wait(t, ch)
 		if r.code != tc.code || r.stderr != tc.wantStderr {
 			t.Errorf("%s answered %s: status %d, stderr %q", cmd, tc.key, r.code, r.stderr)
@@ -210,9 +314,9 @@ func TestWatchAnswers(t *testing.T) {
 
 func TestWatchDetach(t *testing.T) {
 	g := newGuardEnv(t)
-	c := g.startWatch(t)
+	c := g.startWatch(t, "")
 	ch := g.runAsync(t, "-c", "touch made-x")
-	c.waitFor(t, "answer (deny in", 1)
+	c.waitFor(t, asked, 1)
 	// A second request waits behind the first.
 	ch2 := g.runAsync(t, "-c", "touch made-z")
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
@@ -249,12 +353,7 @@ func TestWatchDetach(t *testing.T) {
 
 func TestWatchTimeout(t *testing.T) {
 	g := newGuardEnv(t)
-	cfg := filepath.Join(filepath.Dir(g.proj), "home", ".config", "guard", "config.toml")
-	os.MkdirAll(filepath.Dir(cfg), 0o700)
-	if err := os.WriteFile(cfg, []byte("ask_timeout = \"2s\"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	c := g.startWatch(t)
+	c := g.startWatch(t, "ask_timeout = \"2s\"\n")
 	r := wait(t, g.runAsync(t, "-c", "touch made-t"))
 	if r.code != exitRefused || !strings.Contains(r.stderr, "no answer within 2s in guard watch\nguard: hint: the request stays pending: guard approve ") {
 		t.Errorf("timeout: status %d, stderr %q", r.code, r.stderr)
@@ -272,10 +371,21 @@ func TestWatchTimeout(t *testing.T) {
 
 func TestWatchSecondConsole(t *testing.T) {
 	g := newGuardEnv(t)
-	g.startWatch(t)
+	g.startWatch(t, "")
+	c := g.inTerminal(t, "", "watch")
+	if code := c.exited(t); code != exitUsage || !strings.Contains(c.shown(), "guard: error: a console is already attached (pid ") {
+		t.Errorf("second console: status %d:\n%s", code, c.shown())
+	}
+}
+
+// TestWatchAgentTerminal: on a terminal whose master the caller holds (an
+// agent's pty), guard watch refuses to start.
+func TestWatchAgentTerminal(t *testing.T) {
+	g := newGuardEnv(t)
 	screen, code := g.runTTY(t, "", "watch")
-	if code != exitUsage || !strings.Contains(screen, "guard: error: a console is already attached (pid ") {
-		t.Errorf("second console: status %d:\n%s", code, screen)
+	if code != exitRefused || !strings.Contains(screen, "guard: denied: watch: this terminal is not a human's (") ||
+		!strings.Contains(screen, "guard: hint: run guard watch in a terminal of your own, outside the agent") {
+		t.Errorf("watch on the test's own pty: status %d:\n%s", code, screen)
 	}
 }
 
@@ -296,9 +406,9 @@ func TestWatchStaleSocket(t *testing.T) {
 	if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: ") {
 		t.Errorf("with a stale socket: status %d, stderr %q", r.code, r.stderr)
 	}
-	c := g.startWatch(t)
+	c := g.startWatch(t, "")
 	ch := g.runAsync(t, "-c", "touch made-s")
-	c.waitFor(t, "answer (deny in", 1)
+	c.waitFor(t, asked, 1)
 	c.send(t, "o\r")
 	if r := wait(t, ch); r.code != 0 {
 		t.Errorf("after replacing the stale socket: status %d, stderr %q", r.code, r.stderr)
@@ -360,9 +470,9 @@ func TestWatchFakeListener(t *testing.T) {
 		t.Errorf("guard sent the fake console %q", b)
 	}
 	// guard watch does not take over a socket someone listens on.
-	screen, code := g.runTTY(t, "", "watch")
-	if code != exitUsage || !strings.Contains(screen, "already attached") {
-		t.Errorf("watch beside a live listener: %d:\n%s", code, screen)
+	c := g.inTerminal(t, "", "watch")
+	if code := c.exited(t); code != exitUsage || !strings.Contains(c.shown(), "already attached") {
+		t.Errorf("watch beside a live listener: %d:\n%s", code, c.shown())
 	}
 }
 
@@ -370,7 +480,7 @@ func TestWatchFakeListener(t *testing.T) {
 // console at once, with a deny, and the command never runs.
 func TestWatchSignalWhileWaiting(t *testing.T) {
 	g := newGuardEnv(t)
-	c := g.startWatch(t)
+	c := g.startWatch(t, "")
 	cmd := exec.Command(g.bin, "-c", "touch made-sig")
 	cmd.Env = g.env
 	cmd.Dir = g.proj
@@ -380,7 +490,7 @@ func TestWatchSignalWhileWaiting(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor(t, "answer (deny in", 1)
+	c.waitFor(t, asked, 1)
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
 	err := cmd.Wait()
@@ -462,9 +572,9 @@ func TestWatchNotASocket(t *testing.T) {
 	if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: ") {
 		t.Errorf("with a FIFO at console.sock: status %d, stderr %q", r.code, r.stderr)
 	}
-	screen, code := g.runTTY(t, "", "watch")
-	if code != exitFailure || !strings.Contains(screen, "guard: error: listen on "+sock) {
-		t.Errorf("watch with a FIFO at console.sock: %d:\n%s", code, screen)
+	c := g.inTerminal(t, "", "watch")
+	if code := c.exited(t); code != exitFailure || !strings.Contains(c.shown(), "guard: error: listen on "+sock) {
+		t.Errorf("watch with a FIFO at console.sock: %d:\n%s", code, c.shown())
 	}
 	if fi, err := os.Lstat(sock); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("watch replaced what was at console.sock: %v, %v", fi, err)
@@ -474,9 +584,9 @@ func TestWatchNotASocket(t *testing.T) {
 // TestWatchQueue: requests wait their turn, and the console says how many.
 func TestWatchQueue(t *testing.T) {
 	g := newGuardEnv(t)
-	c := g.startWatch(t)
+	c := g.startWatch(t, "")
 	first := g.runAsync(t, "-c", "touch made-1")
-	c.waitFor(t, "answer (deny in", 1)
+	c.waitFor(t, asked, 1)
 	rest := []<-chan result{g.runAsync(t, "-c", "touch made-2"), g.runAsync(t, "-c", "touch made-3")}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if out, _, _ := g.run(t, "pending"); strings.Contains(out, "made-2") && strings.Contains(out, "made-3") {
@@ -491,12 +601,12 @@ func TestWatchQueue(t *testing.T) {
 	if r := wait(t, first); r.code != 0 {
 		t.Fatalf("first: %d %q", r.code, r.stderr)
 	}
-	c.waitFor(t, "answer (deny in", 2)
+	c.waitFor(t, asked, 2)
 	if !strings.Contains(c.shown(), " · 1 more waiting") {
 		t.Errorf("the console does not count the waiting request:\n%s", c.shown())
 	}
 	c.send(t, "o\r")
-	c.waitFor(t, "answer (deny in", 3)
+	c.waitFor(t, asked, 3)
 	c.send(t, "o\r")
 	for _, ch := range rest {
 		if r := wait(t, ch); r.code != 0 {
