@@ -366,6 +366,15 @@ func (a *app) judgeAndRun(j job) int {
 	default:
 		return a.deny(j, v, start)
 	}
+	if s.AuditRequired {
+		if err := a.probeAudit(); err != nil {
+			// guard's state is broken, not the command: 125, not a refusal.
+			a.errorf("audit_required is set and the audit record cannot be written, so the command did not run: %s",
+				oneLine(a.eng.redact(err.Error())))
+			a.noteLost()
+			return ExitFailure
+		}
+	}
 	exit := a.runJob(j, lim)
 	a.record(j, v, string(v.Decision), answer, exit, start)
 	return exit
@@ -540,6 +549,10 @@ func (a *app) runJob(j job, lim limits) int {
 		// (a command that never started never ran Meanwhile)
 		<-listened
 		a.eng.unlisten(sigs)
+	} else if err == nil {
+		// guard exits after the run: a signal while it records ends it
+		// now, and the record that was not written is counted as lost.
+		go exitOnSignal(sigs, func(code int) { a.noteLost(); os.Exit(code) })
 	}
 	if err != nil {
 		a.errorf("%s", oneLine(a.eng.redact(err.Error())))

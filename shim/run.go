@@ -136,6 +136,13 @@ func run(sp runSpec) (runResult, error) {
 	}
 	close(stop)
 	res, ending := w.finish()
+	if err == nil && interrupted(ws) {
+		// Ctrl-C (or Ctrl-\) typed at the terminal goes to the command's
+		// group, not to guard: the command dying of it is how guard learns
+		// of it. Clean up as for a SIGINT sent to guard itself, so that a
+		// background job does not outlive an interrupted command either way.
+		ending = true
+	}
 	if err != nil {
 		// Only a bug makes wait4 on our own child fail: the status is unknown.
 		return runResult{}, fmt.Errorf("wait for %s: %w", sp.Argv[0], err)
@@ -245,6 +252,32 @@ func (w *waiter) finish() (res runResult, ending bool) {
 		w.kill.Stop()
 	}
 	return runResult{TimedOut: w.timedOut}, w.ending
+}
+
+// interrupted reports whether the command ended by SIGINT or SIGQUIT: killed
+// by it, or a shell that exited with its status (128+N) after one.
+func interrupted(ws syscall.WaitStatus) bool {
+	switch {
+	case ws.Signaled():
+		return ws.Signal() == syscall.SIGINT || ws.Signal() == syscall.SIGQUIT
+	case ws.Exited():
+		return ws.ExitStatus() == 128+int(syscall.SIGINT) || ws.ExitStatus() == 128+int(syscall.SIGQUIT)
+	}
+	return false
+}
+
+// exitOnSignal ends guard when a signal that asks it to go arrives after the
+// command was reaped (guard is then writing the record, which may wait up
+// to the lock bound): the default action is gone once signals are
+// delivered to c, and nobody forwards them any more. The exit status is
+// 128+N, as for a process killed by signal N. SIGWINCH is ignored.
+func exitOnSignal(c <-chan os.Signal, exit func(int)) {
+	for s := range c {
+		if sig, ok := s.(syscall.Signal); ok && sig != syscall.SIGWINCH {
+			exit(128 + int(sig))
+			return
+		}
+	}
 }
 
 // waitStatus is the status as bash reports it: the exit code, or 128+N for
