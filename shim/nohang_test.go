@@ -40,23 +40,38 @@ func TestCtrlCParity(t *testing.T) {
 				}
 			}()
 			ready := filepath.Join(cmd.Dir, "ready")
-			for i := 0; i < 500; i++ {
+			for i := 0; ; i++ {
 				if _, err := os.Stat(ready); err == nil {
 					break
 				}
+				if i == 1000 {
+					cmd.Process.Kill()
+					t.Fatal("the command never got ready")
+				}
 				time.Sleep(10 * time.Millisecond)
 			}
-			in.send(cmd.Process, ptmx)
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
-			select {
-			case err := <-done:
-				if code := exitCode(t, err); code != 128+int(syscall.SIGINT) {
-					t.Errorf("exit %d, want %d", code, 128+int(syscall.SIGINT))
+			// Interrupt again each second until guard ends: what is
+			// checked is what the interrupt leaves behind.
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			in.send(cmd.Process, ptmx)
+		wait:
+			for i := 0; ; i++ {
+				select {
+				case err := <-done:
+					if code := exitCode(t, err); code != 128+int(syscall.SIGINT) {
+						t.Errorf("exit %d, want %d", code, 128+int(syscall.SIGINT))
+					}
+					break wait
+				case <-tick.C:
+					if i == 10 {
+						cmd.Process.Kill()
+						t.Fatal("guard still running 10s after the interrupt")
+					}
+					in.send(cmd.Process, ptmx)
 				}
-			case <-time.After(10 * time.Second):
-				cmd.Process.Kill()
-				t.Fatal("guard still running 10s after the interrupt")
 			}
 			for _, pid := range readPids(t, filepath.Join(cmd.Dir, "pids")) {
 				if alive(pid) {
