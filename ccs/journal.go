@@ -202,6 +202,7 @@ var fileKinds = [...]struct {
 	{syscall.S_IFCHR, "a character device"},
 	{syscall.S_IFBLK, "a block device"},
 	{syscall.S_IFLNK, "a symlink"},
+	{syscall.S_IFREG, "a regular file"}, // where a directory should be
 }
 
 func fileKind(mode uint32) string {

@@ -355,6 +355,16 @@ func (a *app) judgeAndRun(j job) int {
 		a.record(j, v, "deny", answerRule, ExitFailure, start)
 		return ExitFailure
 	}
+	if s.AuditRequired && v.Decision != grants.Deny {
+		// Checked before asking: a human should not answer in vain.
+		if err := a.probeAudit(); err != nil {
+			// guard's state is broken, not the command: 125, not a refusal.
+			a.errorf("audit_required is set and the audit record cannot be written, so the command did not run: %s",
+				oneLine(a.eng.redact(err.Error())))
+			a.noteLost()
+			return ExitFailure
+		}
+	}
 	answer := answerRule
 	switch v.Decision {
 	case grants.Allow:
@@ -365,15 +375,6 @@ func (a *app) judgeAndRun(j job) int {
 		}
 	default:
 		return a.deny(j, v, start)
-	}
-	if s.AuditRequired {
-		if err := a.probeAudit(); err != nil {
-			// guard's state is broken, not the command: 125, not a refusal.
-			a.errorf("audit_required is set and the audit record cannot be written, so the command did not run: %s",
-				oneLine(a.eng.redact(err.Error())))
-			a.noteLost()
-			return ExitFailure
-		}
 	}
 	exit := a.runJob(j, lim)
 	a.record(j, v, string(v.Decision), answer, exit, start)
