@@ -48,11 +48,13 @@ func (s *Store) appendRecord(rec Record) error {
 		return err
 	}
 	rotated, err := s.appendLine(line, true)
-	if err != nil || !rotated {
+	if !rotated {
 		return err
 	}
 	// Others may fill the new journal before we reopen it; write anyway,
-	// the next appender rotates.
+	// the next appender rotates. A rotation that failed (its lock held
+	// past the bound, a database that cannot import) only leaves the
+	// journal growing: the record is still written.
 	_, err = s.appendLine(line, false)
 	return err
 }

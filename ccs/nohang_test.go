@@ -123,3 +123,31 @@ func TestLostMarker(t *testing.T) {
 		t.Fatalf("Lost = %d, %s, %v", n, last, err)
 	}
 }
+
+// TestRotationLockHeld: a rotation that cannot get the journal lock (a
+// reader holds it shared past the bound) does not cost the record.
+func TestRotationLockHeld(t *testing.T) {
+	dir := t.TempDir()
+	s := Open(dir, nil)
+	defer s.Close()
+	s.maxJournal = 1 // every append to a non-empty journal rotates
+	for i := 0; i < 3; i++ {
+		if err := s.Append(rec("fill", "allow", time.Time{})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := Open(dir, nil).lock(syscall.LOCK_SH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, 20*time.Second, "Append", func() {
+		if err := s.Append(rec("while-rotation-blocked", "allow", time.Time{})); err != nil {
+			t.Errorf("Append: %v", err)
+		}
+	})
+	l.Close()
+	got, err := s.Audit(Query{})
+	if err != nil || !strings.Contains(commands(got), "while-rotation-blocked") {
+		t.Fatalf("Audit = %q, %v", commands(got), err)
+	}
+}
