@@ -231,12 +231,26 @@ func locatePattern(text, p string, from int) (int, int) {
 // file, checked on the open descriptor with one fstat. A name that is a
 // dangling symlink is an error, not a missing file: the rules it held
 // must not vanish silently.
+//
+// The first open does not follow a symlink, so that a missing file costs
+// one system call, as before: ENOENT then means nothing is there at all.
+// A symlink (ELOOP) is opened again, following it.
 func readConfig(file string) ([]byte, error) {
-	fd, err := openRegular(file, syscall.O_RDONLY)
-	if err == syscall.ENOENT {
-		if target, ok := danglingLink(file); ok {
+	fd, err := openRegular(file, syscall.O_RDONLY|syscall.O_NOFOLLOW)
+	if err == syscall.ELOOP {
+		fd, err = openRegular(file, syscall.O_RDONLY)
+		if err == syscall.ENOENT {
+			target, rerr := os.Readlink(file)
+			if rerr != nil {
+				return nil, nil // gone in between: missing
+			}
 			return nil, fmt.Errorf("%s: dangling symlink to %s", file, target)
 		}
+		if err == syscall.ELOOP {
+			return nil, fmt.Errorf("%s:1:1: cannot read: %w", file, err)
+		}
+	}
+	if err == syscall.ENOENT {
 		return nil, nil
 	}
 	if err != nil {
@@ -272,15 +286,16 @@ type regularFD struct {
 
 // openRegular opens file (flags plus O_CLOEXEC|O_NONBLOCK) and checks with
 // fstat that it is a regular file. A missing file is the bare
-// syscall.ENOENT; every other error names the file ("PATH: not a regular
-// file (a fifo)"). O_NONBLOCK changes nothing for a regular file.
+// syscall.ENOENT, and a symlink under O_NOFOLLOW the bare syscall.ELOOP;
+// every other error names the file ("PATH: not a regular file (a fifo)").
+// O_NONBLOCK changes nothing for a regular file.
 func openRegular(file string, flags int) (regularFD, error) {
 	var fd int
 	err := retryEINTR(func() (err error) {
 		fd, err = syscall.Open(file, flags|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0o600)
 		return err
 	})
-	if err == syscall.ENOENT {
+	if err == syscall.ENOENT || err == syscall.ELOOP {
 		return regularFD{}, err
 	}
 	if err != nil {
@@ -329,20 +344,6 @@ func fileKind(mode uint32) string {
 		}
 	}
 	return "an unknown kind of file"
-}
-
-// danglingLink reports whether file, which open found missing, is a
-// symlink, and where it points. Only missing files pay for the lstat.
-func danglingLink(file string) (string, bool) {
-	fi, err := os.Lstat(file)
-	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		return "", false
-	}
-	target, err := os.Readlink(file)
-	if err != nil {
-		target = "?"
-	}
-	return target, true
 }
 
 // retryEINTR calls fn until it fails with something other than EINTR.

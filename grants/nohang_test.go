@@ -128,3 +128,19 @@ func TestAuditRequired(t *testing.T) {
 		t.Fatalf("Err = %v", s.Err)
 	}
 }
+
+// TestSymlinkedConfig: a symlink to a real config (a dotfiles checkout) is
+// read through; only a dangling one is an error.
+func TestSymlinkedConfig(t *testing.T) {
+	e := newEnv(t)
+	real := filepath.Join(t.TempDir(), "dotfiles", "guard.toml")
+	write(t, real, "[permissions.bash]\ndeny = [\"make deploy*\"]\n")
+	os.MkdirAll(filepath.Dir(e.p.GlobalConfig()), 0o700)
+	if err := os.Symlink(real, e.p.GlobalConfig()); err != nil {
+		t.Fatal(err)
+	}
+	s := Load(e.p, e.proj)
+	if s.Err != nil || len(s.Rules) != 1 || s.Rules[0].Pattern != "make deploy*" {
+		t.Fatalf("Load through a symlink: %+v", s)
+	}
+}

@@ -545,15 +545,16 @@ func (a *app) runJob(j job, lim limits) int {
 	if a.eng.children != nil {
 		sp.Keep = a.eng.children()
 	}
+	if a.eng.unlisten == nil {
+		// guard exits after the run: a signal while it records ends it
+		// now (128+N), and the record not written is counted as lost.
+		sp.Late = func(sig syscall.Signal) { a.noteLost(); os.Exit(128 + int(sig)) }
+	}
 	res, err := run(sp)
 	if a.eng.unlisten != nil && err == nil {
 		// (a command that never started never ran Meanwhile)
 		<-listened
 		a.eng.unlisten(sigs)
-	} else if err == nil {
-		// guard exits after the run: a signal while it records ends it
-		// now, and the record that was not written is counted as lost.
-		go exitOnSignal(sigs, func(code int) { a.noteLost(); os.Exit(code) })
 	}
 	if err != nil {
 		a.errorf("%s", oneLine(a.eng.redact(err.Error())))

@@ -44,6 +44,13 @@ type runSpec struct {
 	// (Pdeathsig); in that first fraction of a millisecond bash has not set
 	// a trap yet either, so the command ends the same way.
 	Meanwhile func()
+	// Late, when set, is called with the first signal (other than
+	// SIGWINCH) that arrives after the command was reaped, from the
+	// goroutine that forwarded signals until then: once signals are
+	// delivered to Signals their default action is gone, and guard, which
+	// then writes the record, must still end promptly. nil: such signals
+	// are dropped and the goroutine ends with the run.
+	Late func(sig syscall.Signal)
 	// Keep are processes run must never signal or reap: children the
 	// calling process had before the run. guard itself has none (nil);
 	// tests run many commands in one process.
@@ -115,10 +122,14 @@ func run(sp runSpec) (runResult, error) {
 		for {
 			select {
 			case <-stop:
+				if sp.Late != nil {
+					lateSignal(sp.Signals, sp.Late)
+				}
 				return
 			case s := <-sp.Signals:
-				if sig, ok := s.(syscall.Signal); ok {
-					w.forward(sig)
+				if sig, ok := s.(syscall.Signal); ok && !w.forward(sig) && sp.Late != nil && sig != syscall.SIGWINCH {
+					sp.Late(sig)
+					return
 				}
 			}
 		}
@@ -197,12 +208,13 @@ type waiter struct {
 	kill     *time.Timer
 }
 
-// forward passes a signal guard received on to the command's group.
-func (w *waiter) forward(sig syscall.Signal) {
+// forward passes a signal guard received on to the command's group. It
+// reports false when the command was reaped already (nothing was sent).
+func (w *waiter) forward(sig syscall.Signal) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done {
-		return
+		return false
 	}
 	_ = unix.Kill(-w.pgid, sig)
 	switch sig {
@@ -215,6 +227,7 @@ func (w *waiter) forward(sig syscall.Signal) {
 		// on, but what it leaves behind when it ends is cleared.
 		w.ending = true
 	}
+	return true
 }
 
 // timeout ends the command: SIGTERM to all of it now, SIGKILL after the grace.
@@ -266,15 +279,12 @@ func interrupted(ws syscall.WaitStatus) bool {
 	return false
 }
 
-// exitOnSignal ends guard when a signal that asks it to go arrives after the
-// command was reaped (guard is then writing the record, which may wait up
-// to the lock bound): the default action is gone once signals are
-// delivered to c, and nobody forwards them any more. The exit status is
-// 128+N, as for a process killed by signal N. SIGWINCH is ignored.
-func exitOnSignal(c <-chan os.Signal, exit func(int)) {
+// lateSignal waits on c for a signal that asks guard to go (SIGWINCH is
+// ignored) and passes it to late. See runSpec.Late.
+func lateSignal(c <-chan os.Signal, late func(syscall.Signal)) {
 	for s := range c {
 		if sig, ok := s.(syscall.Signal); ok && sig != syscall.SIGWINCH {
-			exit(128 + int(sig))
+			late(sig)
 			return
 		}
 	}
