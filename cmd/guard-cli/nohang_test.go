@@ -264,6 +264,14 @@ func TestHeldLocks(t *testing.T) {
 			!strings.Contains(r.stderr, "held by another process") {
 			t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 		}
+		// Before the command runs signals keep their default action.
+		start := time.Now()
+		cmd, out, errb := e.start(t, "-c", "npm install left-pad")
+		time.Sleep(500 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGTERM)
+		if r := wait(t, cmd, out, errb, start); r.code != 128+int(syscall.SIGTERM) || time.Since(start) > 1500*time.Millisecond {
+			t.Errorf("after SIGTERM: exit %d after %s, stderr %q", r.code, time.Since(start), r.stderr)
+		}
 	})
 	t.Run("grants lock", func(t *testing.T) {
 		e := newNohangEnv(t)
