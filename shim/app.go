@@ -359,6 +359,16 @@ func (a *app) judgeAndRun(j job) int {
 		a.record(j, v, "deny", answerRule, ExitFailure, start)
 		return ExitFailure
 	}
+	if s.AuditRequired && v.Decision != grants.Deny {
+		// Checked before asking: a human should not answer in vain.
+		if err := a.probeAudit(); err != nil {
+			// guard's state is broken, not the command: 125, not a refusal.
+			a.errorf("audit_required is set and the audit record cannot be written, so the command did not run: %s",
+				oneLine(a.eng.redact(err.Error())))
+			a.noteLost()
+			return ExitFailure
+		}
+	}
 	answer := answerRule
 	switch v.Decision {
 	case grants.Allow:
@@ -548,6 +558,11 @@ func (a *app) runJob(j job, lim limits) int {
 	}
 	if a.eng.children != nil {
 		sp.Keep = a.eng.children()
+	}
+	if a.eng.unlisten == nil {
+		// guard exits after the run: a signal while it records ends it
+		// now (128+N), and the record not written is counted as lost.
+		sp.Late = func(sig syscall.Signal) { a.noteLost(); os.Exit(128 + int(sig)) }
 	}
 	res, err := run(sp)
 	if a.eng.unlisten != nil && err == nil {
