@@ -34,6 +34,8 @@
 //	audit.jsonl.1  the previous journal, after rotation (over 8 MiB)
 //	audit.lock     flock(2) that orders rotation against appenders
 //	audit.import   when the hot binary last called its importer
+//	audit-lost     "N TIME": how many records could not be written, and
+//	               when the last one was (Store.NoteLost, Store.Lost)
 //	audit.db       SQLite (WAL): the imported records and the import
 //	               position (an older database also keeps its table of
 //	               pending requests, unused: requests waiting there when
@@ -41,6 +43,21 @@
 //	pending/       the pending requests (mode 0700): ID.json each,
 //	               ID.once beside an approved-once one, and
 //	               pending.lock, the flock(2) every change holds
+//
+// # Nothing here can hang guard
+//
+// Every file is opened O_NONBLOCK (a FIFO planted at a name opens at once,
+// or fails, instead of waiting for a writer) and must be a regular file:
+// otherwise the error reads "PATH: not a regular file (a fifo)". The
+// request directory is opened O_DIRECTORY. Every flock is taken with
+// LOCK_NB, polled with a short backoff for at most 2 s (lockWait); past
+// that the operation fails with "held by another process", except an
+// append: it writes its line without the lock and does not rotate. That
+// loses nothing, because appenders share the lock: only a rotation, or a
+// stuck or hostile process, holds it exclusively, no other rotation can run
+// meanwhile, and a line that lands in a journal being renamed is imported
+// through the renamed file's inode. The database files are checked to be
+// regular (or missing) before SQLite opens them.
 //
 // # The hot path: why a journal
 //

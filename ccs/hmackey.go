@@ -42,8 +42,13 @@ func (s *Store) hmacKey() ([]byte, error) {
 		return s.key, nil
 	}
 	key, err := readKey(s.path(keyName))
-	if errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		key, err = s.makeKey()
+	case err != nil:
+		if derr := s.ensureDir(); derr != nil {
+			err = derr // the state directory itself is the problem: say so
+		}
 	}
 	if err != nil {
 		return nil, err

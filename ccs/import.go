@@ -202,7 +202,7 @@ func (s *Store) openJournals() (old, cur *journal, err error) {
 }
 
 func openJournal(path string) (*journal, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, syscall.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -259,7 +259,7 @@ func onceCandidates(dir string) ([]Pending, error) {
 
 // listPendingDir lists the request directory; a missing one is empty (nil).
 func listPendingDir(dir string) ([]fs.DirEntry, error) {
-	entries, err := os.ReadDir(dir)
+	entries, err := readDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -277,7 +277,7 @@ func cutID(name, suffix string) (string, bool) {
 
 // readSmall reads a file of at most maxPendingFile bytes.
 func readSmall(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, syscall.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}
@@ -433,7 +433,7 @@ func (s *Store) resolve(id, status string, now time.Time) error {
 	if status != StatusApprovedOnce {
 		return writePending(dir, p)
 	}
-	m, err := os.OpenFile(markerPath(dir, id), os.O_WRONLY|os.O_CREATE, 0o600)
+	m, err := openRegular(markerPath(dir, id), syscall.O_WRONLY|syscall.O_CREAT)
 	if err != nil {
 		return fmt.Errorf("write request: %w", inDir(dir, err))
 	}

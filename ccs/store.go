@@ -4,8 +4,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -152,12 +154,55 @@ func (s *Store) getImporter() func() error {
 
 func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
 
-// ensureDir creates the state directory if it is missing.
+// ensureDir creates the state directory if it is missing. Something else
+// at its name (a file, a FIFO, a dangling symlink) is an error that says
+// what is there.
 func (s *Store) ensureDir() error {
 	if err := os.MkdirAll(s.dir, stateDirMode); err != nil {
+		if what := notADir(s.dir); what != "" {
+			return fmt.Errorf("state directory %s is %s", s.dir, what)
+		}
 		return fmt.Errorf("create state directory: %w", explainFS(err))
 	}
 	return nil
+}
+
+// notADir says what is at dir when that is not a directory ("a fifo",
+// "a dangling symlink to X"), or "" when dir is one or is missing.
+func notADir(dir string) string {
+	fi, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		return ""
+	case fi.Mode()&os.ModeSymlink != 0:
+		if st, err := os.Stat(dir); err == nil {
+			if st.IsDir() {
+				return ""
+			}
+			return "a symlink to " + fileKind(uint32(st.Sys().(*syscall.Stat_t).Mode))
+		}
+		target, _ := os.Readlink(dir)
+		return "a dangling symlink to " + target
+	case fi.IsDir():
+		return ""
+	}
+	return "not a directory but " + fileKind(uint32(fi.Sys().(*syscall.Stat_t).Mode))
+}
+
+// readDir lists dir without ever blocking: it is opened O_DIRECTORY|
+// O_NONBLOCK, so a FIFO (or any non-directory) at its name fails at once
+// (ENOTDIR) instead of waiting for a writer. Entries are sorted by name,
+// as os.ReadDir gives them.
+func readDir(dir string) ([]fs.DirEntry, error) {
+	fd, err := openFD(dir, syscall.O_RDONLY|syscall.O_DIRECTORY)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // schema is applied on every open; every statement is idempotent.
@@ -198,6 +243,12 @@ func (s *Store) database() (*sql.DB, error) {
 		return nil, err
 	}
 	path := s.path(dbName)
+	// SQLite opens these blocking: a FIFO at any of them would hang guard-cli.
+	for _, name := range []string{path, path + "-wal", path + "-shm"} {
+		if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
+			return nil, notRegular(name, uint32(fi.Sys().(*syscall.Stat_t).Mode))
+		}
+	}
 	if !haveSQLite {
 		return nil, explainDB(path, errNoSQLite)
 	}

@@ -271,7 +271,7 @@ func TestLoadErrors(t *testing.T) {
 	t.Run("directory", func(t *testing.T) {
 		e := newEnv(t)
 		os.MkdirAll(e.p.GlobalGrants(), 0o755)
-		if s := Load(e.p, e.proj); s.Err == nil || !strings.Contains(s.Err.Error(), "grants.toml:1:1: is a directory") {
+		if s := Load(e.p, e.proj); s.Err == nil || !strings.Contains(s.Err.Error(), "grants.toml: not a regular file (a directory)") {
 			t.Errorf("directory: %v", s.Err)
 		}
 	})

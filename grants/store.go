@@ -9,31 +9,54 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 )
 
+// lockWait bounds every wait for a grants file lock: a process that holds
+// one (a stuck guard, or anything that flocks the file) must not stall guard.
+const lockWait = 2 * time.Second
+
 // withLock runs fn holding an exclusive flock on file+".lock", creating the
-// directory (0700) first. The lock file stays: removing it would race.
+// directory (0700) first. The lock file stays: removing it would race. The
+// wait is bounded (lockWait); past it the change fails with a message that
+// names the lock.
 func withLock(file string, fn func() error) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("create settings directory: %w", err)
 	}
-	lf, err := os.OpenFile(file+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	lf, err := openRegular(file+".lock", syscall.O_CREAT|syscall.O_RDWR)
 	if err != nil {
 		return fmt.Errorf("open lock: %w", err)
 	}
-	defer lf.Close()
-	for {
-		err = syscall.Flock(int(lf.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
+	defer syscall.Close(lf.fd)
+	if err := flockWait(lf.fd, syscall.LOCK_EX, lockWait); err != nil {
+		return fmt.Errorf("lock %s: %w", file+".lock", err)
 	}
-	if err != nil {
-		return fmt.Errorf("lock %s: %w", file, err)
-	}
-	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
+	defer syscall.Flock(lf.fd, syscall.LOCK_UN)
 	return fn()
+}
+
+// errLockHeld is what a lock wait that ran out of time fails with.
+var errLockHeld = errors.New("held by another process")
+
+// flockWait takes flock(2) how on fd, polling with LOCK_NB and a short
+// backoff for at most wait: a blocking flock cannot be bounded, and a
+// process that holds the lock forever must not stall guard.
+func flockWait(fd, how int, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	pause := time.Millisecond
+	for {
+		err := retryEINTR(func() error { return syscall.Flock(fd, how|syscall.LOCK_NB) })
+		if err != syscall.EWOULDBLOCK {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w for %s", errLockHeld, wait)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 50*time.Millisecond)
+	}
 }
 
 // writeAtomic replaces file with data: temp file in the same directory,
@@ -210,6 +233,8 @@ func (fc *fileConfig) render() []byte {
 			fmt.Fprintf(&b, "builtin_readonly = %s\n", strconv.FormatBool(*fc.builtinReadonly))
 		case "no_tty_prompt":
 			fmt.Fprintf(&b, "no_tty_prompt = %s\n", strconv.FormatBool(*fc.noTTYPrompt))
+		case "audit_required":
+			fmt.Fprintf(&b, "audit_required = %s\n", strconv.FormatBool(*fc.auditRequired))
 		}
 	}
 	b.WriteString("\n[permissions.bash]\n")

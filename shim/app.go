@@ -405,6 +405,16 @@ func (a *app) judgeAndRun(j job) int {
 		a.record(j, v, "deny", byRule, ExitFailure, start)
 		return ExitFailure
 	}
+	if s.AuditRequired && v.Decision != grants.Deny {
+		// Checked before asking: a human should not answer in vain.
+		if err := a.probeAudit(); err != nil {
+			// guard's state is broken, not the command: 125, not a refusal.
+			a.errorf("audit_required is set and the audit record cannot be written, so the command did not run: %s",
+				oneLine(a.eng.redact(err.Error())))
+			a.noteLost()
+			return ExitFailure
+		}
+	}
 	how := byRule
 	switch v.Decision {
 	case grants.Allow:
@@ -449,7 +459,10 @@ func (a *app) refusedAsk(j job, v grants.Verdict, how answered, start time.Time)
 // terminal, else the human at guard watch, else a pending request. It
 // reports who answered, and how.
 func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
-	sum := a.textSum(j.text)
+	sum, err := a.textSum(j.text)
+	if err != nil {
+		a.warn(err)
+	}
 	if jr := a.journal(); jr != nil && sum != "" {
 		ok, err := jr.TakeOnce(sum, j.cwd, a.env.now())
 		if err != nil {
@@ -620,6 +633,11 @@ func (a *app) runJob(j job, lim limits) int {
 	if a.eng.children != nil {
 		sp.Keep = a.eng.children()
 	}
+	if a.eng.unlisten == nil {
+		// guard exits after the run: a signal while it records ends it
+		// now (128+N), and the record not written is counted as lost.
+		sp.Late = func(sig syscall.Signal) { a.noteLost(); os.Exit(128 + int(sig)) }
+	}
 	res, err := run(sp)
 	if a.eng.unlisten != nil && err == nil {
 		// (a command that never started never ran Meanwhile)
@@ -669,23 +687,22 @@ func lookPath(prog, path, cwd string) (string, error) {
 
 // textSum is the keyed hash of a command text, as recorded and as
 // approvals match it, made once per run and only when something is written
-// or looked up (the key is read from the state directory). It is "" when
-// no key can be had: then nothing matches it, and the warning says why.
-func (a *app) textSum(text string) string {
-	if a.sum != "" && a.sumOf == text || a.sumErr != nil {
-		return a.sum
+// or looked up (the key is read from the state directory). It is "" with an
+// error when no key can be had: then nothing matches it. The caller warns.
+func (a *app) textSum(text string) (string, error) {
+	if a.sumOf == text && (a.sum != "" || a.sumErr != nil) {
+		return a.sum, a.sumErr
 	}
 	jr := a.journal()
 	if jr == nil {
-		return ""
+		return "", nil // warned already
 	}
 	a.sum, a.sumErr = jr.Sum(text)
 	a.sumOf = text
 	if a.sumErr != nil {
 		a.sum = ""
-		a.warn(a.sumErr)
 	}
-	return a.sum
+	return a.sum, a.sumErr
 }
 
 // oneLine keeps a message on one line: an agent reads stderr line by line.

@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -88,14 +89,54 @@ func (a *app) record(j job, v grants.Verdict, decision string, how answered, exi
 	if jr == nil {
 		return
 	}
+	sum, sumErr := a.textSum(j.text)
 	err := jr.Append(auditEntry{
-		Time: start, Agent: a.agent(), Cwd: j.cwd, Command: a.eng.redact(j.text), HMAC: a.textSum(j.text),
+		Time: start, Agent: a.agent(), Cwd: j.cwd, Command: a.eng.redact(j.text), HMAC: sum,
 		Decision: decision, Rule: v.Rule, Answer: how.answer, Via: how.via, Mode: j.mode, Exit: exit,
 		DurationMS: a.env.now().Sub(start).Milliseconds(),
 	})
 	if err != nil {
 		a.warn(err)
+		a.noteLost()
+	} else if sumErr != nil {
+		a.warn(sumErr) // written, without the hash
 	}
+}
+
+// lossNoter is a journal that can count the records it lost (ccs can; the
+// tests' journal need not).
+type lossNoter interface {
+	NoteLost(at time.Time) error
+}
+
+// noteLost counts one audit record that could not be written, so that
+// guard audit can say so later. Best effort: with the whole state directory
+// unusable there is nowhere to count it, and the warning is all there is.
+func (a *app) noteLost() {
+	if n, ok := a.j.(lossNoter); ok {
+		_ = n.NoteLost(a.env.now())
+	}
+}
+
+// prober is a journal that can tell, before a command runs, whether its
+// record could be written.
+type prober interface {
+	Probe() error
+}
+
+// probeAudit checks that the audit record could be written (audit_required).
+func (a *app) probeAudit() error {
+	jr := a.journal()
+	if jr == nil {
+		if a.jErr != nil {
+			return a.jErr
+		}
+		return errors.New("no audit journal")
+	}
+	if p, ok := jr.(prober); ok {
+		return p.Probe()
+	}
+	return nil
 }
 
 // agent names who asked: GUARD_AGENT, else the parent process's name. It

@@ -130,7 +130,18 @@
 // 10m): SIGTERM to the group and to every descendant, SIGKILL after 2 s, exit
 // 124 and "guard: timed out after D". The same cleanup runs when guard itself
 // gets SIGTERM or SIGHUP (forward, wait the grace, kill), and after SIGINT or
-// SIGQUIT once the shell has ended.
+// SIGQUIT once the shell has ended. Ctrl-C (or Ctrl-\) typed at the terminal
+// reaches only the command's group, not guard: when the command ends by that
+// signal (killed by it, or exiting 130 or 131), guard cleans up the same way,
+// so a background job survives neither kind of interrupt. What guard cannot
+// see: a command that traps Ctrl-C and exits with another status keeps its
+// background jobs, as after a normal end.
+//
+// A signal ends guard promptly in every phase: before the command starts the
+// signals keep their default action (guard never blocks there: every file it
+// opens is opened without blocking and every lock wait is bounded, 2 s); while
+// it runs they are forwarded; after it ended (while the record is written)
+// guard exits at once with 128+N and counts the record as lost.
 //
 // How "every descendant" is found: guard makes itself a child subreaper
 // (PR_SET_CHILD_SUBREAPER), so processes that double-forked or left the group
@@ -166,7 +177,21 @@
 // console, approve), mode (shell, stdin, exec), exit status and duration. A
 // refusal is printed before it is recorded. A state directory that cannot be
 // written costs one "guard: warning: audit not written: …" line per run; the
-// command is still judged and run.
+// command is still judged and run, and the lost record is counted in the
+// state directory's audit-lost marker (count and last time), which guard
+// audit reports ("guard: warning: N records were lost, last at TIME").
+//
+// audit_required = true (config; default false) turns that around: before an
+// allowed command runs, guard checks that its record can be written (the
+// state directory exists and the journal opens for appending as a regular
+// file); if not, the command does not run and guard exits 125 (guard failed,
+// not a refusal of the command: 126 would tell the agent the command itself
+// is forbidden) with one "guard: error: audit_required …" line. The record is
+// written after the command, so a record can still be lost in between (the
+// disk fills while it runs); that is counted. The default is false because
+// guard's first job is to judge: a full disk or a broken state directory
+// should not stop all work when every command is still judged, refused or
+// asked as usual; a user who must have a complete trail sets it.
 //
 // # Asking without a terminal
 //

@@ -67,6 +67,10 @@ func (c *ccsJournal) AddPending(p pendingRequest) (string, error) {
 
 func (c *ccsJournal) Close() error { return c.store.Close() }
 
+func (c *ccsJournal) Probe() error { return c.store.Probe() }
+
+func (c *ccsJournal) NoteLost(at time.Time) error { return c.store.NoteLost(at) }
+
 func (c *ccsJournal) TakeOnce(sum, cwd string, now time.Time) (bool, error) {
 	return c.store.TakeOnce(sum, cwd, now)
 }

@@ -83,6 +83,17 @@ func (a *App) audit(c *cli.Context) error {
 	}
 	store := ccs.Open(a.paths().StateDir, a.redactor())
 	defer store.Close()
+	if n, last, err := store.Lost(); err != nil {
+		fmt.Fprintf(a.Stderr, "guard: warning: %v\n", err)
+	} else if n > 0 {
+		// Records guard could not write are gone; say so, on stderr so
+		// that --json output stays clean.
+		when := "an unknown time"
+		if !last.IsZero() {
+			when = last.Local().Format(time.DateTime)
+		}
+		fmt.Fprintf(a.Stderr, "guard: warning: %d %s lost, last at %s\n", n, plural(n, "record was", "records were"), when)
+	}
 	recs, err := store.Audit(q)
 	if err != nil {
 		return failure(fmt.Errorf("read audit trail: %w", err), "")
@@ -151,4 +162,12 @@ func dash(s string) string {
 // text are shown escaped.
 func oneLine(s string) string {
 	return strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
+}
+
+// plural picks the singular or plural form for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -238,7 +238,7 @@ func (g *guardEnv) runAsync(t *testing.T, args ...string) <-chan result {
 	return ch
 }
 
-func wait(t *testing.T, ch <-chan result) result {
+func waitResult(t *testing.T, ch <-chan result) result {
 	t.Helper()
 	select {
 	case r := <-ch:
@@ -275,7 +275,7 @@ func TestWatchAnswers(t *testing.T) {
 			c.waitFor(t, "[y] then enter to confirm", 1)
 			c.send(t, "y\r")
 		}
-		r := wait(t, ch)
+		r := waitResult(t, ch)
 		if r.code != tc.code || r.stderr != tc.wantStderr {
 			t.Errorf("%s answered %s: status %d, stderr %q", cmd, tc.key, r.code, r.stderr)
 		}
@@ -297,7 +297,7 @@ func TestWatchAnswers(t *testing.T) {
 	}
 	// The deny is a rejection the agent's retry learns of, and a deny in
 	// the audit.
-	r := wait(t, g.runAsync(t, "-c", "touch made-d"))
+	r := waitResult(t, g.runAsync(t, "-c", "touch made-d"))
 	if r.code != exitRefused || !strings.Contains(r.stderr, "rejected by the human at") {
 		t.Errorf("retry after a deny in the console: %d %q", r.code, r.stderr)
 	}
@@ -329,7 +329,7 @@ func TestWatchDetach(t *testing.T) {
 	}
 	time.Sleep(200 * time.Millisecond) // and offered to the console
 	c.send(t, "\x03")
-	for _, r := range []result{wait(t, ch), wait(t, ch2)} {
+	for _, r := range []result{waitResult(t, ch), waitResult(t, ch2)} {
 		if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: touch made-") || !strings.Contains(r.stderr, "guard approve ") {
 			t.Errorf("after detach: status %d, stderr %q", r.code, r.stderr)
 		}
@@ -345,7 +345,7 @@ func TestWatchDetach(t *testing.T) {
 	}
 	// With the console gone, guard refuses at once again.
 	start := time.Now()
-	r = wait(t, g.runAsync(t, "-c", "touch made-y"))
+	r = waitResult(t, g.runAsync(t, "-c", "touch made-y"))
 	if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: ") || time.Since(start) > 5*time.Second {
 		t.Errorf("without a console: status %d, stderr %q after %s", r.code, r.stderr, time.Since(start))
 	}
@@ -354,7 +354,7 @@ func TestWatchDetach(t *testing.T) {
 func TestWatchTimeout(t *testing.T) {
 	g := newGuardEnv(t)
 	c := g.startWatch(t, "ask_timeout = \"2s\"\n")
-	r := wait(t, g.runAsync(t, "-c", "touch made-t"))
+	r := waitResult(t, g.runAsync(t, "-c", "touch made-t"))
 	if r.code != exitRefused || !strings.Contains(r.stderr, "no answer within 2s in guard watch\nguard: hint: the request stays pending: guard approve ") {
 		t.Errorf("timeout: status %d, stderr %q", r.code, r.stderr)
 	}
@@ -402,7 +402,7 @@ func TestWatchStaleSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	syscall.Close(fd)
-	r := wait(t, g.runAsync(t, "-c", "touch made-s"))
+	r := waitResult(t, g.runAsync(t, "-c", "touch made-s"))
 	if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: ") {
 		t.Errorf("with a stale socket: status %d, stderr %q", r.code, r.stderr)
 	}
@@ -410,7 +410,7 @@ func TestWatchStaleSocket(t *testing.T) {
 	ch := g.runAsync(t, "-c", "touch made-s")
 	c.waitFor(t, asked, 1)
 	c.send(t, "o\r")
-	if r := wait(t, ch); r.code != 0 {
+	if r := waitResult(t, ch); r.code != 0 {
 		t.Errorf("after replacing the stale socket: status %d, stderr %q", r.code, r.stderr)
 	}
 	fi, err := os.Stat(filepath.Join(state, shim.ConsoleName))
@@ -457,7 +457,7 @@ func TestWatchFakeListener(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	r := wait(t, g.runAsync(t, "-c", "touch made-f --token=hunter2hunter2"))
+	r := waitResult(t, g.runAsync(t, "-c", "touch made-f --token=hunter2hunter2"))
 	if r.code != exitRefused || !strings.Contains(r.stderr, "guard: needs approval: touch made-f") ||
 		!strings.Contains(r.stderr, "is not guard watch") {
 		t.Errorf("with a fake console: status %d, stderr %q", r.code, r.stderr)
@@ -549,7 +549,7 @@ func TestWatchListenerUnderGuard(t *testing.T) {
 			t.Fatal("the guarded listener did not start")
 		}
 	}
-	r := wait(t, g.runAsync(t, "-c", "touch made-u"))
+	r := waitResult(t, g.runAsync(t, "-c", "touch made-u"))
 	if r.code != exitRefused || !strings.Contains(r.stderr, "was started under guard") || !strings.Contains(r.stderr, "guard: needs approval: touch made-u") {
 		t.Errorf("with a guarded listener: status %d, stderr %q", r.code, r.stderr)
 	}
@@ -568,7 +568,7 @@ func TestWatchNotASocket(t *testing.T) {
 	if err := syscall.Mkfifo(sock, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := wait(t, g.runAsync(t, "-c", "touch made-n"))
+	r := waitResult(t, g.runAsync(t, "-c", "touch made-n"))
 	if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: ") {
 		t.Errorf("with a FIFO at console.sock: status %d, stderr %q", r.code, r.stderr)
 	}
@@ -598,7 +598,7 @@ func TestWatchQueue(t *testing.T) {
 	}
 	time.Sleep(300 * time.Millisecond) // and offered to the console
 	c.send(t, "o\r")
-	if r := wait(t, first); r.code != 0 {
+	if r := waitResult(t, first); r.code != 0 {
 		t.Fatalf("first: %d %q", r.code, r.stderr)
 	}
 	c.waitFor(t, asked, 2)
@@ -609,7 +609,7 @@ func TestWatchQueue(t *testing.T) {
 	c.waitFor(t, asked, 3)
 	c.send(t, "o\r")
 	for _, ch := range rest {
-		if r := wait(t, ch); r.code != 0 {
+		if r := waitResult(t, ch); r.code != 0 {
 			t.Errorf("queued request: %d %q", r.code, r.stderr)
 		}
 	}
