@@ -19,7 +19,7 @@ import (
 // Exit codes. A wrapped command's own status travels up untouched instead.
 const (
 	exitOK      = 0   // success; for check: a decision was made
-	exitUsage   = 1   // usage or generic error
+	exitUsage   = 2   // a command line guard cannot use: say what, and how
 	exitTimeout = 124 // the command ran past its timeout
 	exitFailure = 125 // guard itself failed
 	exitRefused = 126 // guard refused: denied, needs approval, or no human to ask
@@ -236,16 +236,15 @@ func guardAncestor(self string) int {
 // cli builds the command tree.
 func (a *App) cli() *cli.App {
 	app := &cli.App{
-		Name:            "guard",
-		Usage:           "decide which shell commands an AI agent may run",
-		UsageText:       "guard COMMAND [options]\n\nexample:\n   guard check -- 'rm -rf /'\n   guard -c 'git status'   (as an agent's shell)",
-		Reader:          a.Stdin,
-		Writer:          a.Stdout,
-		ErrWriter:       a.Stderr,
-		HideVersion:     true,
-		HideHelpCommand: true,
-		ExitErrHandler:  func(*cli.Context, error) {},
-		OnUsageError:    onUsageError,
+		Name:           "guard",
+		Usage:          "decide which shell commands an AI agent may run",
+		UsageText:      "guard COMMAND [options]\n\nexample:\n   guard check -- 'rm -rf /'\n   guard -c 'git status'   (as an agent's shell)",
+		Reader:         a.Stdin,
+		Writer:         a.Stdout,
+		ErrWriter:      a.Stderr,
+		HideVersion:    true,
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   onUsageError,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print guard's version"},
 		},
@@ -273,17 +272,47 @@ func (a *App) cli() *cli.App {
 			a.versionCommand(),
 		},
 	}
+	quietBoolDefaults(app.Flags)
 	uniform(app.Commands)
 	return app
 }
 
-// uniform gives every command guard's usage-error reporting and no help subcommand.
+// uniform gives every command guard's usage-error reporting, no help
+// subcommand below the top level (guard help CMD covers them), an unknown
+// subcommand reported like an unknown command, and flag help that states a
+// default once: a bool flag says "(default)" in its usage where it is one,
+// instead of urfave/cli's "(default: false)" on every switch.
 func uniform(cmds []*cli.Command) {
 	for _, c := range cmds {
 		c.OnUsageError = onUsageError
 		c.HideHelpCommand = true
+		quietBoolDefaults(c.Flags)
+		if len(c.Subcommands) > 0 && c.Action == nil {
+			c.Action = unknownSubcommand
+		}
 		uniform(c.Subcommands)
 	}
+}
+
+// quietBoolDefaults drops urfave/cli's "(default: false)" from bool flags.
+func quietBoolDefaults(flags []cli.Flag) {
+	for _, f := range flags {
+		if b, ok := f.(*cli.BoolFlag); ok {
+			b.DisableDefaultText = true
+		}
+	}
+}
+
+// unknownSubcommand is the action of a command that only groups others
+// (guard grants): with no argument it shows its help, with one it names
+// the word it did not know.
+func unknownSubcommand(c *cli.Context) error {
+	if !c.Args().Present() {
+		return cli.ShowSubcommandHelp(c)
+	}
+	return &cliError{code: exitUsage, kind: "error",
+		msg:  fmt.Sprintf("unknown command %q for %s", c.Args().First(), c.Command.HelpName),
+		hint: "run " + c.Command.HelpName + " --help for its commands"}
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
