@@ -194,6 +194,9 @@ func (a *App) resolve(id, status, verb string) error {
 		if err := grants.AddRule(file, grants.Allow, p.Suggest); err != nil {
 			return failure(err, "")
 		}
+		if status == statusProject {
+			_ = grants.RecordRoot(a.paths(), p.Root) // names the folder in guard grants list
+		}
 	}
 	if err := store.Resolve(id, status, a.Now()); err != nil {
 		return failure(fmt.Errorf("record %s: %w", verb, err), "")
