@@ -88,8 +88,8 @@ func coversProbe(pattern, prog string) bool {
 // about c: the pattern a person would write, which always covers c itself.
 //
 //   - a program with subcommands (the subcommandProgs table): the program and
-//     its subcommand, with " *" when more words follow ("npm install *" for
-//     npm install left-pad, "make all" for make all);
+//     its subcommand with " *" ("npm install *" for npm install left-pad),
+//     but a target runner's target alone ("make all" for make all);
 //   - an interpreter: its script or -m module ("python3 x.py *");
 //   - a program that writes the paths it is given (pathWriters: touch, mv,
 //     cp, …): the exact text, until grants can be limited to the project;
@@ -139,8 +139,11 @@ func Suggest(c classify.Command) string {
 			lastSens = k
 		}
 	}
-	// keep is how many leading words the pattern names; the rest is " *"
-	keep := 1
+	// keep is how many leading words the pattern names; the rest is " *".
+	// open: a script or subcommand takes arguments, so " *" is offered
+	// even when none follow (npm test → npm test *); a target runner's
+	// further words are more targets, so make all stays make all.
+	keep, open := 1, false
 	a1 := c.Args[1]
 	switch {
 	case slices.Contains(interpreters, name):
@@ -152,21 +155,21 @@ func Suggest(c classify.Command) string {
 		default:
 			return exact
 		}
-		if keep == len(c.Args) {
-			return exact + " *" // a script usually takes arguments
-		}
+		open = true
 	case slices.Contains(subcommandProgs, name):
 		if !isSubcommandWord(a1) || dyn(&c, 1) {
 			return exact
 		}
-		keep = 2
+		keep, open = 2, !slices.Contains(targetRunners, name)
 	case !slices.Contains(plainProgs, name) && isSubcommandWord(a1) && !dyn(&c, 1):
 		// a program guard does not know: a word that reads like a
 		// subcommand is kept (mytool build --fast → mytool build *)
-		keep = 2
+		keep, open = 2, true
 	}
-	keep = max(keep, lastSens+1)
-	if keep >= len(c.Args) {
+	if lastSens >= keep {
+		keep, open = lastSens+1, false
+	}
+	if keep > len(c.Args) || keep == len(c.Args) && !open {
 		return exact
 	}
 	for k := 1; k < keep; k++ {
@@ -215,6 +218,11 @@ var plainProgs = []string{
 	"ps", "kill", "pkill", "sleep", "date", "env", "printenv", "test", "true", "false", "cd", "pushd",
 	"gofmt", "goimports", "prettier", "eslint", "black", "ruff", "shellcheck", "shfmt",
 }
+
+// targetRunners take targets, not a subcommand and its arguments: a
+// further word is one more target, so the suggestion names the target and
+// stops (make all, not make all *).
+var targetRunners = []string{"make", "gmake", "ninja", "just", "task", "rake"}
 
 // pathWriters change the files they are given, wherever those are: "mv *"
 // would cover mv ~/.bashrc /tmp. Their suggestion is the exact command

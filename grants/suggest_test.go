@@ -114,13 +114,13 @@ func TestSuggestWhatAPersonWrites(t *testing.T) {
 		{"node -e 'console.log(1)'", ""},
 		{"xargs -a /dev/null echo", "xargs -a /dev/null echo"},
 		{"npm install left-pad", "npm install *"},
-		{"npm test", "npm test"},
+		{"npm test", "npm test *"},
 		{"go test ./...", "go test *"},
 		{"cargo build --release", "cargo build *"},
 		{"mytool --fast x", "mytool *"},
 		{"python3 script.py", "python3 script.py *"},
 		{"python3 -m pytest tests/ -x", "python3 -m pytest *"},
-		{"timeout 5 cargo build", "cargo build"},
+		{"timeout 5 cargo build", "cargo build *"},
 		{"strace -f ./a", "strace -f ./a"}, // not a pass-through wrapper: the grant must name strace
 		{"git -c core.pager=less log", "git -c core.pager=less log"},
 	}
