@@ -236,17 +236,22 @@ func guardAncestor(self string) int {
 // cli builds the command tree.
 func (a *App) cli() *cli.App {
 	app := &cli.App{
-		Name:           "guard",
-		Usage:          "decide which shell commands an AI agent may run",
-		UsageText:      "guard COMMAND [options]\n\nexample:\n   guard check -- 'rm -rf /'\n   guard -c 'git status'   (as an agent's shell)",
-		Reader:         a.Stdin,
-		Writer:         a.Stdout,
-		ErrWriter:      a.Stderr,
-		HideVersion:    true,
-		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError:   onUsageError,
+		Name:        "guard",
+		Usage:       "decide which shell commands an AI agent may run",
+		UsageText:   "guard COMMAND [options]\n\nexample:\n   guard check -- 'rm -rf /'\n   guard -c 'git status'   (as an agent's shell)",
+		Reader:      a.Stdin,
+		Writer:      a.Stdout,
+		ErrWriter:   a.Stderr,
+		HideVersion: true,
+		// guard's own help command (helpCommand) says things guard's way
+		HideHelpCommand: true,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		OnUsageError:    onUsageError,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print guard's version"},
+			// urfave/cli adds --help itself only when no command is named
+			// help; this one has cli.HelpFlag's names, which it looks for
+			&cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("version") {
@@ -270,11 +275,34 @@ func (a *App) cli() *cli.App {
 			a.auditCommand(),
 			a.redactCommand(),
 			a.versionCommand(),
+			a.helpCommand(),
 		},
 	}
 	quietBoolDefaults(app.Flags)
 	uniform(app.Commands)
 	return app
+}
+
+// helpCommand is guard help [COMMAND…]: the list of commands, or the
+// help of one, exactly as COMMAND… --help shows it (and an unknown
+// command is reported the way guard reports it everywhere).
+func (a *App) helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "help",
+		Usage: "show the list of commands, or the help of one",
+		UsageText: `guard help [COMMAND [SUBCOMMAND]]
+
+example:
+   guard help
+   guard help grants add`,
+		Action: func(c *cli.Context) error {
+			if !c.Args().Present() {
+				return cli.ShowAppHelp(c)
+			}
+			args := append([]string{"guard"}, c.Args().Slice()...)
+			return a.cli().Run(append(args, "--help"))
+		},
+	}
 }
 
 // uniform gives every command guard's usage-error reporting, no help
