@@ -452,11 +452,8 @@ func (s *Store) resolve(id, status string, now time.Time) error {
 // request used.
 func (s *Store) TakeOnce(sha256, cwd string, now time.Time) (bool, error) {
 	cwd = s.red.String(cwd) // stored redacted
-	took, err := s.takeOnce(sha256, cwd, now)
-	if err != nil {
-		return false, fmt.Errorf("use approved request: %w", err)
-	}
-	return took, nil
+	// takeOnce's errors already say what failed (read request directory …).
+	return s.takeOnce(sha256, cwd, now)
 }
 
 func (s *Store) takeOnce(sha256, cwd string, now time.Time) (bool, error) {
