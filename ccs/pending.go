@@ -459,11 +459,8 @@ func (s *Store) TakeOnce(hmac, cwd string, now time.Time) (bool, error) {
 		return false, nil // no hash, no match: never the empty hash of another text
 	}
 	cwd = s.red.String(cwd) // stored redacted
-	took, err := s.takeOnce(hmac, cwd, now)
-	if err != nil {
-		return false, fmt.Errorf("use approved request: %w", err)
-	}
-	return took, nil
+	// takeOnce's errors already say what failed (read request directory …).
+	return s.takeOnce(hmac, cwd, now)
 }
 
 func (s *Store) takeOnce(hmac, cwd string, now time.Time) (bool, error) {

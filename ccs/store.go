@@ -252,6 +252,9 @@ func (s *Store) database() (*sql.DB, error) {
 	if !haveSQLite {
 		return nil, explainDB(path, errNoSQLite)
 	}
+	if err := privateDB(path); err != nil {
+		return nil, err
+	}
 	dsn := fmt.Sprintf("file:%s?_journal_mode=WAL&_busy_timeout=%d&_txlock=immediate&_synchronous=NORMAL",
 		uriEscape(path), busyTimeout.Milliseconds())
 	db, err := sql.Open("sqlite3", dsn)
@@ -268,6 +271,43 @@ func (s *Store) database() (*sql.DB, error) {
 	}
 	s.db = db
 	return db, nil
+}
+
+// dbFileMode is the mode of the database and its -wal and -shm files: the
+// audit trail is the user's alone, like the journal.
+const dbFileMode = 0o600
+
+// privateDB makes the database and its WAL and shared-memory files
+// owner-only, whatever the umask. SQLite creates a new database 0644 (less
+// the umask) and gives its -wal and -shm files the database's mode, so the
+// database is created here, empty and 0600, before SQLite opens it (an
+// empty file is an empty database), and files an older guard left looser
+// are tightened. Each must be a regular file: a FIFO would hang SQLite.
+func privateDB(path string) error {
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, dbFileMode)
+	if err == nil {
+		syscall.Close(fd)
+	} else if !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("create guard database: %w", explainFS(&os.PathError{Op: "open", Path: path, Err: err}))
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("guard database: %w", explainFS(err))
+		}
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("guard database: %s is not a regular file; move it aside", p)
+		}
+		if fi.Mode().Perm() != dbFileMode {
+			if err := os.Chmod(p, dbFileMode); err != nil {
+				return fmt.Errorf("guard database: make it private: %w", explainFS(err))
+			}
+		}
+	}
+	return nil
 }
 
 // schemaVersion is stored in PRAGMA user_version once the schema exists,

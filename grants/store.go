@@ -173,12 +173,81 @@ func Trust(p Paths, root string) (string, error) {
 		return "", fmt.Errorf("trust: %w", err)
 	}
 	hash := hashBytes(data)
+	if err := RecordRoot(p, root); err != nil {
+		return "", fmt.Errorf("trust: %w", err)
+	}
 	tf := p.TrustFile(root)
 	err = withLock(tf, func() error { return writeAtomic(tf, []byte(hash+"\n"), 0o600) })
 	if err != nil {
 		return "", fmt.Errorf("trust: %w", err)
 	}
 	return hash, nil
+}
+
+// RecordRoot writes root into the project's folder (see [Paths.RootFile]),
+// unless it is there already, so that `guard grants list` can say which
+// project a folder of grants belongs to, and whether it still exists.
+func RecordRoot(p Paths, root string) error {
+	root = filepath.Clean(root)
+	file := p.RootFile(root)
+	if data, err := os.ReadFile(file); err == nil && strings.TrimSuffix(string(data), "\n") == root {
+		return nil
+	}
+	// No lock: every writer writes the same bytes, and the rename is atomic.
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return fmt.Errorf("record project root: %w", err)
+	}
+	if err := writeAtomic(file, []byte(root+"\n"), 0o600); err != nil {
+		return fmt.Errorf("record project root: %w", err)
+	}
+	return nil
+}
+
+// A Project is one folder of per-project settings under [Paths.ProjectsDir].
+type Project struct {
+	Dir    string // the folder
+	Root   string // the project root it belongs to; "" when not recorded
+	Exists bool   // Root is a directory that exists
+	Grants []Rule // the rules of its grants.toml (none when it has none)
+	Err    error  // grants.toml does not load
+}
+
+// Projects lists every project folder, with its recorded root and its
+// grants, sorted by root. It reads nothing on any decision's path.
+func Projects(p Paths) ([]Project, error) {
+	entries, err := os.ReadDir(p.ProjectsDir())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list project folders: %w", err)
+	}
+	var out []Project
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		pr := Project{Dir: filepath.Join(p.ProjectsDir(), e.Name())}
+		if data, err := os.ReadFile(filepath.Join(pr.Dir, "root")); err == nil {
+			pr.Root = strings.TrimSuffix(string(data), "\n")
+			if fi, err := os.Stat(pr.Root); err == nil && fi.IsDir() {
+				pr.Exists = true
+			}
+		}
+		file := filepath.Join(pr.Dir, "grants.toml")
+		if fc, err := loadForEdit(file); err != nil {
+			pr.Err = err
+		} else {
+			for _, k := range []Decision{Allow, Ask, Deny} {
+				for _, pat := range *fc.list(k) {
+					pr.Grants = append(pr.Grants, Rule{Kind: k, Pattern: pat, Layer: LayerProjectGrants, File: file})
+				}
+			}
+		}
+		out = append(out, pr)
+	}
+	slices.SortFunc(out, func(a, b Project) int { return strings.Compare(a.Root+"\x00"+a.Dir, b.Root+"\x00"+b.Dir) })
+	return out, nil
 }
 
 func (fc *fileConfig) list(kind Decision) *[]string {

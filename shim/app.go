@@ -166,6 +166,13 @@ func (a *app) errorf(format string, args ...any) {
 	fmt.Fprintf(a.env.Stderr, "guard: error: "+format+"\n", args...)
 }
 
+// warnPending prints one warning about the request directory (a run asks
+// at most once, so at most one per kind): what did not happen, and why.
+// It is not an audit problem, and is not reported as one.
+func (a *app) warnPending(what string, err error) {
+	fmt.Fprintf(a.env.Stderr, "guard: warning: %s: %s\n", what, oneLine(a.eng.redact(err.Error())))
+}
+
 // job is one command to judge and run.
 type job struct {
 	mode    string
@@ -255,8 +262,8 @@ func (a *app) shell() int {
 }
 
 func (a *app) exec(argv []string, timeout time.Duration, cwd string) int {
-	if len(argv) == 0 {
-		a.errorf("exec needs a program")
+	if len(argv) == 0 || argv[0] == "" {
+		a.errorf("exec needs a program: guard exec -- PROG ARGS...")
 		return ExitUsage
 	}
 	if cwd == "" {
@@ -466,14 +473,15 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 	if jr := a.journal(); jr != nil && sum != "" {
 		ok, err := jr.TakeOnce(sum, j.cwd, a.env.now())
 		if err != nil {
-			a.warn(err)
+			// not an audit problem: say what failed, once, and go on asking
+			a.warnPending("approvals from guard approve were not checked", err)
 		}
 		if ok {
 			return answered{answerOnce, viaApprove}
 		}
 		at, found, err := jr.Rejected(sum, a.eng.projectRoot(j.cwd), a.env.now(), lim.rejectMemory)
 		if err != nil {
-			a.warn(err)
+			a.warnPending("rejections from guard reject were not checked", err)
 		}
 		if found {
 			fmt.Fprintf(a.env.Stderr, "guard: denied: rejected by the human at %s; do not retry\n", at.Local().Format("15:04"))
@@ -577,7 +585,7 @@ func (a *app) addPending(j job, v grants.Verdict, shown, sum string) string {
 		Time: a.env.now(), Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Command: shown, HMAC: sum, Suggest: v.Suggest,
 	})
 	if err != nil {
-		a.warn(err)
+		a.warnPending("the request was not saved for guard approve", err)
 	}
 	return id
 }

@@ -33,7 +33,9 @@ func productionEngine(env *Env) engine {
 			if a == AnswerGlobal {
 				return paths.GlobalGrants()
 			}
-			return paths.ProjectGrants(grants.ProjectRoot(cwd))
+			root := grants.ProjectRoot(cwd)
+			_ = grants.RecordRoot(paths, root) // names the folder in guard grants list; the grant matters more
+			return paths.ProjectGrants(root)
 		},
 		addRule: func(file, pattern string) error {
 			if err := grants.ValidatePattern(grants.Allow, pattern); err != nil {

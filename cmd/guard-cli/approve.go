@@ -49,8 +49,8 @@ guarded command, so that an agent cannot approve its own request.
 
 example:
    guard pending
-   guard approve 3
-   guard approve 3 --project`,
+   guard approve ca1d64
+   guard approve ca1d64 --project`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "once", Usage: "allow this exact text once, within 10 minutes (default)"},
 			&cli.BoolFlag{Name: "project", Usage: "store the suggested pattern for the request's project"},
@@ -70,13 +70,13 @@ Marks the request rejected; it no longer shows in guard pending. Refused
 without a terminal and when run from inside a guarded command.
 
 example:
-   guard reject 3`,
+   guard reject ca1d64`,
 		Action: a.reject,
 	}
 }
 
 // idAndFlags takes the request id from the arguments, also accepting the
-// scope flags after it (guard approve 3 --project), which the flag parser
+// scope flags after it (guard approve ca1d64 --project), which the flag parser
 // leaves as arguments.
 func idAndFlags(c *cli.Context, scopes map[string]bool) (string, error) {
 	var id string
@@ -198,6 +198,9 @@ func (a *App) resolve(id, status, verb string) error {
 	if file != "" {
 		if err := grants.AddRule(file, grants.Allow, p.Suggest); err != nil {
 			return failure(err, "")
+		}
+		if status == statusProject {
+			_ = grants.RecordRoot(a.paths(), p.Root) // names the folder in guard grants list
 		}
 	}
 	if err := store.Resolve(id, status, a.Now()); err != nil {

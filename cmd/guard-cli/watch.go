@@ -248,6 +248,9 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 	if err == nil {
 		err = grants.AddRule(file, grants.Allow, pattern)
 	}
+	if err == nil && status == ccs.StatusApprovedProject {
+		_ = grants.RecordRoot(paths, grants.ProjectRoot(req.Cwd)) // names the folder in guard grants list
+	}
 	if err != nil {
 		// The human allowed this run; only remembering it failed.
 		fmt.Fprintf(tty, "guard: warning: grant not stored: %s\r\n", oneLine(err.Error()))
