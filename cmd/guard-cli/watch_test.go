@@ -291,7 +291,7 @@ func TestWatchAnswers(t *testing.T) {
 		}
 		if tc.grant != "" {
 			out, _, _ := g.run(t, "grants", "list")
-			if !regexp.MustCompile(`allow +touch ` + tc.file + ` +` + tc.grant + `-grants`).MatchString(out) || strings.Contains(out, "root not recorded") {
+			if !regexp.MustCompile(`allow +touch `+tc.file+` +`+tc.grant+`-grants`).MatchString(out) || strings.Contains(out, "root not recorded") {
 				t.Errorf("answer %s stored no grant:\n%s", tc.key, out)
 			}
 		}
