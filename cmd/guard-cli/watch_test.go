@@ -615,3 +615,18 @@ func TestWatchQueue(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchIdleCtrlC: Ctrl-C with nothing to answer detaches cleanly and
+// removes the socket.
+func TestWatchIdleCtrlC(t *testing.T) {
+	g := newGuardEnv(t)
+	c := g.startWatch(t, "")
+	c.send(t, "\x03")
+	if code := c.exited(t); code != 0 || !strings.Contains(c.shown(), "guard watch: detached") {
+		t.Errorf("Ctrl-C while idle: status %d:\n%s", code, c.shown())
+	}
+	sock := filepath.Join(filepath.Dir(g.proj), "home", ".local", "state", "guard", shim.ConsoleName)
+	if _, err := os.Lstat(sock); err == nil {
+		t.Errorf("%s left behind", sock)
+	}
+}
