@@ -424,7 +424,7 @@ func encodeRecordWith(rec Record, marshal func(Record) ([]byte, error)) ([]byte,
 			return append(line, '\n'), nil
 		}
 		longest := &rec.Command
-		for _, f := range []*string{&rec.Cwd, &rec.Agent, &rec.Rule, &rec.Decision, &rec.Mode, &rec.Answer, &rec.SHA256} {
+		for _, f := range []*string{&rec.Cwd, &rec.Agent, &rec.Rule, &rec.Decision, &rec.Mode, &rec.Answer, &rec.Via, &rec.HMAC} {
 			if len(*f) > len(*longest) {
 				longest = f
 			}

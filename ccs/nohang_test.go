@@ -59,7 +59,7 @@ func TestStateNeverHangs(t *testing.T) {
 					s.Probe()
 					s.NoteLost(time.Now())
 					s.Lost()
-					s.AddPending(Pending{Cwd: "/p", Command: "x", SHA256: "ab"})
+					s.AddPending(Pending{Cwd: "/p", Command: "x", HMAC: "ab"})
 					s.TakeOnce("ab", "/p", time.Now())
 					s.ListPending()
 					s.GetPending("abcdef")

@@ -30,7 +30,7 @@ const (
 	// defaultMaxJournal is the size past which the journal is rotated.
 	defaultMaxJournal = 8 << 20
 	// maxRecord bounds one journal line, so that one record is one small
-	// write(2); longer commands are cut short (their sha256 stays whole).
+	// write(2); longer commands are cut short (their hmac stays whole).
 	maxRecord = 4096
 	// busyTimeout is how long SQLite waits for another guard's lock.
 	busyTimeout = 10 * time.Second
@@ -53,14 +53,38 @@ type Record struct {
 	Agent      string    `json:"agent"`
 	Cwd        string    `json:"cwd"`
 	Command    string    `json:"command"` // redacted
-	SHA256     string    `json:"sha256"`  // of the original text
+	HMAC       string    `json:"hmac"`    // keyed hash of the original text (see Store.Sum)
 	Decision   string    `json:"decision"`
 	Rule       string    `json:"rule"`
-	Answer     string    `json:"answer"` // rule | user | pending | cache
-	Mode       string    `json:"mode"`   // shell | exec | stdin | hook | check
+	Answer     string    `json:"answer"` // see the Answer constants
+	Via        string    `json:"via"`    // see the Via constants
+	Mode       string    `json:"mode"`   // shell | exec | stdin | hook | check | cli
 	Exit       int       `json:"exit"`
 	DurationMS int64     `json:"duration_ms"`
 }
+
+// Answers, as recorded: how a decision was reached.
+const (
+	AnswerRule      = "rule"      // a rule or a built-in set; no human was asked
+	AnswerOnce      = "once"      // a human allowed this run
+	AnswerProject   = "project"   // … and stored the suggested pattern for the project
+	AnswerGlobal    = "global"    // … and stored it for every project
+	AnswerEdited    = "edited"    // … and stored a pattern they edited
+	AnswerDeny      = "deny"      // a human refused
+	AnswerTimeout   = "timeout"   // nobody answered in time
+	AnswerCancelled = "cancelled" // the prompt was cancelled (Ctrl-C, Esc, EOF, a signal)
+	AnswerPending   = "pending"   // nobody could be asked: left for guard approve
+	AnswerRejected  = "rejected"  // refused because a human rejected the same text recently
+)
+
+// Vias, as recorded: where the answer came from.
+const (
+	ViaRule     = "rule"     // no human: rules decided, or nobody could be asked
+	ViaTerminal = "terminal" // the prompt on guard's terminal
+	ViaConsole  = "console"  // guard watch
+	ViaApprove  = "approve"  // guard approve or guard reject
+	ViaCLI      = "cli"      // a management verb (grants add|rm, trust)
+)
 
 // A Query selects audit records. Zero fields select everything.
 type Query struct {
@@ -81,6 +105,7 @@ type Store struct {
 	mu       sync.Mutex
 	db       *sql.DB      // opened on first use
 	importer func() error // see SetImporter
+	key      []byte       // see Sum; read on first use
 }
 
 // Open returns the store kept in stateDir. It does no I/O: the directory is
@@ -188,10 +213,11 @@ CREATE TABLE IF NOT EXISTS audit (
 	agent       TEXT NOT NULL,
 	cwd         TEXT NOT NULL,
 	command     TEXT NOT NULL,
-	sha256      TEXT NOT NULL,
+	hmac        TEXT NOT NULL,
 	decision    TEXT NOT NULL,
 	rule        TEXT NOT NULL,
 	answer      TEXT NOT NULL,
+	via         TEXT NOT NULL DEFAULT '',
 	mode        TEXT NOT NULL,
 	exit        INTEGER NOT NULL,
 	duration_ms INTEGER NOT NULL
@@ -286,7 +312,14 @@ func privateDB(path string) error {
 
 // schemaVersion is stored in PRAGMA user_version once the schema exists,
 // so that opening an existing database writes nothing.
-const schemaVersion = 1
+const schemaVersion = 2
+
+// migrations bring a database of version i+1 to version i+2. Version 2
+// keys the text's hash (sha256 became hmac) and records who answered (via).
+var migrations = [...]string{
+	`ALTER TABLE audit RENAME COLUMN sha256 TO hmac;
+	ALTER TABLE audit ADD COLUMN via TEXT NOT NULL DEFAULT '';`,
+}
 
 // applySchema creates the tables in one transaction (one commit), unless
 // they exist already.
@@ -303,8 +336,15 @@ func applySchema(db *sql.DB) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(schema); err != nil {
-		return err
+	if v == 0 {
+		if _, err := tx.Exec(schema); err != nil {
+			return err
+		}
+	}
+	for i := max(v-1, 0); v > 0 && i < len(migrations); i++ {
+		if _, err := tx.Exec(migrations[i]); err != nil {
+			return fmt.Errorf("migrate the database to version %d: %w", i+2, err)
+		}
 	}
 	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
 		return err

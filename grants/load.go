@@ -30,6 +30,7 @@ func Defaults() *Settings {
 		BuiltinReadonly: true,
 		Timeout:         10 * time.Minute,
 		AskTimeout:      2 * time.Minute,
+		RejectMemory:    time.Hour,
 	}
 }
 
@@ -38,6 +39,8 @@ type fileConfig struct {
 	unknown, composite           string // "" when unset
 	timeout, askTimeout          time.Duration
 	timeoutText, askTimeoutText  string
+	rejectMemory                 time.Duration
+	rejectMemoryText             string
 	builtinReadonly, noTTYPrompt *bool
 	auditRequired                *bool
 	allow, ask, deny             []string
@@ -46,7 +49,7 @@ type fileConfig struct {
 	trustedTerminals             []string        // nil when unset
 }
 
-var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "audit_required"}
+var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
 
 // unquote replaces the long quoted fragments of a parser message with '…',
 // to keep file content out of errors. The expression is compiled only on
@@ -162,6 +165,12 @@ func (fc *fileConfig) setScalar(key string, v any) error {
 			return errors.New(`composite must be "ask" or "each"`)
 		}
 		fc.composite = str
+	case "reject_memory":
+		d, err := time.ParseDuration(str)
+		if !isStr || err != nil || d < 0 {
+			return errors.New(`reject_memory must be a duration like "1h" ("0s": forget at once)`)
+		}
+		fc.rejectMemory, fc.rejectMemoryText = d, str
 	case "timeout", "ask_timeout":
 		if !isStr {
 			return fmt.Errorf("%s must be a duration string like \"10m\"", key)
@@ -479,6 +488,10 @@ func (s *Settings) merge(fc *fileConfig, layer string, bound map[string]bool, tr
 		case "ask_timeout":
 			if loosen || fc.askTimeout < s.AskTimeout {
 				s.AskTimeout = fc.askTimeout
+			}
+		case "reject_memory":
+			if loosen || fc.rejectMemory > s.RejectMemory {
+				s.RejectMemory = fc.rejectMemory
 			}
 		case "builtin_readonly":
 			if loosen || !*fc.builtinReadonly {

@@ -1,8 +1,6 @@
 package shim
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -35,12 +33,50 @@ const (
 	modeExec  = "exec"  // guard exec -- PROG ARGS…
 )
 
-// Answers, as recorded: who decided.
+// Answers, as recorded: how the decision was reached (ccs.Answer*).
 const (
-	answerRule    = "rule"    // a rule or the built-in sets, no human
-	answerUser    = "user"    // the human, at the prompt or with guard approve --once
-	answerPending = "pending" // nobody could be asked: refused and left for guard approve
+	answerRule      = "rule"      // a rule or the built-in sets, no human
+	answerOnce      = "once"      // a human allowed this run
+	answerProject   = "project"   // … and stored the suggested pattern for the project
+	answerGlobal    = "global"    // … and stored it everywhere
+	answerEdited    = "edited"    // … and stored a pattern they edited
+	answerDeny      = "deny"      // a human refused
+	answerTimeout   = "timeout"   // nobody answered in time
+	answerCancelled = "cancelled" // the prompt ended without an answer (Ctrl-C, Esc, EOF, a signal)
+	answerPending   = "pending"   // nobody could be asked: refused and left for guard approve
+	answerRejected  = "rejected"  // a human rejected the same text recently
 )
+
+// Vias, as recorded: where the answer came from (ccs.Via*).
+const (
+	viaRule     = "rule"     // no human
+	viaTerminal = "terminal" // guard's prompt on the human's terminal
+	viaConsole  = "console"  // guard watch
+	viaApprove  = "approve"  // guard approve --once, used now
+)
+
+// answered is who decided an ask, and how.
+type answered struct{ answer, via string }
+
+// allowed reports whether the answer lets the command run.
+func (h answered) allowed() bool {
+	switch h.answer {
+	case answerOnce, answerProject, answerGlobal, answerEdited:
+		return true
+	}
+	return false
+}
+
+// decision is what the record says was decided: a human's refusal is a deny.
+func (h answered) decision() string {
+	switch h.answer {
+	case answerDeny, answerTimeout, answerCancelled, answerRejected:
+		return string(grants.Deny)
+	}
+	return string(grants.Ask)
+}
+
+var byRule = answered{answerRule, viaRule}
 
 // engine is what judging and remembering need from the other packages. The
 // production wiring is in wire.go (grants, classify) and record.go (ccs);
@@ -57,7 +93,12 @@ type engine struct {
 	addRule     func(file, pattern string) error
 	// journal opens the audit trail and pending store.
 	journal func() (journal, error)
-	redact  func(string) string
+	// console returns the path of guard watch's socket ("" or nil: none).
+	console func() string
+	// trustConsole checks the process listening on the console socket
+	// (pid and uid from SO_PEERCRED); nil: checkConsolePeer.
+	trustConsole func(pid, uid int) error
+	redact       func(string) string
 	// openTTY opens the human's terminal for a prompt.
 	openTTY func() (*os.File, error)
 	// trustTTY judges whether a human holds it (TrustTerminal).
@@ -84,6 +125,9 @@ type app struct {
 	// agentOnce and agentName: who asked, looked up once (see agent).
 	agentOnce sync.Once
 	agentName string
+	// sum is the keyed hash of the job's text, made once (see textSum).
+	sum, sumOf string
+	sumErr     error
 }
 
 func newApp(env Env) *app {
@@ -315,14 +359,16 @@ func quoteArgv(argv []string) string {
 
 // limits are the run's settings after the environment had its say.
 type limits struct {
-	timeout    time.Duration
-	askTimeout time.Duration
-	noPrompt   bool
-	trusted    []string // trusted_terminals
+	timeout      time.Duration
+	askTimeout   time.Duration
+	rejectMemory time.Duration
+	noPrompt     bool
+	trusted      []string // trusted_terminals
 }
 
 func (a *app) limits(j job, s *grants.Settings) (limits, error) {
-	l := limits{timeout: defaultTimeout, askTimeout: defaultAskTimeout}
+	// reject_memory has its default in grants.Defaults ("0s" turns it off).
+	l := limits{timeout: defaultTimeout, askTimeout: defaultAskTimeout, rejectMemory: s.RejectMemory}
 	if s.Timeout > 0 {
 		l.timeout = s.Timeout
 	}
@@ -363,7 +409,7 @@ func (a *app) judgeAndRun(j job) int {
 	lim, err := a.limits(j, s)
 	if err != nil {
 		a.errorf("%v", err)
-		a.record(j, v, "deny", answerRule, ExitFailure, start)
+		a.record(j, v, "deny", byRule, ExitFailure, start)
 		return ExitFailure
 	}
 	if s.AuditRequired && v.Decision != grants.Deny {
@@ -376,19 +422,18 @@ func (a *app) judgeAndRun(j job) int {
 			return ExitFailure
 		}
 	}
-	answer := answerRule
+	how := byRule
 	switch v.Decision {
 	case grants.Allow:
 	case grants.Ask:
-		var ok bool
-		if ok, answer = a.ask(j, v, lim); !ok {
-			return a.refusedAsk(j, v, answer, start)
+		if how = a.ask(j, v, lim); !how.allowed() {
+			return a.refusedAsk(j, v, how, start)
 		}
 	default:
 		return a.deny(j, v, start)
 	}
 	exit := a.runJob(j, lim)
-	a.record(j, v, string(v.Decision), answer, exit, start)
+	a.record(j, v, string(v.Decision), how, exit, start)
 	return exit
 }
 
@@ -400,7 +445,7 @@ func (a *app) deny(j job, v grants.Verdict, start time.Time) int {
 		rule = "deny"
 	}
 	fmt.Fprintf(a.env.Stderr, "guard: denied: %s: %s\n", oneLine(rule), oneLine(a.eng.redact(v.Reason)))
-	a.record(j, v, "deny", answerRule, ExitRefused, start)
+	a.record(j, v, "deny", byRule, ExitRefused, start)
 	return ExitRefused
 }
 
@@ -411,24 +456,36 @@ func (a *app) refuse(j job, rule, reason string) int {
 
 // refusedAsk reports an ask that did not end in allow: the human said no
 // (or did not answer), or nobody could be asked and the request is pending.
-func (a *app) refusedAsk(j job, v grants.Verdict, answer string, start time.Time) int {
-	a.record(j, v, string(grants.Ask), answer, ExitRefused, start)
+func (a *app) refusedAsk(j job, v grants.Verdict, how answered, start time.Time) int {
+	a.record(j, v, how.decision(), how, ExitRefused, start)
 	return ExitRefused
 }
 
 // ask resolves an ask verdict: an approval given with guard approve --once,
-// else the human at the terminal, else a pending request. It reports whether
-// the command may run, and who answered.
-func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
-	sum := textSum(j.text)
-	if jr := a.journal(); jr != nil {
+// else a recent rejection of the same text, else the human at a trusted
+// terminal, else the human at guard watch, else a pending request. It
+// reports who answered, and how.
+func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
+	sum, err := a.textSum(j.text)
+	if err != nil {
+		a.warn(err)
+	}
+	if jr := a.journal(); jr != nil && sum != "" {
 		ok, err := jr.TakeOnce(sum, j.cwd, a.env.now())
 		if err != nil {
 			// not an audit problem: say what failed, once, and go on asking
 			a.warnPending("approvals from guard approve were not checked", err)
 		}
 		if ok {
-			return true, answerUser
+			return answered{answerOnce, viaApprove}
+		}
+		at, found, err := jr.Rejected(sum, a.eng.projectRoot(j.cwd), a.env.now(), lim.rejectMemory)
+		if err != nil {
+			a.warnPending("rejections from guard reject were not checked", err)
+		}
+		if found {
+			fmt.Fprintf(a.env.Stderr, "guard: denied: rejected by the human at %s; do not retry\n", at.Local().Format("15:04"))
+			return answered{answerRejected, viaRule}
 		}
 	}
 	shown := a.eng.redact(j.text)
@@ -441,11 +498,15 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 		tty, why = a.terminal(lim.trusted)
 	}
 	if tty == nil {
+		id := a.addPending(j, v, shown, sum)
+		if how, ok := a.askConsole(j, v, id, lim); ok {
+			return how
+		}
 		if why != "" {
 			v.Reason += " (" + why + ")" // why the human was not asked
 		}
-		a.needsApproval(j, v, shown, sum)
-		return false, answerPending
+		a.needsApproval(v, shown, id)
+		return answered{answerPending, viaRule}
 	}
 	defer tty.Close()
 	q := Question{
@@ -454,6 +515,10 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 	}
 	reply, err := Prompt(tty, q, lim.askTimeout)
 	ans, pattern := reply.Answer, reply.Pattern
+	how := answered{string(reply.Outcome), viaTerminal}
+	if how.answer == "" {
+		how.answer = answerCancelled // a Prompt that says nothing of how it ended denied
+	}
 	switch {
 	case err != nil:
 		why := err.Error()
@@ -461,10 +526,10 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 			why = "no answer within " + shortDuration(lim.askTimeout)
 		}
 		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: %s\n", oneLine(v.Rule), oneLine(why))
-		return false, answerUser
+		return how
 	case ans == AnswerDeny:
 		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: denied at the terminal\n", oneLine(v.Rule))
-		return false, answerUser
+		return answered{answerDeny, viaTerminal}
 	case ans == AnswerProject || ans == AnswerGlobal:
 		file := a.eng.grantFile(ans, j.cwd)
 		if err := a.eng.addRule(file, pattern); err != nil {
@@ -472,7 +537,10 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 			fmt.Fprintf(a.env.Stderr, "guard: warning: grant not stored: %s\n", oneLine(err.Error()))
 		}
 	}
-	return true, answerUser
+	if !how.allowed() {
+		how.answer = answerOnce // an allowing Answer whatever the Outcome says
+	}
+	return how
 }
 
 // terminal opens the human's terminal for a prompt. It returns nil when
@@ -506,19 +574,25 @@ func openControllingTTY() (*os.File, error) {
 	return tty, nil
 }
 
-// needsApproval records a pending request and prints the one line that tells
-// the human how to approve it.
-func (a *app) needsApproval(j job, v grants.Verdict, shown, sum string) {
-	id := ""
-	if jr := a.journal(); jr != nil {
-		got, err := jr.AddPending(pendingRequest{
-			Time: a.env.now(), Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Command: shown, SHA256: sum, Suggest: v.Suggest,
-		})
-		if err != nil {
-			a.warnPending("the request was not saved for guard approve", err)
-		}
-		id = got
+// addPending records a pending request and returns its id ("" when it
+// could not be stored).
+func (a *app) addPending(j job, v grants.Verdict, shown, sum string) string {
+	jr := a.journal()
+	if jr == nil || sum == "" {
+		return ""
 	}
+	id, err := jr.AddPending(pendingRequest{
+		Time: a.env.now(), Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Command: shown, HMAC: sum, Suggest: v.Suggest,
+	})
+	if err != nil {
+		a.warnPending("the request was not saved for guard approve", err)
+	}
+	return id
+}
+
+// needsApproval prints the one line that tells the human how to approve a
+// pending request.
+func (a *app) needsApproval(v grants.Verdict, shown, id string) {
 	how := ""
 	if v.Suggest != "" && !v.OnceOnly {
 		how = "guard grants add --project " + classify.QuoteWord(v.Suggest)
@@ -619,10 +693,24 @@ func lookPath(prog, path, cwd string) (string, error) {
 	return "", errors.New("command not found")
 }
 
-// textSum is the sha256 of a command text, as recorded and as approvals match it.
-func textSum(text string) string {
-	s := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(s[:])
+// textSum is the keyed hash of a command text, as recorded and as
+// approvals match it, made once per run and only when something is written
+// or looked up (the key is read from the state directory). It is "" with an
+// error when no key can be had: then nothing matches it. The caller warns.
+func (a *app) textSum(text string) (string, error) {
+	if a.sumOf == text && (a.sum != "" || a.sumErr != nil) {
+		return a.sum, a.sumErr
+	}
+	jr := a.journal()
+	if jr == nil {
+		return "", nil // warned already
+	}
+	a.sum, a.sumErr = jr.Sum(text)
+	a.sumOf = text
+	if a.sumErr != nil {
+		a.sum = ""
+	}
+	return a.sum, a.sumErr
 }
 
 // oneLine keeps a message on one line: an agent reads stderr line by line.

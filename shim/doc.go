@@ -171,8 +171,10 @@
 //
 // Every decision becomes one audit record (ccs, all of it in record.go):
 // time, agent (GUARD_AGENT, else the parent process name from /proc), cwd,
-// the redacted text, its sha256, decision (the verdict), rule, answer (rule,
-// user, pending), mode (shell, stdin, exec), exit status and duration. A
+// the redacted text, its keyed hash (HMAC, see ccs), decision (the verdict;
+// deny when a human refused), rule, answer (rule, once, project, global,
+// edited, deny, timeout, cancelled, pending, rejected), via (rule, terminal,
+// console, approve), mode (shell, stdin, exec), exit status and duration. A
 // refusal is printed before it is recorded. A state directory that cannot be
 // written costs one "guard: warning: audit not written: …" line per run; the
 // command is still judged and run, and the lost record is counted in the
@@ -190,4 +192,17 @@
 // guard's first job is to judge: a full disk or a broken state directory
 // should not stop all work when every command is still judged, refused or
 // asked as usual; a user who must have a complete trail sets it.
+//
+// # Asking without a terminal
+//
+// When guard must ask and has no trusted terminal (or prompting is off), it
+// first refuses a text that a human rejected in the same project root within
+// reject_memory ("rejected by the human at 14:02; do not retry"). Otherwise
+// it stores a pending request and, if a human runs guard watch, offers it
+// there (console.go): it connects to console.sock in the state directory,
+// trusts the listener only if SO_PEERCRED shows this user, guard's own
+// program, no guard shell among its ancestors and a human's terminal, sends
+// the request and waits up to ask_timeout. With no console, or one it does
+// not trust, the command is refused as needing approval, with the request
+// id; SIGINT, SIGTERM or SIGHUP while waiting refuse at once.
 package shim

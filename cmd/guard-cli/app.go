@@ -272,6 +272,7 @@ func (a *App) cli() *cli.App {
 			a.pendingCommand(),
 			a.approveCommand(),
 			a.rejectCommand(),
+			a.watchCommand(),
 			a.auditCommand(),
 			a.redactCommand(),
 			a.versionCommand(),

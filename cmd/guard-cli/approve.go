@@ -23,6 +23,11 @@ const (
 	statusReject  = "rejected"
 )
 
+// verbAnswers is the answer an approve or reject records, by status.
+var verbAnswers = map[string]string{
+	statusOnce: ccs.AnswerOnce, statusProject: ccs.AnswerProject, statusGlobal: ccs.AnswerGlobal, statusReject: ccs.AnswerDeny,
+}
+
 // approveScopes maps approve's flags to the status they record.
 var approveScopes = [...]struct{ flag, status string }{
 	{"once", statusOnce},
@@ -201,16 +206,14 @@ func (a *App) resolve(id, status, verb string) error {
 	if err := store.Resolve(id, status, a.Now()); err != nil {
 		return failure(fmt.Errorf("record %s: %w", verb, err), "")
 	}
-	// The human's answer is a decision too: it goes in the audit trail.
-	decision := "allow"
+	// The human's answer is a decision too: it goes in the audit trail, with
+	// the verb line as its command and the request's hash, which links it to
+	// the command's own records.
+	decision, answer := "allow", verbAnswers[status]
 	if status == statusReject {
 		decision = "deny"
 	}
-	rec := ccs.Record{Time: a.Now(), Agent: "human", Cwd: p.Cwd, Command: p.Command, SHA256: p.SHA256,
-		Decision: decision, Rule: status, Answer: "user", Mode: verb}
-	if err := store.Append(rec); err != nil {
-		a.diag("warning", "audit not written: "+err.Error())
-	}
+	a.recordVerb(store, decision, status, answer, ccs.ViaApprove, p.HMAC)
 	fmt.Fprintf(a.Stdout, "%s: request %s: %s\n", status, id, oneLine(p.Command))
 	if file != "" {
 		fmt.Fprintf(a.Stdout, "stored allow %s in %s\n", classify.QuoteWord(p.Suggest), file)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
 )
@@ -310,6 +311,7 @@ func (a *App) grantsAdd(c *cli.Context) error {
 			a.diag("warning", err.Error())
 		}
 	}
+	a.recordVerb(nil, string(kind), layer, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, classify.QuoteWord(pattern), layer, file)
 	if kind == grants.Allow {
 		if w := a.shadowed(p, cwd, pattern); w != "" {
@@ -385,6 +387,7 @@ func (a *App) grantsRm(c *cli.Context) error {
 			msg:  fmt.Sprintf("no rule %s in %s (%s)", classify.QuoteWord(pattern), layer, file),
 			hint: "see guard grants list, or try " + other}
 	}
+	a.recordVerb(nil, "remove", layer, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "removed %s from %s (%s)\n", classify.QuoteWord(pattern), layer, file)
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/grants"
 )
 
@@ -49,6 +50,7 @@ func (a *App) trust(c *cli.Context) error {
 	if err != nil {
 		return failure(err, "")
 	}
+	a.recordVerb(nil, "trust", grants.LayerProject, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "trusted %s (sha256 %s)\n", grants.ProjectConfig(root), sum)
 	return nil
 }
