@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -81,8 +82,11 @@ type session struct {
 	exit    int // the shell's status once ended
 	pending []byte
 
-	last           int // the status of the last line ($? of the next one)
-	cwd            string
+	last int // the status of the last line ($? of the next one)
+	cwd  string
+	// intr: a SIGINT (Ctrl-C while guard judged the line, the terminal
+	// not raw) arrived since the line was read: it does not run.
+	intr           atomic.Bool
 	funcs, aliases map[string]string
 }
 
@@ -103,18 +107,28 @@ func (a *app) interactive(shellPath string, flags []string, depth int) int {
 		return ExitFailure
 	}
 	defer s.stop()
-	// guard ends when told to (SIGTERM, SIGHUP, SIGINT), wherever it is,
-	// even waiting for a key: the shell and what it runs go too, and the
-	// terminal is restored. (Ctrl-C never reaches guard: at the prompt it
-	// is a key, during a command it goes to the command.)
+	// guard ends when told to (SIGTERM, SIGHUP), wherever it is, even
+	// waiting for a key: the shell and what it runs go too, and the
+	// terminal is restored. SIGINT does not end a session, as it does not
+	// end an interactive bash: at the prompt Ctrl-C is a key, during a
+	// command it goes to the command, and while guard judges a line (the
+	// terminal not raw) it cancels that line; a prompt or a wait for the
+	// console that is under way takes it as its deny.
 	orig, _ := term.GetState(s.fd)
-	sigs := make(chan os.Signal, 1)
+	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer signal.Stop(sigs)
 	go func() {
-		sig, ok := (<-sigs).(syscall.Signal)
-		if !ok {
-			return
+		var sig syscall.Signal
+		for got := range sigs {
+			if got == syscall.SIGINT {
+				s.intr.Store(true)
+				continue
+			}
+			if g, ok := got.(syscall.Signal); ok {
+				sig = g
+				break
+			}
 		}
 		// the shell's group and every job it started (each in a group
 		// of its own), all guard's descendants: as a subreaper guard
@@ -442,6 +456,7 @@ func (s *session) line(text string) {
 		return
 	}
 	j := job{mode: modeInteractive, text: text, cwd: s.cwd, funcs: s.funcs, aliases: s.aliases, run: s.run}
+	s.intr.Store(false)
 	s.last = s.a.judgeAndRun(j)
 	if s.ended {
 		s.last = s.exit
@@ -451,6 +466,11 @@ func (s *session) line(text string) {
 // run runs an allowed line in the session's shell (judgeAndRun's runner).
 // There is no timeout: a session runs editors and long builds.
 func (s *session) run(j job, _ limits) int {
+	if s.intr.Load() {
+		// Ctrl-C while guard judged it: the human took the line back
+		fmt.Fprintf(s.a.env.Stderr, "guard: interrupted: the line was not run\n")
+		return 128 + int(syscall.SIGINT)
+	}
 	var b strings.Builder
 	if s.last != 0 {
 		// $? of the line is the status of the one before ("&& :" keeps
