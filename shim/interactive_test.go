@@ -497,7 +497,7 @@ func TestInteractiveLoginShellAndShLink(t *testing.T) {
 			p.line("cd /")
 			p.send("pwd; x=1; echo x=$x\r")
 			p.expect(`/\r\nx=1\r\n`)
-	p.send("exit 4\r")
+			p.send("exit 4\r")
 			if code := p.wait(); code != 4 {
 				t.Errorf("exit %d, want 4", code)
 			}
