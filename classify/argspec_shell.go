@@ -1,0 +1,58 @@
+package classify
+
+// Specs of shells and interpreters: their script text and the program
+// file they run. The wrapper table (wrappers.go) walks the scripts
+// themselves; the specs say which word is which.
+
+func shellSpec(name string) *Spec {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash":
+		return &shSpec
+	case "node", "nodejs", "deno", "bun":
+		return &nodeSpec
+	case "python", "python3", "python2", "pypy3", "pypy":
+		return &pythonSpec
+	case "perl", "ruby":
+		return &perlSpec
+	case "env":
+		return &envSpec
+	}
+	if _, ok := interpreterName(name); ok {
+		return &pythonSpec
+	}
+	return nil
+}
+
+var shSpec = Spec{InOrder: true, First: RoleProgram, Operands: RoleText, Opts: []Opt{
+	{Short: "c"},
+	{Short: "oO", Val: RoleText},
+	{Short: "eilnrsuvxabfhkmptBCEHPT", Long: []string{"login", "noprofile", "norc", "posix", "restricted", "verbose", "version", "help", "debugger"}},
+	{Long: []string{"rcfile", "init-file"}, Val: RoleProgram},
+}}
+
+var nodeSpec = Spec{InOrder: true, First: RoleProgram, Operands: RoleText, Opts: []Opt{
+	{Short: "ep", Long: []string{"eval", "print"}, Val: RoleScript},
+	{Short: "r", Long: []string{"require", "import", "loader", "experimental-loader"}, Val: RoleProgram},
+	{Long: []string{"env-file", "env-file-if-exists"}, Val: RoleRead},
+	{Short: "vhic", Long: []string{"version", "help", "interactive", "check", "test", "watch", "inspect"}},
+}}
+
+var pythonSpec = Spec{InOrder: true, First: RoleProgram, Operands: RoleText, Opts: []Opt{
+	{Short: "c", Val: RoleScript},
+	{Short: "m", Val: RoleProgram},
+	{Short: "WX", Val: RoleText},
+	{Short: "VbBdEhiIOPqsSuvx", Long: []string{"version", "help"}},
+}}
+
+var perlSpec = Spec{InOrder: true, First: RoleProgram, Operands: RoleText, Opts: []Opt{
+	{Short: "eE", Val: RoleScript},
+	{Short: "IMmrx", Val: RoleProgram},
+	{Short: "vVcwsnpalTtWXUhSdD"},
+}}
+
+// envSpec: env [OPTION]… [NAME=VALUE]… [COMMAND [ARG]…].
+var envSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Short: "S", Long: []string{"split-string"}, Val: RoleScript},
+	{Short: "uC", Long: []string{"unset", "chdir"}, Val: RoleText},
+	{Short: "i0v", Long: []string{"ignore-environment", "null", "debug"}},
+}}
