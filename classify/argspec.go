@@ -87,6 +87,9 @@ type Spec struct {
 	// awk PROGRAM) unless an option in FirstBy gave it (grep -e, -f).
 	First   Role
 	FirstBy []string
+	// ScriptIf names options that make the first operand script text
+	// (bash -c SCRIPT).
+	ScriptIf []string
 	// Operands is the role of every other operand; Last that of the last
 	// one when there are two or more (cp SRC… DST).
 	Operands Role
@@ -187,7 +190,13 @@ func (p *Parsed) ByRole(roles ...Role) []Word {
 // A command without a spec comes back with Spec false and every argument
 // RoleUnknown.
 func ParseCommand(name string, args []string) Parsed {
-	return ParseArgs(SpecFor(name), args)
+	s := SpecFor(name)
+	if s == &tarSpec {
+		p := ParseArgs(s, tarArgs(args))
+		tarRoles(&p)
+		return p
+	}
+	return ParseArgs(s, args)
 }
 
 // ParseArgs types args (args[0] is the command word) with spec s; a nil
@@ -315,7 +324,11 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 	meta, read := has(s.MetaIf), has(s.ReadIf)
 	last := s.Last != RoleNone && (s.LastBy == nil || has(s.LastBy))
 	rest := ops
-	if s.First != RoleNone && !firstGiven && len(ops) > 0 {
+	switch {
+	case len(ops) > 0 && has(s.ScriptIf):
+		p.Words[ops[0]].Role = RoleScript
+		rest = ops[1:]
+	case s.First != RoleNone && !firstGiven && len(ops) > 0:
 		p.Words[ops[0]].Role = s.First
 		rest = ops[1:]
 	}

@@ -92,3 +92,21 @@ func tarMode(p *Parsed) string {
 	}
 	return ""
 }
+
+// tarRoles types what tar's mode decides: creating reads the operands and
+// writes the archive; otherwise the archive is read and the operands
+// name members.
+func tarRoles(p *Parsed) {
+	create := tarMode(p) == "create"
+	for i := range p.Words {
+		wd := &p.Words[i]
+		switch {
+		case wd.Name == "file" && wd.Role != RoleFlag && create:
+			wd.Role = RoleWrite
+		case wd.Name == "file" && wd.Role != RoleFlag:
+			wd.Role = RoleRead
+		case wd.Name == "" && create:
+			wd.Role = RoleRead
+		}
+	}
+}

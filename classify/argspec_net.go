@@ -27,6 +27,8 @@ func netSpec(name string) *Spec {
 		return &opensslSpec
 	case "ssh-keygen", "ssh-add", "ssh-copy-id":
 		return &sshKeySpec
+	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl", "ansible", "ansible-playbook", "ansible-vault", "gcloud", "az", "aws", "terraform", "tofu", "flux", "argocd", "k9s", "kubectx":
+		return &opsSpec
 	}
 	return nil
 }
@@ -136,4 +138,13 @@ var sshKeySpec = Spec{Operands: RoleUse, Opts: []Opt{
 	{Short: "fi", Val: RoleUse},
 	{Short: "NP", Val: RoleSecret},
 	{Short: "tbCIVnmZaOSsEYzhwJjKkQqulLycvDeFGgHMRrTWxXp", Val: RoleNone},
+}}
+
+// opsSpec: cluster and deployment CLIs. Their key and config options
+// name files they use to authenticate, never print.
+var opsSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Long: []string{"kubeconfig", "private-key", "key-file", "vault-password-file", "client-key", "client-certificate", "certificate-authority", "identity", "ssh-key", "keyfile", "credentials-file", "service-account-key-file", "cert-file", "ca-file"}, Val: RoleUse},
+	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
+	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},
+	{Short: "nsel", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "extra-vars", "limit", "tags", "output", "selector"}, Val: RoleText},
 }}

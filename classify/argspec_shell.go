@@ -23,7 +23,9 @@ func shellSpec(name string) *Spec {
 	return nil
 }
 
-var shSpec = Spec{InOrder: true, First: RoleProgram, Operands: RoleText, Opts: []Opt{
+// shSpec: sh FILE ARGS… runs FILE (and prints lines of it in errors);
+// sh -c SCRIPT ARG0 ARGS…: the arguments are the script's, which may read them.
+var shSpec = Spec{InOrder: true, First: RoleRead, ScriptIf: []string{"c"}, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "c"},
 	{Short: "oO", Val: RoleText},
 	{Short: "eilnrsuvxabfhkmptBCEHPT", Long: []string{"login", "noprofile", "norc", "posix", "restricted", "verbose", "version", "help", "debugger"}},

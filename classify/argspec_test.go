@@ -50,7 +50,7 @@ func TestParseArgs(t *testing.T) {
 		{"git -C /x commit -F KEY", "[commit] --C=dir:/x --file=read:KEY"},
 		{"git blame --contents=KEY f", "[blame] --contents=read:KEY f:text"},
 		{"git branch -vD x", "[branch] --v --D x:text"},
-		{"tar -xPft.tar", "--extract --P --file=text:t.tar"},
+		{"tar -xPft.tar", "--extract --P --file=read:t.tar"},
 		{"mysql -uroot -pSECRET db", "--u=text:root --password=secret:SECRET db:text"},
 		{"mysql -p db", "--password db:text"},
 		{"sshpass -p SECRET ssh h", "--p=secret:SECRET ssh:program h:program"},

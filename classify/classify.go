@@ -156,6 +156,10 @@ type cmdInfo struct {
 	readStdin bool // a shell or interpreter that runs its standard input
 	downloads bool
 	fromFind  bool // run by find -exec for every file found: recursive by nature
+	// parsed is the argv typed by its spec (words), computed on first use;
+	// parsedArgs the argv it parsed (tar's old form rewritten).
+	parsed     *Parsed
+	parsedArgs []string
 }
 
 type funcCall struct {

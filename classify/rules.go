@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"net/url"
 	"path"
 	"slices"
 	"strconv"
@@ -584,7 +585,7 @@ var credentials = []credential{
 	{comps: []string{".gnupg", "**"}, except: []string{"*.conf", "pubring.*"}},
 	{comps: []string{".config", "gcloud", "**"}, except: []string{"configurations", "config_default", "active_config", "*.log", "logs"}},
 	{comps: []string{".docker", "config.json"}},
-	{comps: []string{".kube", "config"}},
+	{comps: []string{".kube", "config*"}}, // config.bak, config-old: backups hold the same keys
 	{comps: []string{".config", "gh", "hosts.yml"}},
 	{comps: []string{"~", ".pgpass"}},
 	{comps: []string{"~", ".vault-token"}},
@@ -621,6 +622,17 @@ var credentials = []credential{
 	{comps: []string{"/etc", "security", "opasswd"}},
 	{comps: []string{"/proc", "*", "environ"}},
 	{comps: []string{"/proc", "*", "task", "*", "environ"}},
+	{comps: []string{".config", "sops", "age", "*"}},
+	{comps: []string{".age", "*"}},
+	{comps: []string{".minikube", "*.key"}},
+	{comps: []string{".minikube", "profiles", "*", "*.key"}},
+	{comps: []string{".minikube", "certs", "*key.pem"}},
+	{comps: []string{".claude", ".credentials.json"}},
+	{comps: []string{".codex", "auth.json"}},
+	{comps: []string{".gemini", "oauth_creds.json"}},
+	{comps: []string{".config", "github-copilot", "*.json"}},
+	{comps: []string{"~", ".my.cnf"}},
+	{comps: []string{".gem", "credentials"}},
 }
 
 // homeDir reports path components naming a home directory: the user's,
@@ -657,7 +669,9 @@ func credentialWords(c string) bool {
 		"credentials", "credentials.tfrc.json", "credentials.toml", "environ", "etc", "fish", "fish_history",
 		"gcloud", "gh", "git", "gshadow", "gshadow-", "hosts.yml", "krb5.keytab", "kubernetes", "letsencrypt",
 		"opasswd", "private", "proc", "rclone", "rclone.conf", "run", "secrets", "security", "shadow",
-		"shadow-", "share", "ssh", "ssl", "sso", "task", "var", "wireguard":
+		"shadow-", "share", "ssh", "ssl", "sso", "task", "var", "wireguard",
+		"sops", "age", ".age", ".minikube", "profiles", "certs", ".claude", ".credentials.json", ".codex",
+		".gemini", "oauth_creds.json", "github-copilot", ".my.cnf", ".gem":
 		return true
 	}
 	return false
@@ -692,13 +706,14 @@ func globNamesCredential(c string) bool {
 // keeps it in step with the table).
 var credentialGlobTargets = []string{
 	".ssh", ".aws", "credentials", "sso", "cache", ".netrc", "_netrc", ".git-credentials", ".gnupg", ".config",
-	"gcloud", ".docker", "config.json", ".kube", "config", "gh", "hosts.yml", ".pgpass", ".vault-token", ".pypirc",
+	"gcloud", ".docker", "config.json", ".kube", "config*", "gh", "hosts.yml", ".pgpass", ".vault-token", ".pypirc",
 	".terraform.d", "credentials.tfrc.json", ".azure", "accessTokens.json", "msal_token_cache.*", "etc", "shadow",
 	"shadow-", "gshadow", "gshadow-", "ssh", "ssh_host_*_key", "git", ".cargo", "credentials.toml", "containers",
 	"auth.json", "rclone", "rclone.conf", "cli", ".npmrc", ".yarnrc.yml", "var", "run", "secrets", "kubernetes",
 	"*.conf", ".bash_history", ".zsh_history", ".psql_history", ".mysql_history", ".local", "share", "fish",
 	"fish_history", "ssl", "private", "letsencrypt", "wireguard", "krb5.keytab", "security", "opasswd", "proc",
-	"environ", "task",
+	"environ", "task", "sops", "age", ".age", ".minikube", "*.key", "profiles", "certs", "*key.pem", ".claude",
+	".credentials.json", ".codex", ".gemini", "oauth_creds.json", "github-copilot", "*.json", ".my.cnf", ".gem",
 }
 
 // hasCredentialWord reports a path component that some credential entry
@@ -859,23 +874,11 @@ func (w *walker) homePat(pat string) string {
 func (w *walker) credentialRead(c int) bool {
 	name := w.a.Commands[c].Name
 	fs := w.info[c].fields
+	p := w.words(c)
 	// du/wc/sort --files0-from=FILE read FILE and echo its text in errors
-	for i, f := range fs {
-		v := f.pat
-		if strings.HasPrefix(v, "--files0-from=") {
-			v = strings.TrimPrefix(v, "--files0-from=")
-		} else if v == "--files0-from" && i+1 < len(fs) {
-			v = fs[i+1].pat
-		} else {
-			continue
-		}
-		g := f
-		g.pat = w.homePat(v)
-		ps, _ := w.paths(c, g)
-		for _, p := range ps {
-			if w.isCredential(p) {
-				return true
-			}
+	for _, wd := range p.Words {
+		if wd.Name == "files0-from" && wd.Role == RoleRead && w.anyCredential(c, w.valueField(c, wd), false) {
+			return true
 		}
 	}
 	if nonReaders(name) {
@@ -884,7 +887,7 @@ func (w *walker) credentialRead(c int) bool {
 	if name == "git" {
 		// git credential fill, git credential-store get …: the helpers
 		// print stored passwords and tokens
-		if i := gitSub(fs); i > 0 && strings.HasPrefix(fs[i].val, "credential") {
+		if strings.HasPrefix(p.SubName(w.a.Commands[c].Args), "credential") {
 			return true
 		}
 	}
@@ -907,14 +910,37 @@ func (w *walker) credentialRead(c int) bool {
 	if w.info[c].dirs == nil {
 		dirWords = true // unknown directory: any relative name may be one
 	}
-	tree := readsTree(name, fs)
-	text := textArgs(name, fs)
-	for i := 1; i < len(fs); i++ {
-		f := fs[i]
-		if text[i] {
-			continue // a pattern, a message, a key the tool uses: not read out
+	tree := readsTree(name, p)
+	var tarDirs []Word // tar -C DIR: later operands name files in DIR
+	if SpecFor(name) == &tarSpec {
+		tarDirs = p.ByRole(RoleDir)
+	}
+	for _, wd := range p.Words {
+		if !readRole(wd) {
+			continue // a pattern, a message, a file only counted or used: not read out
 		}
-		if tree && !strings.HasPrefix(f.val, "-") {
+		f := w.valueField(c, wd)
+		for _, d := range tarDirs {
+			if d.Arg < wd.Arg && wd.Name == "" && !strings.HasPrefix(f.pat, "/") {
+				g := w.valueField(c, d)
+				g.pat = strings.TrimSuffix(g.pat, "/") + "/" + f.pat
+				if w.anyCredential(c, g, bulk) {
+					return true
+				}
+				if tree {
+					ps, _ := w.paths(c, g)
+					for _, p := range ps {
+						if w.aboveCredentials(p) {
+							return true
+						}
+					}
+				}
+			}
+		}
+		if u, ok := fileURL(f.pat); ok {
+			f.pat = u // curl file://…: a read of the path, percent-decoded
+		}
+		if tree && (wd.Name == "" || wd.Role == RoleDir) {
 			ps, _ := w.paths(c, f)
 			for _, p := range ps {
 				if w.aboveCredentials(p) {
@@ -925,117 +951,137 @@ func (w *walker) credentialRead(c int) bool {
 		if !dirWords && !hasCredentialWord(f.pat) {
 			continue
 		}
-		for _, g := range w.candidates(f) {
-			ps, _ := w.paths(c, g)
-			for _, p := range ps {
-				if w.isCredential(p) {
-					return true
-				}
-				if bulk && w.isCredentialDir(p) {
-					return true
-				}
-			}
+		if w.anyCredential(c, f, bulk) {
+			return true
 		}
 	}
 	return false
 }
 
-// usesNotReads are options whose value names a file the tool uses without
-// printing it (ssh -i KEY, --kubeconfig FILE), or text that is not a path
-// (-m MESSAGE, -k EXPR, --grep PATTERN).
-func usesNotReads(opt string) bool {
-	switch opt {
-	case "-i", "--identity", "--private-key", "--key-file", "--kubeconfig",
-		"--userconfig", "--globalconfig", "-m", "--message", "-k", "--grep",
-		"-run", "--run", "--title", "--body", "-S", "-G", "--format",
-		"--pretty", "-e", "--regexp", "--expression", "-v", "--volume",
-		"--mount", "--description", "--notes", "-t", "--tag":
+// readRole reports a word whose file the command may read out: a read
+// path, a word no spec knows, or a URL (file:// reads a local file).
+func readRole(wd Word) bool {
+	switch wd.Role {
+	case RoleRead, RoleUnknown, RoleURL:
 		return true
 	}
 	return false
 }
 
-// patternFirst are tools whose first operand is a pattern or a script,
-// unless -e/-f gave one.
-func patternFirst(name string) bool {
-	switch name {
-	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk", "jq":
-		return true
+// anyCredential reports a word (or what follows = or @ in it) naming a
+// credential file, or with bulk a credential directory.
+func (w *walker) anyCredential(c int, f field, bulk bool) bool {
+	for _, g := range w.candidates(f) {
+		ps, _ := w.paths(c, g)
+		for _, p := range ps {
+			if w.projectFixture(p) {
+				continue
+			}
+			if w.isCredential(p) || bulk && w.isCredentialDir(p) {
+				return true
+			}
+		}
 	}
 	return false
 }
 
-// textArgs marks the words of a command that are not paths it reads out:
-// option values in usesNotReads, a search tool's pattern, words with
-// spaces (ssh -i ~/.ssh/key as one string is a command, not a path).
-func textArgs(name string, fs []field) map[int]bool {
-	text := map[int]bool{}
-	patternGiven := false
-	for i := 1; i < len(fs); i++ {
-		a := fs[i].val
-		opt, _, eq := strings.Cut(a, "=")
-		if usesNotReads(opt) && (name != "sed" || opt == "-e" || opt == "--expression") {
-			if opt == "-e" || opt == "--regexp" || opt == "--expression" {
-				patternGiven = true
-			}
-			if eq {
-				text[i] = true
-			} else if i+1 < len(fs) {
-				text[i+1] = true
-				i++
-			}
-			continue
-		}
-		if a == "-f" || a == "--file" {
-			patternGiven = true
-		}
-		if strings.ContainsAny(a, " \t") && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "~") {
-			text[i] = true
+// projectFixture reports a path inside the project (the working
+// directory, when that is not the home directory or a credential
+// directory itself): test/.ssh/id_rsa there is a fixture, not the user's key.
+func (w *walker) projectFixture(p string) bool {
+	cwd := w.opt.Cwd
+	if cwd == "" || !within(p, cwd) || w.aboveCredentials(cwd) || w.isCredential(cwd) || w.isCredentialDir(cwd) || strings.Contains(cwd, "/.") {
+		return false
+	}
+	return !strings.ContainsAny(p, "*?[")
+}
+
+// fileURL returns the path of a file: URL, percent-decoded.
+func fileURL(s string) (string, bool) {
+	if len(s) < 5 || !strings.EqualFold(s[:5], "file:") {
+		return "", false
+	}
+	s = s[5:]
+	if strings.HasPrefix(s, "//") {
+		s = s[2:]
+		if k := strings.IndexByte(s, '/'); k > 0 {
+			s = s[k:] // file://host/path
 		}
 	}
-	if name == "git" {
-		// git grep PATTERN, git log --grep: the pattern is text
-		if k := gitSub(fs); k > 0 && fs[k].val == "grep" {
-			for i := k + 1; i < len(fs); i++ {
-				if !strings.HasPrefix(fs[i].val, "-") {
-					text[i] = true
-					break
-				}
-			}
+	if u, err := url.PathUnescape(s); err == nil {
+		s = u
+	}
+	return s, true
+}
+
+// words returns the command's arguments typed by its spec, parsed once.
+func (w *walker) words(c int) *Parsed {
+	in := &w.info[c]
+	if in.parsed == nil {
+		args := make([]string, len(in.fields))
+		for i, f := range in.fields {
+			args[i] = f.val
+		}
+		name := w.a.Commands[c].Name
+		p := ParseCommand(name, args)
+		in.parsed = &p
+		in.parsedArgs = args
+		if SpecFor(name) == &tarSpec {
+			in.parsedArgs = tarArgs(args)
 		}
 	}
-	if patternFirst(name) && !patternGiven {
-		for i := 1; i < len(fs); i++ {
-			if !strings.HasPrefix(fs[i].val, "-") && !text[i] {
-				text[i] = true
-				break
+	return in.parsed
+}
+
+// valueField returns the field of a typed word with an attached option
+// prefix (-fFILE, --file=FILE) cut off, so path rules see only the value.
+func (w *walker) valueField(c int, wd Word) field {
+	in := &w.info[c]
+	if wd.Arg >= len(in.fields) || len(in.parsedArgs) != len(in.fields) {
+		// tar's old form: the words moved; find the value itself
+		for _, f := range in.fields {
+			if f.val == wd.Val {
+				return f
 			}
 		}
+		return field{val: wd.Val, pat: w.homePat(wd.Val)}
 	}
-	return text
+	f := in.fields[wd.Arg]
+	if cut := len(f.val) - len(wd.Val); cut > 0 && strings.HasPrefix(f.pat, f.val[:cut]) {
+		f.pat = w.homePat(f.pat[cut:])
+		f.val = wd.Val
+	}
+	return f
 }
 
 // readsTree reports a command that reads whole directory trees, hidden
 // files included: pointed at the home directory (or above), it reads the
 // credentials inside.
-func readsTree(name string, fs []field) bool {
+func readsTree(name string, p *Parsed) bool {
 	switch name {
 	case "tar", "bsdtar", "gtar":
 		// creating an archive reads the tree; extracting writes
-		old := len(fs) > 1 && !strings.HasPrefix(fs[1].val, "-") && strings.ContainsRune(fs[1].val, 'c')
-		return old || hasShort(fs, 'c') || hasWord(fs, "--create", "--append", "-r", "--update")
+		return tarMode(p) == "create"
 	case "7z", "cpio", "rclone", "gsutil", "zip", "restic", "borg":
 		return true
 	case "grep", "egrep", "fgrep":
-		return hasShort(fs, 'r') || hasShort(fs, 'R') || hasWord(fs, "--recursive", "--dereference-recursive", "recurse", "--directories=recurse")
+		if p.Has("recursive", "dereference-recursive") {
+			return true
+		}
+		for _, wd := range p.Words {
+			if (wd.Name == "directories" || wd.Name == "d") && wd.Val == "recurse" {
+				return true
+			}
+		}
+		return false
 	case "rg":
-		return hasShort(fs, 'u') || hasShort(fs, '.') || hasWord(fs, "--hidden", "--no-ignore", "--unrestricted")
+		return p.Has("u", ".", "hidden", "no-ignore", "unrestricted")
 	case "diff", "colordiff":
-		return hasShort(fs, 'r') || hasShort(fs, 'N') || hasWord(fs, "--recursive", "--new-file", "--unidirectional-new-file")
+		return p.Has("r", "N", "recursive", "new-file", "unidirectional-new-file")
 	case "git":
-		return hasWord(fs, "--no-index")
+		return p.Has("no-index")
 	case "cp", "scp", "rsync":
-		return hasShort(fs, 'r') || hasShort(fs, 'R') || hasShort(fs, 'a') || hasWord(fs, "--recursive", "--archive")
+		return p.Has("r", "R", "a", "recursive", "archive")
 	}
 	return false
 }

@@ -1294,7 +1294,7 @@ func tcIDs(hits []Hit) []string {
 
 func TestDenylist(t *testing.T) {
 	opt := tcOpt()
-	for i, c := range denyCases {
+	for i, c := range slices.Concat(denyCases, modelCases) {
 		t.Run(tcName(i, c.in), func(t *testing.T) {
 			a := Analyze(c.in, opt)
 			if a == nil {
