@@ -394,13 +394,16 @@ func (s *Spec) long(name string) (o *Opt, ambiguous bool) {
 		return nil, false
 	}
 	var found *Opt
+	foundName := ""
 	for i := range s.Opts {
 		for _, l := range s.Opts[i].Long {
 			if strings.HasPrefix(l, name) {
-				if found != nil && found != &s.Opts[i] {
+				// two entries spelling one option (-r and -R, both
+				// --recursive) are not an ambiguity
+				if found != nil && foundName != l {
 					return nil, true
 				}
-				found = &s.Opts[i]
+				found, foundName = &s.Opts[i], l
 			}
 		}
 	}

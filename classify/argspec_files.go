@@ -177,7 +177,9 @@ var binSpec = Spec{Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 }}
 
 var writerSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
-	{Short: "rRfidvpPm", Long: []string{"recursive", "force", "interactive", "dir", "verbose", "parents", "one-file-system", "no-preserve-root", "preserve-root", "mode"}},
+	{Short: "r", Long: []string{"recursive"}},
+	{Short: "R", Long: []string{"recursive"}},
+	{Short: "fidvpPm", Long: []string{"recursive", "force", "interactive", "dir", "verbose", "parents", "one-file-system", "no-preserve-root", "preserve-root", "mode"}},
 	{Short: "s", Long: []string{"size"}, Val: RoleText},
 	{Short: "n", Long: []string{"reference", "iterations", "random-source"}, Val: RoleText},
 }}

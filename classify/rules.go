@@ -1446,34 +1446,32 @@ func gitSub(fs []field) int {
 	return -1
 }
 
-func (w *walker) gitArgs(c int, sub string) []field {
+// gitWords returns a git command's typed words when its subcommand is
+// one of subs, nil otherwise. Long options resolve as git resolves them:
+// any unique prefix (reset --har is --hard).
+func (w *walker) gitWords(c int, subs ...string) (*Parsed, string) {
 	if w.a.Commands[c].Name != "git" {
-		return nil
+		return nil, ""
 	}
-	fs := w.info[c].fields
-	i := gitSub(fs)
-	if i < 0 || fs[i].val != sub {
-		return nil
+	p := w.words(c)
+	sub := p.SubName(w.a.Commands[c].Args)
+	if !contains(subs, sub) {
+		return nil, ""
 	}
-	return fs[i:]
+	return p, sub
 }
 
 func (w *walker) gitForcePush(c int) bool {
-	fs := w.gitArgs(c, "push")
-	if fs == nil {
+	p, _ := w.gitWords(c, "push")
+	if p == nil {
 		return false
 	}
-	for _, f := range fs[1:] {
-		a := f.val
-		switch {
-		case a == "--force" || a == "--mirror" || a == "--delete" || a == "--prune" ||
-			strings.HasPrefix(a, "--force-with-lease") || a == "--force-if-includes":
-			return true
-		case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "fd"):
-			return true
-		case strings.HasPrefix(a, "+") || (strings.HasPrefix(a, ":") && len(a) > 1):
-			return true
-		case strings.Contains(a, ":+"):
+	if p.Has("force", "delete", "mirror", "prune", "force-with-lease", "force-if-includes") {
+		return true
+	}
+	for _, wd := range p.Operands() {
+		a := wd.Val
+		if strings.HasPrefix(a, "+") || (strings.HasPrefix(a, ":") && len(a) > 1) || strings.Contains(a, ":+") {
 			return true
 		}
 	}
@@ -1481,55 +1479,59 @@ func (w *walker) gitForcePush(c int) bool {
 }
 
 func (w *walker) gitResetHard(c int) bool {
-	fs := w.gitArgs(c, "reset")
-	return fs != nil && hasWord(fs, "--hard")
+	p, _ := w.gitWords(c, "reset")
+	return p != nil && p.Has("hard")
 }
 
 func (w *walker) gitClean(c int) bool {
-	fs := w.gitArgs(c, "clean")
-	return fs != nil && (hasShort(fs, 'f') || hasWord(fs, "--force"))
+	p, _ := w.gitWords(c, "clean")
+	return p != nil && p.Has("force")
 }
 
 func (w *walker) gitCheckoutDiscard(c int) bool {
-	if fs := w.gitArgs(c, "checkout"); fs != nil {
-		for i, f := range fs[1:] {
-			if f.val == "--" && i+2 < len(fs) {
+	p, sub := w.gitWords(c, "checkout", "restore", "switch", "stash")
+	if p == nil {
+		return false
+	}
+	args := w.info[c].parsedArgs
+	switch sub {
+	case "checkout":
+		if p.Has("force", "ours", "theirs") {
+			return true
+		}
+		for _, wd := range p.Operands() {
+			if wd.Val == "." || wd.Arg > 0 && args[wd.Arg-1] == "--" {
+				return true // checkout -- FILE, checkout . : the files' changes go
+			}
+		}
+		return len(args) > 0 && args[len(args)-1] == "--"
+	case "restore":
+		return !p.Has("staged") || p.Has("worktree")
+	case "switch":
+		return p.Has("discard-changes", "force")
+	case "stash":
+		for _, wd := range p.Operands() {
+			if wd.Val == "drop" || wd.Val == "clear" {
 				return true
 			}
 		}
-		return hasWord(fs, ".", "-f", "--force", "--", "--ours", "--theirs") || hasShort(fs, 'f')
-	}
-	if fs := w.gitArgs(c, "restore"); fs != nil {
-		return !hasWord(fs, "--staged", "-S") || hasWord(fs, "--worktree", "-W")
-	}
-	if fs := w.gitArgs(c, "switch"); fs != nil {
-		return hasWord(fs, "--discard-changes", "-f", "--force")
-	}
-	if fs := w.gitArgs(c, "stash"); fs != nil {
-		return hasWord(fs, "drop", "clear")
 	}
 	return false
 }
 
 func (w *walker) gitBranchDelete(c int) bool {
-	fs := w.gitArgs(c, "branch")
-	if fs == nil {
+	p, _ := w.gitWords(c, "branch")
+	if p == nil {
 		return false
 	}
-	if hasShort(fs, 'D') {
-		return true
-	}
-	del := hasShort(fs, 'd') || hasWord(fs, "--delete")
-	force := hasShort(fs, 'f') || hasWord(fs, "--force")
-	return del && force
+	return p.Has("D") || p.Has("delete") && p.Has("force")
 }
 
 func (w *walker) rmRecursive(c int) bool {
 	if w.a.Commands[c].Name != "rm" {
 		return false
 	}
-	fs := w.info[c].fields
-	return hasShort(fs, 'r') || hasShort(fs, 'R') || hasWord(fs, "--recursive")
+	return w.words(c).Has("recursive")
 }
 
 func (w *walker) rmHome(c int) bool {
