@@ -44,6 +44,8 @@ type Opt struct {
 	// Optional: the value may only be attached (-O2, --color=auto); a
 	// separate next word is an operand.
 	Optional bool
+	// Rest: the value is every following word up to ";" (fd -x CMD ARG…).
+	Rest bool
 }
 
 // name is the canonical name of an option given as the letter b or the
@@ -114,6 +116,7 @@ type Word struct {
 	Name string // the option's canonical name; "" for an operand
 	Role Role   // RoleFlag for an option without a value, else what Val is
 	Val  string // the operand, or the option's value with -x / --long= cut off
+	Rest bool   // one of the words of an option with Rest (a command's argv)
 }
 
 // Parsed is a command's argv typed by its spec.
@@ -301,6 +304,12 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 		name := o.name(letter, lname)
 		if !o.takes() || !attached && o.Optional || !attached && i+1 >= len(args) {
 			p.Words = append(p.Words, Word{Arg: i, Name: name, Role: RoleFlag})
+			continue
+		}
+		if o.Rest && !attached {
+			for i++; i < len(args) && args[i] != ";"; i++ {
+				p.Words = append(p.Words, Word{Arg: i, Name: name, Role: o.Val, Val: args[i], Rest: true})
+			}
 			continue
 		}
 		if !attached {

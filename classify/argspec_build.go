@@ -19,6 +19,10 @@ func buildSpec(name string) *Spec {
 		return &dockerSpec
 	case "gofmt":
 		return &gofmtSpec
+	case "hyperfine":
+		return &hyperfineSpec
+	case "watchexec", "entr", "nodemon":
+		return &watchSpec
 	}
 	return nil
 }
@@ -167,4 +171,23 @@ var dockerOtherSpec = Spec{Operands: RoleText, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "fn", Long: []string{"format", "filter", "tail", "since", "until", "name"}, Val: RoleText},
 	{Short: "aqsltf", Long: []string{"all", "quiet", "size", "latest", "no-trunc", "follow", "timestamps", "force", "volumes"}},
+}}
+
+// hyperfineSpec: every operand is a command line hyperfine runs.
+var hyperfineSpec = Spec{Operands: RoleProgram, Opts: []Opt{
+	{Short: "p", Long: []string{"prepare"}, Val: RoleProgram},
+	{Short: "c", Long: []string{"cleanup"}, Val: RoleProgram},
+	{Short: "s", Long: []string{"setup"}, Val: RoleProgram},
+	{Short: "S", Long: []string{"shell"}, Val: RoleProgram},
+	{Long: []string{"export-json", "export-csv", "export-markdown", "export-asciidoc", "export-orgmode", "output"}, Val: RoleWrite},
+	{Short: "wrmMnLPu", Long: []string{"warmup", "runs", "min-runs", "max-runs", "command-name", "parameter-scan", "parameter-step-size", "parameter-list", "time-unit", "style", "sort", "reference", "input", "conclude"}, Val: RoleText},
+	{Short: "NiD", Long: []string{"ignore-failure", "show-output", "help", "version"}},
+}}
+
+// watchSpec: watchexec [OPTIONS] [--] COMMAND…: the operands are one
+// command it runs on every change.
+var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Long: []string{"shell"}, Val: RoleProgram},
+	{Short: "ewfiEdpsW", Long: []string{"exts", "watch", "filter", "ignore", "env", "debounce", "signal", "stop-signal", "on-busy-update", "delay-run", "project-origin", "workdir", "filter-file", "ignore-file", "poll", "emit-events-to", "exec"}, Val: RoleText},
+	{Short: "rcnNoqvaz", Long: []string{"restart", "clear", "postpone", "notify", "no-vcs-ignore", "no-project-ignore", "no-global-ignore", "no-default-ignore", "quiet", "verbose"}},
 }}

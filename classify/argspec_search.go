@@ -78,7 +78,8 @@ var findSpec = Spec{OneDash: true, NoDashDash: true, Operands: RoleMeta, Opts: [
 }}
 
 var fdSpec = Spec{First: RolePattern, Operands: RoleMeta, Opts: []Opt{
-	{Short: "xX", Long: []string{"exec", "exec-batch"}, Val: RoleProgram},
+	{Short: "x", Long: []string{"exec"}, Val: RoleProgram, Rest: true},
+	{Short: "X", Long: []string{"exec-batch"}, Val: RoleProgram, Rest: true},
 	{Short: "edtEScj", Long: []string{"extension", "max-depth", "type", "exclude", "size", "changed-within", "changed-before", "owner", "color", "threads", "base-directory", "search-path", "format"}, Val: RoleText},
 	{Short: "HIuLpgFasl0", Long: []string{"hidden", "no-ignore", "unrestricted", "follow", "full-path", "glob", "fixed-strings", "absolute-path", "case-sensitive", "list-details", "print0"}},
 }}

@@ -362,6 +362,7 @@ func (w *walker) command(c syntax.Command, where string) {
 	case *syntax.TestClause:
 		w.addComp(CompTest)
 		w.walkNested(c)
+		w.testCode(x.X)
 	default:
 		// (( )), let: nothing runs but the substitutions inside.
 		w.addComp(CompOther)
@@ -681,12 +682,92 @@ const maxVarBytes = 64 << 10
 
 func (w *walker) decl(x *syntax.DeclClause) {
 	w.addComp(CompAssign)
+	nameref := false
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
-			w.fields(as.Value, nil)
+			fs, _ := w.fields(as.Value, nil)
+			for _, f := range fs {
+				// declare 'a[$(id)]=1' evaluates the subscript: code
+				// hidden in a quoted word
+				if !f.dyn && codeInSubscript(f.val) {
+					w.hitDeny("hidden-exec", -1)
+				}
+				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "n") {
+					nameref = true
+				}
+				if !f.dyn && strings.Contains(f.val, "=") {
+					w.assignValue(f.val)
+				}
+			}
 			continue
 		}
+		if as.Name != nil && as.Value != nil {
+			if fs, _ := w.fields(as.Value, nil); len(fs) == 1 && !fs[0].dyn {
+				// declare -n ref='a[$(id)]': the name is evaluated at each use
+				if nameref && codeInSubscript(fs[0].val) {
+					w.hitDeny("hidden-exec", -1)
+				}
+				w.assignValue(as.Name.Value + "=" + fs[0].val)
+			}
+		}
 		w.assign(as, -1)
+	}
+}
+
+// assignValue judges NAME=VALUE set outside any command (export, declare,
+// a bare assignment) when a program runs VALUE as a command line
+// (GIT_SSH_COMMAND, PAGER): a denylisted payload is denied where it is set.
+func (w *walker) assignValue(as string) {
+	name, v, ok := strings.Cut(as, "=")
+	if !ok || v == "" || !envCommand(name) || w.depth >= MaxDepth-1 {
+		return
+	}
+	sub := analyze(envPayload(v), w.opt, nil)
+	for _, h := range sub.Deny {
+		w.hitDeny(h.ID, -1)
+	}
+	for _, h := range sub.Ask {
+		w.hitAsk(h.ID, -1)
+	}
+}
+
+// testCode finds code hidden in a [[ ]] test: an arithmetic comparison
+// (-eq, -lt, …) or -v evaluates a subscript in its operand, even one
+// written inside quotes: [[ 'a[$(id)]' -eq 0 ]] runs id.
+func (w *walker) testCode(x syntax.TestExpr) {
+	switch t := x.(type) {
+	case *syntax.BinaryTest:
+		switch t.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			for _, side := range []syntax.TestExpr{t.X, t.Y} {
+				if wd, ok := side.(*syntax.Word); ok {
+					w.wordCode(wd)
+				}
+			}
+		default:
+			w.testCode(t.X)
+			w.testCode(t.Y)
+		}
+	case *syntax.UnaryTest:
+		if t.Op == syntax.TsVarSet || t.Op == syntax.TsRefVar {
+			if wd, ok := t.X.(*syntax.Word); ok {
+				w.wordCode(wd)
+			}
+			return
+		}
+		w.testCode(t.X)
+	case *syntax.ParenTest:
+		w.testCode(t.X)
+	}
+}
+
+// wordCode hits hidden-exec for a word whose value holds a subscript with code.
+func (w *walker) wordCode(wd *syntax.Word) {
+	fs, _ := w.fields(wd, nil)
+	for _, f := range fs {
+		if !f.dyn && codeInSubscript(f.val) {
+			w.hitDeny("hidden-exec", -1)
+		}
 	}
 }
 
@@ -695,6 +776,11 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 	if len(x.Args) == 0 {
 		w.addComp(CompAssign)
 		for _, as := range x.Assigns {
+			if as.Name != nil && as.Value != nil && envCommand(as.Name.Value) {
+				if fs, _ := w.fields(as.Value, nil); len(fs) == 1 && !fs[0].dyn {
+					w.assignValue(as.Name.Value + "=" + fs[0].val)
+				}
+			}
 			w.assign(as, -1)
 		}
 		return
@@ -781,10 +867,9 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 	}
 	w.a.Commands[idx].Assigns = assigns
 	for _, as := range assigns {
-		// PROMPT_COMMAND=… bash -i runs the value as a command
-		if v, ok := strings.CutPrefix(as, "PROMPT_COMMAND="); ok && v != "" {
-			w.nested(idx, v, "PROMPT_COMMAND", false)
-		}
+		// PROMPT_COMMAND=… bash -i, GIT_SSH_COMMAND=… git fetch: the
+		// program runs the value as a command line
+		w.envAssign(idx, as)
 	}
 	w.afterCall(idx)
 }

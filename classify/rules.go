@@ -55,6 +55,54 @@ var askRules = []rule{
 	{"docker-prune", "docker prune deletes containers, images, volumes or networks", (*walker).dockerPrune},
 }
 
+// severity ranks the built-in rules, most severe first: when several hit,
+// the verdict names the worst (rm -rf ~ must not read like rm -rf build)
+// and lists the rest.
+var severity = []string{
+	"rm-root", "disk-format", "disk-write", "fork-bomb", "kill-all", "credential-read", "privilege",
+	"guard-self", "download-exec", "security-off", "chmod-system", "chattr-system", "shred", "hidden-exec",
+	"rm-home", "terraform-destroy", "kubectl-delete", "sql-drop", "git-force-push", "find-delete",
+	"git-clean", "git-reset-hard", "rm-recursive", "git-checkout-discard", "git-branch-delete",
+	"truncate", "docker-prune", "dotenv-read",
+}
+
+// MostSevere returns the most severe of hits (the first of equals) and
+// the ids of the others, each once, most severe first.
+func MostSevere(hits []Hit) (Hit, []string) {
+	if len(hits) == 0 {
+		return Hit{}, nil
+	}
+	rank := func(id string) int {
+		if i := slices.Index(severity, id); i >= 0 {
+			return i
+		}
+		return len(severity)
+	}
+	best := 0
+	for i := range hits {
+		if rank(hits[i].ID) < rank(hits[best].ID) {
+			best = i
+		}
+	}
+	if len(hits) == 1 {
+		return hits[0], nil
+	}
+	var rest []string
+	for _, id := range severity {
+		for _, h := range hits {
+			if h.ID == id && id != hits[best].ID && !slices.Contains(rest, id) {
+				rest = append(rest, id)
+			}
+		}
+	}
+	for _, h := range hits {
+		if rank(h.ID) == len(severity) && h.ID != hits[best].ID && !slices.Contains(rest, h.ID) {
+			rest = append(rest, h.ID)
+		}
+	}
+	return hits[best], rest
+}
+
 func ruleReason(rules []rule, id string) string {
 	for _, r := range rules {
 		if r.id == id {

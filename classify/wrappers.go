@@ -56,6 +56,7 @@ var wrappers = []wrapper{
 	{name: "nice", kind: WrapTransparent, g: grammar{argShort: "n", argLong: []string{"adjustment"}}},
 	{name: "nocache", kind: WrapTransparent},
 	{name: "nohup", kind: WrapTransparent},
+	{name: "nsenter", kind: WrapTransparent, g: grammar{argShort: "tSGZ", optShort: "muinpUCTrw", argLong: []string{"target", "setuid", "setgid", "user-parent", "env"}}},
 	{name: "numactl", kind: WrapTransparent, g: grammar{argShort: "CNmpiP", noExec: "sH", noExecL: []string{"show", "hardware"}}},
 	{name: "pkexec", kind: WrapTransparent, g: grammar{argLong: []string{"user"}}},
 	{name: "prlimit", kind: WrapTransparent, g: grammar{noExec: "p", noExecL: []string{"pid"}}},
@@ -74,6 +75,7 @@ var wrappers = []wrapper{
 	{name: "taskset", kind: WrapTransparent, g: grammar{operands: 1, noExec: "p", noExecL: []string{"pid"}}},
 	{name: "time", kind: WrapTransparent, g: grammar{argShort: "fo", argLong: []string{"format", "output"}}},
 	{name: "timeout", kind: WrapTransparent, g: grammar{argShort: "sk", argLong: []string{"signal", "kill-after"}, operands: 1}},
+	{name: "tini", kind: WrapTransparent, g: grammar{argShort: "pe"}},
 	{name: "torsocks", kind: WrapTransparent, g: grammar{argShort: "uapP"}},
 	{name: "toybox", kind: WrapTransparent},
 	{name: "trickle", kind: WrapTransparent, g: grammar{argShort: "duwtlnL"}},
@@ -135,6 +137,8 @@ func customWrapper(name string) func(*walker, int, []field) {
 		return (*walker).wrapRunner
 	case "tmux":
 		return (*walker).wrapTmux
+	case "bwrap", "bubblewrap":
+		return (*walker).wrapBwrap
 	case "git":
 		return (*walker).wrapGit
 	case "sed", "gsed":
@@ -196,8 +200,18 @@ func (w *walker) unwrap(c int) {
 	}
 	fs := w.info[c].fields
 	name := cm.Name
+	if name == "env" || name == "export" || name == "declare" || name == "typeset" || name == "local" || name == "readonly" {
+		for _, f := range fs[1:] {
+			if !f.dyn && strings.Contains(f.val, "=") {
+				w.envAssign(c, f.val)
+			}
+		}
+	}
 	if custom := customWrapper(name); custom != nil {
 		custom(w, c, fs)
+		if name != "find" && w.a.Commands[c].Wrap == WrapNone {
+			w.programValues(c)
+		}
 		return
 	}
 	if wr := lookupWrapper(name); wr != nil {
@@ -212,7 +226,9 @@ func (w *walker) unwrap(c int) {
 	}
 	if opts, ok := interpreterName(name); ok {
 		w.interpreter(c, fs, opts)
+		return
 	}
+	w.programValues(c)
 }
 
 // skipOptions returns the index of the wrapped command in fs, starting at
@@ -819,10 +835,30 @@ func (w *walker) interpreter(c int, fs []field, opts string) {
 		scriptArg = true
 		break
 	}
-	if !scriptArg {
+	if !scriptArg && !exitsEarly(w.a.Commands[c].Name, fs) {
 		w.info[c].readStdin = true
 		w.a.Commands[c].Opaque = true
 	}
+}
+
+// exitsEarly reports an interpreter given only options that print and
+// exit (node --version, python3 -V): it reads no script from stdin.
+func exitsEarly(name string, fs []field) bool {
+	if len(fs) < 2 {
+		return false
+	}
+	for _, f := range fs[1:] {
+		switch a := f.val; {
+		case f.dyn:
+			return false
+		case a == "--version" || a == "--help" || a == "-h":
+		case a == "-V" && strings.HasPrefix(name, "python"):
+		case a == "-v" && (name == "node" || name == "nodejs" || name == "perl" || name == "deno" || name == "bun"):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // isStdinPath names the standard input as a file.
@@ -1153,4 +1189,140 @@ func sedSubstFlags(cmd string) string {
 		}
 	}
 	return ""
+}
+
+// envCommand reports a variable whose value some program runs as a
+// command line (GIT_SSH_COMMAND, PAGER, LESSOPEN, a GIT_CONFIG_VALUE_n
+// that may set core.pager, an exported bash function).
+func envCommand(name string) bool {
+	switch name {
+	case "PROMPT_COMMAND", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
+		"PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "FCEDIT", "LESSOPEN", "LESSCLOSE",
+		"GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "BROWSER",
+		"RSYNC_RSH", "CVS_RSH", "GIT_CONFIG_PARAMETERS", "PS0", "PS1", "PS4", "TAR_OPTIONS":
+		return true
+	}
+	return strings.HasPrefix(name, "GIT_CONFIG_VALUE_") || strings.HasPrefix(name, "BASH_FUNC_")
+}
+
+// envAssign judges the value of NAME=VALUE as the command line it becomes
+// when NAME is one of envCommand's.
+func (w *walker) envAssign(c int, as string) {
+	name, v, ok := strings.Cut(as, "=")
+	if !ok || v == "" || !envCommand(name) {
+		return
+	}
+	v = envPayload(v)
+	w.keepWrap(c, func() { w.nested(c, v, name, false) })
+}
+
+// envPayload turns a variable's value into the command line it runs:
+// LESSOPEN='|cmd %s', BASH_FUNC_f%%='() { body; }'.
+func envPayload(v string) string {
+	v = strings.TrimLeft(v, "|-")
+	v = strings.TrimPrefix(strings.TrimSpace(v), "()")
+	return strings.ReplaceAll(v, "%s", "f")
+}
+
+// keepWrap runs f, which walks a nested script of c, keeping c's Wrap:
+// a program that runs one option's value is not a shell.
+func (w *walker) keepWrap(c int, f func()) {
+	wrap, opaque := w.a.Commands[c].Wrap, w.a.Commands[c].Opaque
+	f()
+	w.a.Commands[c].Wrap = wrap
+	w.a.Commands[c].Opaque = w.a.Commands[c].Opaque || opaque
+}
+
+// programValues judges the program-to-run words a command's spec names
+// (go test -exec CMD, tar --to-command=CMD, rsync -e CMD, make
+// VAR=$(shell CMD), hyperfine CMD, ssh localhost CMD) as the command lines
+// they are, so a denylisted payload is denied, not just asked about.
+func (w *walker) programValues(c int) {
+	name := w.a.Commands[c].Name
+	s := SpecFor(name)
+	if s == nil {
+		return
+	}
+	p := w.words(c)
+	var argv []string // program operands that form one command (sshpass -p X ssh …)
+	for _, wd := range p.Words {
+		f := w.valueField(c, wd)
+		if f.dyn {
+			continue
+		}
+		switch {
+		case wd.Role == RoleProgram && wd.Name != "" && wd.Rest:
+			argv = append(argv, f.val) // fd -x CMD ARG…: the words up to ';'
+		case wd.Role == RoleProgram && wd.Name != "":
+			w.keepWrap(c, func() { w.nested(c, f.val, name+" --"+wd.Name, false) })
+		case wd.Role == RoleProgram && (s.InOrder || s.Sub != nil):
+			argv = append(argv, f.val)
+		case wd.Role == RoleProgram:
+			w.keepWrap(c, func() { w.nested(c, f.val, name+" runs", false) })
+		case name == "make" || name == "gmake":
+			// make VAR=$(shell CMD) runs CMD while reading the makefile
+			if k := strings.Index(f.val, "$(shell "); k >= 0 && strings.Contains(f.val, "=") {
+				body := f.val[k+len("$(shell "):]
+				if e := strings.LastIndexByte(body, ')'); e >= 0 {
+					body = body[:e]
+				}
+				w.keepWrap(c, func() { w.nested(c, body, "make $(shell …)", false) })
+			}
+		}
+	}
+	if len(argv) == 0 {
+		return
+	}
+	if name == "ssh" {
+		host := ""
+		for _, wd := range p.Operands() {
+			host = wd.Val
+			break
+		}
+		if k := strings.LastIndexByte(host, '@'); k >= 0 {
+			host = host[k+1:]
+		}
+		if host != "localhost" && host != "127.0.0.1" && host != "::1" {
+			return // a command for another machine
+		}
+		// ssh joins its words with spaces for the remote shell
+		w.keepWrap(c, func() { w.nested(c, strings.Join(argv, " "), "ssh localhost", false) })
+		return
+	}
+	if text, err := QuoteArgv(argv); err == nil {
+		w.keepWrap(c, func() { w.nested(c, text, name+" runs", false) })
+	}
+}
+
+// bwrapArgs: bwrap's options and how many words each takes.
+func bwrapArgs(opt string) int {
+	switch opt {
+	case "--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink",
+		"--setenv", "--chmod", "--file", "--bind-data", "--ro-bind-data", "--overlay-src":
+		return 2
+	case "--proc", "--dev", "--tmpfs", "--dir", "--chdir", "--unsetenv", "--uid", "--gid", "--hostname",
+		"--remount-ro", "--mqueue", "--info-fd", "--sync-fd", "--block-fd", "--userns-block-fd", "--json-status-fd",
+		"--seccomp", "--add-seccomp-fd", "--exec-label", "--file-label", "--lock-file", "--args", "--cap-add",
+		"--cap-drop", "--perms", "--size", "--argv0", "--userns", "--userns2", "--pidns", "--tmp-overlay", "--ro-overlay", "--overlay":
+		return 1
+	}
+	return 0
+}
+
+// wrapBwrap: bwrap [OPTIONS…] [--] COMMAND ARG…, some options taking two words.
+func (w *walker) wrapBwrap(c int, fs []field) {
+	i := 1
+	for i < len(fs) && !fs[i].dyn && strings.HasPrefix(fs[i].val, "--") {
+		if fs[i].val == "--" {
+			i++
+			break
+		}
+		i += 1 + bwrapArgs(fs[i].val)
+	}
+	if i >= len(fs) {
+		return
+	}
+	w.a.Commands[c].Wrap = WrapTransparent
+	w.a.Commands[c].InnerStart = i
+	w.innerCommand(c, fs[i:], "bwrap")
 }

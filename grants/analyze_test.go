@@ -66,7 +66,8 @@ var analyzeTable = []decideCase{
 	{name: "ls after a cd to a computed path", cmd: `cd "$X" && ls`, mod: each, want: Allow},
 	{name: "a name computed at run time is not read-only", cmd: `: ${d:=/home/u/.ssh}; cat $d/*`, mod: each, want: Ask, rule: RuleComposite},
 	{name: "a variable from the environment is", cmd: `cat "$X"`, want: Allow, rule: RuleBuiltinReadonly},
-	{name: "go test -exec", cmd: "go test ./... -exec 'rm -rf ~'", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
+	{name: "go test -exec", cmd: "go test ./... -exec 'rm -rf ~'", rules: []string{"project-grants allow go test *"}, want: Ask, rule: "rm-home"}, // the payload is judged: the worst rule it hits names the ask
+	{name: "go test -exec harmless", cmd: "go test ./... -exec 'echo'", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
 	{name: "go test -toolexec", cmd: "go test -toolexec 'sh -c id' ./...", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
 	{name: "go vet -vettool", cmd: "go vet -vettool=./x ./...", rules: []string{"project-grants allow go vet *"}, want: Ask, rule: RuleExecCapable},
 	{name: "composite each one part missing offers its grant", cmd: "make test | head -1", mod: each, want: Ask, rule: RuleComposite},
