@@ -49,13 +49,14 @@ type Opt struct {
 }
 
 // name is the canonical name of an option given as the letter b or the
-// long name l (one of them empty): an entry with one letter and long
-// names is one option, named by its first long name (-v and --invert-match
-// both "invert-match"); an entry bundling several letters names each by
-// its own letter or long name.
+// long name l (one of them empty): an entry with one letter is one option,
+// named by its first long name (-v and --invert-match are both
+// "invert-match"), or by the letter when it has none; an entry with no
+// letter or several is a list of options, each named by its own letter
+// or long name.
 func (o *Opt) name(b byte, l string) string {
 	switch {
-	case len(o.Short) <= 1 && len(o.Long) > 0:
+	case len(o.Short) == 1 && len(o.Long) > 0:
 		return o.Long[0]
 	case l != "":
 		return l
@@ -130,7 +131,7 @@ type Parsed struct {
 }
 
 // Has reports an option present, by canonical name.
-func (p *Parsed) Has(names ...string) bool {
+func (p Parsed) Has(names ...string) bool {
 	for _, w := range p.Words {
 		if w.Name == "" {
 			continue
@@ -145,7 +146,7 @@ func (p *Parsed) Has(names ...string) bool {
 }
 
 // Values returns the values given to an option, by canonical name.
-func (p *Parsed) Values(name string) []Word {
+func (p Parsed) Values(name string) []Word {
 	var out []Word
 	for _, w := range p.Words {
 		if w.Name == name && w.Role != RoleFlag {
@@ -156,7 +157,7 @@ func (p *Parsed) Values(name string) []Word {
 }
 
 // Operands returns the operand words (after the subcommand, if any).
-func (p *Parsed) Operands() []Word {
+func (p Parsed) Operands() []Word {
 	var out []Word
 	for _, w := range p.Words {
 		if w.Name == "" && w.Arg != p.Sub {
@@ -167,7 +168,7 @@ func (p *Parsed) Operands() []Word {
 }
 
 // SubName returns the subcommand word, "" when there is none.
-func (p *Parsed) SubName(args []string) string {
+func (p Parsed) SubName(args []string) string {
 	if p.Sub < 0 || p.Sub >= len(args) {
 		return ""
 	}
@@ -176,7 +177,7 @@ func (p *Parsed) SubName(args []string) string {
 
 // ByRole returns the words with one of the roles (the question a path
 // tier asks: which words are read paths, which are written).
-func (p *Parsed) ByRole(roles ...Role) []Word {
+func (p Parsed) ByRole(roles ...Role) []Word {
 	var out []Word
 	for _, w := range p.Words {
 		for _, r := range roles {

@@ -248,7 +248,11 @@ var awkSpec = Spec{First: RoleScript, FirstBy: []string{"file"}, Operands: RoleR
 }}
 
 var gzipSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
-	{Short: "cdfhklLnNqrtvV123456789", Long: []string{"stdout", "to-stdout", "decompress", "uncompress", "force", "keep", "list", "license", "no-name", "name", "quiet", "recursive", "test", "verbose", "fast", "best", "rsyncable"}},
+	{Short: "c", Long: []string{"stdout", "to-stdout"}},
+	{Short: "l", Long: []string{"list"}},
+	{Short: "t", Long: []string{"test"}},
+	{Short: "r", Long: []string{"recursive"}},
+	{Short: "dfhkLnNqvV123456789", Long: []string{"decompress", "uncompress", "force", "keep", "license", "no-name", "name", "quiet", "verbose", "fast", "best", "rsyncable"}},
 	{Short: "S", Long: []string{"suffix"}, Val: RoleText},
 	{Short: "T", Long: []string{"threads"}, Val: RoleText},
 }}

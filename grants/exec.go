@@ -30,7 +30,7 @@ type execRule struct {
 var execTable = []execRule{
 	{ID: "find-exec", Progs: []string{"find"}, Words: []string{"-exec", "-execdir", "-ok", "-okdir"},
 		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
-	{ID: "find-write", Progs: []string{"find"}, Words: []string{"-delete", "-fprint*", "-fls"},
+	{ID: "find-write", Progs: []string{"find"}, Check: checkFindWrite,
 		Reason: "find -delete/-fprint/-fls deletes or writes files"},
 	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Short: "c", Long: []string{"config-env"}, Value: true,
 		Reason: "git -c/--config-env sets config that can run programs (core.pager, alias.*)"},
@@ -866,6 +866,23 @@ func checkMakeVars(c *classify.Command, _ int, m *marks) {
 		val := w[k+1:]
 		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
 			m.mark(i, "make "+name+"= runs other programs")
+		}
+	}
+}
+
+// checkFindWrite marks find's -delete, -fprint* and -fls operators, read
+// with find's operator grammar: find . -name -delete names a file.
+func checkFindWrite(c *classify.Command, _ int, m *marks) {
+	const why = "find -delete/-fprint/-fls deletes or writes files"
+	for _, wd := range classify.ParseCommand(c.Name, c.Args).Words {
+		switch {
+		case wd.Name == "delete":
+			m.mark(wd.Arg, why)
+		case wd.Role == classify.RoleWrite:
+			m.mark(wd.Arg-1, why)
+			m.mark(wd.Arg, why)
+		case wd.Role == classify.RoleUnknown && strings.HasPrefix(wd.Name, "fprint"):
+			m.mark(wd.Arg, why)
 		}
 	}
 }
