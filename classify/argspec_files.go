@@ -42,8 +42,12 @@ func filesSpec(name string) *Spec {
 		return &writerSpec
 	case "tee", "sponge":
 		return &teeSpec
-	case "cp", "mv", "install", "ln":
+	case "cp", "install":
 		return &cpSpec
+	case "mv":
+		return &mvSpec
+	case "ln":
+		return &lnSpec
 	case "chmod", "chown", "chgrp", "chattr":
 		return &chmodSpec
 	case "echo", "printf", "true", "false", "sleep", "seq", "yes", "tr", "expr", "kill", "pkill", "killall", "pgrep":
@@ -188,13 +192,24 @@ var teeSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 	{Short: "aip", Long: []string{"append", "ignore-interrupts", "output-error"}},
 }}
 
-var cpSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var cpSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
+
+var cpOpts = []Opt{
 	{Short: "t", Long: []string{"target-directory"}, Val: RoleWrite},
 	{Short: "S", Long: []string{"suffix"}, Val: RoleText},
 	{Long: []string{"backup", "preserve", "no-preserve", "sparse", "reflink", "update"}, Val: RoleText, Optional: true},
 	{Short: "mogC", Long: []string{"mode", "owner", "group"}, Val: RoleText},
-	{Short: "aRrfinlsPLHdpuvxbTDZv", Long: []string{"archive", "recursive", "force", "interactive", "no-clobber", "link", "symbolic-link", "no-dereference", "dereference", "update", "verbose", "one-file-system", "no-target-directory", "parents", "strip"}},
-}}
+	{Short: "a", Long: []string{"archive"}},
+	{Short: "r", Long: []string{"recursive"}},
+	{Short: "R", Long: []string{"recursive"}},
+	{Short: "finlsPLHdpuvxbTDZv", Long: []string{"force", "interactive", "no-clobber", "link", "symbolic-link", "no-dereference", "dereference", "update", "verbose", "one-file-system", "no-target-directory", "parents", "strip"}},
+}
+
+// mvSpec: mv removes its sources too, so every operand is written.
+var mvSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: cpOpts}
+
+// lnSpec: ln TARGET… LINK: the targets are only named.
+var lnSpec = Spec{Abbrev: true, Operands: RoleMeta, Last: RoleWrite, Opts: cpOpts}
 
 var chmodSpec = Spec{Abbrev: true, First: RoleText, FirstBy: []string{"reference"}, Operands: RoleWrite, Opts: []Opt{
 	{Long: []string{"reference"}, Val: RoleMeta},

@@ -893,6 +893,10 @@ func (w *walker) fill(idx int, fs []field, where string, pos syntax.Pos) {
 			c.Name = ""
 		}
 	}
+	if c.Dynamic[0] {
+		// "$(which sudo)" -n true runs sudo: a lookup's answer is the name
+		c.Name = w.lookedUp(idx, fs[0])
+	}
 	c.Pos = strconv.Itoa(int(pos.Line())) + ":" + strconv.Itoa(int(pos.Col()))
 	c.Where = where
 	c.Depth = w.depth
@@ -918,6 +922,65 @@ func (w *walker) fill(idx int, fs []field, where string, pos syntax.Pos) {
 	w.unwrap(idx)
 }
 
+// lookedUp returns NAME when the command word is wholly a substitution
+// that looks a command up ($(which NAME), `command -v NAME`, $(type -P
+// NAME)), "" otherwise.
+func (w *walker) lookedUp(idx int, f field) string {
+	src := strings.Trim(f.val, `"`)
+	if !(strings.HasPrefix(src, "$(") && strings.HasSuffix(src, ")") || strings.HasPrefix(src, "`") && strings.HasSuffix(src, "`")) {
+		return ""
+	}
+	subs := w.info[idx].substCmds
+	if len(subs) != 1 {
+		return ""
+	}
+	sc := &w.a.Commands[subs[0]]
+	if len(sc.Args) < 2 || sc.Dynamic[len(sc.Args)-1] {
+		return ""
+	}
+	switch sc.Name {
+	case "which", "command", "type", "whereis", "hash":
+		return path.Base(sc.Args[len(sc.Args)-1])
+	}
+	return ""
+}
+
+// cdPath adds the directories a relative cd reaches through CDPATH
+// (CDPATH=/ cd etc is cd /etc); a CDPATH guard cannot know makes the
+// directory unknown.
+func (w *walker) cdPath(idx int, fs []field) {
+	args := fs[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0].val, "-") && !args[0].dyn {
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0].dyn || strings.HasPrefix(args[0].val, "/") || strings.HasPrefix(args[0].val, ".") {
+		return
+	}
+	val, set, dyn := "", false, false
+	for _, as := range w.a.Commands[idx].Assigns {
+		if v, ok := strings.CutPrefix(as, "CDPATH="); ok {
+			val, set = v, true
+		}
+	}
+	if !set {
+		if v, ok := w.vars["CDPATH"]; ok {
+			val, set, dyn = v.val, true, v.dyn
+		}
+	}
+	if !set || val == "" {
+		return
+	}
+	if dyn {
+		w.dirs = nil
+		return
+	}
+	for _, e := range strings.Split(val, ":") {
+		if strings.HasPrefix(e, "/") {
+			w.dirs = append(w.dirs, path.Join(e, args[0].val))
+		}
+	}
+}
+
 // afterCall tracks the state a command changes for the rest of the text:
 // the directory, aliases, variables it reads into.
 func (w *walker) afterCall(idx int) {
@@ -933,6 +996,7 @@ func (w *walker) afterCall(idx int) {
 			w.dirs = w.oldDirs // cd - goes back
 		} else {
 			w.changeDir(fs[1:])
+			w.cdPath(idx, fs)
 		}
 		w.oldDirs = prev
 	case "pushd":
@@ -960,6 +1024,21 @@ func (w *walker) afterCall(idx int) {
 			w.dirs = nil
 		}
 		w.oldDirs = prev
+	case "hash":
+		// hash -p PATH NAME: NAME runs PATH from now on, like an alias
+		for i := 1; i+2 < len(fs); i++ {
+			if fs[i].val == "-p" && !fs[i+1].dyn {
+				if w.aliases == nil {
+					w.aliases = map[string]string{}
+				}
+				for _, f := range fs[i+2:] {
+					if !f.dyn {
+						w.aliases[f.val] = fs[i+1].val
+					}
+				}
+				break
+			}
+		}
 	case "alias":
 		for _, f := range fs[1:] {
 			if k := strings.IndexByte(f.val, '='); k > 0 && !f.dyn {

@@ -3,6 +3,7 @@ package classify
 import (
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,6 +54,7 @@ var askRules = []rule{
 	{"kubectl-delete", "kubectl delete removes cluster resources", (*walker).kubectlDelete},
 	{"terraform-destroy", "destroys infrastructure managed by terraform", (*walker).terraformDestroy},
 	{"docker-prune", "docker prune deletes containers, images, volumes or networks", (*walker).dockerPrune},
+	{"dotenv-read", "reads a .env file, where projects keep their secrets (.env.example, .env.sample and .env.template are fine)", (*walker).dotenvRead},
 }
 
 // severity ranks the built-in rules, most severe first: when several hit,
@@ -146,7 +148,12 @@ func (w *walker) hitAsk(id string, cmd int) {
 
 // judge runs every rule on every command and redirect target.
 func (w *walker) judge() {
+	var fetched []string // files a downloader wrote earlier in the text
 	for c := range w.a.Commands {
+		if w.runsFetched(c, fetched) {
+			w.hitDeny("download-exec", c)
+		}
+		fetched = w.fetchedFiles(c, fetched)
 		if w.a.Commands[c].Name == "" {
 			// a command word not known until run time: only $(curl …)
 			// itself can be judged
@@ -178,6 +185,9 @@ func (w *walker) judge() {
 			}
 			if read && w.isCredential(p) {
 				w.hitDeny("credential-read", rt.cmd)
+			}
+			if read && dotenv(p) {
+				w.hitAsk("dotenv-read", rt.cmd)
 			}
 		}
 	}
@@ -233,7 +243,8 @@ func (w *walker) paths(c int, f field) ([]string, bool) {
 
 // systemDirs are the directories whose deletion breaks the machine; they
 // and their direct children are protected from rm and friends.
-var systemDirs = []string{"bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root", "sbin", "srv", "sys", "usr", "var"}
+var systemDirs = []string{"bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root", "sbin", "srv", "sys", "usr", "var",
+	"home", "Users", "System", "Library", "Applications", "Volumes", "private", "mnt", "media", "run", "nix", "snap"}
 
 // isSystem reports whether an absolute path (possibly a glob pattern) may
 // name /, a system directory or a direct child of one.
@@ -241,7 +252,7 @@ func (w *walker) isSystem(p string) bool {
 	if !strings.HasPrefix(p, "/") {
 		return false
 	}
-	if h := w.opt.Home; h != "" && h != "/" && strings.HasPrefix(p, h+"/") {
+	if h := w.opt.Home; h != "" && h != "/" && (strings.HasPrefix(p, h+"/") || p == h) {
 		return false // home paths have their own rule (rm-home)
 	}
 	comps := strings.Split(strings.Trim(p, "/"), "/")
@@ -267,6 +278,10 @@ func underSystem(p string) bool {
 	first, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
 	if first == "" {
 		return true
+	}
+	switch first {
+	case "home", "Users", "mnt", "media", "Volumes":
+		return false // people's files and mounted disks, not the system's
 	}
 	for _, d := range systemDirs {
 		if ok := matchGlob(first, d); ok {
@@ -375,7 +390,7 @@ func (w *walker) diskFormat(c int) bool {
 	switch {
 	case name == "mkfs" || strings.HasPrefix(name, "mkfs.") || name == "mke2fs" || name == "mkswap" ||
 		name == "wipefs" || name == "mkntfs" || name == "mkdosfs" || name == "mkexfatfs" || name == "mklabel":
-		return true
+		return !w.formatsImage(c)
 	}
 	fs := w.info[c].fields
 	onDevice := false
@@ -415,6 +430,32 @@ func (w *walker) diskFormat(c int) bool {
 		return v == "create" || v == "destroy" || v == "labelclear"
 	}
 	return false
+}
+
+// formatsImage reports mkfs and friends given a file, not a disk
+// (mkfs.ext4 -F disk.img): some operand names a file by its path or
+// extension, and no word could name a device (/dev/…, unknown, or a name
+// resolved inside /dev).
+func (w *walker) formatsImage(c int) bool {
+	image := false
+	for _, f := range w.info[c].fields[1:] {
+		if strings.HasPrefix(f.val, "-") && !f.dyn {
+			continue
+		}
+		if f.dyn || strings.Contains(f.pat, "*") {
+			return false
+		}
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if strings.HasPrefix(p, "/dev/") || p == "/dev" {
+				return false
+			}
+		}
+		if strings.Contains(f.val, "/") || strings.Contains(path.Base(f.val), ".") {
+			image = true
+		}
+	}
+	return image
 }
 
 func (w *walker) diskWrite(c int) bool {
@@ -580,6 +621,69 @@ func runsCode(name string) bool {
 	}
 	_, ok := interpreterName(name)
 	return ok
+}
+
+// fetchedFiles adds the files c downloads to (curl -o F, curl -O URL,
+// wget URL, wget -O F) to fetched.
+func (w *walker) fetchedFiles(c int, fetched []string) []string {
+	name := w.a.Commands[c].Name
+	if name != "curl" && name != "wget" && name != "wget2" {
+		return fetched
+	}
+	p := w.words(c)
+	add := func(f field) {
+		ps, _ := w.paths(c, f)
+		fetched = append(fetched, ps...)
+	}
+	named := false
+	for _, wd := range p.Words {
+		if wd.Role == RoleWrite && (wd.Name == "output" || wd.Name == "output-document") {
+			add(w.valueField(c, wd))
+			named = true
+		}
+	}
+	remote := name == "wget" || name == "wget2" || p.Has("O", "remote-name", "remote-name-all")
+	if remote && !named {
+		for _, wd := range p.ByRole(RoleURL) {
+			u := strings.TrimSuffix(wd.Val, "/")
+			if k := strings.LastIndexByte(u, '/'); k >= 0 && k+1 < len(u) {
+				base, _, _ := strings.Cut(u[k+1:], "?")
+				add(field{val: base, pat: base})
+			}
+		}
+	}
+	return fetched
+}
+
+// runsFetched reports a command that runs a file downloaded earlier in
+// the same text: sh x, bash ./x, python3 x, source x, ./x.
+func (w *walker) runsFetched(c int, fetched []string) bool {
+	cm := &w.a.Commands[c]
+	if len(fetched) == 0 || cm.Name == "" {
+		return false
+	}
+	fs := w.info[c].fields
+	var cands []field
+	if runsCode(cm.Name) {
+		for _, f := range fs[1:] {
+			if !strings.HasPrefix(f.val, "-") {
+				cands = append(cands, f)
+				break
+			}
+		}
+	}
+	if strings.Contains(fs[0].val, "/") {
+		cands = append(cands, fs[0])
+	}
+	for _, f := range cands {
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if slices.Contains(fetched, p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (w *walker) downloadExec(c int) bool {
@@ -1006,6 +1110,37 @@ func (w *walker) credentialRead(c int) bool {
 	return false
 }
 
+// dotenv reports a .env file: .env, .env.local, prod.env, but not the
+// templates committed beside them.
+func dotenv(p string) bool {
+	base := path.Base(p)
+	switch base {
+	case ".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema":
+		return false
+	}
+	return base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") && len(base) > 4 && !strings.ContainsAny(base, "*?[")
+}
+
+// dotenvRead: a command that reads a .env file out.
+func (w *walker) dotenvRead(c int) bool {
+	if nonReaders(w.a.Commands[c].Name) {
+		return false
+	}
+	for _, wd := range w.words(c).Words {
+		if !readRole(wd) || !strings.Contains(wd.Val, ".env") && !strings.Contains(wd.Val, "*") {
+			continue
+		}
+		f := w.valueField(c, wd)
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if dotenv(p) || strings.HasSuffix(p, "/.env*") || strings.HasSuffix(p, "/.e*") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // readRole reports a word whose file the command may read out: a read
 // path, a word no spec knows, or a URL (file:// reads a local file).
 func readRole(wd Word) bool {
@@ -1200,6 +1335,9 @@ func (w *walker) securityOff(c int) bool {
 		if hasWord(fs, "-F", "--flush", "-X", "--delete-chain") || hasShort(fs, 'F') {
 			return true
 		}
+		if acceptAll(fs) {
+			return true
+		}
 		for i, f := range fs {
 			if (f.val == "-P" || f.val == "--policy") && i+2 < len(fs) && strings.EqualFold(fs[i+2].val, "ACCEPT") {
 				return true
@@ -1240,6 +1378,16 @@ func (w *walker) securityOff(c int) bool {
 		return len(ops) >= 2 && securityUnit(ops[0].val) && ops[1].val == "stop"
 	case "csrutil":
 		return first == "disable"
+	case "pfctl":
+		return hasShort(fs, 'd') || hasWord(fs, "-F", "all")
+	case "sysctl":
+		// kernel.randomize_va_space=0 turns ASLR off
+		for _, f := range fs[1:] {
+			k, v, ok := strings.Cut(strings.ReplaceAll(f.val, "/", "."), "=")
+			if ok && strings.TrimSpace(k) == "kernel.randomize_va_space" && strings.TrimSpace(v) == "0" {
+				return true
+			}
+		}
 	case "spctl":
 		return hasWord(fs, "--master-disable", "--global-disable")
 	case "auditctl":
@@ -1276,11 +1424,38 @@ func (w *walker) securityOff(c int) bool {
 	return false
 }
 
+// acceptAll reports an iptables rule that accepts everything: -I/-A CHAIN
+// -j ACCEPT with no match of its own.
+func acceptAll(fs []field) bool {
+	add, accept := false, false
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		switch {
+		case a == "-I" || a == "-A" || a == "--insert" || a == "--append":
+			add = true
+			i++
+			if i+1 < len(fs) && isDigits(fs[i+1].val) {
+				i++ // -I INPUT 1
+			}
+		case a == "-j" || a == "--jump":
+			accept = i+1 < len(fs) && strings.EqualFold(fs[i+1].val, "ACCEPT")
+			i++
+		case a == "-t" || a == "--table" || a == "-w" || a == "--wait":
+			i++
+		case strings.HasPrefix(a, "-"):
+			return false // a match (-p, -s, -i, -m …) narrows the rule
+		}
+	}
+	return add && accept
+}
+
 func (w *walker) killAll(c int) bool {
 	fs := w.info[c].fields
 	switch w.a.Commands[c].Name {
 	case "killall5":
 		return true
+	case "pkill", "killall":
+		return w.killsEveryMatch(c)
 	case "kill":
 	default:
 		return false
@@ -1308,6 +1483,71 @@ func (w *walker) killAll(c int) bool {
 		}
 	}
 	return false
+}
+
+// killsEveryMatch: pkill/killall with only user, group or session
+// selectors (pkill -9 -u $USER) or a pattern every name matches (killall
+// -r ., pkill ”) signals every process it can reach.
+func (w *walker) killsEveryMatch(c int) bool {
+	fs := w.info[c].fields
+	name := w.a.Commands[c].Name
+	var pats []field
+	selectors := false
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		if fs[i].dyn || !strings.HasPrefix(a, "-") || a == "-" {
+			pats = append(pats, fs[i])
+			continue
+		}
+		if a == "--" {
+			pats = append(pats, fs[i+1:]...)
+			break
+		}
+		opt := strings.TrimLeft(a, "-")
+		letter := opt
+		if !strings.HasPrefix(a, "--") && len(opt) > 0 {
+			letter = opt[len(opt)-1:] // the last letter of a bundle takes the value
+		}
+		switch letter {
+		case "u", "U", "G", "g", "s", "t", "P", "user", "euid", "uid", "group", "pgroup", "session", "terminal", "parent":
+			selectors = true
+			if !strings.Contains(opt, "=") && len(opt) == len(letter) {
+				i++
+			}
+		case "n", "signal", "o", "y", "older-than", "younger-than", "c", "context", "F", "pidfile", "ns", "nslist":
+			if !strings.Contains(opt, "=") && len(opt) == len(letter) {
+				i++
+			}
+		}
+	}
+	if len(pats) == 0 {
+		return selectors // no name at all: every process of those users
+	}
+	regex := name == "pkill" || hasShort(fs, 'r') || hasWord(fs, "--regexp")
+	for _, p := range pats {
+		if p.dyn {
+			continue
+		}
+		if p.val == "" {
+			return true
+		}
+		if regex {
+			if re, err := regexp.Compile(p.val); err == nil && matchesAnyName(re) {
+				return true // ., .*, ^, $: every name matches
+			}
+		}
+	}
+	return false
+}
+
+// matchesAnyName reports a regexp that matches names of every shape.
+func matchesAnyName(re *regexp.Regexp) bool {
+	for _, n := range []string{"a", "Z", "7", "_", "-", "."} {
+		if !re.MatchString(n) {
+			return false
+		}
+	}
+	return true
 }
 
 // guardPrograms are guard's own programs: guard hands its management
@@ -1359,10 +1599,8 @@ func (w *walker) guardSelf(c int) bool {
 			}
 		}
 	}
-	if readers(cm.Name) {
-		return false
-	}
-	if cm.Name == "find" && !parseFind(fs).delete {
+	p := w.words(c)
+	if readers(cm.Name) && !p.Has("in-place", "i", "w") {
 		return false
 	}
 	// A relative word can only reach guard's paths from a directory in or
@@ -1375,23 +1613,73 @@ func (w *walker) guardSelf(c int) bool {
 	}
 	moves := fileMovers(cm.Name)
 	deletes := cm.Name == "rm" || cm.Name == "rmdir" || cm.Name == "unlink"
-	for _, f := range fs[1:] {
-		if !dirNear && !strings.ContainsAny(f.pat, "/~*?[") {
+	findDel := cm.Name == "find" && parseFind(fs).delete
+	// sed -i, gofmt -w, perl -i: the files read are written back
+	inPlace := p.Has("in-place", "i") && (cm.Name == "sed" || cm.Name == "gsed") || cm.Name == "gofmt" && p.Has("w")
+	for _, wd := range p.Words {
+		f := w.valueField(c, wd)
+		var texts []string
+		switch {
+		case wd.Role == RoleScript:
+			// awk's print > "FILE", sed's w FILE: a script writes files too
+			texts = scriptPaths(f.val)
+		case !guardSelfRole(wd.Role, p.Spec) && !(inPlace && wd.Role == RoleRead) && !(findDel && wd.Name == ""):
 			continue
 		}
-		for _, g := range w.candidates(f) {
-			ps, _ := w.paths(c, g)
-			for _, p := range ps {
-				if deletes && w.onlyCache(p) {
-					continue // clearing caches, guard's among them, is fine
-				}
-				if w.isProtected(p) || moves && w.aboveProtected(p) {
-					return true
+		cands := []field{f}
+		if texts != nil {
+			cands = cands[:0]
+			for _, t := range texts {
+				cands = append(cands, field{val: t, pat: w.homePat(t)})
+			}
+		}
+		for _, f := range cands {
+			if !dirNear && !strings.ContainsAny(f.pat, "/~*?[") {
+				continue
+			}
+			for _, g := range w.candidates(f) {
+				ps, _ := w.paths(c, g)
+				for _, p := range ps {
+					if deletes && w.onlyCache(p) {
+						continue // clearing caches, guard's among them, is fine
+					}
+					if w.isProtected(p) || moves && w.aboveProtected(p) {
+						return true
+					}
 				}
 			}
 		}
 	}
 	return false
+}
+
+// guardSelfRole reports a role whose path guard-self checks: what is
+// written, and for a command without a spec anything.
+func guardSelfRole(r Role, spec bool) bool {
+	switch r {
+	case RoleWrite, RoleUnknown, RoleDir:
+		return true
+	case RoleRead, RoleURL:
+		return !spec
+	}
+	return false
+}
+
+// scriptPaths returns the words of a script (awk, sed, a jq filter) that
+// look like paths: print > "/x/y", w /x/y.
+func scriptPaths(script string) []string {
+	var out []string
+	for _, t := range strings.FieldsFunc(script, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '"' || r == '\'' || r == ';' || r == '{' || r == '}' || r == '>' || r == '|' || r == '(' || r == ')' || r == ','
+	}) {
+		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~/") {
+			out = append(out, t)
+		}
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
 }
 
 // fileMovers copy, move, link or delete whole trees: pointed at a directory
@@ -1879,7 +2167,7 @@ func matchGlob(pattern, name string) bool {
 // and their data live, so owning or chmod-ing one of them is ordinary
 // administration (rm -rf of them still is rm-root).
 func appDir(p string) bool {
-	for _, d := range []string{"/opt/", "/srv/", "/root/"} {
+	for _, d := range []string{"/opt/", "/srv/", "/root/", "/mnt/", "/media/", "/Volumes/", "/home/", "/Users/"} {
 		if strings.HasPrefix(p, d) && len(p) > len(d) {
 			return true
 		}
