@@ -139,8 +139,9 @@ func dockerSub(sub string) *Spec {
 	return &dockerOtherSpec
 }
 
-// dockerRunSpec: docker run IMAGE [COMMAND…]: options end at the image.
-var dockerRunSpec = Spec{InOrder: true, First: RoleText, Operands: RoleProgram, Opts: []Opt{
+// dockerRunSpec: docker run IMAGE [COMMAND…]: options end at the image;
+// the command runs inside the container, so it is text here.
+var dockerRunSpec = Spec{InOrder: true, First: RoleText, Operands: RoleText, Opts: []Opt{
 	{Short: "v", Long: []string{"volume", "mount", "volumes-from", "device"}, Val: RoleText},
 	{Long: []string{"entrypoint"}, Val: RoleProgram},
 	{Long: []string{"env-file", "cidfile", "label-file"}, Val: RoleRead},
