@@ -72,6 +72,7 @@ type Settings struct {
 	NoTTYPrompt     bool          // never prompt on the terminal
 	Rules           []Rule        // every rule from every layer, in layer order
 	Err             error         // a config that failed to load: every decision denies with this
+	Warnings        []string      // "file:line:col: problem" for what loading ignored (a project config's refused allow rules)
 }
 
 // Rule is one pattern from one layer.
