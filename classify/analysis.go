@@ -72,6 +72,10 @@ type Analysis struct {
 	Composite []string  // composite reasons of the text's own syntax, each named once, in order found
 	Deny      []Hit     // hard-denylist hits; non-empty means deny, whatever the settings
 	Ask       []Hit     // built-in destructive patterns that ask
+	// Secrets are the literal values the argument model types as
+	// passwords (mysql -pSECRET, sshpass -p SECRET) or that password
+	// variables are set to (PGPASSWORD=…): every record redacts them.
+	Secrets []string
 }
 
 // Top returns the indexes of the commands that the text itself runs (Parent == -1

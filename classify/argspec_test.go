@@ -74,3 +74,37 @@ func TestParseArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestSecrets: option values the model types as passwords come back in
+// Analysis.Secrets, through wrappers and nested scripts too.
+func TestSecrets(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{`mysql -uroot -pSECRET db`, []string{"SECRET"}},
+		{`mysql --password=SECRET db`, []string{"SECRET"}},
+		{`mysql -p db`, nil},
+		{`sshpass -p SECRET ssh host ls`, []string{"SECRET"}},
+		{`docker login -u bob -p SECRET`, []string{"SECRET"}},
+		{`docker login -u bob --password SECRET registry.io`, []string{"SECRET"}},
+		{`htpasswd -b .htpasswd user SECRET`, []string{"SECRET"}},
+		{`htpasswd -cb .htpasswd user SECRET`, []string{"SECRET"}},
+		{`htpasswd .htpasswd user`, nil},
+		{`openssl enc -aes256 -k SECRET -in a -out b`, []string{"SECRET"}},
+		{`openssl rsa -passin pass:SECRET -in k`, []string{"pass:SECRET"}},
+		{`redis-cli -a SECRET get k`, []string{"SECRET"}},
+		{`curl -u bob:SECRET https://e.com`, []string{"bob:SECRET"}},
+		{`timeout 5 mysql -pSECRET`, []string{"SECRET"}},
+		{`bash -c 'sshpass -p SECRET ssh h'`, []string{"SECRET"}},
+		{`PGPASSWORD=SECRET psql -h db`, []string{"SECRET"}},
+		{`mysql -p"$PW" db`, nil},
+		{`grep -p x f`, nil},
+	}
+	for _, c := range cases {
+		a := Analyze(c.in, tcOpt())
+		if fmt.Sprint(a.Secrets) != fmt.Sprint(c.want) {
+			t.Errorf("%s: Secrets = %q, want %q", c.in, a.Secrets, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,12 +66,62 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 	if w.fail == "" {
 		w.forkBombs()
 	}
+	secrets := w.secrets()
 	if w.fail != "" {
-		*a = Analysis{Text: text, Fail: w.fail, FailReason: w.failReason}
+		*a = Analysis{Text: text, Fail: w.fail, FailReason: w.failReason, Secrets: secrets}
 		return a
 	}
 	w.judge()
+	a.Secrets = secrets
 	return a
+}
+
+// secrets returns the literal values the argument model types as
+// passwords (mysql -pSECRET, sshpass -p SECRET, htpasswd -b F U SECRET)
+// and the values of password variables set for a command (PGPASSWORD=…),
+// each once: every record of the text redacts them.
+func (w *walker) secrets() []string {
+	var out []string
+	add := func(v string) {
+		if v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	for c := range w.a.Commands {
+		if len(w.info[c].fields) == 0 || w.a.Commands[c].Name == "" {
+			continue
+		}
+		for _, as := range w.a.Commands[c].Assigns {
+			if name, v, ok := strings.Cut(as, "="); ok && secretVar(name) {
+				add(v)
+			}
+		}
+		if SpecFor(w.a.Commands[c].Name) == nil {
+			continue
+		}
+		p := w.words(c)
+		for _, wd := range p.Words {
+			if wd.Role == RoleSecret && wd.Arg < len(w.info[c].fields) && !w.info[c].fields[wd.Arg].dyn {
+				add(wd.Val)
+			}
+		}
+	}
+	return out
+}
+
+// secretVar reports a variable whose value is a password or token.
+func secretVar(name string) bool {
+	n := strings.ToUpper(name)
+	switch n {
+	case "SSHPASS", "MYSQL_PWD", "REDISCLI_AUTH", "PGPASSWORD":
+		return true
+	}
+	for _, w := range []string{"PASSWORD", "PASSWD", "TOKEN", "SECRET", "API_KEY", "ACCESS_KEY", "PRIVATE_KEY"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // AnalyzeArgv judges an argv (guard exec) as the simple command it is: each

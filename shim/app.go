@@ -19,6 +19,7 @@ import (
 
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
+	"github.com/guard-dev/guard/redact"
 )
 
 // Defaults, and where they can be changed (flag > GUARD_* environment > TOML > built-in).
@@ -343,6 +344,10 @@ func (a *app) judgeAndRun(j job) int {
 		an = a.eng.analyzeArgv(j.argv, opts)
 	} else {
 		an = a.eng.analyze(j.text, opts)
+	}
+	if base := a.eng.redact; len(an.Secrets) > 0 {
+		// passwords the argument model found (mysql -pX) are redacted in every record too
+		a.eng.redact = func(s string) string { return base(redact.Values(s, an.Secrets)) }
 	}
 	s := a.eng.settings(j.cwd)
 	if s == nil {
