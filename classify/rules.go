@@ -1201,10 +1201,7 @@ func fileURL(s string) (string, bool) {
 func (w *walker) words(c int) *Parsed {
 	in := &w.info[c]
 	if in.parsed == nil {
-		args := make([]string, len(in.fields))
-		for i, f := range in.fields {
-			args[i] = f.val
-		}
+		args := w.a.Commands[c].Args // fill made it from the fields' values
 		name := w.a.Commands[c].Name
 		p := ParseCommand(name, args)
 		in.parsed = &p
@@ -1212,6 +1209,7 @@ func (w *walker) words(c int) *Parsed {
 		if SpecFor(name) == &tarSpec {
 			in.parsedArgs = tarArgs(args)
 		}
+		w.a.Commands[c].Typed = in.parsed
 	}
 	return in.parsed
 }

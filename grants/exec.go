@@ -876,7 +876,7 @@ func checkMakeVars(c *classify.Command, _ int, m *marks) {
 // with find's operator grammar: find . -name -delete names a file.
 func checkFindWrite(c *classify.Command, _ int, m *marks) {
 	const why = "find -delete/-fprint/-fls deletes or writes files"
-	for _, wd := range classify.ParseCommand(c.Name, c.Args).Words {
+	for _, wd := range c.Words().Words {
 		switch {
 		case wd.Name == "delete":
 			m.mark(wd.Arg, why)
@@ -899,7 +899,7 @@ func markRoles(c *classify.Command, m *marks) {
 		c.Name != "go" && slices.Contains(interpreters, c.Name) {
 		return // shells, interpreters and wrappers are judged by what they run
 	}
-	p := classify.ParseCommand(c.Name, c.Args)
+	p := c.Words()
 	if !p.Spec && p.Sub < 0 {
 		return
 	}

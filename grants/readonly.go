@@ -63,13 +63,13 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 // noOperands: hostname alone prints the name; with an operand or -F FILE
 // it sets it.
 func noOperands(c *classify.Command) bool {
-	p := classify.ParseCommand(c.Name, c.Args)
+	p := c.Words()
 	return len(p.Operands()) == 0 && !p.Has("file")
 }
 
 // gofmtReadOnly: gofmt -l/-d prints; -w rewrites the files.
 func gofmtReadOnly(c *classify.Command) bool {
-	return !classify.ParseCommand(c.Name, c.Args).Has("w")
+	return !c.Words().Has("w")
 }
 
 // commandLookup: command -v/-V NAME only looks the name up.
@@ -80,14 +80,14 @@ func commandLookup(c *classify.Command) bool {
 // tarList: tar -t/--list only lists an archive: its mode, read from the
 // parsed options (tar -xPft.tar extracts, whatever letters follow).
 func tarList(c *classify.Command) bool {
-	p := classify.ParseCommand(c.Name, c.Args)
+	p := c.Words()
 	return p.Has("list") && !p.Has("extract", "create", "append", "update", "catenate", "delete", "diff")
 }
 
 // stdoutOnly: gzip/gunzip -c (or -l, -t) write to stdout or only test;
 // not with -r (it walks directories) or a parse it cannot follow.
 func stdoutOnly(c *classify.Command) bool {
-	p := classify.ParseCommand(c.Name, c.Args)
+	p := c.Words()
 	return p.Has("stdout", "list", "test") && !p.Has("recursive") && !p.Unknown
 }
 
@@ -96,7 +96,7 @@ func stdoutOnly(c *classify.Command) bool {
 // version runs a target; node version runs a file).
 func versionOnly(c *classify.Command) bool {
 	if c.Args[0] == "go" && len(c.Args) >= 2 && c.Args[1] == "env" {
-		return !classify.ParseCommand("go", c.Args).Has("w", "u") // go env -w writes the settings
+		return !c.Words().Has("w", "u") // go env -w writes the settings
 	}
 	if len(c.Args) != 2 {
 		return false
@@ -163,7 +163,7 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 	}
 	// an option or operand the argument model types as a write or a
 	// program to run (nm --plugin, tree -o, base64 -o, uniq IN OUT)
-	p := classify.ParseCommand(c.Name, c.Args)
+	p := c.Words()
 	for _, wd := range p.Words {
 		switch wd.Role {
 		case classify.RoleWrite:
@@ -182,7 +182,7 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 func envDump(c *classify.Command) bool {
 	switch c.Name {
 	case "jq", "gojq", "jaq":
-		for _, wd := range classify.ParseCommand(c.Name, c.Args).ByRole(classify.RoleScript) {
+		for _, wd := range c.Words().ByRole(classify.RoleScript) {
 			if jqEnv(wd.Val) {
 				return true
 			}
