@@ -432,4 +432,4 @@ func SpecFor(name string) *Spec {
 }
 
 // specFamilies are the family tables, one file each.
-var specFamilies = [...]func(string) *Spec{filesSpec, searchSpec, archiveSpec, vcsSpec, netSpec, buildSpec, shellSpec}
+var specFamilies = [...]func(string) *Spec{filesSpec, searchSpec, archiveSpec, vcsSpec, netSpec, buildSpec, shellSpec, adminSpec}

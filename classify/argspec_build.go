@@ -19,6 +19,14 @@ func buildSpec(name string) *Spec {
 		return &dockerSpec
 	case "gofmt":
 		return &gofmtSpec
+	case "gcc", "g++", "cc", "clang", "clang++", "c++":
+		return &ccSpec
+	case "rustc":
+		return &rustcSpec
+	case "java":
+		return &javaSpec
+	case "pip", "pip3":
+		return &pipSpec
 	case "hyperfine":
 		return &hyperfineSpec
 	case "watchexec", "entr", "nodemon":
@@ -191,4 +199,39 @@ var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Long: []string{"shell"}, Val: RoleProgram},
 	{Short: "ewfiEdpsW", Long: []string{"exts", "watch", "filter", "ignore", "env", "debounce", "signal", "stop-signal", "on-busy-update", "delay-run", "project-origin", "workdir", "filter-file", "ignore-file", "poll", "emit-events-to", "exec"}, Val: RoleText},
 	{Short: "rcnNoqvaz", Long: []string{"restart", "clear", "postpone", "notify", "no-vcs-ignore", "no-project-ignore", "no-global-ignore", "no-default-ignore", "quiet", "verbose"}},
+}}
+
+// ccSpec: the C compilers. -B and -wrapper make them run programs from
+// elsewhere; -o writes.
+var ccSpec = Spec{Operands: RoleRead, Opts: []Opt{
+	{Short: "o", Val: RoleWrite},
+	{Short: "B", Val: RoleProgram},
+	{Short: "IDULlxW", Val: RoleText},
+	{Short: "cSEgvwsp"},
+}}
+
+var rustcSpec = Spec{Operands: RoleRead, Opts: []Opt{
+	{Short: "o", Val: RoleWrite},
+	{Long: []string{"out-dir"}, Val: RoleWrite},
+	{Short: "LlCW", Long: []string{"edition", "crate-type", "crate-name", "emit", "target", "cfg", "cap-lints", "explain"}, Val: RoleText},
+	{Short: "gOvV", Long: []string{"test", "version", "verbose", "help"}},
+}}
+
+// javaSpec: java -jar FILE and a class name both run a program.
+var javaSpec = Spec{InOrder: true, OneDash: true, Operands: RoleText, First: RoleProgram, Opts: []Opt{
+	{Long: []string{"jar"}, Val: RoleProgram},
+	{Long: []string{"cp", "classpath", "p", "module-path"}, Val: RoleText},
+	{Long: []string{"javaagent", "agentpath", "agentlib"}, Val: RoleProgram, Optional: true},
+	{Long: []string{"version", "showversion", "help", "server", "client", "ea", "da"}},
+}}
+
+var pipSpec = Spec{Sub: pipSub}
+
+func pipSub(string) *Spec { return &pipSubSpec }
+
+var pipSubSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "r", Long: []string{"requirement", "constraint"}, Val: RoleRead},
+	{Short: "te", Long: []string{"target", "editable", "prefix", "root", "src", "cache-dir"}, Val: RoleWrite},
+	{Short: "ic", Long: []string{"index-url", "extra-index-url", "find-links", "proxy", "cert", "client-cert"}, Val: RoleText},
+	{Short: "UVqv", Long: []string{"upgrade", "user", "no-deps", "pre", "version", "quiet", "verbose", "help", "break-system-packages"}},
 }}

@@ -68,6 +68,14 @@ func filesSpec(name string) *Spec {
 		return &gzipSpec
 	case "htpasswd":
 		return &htpasswdSpec
+	case "cd", "pushd", "popd", "pwd", "df", "lsof":
+		return &metaSpec
+	case "exit", ":", "type", "which", "whereis", "id", "whoami", "uname", "nproc", "free", "uptime", "netstat", "ss", "hash":
+		return &textSpec
+	case "vi", "vim", "nvim", "view", "vimdiff", "gvim", "rvim", "ex", "emacs", "nano":
+		return &editorSpec
+	case "man", "most":
+		return &manSpec
 	}
 	return nil
 }
@@ -275,4 +283,22 @@ var gzipSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 var htpasswdSpec = Spec{Operands: RoleText, Last: RoleSecret, LastBy: []string{"b"}, Opts: []Opt{
 	{Short: "b"},
 	{Short: "cnmBdsp2iDvFrC", Val: RoleNone},
+}}
+
+// editorSpec: an editor writes the files it opens; -c, +CMD and --cmd run
+// editor commands (which can run programs), -S and -u read scripts.
+var editorSpec = Spec{Operands: RoleWrite, Opts: []Opt{
+	{Short: "c", Long: []string{"cmd"}, Val: RoleScript},
+	{Short: "Su", Val: RoleProgram},
+	{Short: "TirwWs", Val: RoleText},
+	{Short: "RbdeEgyZmMnNlLoOpVhAHF", Long: []string{"noplugin", "clean", "version", "help", "headless", "embed"}},
+}}
+
+// manSpec: man's pager and preprocessors are programs it runs.
+var manSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "P", Long: []string{"pager"}, Val: RoleProgram},
+	{Short: "H", Long: []string{"html"}, Val: RoleProgram, Optional: true},
+	{Short: "p", Long: []string{"preprocessor"}, Val: RoleProgram},
+	{Short: "MSmLCReE", Long: []string{"manpath", "sections", "systems", "locale", "config-file", "recode", "extension", "encoding"}, Val: RoleText},
+	{Short: "afkKlwWtTZi", Long: []string{"all", "whatis", "apropos", "global-apropos", "local-file", "where", "path", "troff", "ditroff", "ignore-case"}},
 }}

@@ -16,6 +16,13 @@ func shellSpec(name string) *Spec {
 		return &perlSpec
 	case "env":
 		return &envSpec
+	case "xargs", "parallel", "npx", "bunx", "pnpx", "busybox", "chroot", "firejail", "nsenter", "unshare",
+		"strace", "ltrace", "valgrind", "unbuffer", "script", "expect", "command", "builtin", "exec", "nohup",
+		"nice", "timeout", "time", "stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "sudo", "doas", "su",
+		"pkexec", "run0", "tini", "bwrap":
+		return &wrapperSpec
+	case "gdb":
+		return &gdbSpec
 	}
 	if _, ok := interpreterName(name); ok {
 		return &pythonSpec
@@ -57,4 +64,19 @@ var envSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "S", Long: []string{"split-string"}, Val: RoleScript},
 	{Short: "uC", Long: []string{"unset", "chdir"}, Val: RoleText},
 	{Short: "i0v", Long: []string{"ignore-environment", "null", "debug"}},
+}}
+
+// wrapperSpec: commands that run another command (their own option
+// grammars are the wrapper table's, wrappers.go); the words after their
+// options are a program and its arguments.
+var wrapperSpec = Spec{InOrder: true, Operands: RoleProgram}
+
+// gdbSpec: gdb's -ex/-iex run debugger commands, -x/-ix read command files.
+// Its operands are the program to debug and a core file: read, run only
+// by a debugger command.
+var gdbSpec = Spec{OneDash: true, Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"ex", "iex", "eval-command", "init-eval-command"}, Val: RoleScript},
+	{Long: []string{"x", "ix", "command", "init-command"}, Val: RoleProgram},
+	{Long: []string{"p", "pid", "cd", "core", "c", "d", "directory", "tty"}, Val: RoleText},
+	{Long: []string{"batch", "q", "quiet", "silent", "nx", "n", "args", "version", "help", "tui"}},
 }}
