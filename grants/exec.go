@@ -972,19 +972,27 @@ func elsewhere(p, cwd string) bool {
 	if k := strings.Index(p, ":"); k > 0 && !strings.Contains(p[:k], "/") {
 		return false // host:path, a remote side
 	}
+	if cwd == "" {
+		// no working directory known: a relative path stays where the
+		// command runs, unless it climbs out or names a place that runs code
+		if !path.IsAbs(p) {
+			rel := path.Clean(p)
+			return rel == ".." || strings.HasPrefix(rel, "../") || runsFromHere(rel)
+		}
+		return !strings.HasPrefix(p, "/tmp/") && !strings.HasPrefix(p, "/var/tmp/") || runsFromHere(p)
+	}
 	abs := p
 	if !path.IsAbs(p) {
-		if cwd == "" {
-			cwd = "/nonexistent-project"
-		}
 		abs = path.Join(cwd, p)
 	}
 	abs = path.Clean(abs)
-	if strings.HasPrefix(abs, "/tmp/") || abs == "/tmp" || strings.HasPrefix(abs, "/var/tmp/") {
-		return false
-	}
-	if cwd == "" || !(abs == cwd || strings.HasPrefix(abs, strings.TrimSuffix(cwd, "/")+"/")) {
-		return true
+	inside := abs == cwd || strings.HasPrefix(abs, strings.TrimSuffix(cwd, "/")+"/")
+	if !inside {
+		// scratch space is fine, unless the project itself lives there
+		// (then a home or project beside it may too)
+		scratch := strings.HasPrefix(abs, "/tmp/") || strings.HasPrefix(abs, "/var/tmp/")
+		tmpProject := strings.HasPrefix(cwd, "/tmp/") || strings.HasPrefix(cwd, "/var/tmp/")
+		return !scratch || tmpProject || runsFromHere(abs)
 	}
 	rel := strings.TrimPrefix(strings.TrimPrefix(abs, cwd), "/")
 	return runsFromHere(rel)

@@ -62,3 +62,36 @@ func readOnlyNames(t *testing.T) []string {
 	}
 	return out
 }
+
+// TestElsewhere: where a '*' grant's writes may go.
+func TestElsewhere(t *testing.T) {
+	cases := []struct {
+		p, cwd string
+		want   bool
+	}{
+		{"src/a.go", "/home/u/proj", false},
+		{"/home/u/proj/build", "/home/u/proj", false},
+		{"/tmp/x", "/home/u/proj", false},
+		{"/tmp/.bashrc", "/home/u/proj", true},
+		{".git/hooks/pre-commit", "/home/u/proj", true},
+		{"./.git/config", "/home/u/proj", true},
+		{".git", "/home/u/proj", true},
+		{"sub/.envrc", "/home/u/proj", true},
+		{"../other", "/home/u/proj", true},
+		{"/home/u/.bashrc", "/home/u/proj", true},
+		{"/usr/local/bin/x", "/home/u/proj", true},
+		{"host:/srv/x", "/home/u/proj", false},
+		{"/tmp/am/h/.bashrc", "/tmp/am/h/proj", true}, // a project in /tmp: its home may be there too
+		{"/tmp/am/h/proj/out", "/tmp/am/h/proj", false},
+		{"x", "", false}, // no working directory: relative stays where the command runs
+		{"../x", "", true},
+		{".git/hooks/x", "", true},
+		{"/etc/x", "", true},
+		{"-", "/home/u/proj", false},
+	}
+	for _, c := range cases {
+		if got := elsewhere(c.p, c.cwd); got != c.want {
+			t.Errorf("elsewhere(%q, %q) = %v, want %v", c.p, c.cwd, got, c.want)
+		}
+	}
+}
