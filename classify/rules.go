@@ -1612,6 +1612,11 @@ func (w *walker) guardSelf(c int) bool {
 	moves := fileMovers(cm.Name)
 	deletes := cm.Name == "rm" || cm.Name == "rmdir" || cm.Name == "unlink"
 	findDel := cm.Name == "find" && parseFind(fs).delete
+	// an interpreter (perl -i, python3 x.py FILE) or a parse the spec
+	// could not follow may write any file it is given
+	_, interp := interpreterName(cm.Name)
+	awk := cm.Name == "awk" || cm.Name == "gawk" || cm.Name == "mawk" || cm.Name == "nawk" // writes only through its script
+	strict := !p.Spec || p.Unknown || (interp || runsCode(cm.Name)) && !awk
 	// sed -i, gofmt -w, perl -i: the files read are written back
 	inPlace := p.Has("in-place", "i") && (cm.Name == "sed" || cm.Name == "gsed") || cm.Name == "gofmt" && p.Has("w")
 	for _, wd := range p.Words {
@@ -1621,7 +1626,7 @@ func (w *walker) guardSelf(c int) bool {
 		case wd.Role == RoleScript:
 			// awk's print > "FILE", sed's w FILE: a script writes files too
 			texts = scriptPaths(f.val)
-		case !guardSelfRole(wd.Role, p.Spec) && !(inPlace && wd.Role == RoleRead) && !(findDel && wd.Name == ""):
+		case !guardSelfRole(wd.Role, strict) && !(inPlace && wd.Role == RoleRead) && !(findDel && wd.Name == ""):
 			continue
 		}
 		cands := []field{f}
@@ -1652,13 +1657,14 @@ func (w *walker) guardSelf(c int) bool {
 }
 
 // guardSelfRole reports a role whose path guard-self checks: what is
-// written, and for a command without a spec anything.
-func guardSelfRole(r Role, spec bool) bool {
+// written, and when strict (no spec, an interpreter, an option the spec
+// does not know) what is read or run too.
+func guardSelfRole(r Role, strict bool) bool {
 	switch r {
 	case RoleWrite, RoleUnknown, RoleDir:
 		return true
-	case RoleRead, RoleURL:
-		return !spec
+	case RoleRead, RoleURL, RoleProgram, RoleUse:
+		return strict
 	}
 	return false
 }
