@@ -93,7 +93,7 @@ var npmGlobal = []Opt{
 
 func npmSub(string) *Spec { return &npmSubSpec }
 
-var npmSubSpec = Spec{Operands: RoleText, Opts: npmGlobal}
+var npmSubSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal}
 
 var cargoSpec = Spec{Sub: cargoSub, Opts: cargoGlobal}
 
@@ -109,7 +109,7 @@ var cargoGlobal = []Opt{
 
 func cargoSub(string) *Spec { return &cargoSubSpec }
 
-var cargoSubSpec = Spec{Operands: RoleText, Opts: cargoGlobal}
+var cargoSubSpec = Spec{Operands: RoleUnknown, Opts: cargoGlobal}
 
 // pytestSpec: argparse, so unique prefixes resolve (--base is --basetemp).
 var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
@@ -176,7 +176,7 @@ var dockerComposeSpec = Spec{Operands: RoleText, Opts: []Opt{
 	{Short: "p", Long: []string{"project-name", "profile", "ansi", "progress", "parallel"}, Val: RoleText},
 }}
 
-var dockerOtherSpec = Spec{Operands: RoleText, Opts: []Opt{
+var dockerOtherSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "fn", Long: []string{"format", "filter", "tail", "since", "until", "name"}, Val: RoleText},
 	{Short: "aqsltf", Long: []string{"all", "quiet", "size", "latest", "no-trunc", "follow", "timestamps", "force", "volumes"}},

@@ -142,7 +142,7 @@ var sshKeySpec = Spec{Operands: RoleUse, Opts: []Opt{
 
 // opsSpec: cluster and deployment CLIs. Their key and config options
 // name files they use to authenticate, never print.
-var opsSpec = Spec{Operands: RoleText, Opts: []Opt{
+var opsSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"kubeconfig", "private-key", "key-file", "vault-password-file", "client-key", "client-certificate", "certificate-authority", "identity", "ssh-key", "keyfile", "credentials-file", "service-account-key-file", "cert-file", "ca-file"}, Val: RoleUse},
 	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
 	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},

@@ -171,7 +171,7 @@ var gitLogOpts = []Opt{
 // --no-index files anywhere, read out.
 var gitDiffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: gitLogOpts}
 
-var gitOtherSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitOtherSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},
 	{Short: "o", Long: []string{"output", "upload-pack", "exec", "receive-pack"}, Val: RoleText},
 	{Short: "m", Long: []string{"message"}, Val: RoleText},

@@ -36,6 +36,13 @@ var modelCases = []denyCase{
 	{`tar -cf - -C ~ .ssh`, "credential-read", ""},
 	{`cmp -l ~/.ssh/id_rsa /dev/zero`, "credential-read", ""},
 	{`jq -R . ~/.docker/config.json`, "credential-read", ""},
+	{`git config -f ~/.ssh/id_rsa --list`, "credential-read", ""},
+	{`docker cp ~/.ssh/id_rsa c:/tmp/k`, "credential-read", ""},
+	{`kubectl create secret generic x --from-file=$HOME/.ssh/id_rsa`, "credential-read", ""},
+	{`file -f ~/.ssh/id_rsa`, "credential-read", ""},
+	{`wc --files0-from=$HOME/.ssh/id_rsa`, "credential-read", ""},
+	{`python3 show.py ~/.ssh/id_rsa`, "credential-read", ""},
+	{`cat - < ~/.ssh/id_rsa`, "credential-read", ""},
 	// the missing key files
 	{`cat ~/.config/sops/age/keys.txt`, "credential-read", ""},
 	{`cat ~/.age/key.txt`, "credential-read", ""},

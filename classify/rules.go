@@ -1068,7 +1068,9 @@ func (w *walker) credentialRead(c int) bool {
 		tarDirs = p.ByRole(RoleDir)
 	}
 	for _, wd := range p.Words {
-		if !readRole(wd) {
+		// after an option the spec does not know, a text operand may be
+		// that option's file
+		if !readRole(wd) && !(p.Unknown && wd.Role == RoleText) {
 			continue // a pattern, a message, a file only counted or used: not read out
 		}
 		f := w.valueField(c, wd)
