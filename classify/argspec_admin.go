@@ -12,7 +12,7 @@ func adminSpec(name string) *Spec {
 	switch name {
 	case "fdisk", "sfdisk", "gdisk", "cfdisk", "sgdisk", "parted", "blkdiscard", "sg_format", "pvcreate", "vgcreate",
 		"cryptsetup", "nvme", "hdparm", "badblocks", "mdadm", "zpool", "wipefs", "mke2fs", "mkswap", "mkntfs",
-		"mkdosfs", "mkexfatfs", "mklabel", "mkfs", "ddrescue", "pv":
+		"mkdosfs", "mkexfatfs", "mklabel", "mkfs", "ddrescue":
 		return &diskSpec
 	case "dd", "dcfldd", "dc3dd", "gpg", "gpg2":
 		// dd's if=FILE of=FILE (the disk-write rule reads them), gpg's

@@ -8,7 +8,7 @@ package classify
 // filesSpec returns the spec of a file tool, nil when it is not one.
 func filesSpec(name string) *Spec {
 	switch name {
-	case "cat", "tac", "nl", "rev", "more", "bat", "batcat", "strings", "paste", "column", "fold", "fmt", "expand", "unexpand", "pr", "md5sum", "sha1sum", "sha256sum", "sha512sum", "sha224sum", "sha384sum", "b2sum", "cksum", "sum", "base32", "basenc", "iconv", "look", "tsort", "shuf":
+	case "cat", "pv", "tac", "nl", "rev", "more", "bat", "batcat", "strings", "paste", "column", "fold", "fmt", "expand", "unexpand", "pr", "md5sum", "sha1sum", "sha256sum", "sha512sum", "sha224sum", "sha384sum", "b2sum", "cksum", "sum", "base32", "basenc", "iconv", "look", "tsort", "shuf":
 		return &readerSpec
 	case "head", "tail":
 		return &headSpec
@@ -183,7 +183,8 @@ var treeSpec = Spec{Operands: RoleMeta, Opts: []Opt{
 	{Short: "R"},
 }}
 
-var binSpec = Spec{Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+// binSpec: binary tools dump what they read (objdump -s, readelf -x).
+var binSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"plugin"}, Val: RoleProgram},
 	{Short: "t", Long: []string{"radix", "format", "target", "size-sort"}, Val: RoleText},
 }}
@@ -216,8 +217,9 @@ var cpOpts = []Opt{
 // mvSpec: mv removes its sources too, so every operand is written.
 var mvSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: cpOpts}
 
-// lnSpec: ln TARGET… LINK: the targets are only named.
-var lnSpec = Spec{Abbrev: true, Operands: RoleMeta, Last: RoleWrite, Opts: cpOpts}
+// lnSpec: ln TARGET… LINK: a link exposes its target under another name,
+// so the targets count as read.
+var lnSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
 
 var chmodSpec = Spec{Abbrev: true, First: RoleText, FirstBy: []string{"reference"}, Operands: RoleWrite, Opts: []Opt{
 	{Long: []string{"reference"}, Val: RoleMeta},
@@ -285,9 +287,10 @@ var htpasswdSpec = Spec{Operands: RoleText, Last: RoleSecret, LastBy: []string{"
 	{Short: "cnmBdsp2iDvFrC", Val: RoleNone},
 }}
 
-// editorSpec: an editor writes the files it opens; -c, +CMD and --cmd run
-// editor commands (which can run programs), -S and -u read scripts.
-var editorSpec = Spec{Operands: RoleWrite, Opts: []Opt{
+// editorSpec: an editor shows and writes the files it opens (unknown: both);
+// -c, +CMD and --cmd run editor commands (which can run programs), -S and
+// -u read scripts.
+var editorSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
 	{Short: "c", Long: []string{"cmd"}, Val: RoleScript},
 	{Short: "Su", Val: RoleProgram},
 	{Short: "TirwWs", Val: RoleText},

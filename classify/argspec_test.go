@@ -60,7 +60,7 @@ func TestParseArgs(t *testing.T) {
 		{"go test -exec X ./...", "[test] --exec=program:X ./...:text"},
 		{"go test -exec=X ./...", "[test] --exec=program:X ./...:text"},
 		{"ssh -i K host ls -l", "--i=use:K host:text ls:program -l:program"},
-		{"nm --plug x a.out", "--plugin=program:x a.out:meta"},
+		{"nm --plug x a.out", "--plugin=program:x a.out:read"},
 		{"sed -n 1,20p f", "--n 1,20p:script f:read"},
 		{"sed -e p -f s f", "--expression=script:p --file=read:s f:read"},
 		{"unknowncmd -x y", "-x:unknown y:unknown"},

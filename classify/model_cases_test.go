@@ -43,6 +43,13 @@ var modelCases = []denyCase{
 	{`wc --files0-from=$HOME/.ssh/id_rsa`, "credential-read", ""},
 	{`python3 show.py ~/.ssh/id_rsa`, "credential-read", ""},
 	{`cat - < ~/.ssh/id_rsa`, "credential-read", ""},
+	{`mv ~/.ssh/id_rsa /tmp/k`, "credential-read", ""},
+	{`ln -s ~/.ssh/id_rsa /tmp/k`, "credential-read", ""},
+	{`pv ~/.ssh/id_rsa`, "credential-read", ""},
+	{`objdump -s ~/.ssh/id_rsa`, "credential-read", ""},
+	{`python3 -c 'import sys; print(open(sys.argv[1]).read())' ~/.ssh/id_rsa`, "credential-read", ""},
+	{`perl -ne print ~/.ssh/id_rsa`, "credential-read", ""},
+	{`vim ~/.ssh/id_rsa`, "credential-read", ""},
 	// the missing key files
 	{`cat ~/.config/sops/age/keys.txt`, "credential-read", ""},
 	{`cat ~/.age/key.txt`, "credential-read", ""},

@@ -1070,7 +1070,9 @@ func (w *walker) credentialRead(c int) bool {
 	for _, wd := range p.Words {
 		// after an option the spec does not know, a text operand may be
 		// that option's file
-		if !readRole(wd) && !(p.Unknown && wd.Role == RoleText) {
+		// mv's sources leave their place: moving a key out reads it
+		moved := name == "mv" && wd.Role == RoleWrite && wd.Name == "" && !w.lastOperand(p, wd)
+		if !readRole(wd) && !(p.Unknown && wd.Role == RoleText) && !moved {
 			continue // a pattern, a message, a file only counted or used: not read out
 		}
 		f := w.valueField(c, wd)
@@ -1141,6 +1143,12 @@ func (w *walker) dotenvRead(c int) bool {
 		}
 	}
 	return false
+}
+
+// lastOperand reports the last operand of a parse.
+func (w *walker) lastOperand(p *Parsed, wd Word) bool {
+	ops := p.Operands()
+	return len(ops) > 0 && ops[len(ops)-1].Arg == wd.Arg
 }
 
 // readRole reports a word whose file the command may read out: a read
