@@ -244,8 +244,8 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 	for i := from; i < len(args); i++ {
 		a := args[i]
 		if dashdash || len(a) < 2 || a[0] != '-' {
-			if s.Sub != nil && !dashdash {
-				return i
+			if s.Sub != nil {
+				return i // git -- push: the subcommand still follows
 			}
 			ops = append(ops, len(p.Words))
 			p.Words = append(p.Words, Word{Arg: i, Val: a})

@@ -93,6 +93,9 @@ var modelCases = []denyCase{
 	{`git branch -vD x`, "", "git-branch-delete"},
 	{`git switch --discard x`, "", "git-checkout-discard"},
 	{`git checkout --theirs -- f`, "", "git-checkout-discard"},
+	{`git -- push --force`, "", "git-force-push"},
+	{`git -C . -- reset --hard`, "", "git-reset-hard"},
+	{`git -- credential fill`, "credential-read", ""},
 	{`rm --rec build`, "", "rm-recursive"},
 	{`rm -fR build`, "", "rm-recursive"},
 	// look-alikes
