@@ -758,6 +758,10 @@ func (w *walker) decl(x *syntax.DeclClause) {
 				if nameref && codeInSubscript(fs[0].val) {
 					w.hitDeny("hidden-exec", -1)
 				}
+				// declare -n r=GUARD_POLICY; r=x sets guard's own variable
+				if nameref && strings.HasPrefix(fs[0].val, "GUARD_") {
+					w.hitDeny("guard-self", -1)
+				}
 				w.assignValue(as.Name.Value + "=" + fs[0].val)
 			}
 		}

@@ -50,6 +50,9 @@ var modelCases = []denyCase{
 	{`python3 -c 'import sys; print(open(sys.argv[1]).read())' ~/.ssh/id_rsa`, "credential-read", ""},
 	{`perl -ne print ~/.ssh/id_rsa`, "credential-read", ""},
 	{`vim ~/.ssh/id_rsa`, "credential-read", ""},
+	{`xargs -a ~/.ssh/id_rsa echo`, "credential-read", ""},
+	{`cat --sh ~/.ssh/id_rsa`, "credential-read", ""},
+	{`grep --binary-files=text --colour=always . ~/.ssh/id_rsa`, "credential-read", ""},
 	// the missing key files
 	{`cat ~/.config/sops/age/keys.txt`, "credential-read", ""},
 	{`cat ~/.age/key.txt`, "credential-read", ""},
@@ -227,6 +230,8 @@ var modelCases = []denyCase{
 	{`sed -i s/a/b/ ~/.config/guard/config.toml`, "guard-self", ""},
 	{`mv ~/.config/guard/config.toml /tmp/x`, "guard-self", ""},
 	{`perl -i -pe s/x/y/ ~/.config/guard/config.toml`, "guard-self", ""},
+	{`declare -n r=GUARD_POLICY; r=/tmp/x`, "guard-self", ""},
+	{`local -n r=GUARD_X`, "guard-self", ""},
 	{`python3 edit.py ~/.config/guard/config.toml`, "guard-self", ""},
 	{`cp /tmp/x ~/.config/guard/grants.toml`, "guard-self", ""},
 	{`install -D x ~/.config/guard/grants.toml`, "guard-self", ""},

@@ -370,11 +370,12 @@ func (w *walker) credentialRead(c int) bool {
 		tarDirs = p.ByRole(RoleDir)
 	}
 	for _, wd := range p.Words {
-		// after an option the spec does not know, a text operand may be
-		// that option's file
 		// mv's sources leave their place: moving a key out reads it
 		moved := name == "mv" && wd.Role == RoleWrite && wd.Name == "" && !w.lastOperand(p, wd)
-		if !readRole(wd) && !(p.Unknown && wd.Role == RoleText) && !moved {
+		// after an option the spec does not know, any operand may be that
+		// option's file (xargs -a FILE, grep --unknown=x FILE)
+		unsure := p.Unknown && wd.Name == "" && wd.Role != RoleSecret
+		if !readRole(wd) && !unsure && !moved {
 			continue // a pattern, a message, a file only counted or used: not read out
 		}
 		f := w.valueField(c, wd)
