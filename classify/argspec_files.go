@@ -8,7 +8,7 @@ package classify
 // filesSpec returns the spec of a file tool, nil when it is not one.
 func filesSpec(name string) *Spec {
 	switch name {
-	case "cat", "pv", "tac", "nl", "rev", "more", "bat", "batcat", "strings", "paste", "column", "fold", "fmt", "expand", "unexpand", "pr", "md5sum", "sha1sum", "sha256sum", "sha512sum", "sha224sum", "sha384sum", "b2sum", "cksum", "sum", "base32", "basenc", "iconv", "look", "tsort", "shuf":
+	case "cat", "pv", "most", "tac", "nl", "rev", "more", "bat", "batcat", "strings", "paste", "column", "fold", "fmt", "expand", "unexpand", "pr", "md5sum", "sha1sum", "sha256sum", "sha512sum", "sha224sum", "sha384sum", "b2sum", "cksum", "sum", "base32", "basenc", "iconv", "look", "tsort", "shuf":
 		return &readerSpec
 	case "head", "tail":
 		return &headSpec
@@ -74,7 +74,7 @@ func filesSpec(name string) *Spec {
 		return &textSpec
 	case "vi", "vim", "nvim", "view", "vimdiff", "gvim", "rvim", "ex", "emacs", "nano":
 		return &editorSpec
-	case "man", "most":
+	case "man":
 		return &manSpec
 	}
 	return nil

@@ -39,21 +39,23 @@ var shSpec = Spec{InOrder: true, First: RoleRead, ScriptIf: []string{"c"}, Opera
 	{Long: []string{"rcfile", "init-file"}, Val: RoleProgram},
 }}
 
-var nodeSpec = Spec{InOrder: true, First: RoleProgram, FirstBy: []string{"eval", "print"}, Operands: RoleUnknown, Opts: []Opt{
+// The interpreters read their script file (and print its lines in
+// errors) before running it; its arguments are the script's, unknown.
+var nodeSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"eval", "print"}, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "ep", Long: []string{"eval", "print"}, Val: RoleScript},
 	{Short: "r", Long: []string{"require", "import", "loader", "experimental-loader"}, Val: RoleProgram},
 	{Long: []string{"env-file", "env-file-if-exists"}, Val: RoleRead},
 	{Short: "vhic", Long: []string{"version", "help", "interactive", "check", "test", "watch", "inspect"}},
 }}
 
-var pythonSpec = Spec{InOrder: true, First: RoleProgram, FirstBy: []string{"c", "m"}, Operands: RoleUnknown, Opts: []Opt{
+var pythonSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"c", "m"}, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "c", Val: RoleScript},
 	{Short: "m", Val: RoleProgram},
 	{Short: "WX", Val: RoleText},
 	{Short: "VbBdEhiIOPqsSuvx", Long: []string{"version", "help"}},
 }}
 
-var perlSpec = Spec{InOrder: true, First: RoleProgram, FirstBy: []string{"e", "E"}, Operands: RoleUnknown, Opts: []Opt{
+var perlSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"e", "E"}, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "eE", Val: RoleScript},
 	{Short: "IMmrx", Val: RoleProgram},
 	{Short: "vVcwsnpalTtWXUhSdD"},

@@ -154,7 +154,9 @@ var gitGrepSpec = Spec{Abbrev: true, First: RolePattern, FirstBy: []string{"e", 
 	{Short: "aiIwvEGFPnhHlLcozqWp", Long: []string{"cached", "no-index", "untracked", "no-exclude-standard", "exclude-standard", "recurse-submodules", "text", "ignore-case", "word-regexp", "invert-match", "extended-regexp", "basic-regexp", "fixed-strings", "perl-regexp", "line-number", "column", "full-name", "files-with-matches", "name-only", "files-without-match", "count", "only-matching", "null", "break", "heading", "show-function", "function-context", "and", "or", "not", "all-match", "quiet"}},
 }}
 
-var gitLogSpec = Spec{Abbrev: true, Operands: RoleText, Opts: gitLogOpts}
+// gitLogSpec: revisions, paths and REV:PATH blobs, which print files
+// (git show HEAD:.env): unknown.
+var gitLogSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: gitLogOpts}
 
 var gitLogOpts = []Opt{
 	{Long: []string{"output"}, Val: RoleWrite},
