@@ -257,33 +257,17 @@ func sqlDestroys(s string) bool {
 }
 
 func (w *walker) sqlDrop(c int) bool {
-	fs := w.info[c].fields
-	var opts []string
 	switch w.a.Commands[c].Name {
-	case "psql":
-		opts = []string{"-c", "--command"}
-	case "mysql", "mariadb":
-		opts = []string{"-e", "--execute"}
-	case "sqlite3", "duckdb", "clickhouse-client", "cockroach":
-		for _, f := range fs[1:] {
-			if sqlDestroys(f.val) {
-				return true
-			}
-		}
-		return false
+	case "psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "cockroach":
 	default:
 		return false
 	}
-	for i, f := range fs {
-		for _, o := range opts {
-			switch {
-			case f.val == o && i+1 < len(fs) && sqlDestroys(fs[i+1].val):
-				return true
-			case strings.HasPrefix(f.val, o+"=") && sqlDestroys(f.val):
-				return true
-			case len(o) == 2 && strings.HasPrefix(f.val, o) && len(f.val) > 2 && f.val[1] != '-' && sqlDestroys(f.val[2:]):
-				return true
-			}
+	// the SQL the argument model types as script: psql -c, mysql -e or
+	// --exec (abbreviated), sqlite3 DB SQL
+	p := w.words(c)
+	for _, wd := range p.Words {
+		if (wd.Role == RoleScript || wd.Role == RoleUnknown) && sqlDestroys(wd.Val) {
+			return true
 		}
 	}
 	return false
