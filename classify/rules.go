@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"path"
 	"slices"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -141,6 +142,17 @@ func (w *walker) hitAsk(id string, cmd int) {
 	w.a.Ask = append(w.a.Ask, Hit{ID: id, Reason: ruleReason(askRules, id), Cmd: cmd})
 }
 
+// securityFile reports a kernel switch whose write turns a protection
+// off (echo 0 > /proc/sys/kernel/randomize_va_space).
+func securityFile(p string) bool {
+	switch path.Clean(p) {
+	case "/proc/sys/kernel/randomize_va_space", "/sys/fs/selinux/enforce", "/proc/sys/kernel/yama/ptrace_scope",
+		"/proc/sys/kernel/kptr_restrict", "/proc/sys/kernel/dmesg_restrict":
+		return true
+	}
+	return false
+}
+
 // judge runs every rule on every command and redirect target.
 func (w *walker) judge() {
 	var fetched []string // files a downloader wrote earlier in the text
@@ -177,6 +189,9 @@ func (w *walker) judge() {
 			}
 			if write && w.isProtected(p) {
 				w.hitDeny("guard-self", rt.cmd)
+			}
+			if write && securityFile(p) {
+				w.hitDeny("security-off", rt.cmd)
 			}
 			if read && w.isCredential(p) {
 				w.hitDeny("credential-read", rt.cmd)

@@ -76,6 +76,15 @@ func (w *walker) securityOff(c int) bool {
 		return first == "disable"
 	case "pfctl":
 		return hasShort(fs, 'd') || hasWord(fs, "-F", "all")
+	case "tee":
+		for _, f := range ops {
+			ps, _ := w.paths(c, f)
+			for _, p := range ps {
+				if securityFile(p) {
+					return true
+				}
+			}
+		}
 	case "sysctl":
 		// kernel.randomize_va_space=0 turns ASLR off
 		for _, f := range fs[1:] {

@@ -212,6 +212,9 @@ func (w *walker) unwrap(c int) {
 		if name != "find" && w.a.Commands[c].Wrap == WrapNone {
 			w.programValues(c)
 		}
+		if name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" {
+			w.scriptCalls(c) // "cmd" | getline: wrapAwk judges system() and print | "cmd"
+		}
 		return
 	}
 	if wr := lookupWrapper(name); wr != nil {
@@ -226,9 +229,11 @@ func (w *walker) unwrap(c int) {
 	}
 	if opts, ok := interpreterName(name); ok {
 		w.interpreter(c, fs, opts)
+		w.scriptCalls(c)
 		return
 	}
 	w.programValues(c)
+	w.scriptCalls(c)
 }
 
 // skipOptions returns the index of the wrapped command in fs, starting at
@@ -1244,6 +1249,9 @@ func (w *walker) programValues(c int) {
 		return
 	}
 	p := w.words(c)
+	for _, cmd := range configCommands(name, p, w.a.Commands[c].Args) {
+		w.keepWrap(c, func() { w.nested(c, cmd, name+" config", false) })
+	}
 	var argv []string // program operands that form one command (sshpass -p X ssh …)
 	for _, wd := range p.Words {
 		f := w.valueField(c, wd)
@@ -1325,4 +1333,179 @@ func (w *walker) wrapBwrap(c int, fs []field) {
 	w.a.Commands[c].Wrap = WrapTransparent
 	w.a.Commands[c].InnerStart = i
 	w.innerCommand(c, fs[i:], "bwrap")
+}
+
+// scriptCalls judges the literal command lines a script passes to the
+// shell: awk's system("…") and print | "…", sed's e command, and the
+// system/popen/exec calls of interpreter one-liners (python3 -c
+// 'os.system("…")'). The script stays opaque where it was; a denylisted
+// payload is denied.
+func (w *walker) scriptCalls(c int) {
+	name := w.a.Commands[c].Name
+	if SpecFor(name) == nil {
+		return
+	}
+	for _, wd := range w.words(c).Words {
+		if wd.Role != RoleScript || wd.Arg < len(w.info[c].fields) && w.info[c].fields[wd.Arg].dyn {
+			continue
+		}
+		for _, cmd := range scriptCommands(name, wd.Val) {
+			w.keepWrap(c, func() { w.nested(c, cmd, name+" script", false) })
+		}
+	}
+}
+
+// shellCalls are the functions of script languages that run a command line.
+var shellCalls = []string{"system", "popen", "exec", "execSync", "spawnSync", "check_output", "check_call", "getoutput",
+	"getstatusoutput", "call", "run", "Popen", "shell_exec", "passthru", "proc_open", "qx", "%x"}
+
+// scriptCommands returns the literal command lines in a script.
+func scriptCommands(name, script string) []string {
+	if !strings.ContainsAny(script, "\"'`|e") {
+		return nil
+	}
+	var out []string
+	awk := name == "awk" || name == "gawk" || name == "mawk" || name == "nawk"
+	for _, fn := range shellCalls {
+		if awk {
+			break // wrapAwk judges system()
+		}
+		for from := 0; ; {
+			k := strings.Index(script[from:], fn)
+			if k < 0 {
+				break
+			}
+			k += from
+			from = k + len(fn)
+			if k > 0 && (isWordByte(script[k-1])) {
+				continue
+			}
+			rest := strings.TrimLeft(script[from:], " \t")
+			rest = strings.TrimPrefix(rest, "(")
+			rest = strings.TrimLeft(rest, " \t")
+			if lit, ok := quotedLiteral(rest); ok {
+				out = append(out, lit)
+			}
+		}
+	}
+	switch name {
+	case "awk", "gawk", "mawk", "nawk":
+		// "cmd" | getline (wrapAwk judges print | "cmd")
+		for i := 0; i < len(script); i++ {
+			if script[i] != '|' {
+				continue
+			}
+			if j := strings.LastIndexByte(script[:i], '"'); j > 0 && strings.TrimSpace(script[j+1:i]) == "" {
+				if k := strings.LastIndexByte(script[:j], '"'); k >= 0 {
+					out = append(out, script[k+1:j])
+				}
+			}
+		}
+	case "sed", "gsed":
+		// the e command runs the rest of its line
+		for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+			line = strings.TrimLeft(line, " \t0123456789,$/!{")
+			if cmd, ok := strings.CutPrefix(line, "e "); ok {
+				out = append(out, cmd)
+			}
+		}
+	case "perl", "ruby":
+		// `cmd`
+		for i := strings.IndexByte(script, '`'); i >= 0; {
+			j := strings.IndexByte(script[i+1:], '`')
+			if j < 0 {
+				break
+			}
+			out = append(out, script[i+1:i+1+j])
+			next := strings.IndexByte(script[i+2+j:], '`')
+			if next < 0 {
+				break
+			}
+			i = i + 2 + j + next
+		}
+	}
+	return out
+}
+
+// quotedLiteral returns the text of a '…' or "…" string at the start of s
+// (without escapes), ok false when there is none.
+func quotedLiteral(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '"' && s[0] != '\'' {
+		return "", false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return "", false
+	}
+	lit := s[1 : 1+end]
+	if strings.ContainsAny(lit, "\\") {
+		return "", false
+	}
+	return lit, true
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// gitProgramKeys are git config keys whose value git runs as a command
+// line (alias.* and credential.helper only when they start with "!").
+func gitProgramKey(k, v string) bool {
+	k = strings.ToLower(k)
+	switch k {
+	case "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy",
+		"sequence.editor", "diff.external", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
+		"interactive.difffilter", "sendemail.sendmailcmd", "uploadpack.packobjectshook":
+		return true
+	}
+	switch {
+	case strings.HasPrefix(k, "pager."), strings.HasSuffix(k, ".textconv"), strings.HasSuffix(k, ".command"),
+		strings.HasSuffix(k, ".cmd"), strings.HasSuffix(k, ".clean"), strings.HasSuffix(k, ".smudge"), strings.HasSuffix(k, ".process"):
+		return true
+	case strings.HasPrefix(k, "alias."), strings.HasPrefix(k, "credential.") && strings.HasSuffix(k, "helper"):
+		return strings.HasPrefix(v, "!")
+	}
+	return false
+}
+
+// configCommands returns the command lines a configuration value on the
+// command line makes a program run: git -c core.sshCommand=CMD, git
+// config core.pager CMD, ssh -o ProxyCommand=CMD.
+func configCommands(name string, p *Parsed, args []string) []string {
+	var out []string
+	switch name {
+	case "git":
+		for _, wd := range p.Words {
+			if wd.Name == "c" && wd.Role == RoleText {
+				if k, v, ok := strings.Cut(wd.Val, "="); ok && gitProgramKey(k, v) {
+					out = append(out, strings.TrimPrefix(v, "!"))
+				}
+			}
+		}
+		if p.SubName(args) == "config" {
+			ops := p.Operands()
+			for i := 0; i+1 < len(ops); i++ {
+				if gitProgramKey(ops[i].Val, ops[i+1].Val) {
+					out = append(out, strings.TrimPrefix(ops[i+1].Val, "!"))
+				}
+			}
+		}
+	case "ssh", "scp", "sftp":
+		for _, wd := range p.Words {
+			if wd.Name != "o" {
+				continue
+			}
+			k, v, ok := strings.Cut(strings.TrimSpace(wd.Val), "=")
+			if !ok {
+				k, v, ok = strings.Cut(strings.TrimSpace(wd.Val), " ")
+			}
+			switch strings.ToLower(strings.TrimSpace(k)) {
+			case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
+				if ok {
+					out = append(out, strings.TrimSpace(v))
+				}
+			}
+		}
+	}
+	return out
 }
