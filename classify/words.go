@@ -799,6 +799,16 @@ func constArith(x syntax.ArithmExpr) (int, bool) {
 			}
 		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.SglQuoted, *syntax.DblQuoted:
 			constant = false
+		case *syntax.UnaryArithm:
+			// ++0, 0-- assign to a "variable": no constant (and the
+			// expander would need an environment)
+			if y.Op == syntax.Inc || y.Op == syntax.Dec {
+				constant = false
+			}
+		case *syntax.BinaryArithm:
+			if y.Op >= syntax.Assgn && y.Op <= syntax.ShrAssgn {
+				constant = false
+			}
 		}
 		return constant
 	})
