@@ -95,6 +95,7 @@ var analyzeTable = []decideCase{
 	{name: "tar -tf lists", cmd: "tar -tvf a.tar", want: Allow, rule: RuleBuiltinReadonly},
 	{name: "tar tf lists", cmd: "tar tf a.tar", want: Allow, rule: RuleBuiltinReadonly},
 	{name: "node --version", cmd: "node --version", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "command -v looks up", cmd: "command -v node", want: Allow, rule: RuleBuiltinReadonly},
 	{name: "python3 -V", cmd: "python3 -V", want: Allow, rule: RuleBuiltinReadonly},
 	{name: "python3 -v runs stdin", cmd: "python3 -v", want: Ask},
 	{name: "git grep", cmd: "git grep -n TODO", want: Allow, rule: RuleBuiltinReadonly},

@@ -169,7 +169,9 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 		case classify.RoleWrite:
 			return false, "not read-only: " + c.Name + " writes " + wd.Val
 		case classify.RoleProgram:
-			if c.Name != "find" { // find -exec is the exec table's
+			// an option's program (nm --plugin); find -exec is the exec
+			// table's, command -v NAME only looks NAME up
+			if wd.Name != "" && c.Name != "find" {
 				return false, "not read-only: " + c.Name + " runs another program"
 			}
 		}
