@@ -352,7 +352,8 @@ func (w *walker) credentialRead(c int) bool {
 	}
 	bulk := false
 	switch name {
-	case "tar", "zip", "7z", "cp", "scp", "rsync", "rclone", "gsutil", "aws", "grep", "rg", "cpio", "base64", "xxd", "od", "git", "diff":
+	case "tar", "zip", "7z", "cp", "scp", "rsync", "rclone", "gsutil", "aws", "grep", "rg", "cpio", "base64", "xxd", "od", "git", "diff",
+		"ln", "mv": // a link or a move exposes the whole directory elsewhere
 		bulk = true
 	}
 	// Most commands name no credential at all: rule them out without
@@ -425,7 +426,20 @@ func dotenv(p string) bool {
 	case ".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults", ".env.schema":
 		return false
 	}
-	return base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") && len(base) > 4 && !strings.ContainsAny(base, "*?[")
+	if strings.ContainsAny(base, "*?[") {
+		if !strings.HasPrefix(base, ".") {
+			return false // bash's globs match dotfiles only from a leading dot
+		}
+		// a glob that can match a .env file (.[e]nv, .en?, .e*): only
+		// patterns that match dotfiles, so cat * is not one
+		for _, n := range []string{".env", ".env.local", ".env.production"} {
+			if matchGlob(base, n) {
+				return true
+			}
+		}
+		return false
+	}
+	return base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") && len(base) > 4
 }
 
 // dotenvRead: a command that reads a .env file out.
@@ -434,13 +448,13 @@ func (w *walker) dotenvRead(c int) bool {
 		return false
 	}
 	for _, wd := range w.words(c).Words {
-		if !readRole(wd) || !strings.Contains(wd.Val, ".env") && !strings.Contains(wd.Val, "*") {
+		if !readRole(wd) || !strings.Contains(wd.Val, "env") && !strings.ContainsAny(wd.Val, "*?[") {
 			continue
 		}
 		f := w.valueField(c, wd)
 		ps, _ := w.paths(c, f)
 		for _, p := range ps {
-			if dotenv(p) || strings.HasSuffix(p, "/.env*") || strings.HasSuffix(p, "/.e*") {
+			if dotenv(p) {
 				return true
 			}
 		}
