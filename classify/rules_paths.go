@@ -331,7 +331,7 @@ func (w *walker) chmodSystem(c int) bool {
 		return false
 	}
 	fs := w.info[c].fields
-	recursive := hasShort(fs, 'R') || hasWord(fs, "--recursive") || w.info[c].fromFind
+	recursive := w.words(c).Has("R", "recursive") || w.info[c].fromFind
 	for _, f := range operands(fs) {
 		ps, _ := w.paths(c, f)
 		for _, p := range ps {

@@ -353,6 +353,9 @@ func (a *app) judgeAndRun(j job) int {
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
+	for _, w := range s.Warnings { // a project config's allow rules guard ignored
+		fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", oneLine(a.eng.redact(w)))
+	}
 	v := a.eng.decide(an, s)
 	lim, err := a.limits(j, s)
 	if err != nil {
