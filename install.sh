@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # install.sh: build guard from this checkout and install it for the current user.
 #
-#   ./install.sh              build, install, create the shim links and a default config
-#   ./install.sh --uninstall  remove exactly what an earlier ./install.sh added
+#   ./install.sh                      build, install, create the shim links and a default config
+#   ./install.sh --uninstall          remove exactly what an earlier ./install.sh added, and
+#                                     list what guard wrote that stays (grants, audit, …)
+#   ./install.sh --uninstall --purge  also remove that, after you confirm (or with --yes)
 #   ./install.sh --help
 #
 # Everything it creates is listed in a manifest, so --uninstall removes only that:
@@ -15,7 +17,7 @@ readonly PROG=install.sh
 
 usage() {
 	cat <<'EOF'
-usage: ./install.sh [--uninstall] [--help]
+usage: ./install.sh [--uninstall [--purge [--yes]]] [--help]
 
 Builds guard from this checkout (Go and a C compiler are needed: guard-cli
 uses cgo through mattn/go-sqlite3) and installs:
@@ -30,10 +32,23 @@ Running it again rebuilds and reinstalls the binaries and leaves your config alo
 
   --uninstall   remove what install.sh created: the binaries, the shim links, the
                 empty directories it made, and the config only if you never
-                changed it. Grants, audit records and a changed config stay.
+                changed it. What guard wrote itself stays, and is listed:
+                grants (grants.toml, projects/*), lock files, the audit trail
+                (audit.db, audit.jsonl), pending requests (pending/*) and a
+                changed config.
+  --purge       with --uninstall: remove those too, that is guard's config,
+                state and cache directories whole. Asks you to type "purge"
+                first; without a terminal, it needs --yes.
+  --yes         do not ask before --purge
   --help        this text
 
-Environment: PREFIX, XDG_DATA_HOME, XDG_CONFIG_HOME, GO (the go command), CC.
+The first build compiles SQLite (C code, for the audit trail) and takes about
+2-3 minutes on a small machine; later builds take seconds. It needs Go, a C
+compiler and access to the Go module proxy (or a filled module cache) for
+guard's dependencies.
+
+Environment: PREFIX, XDG_DATA_HOME, XDG_CONFIG_HOME, XDG_STATE_HOME,
+XDG_CACHE_HOME, GO (the go command), CC, GOPROXY.
 
 example:
   ./install.sh && SHELL="$HOME/.local/bin/guard" some-agent
@@ -124,6 +139,13 @@ find_go() {
 	fi
 }
 
+# build_in runs "VAR=value … command args…" in directory $1.
+build_in() {
+	local dir=$1
+	shift
+	(cd "$dir" && env "$@")
+}
+
 # find_cc checks for the C compiler cgo will use (go env CC honours $CC).
 find_cc() {
 	local cc
@@ -142,7 +164,7 @@ find_cc() {
 }
 
 # The default config: every key commented, real values minimal. Keys are those the
-# grants loader accepts (DESIGN.md "Where settings live"); an unknown key would make
+# grants loader accepts (docs/formats.md); an unknown key would make
 # every decision deny.
 default_config() {
 	cat <<'EOF'
@@ -188,6 +210,23 @@ deny = []
 EOF
 }
 
+# with_progress runs a command, saying every PROGRESS_EVERY seconds (10) that
+# it is still working, one plain line each: a spinner would garble CI logs.
+with_progress() {
+	local start=$SECONDS ticker rc=0
+	(
+		trap - EXIT
+		while sleep "${PROGRESS_EVERY:-10}"; do
+			say "  still building ($((SECONDS - start))s)"
+		done
+	) &
+	ticker=$!
+	"$@" || rc=$?
+	kill "$ticker" 2>/dev/null || true
+	wait "$ticker" 2>/dev/null || true
+	return "$rc"
+}
+
 # manifest lines are "kind<TAB>path[<TAB>sha256]"; kinds: bin, link, config, dir.
 manifest_get() { # kind path -> prints the line's third field if present
 	[[ -f $MANIFEST ]] || return 1
@@ -211,7 +250,7 @@ mkdirs() {
 # that fails half-way still leaves a manifest --uninstall can follow.
 save_manifest() {
 	if ((${#NEW_MANIFEST[@]})); then
-		printf '%s\n' "${NEW_MANIFEST[@]}" >"$MANIFEST.tmp.$$"
+		(umask 077 && printf '%s\n' "${NEW_MANIFEST[@]}" >"$MANIFEST.tmp.$$")
 		mv "$MANIFEST.tmp.$$" "$MANIFEST"
 	fi
 }
@@ -262,19 +301,22 @@ install_guard() {
 	# without urfave/cli; guard-cli holds every other command, with SQLite (cgo)
 	# and urfave/cli, and guard execs it for them. urfave_cli_no_docs leaves out
 	# urfave/cli's man/markdown generators, which guard-cli never calls.
-	say "building guard $version"
-	if ! (cd "$REPO" && CGO_ENABLED=0 "$GO" build -trimpath "$buildvcs" \
-		-o "$build/guard" ./cmd/guard); then
+	say "building guard $version (the first build compiles SQLite, about 2-3 minutes; later builds take seconds)"
+	if ! with_progress build_in "$REPO" CGO_ENABLED=0 "$GO" build -trimpath "$buildvcs" \
+		-o "$build/guard" ./cmd/guard; then
 		die "go build ./cmd/guard failed"
 	fi
-	if ! (cd "$REPO" && CGO_ENABLED=1 "$GO" build -trimpath "$buildvcs" -tags urfave_cli_no_docs \
-		-ldflags "-X main.version=$version" -o "$build/guard-cli" ./cmd/guard-cli); then
+	if ! with_progress build_in "$REPO" CGO_ENABLED=1 "$GO" build -trimpath "$buildvcs" -tags urfave_cli_no_docs \
+		-ldflags "-X main.version=$version" -o "$build/guard-cli" ./cmd/guard-cli; then
 		die "go build ./cmd/guard-cli failed"
 	fi
+	say "built"
 
 	mkdirs "$bindir"
 	mkdirs "$shims"
 	mkdirs "$CONFIG/guard"
+	# guard's own directories are the user's alone, like everything guard writes.
+	chmod 0700 "$CONFIG/guard" "$DATA/guard" "$shims"
 	save_manifest
 
 	# Copy to a temp name beside the target, then rename: a guard that is running
@@ -300,7 +342,7 @@ install_guard() {
 	# Config: written only if none exists; remember its hash so --uninstall can tell
 	# whether the user changed it.
 	if [[ ! -e $conf ]]; then
-		default_config >"$conf.tmp.$$"
+		(umask 077 && default_config >"$conf.tmp.$$")
 		mv "$conf.tmp.$$" "$conf"
 		say "wrote default config $conf"
 		NEW_MANIFEST+=("config"$'\t'"$conf"$'\t'"$(sha256 "$conf")")
@@ -326,7 +368,7 @@ Try it:
   $bin check -- 'rm -rf /'
   $bin exec -- git status
 Config: $conf
-Uninstall: $REPO/install.sh --uninstall
+Uninstall: $REPO/install.sh --uninstall   (add --purge to remove grants and the audit trail too)
 EOF
 	case ":$PATH:" in
 	*":$bindir:"*) ;;
@@ -388,7 +430,62 @@ uninstall_guard() {
 	for d in ${dirs[@]+"${dirs[@]}"}; do
 		rmdir "$d" 2>/dev/null || true
 	done
-	say "uninstalled; grants and audit records, if any, were left in place"
+	say "uninstalled the programs and shim links"
+}
+
+# guard_dirs prints guard's own directories: what guard itself writes lives there.
+guard_dirs() {
+	printf '%s\n' "$CONFIG/guard" "$STATE/guard" "$CACHE/guard" "$DATA/guard"
+}
+
+# report_left lists every file guard wrote that is still there, or says none is.
+report_left() {
+	local d left=()
+	while IFS= read -r d; do
+		if [[ -e $d ]]; then
+			while IFS= read -r -d '' f; do
+				left+=("$f")
+			done < <(find "$d" \( -type f -o -type l \) -print0 | sort -z)
+		fi
+	done < <(guard_dirs)
+	if ((${#left[@]} == 0)); then
+		say "nothing of guard is left"
+		return 0
+	fi
+	say "left in place (grants, project folders, locks, the audit trail, pending requests):"
+	printf '  %s\n' "${left[@]}" >&2
+	hint "remove them too with: $REPO/install.sh --uninstall --purge"
+}
+
+# purge removes guard's config, state, cache and data directories whole,
+# after the user typed "purge" (or with --yes).
+purge_guard() {
+	local d dirs=()
+	while IFS= read -r d; do
+		# never more than a directory named guard, at an absolute path
+		[[ $d == /*/guard && $d != *"/../"* ]] || die "refusing to purge '$d'"
+		if [[ -e $d || -L $d ]]; then dirs+=("$d"); fi
+	done < <(guard_dirs)
+	if ((${#dirs[@]} == 0)); then
+		say "nothing to purge"
+		return 0
+	fi
+	say "--purge removes, with everything in them (grants, the audit trail, pending requests):"
+	printf '  %s\n' "${dirs[@]}" >&2
+	if [[ $YES != 1 ]]; then
+		local answer=""
+		if [[ ! -t 0 ]]; then
+			die "--purge asks for a confirmation and there is no terminal; add --yes to remove them"
+		fi
+		printf '%s: type "purge" to remove them: ' "$PROG" >&2
+		read -r answer || true
+		if [[ $answer != purge ]]; then
+			say "purge cancelled; nothing removed"
+			return 1
+		fi
+	fi
+	rm -rf -- "${dirs[@]}"
+	say "purged"
 }
 
 # CLEANUP lists temp paths removed on exit, whatever the exit path.
@@ -401,7 +498,8 @@ cleanup() {
 trap cleanup EXIT
 
 main() {
-	local mode=install
+	local mode=install purge=0
+	YES=0
 	while (($#)); do
 		case $1 in
 		-h | --help)
@@ -409,6 +507,8 @@ main() {
 			return 0
 			;;
 		--uninstall) mode=uninstall ;;
+		--purge) purge=1 ;;
+		--yes) YES=1 ;;
 		*)
 			usage >&2
 			die "unknown argument '$1'"
@@ -421,15 +521,30 @@ main() {
 	PREFIX=${PREFIX:-$HOME/.local}
 	DATA=${XDG_DATA_HOME:-$HOME/.local/share}
 	CONFIG=${XDG_CONFIG_HOME:-$HOME/.config}
+	STATE=${XDG_STATE_HOME:-$HOME/.local/state}
+	CACHE=${XDG_CACHE_HOME:-$HOME/.cache}
 	absolute PREFIX "$PREFIX"
 	absolute XDG_DATA_HOME "$DATA"
 	absolute XDG_CONFIG_HOME "$CONFIG"
+	absolute XDG_STATE_HOME "$STATE"
+	absolute XDG_CACHE_HOME "$CACHE"
+	if [[ $mode != uninstall ]] && ((purge || YES)); then
+		usage >&2
+		die "--purge and --yes go with --uninstall"
+	fi
 	MANIFEST=$DATA/guard/install-manifest
 	REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 
 	case $mode in
 	install) install_guard ;;
-	uninstall) uninstall_guard ;;
+	uninstall)
+		uninstall_guard
+		if ((purge)); then
+			purge_guard || return 1
+		else
+			report_left
+		fi
+		;;
 	esac
 }
 

@@ -25,7 +25,7 @@ func (s *Store) Audit(q Query) ([]Record, error) {
 	var recs []Record
 	err := s.read(func(db *sql.DB) error {
 		recs = recs[:0]
-		rows, err := db.Query(`SELECT time, agent, cwd, command, sha256, decision, rule, answer, mode, exit, duration_ms
+		rows, err := db.Query(`SELECT time, agent, cwd, command, hmac, decision, rule, answer, via, mode, exit, duration_ms
 			FROM audit WHERE (?1 = '' OR decision = ?1) AND time >= ?2
 			ORDER BY time DESC, id DESC LIMIT ?3`, q.Decision, since, limit)
 		if err != nil {
@@ -35,8 +35,8 @@ func (s *Store) Audit(q Query) ([]Record, error) {
 		for rows.Next() {
 			var r Record
 			var t int64
-			if err := rows.Scan(&t, &r.Agent, &r.Cwd, &r.Command, &r.SHA256, &r.Decision, &r.Rule,
-				&r.Answer, &r.Mode, &r.Exit, &r.DurationMS); err != nil {
+			if err := rows.Scan(&t, &r.Agent, &r.Cwd, &r.Command, &r.HMAC, &r.Decision, &r.Rule,
+				&r.Answer, &r.Via, &r.Mode, &r.Exit, &r.DurationMS); err != nil {
 				return err
 			}
 			r.Time = time.Unix(0, t)

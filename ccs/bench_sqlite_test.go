@@ -30,7 +30,7 @@ func BenchmarkSQLiteInsert(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := db.Exec(`INSERT INTO audit (time, agent, cwd, command, sha256, decision, rule, answer, mode, exit, duration_ms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Time.UnixNano(), r.Agent, r.Cwd, r.Command, r.SHA256,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Time.UnixNano(), r.Agent, r.Cwd, r.Command, r.HMAC,
 			r.Decision, r.Rule, r.Answer, r.Mode, r.Exit, r.DurationMS); err != nil {
 			b.Fatal(err)
 		}

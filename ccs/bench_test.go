@@ -28,7 +28,7 @@ func BenchmarkTakeOnce(b *testing.B) {
 	dir := b.TempDir()
 	s := Open(dir, nil)
 	for i := range 20 {
-		if _, err := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: fmt.Sprint(i)}); err != nil {
+		if _, err := s.AddPending(Pending{Cwd: "/p", Command: "c", HMAC: fmt.Sprint(i)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -45,11 +45,11 @@ func BenchmarkAddPending(b *testing.B) {
 	dir := b.TempDir()
 	s := Open(dir, nil)
 	for i := range 20 {
-		s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: fmt.Sprint(i)})
+		s.AddPending(Pending{Cwd: "/p", Command: "c", HMAC: fmt.Sprint(i)})
 	}
 	i := 0
 	for b.Loop() {
-		p, err := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: fmt.Sprint("new", i)})
+		p, err := s.AddPending(Pending{Cwd: "/p", Command: "c", HMAC: fmt.Sprint("new", i)})
 		if err != nil {
 			b.Fatal(err)
 		}

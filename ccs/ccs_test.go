@@ -69,7 +69,7 @@ func TestAppendAudit(t *testing.T) {
 	}
 	first := got[2]
 	if !first.Time.Equal(base) || first.Agent != "test" || first.Rule != "r" || first.Answer != "rule" ||
-		first.Mode != "shell" || first.Exit != 3 || first.DurationMS != 7 || first.SHA256 != "abc" {
+		first.Mode != "shell" || first.Exit != 3 || first.DurationMS != 7 || first.HMAC != "abc" {
 		t.Errorf("fields lost in the round trip: %+v", first)
 	}
 

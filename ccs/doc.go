@@ -5,7 +5,7 @@
 //
 //	s := ccs.Open(stateDir, redact.New(os.Environ())) // no I/O yet
 //	defer s.Close()
-//	err := s.Append(ccs.Record{Command: text, SHA256: sum, Decision: "allow", …})
+//	err := s.Append(ccs.Record{Command: text, HMAC: sum, Decision: "allow", …})
 //	recs, err := s.Audit(ccs.Query{Limit: 20, Decision: "deny"}) // newest first
 //
 // A failed Append is a warning, not a reason to stop: the caller decides and
@@ -34,6 +34,8 @@
 //	audit.jsonl.1  the previous journal, after rotation (over 8 MiB)
 //	audit.lock     flock(2) that orders rotation against appenders
 //	audit.import   when the hot binary last called its importer
+//	audit-lost     "N TIME": how many records could not be written, and
+//	               when the last one was (Store.NoteLost, Store.Lost)
 //	audit.db       SQLite (WAL): the imported records and the import
 //	               position (an older database also keeps its table of
 //	               pending requests, unused: requests waiting there when
@@ -41,6 +43,21 @@
 //	pending/       the pending requests (mode 0700): ID.json each,
 //	               ID.once beside an approved-once one, and
 //	               pending.lock, the flock(2) every change holds
+//
+// # Nothing here can hang guard
+//
+// Every file is opened O_NONBLOCK (a FIFO planted at a name opens at once,
+// or fails, instead of waiting for a writer) and must be a regular file:
+// otherwise the error reads "PATH: not a regular file (a fifo)". The
+// request directory is opened O_DIRECTORY. Every flock is taken with
+// LOCK_NB, polled with a short backoff for at most 2 s (lockWait); past
+// that the operation fails with "held by another process", except an
+// append: it writes its line without the lock and does not rotate. That
+// loses nothing, because appenders share the lock: only a rotation, or a
+// stuck or hostile process, holds it exclusively, no other rotation can run
+// meanwhile, and a line that lands in a journal being renamed is imported
+// through the renamed file's inode. The database files are checked to be
+// regular (or missing) before SQLite opens them.
 //
 // # The hot path: why a journal
 //
@@ -66,7 +83,7 @@
 //     (whatever the caller did), takes the time in UTC (Audit gives local
 //     times back), encodes the record as one JSON line of at
 //     most 4 KiB (the longest field, normally the command, is cut and marked
-//     " …[cut]"; SHA256 is of the original, whole text), and writes it with
+//     " …[cut]"; HMAC is of the original, whole text), and writes it with
 //     one write(2) on an O_APPEND descriptor, under a shared flock. Appends
 //     from any number of processes never interleave; a torn line (crash, full
 //     disk) is ended with a newline where possible and skipped on import.
@@ -149,8 +166,23 @@
 // the same directory that is already pending is the same request). A human
 // answers with Resolve: approved-once, approved-project, approved-global or
 // rejected. TakeOnce consumes an approved-once answer for exactly that text
-// (sha256) in exactly that directory within ten minutes of the answer; a
-// consumed request is marked used and never counts again.
+// (hmac) in exactly that directory within ten minutes of the answer; a
+// consumed request is marked used and never counts again. guard watch
+// answers a request whose command is waiting with used (allowed once, run
+// now) or one of the others. Rejected finds a request for the same text in
+// the same project root rejected within a window (reject_memory), so guard
+// can refuse a retry at once instead of asking again.
+//
+// # Keyed hash
+//
+// Records and requests never hold a command's original text, only the
+// redacted one and Sum of the original: HMAC-SHA256 under a random 32-byte
+// key kept in the state directory (hmac.key, 0600, made on first use with
+// O_EXCL and link(2), read without blocking and only from a regular file).
+// A plain sha256 would let anyone who reads the audit recover a short
+// redacted secret by hashing guesses. Identical texts match within one
+// installation only. Journal lines written before (field sha256) are still
+// imported, into the hmac column.
 //
 // Requests are plain files, not rows in SQLite, so that the hot binary,
 // built without it, can add them and use approvals. Each is pending/ID.json

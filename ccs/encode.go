@@ -15,8 +15,8 @@ func marshalRecord(rec Record) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("json: error calling MarshalJSON for type time.Time: %w", err)
 	}
-	n := 160 + len(t) + len(rec.Agent) + len(rec.Cwd) + len(rec.Command) + len(rec.SHA256) +
-		len(rec.Decision) + len(rec.Rule) + len(rec.Answer) + len(rec.Mode)
+	n := 160 + len(t) + len(rec.Agent) + len(rec.Cwd) + len(rec.Command) + len(rec.HMAC) +
+		len(rec.Decision) + len(rec.Rule) + len(rec.Answer) + len(rec.Via) + len(rec.Mode)
 	b := make([]byte, 0, n)
 	b = append(b, `{"time":`...)
 	b = append(b, t...)
@@ -24,10 +24,11 @@ func marshalRecord(rec Record) ([]byte, error) {
 		{`,"agent":`, rec.Agent},
 		{`,"cwd":`, rec.Cwd},
 		{`,"command":`, rec.Command},
-		{`,"sha256":`, rec.SHA256},
+		{`,"hmac":`, rec.HMAC},
 		{`,"decision":`, rec.Decision},
 		{`,"rule":`, rec.Rule},
 		{`,"answer":`, rec.Answer},
+		{`,"via":`, rec.Via},
 		{`,"mode":`, rec.Mode},
 	} {
 		b = append(b, f.key...)

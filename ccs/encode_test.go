@@ -52,7 +52,7 @@ func TestEncodeRecord(t *testing.T) {
 	// Every single byte, in every field.
 	for b := range 256 {
 		s := "x" + string([]byte{byte(b)}) + "y"
-		checkEncode(t, Record{Agent: s, Cwd: s, Command: s, SHA256: s, Decision: s, Rule: s, Answer: s, Mode: s})
+		checkEncode(t, Record{Agent: s, Cwd: s, Command: s, HMAC: s, Decision: s, Rule: s, Answer: s, Via: s, Mode: s})
 	}
 }
 
@@ -65,12 +65,12 @@ func FuzzEncodeRecord(f *testing.F) {
 			continue
 		}
 		_, off := r.Time.Zone()
-		f.Add(r.Time.Unix(), int64(r.Time.Nanosecond()), off, r.Agent, r.Cwd, r.Command, r.SHA256, r.Decision, r.Rule, r.Answer, r.Mode, r.Exit, r.DurationMS)
+		f.Add(r.Time.Unix(), int64(r.Time.Nanosecond()), off, r.Agent, r.Cwd, r.Command, r.HMAC, r.Decision, r.Rule, r.Answer, r.Via, r.Mode, r.Exit, r.DurationMS)
 	}
-	f.Fuzz(func(t *testing.T, sec, nsec int64, off int, agent, cwd, command, sha, decision, rule, answer, mode string, exit int, dur int64) {
+	f.Fuzz(func(t *testing.T, sec, nsec int64, off int, agent, cwd, command, sum, decision, rule, answer, via, mode string, exit int, dur int64) {
 		tm := time.Unix(sec, nsec).In(time.FixedZone("", off%(48*3600)))
-		checkEncode(t, Record{Time: tm, Agent: agent, Cwd: cwd, Command: command, SHA256: sha,
-			Decision: decision, Rule: rule, Answer: answer, Mode: mode, Exit: exit, DurationMS: dur})
+		checkEncode(t, Record{Time: tm, Agent: agent, Cwd: cwd, Command: command, HMAC: sum,
+			Decision: decision, Rule: rule, Answer: answer, Via: via, Mode: mode, Exit: exit, DurationMS: dur})
 	})
 }
 

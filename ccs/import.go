@@ -75,8 +75,8 @@ func (s *Store) importJournal() error {
 		default:
 			plan = []step{{old, 0, true}, {cur, 0, false}}
 		}
-		ins, err := tx.Prepare(`INSERT INTO audit (time, agent, cwd, command, sha256, decision, rule, answer, mode, exit, duration_ms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		ins, err := tx.Prepare(`INSERT INTO audit (time, agent, cwd, command, hmac, decision, rule, answer, via, mode, exit, duration_ms)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -137,8 +137,8 @@ func importFile(ins *sql.Stmt, j *journal, from int64, final bool) (int64, error
 		if !ok {
 			continue
 		}
-		if _, err := ins.Exec(rec.Time.UnixNano(), rec.Agent, rec.Cwd, rec.Command, rec.SHA256,
-			rec.Decision, rec.Rule, rec.Answer, rec.Mode, rec.Exit, rec.DurationMS); err != nil {
+		if _, err := ins.Exec(rec.Time.UnixNano(), rec.Agent, rec.Cwd, rec.Command, rec.HMAC,
+			rec.Decision, rec.Rule, rec.Answer, rec.Via, rec.Mode, rec.Exit, rec.DurationMS); err != nil {
 			return 0, err
 		}
 	}
@@ -155,9 +155,15 @@ func importFile(ins *sql.Stmt, j *journal, from int64, final bool) (int64, error
 func parseLine(line []byte) (Record, bool) {
 	line = bytes.TrimSpace(line)
 	for len(line) > 0 {
-		var rec Record
+		var rec struct {
+			Record
+			SHA256 string `json:"sha256"` // written before the hash was keyed
+		}
 		if err := json.Unmarshal(line, &rec); err == nil && !rec.Time.IsZero() {
-			return rec, true
+			if rec.HMAC == "" {
+				rec.HMAC = rec.SHA256
+			}
+			return rec.Record, true
 		}
 		i := bytes.LastIndex(line, recordStart)
 		if i <= 0 {
@@ -196,7 +202,7 @@ func (s *Store) openJournals() (old, cur *journal, err error) {
 }
 
 func openJournal(path string) (*journal, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, syscall.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

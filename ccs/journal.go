@@ -1,6 +1,7 @@
 package ccs
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -47,11 +48,13 @@ func (s *Store) appendRecord(rec Record) error {
 		return err
 	}
 	rotated, err := s.appendLine(line, true)
-	if err != nil || !rotated {
+	if !rotated {
 		return err
 	}
 	// Others may fill the new journal before we reopen it; write anyway,
-	// the next appender rotates.
+	// the next appender rotates. A rotation that failed (its lock held
+	// past the bound, a database that cannot import) only leaves the
+	// journal growing: the record is still written.
 	_, err = s.appendLine(line, false)
 	return err
 }
@@ -60,21 +63,33 @@ func (s *Store) appendRecord(rec Record) error {
 // the journal is due for rotation: then it rotates instead and reports
 // rotated so the caller tries again.
 //
+// The wait for the lock is bounded (lockWait). Past it, or when the lock
+// file cannot be opened at all, the line is appended without the lock and
+// nothing is rotated. That loses nothing: appenders share the lock, so only
+// a rotation (or a stuck or hostile process) holds it exclusively; while
+// it does no other rotation can run, and a line that lands in a journal
+// being renamed is still imported, through the renamed file's inode (see
+// rotate). Only a record whose write was held up across two whole
+// rotations could be missed.
+//
 // It works on raw descriptors, not *os.File: os.OpenFile tries to register
 // every file with the runtime's poller and flips its flags back and forth,
-// which doubles the system calls of guard's hot path.
+// which doubles the system calls of guard's hot path. Every open is
+// O_NONBLOCK, so a FIFO planted at a name cannot block guard, and the
+// journal must be a regular file (the fstat that reads its size says so).
 func (s *Store) appendLine(line []byte, mayRotate bool) (rotated bool, err error) {
 	lockPath := s.path(lockName)
 	l, err := openFD(lockPath, syscall.O_RDWR|syscall.O_CREAT)
 	if err != nil {
-		var rerr error
-		if l, rerr = openFD(lockPath, syscall.O_RDONLY); rerr != nil {
-			return false, fmt.Errorf("open journal lock: %w", explainFS(err))
-		}
+		l, _ = openFD(lockPath, syscall.O_RDONLY) // -1: append without the lock
 	}
 	defer func() { closeFD(l) }()
-	if err := retryEINTR(func() error { return syscall.Flock(l, syscall.LOCK_SH) }); err != nil {
-		return false, fmt.Errorf("lock journal %s: %w", lockPath, err)
+	if l >= 0 && flockWait(l, syscall.LOCK_SH, lockWait) != nil {
+		closeFD(l)
+		l = -1
+	}
+	if l < 0 {
+		mayRotate = false // rotating needs the lock
 	}
 	path := s.path(journalName)
 	f, err := openFD(path, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT)
@@ -85,6 +100,9 @@ func (s *Store) appendLine(line []byte, mayRotate bool) (rotated bool, err error
 	var st syscall.Stat_t
 	if err := syscall.Fstat(f, &st); err != nil {
 		return false, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return false, notRegular(path, st.Mode)
 	}
 	if mayRotate && st.Size >= s.maxJournal {
 		closeFD(f)
@@ -109,17 +127,116 @@ func (s *Store) appendLine(line []byte, mayRotate bool) (rotated bool, err error
 }
 
 // openFD opens path (mode 0600 if created) as a bare descriptor, closed
-// on exec. Errors are *fs.PathError, as os.OpenFile's.
+// on exec and non-blocking (a FIFO must never stall guard; for a regular
+// file O_NONBLOCK changes nothing). Errors are *fs.PathError, as
+// os.OpenFile's; ENXIO (a FIFO without a reader, opened for writing) and
+// EISDIR read as "not a regular file".
 func openFD(path string, flags int) (int, error) {
 	var fd int
 	err := retryEINTR(func() (err error) {
-		fd, err = syscall.Open(path, flags|syscall.O_CLOEXEC, 0o600)
+		fd, err = syscall.Open(path, flags|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0o600)
 		return err
 	})
-	if err != nil {
-		return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+	switch err {
+	case nil:
+		return fd, nil
+	case syscall.ENXIO:
+		return -1, notRegular(path, syscall.S_IFIFO)
+	case syscall.EISDIR:
+		return -1, notRegular(path, syscall.S_IFDIR)
 	}
-	return fd, nil
+	return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+}
+
+// lockWait bounds every wait for a lock in this package: a process that
+// holds one for ever (a stuck guard, or anything that flocks the file) must
+// not stall guard.
+const lockWait = 2 * time.Second
+
+// errLockHeld is what a lock wait that ran out of time wraps.
+var errLockHeld = errors.New("held by another process")
+
+// flockWait takes flock(2) how on fd, polling with LOCK_NB and a short
+// backoff for at most wait (a blocking flock cannot be bounded). The first
+// try costs one system call, as a blocking flock would.
+func flockWait(fd, how int, wait time.Duration) error {
+	var deadline time.Time
+	pause := time.Millisecond
+	for {
+		err := retryEINTR(func() error { return syscall.Flock(fd, how|syscall.LOCK_NB) })
+		if err != syscall.EWOULDBLOCK {
+			return err
+		}
+		if deadline.IsZero() {
+			deadline = time.Now().Add(wait)
+		} else if time.Now().After(deadline) {
+			return fmt.Errorf("%w for %s", errLockHeld, wait)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 50*time.Millisecond)
+	}
+}
+
+// A notRegularError is a name that holds something other than a regular
+// file where guard reads or writes one.
+type notRegularError struct {
+	path string
+	kind string
+}
+
+func (e *notRegularError) Error() string {
+	return fmt.Sprintf("%s: not a regular file (%s)", e.path, e.kind)
+}
+
+// notRegular describes path, whose file type (S_IFMT bits) is mode.
+func notRegular(path string, mode uint32) error {
+	return &notRegularError{path: path, kind: fileKind(mode)}
+}
+
+// fileKinds name what a path holds when it is not a regular file.
+var fileKinds = [...]struct {
+	mode uint32
+	name string
+}{
+	{syscall.S_IFIFO, "a fifo"},
+	{syscall.S_IFDIR, "a directory"},
+	{syscall.S_IFSOCK, "a socket"},
+	{syscall.S_IFCHR, "a character device"},
+	{syscall.S_IFBLK, "a block device"},
+	{syscall.S_IFLNK, "a symlink"},
+	{syscall.S_IFREG, "a regular file"}, // where a directory should be
+}
+
+func fileKind(mode uint32) string {
+	t := mode & syscall.S_IFMT
+	for _, k := range fileKinds {
+		if k.mode == t {
+			return k.name
+		}
+	}
+	return "an unknown kind of file"
+}
+
+// openRegular opens path with flags (plus O_CLOEXEC|O_NONBLOCK) as an
+// *os.File and checks that it is a regular file. A missing file is an error
+// that matches fs.ErrNotExist. For the files guard-cli reads and writes
+// (request files, the journal when importing, markers); guard's own hot
+// path uses openFD.
+func openRegular(path string, flags int) (*os.File, error) {
+	fd, err := openFD(path, flags)
+	if err != nil {
+		return nil, err
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		closeFD(fd)
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		closeFD(fd)
+		return nil, notRegular(path, st.Mode)
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }
 
 // closeFD closes fd unless it is -1.
@@ -180,7 +297,7 @@ func (s *Store) rotate() error {
 // child process) must not be started again by every command guard runs.
 // The time of the last call is audit.import's modification time.
 func (s *Store) callImporter(fn func() error) {
-	f, err := os.OpenFile(s.path(importName), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := openRegular(s.path(importName), syscall.O_RDWR|syscall.O_CREAT)
 	if err != nil {
 		return
 	}
@@ -272,26 +389,21 @@ func (s *Store) lock(how int) (*os.File, error) {
 
 // flockFile opens (creating it if it can) the lock file at path and takes
 // flock(2) on it; what names the lock in errors. Close the file to unlock.
+// The wait is bounded (lockWait): past it the error says the lock is held.
 func flockFile(path, what string, how int) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	fd, err := openFD(path, syscall.O_RDWR|syscall.O_CREAT)
 	if err != nil {
 		// A read-only state directory can still be read under a lock.
 		var rerr error
-		if f, rerr = os.Open(path); rerr != nil {
+		if fd, rerr = openFD(path, syscall.O_RDONLY); rerr != nil {
 			return nil, fmt.Errorf("open %s lock: %w", what, explainFS(err))
 		}
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), how)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
+	if err := flockWait(fd, how, lockWait); err != nil {
+		closeFD(fd)
 		return nil, fmt.Errorf("lock %s %s: %w", what, path, err)
 	}
-	return f, nil
+	return os.NewFile(uintptr(fd), path), nil
 }
 
 // encodeRecord returns rec as one JSON line of at most maxRecord bytes,
@@ -312,7 +424,7 @@ func encodeRecordWith(rec Record, marshal func(Record) ([]byte, error)) ([]byte,
 			return append(line, '\n'), nil
 		}
 		longest := &rec.Command
-		for _, f := range []*string{&rec.Cwd, &rec.Agent, &rec.Rule, &rec.Decision, &rec.Mode, &rec.Answer, &rec.SHA256} {
+		for _, f := range []*string{&rec.Cwd, &rec.Agent, &rec.Rule, &rec.Decision, &rec.Mode, &rec.Answer, &rec.Via, &rec.HMAC} {
 			if len(*f) > len(*longest) {
 				longest = f
 			}
@@ -347,4 +459,78 @@ func cutString(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// lostName is the marker that counts audit records that could not be
+// written: "N TIME\n", the count and the time of the last one (RFC 3339).
+const lostName = "audit-lost"
+
+// Probe checks, without writing a record, that one could be appended now:
+// the state directory exists (it is created if missing) and the journal
+// opens for appending as a regular file. guard calls it before running a
+// command when audit_required is set. A record can still be lost after a
+// successful Probe (the disk fills while the command runs); NoteLost
+// counts that.
+func (s *Store) Probe() error {
+	if err := s.ensureDir(); err != nil {
+		return err
+	}
+	f, err := openRegular(s.path(journalName), syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT)
+	if err != nil {
+		return explainFS(err)
+	}
+	return f.Close()
+}
+
+// NoteLost counts one audit record that could not be written, at time at,
+// in the marker file (under its own bounded lock). It fails, too, when the
+// state directory cannot be written at all.
+func (s *Store) NoteLost(at time.Time) error {
+	f, err := openRegular(s.path(lostName), syscall.O_RDWR|syscall.O_CREAT)
+	if err != nil {
+		return fmt.Errorf("note a lost audit record: %w", explainFS(err))
+	}
+	defer f.Close()
+	if err := flockWait(int(f.Fd()), syscall.LOCK_EX, lockWait); err != nil {
+		return fmt.Errorf("note a lost audit record: lock %s: %w", f.Name(), err)
+	}
+	n, _, _ := readLost(f)
+	line := fmt.Sprintf("%d %s\n", n+1, at.UTC().Format(time.RFC3339))
+	if err := f.Truncate(0); err == nil {
+		_, err = f.WriteAt([]byte(line), 0)
+	}
+	if err != nil {
+		return fmt.Errorf("note a lost audit record: %w", explainFS(err))
+	}
+	return nil
+}
+
+// Lost reports how many audit records could not be written, and when the
+// last one was; 0 when none were (or the marker is missing).
+func (s *Store) Lost() (int, time.Time, error) {
+	f, err := openRegular(s.path(lostName), syscall.O_RDONLY)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, time.Time{}, nil
+	}
+	if err != nil {
+		return 0, time.Time{}, fmt.Errorf("read lost-record count: %w", err)
+	}
+	defer f.Close()
+	return readLost(f)
+}
+
+// readLost parses the marker; a damaged one counts as one loss, time unknown.
+func readLost(f *os.File) (int, time.Time, error) {
+	b := make([]byte, 128)
+	n, _ := f.ReadAt(b, 0)
+	if n == 0 {
+		return 0, time.Time{}, nil
+	}
+	var count int
+	var when string
+	if _, err := fmt.Sscanf(string(b[:n]), "%d %s", &count, &when); err != nil || count < 1 {
+		return 1, time.Time{}, nil
+	}
+	t, _ := time.Parse(time.RFC3339, when)
+	return count, t, nil
 }

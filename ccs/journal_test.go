@@ -17,13 +17,14 @@ func TestAppendErrors(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
-	t.Run("disk full", func(t *testing.T) {
+	t.Run("device", func(t *testing.T) {
+		// (this was the disk-full case: /dev/full is no journal either)
 		dir := t.TempDir()
 		if err := os.Symlink("/dev/full", filepath.Join(dir, journalName)); err != nil {
 			t.Skip(err)
 		}
 		err := Open(dir, nil).Append(rec("x", "allow", time.Time{}))
-		if err == nil || !strings.Contains(err.Error(), "no space left on the device holding") {
+		if err == nil || !strings.Contains(err.Error(), "audit.jsonl: not a regular file (a character device)") {
 			t.Fatalf("err = %v", err)
 		}
 	})

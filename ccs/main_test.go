@@ -52,7 +52,7 @@ func child(dir string) int {
 	}
 	if n := os.Getenv(envChildPending); n != "" {
 		for _, sha := range []string{"own-" + n, "shared"} {
-			if _, err := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: sha}); err != nil {
+			if _, err := s.AddPending(Pending{Cwd: "/p", Command: "c", HMAC: sha}); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
 			}
@@ -108,7 +108,7 @@ func child(dir string) int {
 const ghToken = "ghp_" + "1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvWxYz"
 
 func rec(cmd, decision string, t time.Time) Record {
-	return Record{Time: t, Agent: "test", Cwd: "/work", Command: cmd, SHA256: "abc", Decision: decision,
+	return Record{Time: t, Agent: "test", Cwd: "/work", Command: cmd, HMAC: "abc", Decision: decision,
 		Rule: "r", Answer: "rule", Mode: "shell", Exit: 3, DurationMS: 7}
 }
 

@@ -28,9 +28,12 @@ const (
 	StatusUsed = "used"
 )
 
-// resolutions are the statuses Resolve accepts.
+// resolutions are the statuses Resolve accepts. StatusUsed answers a
+// request whose command runs at once (allowed once in guard watch, while
+// the command waited): it can never let the text run again.
 var resolutions = map[string]bool{
 	StatusApprovedOnce: true, StatusApprovedProject: true, StatusApprovedGlobal: true, StatusRejected: true,
+	StatusUsed: true,
 }
 
 // statuses are all the statuses a request file may hold.
@@ -50,7 +53,7 @@ type Pending struct {
 	Cwd      string
 	Root     string
 	Command  string // redacted
-	SHA256   string // of the original text
+	HMAC     string // keyed hash of the original text (see Store.Sum)
 	Suggest  string // the suggested grant pattern, if any
 	Status   string // pending | approved-once | approved-project | approved-global | rejected | used
 	Resolved time.Time
@@ -77,7 +80,7 @@ type pendingFile struct {
 	Cwd      string    `json:"cwd"`
 	Root     string    `json:"root"`
 	Command  string    `json:"command"`
-	SHA256   string    `json:"sha256"`
+	HMAC     string    `json:"hmac"`
 	Suggest  string    `json:"suggest"`
 	Status   string    `json:"status"`
 	Resolved time.Time `json:"resolved,omitzero"`
@@ -92,7 +95,7 @@ type pendingFile struct {
 const onceSuffix = ".once"
 
 // AddPending stores a request and returns it with its ID and status set. If
-// the same text (sha256) in the same directory is already pending, that
+// the same text (hmac) in the same directory is already pending, that
 // request is returned instead and nothing is added. Command, Cwd and Root
 // are redacted. A zero Time is taken as now. Requests answered more than
 // seven days before Time are removed on the way.
@@ -140,7 +143,7 @@ func (s *Store) addPending(p Pending) (Pending, error) {
 	}
 	var same []Pending
 	for _, q := range all {
-		if q.Status == StatusPending && q.SHA256 == p.SHA256 && q.Cwd == p.Cwd {
+		if q.Status == StatusPending && p.HMAC != "" && q.HMAC == p.HMAC && q.Cwd == p.Cwd {
 			same = append(same, q)
 		}
 	}
@@ -256,7 +259,7 @@ func onceCandidates(dir string) ([]Pending, error) {
 
 // listPendingDir lists the request directory; a missing one is empty (nil).
 func listPendingDir(dir string) ([]fs.DirEntry, error) {
-	entries, err := os.ReadDir(dir)
+	entries, err := readDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -274,7 +277,7 @@ func cutID(name, suffix string) (string, bool) {
 
 // readSmall reads a file of at most maxPendingFile bytes.
 func readSmall(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, syscall.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}
@@ -389,11 +392,12 @@ func (s *Store) GetPending(id string) (Pending, error) {
 }
 
 // Resolve answers a pending request: status is approved-once,
-// approved-project, approved-global or rejected. Only a request that is
+// approved-project, approved-global, rejected or used (allowed once and run
+// already). Only a request that is
 // still pending can be answered.
 func (s *Store) Resolve(id, status string, now time.Time) error {
 	if !resolutions[status] {
-		return fmt.Errorf("resolve request %q: %q is not an answer (approved-once, approved-project, approved-global or rejected)", id, status)
+		return fmt.Errorf("resolve request %q: %q is not an answer (approved-once, approved-project, approved-global, rejected or used)", id, status)
 	}
 	err := s.resolve(id, status, now)
 	if errors.Is(err, ErrNotFound) {
@@ -429,7 +433,7 @@ func (s *Store) resolve(id, status string, now time.Time) error {
 	if status != StatusApprovedOnce {
 		return writePending(dir, p)
 	}
-	m, err := os.OpenFile(markerPath(dir, id), os.O_WRONLY|os.O_CREATE, 0o600)
+	m, err := openRegular(markerPath(dir, id), syscall.O_WRONLY|syscall.O_CREAT)
 	if err != nil {
 		return fmt.Errorf("write request: %w", inDir(dir, err))
 	}
@@ -442,7 +446,7 @@ func (s *Store) resolve(id, status string, now time.Time) error {
 }
 
 // TakeOnce consumes one approved-once request for exactly this text
-// (sha256) in exactly this directory, answered within the last ten minutes
+// (hmac) in exactly this directory, answered within the last ten minutes
 // before now. It reports whether there was one; a consumed request never
 // counts again.
 //
@@ -450,16 +454,16 @@ func (s *Store) resolve(id, status string, now time.Time) error {
 // and reads only the requests that have a marker (approved-once); only
 // when it finds one does it take the lock, look again and mark the
 // request used.
-func (s *Store) TakeOnce(sha256, cwd string, now time.Time) (bool, error) {
-	cwd = s.red.String(cwd) // stored redacted
-	took, err := s.takeOnce(sha256, cwd, now)
-	if err != nil {
-		return false, fmt.Errorf("use approved request: %w", err)
+func (s *Store) TakeOnce(hmac, cwd string, now time.Time) (bool, error) {
+	if hmac == "" {
+		return false, nil // no hash, no match: never the empty hash of another text
 	}
-	return took, nil
+	cwd = s.red.String(cwd) // stored redacted
+	// takeOnce's errors already say what failed (read request directory …).
+	return s.takeOnce(hmac, cwd, now)
 }
 
-func (s *Store) takeOnce(sha256, cwd string, now time.Time) (bool, error) {
+func (s *Store) takeOnce(hmac, cwd string, now time.Time) (bool, error) {
 	dir := s.path(pendingDirName)
 	find := func() (Pending, bool, error) {
 		all, err := onceCandidates(dir)
@@ -469,7 +473,7 @@ func (s *Store) takeOnce(sha256, cwd string, now time.Time) (bool, error) {
 		var best Pending
 		found := false
 		for _, p := range all {
-			if p.Status != StatusApprovedOnce || p.SHA256 != sha256 || p.Cwd != cwd ||
+			if p.Status != StatusApprovedOnce || p.HMAC != hmac || p.Cwd != cwd ||
 				p.Resolved.Before(now.Add(-onceWindow)) || p.Resolved.After(now) {
 				continue
 			}
@@ -497,4 +501,33 @@ func (s *Store) takeOnce(sha256, cwd string, now time.Time) (bool, error) {
 	}
 	os.Remove(markerPath(dir, p.ID)) // a leftover would only cost a read
 	return true, nil
+}
+
+// Rejected returns the latest request for exactly this text (hmac) in
+// exactly this project root that a human rejected within window before
+// now, and whether there is one. guard refuses such a text at once, with
+// the time of the rejection, instead of asking again: the agent learns
+// that the answer was no. It reads the request files, so it belongs on the
+// path where guard must ask, never on the path of an allowed command.
+func (s *Store) Rejected(hmac, root string, now time.Time, window time.Duration) (Pending, bool, error) {
+	if hmac == "" || window <= 0 {
+		return Pending{}, false, nil
+	}
+	root = s.red.String(root) // stored redacted
+	all, _, _, err := readPendingDir(s.path(pendingDirName))
+	if err != nil {
+		return Pending{}, false, fmt.Errorf("look up rejected requests: %w", err)
+	}
+	var best Pending
+	found := false
+	for _, p := range all {
+		if p.Status != StatusRejected || p.HMAC != hmac || p.Root != root ||
+			p.Resolved.IsZero() || p.Resolved.After(now) || !p.Resolved.After(now.Add(-window)) {
+			continue
+		}
+		if !found || p.Resolved.After(best.Resolved) {
+			best, found = p, true
+		}
+	}
+	return best, found, nil
 }

@@ -22,7 +22,7 @@ func TestPending(t *testing.T) {
 	defer s.Close()
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 
-	a, err := s.AddPending(Pending{Time: t0, Cwd: "/p", Root: "/p", Command: "npm install left-pad --token=hunter22", SHA256: "s1", Suggest: "npm install *"})
+	a, err := s.AddPending(Pending{Time: t0, Cwd: "/p", Root: "/p", Command: "npm install left-pad --token=hunter22", HMAC: "s1", Suggest: "npm install *"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,12 +33,12 @@ func TestPending(t *testing.T) {
 		t.Errorf("command not redacted: %q", a.Command)
 	}
 	// The same text in the same directory is the same request.
-	again, err := s.AddPending(Pending{Time: t0.Add(time.Minute), Cwd: "/p", Command: "npm install left-pad", SHA256: "s1"})
+	again, err := s.AddPending(Pending{Time: t0.Add(time.Minute), Cwd: "/p", Command: "npm install left-pad", HMAC: "s1"})
 	if err != nil || again.ID != a.ID {
 		t.Fatalf("re-adding gave %+v, %v; want request %s", again, err, a.ID)
 	}
-	b, _ := s.AddPending(Pending{Time: t0.Add(2 * time.Minute), Cwd: "/q", Command: "make", SHA256: "s1"})
-	c, _ := s.AddPending(Pending{Time: t0.Add(3 * time.Minute), Cwd: "/p", Command: "make", SHA256: "s2"})
+	b, _ := s.AddPending(Pending{Time: t0.Add(2 * time.Minute), Cwd: "/q", Command: "make", HMAC: "s1"})
+	c, _ := s.AddPending(Pending{Time: t0.Add(3 * time.Minute), Cwd: "/p", Command: "make", HMAC: "s2"})
 	if b.ID == a.ID || c.ID == a.ID || b.ID == c.ID {
 		t.Fatalf("ids not distinct: %s %s %s", a.ID, b.ID, c.ID)
 	}
@@ -79,7 +79,7 @@ func TestPending(t *testing.T) {
 		t.Errorf("ListPending after answers = %+v", list)
 	}
 	// A new request for a text whose old one was answered is a new request.
-	if d, _ := s.AddPending(Pending{Cwd: "/q", Command: "make", SHA256: "s1"}); d.ID == b.ID {
+	if d, _ := s.AddPending(Pending{Cwd: "/q", Command: "make", HMAC: "s1"}); d.ID == b.ID {
 		t.Error("a rejected request came back as pending")
 	}
 }
@@ -90,7 +90,7 @@ func TestTakeOnce(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	add := func(sha, cwd, status string, resolved time.Time) {
 		t.Helper()
-		p, err := s.AddPending(Pending{Time: t0, Cwd: cwd, Command: "c", SHA256: sha})
+		p, err := s.AddPending(Pending{Time: t0, Cwd: cwd, Command: "c", HMAC: sha})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestTakeOnceRace(t *testing.T) {
 	s := Open(dir, nil)
 	defer s.Close()
 	now := time.Now()
-	p, _ := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "x"})
+	p, _ := s.AddPending(Pending{Cwd: "/p", Command: "c", HMAC: "x"})
 	if err := s.Resolve(p.ID, StatusApprovedOnce, now); err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestAddPendingRace(t *testing.T) {
 		wg.Go(func() {
 			s := Open(dir, nil)
 			defer s.Close()
-			p, err := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "x"})
+			p, err := s.AddPending(Pending{Cwd: "/p", Command: "c", HMAC: "x"})
 			if err != nil {
 				t.Error(err)
 			}
@@ -195,7 +195,7 @@ func TestPendingDamagedFile(t *testing.T) {
 	s := Open(dir, nil)
 	defer s.Close()
 	now := time.Now()
-	a, err := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "c", SHA256: "once"})
+	a, err := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "c", HMAC: "once"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestPendingDamagedFile(t *testing.T) {
 	}
 	// The next AddPending removes markers of requests that are not
 	// approved-once, and the files stay.
-	if _, err := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "d", SHA256: "other"}); err != nil {
+	if _, err := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "d", HMAC: "other"}); err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]bool{"abcdef.once": false, "fedcba.once": false, "abcdef.json": true, "notes.txt": true} {
@@ -244,7 +244,7 @@ func TestPendingPrune(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	add := func(sha string, at time.Time) Pending {
 		t.Helper()
-		p, err := s.AddPending(Pending{Time: at, Cwd: "/p", Command: "c", SHA256: sha})
+		p, err := s.AddPending(Pending{Time: at, Cwd: "/p", Command: "c", HMAC: sha})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,7 +268,7 @@ func TestPendingPrune(t *testing.T) {
 	}{{rejected, false}, {used, false}, {global, true}, {waiting, true}} {
 		_, err := s.GetPending(tt.p.ID)
 		if kept := err == nil; kept != tt.kept {
-			t.Errorf("request %s (%s): kept = %v, want %v (%v)", tt.p.ID, tt.p.SHA256, kept, tt.kept, err)
+			t.Errorf("request %s (%s): kept = %v, want %v (%v)", tt.p.ID, tt.p.HMAC, kept, tt.kept, err)
 		}
 	}
 }
@@ -280,7 +280,7 @@ func TestPendingReadOnly(t *testing.T) {
 	t.Run("state dir", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "ro")
 		os.Mkdir(dir, 0o500)
-		_, err := Open(dir, nil).AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "x"})
+		_, err := Open(dir, nil).AddPending(Pending{Cwd: "/p", Command: "c", HMAC: "x"})
 		if err == nil || err.Error() != "add pending request: create request directory: "+dir+" is not writable: permission denied" {
 			t.Fatalf("err = %v", err)
 		}
@@ -288,14 +288,14 @@ func TestPendingReadOnly(t *testing.T) {
 	t.Run("request dir", func(t *testing.T) {
 		dir := t.TempDir()
 		s := Open(dir, nil)
-		p, err := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "x"})
+		p, err := s.AddPending(Pending{Cwd: "/p", Command: "c", HMAC: "x"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		pdir := filepath.Join(dir, pendingDirName)
 		os.Chmod(pdir, 0o500)
 		defer os.Chmod(pdir, 0o700)
-		_, err = s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "y"})
+		_, err = s.AddPending(Pending{Cwd: "/p", Command: "c", HMAC: "y"})
 		if err == nil || !strings.Contains(err.Error(), pdir+" is not writable") {
 			t.Fatalf("err = %v", err)
 		}
@@ -325,7 +325,7 @@ func TestPendingProcesses(t *testing.T) {
 	const procs, approvals = 30, 10
 	now := time.Now()
 	for range approvals {
-		p, err := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "c", SHA256: "once"})
+		p, err := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "c", HMAC: "once"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,7 +365,7 @@ func TestPendingProcesses(t *testing.T) {
 	}
 	count := map[string]int{}
 	for _, p := range list {
-		count[p.SHA256]++
+		count[p.HMAC]++
 	}
 	if len(list) != procs+1 || count["shared"] != 1 {
 		t.Errorf("%d pending requests (%d shared), want %d (1 shared)", len(list), count["shared"], procs+1)
@@ -397,8 +397,8 @@ func TestOnceMarker(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, pendingDirName, id+onceSuffix))
 		return err == nil
 	}
-	a, _ := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "a"})
-	b, _ := s.AddPending(Pending{Cwd: "/p", Command: "c", SHA256: "b"})
+	a, _ := s.AddPending(Pending{Cwd: "/p", Command: "c", HMAC: "a"})
+	b, _ := s.AddPending(Pending{Cwd: "/p", Command: "c", HMAC: "b"})
 	s.Resolve(a.ID, StatusApprovedOnce, now)
 	s.Resolve(b.ID, StatusApprovedProject, now)
 	if !marker(a.ID) || marker(b.ID) {

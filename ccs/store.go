@@ -4,8 +4,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -28,7 +30,7 @@ const (
 	// defaultMaxJournal is the size past which the journal is rotated.
 	defaultMaxJournal = 8 << 20
 	// maxRecord bounds one journal line, so that one record is one small
-	// write(2); longer commands are cut short (their sha256 stays whole).
+	// write(2); longer commands are cut short (their hmac stays whole).
 	maxRecord = 4096
 	// busyTimeout is how long SQLite waits for another guard's lock.
 	busyTimeout = 10 * time.Second
@@ -51,14 +53,38 @@ type Record struct {
 	Agent      string    `json:"agent"`
 	Cwd        string    `json:"cwd"`
 	Command    string    `json:"command"` // redacted
-	SHA256     string    `json:"sha256"`  // of the original text
+	HMAC       string    `json:"hmac"`    // keyed hash of the original text (see Store.Sum)
 	Decision   string    `json:"decision"`
 	Rule       string    `json:"rule"`
-	Answer     string    `json:"answer"` // rule | user | pending | cache
-	Mode       string    `json:"mode"`   // shell | exec | stdin | hook | check
+	Answer     string    `json:"answer"` // see the Answer constants
+	Via        string    `json:"via"`    // see the Via constants
+	Mode       string    `json:"mode"`   // shell | exec | stdin | hook | check | cli
 	Exit       int       `json:"exit"`
 	DurationMS int64     `json:"duration_ms"`
 }
+
+// Answers, as recorded: how a decision was reached.
+const (
+	AnswerRule      = "rule"      // a rule or a built-in set; no human was asked
+	AnswerOnce      = "once"      // a human allowed this run
+	AnswerProject   = "project"   // … and stored the suggested pattern for the project
+	AnswerGlobal    = "global"    // … and stored it for every project
+	AnswerEdited    = "edited"    // … and stored a pattern they edited
+	AnswerDeny      = "deny"      // a human refused
+	AnswerTimeout   = "timeout"   // nobody answered in time
+	AnswerCancelled = "cancelled" // the prompt was cancelled (Ctrl-C, Esc, EOF, a signal)
+	AnswerPending   = "pending"   // nobody could be asked: left for guard approve
+	AnswerRejected  = "rejected"  // refused because a human rejected the same text recently
+)
+
+// Vias, as recorded: where the answer came from.
+const (
+	ViaRule     = "rule"     // no human: rules decided, or nobody could be asked
+	ViaTerminal = "terminal" // the prompt on guard's terminal
+	ViaConsole  = "console"  // guard watch
+	ViaApprove  = "approve"  // guard approve or guard reject
+	ViaCLI      = "cli"      // a management verb (grants add|rm, trust)
+)
 
 // A Query selects audit records. Zero fields select everything.
 type Query struct {
@@ -79,6 +105,7 @@ type Store struct {
 	mu       sync.Mutex
 	db       *sql.DB      // opened on first use
 	importer func() error // see SetImporter
+	key      []byte       // see Sum; read on first use
 }
 
 // Open returns the store kept in stateDir. It does no I/O: the directory is
@@ -127,12 +154,55 @@ func (s *Store) getImporter() func() error {
 
 func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
 
-// ensureDir creates the state directory if it is missing.
+// ensureDir creates the state directory if it is missing. Something else
+// at its name (a file, a FIFO, a dangling symlink) is an error that says
+// what is there.
 func (s *Store) ensureDir() error {
 	if err := os.MkdirAll(s.dir, stateDirMode); err != nil {
+		if what := notADir(s.dir); what != "" {
+			return fmt.Errorf("state directory %s is %s", s.dir, what)
+		}
 		return fmt.Errorf("create state directory: %w", explainFS(err))
 	}
 	return nil
+}
+
+// notADir says what is at dir when that is not a directory ("a fifo",
+// "a dangling symlink to X"), or "" when dir is one or is missing.
+func notADir(dir string) string {
+	fi, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		return ""
+	case fi.Mode()&os.ModeSymlink != 0:
+		if st, err := os.Stat(dir); err == nil {
+			if st.IsDir() {
+				return ""
+			}
+			return "a symlink to " + fileKind(uint32(st.Sys().(*syscall.Stat_t).Mode))
+		}
+		target, _ := os.Readlink(dir)
+		return "a dangling symlink to " + target
+	case fi.IsDir():
+		return ""
+	}
+	return "not a directory but " + fileKind(uint32(fi.Sys().(*syscall.Stat_t).Mode))
+}
+
+// readDir lists dir without ever blocking: it is opened O_DIRECTORY|
+// O_NONBLOCK, so a FIFO (or any non-directory) at its name fails at once
+// (ENOTDIR) instead of waiting for a writer. Entries are sorted by name,
+// as os.ReadDir gives them.
+func readDir(dir string) ([]fs.DirEntry, error) {
+	fd, err := openFD(dir, syscall.O_RDONLY|syscall.O_DIRECTORY)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // schema is applied on every open; every statement is idempotent.
@@ -143,10 +213,11 @@ CREATE TABLE IF NOT EXISTS audit (
 	agent       TEXT NOT NULL,
 	cwd         TEXT NOT NULL,
 	command     TEXT NOT NULL,
-	sha256      TEXT NOT NULL,
+	hmac        TEXT NOT NULL,
 	decision    TEXT NOT NULL,
 	rule        TEXT NOT NULL,
 	answer      TEXT NOT NULL,
+	via         TEXT NOT NULL DEFAULT '',
 	mode        TEXT NOT NULL,
 	exit        INTEGER NOT NULL,
 	duration_ms INTEGER NOT NULL
@@ -172,8 +243,17 @@ func (s *Store) database() (*sql.DB, error) {
 		return nil, err
 	}
 	path := s.path(dbName)
+	// SQLite opens these blocking: a FIFO at any of them would hang guard-cli.
+	for _, name := range []string{path, path + "-wal", path + "-shm"} {
+		if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
+			return nil, notRegular(name, uint32(fi.Sys().(*syscall.Stat_t).Mode))
+		}
+	}
 	if !haveSQLite {
 		return nil, explainDB(path, errNoSQLite)
+	}
+	if err := privateDB(path); err != nil {
+		return nil, err
 	}
 	dsn := fmt.Sprintf("file:%s?_journal_mode=WAL&_busy_timeout=%d&_txlock=immediate&_synchronous=NORMAL",
 		uriEscape(path), busyTimeout.Milliseconds())
@@ -193,9 +273,53 @@ func (s *Store) database() (*sql.DB, error) {
 	return db, nil
 }
 
+// dbFileMode is the mode of the database and its -wal and -shm files: the
+// audit trail is the user's alone, like the journal.
+const dbFileMode = 0o600
+
+// privateDB makes the database and its WAL and shared-memory files
+// owner-only, whatever the umask. SQLite creates a new database 0644 (less
+// the umask) and gives its -wal and -shm files the database's mode, so the
+// database is created here, empty and 0600, before SQLite opens it (an
+// empty file is an empty database), and files an older guard left looser
+// are tightened. Each must be a regular file: a FIFO would hang SQLite.
+func privateDB(path string) error {
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, dbFileMode)
+	if err == nil {
+		syscall.Close(fd)
+	} else if !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("create guard database: %w", explainFS(&os.PathError{Op: "open", Path: path, Err: err}))
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("guard database: %w", explainFS(err))
+		}
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("guard database: %s is not a regular file; move it aside", p)
+		}
+		if fi.Mode().Perm() != dbFileMode {
+			if err := os.Chmod(p, dbFileMode); err != nil {
+				return fmt.Errorf("guard database: make it private: %w", explainFS(err))
+			}
+		}
+	}
+	return nil
+}
+
 // schemaVersion is stored in PRAGMA user_version once the schema exists,
 // so that opening an existing database writes nothing.
-const schemaVersion = 1
+const schemaVersion = 2
+
+// migrations bring a database of version i+1 to version i+2. Version 2
+// keys the text's hash (sha256 became hmac) and records who answered (via).
+var migrations = [...]string{
+	`ALTER TABLE audit RENAME COLUMN sha256 TO hmac;
+	ALTER TABLE audit ADD COLUMN via TEXT NOT NULL DEFAULT '';`,
+}
 
 // applySchema creates the tables in one transaction (one commit), unless
 // they exist already.
@@ -212,8 +336,15 @@ func applySchema(db *sql.DB) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(schema); err != nil {
-		return err
+	if v == 0 {
+		if _, err := tx.Exec(schema); err != nil {
+			return err
+		}
+	}
+	for i := max(v-1, 0); v > 0 && i < len(migrations); i++ {
+		if _, err := tx.Exec(migrations[i]); err != nil {
+			return fmt.Errorf("migrate the database to version %d: %w", i+2, err)
+		}
 	}
 	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
 		return err

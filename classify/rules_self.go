@@ -13,7 +13,7 @@ func guardPrograms(name string) bool { return name == "guard" || name == "guard-
 // guardVerbs are the management verbs only a human may run.
 func guardVerbs(v string) bool {
 	switch v {
-	case "trust", "approve", "reject", "policy", "untrust":
+	case "trust", "approve", "reject", "watch", "policy", "untrust":
 		return true
 	}
 	return false

@@ -1080,6 +1080,7 @@ var denyCases = []denyCase{
 	{`guard trust .`, "guard-self", ""},
 	{`guard approve 12`, "guard-self", ""},
 	{`guard reject 12`, "guard-self", ""},
+	{`guard watch`, "guard-self", ""},
 	{`guard policy reset`, "guard-self", ""},
 	{`/usr/local/bin/guard grants add 'x *'`, "guard-self", ""},
 	{`guard-cli approve 12`, "guard-self", ""},

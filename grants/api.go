@@ -70,9 +70,15 @@ type Settings struct {
 	Timeout         time.Duration // run timeout
 	AskTimeout      time.Duration // prompt timeout
 	NoTTYPrompt     bool          // never prompt on the terminal
+	RejectMemory    time.Duration // how long a rejected text is refused without asking again
+	AuditRequired   bool          // refuse to run a command whose audit record cannot be written
 	Rules           []Rule        // every rule from every layer, in layer order
 	Err             error         // a config that failed to load: every decision denies with this
 	Warnings        []string      // "file:line:col: problem" for what loading ignored (a project config's refused allow rules)
+
+	// TrustedTerminals are executables the user vouches for as terminal
+	// hosts (absolute paths), read only from the managed and global configs.
+	TrustedTerminals []string
 }
 
 // Rule is one pattern from one layer.

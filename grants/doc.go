@@ -79,8 +79,10 @@
 //	composite        = "ask"   # ask | each
 //	timeout          = "10m"
 //	ask_timeout      = "2m"
+//	reject_memory    = "1h"    # a text a human rejected is refused at once for this long ("0s": off)
 //	builtin_readonly = true
 //	no_tty_prompt    = false
+//	audit_required   = false   # true: refuse to run a command whose record cannot be written
 //	[permissions.bash]
 //	allow = ["git *", "go test *"]
 //	ask   = ["git push *"]
@@ -94,15 +96,26 @@
 // again. Scalar settings: later layers override earlier ones, except that a
 // value the managed layer sets binds (later layers may only make it
 // stricter: unknown deny, composite ask, builtin_readonly false, a shorter
-// timeout), and an untrusted project config may only make values stricter.
+// timeout, audit_required true), and an untrusted project config may only make values stricter.
+//
+// trusted_terminals = ["/abs/path", …] names programs the user vouches for
+// as terminals guard may ask on (see package shim, "Whose terminal is
+// it"). It is read only from the managed and global configs; in a grants
+// file or a project config it is a config error.
 //
 // Unknown keys, wrong types, TOML syntax errors and bad patterns are config
 // errors reading "file:line:col: problem"; they never echo the file beyond
-// the key or pattern.
+// the key or pattern. A missing file is an empty layer, but a name that
+// holds anything other than a regular file ("PATH: not a regular file (a
+// fifo)"), or a dangling symlink ("PATH: dangling symlink to TARGET"), is a
+// config error too: every file is opened O_NONBLOCK and checked with one
+// fstat, so nothing planted at a settings path can hang guard or make its
+// rules vanish silently. The same holds for the trust pin.
 //
 // # Storing
 //
 // [AddRule] and [RemoveRule] edit a grants file atomically (temp file,
 // fsync, rename) under an flock on file.lock, so concurrent guards never
-// lose a rule. [RulesFiles] lists the layer files for `guard grants list`.
+// lose a rule. The wait for that lock is bounded (2 s): past it the change
+// fails with "held by another process". [RulesFiles] lists the layer files for `guard grants list`.
 package grants

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -29,6 +30,7 @@ func Defaults() *Settings {
 		BuiltinReadonly: true,
 		Timeout:         10 * time.Minute,
 		AskTimeout:      2 * time.Minute,
+		RejectMemory:    time.Hour,
 	}
 }
 
@@ -37,17 +39,21 @@ type fileConfig struct {
 	unknown, composite           string // "" when unset
 	timeout, askTimeout          time.Duration
 	timeoutText, askTimeoutText  string
+	rejectMemory                 time.Duration
+	rejectMemoryText             string
 	builtinReadonly, noTTYPrompt *bool
+	auditRequired                *bool
 	allow, ask, deny             []string
 	allowLine, askLine, denyLine []int
 	set                          map[string]bool // scalar keys the file sets
 	// lenient: refused allow patterns are dropped into ignored instead of
 	// failing the file (the committed project config, see Load).
-	lenient bool
-	ignored []string
+	lenient          bool
+	ignored          []string
+	trustedTerminals []string // nil when unset
 }
 
-var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt"}
+var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
 
 // unquote replaces the long quoted fragments of a parser message with '…',
 // to keep file content out of errors. The expression is compiled only on
@@ -127,6 +133,19 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 					fc.deny, fc.denyLine = append(fc.deny, p), append(fc.denyLine, line)
 				}
 			}
+		case len(k) == 1 && last == "trusted_terminals":
+			list, _ := raw[last].([]any)
+			fc.trustedTerminals = []string{}
+			for _, e := range list {
+				p, ok := e.(string)
+				if !ok || !filepath.IsAbs(p) {
+					return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
+				}
+				fc.trustedTerminals = append(fc.trustedTerminals, filepath.Clean(p))
+			}
+			if list == nil {
+				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
+			}
 		case len(k) == 1 && isScalarKey(last):
 			if err := fc.setScalar(last, raw[last]); err != nil {
 				return nil, errAt(last, "%v", err)
@@ -161,6 +180,12 @@ func (fc *fileConfig) setScalar(key string, v any) error {
 			return errors.New(`composite must be "ask" or "each"`)
 		}
 		fc.composite = str
+	case "reject_memory":
+		d, err := time.ParseDuration(str)
+		if !isStr || err != nil || d < 0 {
+			return errors.New(`reject_memory must be a duration like "1h" ("0s": forget at once)`)
+		}
+		fc.rejectMemory, fc.rejectMemoryText = d, str
 	case "timeout", "ask_timeout":
 		if !isStr {
 			return fmt.Errorf("%s must be a duration string like \"10m\"", key)
@@ -174,14 +199,17 @@ func (fc *fileConfig) setScalar(key string, v any) error {
 		} else {
 			fc.askTimeout, fc.askTimeoutText = d, str
 		}
-	case "builtin_readonly", "no_tty_prompt":
+	case "builtin_readonly", "no_tty_prompt", "audit_required":
 		if !isBool {
 			return fmt.Errorf("%s must be true or false", key)
 		}
-		if key == "builtin_readonly" {
+		switch key {
+		case "builtin_readonly":
 			fc.builtinReadonly = &b
-		} else {
+		case "no_tty_prompt":
 			fc.noTTYPrompt = &b
+		default:
+			fc.auditRequired = &b
 		}
 	}
 	fc.set[key] = true
@@ -236,31 +264,46 @@ func locatePattern(text, p string, from int) (int, int) {
 // It reads through bare descriptors: guard loads up to five of these files
 // before every command, and os.Open would set up the runtime's poller and
 // flip each descriptor's flags for files that are never polled.
+//
+// Nothing here can block: the file is opened with O_NONBLOCK (a FIFO
+// opens at once instead of waiting for a writer) and must be a regular
+// file, checked on the open descriptor with one fstat. A name that is a
+// dangling symlink is an error, not a missing file: the rules it held
+// must not vanish silently.
+//
+// The first open does not follow a symlink, so that a missing file costs
+// one system call, as before: ENOENT then means nothing is there at all.
+// A symlink (ELOOP) is opened again, following it.
 func readConfig(file string) ([]byte, error) {
-	var fd int
-	err := retryEINTR(func() (err error) {
-		fd, err = syscall.Open(file, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		return err
-	})
+	fd, err := openRegular(file, syscall.O_RDONLY|syscall.O_NOFOLLOW)
+	if err == syscall.ELOOP {
+		fd, err = openRegular(file, syscall.O_RDONLY)
+		if err == syscall.ENOENT {
+			target, rerr := os.Readlink(file)
+			if rerr != nil {
+				return nil, nil // gone in between: missing
+			}
+			return nil, fmt.Errorf("%s: dangling symlink to %s", file, target)
+		}
+		if err == syscall.ELOOP {
+			return nil, fmt.Errorf("%s:1:1: cannot read: %w", file, err)
+		}
+	}
 	if err == syscall.ENOENT {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s:1:1: cannot read: %w", file, err)
+		return nil, err
 	}
-	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
-		return nil, fmt.Errorf("%s:1:1: is a directory, not a file", file)
-	}
-	data := make([]byte, 0, min(max(st.Size, 0), maxConfigBytes)+1)
+	defer syscall.Close(fd.fd)
+	data := make([]byte, 0, min(max(fd.size, 0), maxConfigBytes)+1)
 	for len(data) <= maxConfigBytes {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
 		}
 		var n int
 		err := retryEINTR(func() (err error) {
-			n, err = syscall.Read(fd, data[len(data):cap(data)])
+			n, err = syscall.Read(fd.fd, data[len(data):cap(data)])
 			return err
 		})
 		if err != nil {
@@ -272,6 +315,74 @@ func readConfig(file string) ([]byte, error) {
 		data = data[:len(data)+n]
 	}
 	return nil, fmt.Errorf("%s:1:1: larger than %d bytes", file, maxConfigBytes)
+}
+
+// regularFD is an open regular file and its size.
+type regularFD struct {
+	fd   int
+	size int64
+}
+
+// openRegular opens file (flags plus O_CLOEXEC|O_NONBLOCK) and checks with
+// fstat that it is a regular file. A missing file is the bare
+// syscall.ENOENT, and a symlink under O_NOFOLLOW the bare syscall.ELOOP;
+// every other error names the file ("PATH: not a regular file (a fifo)").
+// O_NONBLOCK changes nothing for a regular file.
+func openRegular(file string, flags int) (regularFD, error) {
+	var fd int
+	err := retryEINTR(func() (err error) {
+		fd, err = syscall.Open(file, flags|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0o600)
+		return err
+	})
+	if err == syscall.ENOENT || err == syscall.ELOOP {
+		return regularFD{}, err
+	}
+	if err != nil {
+		if err == syscall.ENXIO { // O_WRONLY|O_NONBLOCK on a FIFO with no reader
+			return regularFD{}, fmt.Errorf("%s: not a regular file (a fifo)", file)
+		}
+		if err == syscall.EISDIR {
+			return regularFD{}, fmt.Errorf("%s: not a regular file (a directory)", file)
+		}
+		return regularFD{}, fmt.Errorf("%s:1:1: cannot read: %w", file, err)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return regularFD{}, fmt.Errorf("%s:1:1: cannot read: %w", file, err)
+	}
+	if kind := fileKind(st.Mode); kind != "" {
+		syscall.Close(fd)
+		return regularFD{}, fmt.Errorf("%s: not a regular file (%s)", file, kind)
+	}
+	return regularFD{fd: fd, size: st.Size}, nil
+}
+
+// fileKinds name what a path holds when it is not a regular file.
+var fileKinds = [...]struct {
+	mode uint32
+	name string
+}{
+	{syscall.S_IFIFO, "a fifo"},
+	{syscall.S_IFDIR, "a directory"},
+	{syscall.S_IFSOCK, "a socket"},
+	{syscall.S_IFCHR, "a character device"},
+	{syscall.S_IFBLK, "a block device"},
+	{syscall.S_IFLNK, "a symlink"},
+}
+
+// fileKind is "" for a regular file, else what the file is.
+func fileKind(mode uint32) string {
+	t := mode & syscall.S_IFMT
+	if t == syscall.S_IFREG {
+		return ""
+	}
+	for _, k := range fileKinds {
+		if k.mode == t {
+			return k.name
+		}
+	}
+	return "an unknown kind of file"
 }
 
 // retryEINTR calls fn until it fails with something other than EINTR.
@@ -288,13 +399,15 @@ func hashBytes(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// pinned returns the hash guard trust pinned for root, or "".
-func pinned(p Paths, root string) string {
-	b, err := os.ReadFile(p.TrustFile(root))
-	if err != nil {
-		return ""
+// pinned returns the hash guard trust pinned for root, or "" when there is
+// none. A pin that is not a regular file (or a dangling symlink) is an error:
+// nothing may hang guard or quietly change what is trusted.
+func pinned(p Paths, root string) (string, error) {
+	b, err := readConfig(p.TrustFile(root))
+	if err != nil || b == nil {
+		return "", err
 	}
-	return strings.TrimSpace(string(b))
+	return strings.TrimSpace(string(b)), nil
 }
 
 // trusted reports whether the project config's current hash is the pinned one.
@@ -303,8 +416,8 @@ func trusted(p Paths, root string) bool {
 	if err != nil || data == nil {
 		return false
 	}
-	pin := pinned(p, root)
-	return pin != "" && pin == hashBytes(data)
+	pin, err := pinned(p, root)
+	return err == nil && pin != "" && pin == hashBytes(data)
 }
 
 // Load reads every layer for cwd and merges them. It never returns nil: a
@@ -342,11 +455,24 @@ func Load(p Paths, cwd string) *Settings {
 		}
 		trust := true
 		if l.name == LayerProject {
-			pin := pinned(p, root)
-			trust = pin != "" && pin == hashBytes(data)
+			pin, err := pinned(p, root)
+			if err != nil && s.Err == nil {
+				s.Err = err
+			}
+			trust = err == nil && pin != "" && pin == hashBytes(data)
 		}
 		s.Warnings = append(s.Warnings, fc.ignored...)
 		s.merge(fc, l.name, bound, trust)
+		if fc.trustedTerminals != nil {
+			if l.name != LayerManaged && l.name != LayerGlobal {
+				line, col := locateKey(string(data), "trusted_terminals")
+				if s.Err == nil {
+					s.Err = fmt.Errorf("%s:%d:%d: trusted_terminals is read only from the global config.toml or the managed policy", l.file, line, col)
+				}
+				continue
+			}
+			s.TrustedTerminals = append(s.TrustedTerminals, fc.trustedTerminals...)
+		}
 		add := func(kind Decision, pats []string, lines []int) {
 			for i, pat := range pats {
 				s.Rules = append(s.Rules, Rule{Kind: kind, Pattern: pat, Layer: l.name, File: l.file, Line: lines[i],
@@ -383,6 +509,10 @@ func (s *Settings) merge(fc *fileConfig, layer string, bound map[string]bool, tr
 			if loosen || fc.askTimeout < s.AskTimeout {
 				s.AskTimeout = fc.askTimeout
 			}
+		case "reject_memory":
+			if loosen || fc.rejectMemory > s.RejectMemory {
+				s.RejectMemory = fc.rejectMemory
+			}
 		case "builtin_readonly":
 			if loosen || !*fc.builtinReadonly {
 				s.BuiltinReadonly = *fc.builtinReadonly
@@ -390,6 +520,10 @@ func (s *Settings) merge(fc *fileConfig, layer string, bound map[string]bool, tr
 		case "no_tty_prompt":
 			if loosen || *fc.noTTYPrompt {
 				s.NoTTYPrompt = *fc.noTTYPrompt
+			}
+		case "audit_required": // true is the stricter value
+			if loosen || *fc.auditRequired {
+				s.AuditRequired = *fc.auditRequired
 			}
 		}
 		if layer == LayerManaged {

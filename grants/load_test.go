@@ -103,7 +103,7 @@ func TestLoadDefaults(t *testing.T) {
 func TestLoadLayers(t *testing.T) {
 	e := newEnv(t)
 	write(t, e.p.Managed, "unknown = \"deny\"\n[permissions.bash]\ndeny = [\"curl *\"]\n")
-	write(t, e.p.GlobalConfig(), "unknown = \"ask\"\ncomposite = \"each\"\ntimeout = \"30s\"\nno_tty_prompt = true\n\n[permissions.bash]\nallow = [\n  \"curl *\",\n  \"make *\",\n]\n")
+	write(t, e.p.GlobalConfig(), "unknown = \"ask\"\ncomposite = \"each\"\ntimeout = \"30s\"\nno_tty_prompt = true\nreject_memory = \"10m\"\n\n[permissions.bash]\nallow = [\n  \"curl *\",\n  \"make *\",\n]\n")
 	write(t, e.p.GlobalGrants(), "[permissions.bash]\nallow = [\"go test *\"]\n")
 	write(t, e.p.ProjectGrants(e.proj), "[permissions.bash]\nallow = ['npm test *']\nask = [\"npm publish*\"]\n")
 	s := Load(e.p, filepath.Join(e.proj))
@@ -113,7 +113,7 @@ func TestLoadLayers(t *testing.T) {
 	if s.Unknown != Deny {
 		t.Errorf("managed unknown=deny must bind, got %s", s.Unknown)
 	}
-	if s.Composite != "each" || s.Timeout != 30*time.Second || !s.NoTTYPrompt {
+	if s.Composite != "each" || s.Timeout != 30*time.Second || !s.NoTTYPrompt || s.RejectMemory != 10*time.Minute {
 		t.Errorf("global scalars: %+v", s)
 	}
 	var got []string
@@ -122,8 +122,8 @@ func TestLoadLayers(t *testing.T) {
 	}
 	want := []string{
 		"managed deny curl * policy.toml:3",
-		"global allow curl * config.toml:8",
-		"global allow make * config.toml:9",
+		"global allow curl * config.toml:9",
+		"global allow make * config.toml:10",
 		"global-grants allow go test * grants.toml:2",
 		"project-grants ask npm publish* grants.toml:3",
 		"project-grants allow npm test * grants.toml:2",
@@ -227,6 +227,7 @@ func TestLoadErrors(t *testing.T) {
 		{"wrong type bool", "\nbuiltin_readonly = \"yes\"\n", `:2:1: builtin_readonly must be true or false`},
 		{"bad duration", "timeout = \"soon\"\n", `:1:1: timeout must be a positive duration`},
 		{"negative duration", "ask_timeout = \"-1s\"\n", `:1:1: ask_timeout must be a positive duration`},
+		{"bad reject_memory", "reject_memory = \"-1h\"\n", `:1:1: reject_memory must be a duration like "1h"`},
 		{"allow not array", "[permissions.bash]\nallow = \"git *\"\n", `:2:1: permissions.bash.allow must be an array of strings`},
 		{"allow entry not string", "[permissions.bash]\nallow = [\"git *\", 3]\n", `:2:1: permissions.bash.allow entry 2 is not a string`},
 		{"empty pattern", "[permissions.bash]\nallow = [\n  \"git *\",\n  \"\",\n]\n", `:4:3: allow pattern "": empty pattern`},
@@ -270,7 +271,7 @@ func TestLoadErrors(t *testing.T) {
 	t.Run("directory", func(t *testing.T) {
 		e := newEnv(t)
 		os.MkdirAll(e.p.GlobalGrants(), 0o755)
-		if s := Load(e.p, e.proj); s.Err == nil || !strings.Contains(s.Err.Error(), "grants.toml:1:1: is a directory") {
+		if s := Load(e.p, e.proj); s.Err == nil || !strings.Contains(s.Err.Error(), "grants.toml: not a regular file (a directory)") {
 			t.Errorf("directory: %v", s.Err)
 		}
 	})

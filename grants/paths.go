@@ -60,7 +60,7 @@ func (p Paths) GlobalGrants() string { return filepath.Join(p.ConfigDir, "grants
 
 // projectDir is the user's per-project directory, outside the repository.
 func (p Paths) projectDir(root string) string {
-	return filepath.Join(p.ConfigDir, "projects", RootHash(root))
+	return filepath.Join(p.ProjectsDir(), RootHash(root))
 }
 
 // ProjectGrants holds the answers "allow for this project".
@@ -89,13 +89,29 @@ func RootHash(root string) string {
 // ProjectRoot is the nearest ancestor of cwd holding .guard/, else the
 // nearest holding .git, else cwd itself.
 func ProjectRoot(cwd string) string {
+	root, _ := FindProjectRoot(cwd)
+	return root
+}
+
+// How a project root was found, as [FindProjectRoot] reports it.
+const (
+	RootByGuardDir = ".guard/"       // the nearest ancestor with a .guard directory
+	RootByGit      = ".git"          // the nearest ancestor with .git (a directory, or a worktree's file)
+	RootByCwd      = "the directory" // neither: the working directory itself
+)
+
+// FindProjectRoot returns the project root of cwd and how it was found:
+// the nearest ancestor (cwd included) holding a .guard directory, else the
+// nearest holding .git, else cwd itself. A .guard/ above a repository's
+// root wins over the repository, so a team can make a monorepo one project.
+func FindProjectRoot(cwd string) (root, how string) {
 	if abs, err := filepath.Abs(cwd); err == nil {
 		cwd = abs
 	}
-	for _, marker := range []string{".guard", ".git"} {
+	for _, m := range [...]struct{ name, how string }{{".guard", RootByGuardDir}, {".git", RootByGit}} {
 		for dir := cwd; ; {
-			if fi, err := os.Stat(filepath.Join(dir, marker)); err == nil && (fi.IsDir() || marker == ".git") {
-				return dir
+			if fi, err := os.Stat(filepath.Join(dir, m.name)); err == nil && (fi.IsDir() || m.name == ".git") {
+				return dir, m.how
 			}
 			parent := filepath.Dir(dir)
 			if parent == dir {
@@ -104,8 +120,17 @@ func ProjectRoot(cwd string) string {
 			dir = parent
 		}
 	}
-	return cwd
+	return cwd, RootByCwd
 }
+
+// RootFile records, beside a project's grants, the root path they belong
+// to: the folder is named by a hash, which cannot be read back.
+func (p Paths) RootFile(root string) string {
+	return filepath.Join(p.projectDir(root), "root")
+}
+
+// ProjectsDir holds one folder of grants (and trust pins) per project.
+func (p Paths) ProjectsDir() string { return filepath.Join(p.ConfigDir, "projects") }
 
 // ProjectConfig is the team's committed config.
 func ProjectConfig(root string) string { return filepath.Join(root, ".guard", "config.toml") }

@@ -9,31 +9,54 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 )
 
+// lockWait bounds every wait for a grants file lock: a process that holds
+// one (a stuck guard, or anything that flocks the file) must not stall guard.
+const lockWait = 2 * time.Second
+
 // withLock runs fn holding an exclusive flock on file+".lock", creating the
-// directory (0700) first. The lock file stays: removing it would race.
+// directory (0700) first. The lock file stays: removing it would race. The
+// wait is bounded (lockWait); past it the change fails with a message that
+// names the lock.
 func withLock(file string, fn func() error) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("create settings directory: %w", err)
 	}
-	lf, err := os.OpenFile(file+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	lf, err := openRegular(file+".lock", syscall.O_CREAT|syscall.O_RDWR)
 	if err != nil {
 		return fmt.Errorf("open lock: %w", err)
 	}
-	defer lf.Close()
-	for {
-		err = syscall.Flock(int(lf.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
+	defer syscall.Close(lf.fd)
+	if err := flockWait(lf.fd, syscall.LOCK_EX, lockWait); err != nil {
+		return fmt.Errorf("lock %s: %w", file+".lock", err)
 	}
-	if err != nil {
-		return fmt.Errorf("lock %s: %w", file, err)
-	}
-	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
+	defer syscall.Flock(lf.fd, syscall.LOCK_UN)
 	return fn()
+}
+
+// errLockHeld is what a lock wait that ran out of time fails with.
+var errLockHeld = errors.New("held by another process")
+
+// flockWait takes flock(2) how on fd, polling with LOCK_NB and a short
+// backoff for at most wait: a blocking flock cannot be bounded, and a
+// process that holds the lock forever must not stall guard.
+func flockWait(fd, how int, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	pause := time.Millisecond
+	for {
+		err := retryEINTR(func() error { return syscall.Flock(fd, how|syscall.LOCK_NB) })
+		if err != syscall.EWOULDBLOCK {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w for %s", errLockHeld, wait)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 50*time.Millisecond)
+	}
 }
 
 // writeAtomic replaces file with data: temp file in the same directory,
@@ -150,12 +173,81 @@ func Trust(p Paths, root string) (string, error) {
 		return "", fmt.Errorf("trust: %w", err)
 	}
 	hash := hashBytes(data)
+	if err := RecordRoot(p, root); err != nil {
+		return "", fmt.Errorf("trust: %w", err)
+	}
 	tf := p.TrustFile(root)
 	err = withLock(tf, func() error { return writeAtomic(tf, []byte(hash+"\n"), 0o600) })
 	if err != nil {
 		return "", fmt.Errorf("trust: %w", err)
 	}
 	return hash, nil
+}
+
+// RecordRoot writes root into the project's folder (see [Paths.RootFile]),
+// unless it is there already, so that `guard grants list` can say which
+// project a folder of grants belongs to, and whether it still exists.
+func RecordRoot(p Paths, root string) error {
+	root = filepath.Clean(root)
+	file := p.RootFile(root)
+	if data, err := os.ReadFile(file); err == nil && strings.TrimSuffix(string(data), "\n") == root {
+		return nil
+	}
+	// No lock: every writer writes the same bytes, and the rename is atomic.
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return fmt.Errorf("record project root: %w", err)
+	}
+	if err := writeAtomic(file, []byte(root+"\n"), 0o600); err != nil {
+		return fmt.Errorf("record project root: %w", err)
+	}
+	return nil
+}
+
+// A Project is one folder of per-project settings under [Paths.ProjectsDir].
+type Project struct {
+	Dir    string // the folder
+	Root   string // the project root it belongs to; "" when not recorded
+	Exists bool   // Root is a directory that exists
+	Grants []Rule // the rules of its grants.toml (none when it has none)
+	Err    error  // grants.toml does not load
+}
+
+// Projects lists every project folder, with its recorded root and its
+// grants, sorted by root. It reads nothing on any decision's path.
+func Projects(p Paths) ([]Project, error) {
+	entries, err := os.ReadDir(p.ProjectsDir())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list project folders: %w", err)
+	}
+	var out []Project
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		pr := Project{Dir: filepath.Join(p.ProjectsDir(), e.Name())}
+		if data, err := os.ReadFile(filepath.Join(pr.Dir, "root")); err == nil {
+			pr.Root = strings.TrimSuffix(string(data), "\n")
+			if fi, err := os.Stat(pr.Root); err == nil && fi.IsDir() {
+				pr.Exists = true
+			}
+		}
+		file := filepath.Join(pr.Dir, "grants.toml")
+		if fc, err := loadForEdit(file); err != nil {
+			pr.Err = err
+		} else {
+			for _, k := range []Decision{Allow, Ask, Deny} {
+				for _, pat := range *fc.list(k) {
+					pr.Grants = append(pr.Grants, Rule{Kind: k, Pattern: pat, Layer: LayerProjectGrants, File: file})
+				}
+			}
+		}
+		out = append(out, pr)
+	}
+	slices.SortFunc(out, func(a, b Project) int { return strings.Compare(a.Root+"\x00"+a.Dir, b.Root+"\x00"+b.Dir) })
+	return out, nil
 }
 
 func (fc *fileConfig) list(kind Decision) *[]string {
@@ -204,10 +296,14 @@ func (fc *fileConfig) render() []byte {
 			fmt.Fprintf(&b, "timeout = %s\n", tomlString(fc.timeoutText))
 		case "ask_timeout":
 			fmt.Fprintf(&b, "ask_timeout = %s\n", tomlString(fc.askTimeoutText))
+		case "reject_memory":
+			fmt.Fprintf(&b, "reject_memory = %s\n", tomlString(fc.rejectMemoryText))
 		case "builtin_readonly":
 			fmt.Fprintf(&b, "builtin_readonly = %s\n", strconv.FormatBool(*fc.builtinReadonly))
 		case "no_tty_prompt":
 			fmt.Fprintf(&b, "no_tty_prompt = %s\n", strconv.FormatBool(*fc.noTTYPrompt))
+		case "audit_required":
+			fmt.Fprintf(&b, "audit_required = %s\n", strconv.FormatBool(*fc.auditRequired))
 		}
 	}
 	b.WriteString("\n[permissions.bash]\n")

@@ -85,16 +85,29 @@ func coversProbe(pattern, prog string) bool {
 }
 
 // Suggest returns the pattern to offer beside the exact text when asking
-// about c: the program and its subcommand with " *" ("npm install *" for
-// "npm install left-pad"), the script for an interpreter ("python3 x.py *"),
-// and the exact text for opaque commands, exec-capable arguments and
-// anything a wider pattern would not cover. Never bare "*", never
-// interpreter-wide. A transparent wrapper is suggested by what it runs.
+// about c: the pattern a person would write, which always covers c itself.
+//
+//   - a program with subcommands (the subcommandProgs table): the program and
+//     its subcommand with " *" ("npm install *" for npm install left-pad),
+//     but a target runner's target alone ("make all" for make all);
+//   - an interpreter: its script or -m module ("python3 x.py *");
+//   - a program that writes the paths it is given (pathWriters: touch, mv,
+//     cp, …): the exact text, until grants can be limited to the project;
+//   - a program guard does not know: its first word too when it reads like
+//     a subcommand ("mytool build *"); a plain tool (plainProgs): "grep *";
+//
+// and in every case no wider than the exec-capable table allows: a word
+// that makes the program run another (sed -i's script, make SHELL=) stays
+// literal and only what follows the last such word is covered by " *"
+// ("sed -i s/a/b/ *"). An interpreter one-liner (python3 -c CODE) gets no
+// pattern: the code is the command, a grant would only name it again, and
+// allow-once is the answer for it. Never bare "*", never interpreter-wide.
+// A pass-through wrapper is suggested by what it runs.
 func Suggest(c classify.Command) string {
-	if len(c.Args) == 0 || dyn(&c, 0) {
+	if len(c.Args) == 0 || dyn(&c, 0) || c.Opaque {
 		return ""
 	}
-	if c.Wrap == classify.WrapTransparent && c.InnerStart > 0 && c.InnerStart < len(c.Args) && !wrapperAssigns(&c) {
+	if c.Wrap == classify.WrapTransparent && c.InnerStart > 0 && c.InnerStart < len(c.Args) && passThrough(&c) && !wrapperAssigns(&c) {
 		in := classify.Command{Args: c.Args[c.InnerStart:], Parent: -1}
 		if c.Dynamic != nil {
 			in.Dynamic = c.Dynamic[c.InnerStart:]
@@ -108,46 +121,115 @@ func Suggest(c classify.Command) string {
 	if ValidatePattern(Allow, exact) != nil {
 		return "" // nothing storable would cover it: bare *, odd spacing
 	}
-	if c.Opaque || c.Wrap != classify.WrapNone || len(c.Args) == 1 {
+	name := path.Base(c.Args[0])
+	if c.Wrap != classify.WrapNone || len(c.Args) == 1 || slices.Contains(pathWriters, name) {
 		return exact
 	}
-	cand := ""
-	name := path.Base(c.Args[0])
+	// the words the exec-capable table keeps out of a '*'
+	cc := c
+	cc.Name = name
+	var m marks
+	markCommand(&cc, &m)
+	if m.all {
+		return exact
+	}
+	lastSens := -1
+	for k := range c.Args {
+		if k < len(m.sens) && m.sens[k] {
+			lastSens = k
+		}
+	}
+	// keep is how many leading words the pattern names; the rest is " *".
+	// open: a script or subcommand takes arguments, so " *" is offered
+	// even when none follow (npm test → npm test *); a target runner's
+	// further words are more targets, so make all stays make all.
+	keep, open := 1, false
 	a1 := c.Args[1]
 	switch {
 	case slices.Contains(interpreters, name):
 		switch {
 		case !strings.HasPrefix(a1, "-") && !dyn(&c, 1):
-			cand = c.Args[0] + " " + a1 + " *"
+			keep = 2
 		case a1 == "-m" && len(c.Args) > 2 && !dyn(&c, 2) && !strings.HasPrefix(c.Args[2], "-"):
-			// python -m pytest tests/ → python -m pytest *
-			cand = c.Args[0] + " -m " + c.Args[2] + " *"
+			keep = 3 // python -m pytest tests/ → python -m pytest *
+		default:
+			return exact
 		}
-	case isSubcommandWord(a1) && !dyn(&c, 1):
-		cand = c.Args[0] + " " + a1 + " *"
-	default:
-		cand = c.Args[0] + " *"
+		open = true
+	case slices.Contains(subcommandProgs, name):
+		if !isSubcommandWord(a1) || dyn(&c, 1) {
+			return exact
+		}
+		keep, open = 2, !slices.Contains(targetRunners, name)
+	case !slices.Contains(plainProgs, name) && isSubcommandWord(a1) && !dyn(&c, 1):
+		// a program guard does not know: a word that reads like a
+		// subcommand is kept (mytool build --fast → mytool build *)
+		keep, open = 2, true
 	}
-	if cand == "" || ValidatePattern(Allow, cand) != nil {
+	if lastSens >= keep {
+		keep, open = lastSens+1, false
+	}
+	if keep > len(c.Args) || keep == len(c.Args) && !open {
+		return exact
+	}
+	for k := 1; k < keep; k++ {
+		if dyn(&c, k) {
+			return exact
+		}
+	}
+	cand := strings.Join(c.Args[:keep], " ") + " *"
+	if ValidatePattern(Allow, cand) != nil {
 		return exact
 	}
 	// the candidate must cover the command under the exec-capable table
-	cc := c
-	cc.Name = name
-	var m marks
-	markCommand(&cc, &m)
 	var sp []span
 	off := 0
 	for k, w := range c.Args {
-		if m.sens[k] {
+		if k < len(m.sens) && m.sens[k] {
 			sp = append(sp, span{off, off + len(w)})
 		}
 		off += len(w) + 1
 	}
-	if m.all || !matchPattern(cand, exact, sp) {
+	if !matchPattern(cand, exact, sp) {
 		return exact
 	}
 	return cand
+}
+
+// subcommandProgs are programs whose first word is a subcommand: their
+// suggestion names it (cargo build *, git commit *, make all).
+var subcommandProgs = []string{
+	"git", "go", "cargo", "rustup", "npm", "pnpm", "yarn", "docker", "podman", "nerdctl", "kubectl", "helm",
+	"terraform", "tofu", "gh", "glab", "pip", "pip3", "uv", "poetry", "pipenv", "conda", "mamba", "brew",
+	"apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "make", "gmake", "ninja", "just", "task", "rake",
+	"bundle", "gem", "mvn", "gradle", "gradlew", "./gradlew", "dotnet", "composer", "mix", "stack", "cabal",
+	"nix", "swift", "flutter", "dart", "hugo", "zig", "ng", "nx", "turbo", "vercel", "firebase", "aws",
+	"gcloud", "az", "tox", "nox", "bazel", "sbt", "lein", "opam", "dune", "meson", "cmake", "pre-commit",
+	"jj", "hg", "svn",
+}
+
+// plainProgs take operands, not subcommands: their first word is a
+// pattern, a file or a text (grep foo x.go → grep *, not grep foo *).
+var plainProgs = []string{
+	"grep", "egrep", "fgrep", "rg", "ag", "ack", "cat", "head", "tail", "wc", "sort", "uniq", "cut", "tr", "awk",
+	"sed", "diff", "cmp", "ls", "find", "fd", "tree", "echo", "printf", "jq", "yq", "less", "more", "bat", "file",
+	"stat", "du", "df", "curl", "wget", "open", "xdg-open", "code", "vim", "vi", "nano", "emacs", "which", "type",
+	"basename", "dirname", "realpath", "readlink", "sha256sum", "md5sum", "xxd", "od", "hexdump", "strings",
+	"ps", "kill", "pkill", "sleep", "date", "env", "printenv", "test", "true", "false", "cd", "pushd",
+	"gofmt", "goimports", "prettier", "eslint", "black", "ruff", "shellcheck", "shfmt",
+}
+
+// targetRunners take targets, not a subcommand and its arguments: a
+// further word is one more target, so the suggestion names the target and
+// stops (make all, not make all *).
+var targetRunners = []string{"make", "gmake", "ninja", "just", "task", "rake"}
+
+// pathWriters change the files they are given, wherever those are: "mv *"
+// would cover mv ~/.bashrc /tmp. Their suggestion is the exact command
+// until a grant can be limited to paths inside the project.
+var pathWriters = []string{
+	"touch", "mv", "cp", "ln", "mkdir", "rmdir", "rm", "unlink", "chmod", "chown", "chgrp", "install",
+	"rsync", "scp", "truncate", "tee", "dd", "shred", "patch", "tar", "unzip", "gzip", "gunzip",
 }
 
 // isSubcommandWord: a word that reads like a subcommand (install, run, test).

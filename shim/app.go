@@ -1,8 +1,6 @@
 package shim
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -36,12 +34,50 @@ const (
 	modeExec  = "exec"  // guard exec -- PROG ARGS…
 )
 
-// Answers, as recorded: who decided.
+// Answers, as recorded: how the decision was reached (ccs.Answer*).
 const (
-	answerRule    = "rule"    // a rule or the built-in sets, no human
-	answerUser    = "user"    // the human, at the prompt or with guard approve --once
-	answerPending = "pending" // nobody could be asked: refused and left for guard approve
+	answerRule      = "rule"      // a rule or the built-in sets, no human
+	answerOnce      = "once"      // a human allowed this run
+	answerProject   = "project"   // … and stored the suggested pattern for the project
+	answerGlobal    = "global"    // … and stored it everywhere
+	answerEdited    = "edited"    // … and stored a pattern they edited
+	answerDeny      = "deny"      // a human refused
+	answerTimeout   = "timeout"   // nobody answered in time
+	answerCancelled = "cancelled" // the prompt ended without an answer (Ctrl-C, Esc, EOF, a signal)
+	answerPending   = "pending"   // nobody could be asked: refused and left for guard approve
+	answerRejected  = "rejected"  // a human rejected the same text recently
 )
+
+// Vias, as recorded: where the answer came from (ccs.Via*).
+const (
+	viaRule     = "rule"     // no human
+	viaTerminal = "terminal" // guard's prompt on the human's terminal
+	viaConsole  = "console"  // guard watch
+	viaApprove  = "approve"  // guard approve --once, used now
+)
+
+// answered is who decided an ask, and how.
+type answered struct{ answer, via string }
+
+// allowed reports whether the answer lets the command run.
+func (h answered) allowed() bool {
+	switch h.answer {
+	case answerOnce, answerProject, answerGlobal, answerEdited:
+		return true
+	}
+	return false
+}
+
+// decision is what the record says was decided: a human's refusal is a deny.
+func (h answered) decision() string {
+	switch h.answer {
+	case answerDeny, answerTimeout, answerCancelled, answerRejected:
+		return string(grants.Deny)
+	}
+	return string(grants.Ask)
+}
+
+var byRule = answered{answerRule, viaRule}
 
 // engine is what judging and remembering need from the other packages. The
 // production wiring is in wire.go (grants, classify) and record.go (ccs);
@@ -58,9 +94,16 @@ type engine struct {
 	addRule     func(file, pattern string) error
 	// journal opens the audit trail and pending store.
 	journal func() (journal, error)
-	redact  func(string) string
+	// console returns the path of guard watch's socket ("" or nil: none).
+	console func() string
+	// trustConsole checks the process listening on the console socket
+	// (pid and uid from SO_PEERCRED); nil: checkConsolePeer.
+	trustConsole func(pid, uid int) error
+	redact       func(string) string
 	// openTTY opens the human's terminal for a prompt.
 	openTTY func() (*os.File, error)
+	// trustTTY judges whether a human holds it (TrustTerminal).
+	trustTTY func(tty *os.File, trusted []string) TTYTrust
 	// listen starts delivering the signals guard forwards into c;
 	// unlisten, when set, undoes that after the run (guard exits instead).
 	listen   func(c chan<- os.Signal)
@@ -83,6 +126,9 @@ type app struct {
 	// agentOnce and agentName: who asked, looked up once (see agent).
 	agentOnce sync.Once
 	agentName string
+	// sum is the keyed hash of the job's text, made once (see textSum).
+	sum, sumOf string
+	sumErr     error
 }
 
 func newApp(env Env) *app {
@@ -119,6 +165,13 @@ func Exec(env Env, argv []string, timeout time.Duration, cwd string) int {
 // errorf prints one guard: error line.
 func (a *app) errorf(format string, args ...any) {
 	fmt.Fprintf(a.env.Stderr, "guard: error: "+format+"\n", args...)
+}
+
+// warnPending prints one warning about the request directory (a run asks
+// at most once, so at most one per kind): what did not happen, and why.
+// It is not an audit problem, and is not reported as one.
+func (a *app) warnPending(what string, err error) {
+	fmt.Fprintf(a.env.Stderr, "guard: warning: %s: %s\n", what, oneLine(a.eng.redact(err.Error())))
 }
 
 // job is one command to judge and run.
@@ -210,8 +263,8 @@ func (a *app) shell() int {
 }
 
 func (a *app) exec(argv []string, timeout time.Duration, cwd string) int {
-	if len(argv) == 0 {
-		a.errorf("exec needs a program")
+	if len(argv) == 0 || argv[0] == "" {
+		a.errorf("exec needs a program: guard exec -- PROG ARGS...")
 		return ExitUsage
 	}
 	if cwd == "" {
@@ -307,13 +360,16 @@ func quoteArgv(argv []string) string {
 
 // limits are the run's settings after the environment had its say.
 type limits struct {
-	timeout    time.Duration
-	askTimeout time.Duration
-	noPrompt   bool
+	timeout      time.Duration
+	askTimeout   time.Duration
+	rejectMemory time.Duration
+	noPrompt     bool
+	trusted      []string // trusted_terminals
 }
 
 func (a *app) limits(j job, s *grants.Settings) (limits, error) {
-	l := limits{timeout: defaultTimeout, askTimeout: defaultAskTimeout}
+	// reject_memory has its default in grants.Defaults ("0s" turns it off).
+	l := limits{timeout: defaultTimeout, askTimeout: defaultAskTimeout, rejectMemory: s.RejectMemory}
 	if s.Timeout > 0 {
 		l.timeout = s.Timeout
 	}
@@ -331,6 +387,7 @@ func (a *app) limits(j job, s *grants.Settings) (limits, error) {
 		l.askTimeout = s.AskTimeout
 	}
 	l.noPrompt = s.NoTTYPrompt || a.env.getenv("GUARD_NO_PROMPT") == "1"
+	l.trusted = s.TrustedTerminals
 	return l, nil
 }
 
@@ -360,22 +417,31 @@ func (a *app) judgeAndRun(j job) int {
 	lim, err := a.limits(j, s)
 	if err != nil {
 		a.errorf("%v", err)
-		a.record(j, v, "deny", answerRule, ExitFailure, start)
+		a.record(j, v, "deny", byRule, ExitFailure, start)
 		return ExitFailure
 	}
-	answer := answerRule
+	if s.AuditRequired && v.Decision != grants.Deny {
+		// Checked before asking: a human should not answer in vain.
+		if err := a.probeAudit(); err != nil {
+			// guard's state is broken, not the command: 125, not a refusal.
+			a.errorf("audit_required is set and the audit record cannot be written, so the command did not run: %s",
+				oneLine(a.eng.redact(err.Error())))
+			a.noteLost()
+			return ExitFailure
+		}
+	}
+	how := byRule
 	switch v.Decision {
 	case grants.Allow:
 	case grants.Ask:
-		var ok bool
-		if ok, answer = a.ask(j, v, lim); !ok {
-			return a.refusedAsk(j, v, answer, start)
+		if how = a.ask(j, v, lim); !how.allowed() {
+			return a.refusedAsk(j, v, how, start)
 		}
 	default:
 		return a.deny(j, v, start)
 	}
 	exit := a.runJob(j, lim)
-	a.record(j, v, string(v.Decision), answer, exit, start)
+	a.record(j, v, string(v.Decision), how, exit, start)
 	return exit
 }
 
@@ -387,7 +453,7 @@ func (a *app) deny(j job, v grants.Verdict, start time.Time) int {
 		rule = "deny"
 	}
 	fmt.Fprintf(a.env.Stderr, "guard: denied: %s: %s\n", oneLine(rule), oneLine(a.eng.redact(v.Reason)))
-	a.record(j, v, "deny", answerRule, ExitRefused, start)
+	a.record(j, v, "deny", byRule, ExitRefused, start)
 	return ExitRefused
 }
 
@@ -398,23 +464,36 @@ func (a *app) refuse(j job, rule, reason string) int {
 
 // refusedAsk reports an ask that did not end in allow: the human said no
 // (or did not answer), or nobody could be asked and the request is pending.
-func (a *app) refusedAsk(j job, v grants.Verdict, answer string, start time.Time) int {
-	a.record(j, v, string(grants.Ask), answer, ExitRefused, start)
+func (a *app) refusedAsk(j job, v grants.Verdict, how answered, start time.Time) int {
+	a.record(j, v, how.decision(), how, ExitRefused, start)
 	return ExitRefused
 }
 
 // ask resolves an ask verdict: an approval given with guard approve --once,
-// else the human at the terminal, else a pending request. It reports whether
-// the command may run, and who answered.
-func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
-	sum := textSum(j.text)
-	if jr := a.journal(); jr != nil {
+// else a recent rejection of the same text, else the human at a trusted
+// terminal, else the human at guard watch, else a pending request. It
+// reports who answered, and how.
+func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
+	sum, err := a.textSum(j.text)
+	if err != nil {
+		a.warn(err)
+	}
+	if jr := a.journal(); jr != nil && sum != "" {
 		ok, err := jr.TakeOnce(sum, j.cwd, a.env.now())
 		if err != nil {
-			a.warn(err)
+			// not an audit problem: say what failed, once, and go on asking
+			a.warnPending("approvals from guard approve were not checked", err)
 		}
 		if ok {
-			return true, answerUser
+			return answered{answerOnce, viaApprove}
+		}
+		at, found, err := jr.Rejected(sum, a.eng.projectRoot(j.cwd), a.env.now(), lim.rejectMemory)
+		if err != nil {
+			a.warnPending("rejections from guard reject were not checked", err)
+		}
+		if found {
+			fmt.Fprintf(a.env.Stderr, "guard: denied: rejected by the human at %s; do not retry\n", at.Local().Format("15:04"))
+			return answered{answerRejected, viaRule}
 		}
 	}
 	shown := a.eng.redact(j.text)
@@ -422,19 +501,32 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 	// (and stored) redacted, which also keeps it from matching anything.
 	v.Suggest = a.eng.redact(v.Suggest)
 	var tty *os.File
+	why := ""
 	if !lim.noPrompt {
-		tty = a.terminal()
+		tty, why = a.terminal(lim.trusted)
 	}
 	if tty == nil {
-		a.needsApproval(j, v, shown, sum)
-		return false, answerPending
+		id := a.addPending(j, v, shown, sum)
+		if how, ok := a.askConsole(j, v, id, lim); ok {
+			return how
+		}
+		if why != "" {
+			v.Reason += " (" + why + ")" // why the human was not asked
+		}
+		a.needsApproval(v, shown, id)
+		return answered{answerPending, viaRule}
 	}
 	defer tty.Close()
 	q := Question{
 		Command: shown, Cwd: j.cwd, Risk: string(v.Risk), Reason: a.eng.redact(v.Reason), Rule: v.Rule,
-		Suggest: v.Suggest, OnceOnly: v.OnceOnly,
+		Suggest: v.Suggest, OnceOnly: v.OnceOnly, Unredacted: j.text,
 	}
-	ans, pattern, err := Prompt(tty, q, lim.askTimeout)
+	reply, err := Prompt(tty, q, lim.askTimeout)
+	ans, pattern := reply.Answer, reply.Pattern
+	how := answered{string(reply.Outcome), viaTerminal}
+	if how.answer == "" {
+		how.answer = answerCancelled // a Prompt that says nothing of how it ended denied
+	}
 	switch {
 	case err != nil:
 		why := err.Error()
@@ -442,10 +534,10 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 			why = "no answer within " + shortDuration(lim.askTimeout)
 		}
 		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: %s\n", oneLine(v.Rule), oneLine(why))
-		return false, answerUser
+		return how
 	case ans == AnswerDeny:
 		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: denied at the terminal\n", oneLine(v.Rule))
-		return false, answerUser
+		return answered{answerDeny, viaTerminal}
 	case ans == AnswerProject || ans == AnswerGlobal:
 		file := a.eng.grantFile(ans, j.cwd)
 		if err := a.eng.addRule(file, pattern); err != nil {
@@ -453,16 +545,24 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) (bool, string) {
 			fmt.Fprintf(a.env.Stderr, "guard: warning: grant not stored: %s\n", oneLine(err.Error()))
 		}
 	}
-	return true, answerUser
+	if !how.allowed() {
+		how.answer = answerOnce // an allowing Answer whatever the Outcome says
+	}
+	return how
 }
 
-// terminal opens the human's terminal for a prompt, or returns nil.
-func (a *app) terminal() *os.File {
+// terminal opens the human's terminal for a prompt. It returns nil when
+// there is none, and also why when the terminal is not a human's.
+func (a *app) terminal(trusted []string) (*os.File, string) {
 	tty, err := a.eng.openTTY()
 	if err != nil || tty == nil {
-		return nil
+		return nil, ""
 	}
-	return tty
+	if t := a.eng.trustTTY(tty, trusted); !t.Human {
+		tty.Close()
+		return nil, t.Why
+	}
+	return tty, ""
 }
 
 // openControllingTTY opens /dev/tty for a prompt. It fails when there is no
@@ -482,19 +582,25 @@ func openControllingTTY() (*os.File, error) {
 	return tty, nil
 }
 
-// needsApproval records a pending request and prints the one line that tells
-// the human how to approve it.
-func (a *app) needsApproval(j job, v grants.Verdict, shown, sum string) {
-	id := ""
-	if jr := a.journal(); jr != nil {
-		got, err := jr.AddPending(pendingRequest{
-			Time: a.env.now(), Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Command: shown, SHA256: sum, Suggest: v.Suggest,
-		})
-		if err != nil {
-			a.warn(err)
-		}
-		id = got
+// addPending records a pending request and returns its id ("" when it
+// could not be stored).
+func (a *app) addPending(j job, v grants.Verdict, shown, sum string) string {
+	jr := a.journal()
+	if jr == nil || sum == "" {
+		return ""
 	}
+	id, err := jr.AddPending(pendingRequest{
+		Time: a.env.now(), Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Command: shown, HMAC: sum, Suggest: v.Suggest,
+	})
+	if err != nil {
+		a.warnPending("the request was not saved for guard approve", err)
+	}
+	return id
+}
+
+// needsApproval prints the one line that tells the human how to approve a
+// pending request.
+func (a *app) needsApproval(v grants.Verdict, shown, id string) {
 	how := ""
 	if v.Suggest != "" && !v.OnceOnly {
 		how = "guard grants add --project " + classify.QuoteWord(v.Suggest)
@@ -543,6 +649,11 @@ func (a *app) runJob(j job, lim limits) int {
 	if a.eng.children != nil {
 		sp.Keep = a.eng.children()
 	}
+	if a.eng.unlisten == nil {
+		// guard exits after the run: a signal while it records ends it
+		// now (128+N), and the record not written is counted as lost.
+		sp.Late = func(sig syscall.Signal) { a.noteLost(); os.Exit(128 + int(sig)) }
+	}
 	res, err := run(sp)
 	if a.eng.unlisten != nil && err == nil {
 		// (a command that never started never ran Meanwhile)
@@ -590,10 +701,24 @@ func lookPath(prog, path, cwd string) (string, error) {
 	return "", errors.New("command not found")
 }
 
-// textSum is the sha256 of a command text, as recorded and as approvals match it.
-func textSum(text string) string {
-	s := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(s[:])
+// textSum is the keyed hash of a command text, as recorded and as
+// approvals match it, made once per run and only when something is written
+// or looked up (the key is read from the state directory). It is "" with an
+// error when no key can be had: then nothing matches it. The caller warns.
+func (a *app) textSum(text string) (string, error) {
+	if a.sumOf == text && (a.sum != "" || a.sumErr != nil) {
+		return a.sum, a.sumErr
+	}
+	jr := a.journal()
+	if jr == nil {
+		return "", nil // warned already
+	}
+	a.sum, a.sumErr = jr.Sum(text)
+	a.sumOf = text
+	if a.sumErr != nil {
+		a.sum = ""
+	}
+	return a.sum, a.sumErr
 }
 
 // oneLine keeps a message on one line: an agent reads stderr line by line.

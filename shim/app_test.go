@@ -106,7 +106,7 @@ func TestMainAllowRunsAndRecords(t *testing.T) {
 	}
 	e := recs[0]
 	if e.Decision != "allow" || e.Rule != "test-allow" || e.Answer != "rule" || e.Mode != "shell" || e.Exit != 3 ||
-		e.Cwd != r.dir || e.SHA256 != textSum("echo hi; echo $0 $1; exit 3") {
+		e.Cwd != r.dir || e.HMAC != testSum("echo hi; echo $0 $1; exit 3") {
 		t.Errorf("record %+v", e)
 	}
 }
@@ -217,7 +217,7 @@ func TestMainNeedsApprovalComposite(t *testing.T) {
 func TestMainApprovedOnce(t *testing.T) {
 	r := newTestRun(t, "ask")
 	text := "echo approved"
-	if err := appendLine(filepath.Join(r.te.dir, "once"), textSum(text)+" "+r.dir); err != nil {
+	if err := appendLine(filepath.Join(r.te.dir, "once"), testSum(text)+" "+r.dir); err != nil {
 		t.Fatal(err)
 	}
 	if got := r.run("-c", text); got != 0 || r.out() != "approved\n" {
@@ -227,7 +227,7 @@ func TestMainApprovedOnce(t *testing.T) {
 		t.Errorf("second run: exit %d, the approval was for once", got)
 	}
 	recs := r.audit()
-	if len(recs) != 2 || recs[0].Answer != "user" || recs[1].Answer != "pending" {
+	if len(recs) != 2 || recs[0].Answer != "once" || recs[0].Via != "approve" || recs[1].Answer != "pending" || recs[1].Decision != "ask" {
 		t.Errorf("records %+v", recs)
 	}
 }
@@ -258,14 +258,8 @@ func askOnPty(t *testing.T, verdict string, keys ...string) (*testRun, int, stri
 	done := make(chan int, 1)
 	go func() { done <- r.run("-c", "echo ran") }()
 	if len(keys) > 0 {
-		p.waitFor(t, "answer (deny in")
-		for _, k := range keys {
-			if k == "<wait-pattern>" {
-				p.waitFor(t, "pattern (enter")
-				continue
-			}
-			p.master.Write([]byte(k))
-		}
+		p.waitCue(t)
+		p.typeKeys(t, keys)
 	}
 	select {
 	case code := <-done:
@@ -288,18 +282,19 @@ func grantFiles(r *testRun) map[string]string {
 
 func TestMainPromptAnswers(t *testing.T) {
 	for _, tc := range []struct {
-		keys   []string
-		exit   int
-		grants map[string]string
-		stderr string
+		keys           []string
+		exit           int
+		grants         map[string]string
+		stderr         string
+		answer, decide string // as recorded
 	}{
-		{[]string{"o"}, 0, map[string]string{}, ""},
-		{[]string{"p"}, 0, map[string]string{"project": "npm install *\n"}, ""},
-		{[]string{"g"}, 0, map[string]string{"global": "npm install *\n"}, ""},
-		{[]string{"d"}, ExitRefused, map[string]string{}, "guard: denied: unknown: denied at the terminal\n"},
-		{[]string{"\x03"}, ExitRefused, map[string]string{}, "guard: denied: unknown: the prompt was cancelled\n"},
-		{[]string{"e", "<wait-pattern>", "\x15", "echo *\r", "p"}, 0, map[string]string{"project": "echo *\n"}, ""},
-		{nil, ExitRefused, map[string]string{}, "guard: denied: unknown: no answer within 1s\n"},
+		{[]string{"o\r"}, 0, map[string]string{}, "", "once", "ask"},
+		{[]string{"p\r"}, 0, map[string]string{"project": "npm install *\n"}, "", "project", "ask"},
+		{[]string{"g\r", "<cue>", "y\r"}, 0, map[string]string{"global": "npm install *\n"}, "", "global", "ask"},
+		{[]string{"d\r"}, ExitRefused, map[string]string{}, "guard: denied: unknown: denied at the terminal\n", "deny", "deny"},
+		{[]string{"\x03"}, ExitRefused, map[string]string{}, "guard: denied: unknown: the prompt was cancelled\n", "cancelled", "deny"},
+		{[]string{"e\r", "<cue>", "\x15", "echo *\r", "<cue>", "p\r"}, 0, map[string]string{"project": "echo *\n"}, "", "edited", "ask"},
+		{nil, ExitRefused, map[string]string{}, "guard: denied: unknown: no answer within 1s\n", "timeout", "deny"},
 	} {
 		r, code, shown := askOnPty(t, "ask", tc.keys...)
 		if code != tc.exit || r.errOut() != tc.stderr {
@@ -314,14 +309,14 @@ func TestMainPromptAnswers(t *testing.T) {
 		if !strings.Contains(shown, "echo ran") || !strings.Contains(shown, "no grant covers it") {
 			t.Errorf("keys %q: terminal showed %q", tc.keys, shown)
 		}
-		if recs := r.audit(); len(recs) != 1 || recs[0].Answer != "user" || recs[0].Decision != "ask" {
+		if recs := r.audit(); len(recs) != 1 || recs[0].Answer != tc.answer || recs[0].Via != "terminal" || recs[0].Decision != tc.decide {
 			t.Errorf("keys %q: records %+v", tc.keys, recs)
 		}
 	}
 }
 
 func TestMainPromptComposite(t *testing.T) {
-	r, code, shown := askOnPty(t, "composite", "p", "g", "o")
+	r, code, shown := askOnPty(t, "composite", "p\r", "<cue>", "g\r", "<cue>", "o\r")
 	if code != 0 || len(grantFiles(r)) != 0 {
 		t.Errorf("exit %d grants %v", code, grantFiles(r))
 	}

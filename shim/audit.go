@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -17,10 +18,11 @@ type auditEntry struct {
 	Agent      string
 	Cwd        string
 	Command    string // redacted
-	SHA256     string // of the text as judged (unredacted)
+	HMAC       string // keyed hash of the text as judged (unredacted)
 	Decision   string
 	Rule       string
 	Answer     string
+	Via        string
 	Mode       string
 	Exit       int
 	DurationMS int64
@@ -32,7 +34,7 @@ type pendingRequest struct {
 	Cwd     string
 	Root    string
 	Command string
-	SHA256  string
+	HMAC    string
 	Suggest string
 }
 
@@ -42,7 +44,12 @@ type journal interface {
 	// AddPending stores the request and returns its id for guard approve.
 	AddPending(p pendingRequest) (string, error)
 	// TakeOnce consumes an approve --once for exactly this text in this cwd.
-	TakeOnce(sha, cwd string, now time.Time) (bool, error)
+	TakeOnce(sum, cwd string, now time.Time) (bool, error)
+	// Rejected reports when a human rejected this text in this project
+	// root, if that was within window before now.
+	Rejected(sum, root string, now time.Time, window time.Duration) (time.Time, bool, error)
+	// Sum is the keyed hash of a text.
+	Sum(text string) (string, error)
 	Close() error
 }
 
@@ -77,19 +84,59 @@ func (a *app) warn(err error) {
 }
 
 // record writes the audit record of one decision.
-func (a *app) record(j job, v grants.Verdict, decision, answer string, exit int, start time.Time) {
+func (a *app) record(j job, v grants.Verdict, decision string, how answered, exit int, start time.Time) {
 	jr := a.journal()
 	if jr == nil {
 		return
 	}
+	sum, sumErr := a.textSum(j.text)
 	err := jr.Append(auditEntry{
-		Time: start, Agent: a.agent(), Cwd: j.cwd, Command: a.eng.redact(j.text), SHA256: textSum(j.text),
-		Decision: decision, Rule: v.Rule, Answer: answer, Mode: j.mode, Exit: exit,
+		Time: start, Agent: a.agent(), Cwd: j.cwd, Command: a.eng.redact(j.text), HMAC: sum,
+		Decision: decision, Rule: v.Rule, Answer: how.answer, Via: how.via, Mode: j.mode, Exit: exit,
 		DurationMS: a.env.now().Sub(start).Milliseconds(),
 	})
 	if err != nil {
 		a.warn(err)
+		a.noteLost()
+	} else if sumErr != nil {
+		a.warn(sumErr) // written, without the hash
 	}
+}
+
+// lossNoter is a journal that can count the records it lost (ccs can; the
+// tests' journal need not).
+type lossNoter interface {
+	NoteLost(at time.Time) error
+}
+
+// noteLost counts one audit record that could not be written, so that
+// guard audit can say so later. Best effort: with the whole state directory
+// unusable there is nowhere to count it, and the warning is all there is.
+func (a *app) noteLost() {
+	if n, ok := a.j.(lossNoter); ok {
+		_ = n.NoteLost(a.env.now())
+	}
+}
+
+// prober is a journal that can tell, before a command runs, whether its
+// record could be written.
+type prober interface {
+	Probe() error
+}
+
+// probeAudit checks that the audit record could be written (audit_required).
+func (a *app) probeAudit() error {
+	jr := a.journal()
+	if jr == nil {
+		if a.jErr != nil {
+			return a.jErr
+		}
+		return errors.New("no audit journal")
+	}
+	if p, ok := jr.(prober); ok {
+		return p.Probe()
+	}
+	return nil
 }
 
 // agent names who asked: GUARD_AGENT, else the parent process's name. It

@@ -41,14 +41,80 @@
 // classify.Analyze (or AnalyzeArgv) and grants.Decide give a verdict. deny:
 // exit 126 and one line "guard: denied: RULE: REASON". ask: an approval given
 // with guard approve --once for exactly this text in this directory is used
-// up; else, if prompting is on (not GUARD_NO_PROMPT=1, not no_tty_prompt) and
-// /dev/tty opens with guard in its foreground, [Prompt] asks there, never on
-// the agent's stdout or stderr; else the request is recorded as pending and
-// guard exits 126 with one line "guard: needs approval: CMD (REASON); to
-// allow it here: guard grants add --project 'PATTERN'  (or: guard approve ID)".
+// up; else, if prompting is on (not GUARD_NO_PROMPT=1, not no_tty_prompt),
+// /dev/tty opens with guard in its foreground and [TrustTerminal] finds it
+// is a human's, [Prompt] asks there, never on the agent's stdout or
+// stderr; else the request is recorded as pending and guard exits 126 with
+// one line "guard: needs approval: CMD (REASON (WHY NOT ASKED)); to allow
+// it here: guard grants add --project 'PATTERN'  (or: guard approve ID)".
 // Answers p and g store the pattern with grants.AddRule in the project's or
 // the global grants. Text shown anywhere goes through redact first, and the
 // prompt prints control characters escaped.
+//
+// # Whose terminal is it
+//
+// An agent that drives its own pseudo-terminal (python's pty, script,
+// expect, a tmux it started) could read the question and type the answer.
+// So before asking, guard judges the terminal ([TrustTerminal]; for
+// another process, [TrustProcessTerminal]). It is a human's only when:
+//
+//   - It is not a pseudo-terminal at all (a virtual console, a serial
+//     line): the kernel's own terminal. Or:
+//   - guard finds who holds its master side: every process with a
+//     descriptor to /dev/ptmx whose /proc/PID/fdinfo tty-index is the
+//     terminal's pts number. None found (another PID namespace, a process
+//     guard may not read, no /proc, not Linux) is not a human's ("cannot
+//     tell who holds this terminal"), with one exception: a user's sshd
+//     session process, which guard cannot read, counts as the holder when
+//     guard's session leader was started by it and its parent is root's
+//     sshd.
+//   - The agent is the nearest process above guard that is not a shell
+//     (bash, sh, dash, zsh, fish, busybox, …) and not guard. Every holder
+//     must be above the agent (an ancestor of it, not it and not below it).
+//   - Every holder must also be a terminal program, judged by the program
+//     it runs (/proc/PID/exe, not its name): a terminal emulator (gnome
+//     terminal, kgx, ptyxis, xterm, urxvt, kitty, alacritty, foot, tilix,
+//     xfce4-terminal, ghostty, …), an editor's terminal (VS Code and its
+//     forks, not running as a plain node script), or sshd; installed by root
+//     (the file and its directory root's and writable by no one else), so
+//     an agent cannot call its own program xterm. Interpreters and pty
+//     drivers (python, perl, node, script, expect, socat, ssh) never are,
+//     so padding the tree (python holding the pty, then perl, then sh -c,
+//     then guard) does not help. The user may add programs with
+//     trusted_terminals in the global config.toml or the managed policy
+//     (never a project's files): absolute paths, owned by root or the user,
+//     writable by no one else; such a program counts as a terminal
+//     emulator, whatever the tables say.
+//   - Multiplexers (tmux, screen, zellij, dtach, abduco) and terminals any
+//     process of the user can type into (wezterm cli send-text, konsole's
+//     d-bus sendText) are not a human's: an agent could type the answer
+//     into them. mosh-server neither: any process can start one.
+//   - An editor's terminal or sshd directly above guard (only shells
+//     between) is not a human's: the editor's extensions or the ssh client
+//     may be the agent. A terminal emulator directly above guard is (the
+//     human typed the command). An ssh client on this machine (loopback,
+//     or the server's own address, in SSH_CONNECTION) may be the agent: not
+//     a human's.
+//   - A holder whose environment has GUARD_ACTIVE was started by a command
+//     guard ran: not a human's.
+//   - Where the kernel lets a process push keys into its controlling
+//     terminal (TIOCSTI: before Linux 6.2, or dev.tty.legacy_tiocsti=1),
+//     an agent sharing guard's terminal could type the answer: not a
+//     human's.
+//
+// Every read is bounded (8192 processes, 200000 descriptors, 64 parent
+// links) and never blocks; any error is not a human's. It runs only when
+// guard must ask.
+//
+// # The prompt
+//
+// An answer is a key, then Enter: o (once), p (this project), g
+// (everywhere, confirmed with y and Enter), e (edit the pattern, then p or
+// g), d (deny); v shows the unredacted command once, on that terminal only.
+// Any other key shows the choices again. Keys typed before the question,
+// or within 150 ms of it being drawn, are thrown away. Ctrl-C, Esc,
+// Ctrl-D, the ask timeout and signals deny. [Reply] says how it ended
+// ([Outcome]: once, project, global, edited, deny, timeout, cancelled).
 //
 // # Running
 //
@@ -64,7 +130,18 @@
 // 10m): SIGTERM to the group and to every descendant, SIGKILL after 2 s, exit
 // 124 and "guard: timed out after D". The same cleanup runs when guard itself
 // gets SIGTERM or SIGHUP (forward, wait the grace, kill), and after SIGINT or
-// SIGQUIT once the shell has ended.
+// SIGQUIT once the shell has ended. Ctrl-C (or Ctrl-\) typed at the terminal
+// reaches only the command's group, not guard: when the command ends by that
+// signal (killed by it, or exiting 130 or 131), guard cleans up the same way,
+// so a background job survives neither kind of interrupt. What guard cannot
+// see: a command that traps Ctrl-C and exits with another status keeps its
+// background jobs, as after a normal end.
+//
+// A signal ends guard promptly in every phase: before the command starts the
+// signals keep their default action (guard never blocks there: every file it
+// opens is opened without blocking and every lock wait is bounded, 2 s); while
+// it runs they are forwarded; after it ended (while the record is written)
+// guard exits at once with 128+N and counts the record as lost.
 //
 // How "every descendant" is found: guard makes itself a child subreaper
 // (PR_SET_CHILD_SUBREAPER), so processes that double-forked or left the group
@@ -94,9 +171,38 @@
 //
 // Every decision becomes one audit record (ccs, all of it in record.go):
 // time, agent (GUARD_AGENT, else the parent process name from /proc), cwd,
-// the redacted text, its sha256, decision (the verdict), rule, answer (rule,
-// user, pending), mode (shell, stdin, exec), exit status and duration. A
+// the redacted text, its keyed hash (HMAC, see ccs), decision (the verdict;
+// deny when a human refused), rule, answer (rule, once, project, global,
+// edited, deny, timeout, cancelled, pending, rejected), via (rule, terminal,
+// console, approve), mode (shell, stdin, exec), exit status and duration. A
 // refusal is printed before it is recorded. A state directory that cannot be
 // written costs one "guard: warning: audit not written: …" line per run; the
-// command is still judged and run.
+// command is still judged and run, and the lost record is counted in the
+// state directory's audit-lost marker (count and last time), which guard
+// audit reports ("guard: warning: N records were lost, last at TIME").
+//
+// audit_required = true (config; default false) turns that around: before an
+// allowed command runs, guard checks that its record can be written (the
+// state directory exists and the journal opens for appending as a regular
+// file); if not, the command does not run and guard exits 125 (guard failed,
+// not a refusal of the command: 126 would tell the agent the command itself
+// is forbidden) with one "guard: error: audit_required …" line. The record is
+// written after the command, so a record can still be lost in between (the
+// disk fills while it runs); that is counted. The default is false because
+// guard's first job is to judge: a full disk or a broken state directory
+// should not stop all work when every command is still judged, refused or
+// asked as usual; a user who must have a complete trail sets it.
+//
+// # Asking without a terminal
+//
+// When guard must ask and has no trusted terminal (or prompting is off), it
+// first refuses a text that a human rejected in the same project root within
+// reject_memory ("rejected by the human at 14:02; do not retry"). Otherwise
+// it stores a pending request and, if a human runs guard watch, offers it
+// there (console.go): it connects to console.sock in the state directory,
+// trusts the listener only if SO_PEERCRED shows this user, guard's own
+// program, no guard shell among its ancestors and a human's terminal, sends
+// the request and waits up to ask_timeout. With no console, or one it does
+// not trust, the command is refused as needing approval, with the request
+// id; SIGINT, SIGTERM or SIGHUP while waiting refuse at once.
 package shim

@@ -3,6 +3,7 @@ package shim
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -96,6 +97,10 @@ options:
 	rest := args[i:]
 	if inv.HasC {
 		if len(rest) == 0 {
+			if slices.Contains(inv.Flags, "--help") {
+				// guard -c --help: someone wants guard's help, not bash's
+				return nil, &usageError{"-c needs a command text (guard -c 'CMD'); for guard's own help run guard --help"}
+			}
 			return nil, &usageError{"-c: option requires an argument"}
 		}
 		inv.Text, rest = rest[0], rest[1:]

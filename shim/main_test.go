@@ -2,6 +2,8 @@ package shim
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
@@ -22,7 +24,12 @@ import (
 // guard process on a test engine (verdict from SHIM_TEST_VERDICT, journal in
 // SHIM_TEST_JOURNAL). Links named bash or sh may point at it.
 func TestMain(m *testing.M) {
-	if os.Getenv("SHIM_TEST_AS_GUARD") != "" {
+	switch {
+	case os.Getenv("SHIM_TEST_AS_TERMINAL") != "":
+		os.Exit(testTerminalMain())
+	case os.Getenv("SHIM_TEST_AS_AGENT") != "":
+		os.Exit(testAgentMain())
+	case os.Getenv("SHIM_TEST_AS_GUARD") != "":
 		os.Exit(testGuardMain())
 	}
 	os.Exit(m.Run())
@@ -38,6 +45,14 @@ func testGuardMain() int {
 	a := newApp(env)
 	te := &testEngine{verdict: testVerdicts[os.Getenv("SHIM_TEST_VERDICT")], dir: os.Getenv("SHIM_TEST_JOURNAL")}
 	a.eng = te.engine()
+	if os.Getenv("SHIM_TEST_REAL_TTY") == "1" {
+		// the terminal and its judge as in production, settings from the
+		// config files under XDG_CONFIG_HOME (trusted_terminals, ask_timeout)
+		paths := grants.PathsFromEnv(os.Getenv)
+		a.eng.openTTY = openControllingTTY
+		a.eng.trustTTY = TrustTerminal
+		a.eng.settings = func(cwd string) *grants.Settings { return grants.Load(paths, cwd) }
+	}
 	if len(os.Args) > 1 && os.Args[1] == "exec" {
 		return a.exec(os.Args[2:], 0, "")
 	}
@@ -59,8 +74,10 @@ type testEngine struct {
 	dir        string // "" : no journal (as if the state dir were unusable)
 	tty        *os.File
 	askTimeout time.Duration
-	mu         sync.Mutex
-	judged     []string
+	// trust judges te.tty; nil: a human's (the tests of the prompt itself)
+	trust  func(tty *os.File, trusted []string) TTYTrust
+	mu     sync.Mutex
+	judged []string
 }
 
 func (te *testEngine) engine() engine {
@@ -99,6 +116,12 @@ func (te *testEngine) engine() engine {
 			}
 			return os.NewFile(uintptr(fd), "tty"), nil
 		},
+		trustTTY: func(tty *os.File, trusted []string) TTYTrust {
+			if te.trust == nil {
+				return TTYTrust{Human: true, Why: "the test says so"}
+			}
+			return te.trust(tty, trusted)
+		},
 		// Tests run many guards in one process: undo each Notify, and
 		// leave the other tests' children alone.
 		listen:   func(c chan<- os.Signal) { signal.Notify(c, forwarded...) },
@@ -130,6 +153,18 @@ func (f *fileJournal) AddPending(p pendingRequest) (string, error) {
 }
 
 func (f *fileJournal) Close() error { return nil }
+
+// testSum stands in for the keyed hash in the test journal.
+func testSum(text string) string {
+	s := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(s[:])
+}
+
+func (f *fileJournal) Sum(text string) (string, error) { return testSum(text), nil }
+
+func (f *fileJournal) Rejected(sum, root string, now time.Time, window time.Duration) (time.Time, bool, error) {
+	return time.Time{}, false, nil
+}
 
 func (f *fileJournal) TakeOnce(sha, cwd string, now time.Time) (bool, error) {
 	path := filepath.Join(f.dir, "once")

@@ -37,6 +37,26 @@ func (a Answer) String() string {
 	return "deny"
 }
 
+// Outcome is how a prompt ended, as the audit records it.
+type Outcome string
+
+const (
+	OutcomeOnce      Outcome = "once"      // o: run this text once
+	OutcomeProject   Outcome = "project"   // p: run, and grant the suggested pattern here
+	OutcomeGlobal    Outcome = "global"    // g, confirmed with y: run, and grant it everywhere
+	OutcomeEdited    Outcome = "edited"    // e: run, and grant a pattern the human changed (here or everywhere)
+	OutcomeDeny      Outcome = "deny"      // d: refused
+	OutcomeTimeout   Outcome = "timeout"   // no answer in time
+	OutcomeCancelled Outcome = "cancelled" // Ctrl-C, Esc, Ctrl-D, a closed terminal or a signal
+)
+
+// Reply is how the human answered.
+type Reply struct {
+	Answer  Answer
+	Pattern string // the pattern to store for AnswerProject and AnswerGlobal
+	Outcome Outcome
+}
+
 // Question is what the prompt shows. Command and Suggest must already be
 // redacted; control characters in them are shown escaped, never sent raw.
 type Question struct {
@@ -47,6 +67,10 @@ type Question struct {
 	Rule     string
 	Suggest  string // pattern offered for p/g; "" offers allow once and deny only
 	OnceOnly bool   // composite: allow once and deny only
+	// Unredacted is the command as the agent wrote it, secrets included;
+	// "" offers no v. The human may view it once, on this terminal; it is
+	// never stored or written anywhere else.
+	Unredacted string
 }
 
 // PromptEnd says why a prompt ended without an answer. Each is a deny.
@@ -67,17 +91,24 @@ const maxShownLines = 40
 // pollSlice is how often a waiting prompt looks at the signals it caught.
 const pollSlice = 100 * time.Millisecond
 
-// Prompt asks the human on tty, in raw mode, for a single-key answer:
-// o (allow once), p (this project), g (everywhere), e (edit the pattern, then
-// p or g), d (deny). With q.OnceOnly or no suggested pattern only o and d are
-// offered. No answer within timeout, EOF, Ctrl-C, Ctrl-D, Esc or a signal to
-// guard all deny, with an error saying which. The terminal's mode is restored
-// on every path. The string is the pattern to store for p and g.
-func Prompt(tty *os.File, q Question, timeout time.Duration) (Answer, string, error) {
+// settleTime is how long after a question is drawn keys are thrown away: no
+// human reads that fast, so they were typed before, for something else.
+const settleTime = 150 * time.Millisecond
+
+// Prompt asks the human on tty, in raw mode. An answer is a key, then
+// Enter: o (allow once), p (this project), g (everywhere; then y and Enter
+// to confirm), e (edit the pattern, then p or g), v (view the unredacted
+// command once), d (deny). Any other key shows the choices again. With
+// q.OnceOnly or no suggested pattern only o and d are offered. Keys typed
+// before the question, or within settleTime of it being drawn, are thrown
+// away. No answer within timeout, EOF, Ctrl-C, Ctrl-D, Esc or a signal to
+// guard all deny, with an error saying which (the Reply still says how it
+// ended). The terminal's mode is restored on every path.
+func Prompt(tty *os.File, q Question, timeout time.Duration) (Reply, error) {
 	fd := int(tty.Fd())
 	old, err := term.MakeRaw(fd)
 	if err != nil {
-		return AnswerDeny, "", fmt.Errorf("terminal raw mode: %w", err)
+		return Reply{Outcome: OutcomeCancelled}, fmt.Errorf("terminal raw mode: %w", err)
 	}
 	defer func() { _ = term.Restore(fd, old) }()
 	sigs := make(chan os.Signal, 1)
@@ -86,35 +117,70 @@ func Prompt(tty *os.File, q Question, timeout time.Duration) (Answer, string, er
 	// Keys typed before the question was shown were not meant as its answer.
 	_ = unix.IoctlSetInt(fd, unix.TCFLSH, unix.TCIFLUSH)
 
-	p := &prompter{tty: tty, keys: keyReader{fd: fd, deadline: time.Now().Add(timeout), sigs: sigs}}
-	a, pat, err := p.ask(q, timeout)
+	p := &prompter{tty: tty, q: q, timeout: timeout, keys: keyReader{fd: fd, deadline: time.Now().Add(timeout), sigs: sigs}}
+	r, err := p.ask()
 	if err != nil {
 		p.say("\r\n  denied: %s\r\n", err)
-		return AnswerDeny, "", err
+		out := OutcomeCancelled
+		if errors.Is(err, ErrAskTimeout) {
+			out = OutcomeTimeout
+		}
+		return Reply{Outcome: out}, err
 	}
-	return a, pat, nil
+	return r, nil
 }
 
 // prompter writes the question and reads the answer.
 type prompter struct {
-	tty  *os.File
-	keys keyReader
+	tty     *os.File
+	q       Question
+	timeout time.Duration
+	keys    keyReader
+	viewed  bool // the unredacted text was shown (it is shown once)
 }
 
 func (p *prompter) say(format string, args ...any) {
 	fmt.Fprintf(p.tty, format, args...)
 }
 
-func (p *prompter) ask(q Question, timeout time.Duration) (Answer, string, error) {
-	p.say("\r\nguard: the agent wants to run:\r\n")
-	lines := strings.Split(q.Command, "\n")
-	for i, l := range lines {
-		if i == maxShownLines {
-			p.say("    … %d more lines not shown\r\n", len(lines)-i)
-			break
+// cue waits out settleTime, throws away what was typed meanwhile, and then
+// prints the line that asks for a key.
+func (p *prompter) cue(format string, args ...any) {
+	time.Sleep(settleTime)
+	_ = unix.IoctlSetInt(p.keys.fd, unix.TCFLSH, unix.TCIFLUSH)
+	p.keys.buf = nil
+	p.say(format, args...)
+}
+
+// choose reads one answer: a key from valid, then Enter. It returns 0 when
+// the human typed anything else (the caller shows the choices again).
+func (p *prompter) choose(valid string) (byte, error) {
+	var sel byte
+	for {
+		c, err := p.keys.next()
+		if err != nil {
+			return 0, err
 		}
-		p.say("    %s\r\n", visible(l))
+		switch {
+		case c == 0x03 || c == 0x1b:
+			return 0, ErrAskCanceled
+		case c == 0x04:
+			return 0, ErrAskEOF
+		case c == '\r' || c == '\n':
+			return sel, nil
+		case sel == 0 && c < 0x80 && strings.IndexByte(valid, byte(unicode.ToLower(rune(c)))) >= 0:
+			sel = byte(unicode.ToLower(rune(c)))
+			p.say("%c", sel)
+		default:
+			return 0, nil
+		}
 	}
+}
+
+func (p *prompter) ask() (Reply, error) {
+	q := p.q
+	p.say("\r\nguard: the agent wants to run:\r\n")
+	p.showCommand(q.Command)
 	if q.Cwd != "" {
 		p.say("  in:     %s\r\n", visible(q.Cwd))
 	}
@@ -127,60 +193,99 @@ func (p *prompter) ask(q Question, timeout time.Duration) (Answer, string, error
 	full := !q.OnceOnly && q.Suggest != ""
 	if full {
 		p.say("  grant:  %s\r\n", visible(q.Suggest))
-		p.say("  [o] allow once  [p] allow for this project  [g] allow everywhere  [e] edit pattern  [d] deny\r\n")
-	} else {
-		p.say("  [o] allow once  [d] deny\r\n")
 	}
-	p.say("  answer (deny in %s): ", shortDuration(timeout))
 	for {
-		c, err := p.keys.next()
+		valid, line := "od", "[o] allow once"
+		if full {
+			valid, line = "opged", line+"  [p] allow for this project  [g] allow everywhere  [e] edit pattern"
+		}
+		if q.Unredacted != "" && !p.viewed {
+			valid, line = valid+"v", line+"  [v] view unredacted"
+		}
+		p.say("  %s  [d] deny\r\n", line)
+		p.cue("  answer, then enter (deny in %s): ", shortDuration(p.timeout))
+		c, err := p.choose(valid)
 		if err != nil {
-			return AnswerDeny, "", err
+			return Reply{}, err
 		}
 		switch c {
-		case 'o', 'O':
-			p.say("allow once\r\n")
-			return AnswerOnce, "", nil
-		case 'd', 'D', 'n', 'N':
-			p.say("deny\r\n")
-			return AnswerDeny, "", nil
-		case 0x03, 0x1b:
-			return AnswerDeny, "", ErrAskCanceled
-		case 0x04:
-			return AnswerDeny, "", ErrAskEOF
-		}
-		if !full {
-			continue
-		}
-		switch c {
-		case 'p', 'P':
-			p.say("allow for this project: %s\r\n", visible(q.Suggest))
-			return AnswerProject, q.Suggest, nil
-		case 'g', 'G':
-			p.say("allow everywhere: %s\r\n", visible(q.Suggest))
-			return AnswerGlobal, q.Suggest, nil
-		case 'e', 'E':
+		case 'o':
+			p.say("\r\n  allow once\r\n")
+			return Reply{Answer: AnswerOnce, Outcome: OutcomeOnce}, nil
+		case 'd':
+			p.say("\r\n  deny\r\n")
+			return Reply{Answer: AnswerDeny, Outcome: OutcomeDeny}, nil
+		case 'p':
+			p.say("\r\n  allow for this project: %s\r\n", visible(q.Suggest))
+			return Reply{Answer: AnswerProject, Pattern: q.Suggest, Outcome: OutcomeProject}, nil
+		case 'g':
+			ok, err := p.confirmGlobal(q.Suggest)
+			if err != nil {
+				return Reply{}, err
+			}
+			if ok {
+				return Reply{Answer: AnswerGlobal, Pattern: q.Suggest, Outcome: OutcomeGlobal}, nil
+			}
+		case 'e':
 			return p.edit(q.Suggest)
+		case 'v':
+			p.viewed = true
+			p.say("\r\n")
+			if q.Unredacted == q.Command {
+				p.say("  nothing was redacted\r\n")
+			} else {
+				p.say("  unredacted (shown once, never stored):\r\n")
+				p.showCommand(q.Unredacted)
+			}
+		default:
+			p.say("\r\n")
 		}
 	}
 }
 
+// showCommand prints a command's lines, escaped, up to maxShownLines.
+func (p *prompter) showCommand(text string) {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if i == maxShownLines {
+			p.say("    … %d more lines not shown\r\n", len(lines)-i)
+			break
+		}
+		p.say("    %s\r\n", visible(l))
+	}
+}
+
+// confirmGlobal asks again before a pattern is granted in every project.
+func (p *prompter) confirmGlobal(pattern string) (bool, error) {
+	p.say("\r\n  allow %s in every project?\r\n", visible(pattern))
+	p.cue("  [y] then enter to confirm, any other key to go back: ")
+	c, err := p.choose("y")
+	if err != nil || c != 'y' {
+		p.say("\r\n")
+		return false, err
+	}
+	p.say("\r\n  allow everywhere: %s\r\n", visible(pattern))
+	return true, nil
+}
+
 // edit lets the human change the pattern, then choose where to store it.
-func (p *prompter) edit(pattern string) (Answer, string, error) {
-	p.say("edit\r\n  pattern (enter to accept, esc to deny): %s", visible(pattern))
+func (p *prompter) edit(pattern string) (Reply, error) {
+	orig := pattern
+	p.say("\r\n")
+	p.cue("  pattern (enter to accept, esc to deny): %s", visible(pattern))
 	line := []byte(pattern)
-	for done := false; !done; {
+	for accepted := false; !accepted; {
 		c, err := p.keys.next()
 		if err != nil {
-			return AnswerDeny, "", err
+			return Reply{}, err
 		}
 		switch {
 		case c == '\r' || c == '\n':
-			done = true
+			accepted = true
 		case c == 0x03 || c == 0x1b:
-			return AnswerDeny, "", ErrAskCanceled
+			return Reply{}, ErrAskCanceled
 		case c == 0x04:
-			return AnswerDeny, "", ErrAskEOF
+			return Reply{}, ErrAskEOF
 		case c == 0x7f || c == 0x08:
 			if len(line) > 0 {
 				_, size := utf8.DecodeLastRune(line)
@@ -200,28 +305,36 @@ func (p *prompter) edit(pattern string) (Answer, string, error) {
 	pattern = strings.TrimSpace(string(line))
 	if pattern == "" || !utf8.ValidString(pattern) {
 		p.say("\r\n  empty or invalid pattern: deny\r\n")
-		return AnswerDeny, "", nil
+		return Reply{Answer: AnswerDeny, Outcome: OutcomeDeny}, nil
 	}
-	p.say("\r\n  [p] allow for this project  [g] allow everywhere  [d] deny: ")
+	outcome := func(o Outcome) Outcome {
+		if pattern != orig {
+			return OutcomeEdited
+		}
+		return o
+	}
 	for {
-		c, err := p.keys.next()
+		p.say("\r\n  [p] allow for this project  [g] allow everywhere  [d] deny\r\n")
+		p.cue("  answer, then enter: ")
+		c, err := p.choose("pgd")
 		if err != nil {
-			return AnswerDeny, "", err
+			return Reply{}, err
 		}
 		switch c {
-		case 'p', 'P':
-			p.say("allow for this project: %s\r\n", visible(pattern))
-			return AnswerProject, pattern, nil
-		case 'g', 'G':
-			p.say("allow everywhere: %s\r\n", visible(pattern))
-			return AnswerGlobal, pattern, nil
-		case 'd', 'D', 'n', 'N':
-			p.say("deny\r\n")
-			return AnswerDeny, "", nil
-		case 0x03, 0x1b:
-			return AnswerDeny, "", ErrAskCanceled
-		case 0x04:
-			return AnswerDeny, "", ErrAskEOF
+		case 'p':
+			p.say("\r\n  allow for this project: %s\r\n", visible(pattern))
+			return Reply{Answer: AnswerProject, Pattern: pattern, Outcome: outcome(OutcomeProject)}, nil
+		case 'g':
+			ok, err := p.confirmGlobal(pattern)
+			if err != nil {
+				return Reply{}, err
+			}
+			if ok {
+				return Reply{Answer: AnswerGlobal, Pattern: pattern, Outcome: outcome(OutcomeGlobal)}, nil
+			}
+		case 'd':
+			p.say("\r\n  deny\r\n")
+			return Reply{Answer: AnswerDeny, Outcome: OutcomeDeny}, nil
 		}
 	}
 }

@@ -19,6 +19,7 @@ type ptyTerm struct {
 	master, tty *os.File
 	mu          sync.Mutex
 	out         bytes.Buffer
+	cues        int // questions waited for (waitCue)
 }
 
 func newPty(t *testing.T) *ptyTerm {
@@ -75,36 +76,73 @@ func (p *ptyTerm) termios(t *testing.T) *unix.Termios {
 }
 
 type promptResult struct {
-	a   Answer
-	pat string
+	r   Reply
 	err error
+}
+
+// cueMark is in every line that asks for a key (and in no other line the
+// tests' questions show).
+const cueMark = "enter"
+
+// waitCue waits for the next line asking for a key: keys typed earlier are
+// thrown away by the prompt.
+func (p *ptyTerm) waitCue(t *testing.T) {
+	t.Helper()
+	p.cues++
+	for i := 0; i < 500; i++ {
+		p.mu.Lock()
+		n := strings.Count(p.out.String(), cueMark)
+		p.mu.Unlock()
+		if n >= p.cues {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("terminal never asked for key %d; got:\n%s", p.cues, p.shown())
+}
+
+// typeKeys types keys on the master: "<cue>" waits for the next question,
+// "<close>" hangs up.
+func (p *ptyTerm) typeKeys(t *testing.T, keys []string) {
+	t.Helper()
+	for _, k := range keys {
+		switch k {
+		case "<close>":
+			p.master.Close()
+		case "<cue>":
+			p.waitCue(t)
+		default:
+			if _, err := p.master.Write([]byte(k)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 // ask runs Prompt on the pty, types keys once the question is up, and checks
 // that the terminal mode was restored.
 func ask(t *testing.T, q Question, timeout time.Duration, keys ...string) promptResult {
 	t.Helper()
+	r, _ := askShown(t, q, timeout, keys...)
+	return r
+}
+
+func askShown(t *testing.T, q Question, timeout time.Duration, keys ...string) (promptResult, string) {
+	t.Helper()
 	p := newPty(t)
 	before := p.termios(t)
 	done := make(chan promptResult, 1)
 	go func() {
-		a, pat, err := Prompt(p.tty, q, timeout)
-		done <- promptResult{a, pat, err}
+		r, err := Prompt(p.tty, q, timeout)
+		done <- promptResult{r, err}
 	}()
-	p.waitFor(t, "answer (deny in")
-	for _, k := range keys {
-		if k == "<close>" {
-			p.master.Close()
-			continue
-		}
-		if k == "<wait-pattern>" {
-			p.waitFor(t, "pattern (enter")
-			continue
-		}
-		if _, err := p.master.Write([]byte(k)); err != nil {
-			t.Fatal(err)
-		}
+	if len(keys) == 0 || keys[0] != "<early>" {
+		p.waitCue(t)
+	} else {
+		keys = keys[1:]
+		p.waitFor(t, "the agent wants to run:")
 	}
+	p.typeKeys(t, keys)
 	var r promptResult
 	select {
 	case r = <-done:
@@ -115,55 +153,122 @@ func ask(t *testing.T, q Question, timeout time.Duration, keys ...string) prompt
 	if before.Lflag != after.Lflag || before.Iflag != after.Iflag || before.Oflag != after.Oflag || before.Cflag != after.Cflag {
 		t.Errorf("terminal mode not restored: before %+v after %+v", before, after)
 	}
-	return r
+	return r, p.shown()
 }
 
 var npmQ = Question{Command: "npm install left-pad", Risk: "high", Reason: "no grant covers it", Rule: "unknown", Suggest: "npm install *"}
 
 func TestPromptAnswers(t *testing.T) {
 	for _, tc := range []struct {
-		keys []string
-		want Answer
-		pat  string
-		err  error
+		keys    []string
+		want    Answer
+		pat     string
+		outcome Outcome
+		err     error
 	}{
-		{[]string{"o"}, AnswerOnce, "", nil},
-		{[]string{"p"}, AnswerProject, "npm install *", nil},
-		{[]string{"g"}, AnswerGlobal, "npm install *", nil},
-		{[]string{"d"}, AnswerDeny, "", nil},
-		{[]string{"x", "z", "P"}, AnswerProject, "npm install *", nil},
-		{[]string{"\x03"}, AnswerDeny, "", ErrAskCanceled},
-		{[]string{"\x1b"}, AnswerDeny, "", ErrAskCanceled},
-		{[]string{"\x04"}, AnswerDeny, "", ErrAskEOF},
-		{[]string{"\x1b[A", "o"}, AnswerOnce, "", nil}, // an arrow key is not Esc
+		{[]string{"o\r"}, AnswerOnce, "", OutcomeOnce, nil},
+		{[]string{"p\r"}, AnswerProject, "npm install *", OutcomeProject, nil},
+		{[]string{"g\r", "<cue>", "y\r"}, AnswerGlobal, "npm install *", OutcomeGlobal, nil},
+		{[]string{"d\r"}, AnswerDeny, "", OutcomeDeny, nil},
+		// an unknown key shows the choices again; so does a second key before enter
+		{[]string{"x", "<cue>", "o", "z", "<cue>", "P\r"}, AnswerProject, "npm install *", OutcomeProject, nil},
+		// enter alone answers nothing
+		{[]string{"\r", "<cue>", "o\r"}, AnswerOnce, "", OutcomeOnce, nil},
+		// g needs y: anything else goes back to the choices
+		{[]string{"g\r", "<cue>", "\r", "<cue>", "g\r", "<cue>", "n", "<cue>", "d\r"}, AnswerDeny, "", OutcomeDeny, nil},
+		{[]string{"g\r", "<cue>", "\x03"}, AnswerDeny, "", OutcomeCancelled, ErrAskCanceled},
+		{[]string{"\x03"}, AnswerDeny, "", OutcomeCancelled, ErrAskCanceled},
+		{[]string{"o\x03"}, AnswerDeny, "", OutcomeCancelled, ErrAskCanceled},
+		{[]string{"\x1b"}, AnswerDeny, "", OutcomeCancelled, ErrAskCanceled},
+		{[]string{"\x04"}, AnswerDeny, "", OutcomeCancelled, ErrAskEOF},
+		{[]string{"\x1b[A", "o\r"}, AnswerOnce, "", OutcomeOnce, nil}, // an arrow key is not Esc
 		// edit: erase "*", type "left-pad", accept, store for the project
-		{[]string{"e", "<wait-pattern>", "\x7f", "left-pad\r", "p"}, AnswerProject, "npm install left-pad", nil},
-		// edit: clear the line, type a new one, store everywhere
-		{[]string{"e", "<wait-pattern>", "\x15", "npm ci\r", "g"}, AnswerGlobal, "npm ci", nil},
-		{[]string{"e", "<wait-pattern>", "\r", "d"}, AnswerDeny, "", nil},
-		{[]string{"e", "<wait-pattern>", "\x1b"}, AnswerDeny, "", ErrAskCanceled},
-		{[]string{"e", "<wait-pattern>", "\x15\r"}, AnswerDeny, "", nil}, // empty pattern
+		{[]string{"e\r", "<cue>", "\x7f", "left-pad\r", "<cue>", "p\r"}, AnswerProject, "npm install left-pad", OutcomeEdited, nil},
+		// edit: clear the line, type a new one, store everywhere (confirmed)
+		{[]string{"e\r", "<cue>", "\x15", "npm ci\r", "<cue>", "g\r", "<cue>", "y\r"}, AnswerGlobal, "npm ci", OutcomeEdited, nil},
+		// edit: g without y goes back to p, g, d
+		{[]string{"e\r", "<cue>", "\x15", "npm ci\r", "<cue>", "g\r", "<cue>", "x", "<cue>", "p\r"}, AnswerProject, "npm ci", OutcomeEdited, nil},
+		// edit, unchanged: what it was stored as
+		{[]string{"e\r", "<cue>", "\r", "<cue>", "p\r"}, AnswerProject, "npm install *", OutcomeProject, nil},
+		{[]string{"e\r", "<cue>", "\r", "<cue>", "d\r"}, AnswerDeny, "", OutcomeDeny, nil},
+		{[]string{"e\r", "<cue>", "\x1b"}, AnswerDeny, "", OutcomeCancelled, ErrAskCanceled},
+		{[]string{"e\r", "<cue>", "\x15\r"}, AnswerDeny, "", OutcomeDeny, nil}, // empty pattern
 	} {
 		r := ask(t, npmQ, 10*time.Second, tc.keys...)
-		if r.a != tc.want || r.pat != tc.pat || !errors.Is(r.err, tc.err) {
-			t.Errorf("keys %q: got %v %q %v, want %v %q %v", tc.keys, r.a, r.pat, r.err, tc.want, tc.pat, tc.err)
+		if r.r.Answer != tc.want || r.r.Pattern != tc.pat || r.r.Outcome != tc.outcome || !errors.Is(r.err, tc.err) {
+			t.Errorf("keys %q: got %v %q %q %v, want %v %q %q %v", tc.keys, r.r.Answer, r.r.Pattern, r.r.Outcome, r.err, tc.want, tc.pat, tc.outcome, tc.err)
 		}
+	}
+}
+
+func TestPromptKeyWithoutEnter(t *testing.T) {
+	// o alone answers nothing: the prompt runs out of time.
+	r := ask(t, npmQ, 1500*time.Millisecond, "o")
+	if r.r.Answer != AnswerDeny || r.r.Outcome != OutcomeTimeout || !errors.Is(r.err, ErrAskTimeout) {
+		t.Errorf("got %+v %v", r.r, r.err)
+	}
+}
+
+func TestPromptEarlyKeysIgnored(t *testing.T) {
+	// Typed as soon as the question starts to show: thrown away.
+	r := ask(t, npmQ, 1500*time.Millisecond, "<early>", "o\r")
+	if r.r.Answer != AnswerDeny || !errors.Is(r.err, ErrAskTimeout) {
+		t.Errorf("early o, enter: got %+v %v", r.r, r.err)
+	}
+	// And the prompt still takes the answer typed after.
+	r = ask(t, npmQ, 10*time.Second, "<early>", "g\r", "<cue>", "p\r")
+	if r.r.Answer != AnswerProject || r.err != nil {
+		t.Errorf("early g, then p: got %+v %v", r.r, r.err)
+	}
+	// Early keys before the confirmation of g do not confirm it.
+	r = ask(t, npmQ, 10*time.Second, "g\r", "y\r", "<cue>", "x", "<cue>", "d\r")
+	if r.r.Answer != AnswerDeny || r.err != nil {
+		t.Errorf("g, early y: got %+v %v", r.r, r.err)
+	}
+}
+
+func TestPromptView(t *testing.T) {
+	q := Question{Command: "export STRIPE=[REDACTED:stripe]; echo done", Unredacted: "export STRIPE=sk_live_abc\x1b[2J; echo done",
+		Risk: "high", Reason: "composite", OnceOnly: true}
+	r, shown := askShown(t, q, 10*time.Second, "v\r", "<cue>", "d\r")
+	if r.r.Answer != AnswerDeny || r.err != nil {
+		t.Errorf("got %+v %v", r.r, r.err)
+	}
+	if strings.Count(shown, "[v] view unredacted") != 1 {
+		t.Errorf("v offered other than once: %q", shown)
+	}
+	if !strings.Contains(shown, `    export STRIPE=sk_live_abc\x1b[2J; echo done`) || strings.Contains(shown, "\x1b[2J") {
+		t.Errorf("unredacted text not shown escaped: %q", shown)
+	}
+	// v is offered once: a second v shows the choices again.
+	_, shown = askShown(t, q, 10*time.Second, "v\r", "<cue>", "v\r", "<cue>", "d\r")
+	if strings.Count(shown, "sk_live_abc") != 1 {
+		t.Errorf("unredacted text shown %d times", strings.Count(shown, "sk_live_abc"))
+	}
+	q.Unredacted = q.Command
+	_, shown = askShown(t, q, 10*time.Second, "v\r", "<cue>", "o\r")
+	if !strings.Contains(shown, "nothing was redacted") {
+		t.Errorf("equal text: %q", shown)
+	}
+	q.Unredacted = ""
+	if _, shown = askShown(t, q, 10*time.Second, "d\r"); strings.Contains(shown, "[v]") {
+		t.Errorf("v offered with nothing to view: %q", shown)
 	}
 }
 
 func TestPromptOnceOnly(t *testing.T) {
 	q := Question{Command: "ls | wc -l", Risk: "high", Reason: "composite", OnceOnly: true, Suggest: "ignored *"}
-	// p, g and e are not offered: they are ignored until o.
-	r := ask(t, q, 10*time.Second, "p", "g", "e", "o")
-	if r.a != AnswerOnce || r.err != nil {
-		t.Errorf("got %v %v", r.a, r.err)
+	// p, g and e are not offered: each shows the choices again.
+	r := ask(t, q, 10*time.Second, "p\r", "<cue>", "g\r", "<cue>", "e\r", "<cue>", "o\r")
+	if r.r.Answer != AnswerOnce || r.err != nil {
+		t.Errorf("got %v %v", r.r, r.err)
 	}
 }
 
 func TestPromptTimeout(t *testing.T) {
 	r := ask(t, npmQ, time.Second)
-	if r.a != AnswerDeny || !errors.Is(r.err, ErrAskTimeout) {
-		t.Errorf("got %v %v", r.a, r.err)
+	if r.r.Answer != AnswerDeny || r.r.Outcome != OutcomeTimeout || !errors.Is(r.err, ErrAskTimeout) {
+		t.Errorf("got %v %v", r.r, r.err)
 	}
 }
 
@@ -176,12 +281,12 @@ func TestPromptHangup(t *testing.T) {
 	defer tty.Close()
 	done := make(chan promptResult, 1)
 	go func() {
-		a, pat, err := Prompt(tty, npmQ, 10*time.Second)
-		done <- promptResult{a, pat, err}
+		r, err := Prompt(tty, npmQ, 10*time.Second)
+		done <- promptResult{r, err}
 	}()
 	var seen []byte
 	b := make([]byte, 4096)
-	for !bytes.Contains(seen, []byte("answer (deny in")) {
+	for !bytes.Contains(seen, []byte("(deny in")) {
 		n, err := master.Read(b)
 		if err != nil {
 			t.Fatal(err)
@@ -191,8 +296,8 @@ func TestPromptHangup(t *testing.T) {
 	master.Close()
 	select {
 	case r := <-done:
-		if r.a != AnswerDeny || !errors.Is(r.err, ErrAskEOF) {
-			t.Errorf("got %v %v", r.a, r.err)
+		if r.r.Answer != AnswerDeny || r.r.Outcome != OutcomeCancelled || !errors.Is(r.err, ErrAskEOF) {
+			t.Errorf("got %v %v", r.r, r.err)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("prompt did not notice the hangup")
@@ -204,8 +309,8 @@ func TestPromptShowsControlCharsEscaped(t *testing.T) {
 	q := Question{Command: "echo hi\x1b[2K\rfake\u202e", Risk: "high", Reason: "x", OnceOnly: true}
 	done := make(chan struct{})
 	go func() { Prompt(p.tty, q, 10*time.Second); close(done) }()
-	p.waitFor(t, "answer (deny in")
-	p.master.Write([]byte("d"))
+	p.waitCue(t)
+	p.master.Write([]byte("d\r"))
 	<-done
 	out := p.shown()
 	if strings.Contains(out, "\x1b[2K") || strings.Contains(out, "\u202e") {

@@ -48,15 +48,15 @@ func openJournal(stateDir string, red *redact.Redactor, env *Env) (journal, erro
 
 func (c *ccsJournal) Append(e auditEntry) error {
 	return c.store.Append(ccs.Record{
-		Time: e.Time, Agent: e.Agent, Cwd: e.Cwd, Command: e.Command, SHA256: e.SHA256,
-		Decision: e.Decision, Rule: e.Rule, Answer: e.Answer, Mode: e.Mode,
+		Time: e.Time, Agent: e.Agent, Cwd: e.Cwd, Command: e.Command, HMAC: e.HMAC,
+		Decision: e.Decision, Rule: e.Rule, Answer: e.Answer, Via: e.Via, Mode: e.Mode,
 		Exit: e.Exit, DurationMS: e.DurationMS,
 	})
 }
 
 func (c *ccsJournal) AddPending(p pendingRequest) (string, error) {
 	got, err := c.store.AddPending(ccs.Pending{
-		Time: p.Time, Cwd: p.Cwd, Root: p.Root, Command: p.Command, SHA256: p.SHA256,
+		Time: p.Time, Cwd: p.Cwd, Root: p.Root, Command: p.Command, HMAC: p.HMAC,
 		Suggest: p.Suggest, Status: "pending",
 	})
 	if err != nil {
@@ -67,6 +67,17 @@ func (c *ccsJournal) AddPending(p pendingRequest) (string, error) {
 
 func (c *ccsJournal) Close() error { return c.store.Close() }
 
-func (c *ccsJournal) TakeOnce(sha, cwd string, now time.Time) (bool, error) {
-	return c.store.TakeOnce(sha, cwd, now)
+func (c *ccsJournal) Probe() error { return c.store.Probe() }
+
+func (c *ccsJournal) NoteLost(at time.Time) error { return c.store.NoteLost(at) }
+
+func (c *ccsJournal) TakeOnce(sum, cwd string, now time.Time) (bool, error) {
+	return c.store.TakeOnce(sum, cwd, now)
 }
+
+func (c *ccsJournal) Rejected(sum, root string, now time.Time, window time.Duration) (time.Time, bool, error) {
+	p, found, err := c.store.Rejected(sum, root, now, window)
+	return p.Resolved, found, err
+}
+
+func (c *ccsJournal) Sum(text string) (string, error) { return c.store.Sum(text) }

@@ -44,6 +44,13 @@ type runSpec struct {
 	// (Pdeathsig); in that first fraction of a millisecond bash has not set
 	// a trap yet either, so the command ends the same way.
 	Meanwhile func()
+	// Late, when set, is called with the first signal (other than
+	// SIGWINCH) that arrives after the command was reaped, from the
+	// goroutine that forwarded signals until then: once signals are
+	// delivered to Signals their default action is gone, and guard, which
+	// then writes the record, must still end promptly. nil: such signals
+	// are dropped and the goroutine ends with the run.
+	Late func(sig syscall.Signal)
 	// Keep are processes run must never signal or reap: children the
 	// calling process had before the run. guard itself has none (nil);
 	// tests run many commands in one process.
@@ -115,10 +122,14 @@ func run(sp runSpec) (runResult, error) {
 		for {
 			select {
 			case <-stop:
+				if sp.Late != nil {
+					lateSignal(sp.Signals, sp.Late)
+				}
 				return
 			case s := <-sp.Signals:
-				if sig, ok := s.(syscall.Signal); ok {
-					w.forward(sig)
+				if sig, ok := s.(syscall.Signal); ok && !w.forward(sig) && sp.Late != nil && sig != syscall.SIGWINCH {
+					sp.Late(sig)
+					return
 				}
 			}
 		}
@@ -136,6 +147,13 @@ func run(sp runSpec) (runResult, error) {
 	}
 	close(stop)
 	res, ending := w.finish()
+	if err == nil && interrupted(ws) {
+		// Ctrl-C (or Ctrl-\) typed at the terminal goes to the command's
+		// group, not to guard: the command dying of it is how guard learns
+		// of it. Clean up as for a SIGINT sent to guard itself, so that a
+		// background job does not outlive an interrupted command either way.
+		ending = true
+	}
 	if err != nil {
 		// Only a bug makes wait4 on our own child fail: the status is unknown.
 		return runResult{}, fmt.Errorf("wait for %s: %w", sp.Argv[0], err)
@@ -190,12 +208,13 @@ type waiter struct {
 	kill     *time.Timer
 }
 
-// forward passes a signal guard received on to the command's group.
-func (w *waiter) forward(sig syscall.Signal) {
+// forward passes a signal guard received on to the command's group. It
+// reports false when the command was reaped already (nothing was sent).
+func (w *waiter) forward(sig syscall.Signal) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done {
-		return
+		return false
 	}
 	_ = unix.Kill(-w.pgid, sig)
 	switch sig {
@@ -208,6 +227,7 @@ func (w *waiter) forward(sig syscall.Signal) {
 		// on, but what it leaves behind when it ends is cleared.
 		w.ending = true
 	}
+	return true
 }
 
 // timeout ends the command: SIGTERM to all of it now, SIGKILL after the grace.
@@ -245,6 +265,29 @@ func (w *waiter) finish() (res runResult, ending bool) {
 		w.kill.Stop()
 	}
 	return runResult{TimedOut: w.timedOut}, w.ending
+}
+
+// interrupted reports whether the command ended by SIGINT or SIGQUIT: killed
+// by it, or a shell that exited with its status (128+N) after one.
+func interrupted(ws syscall.WaitStatus) bool {
+	switch {
+	case ws.Signaled():
+		return ws.Signal() == syscall.SIGINT || ws.Signal() == syscall.SIGQUIT
+	case ws.Exited():
+		return ws.ExitStatus() == 128+int(syscall.SIGINT) || ws.ExitStatus() == 128+int(syscall.SIGQUIT)
+	}
+	return false
+}
+
+// lateSignal waits on c for a signal that asks guard to go (SIGWINCH is
+// ignored) and passes it to late. See runSpec.Late.
+func lateSignal(c <-chan os.Signal, late func(syscall.Signal)) {
+	for s := range c {
+		if sig, ok := s.(syscall.Signal); ok && sig != syscall.SIGWINCH {
+			late(sig)
+			return
+		}
+	}
 }
 
 // waitStatus is the status as bash reports it: the exit code, or 128+N for

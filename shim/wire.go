@@ -3,6 +3,7 @@ package shim
 import (
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 
 	"github.com/guard-dev/guard/classify"
@@ -17,6 +18,9 @@ func productionEngine(env *Env) engine {
 	// environment value that looks secret): for an allowed command that is
 	// its record, and prepare builds it while the command starts.
 	red := sync.OnceValue(func() *redact.Redactor { return redact.New(env.Environ) })
+	// One store per run, opened on first use (no I/O). prepare reads its
+	// hash key while the command starts, so the record after it only hashes.
+	store := sync.OnceValues(func() (journal, error) { return openJournal(paths.StateDir, red(), env) })
 	return engine{
 		analyze:     classify.Analyze,
 		analyzeArgv: classify.AnalyzeArgv,
@@ -32,7 +36,9 @@ func productionEngine(env *Env) engine {
 			if a == AnswerGlobal {
 				return paths.GlobalGrants()
 			}
-			return paths.ProjectGrants(grants.ProjectRoot(cwd))
+			root := grants.ProjectRoot(cwd)
+			_ = grants.RecordRoot(paths, root) // names the folder in guard grants list; the grant matters more
+			return paths.ProjectGrants(root)
 		},
 		addRule: func(file, pattern string) error {
 			if err := grants.ValidatePattern(grants.Allow, pattern); err != nil {
@@ -40,10 +46,18 @@ func productionEngine(env *Env) engine {
 			}
 			return grants.AddRule(file, grants.Allow, pattern)
 		},
-		journal: func() (journal, error) { return openJournal(paths.StateDir, red(), env) },
+		journal: store,
+		console: func() string { return filepath.Join(paths.StateDir, ConsoleName) },
 		redact:  func(s string) string { return red().String(s) },
-		prepare: func() { red() },
+		prepare: func() {
+			red()
+			if j, err := store(); err == nil {
+				_, _ = j.Sum("") // reads (or makes) the key; an error is the record's to report
+			}
+		},
 		openTTY: openControllingTTY,
+		// a prompt is shown only on a terminal a human holds
+		trustTTY: TrustTerminal,
 		// guard exits right after the run, so signals are never stopped:
 		// signal.Stop would cost the same thread round trips as Notify.
 		listen: func(c chan<- os.Signal) { signal.Notify(c, forwarded...) },

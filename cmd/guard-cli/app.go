@@ -19,7 +19,7 @@ import (
 // Exit codes. A wrapped command's own status travels up untouched instead.
 const (
 	exitOK      = 0   // success; for check: a decision was made
-	exitUsage   = 1   // usage or generic error
+	exitUsage   = 2   // a command line guard cannot use: say what, and how
 	exitTimeout = 124 // the command ran past its timeout
 	exitFailure = 125 // guard itself failed
 	exitRefused = 126 // guard refused: denied, needs approval, or no human to ask
@@ -236,18 +236,22 @@ func guardAncestor(self string) int {
 // cli builds the command tree.
 func (a *App) cli() *cli.App {
 	app := &cli.App{
-		Name:            "guard",
-		Usage:           "decide which shell commands an AI agent may run",
-		UsageText:       "guard COMMAND [options]\n\nexample:\n   guard check -- 'rm -rf /'\n   guard -c 'git status'   (as an agent's shell)",
-		Reader:          a.Stdin,
-		Writer:          a.Stdout,
-		ErrWriter:       a.Stderr,
-		HideVersion:     true,
+		Name:        "guard",
+		Usage:       "decide which shell commands an AI agent may run",
+		UsageText:   "guard COMMAND [options]\n\nexample:\n   guard check -- 'rm -rf /'\n   guard -c 'git status'   (as an agent's shell)",
+		Reader:      a.Stdin,
+		Writer:      a.Stdout,
+		ErrWriter:   a.Stderr,
+		HideVersion: true,
+		// guard's own help command (helpCommand) says things guard's way
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {},
 		OnUsageError:    onUsageError,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print guard's version"},
+			// urfave/cli adds --help itself only when no command is named
+			// help; this one has cli.HelpFlag's names, which it looks for
+			&cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("version") {
@@ -268,22 +272,76 @@ func (a *App) cli() *cli.App {
 			a.pendingCommand(),
 			a.approveCommand(),
 			a.rejectCommand(),
+			a.watchCommand(),
 			a.auditCommand(),
 			a.redactCommand(),
 			a.versionCommand(),
+			a.helpCommand(),
 		},
 	}
+	quietBoolDefaults(app.Flags)
 	uniform(app.Commands)
 	return app
 }
 
-// uniform gives every command guard's usage-error reporting and no help subcommand.
+// helpCommand is guard help [COMMAND…]: the list of commands, or the
+// help of one, exactly as COMMAND… --help shows it (and an unknown
+// command is reported the way guard reports it everywhere).
+func (a *App) helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "help",
+		Usage: "show the list of commands, or the help of one",
+		UsageText: `guard help [COMMAND [SUBCOMMAND]]
+
+example:
+   guard help
+   guard help grants add`,
+		Action: func(c *cli.Context) error {
+			if !c.Args().Present() {
+				return cli.ShowAppHelp(c)
+			}
+			args := append([]string{"guard"}, c.Args().Slice()...)
+			return a.cli().Run(append(args, "--help"))
+		},
+	}
+}
+
+// uniform gives every command guard's usage-error reporting, no help
+// subcommand below the top level (guard help CMD covers them), an unknown
+// subcommand reported like an unknown command, and flag help that states a
+// default once: a bool flag says "(default)" in its usage where it is one,
+// instead of urfave/cli's "(default: false)" on every switch.
 func uniform(cmds []*cli.Command) {
 	for _, c := range cmds {
 		c.OnUsageError = onUsageError
 		c.HideHelpCommand = true
+		quietBoolDefaults(c.Flags)
+		if len(c.Subcommands) > 0 && c.Action == nil {
+			c.Action = unknownSubcommand
+		}
 		uniform(c.Subcommands)
 	}
+}
+
+// quietBoolDefaults drops urfave/cli's "(default: false)" from bool flags.
+func quietBoolDefaults(flags []cli.Flag) {
+	for _, f := range flags {
+		if b, ok := f.(*cli.BoolFlag); ok {
+			b.DisableDefaultText = true
+		}
+	}
+}
+
+// unknownSubcommand is the action of a command that only groups others
+// (guard grants): with no argument it shows its help, with one it names
+// the word it did not know.
+func unknownSubcommand(c *cli.Context) error {
+	if !c.Args().Present() {
+		return cli.ShowSubcommandHelp(c)
+	}
+	return &cliError{code: exitUsage, kind: "error",
+		msg:  fmt.Sprintf("unknown command %q for %s", c.Args().First(), c.Command.HelpName),
+		hint: "run " + c.Command.HelpName + " --help for its commands"}
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {

@@ -23,6 +23,11 @@ const (
 	statusReject  = "rejected"
 )
 
+// verbAnswers is the answer an approve or reject records, by status.
+var verbAnswers = map[string]string{
+	statusOnce: ccs.AnswerOnce, statusProject: ccs.AnswerProject, statusGlobal: ccs.AnswerGlobal, statusReject: ccs.AnswerDeny,
+}
+
 // approveScopes maps approve's flags to the status they record.
 var approveScopes = [...]struct{ flag, status string }{
 	{"once", statusOnce},
@@ -44,8 +49,8 @@ guarded command, so that an agent cannot approve its own request.
 
 example:
    guard pending
-   guard approve 3
-   guard approve 3 --project`,
+   guard approve ca1d64
+   guard approve ca1d64 --project`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "once", Usage: "allow this exact text once, within 10 minutes (default)"},
 			&cli.BoolFlag{Name: "project", Usage: "store the suggested pattern for the request's project"},
@@ -65,13 +70,13 @@ Marks the request rejected; it no longer shows in guard pending. Refused
 without a terminal and when run from inside a guarded command.
 
 example:
-   guard reject 3`,
+   guard reject ca1d64`,
 		Action: a.reject,
 	}
 }
 
 // idAndFlags takes the request id from the arguments, also accepting the
-// scope flags after it (guard approve 3 --project), which the flag parser
+// scope flags after it (guard approve ca1d64 --project), which the flag parser
 // leaves as arguments.
 func idAndFlags(c *cli.Context, scopes map[string]bool) (string, error) {
 	var id string
@@ -194,20 +199,21 @@ func (a *App) resolve(id, status, verb string) error {
 		if err := grants.AddRule(file, grants.Allow, p.Suggest); err != nil {
 			return failure(err, "")
 		}
+		if status == statusProject {
+			_ = grants.RecordRoot(a.paths(), p.Root) // names the folder in guard grants list
+		}
 	}
 	if err := store.Resolve(id, status, a.Now()); err != nil {
 		return failure(fmt.Errorf("record %s: %w", verb, err), "")
 	}
-	// The human's answer is a decision too: it goes in the audit trail.
-	decision := "allow"
+	// The human's answer is a decision too: it goes in the audit trail, with
+	// the verb line as its command and the request's hash, which links it to
+	// the command's own records.
+	decision, answer := "allow", verbAnswers[status]
 	if status == statusReject {
 		decision = "deny"
 	}
-	rec := ccs.Record{Time: a.Now(), Agent: "human", Cwd: p.Cwd, Command: p.Command, SHA256: p.SHA256,
-		Decision: decision, Rule: status, Answer: "user", Mode: verb}
-	if err := store.Append(rec); err != nil {
-		a.diag("warning", "audit not written: "+err.Error())
-	}
+	a.recordVerb(store, decision, status, answer, ccs.ViaApprove, p.HMAC)
 	fmt.Fprintf(a.Stdout, "%s: request %s: %s\n", status, id, oneLine(p.Command))
 	if file != "" {
 		fmt.Fprintf(a.Stdout, "stored allow %s in %s\n", classify.QuoteWord(p.Suggest), file)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -193,7 +194,8 @@ func TestApproveProjectStoresPattern(t *testing.T) {
 	if stdout, _, _ := g.run(t, "pending"); strings.Contains(stdout, "left-pad") {
 		t.Errorf("the approved request is still pending:\n%s", stdout)
 	}
-	if stdout, _, _ := g.run(t, "audit", "--json"); !strings.Contains(stdout, `"mode":"approve"`) || !strings.Contains(stdout, `"rule":"approved-project"`) {
+	if stdout, _, _ := g.run(t, "audit", "--json"); !strings.Contains(stdout, `"command":"guard approve `+id+` --project","hmac":"`) ||
+		!strings.Contains(stdout, `"rule":"approved-project","answer":"project","via":"approve","mode":"cli"`) {
 		t.Errorf("the approval is not in the audit trail:\n%s", stdout)
 	}
 }
@@ -243,8 +245,20 @@ func TestReject(t *testing.T) {
 	if d := g.decision(t, "npm install left-pad"); d != "ask" {
 		t.Errorf("after reject: %s, want ask", d)
 	}
-	if stdout, _, _ := g.run(t, "audit", "--json", "--decision", "deny"); !strings.Contains(stdout, `"mode":"reject"`) {
+	if stdout, _, _ := g.run(t, "audit", "--json", "--decision", "deny"); !strings.Contains(stdout, `"answer":"deny","via":"approve","mode":"cli"`) {
 		t.Errorf("the rejection is not in the audit trail:\n%s", stdout)
+	}
+	// The agent's retry learns the answer instead of making a new request.
+	_, stderr, code := g.run(t, "-c", "npm install left-pad")
+	if code != exitRefused || !regexp.MustCompile(`^guard: denied: rejected by the human at \d\d:\d\d; do not retry\n$`).MatchString(stderr) {
+		t.Errorf("retry after reject: status %d, stderr %q", code, stderr)
+	}
+	if stdout, _, _ := g.run(t, "audit", "--json", "-n", "1"); !strings.Contains(stdout, `"decision":"deny","rule":"unknown","answer":"rejected"`) {
+		t.Errorf("the refused retry is not recorded as rejected:\n%s", stdout)
+	}
+	// Another text is still asked about.
+	if _, stderr, _ := g.run(t, "-c", "npm install lodash"); !strings.HasPrefix(stderr, "guard: needs approval: ") {
+		t.Errorf("another text after reject: %q", stderr)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/guard-dev/guard/ccs"
+	"github.com/guard-dev/guard/classify"
 )
 
 func (a *App) auditCommand() *cli.Command {
@@ -20,9 +21,13 @@ func (a *App) auditCommand() *cli.Command {
    guard audit --import
 
 Each record holds the time, the agent, the working directory, the command text
-(redacted: secrets never reach the disk), its sha256, the decision and rule, how
-it was answered (rule, user, pending, cache), the mode, the exit status and the
-duration. Output of commands is never recorded.
+(redacted: secrets never reach the disk), a keyed hash of it (hmac), the
+decision and rule, the answer (rule, once, project, global, edited, deny,
+timeout, cancelled, pending, rejected) and where it came from (via: rule,
+terminal, console, approve, cli), the mode, the exit status and the duration.
+A human's deny is recorded as decision deny. grants add|rm, trust, approve and
+reject are recorded too (mode cli, the verb line as the command). Output of
+commands is never recorded.
 
 Records are appended to a journal and imported into an SQLite database when you
 list them. --import only imports (and rotates a journal past 8 MiB), printing
@@ -78,6 +83,17 @@ func (a *App) audit(c *cli.Context) error {
 	}
 	store := ccs.Open(a.paths().StateDir, a.redactor())
 	defer store.Close()
+	if n, last, err := store.Lost(); err != nil {
+		fmt.Fprintf(a.Stderr, "guard: warning: %v\n", err)
+	} else if n > 0 {
+		// Records guard could not write are gone; say so, on stderr so
+		// that --json output stays clean.
+		when := "an unknown time"
+		if !last.IsZero() {
+			when = last.Local().Format(time.DateTime)
+		}
+		fmt.Fprintf(a.Stderr, "guard: warning: %d %s lost, last at %s\n", n, plural(n, "record was", "records were"), when)
+	}
 	recs, err := store.Audit(q)
 	if err != nil {
 		return failure(fmt.Errorf("read audit trail: %w", err), "")
@@ -93,16 +109,37 @@ func (a *App) audit(c *cli.Context) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tDECISION\tRULE\tANSWER\tEXIT\tMS\tAGENT\tCOMMAND")
+	fmt.Fprintln(tw, "TIME\tDECISION\tRULE\tANSWER\tVIA\tEXIT\tMS\tAGENT\tCOMMAND")
 	for _, r := range recs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n",
-			r.Time.Local().Format(time.DateTime), r.Decision, r.Rule, r.Answer, r.Exit, r.DurationMS,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n",
+			r.Time.Local().Format(time.DateTime), r.Decision, dash(r.Rule), dash(r.Answer), dash(r.Via), r.Exit, r.DurationMS,
 			dash(r.Agent), oneLine(r.Command))
 	}
 	if err := tw.Flush(); err != nil {
 		return failure(fmt.Errorf("write audit: %w", err), "")
 	}
 	return nil
+}
+
+// recordVerb writes the audit record of a management verb that changed what
+// guard allows: mode cli, the verb line (redacted) as its command. store
+// may be nil. A record that cannot be written is a warning.
+func (a *App) recordVerb(store *ccs.Store, decision, rule, answer, via, sum string) {
+	if store == nil {
+		store = a.openStore()
+		defer store.Close()
+	}
+	line := "guard"
+	if len(a.Args) > 1 {
+		if q, err := classify.QuoteArgv(a.Args[1:]); err == nil {
+			line += " " + q
+		}
+	}
+	rec := ccs.Record{Time: a.Now(), Agent: "human", Cwd: a.Cwd, Command: line, HMAC: sum,
+		Decision: decision, Rule: rule, Answer: answer, Via: via, Mode: "cli"}
+	if err := store.Append(rec); err != nil {
+		a.diag("warning", "audit not written: "+err.Error())
+	}
 }
 
 func contains(list []string, s string) bool {
@@ -125,4 +162,12 @@ func dash(s string) string {
 // text are shown escaped.
 func oneLine(s string) string {
 	return strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
+}
+
+// plural picks the singular or plural form for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

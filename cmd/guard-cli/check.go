@@ -31,7 +31,7 @@ example:
    guard check --json -- 'git push --force'
    printf '%s\n' 'ls' 'sudo true' | guard check --stdin --json`,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per command (DESIGN.md \"Machine-readable contract\")"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per command (fields: docs/formats.md)"},
 			&cli.BoolFlag{Name: "stdin", Usage: "read one command per line from stdin"},
 			&cli.StringFlag{Name: "cwd", Usage: "judge as if run in `DIR`", Value: ""},
 		},
@@ -87,7 +87,17 @@ func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
 
 // decide judges one command text and writes the answer.
 func (c *checker) decide(text string) error {
+	return c.decideSized(text, len(text))
+}
+
+// decideSized judges text, which is the first bytes of a line of size
+// bytes: a line over the limit is kept only in part, and denied with the
+// size it really had.
+func (c *checker) decideSized(text string, size int) error {
 	an := c.an.Analyze(text)
+	if size > len(text) && an.Fail == classify.FailTooLong {
+		an.FailReason = fmt.Sprintf("command is %d bytes, over the %d byte limit", size, classify.MaxTextBytes)
+	}
 	v := grants.Decide(an, c.settings)
 	if c.json {
 		return c.writeJSON(an, v)
@@ -183,6 +193,7 @@ func (a *App) checkStdin(cwd string, asJSON bool) error {
 	ck := a.newChecker(cwd, asJSON, w)
 	r := bufio.NewReaderSize(a.Stdin, 64<<10)
 	var long []byte // a line that did not fit in the reader's buffer
+	size := 0       // the bytes of that line, kept or not
 	for {
 		if r.Buffered() == 0 {
 			if err := w.Flush(); err != nil {
@@ -191,10 +202,12 @@ func (a *App) checkStdin(cwd string, asJSON bool) error {
 		}
 		chunk, err := r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
-			// Keep at most one byte past the limit: classify denies it as too long.
+			// Keep at most one buffer past the limit: classify denies it as
+			// too long, and the answer gives the size counted here.
 			if len(long) <= classify.MaxTextBytes {
 				long = append(long, chunk...)
 			}
+			size += len(chunk)
 			continue
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
@@ -204,6 +217,7 @@ func (a *App) checkStdin(cwd string, asJSON bool) error {
 			break // EOF after the last line
 		}
 		line := chunk
+		size += len(trimEOL(chunk))
 		if long != nil {
 			if len(long) <= classify.MaxTextBytes {
 				long = append(long, chunk...)
@@ -211,7 +225,9 @@ func (a *App) checkStdin(cwd string, asJSON bool) error {
 			line, long = long, nil
 		}
 		line = trimEOL(line)
-		if derr := ck.decide(string(line)); derr != nil {
+		derr := ck.decideSized(string(line), max(size, len(line)))
+		size = 0
+		if derr != nil {
 			return failure(derr, "")
 		}
 		if err != nil {

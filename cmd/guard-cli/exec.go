@@ -22,7 +22,8 @@ example:
    guard exec -- git status
    guard exec --timeout 30s -- go test ./...`,
 		Flags: []cli.Flag{
-			&cli.DurationFlag{Name: "timeout", Usage: "kill the command after `D` (default: config timeout, GUARD_TIMEOUT, 10m)"},
+			&cli.DurationFlag{Name: "timeout", Usage: "kill the command after `D`",
+				DefaultText: "GUARD_TIMEOUT, else timeout in the config, else 10m"},
 			&cli.StringFlag{Name: "cwd", Usage: "run in `DIR`"},
 		},
 		Action: a.exec,
@@ -30,7 +31,7 @@ example:
 }
 
 func (a *App) exec(c *cli.Context) error {
-	if !c.Args().Present() {
+	if !c.Args().Present() || c.Args().First() == "" {
 		return usageError("exec needs a program: guard exec -- PROG ARGS...")
 	}
 	var timeout time.Duration

@@ -63,6 +63,8 @@ func writeExplain(b *strings.Builder, red *redact.Redactor, cwd string, an *clas
 	s *grants.Settings, v grants.Verdict, trace []string) {
 	fmt.Fprintf(b, "command: %s\n", red.String(an.Text))
 	fmt.Fprintf(b, "cwd: %s\n", cwd)
+	root, how := grants.FindProjectRoot(cwd)
+	fmt.Fprintf(b, "project root: %s (found by %s; project grants and .guard/config.toml are this root's)\n", root, how)
 
 	b.WriteString("\nparse:\n")
 	if an.Fail != "" {

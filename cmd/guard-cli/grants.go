@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
 )
@@ -105,8 +107,21 @@ type builtinJSON struct {
 	Reason string `json:"reason"`
 }
 
+// projectJSON is a folder of project grants whose project is gone, or
+// whose root was never recorded (grants made before guard recorded it).
+type projectJSON struct {
+	Root   string     `json:"root"` // "" when not recorded
+	Dir    string     `json:"dir"`
+	Exists bool       `json:"exists"`
+	Rules  []ruleJSON `json:"rules"`
+	Error  string     `json:"error,omitempty"`
+}
+
 type listJSON struct {
+	Root    string        `json:"root"`    // this directory's project root
+	RootBy  string        `json:"root_by"` // how it was found: .guard/, .git or the directory
 	Files   []fileJSON    `json:"files"`
+	Stale   []projectJSON `json:"stale_projects,omitempty"`
 	Rules   []ruleJSON    `json:"rules"`
 	Builtin []builtinJSON `json:"builtin,omitempty"`
 	Error   string        `json:"error,omitempty"`
@@ -123,6 +138,21 @@ func (a *App) grantsList(c *cli.Context) error {
 	p := a.paths()
 	s := grants.Load(p, cwd)
 	out := listJSON{Files: []fileJSON{}, Rules: []ruleJSON{}}
+	out.Root, out.RootBy = grants.FindProjectRoot(cwd)
+	projects, perr := grants.Projects(p)
+	for _, pr := range projects {
+		if pr.Exists {
+			continue
+		}
+		pj := projectJSON{Root: pr.Root, Dir: pr.Dir, Rules: []ruleJSON{}}
+		for _, r := range pr.Grants {
+			pj.Rules = append(pj.Rules, ruleJSON{Kind: string(r.Kind), Pattern: r.Pattern, Layer: r.Layer, File: r.File})
+		}
+		if pr.Err != nil {
+			pj.Error = pr.Err.Error()
+		}
+		out.Stale = append(out.Stale, pj)
+	}
 	for _, f := range grants.RulesFiles(p, cwd) {
 		out.Files = append(out.Files, fileJSON{Layer: f.Name, File: f.File, Exists: f.Exists, Trusted: f.Trusted})
 	}
@@ -158,11 +188,15 @@ func (a *App) grantsList(c *cli.Context) error {
 		return &cliError{code: exitUsage, kind: "error", msg: s.Err.Error(),
 			hint: "every decision is deny until the file is fixed"}
 	}
+	if perr != nil {
+		a.diag("warning", perr.Error())
+	}
 	return nil
 }
 
 func writeList(a *App, l listJSON) error {
 	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "project root: %s (found by %s)\n", l.Root, l.RootBy)
 	fmt.Fprintln(tw, "files:")
 	for _, f := range l.Files {
 		state := "missing"
@@ -192,6 +226,23 @@ func writeList(a *App, l listJSON) error {
 			note = "\t(untrusted: run guard trust)"
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\n", r.Kind, r.Pattern, r.Layer, where, note)
+	}
+	if len(l.Stale) > 0 {
+		fmt.Fprintln(tw, "grants of projects that no longer exist (remove a folder to drop them):")
+	}
+	for _, pr := range l.Stale {
+		root := pr.Root
+		if root == "" {
+			root = "(root not recorded)"
+		}
+		// no tabs: these lines keep out of the rules' columns
+		fmt.Fprintf(tw, "  %s, folder %s\n", root, pr.Dir)
+		if pr.Error != "" {
+			fmt.Fprintf(tw, "    error: %s\n", pr.Error)
+		}
+		for _, r := range pr.Rules {
+			fmt.Fprintf(tw, "    %s %s\n", r.Kind, r.Pattern)
+		}
 	}
 	if len(l.Builtin) > 0 {
 		fmt.Fprintln(tw, "built-in rules:")
@@ -243,11 +294,72 @@ func (a *App) grantsAdd(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	cwd, err := a.cwdOr("")
+	if err != nil {
+		return err
+	}
+	p := a.paths()
+	if hasRule(grants.Load(p, cwd), file, kind, pattern) {
+		fmt.Fprintf(a.Stdout, "%s %s is already in %s (%s)\n", kind, classify.QuoteWord(pattern), layer, file)
+		return nil
+	}
 	if err := grants.AddRule(file, kind, pattern); err != nil {
 		return failure(err, "")
 	}
+	if layer == grants.LayerProjectGrants {
+		if err := grants.RecordRoot(p, grants.ProjectRoot(cwd)); err != nil {
+			a.diag("warning", err.Error())
+		}
+	}
+	a.recordVerb(nil, string(kind), layer, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, classify.QuoteWord(pattern), layer, file)
+	if kind == grants.Allow {
+		if w := a.shadowed(p, cwd, pattern); w != "" {
+			a.diag("warning", w)
+		}
+	}
 	return nil
+}
+
+// hasRule reports whether file already holds pattern as a kind rule.
+func hasRule(s *grants.Settings, file string, kind grants.Decision, pattern string) bool {
+	for _, r := range s.Rules {
+		if r.File == file && r.Kind == kind && r.Pattern == pattern {
+			return true
+		}
+	}
+	return false
+}
+
+// shadowed says why an allow grant can never let its own command run, or
+// "": guard decides the command the pattern names (its * taken out) with
+// the settings as they are now, grant included; a hit on the built-in
+// denylist, a deny rule or a built-in ask rule wins over every grant.
+func (a *App) shadowed(p grants.Paths, cwd, pattern string) string {
+	sample := strings.Join(strings.Fields(strings.ReplaceAll(pattern, "*", " ")), " ")
+	if sample == "" {
+		return ""
+	}
+	an := classify.Analyze(sample, classify.Options{Cwd: cwd, Home: a.Getenv("HOME"), Protected: a.protected(p)})
+	if an.Fail != "" {
+		return ""
+	}
+	v := grants.Decide(an, grants.Load(p, cwd))
+	red := a.redactor()
+	q := classify.QuoteWord(red.String(pattern))
+	switch {
+	case v.Decision == grants.Deny && len(an.Deny) > 0:
+		return fmt.Sprintf("%s can never apply: the built-in denylist always wins (%s: %s)", q, an.Deny[0].ID, red.String(an.Deny[0].Reason))
+	case v.Decision == grants.Deny && v.File != "":
+		return fmt.Sprintf("%s can never apply: deny rule %s in %s:%d wins over every allow", q,
+			classify.QuoteWord(red.String(v.Rule)), v.File, v.Line)
+	case v.Decision == grants.Ask && len(an.Ask) > 0:
+		return fmt.Sprintf("%s will still ask: built-in ask rule %s (%s) cannot be silenced by a grant", q, an.Ask[0].ID, red.String(an.Ask[0].Reason))
+	case v.Decision == grants.Ask && v.File != "" && v.Layer != "":
+		return fmt.Sprintf("%s will still ask: ask rule %s in %s:%d comes before every allow", q,
+			classify.QuoteWord(red.String(v.Rule)), v.File, v.Line)
+	}
+	return ""
 }
 
 func (a *App) grantsRm(c *cli.Context) error {
@@ -275,6 +387,7 @@ func (a *App) grantsRm(c *cli.Context) error {
 			msg:  fmt.Sprintf("no rule %s in %s (%s)", classify.QuoteWord(pattern), layer, file),
 			hint: "see guard grants list, or try " + other}
 	}
+	a.recordVerb(nil, "remove", layer, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "removed %s from %s (%s)\n", classify.QuoteWord(pattern), layer, file)
 	return nil
 }

@@ -22,7 +22,7 @@ your own terminal, then let the agent run it again.
 
 example:
    guard pending
-   guard approve 3 --project`,
+   guard approve ca1d64 --project`,
 		Action: a.pending,
 	}
 }
@@ -39,7 +39,8 @@ func (a *App) pending(c *cli.Context) error {
 	defer store.Close()
 	list, err := store.ListPending()
 	if err != nil {
-		return failure(fmt.Errorf("list pending requests: %w", err), "")
+		// ccs already says what failed ("list pending requests: …").
+		return failure(err, "fix or move aside the directory it names; guard starts a new one")
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(a.Stdout, "no pending requests")

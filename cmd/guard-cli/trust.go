@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/grants"
 )
 
@@ -39,10 +41,22 @@ func (a *App) trust(c *cli.Context) error {
 		return err
 	}
 	root := grants.ProjectRoot(dir)
+	if file := grants.ProjectConfig(root); !exists(file) {
+		return &cliError{code: exitUsage, kind: "error",
+			msg:  fmt.Sprintf("nothing to trust: no %s (project root %s)", file, root),
+			hint: "trust is for a project that commits .guard/config.toml; for your own rules use guard grants add"}
+	}
 	sum, err := grants.Trust(a.paths(), root)
 	if err != nil {
 		return failure(err, "")
 	}
+	a.recordVerb(nil, "trust", grants.LayerProject, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "trusted %s (sha256 %s)\n", grants.ProjectConfig(root), sum)
 	return nil
+}
+
+// exists reports whether path names something (a broken link does not).
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

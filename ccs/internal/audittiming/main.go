@@ -43,7 +43,7 @@ type record struct {
 	Agent   string    `json:"agent"`
 	Cwd     string    `json:"cwd"`
 	Command string    `json:"command"`
-	SHA256  string    `json:"sha256"`
+	HMAC    string    `json:"sha256"`
 }
 
 func main() {
@@ -68,7 +68,7 @@ func main() {
 }
 
 func child(mode, dir string) error {
-	rec := record{Time: time.Now(), Agent: "bench", Cwd: dir, Command: "git status --short", SHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}
+	rec := record{Time: time.Now(), Agent: "bench", Cwd: dir, Command: "git status --short", HMAC: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}
 	switch mode {
 	case "none":
 		return nil
@@ -87,7 +87,7 @@ func child(mode, dir string) error {
 		}
 		return f.Close()
 	case "marshal":
-		_, err := json.Marshal(ccs.Record{Time: rec.Time, Agent: rec.Agent, Cwd: rec.Cwd, Command: rec.Command, SHA256: rec.SHA256})
+		_, err := json.Marshal(ccs.Record{Time: rec.Time, Agent: rec.Agent, Cwd: rec.Cwd, Command: rec.Command, HMAC: rec.HMAC})
 		return err
 	case "redact":
 		redact.New(nil) // what ccs.Open(dir, nil) builds
@@ -95,12 +95,12 @@ func child(mode, dir string) error {
 	case "ccs":
 		s := ccs.Open(dir, nil)
 		defer s.Close()
-		return s.Append(ccs.Record{Time: rec.Time, Agent: rec.Agent, Cwd: rec.Cwd, Command: rec.Command, SHA256: rec.SHA256,
+		return s.Append(ccs.Record{Time: rec.Time, Agent: rec.Agent, Cwd: rec.Cwd, Command: rec.Command, HMAC: rec.HMAC,
 			Decision: "allow", Rule: "read-only", Answer: "rule", Mode: "shell"})
 	case "takeonce":
 		s := ccs.Open(dir, nil)
 		defer s.Close()
-		_, err := s.TakeOnce(rec.SHA256, rec.Cwd, rec.Time)
+		_, err := s.TakeOnce(rec.HMAC, rec.Cwd, rec.Time)
 		return err
 	case "sqlite":
 		db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "audit.db")+"?_journal_mode=WAL&_busy_timeout=5000")
@@ -111,7 +111,7 @@ func child(mode, dir string) error {
 		if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS audit (time TEXT, agent TEXT, cwd TEXT, command TEXT, sha256 TEXT)`); err != nil {
 			return err
 		}
-		_, err = db.Exec(`INSERT INTO audit VALUES (?, ?, ?, ?, ?)`, rec.Time.Format(time.RFC3339Nano), rec.Agent, rec.Cwd, rec.Command, rec.SHA256)
+		_, err = db.Exec(`INSERT INTO audit VALUES (?, ?, ?, ?, ?)`, rec.Time.Format(time.RFC3339Nano), rec.Agent, rec.Cwd, rec.Command, rec.HMAC)
 		return err
 	}
 	return fmt.Errorf("unknown mode %q", mode)
@@ -129,7 +129,7 @@ func drive(n int, modes []string) error {
 	defer os.RemoveAll(dir)
 	s := ccs.Open(dir, nil)
 	for i := range 20 {
-		if _, err := s.AddPending(ccs.Pending{Cwd: dir, Command: fmt.Sprint("make ", i), SHA256: fmt.Sprint(i)}); err != nil {
+		if _, err := s.AddPending(ccs.Pending{Cwd: dir, Command: fmt.Sprint("make ", i), HMAC: fmt.Sprint(i)}); err != nil {
 			return err
 		}
 	}

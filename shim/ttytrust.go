@@ -1,0 +1,414 @@
+package shim
+
+import (
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+)
+
+// TTYTrust is the verdict on one terminal: may guard ask a human there?
+type TTYTrust struct {
+	Human  bool
+	Why    string // one line, lowercase: why not (or what holds it when Human)
+	Holder int    // pid holding the master side, 0 if unknown
+}
+
+// TrustTerminal judges the terminal open as tty, for this process.
+//
+// The rule is in doc.go ("Whose terminal is it"). It reads /proc, so it runs
+// only when guard must ask, never on the way of an allowed command.
+func TrustTerminal(tty *os.File, trusted []string) TTYTrust {
+	if runtime.GOOS != "linux" {
+		return untrusted(0, "cannot tell who holds this terminal")
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(int(tty.Fd()), &st); err != nil {
+		return untrusted(0, "cannot read the terminal: "+err.Error())
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFCHR || !term.IsTerminal(int(tty.Fd())) {
+		return untrusted(0, "not a terminal")
+	}
+	major, minor := unix.Major(uint64(st.Rdev)), unix.Minor(uint64(st.Rdev))
+	self, err := readStat(os.Getpid())
+	if err != nil {
+		return untrusted(0, "cannot read guard's own process: "+err.Error())
+	}
+	if major == 5 && minor == 0 {
+		// /dev/tty is whichever terminal controls this process.
+		if self.ttyNr == 0 {
+			return untrusted(0, "guard has no controlling terminal")
+		}
+		major, minor = ttyNrDev(self.ttyNr)
+	}
+	return judgeTerminal(self.pid, major, minor, trusted)
+}
+
+// TrustProcessTerminal judges process pid's controlling terminal (for checking a peer, e.g. the approval console).
+func TrustProcessTerminal(pid int, trusted []string) TTYTrust {
+	if runtime.GOOS != "linux" {
+		return untrusted(0, "cannot tell who holds this terminal")
+	}
+	st, err := readStat(pid)
+	if err != nil {
+		return untrusted(0, fmt.Sprintf("cannot read process %d: %v", pid, err))
+	}
+	if st.ttyNr == 0 {
+		return untrusted(0, fmt.Sprintf("process %d has no controlling terminal", pid))
+	}
+	major, minor := ttyNrDev(st.ttyNr)
+	return judgeTerminal(pid, major, minor, trusted)
+}
+
+func untrusted(holder int, why string) TTYTrust {
+	return TTYTrust{Holder: holder, Why: oneLine(why)}
+}
+
+// hostKind is what a terminal host is; the rule treats each differently.
+type hostKind int
+
+const (
+	notHost  hostKind = iota
+	emulator          // draws the terminal on the human's screen
+	editor            // an editor's terminal (its pty host)
+	relay             // carries a remote human's keys (sshd)
+)
+
+// hosts are the programs that hold terminals, by the name of their
+// executable: those that may hold the human's terminal (with their kind;
+// the executable must also be installed by root, see hostOf), and those
+// that may not, with why (kind notHost). Interpreters (python, perl, node,
+// ruby, java) and pty drivers (script, expect, socat, unbuffer, empty, ssh)
+// are not listed and never are hosts: they run whatever an agent gives
+// them. A slice, not a map: it costs nothing when guard does not ask.
+var hosts = []struct {
+	name string
+	kind hostKind
+	why  string
+}{
+	{"gnome-terminal-server", emulator, ""}, {"gnome-terminal", emulator, ""}, {"kgx", emulator, ""},
+	{"ptyxis-agent", emulator, ""}, {"ptyxis", emulator, ""}, {"xterm", emulator, ""}, {"uxterm", emulator, ""},
+	{"urxvt", emulator, ""}, {"urxvtd", emulator, ""}, {"rxvt", emulator, ""}, {"rxvt-unicode", emulator, ""},
+	{"kitty", emulator, ""}, {"alacritty", emulator, ""}, {"foot", emulator, ""}, {"tilix", emulator, ""},
+	{"xfce4-terminal", emulator, ""}, {"mate-terminal", emulator, ""}, {"lxterminal", emulator, ""},
+	{"qterminal", emulator, ""}, {"terminology", emulator, ""}, {"sakura", emulator, ""}, {"st", emulator, ""},
+	{"ghostty", emulator, ""}, {"contour", emulator, ""}, {"rio", emulator, ""}, {"tabby", emulator, ""},
+	{"hyper", emulator, ""}, {"warp", emulator, ""}, {"warp-terminal", emulator, ""}, {"roxterm", emulator, ""},
+	{"mlterm", emulator, ""}, {"zutty", emulator, ""}, {"cool-retro-term", emulator, ""},
+	{"deepin-terminal", emulator, ""}, {"io.elementary.terminal", emulator, ""}, {"kmscon", emulator, ""},
+
+	{"code", editor, ""}, {"code-insiders", editor, ""}, {"codium", editor, ""}, {"code-oss", editor, ""},
+	{"cursor", editor, ""}, {"windsurf", editor, ""},
+
+	{"sshd", relay, ""}, {"sshd-session", relay, ""}, {"dropbear", relay, ""},
+
+	// They hold terminals, but any process of the same user can type
+	// into them, so an answer typed there may come from the agent.
+	{"tmux", notHost, "tmux lets any process of this user type into its panes (tmux send-keys)"},
+	{"tmate", notHost, "tmate lets any process of this user type into its panes (send-keys)"},
+	{"screen", notHost, "screen lets any process of this user type into its windows (screen -X stuff)"},
+	{"zellij", notHost, "zellij lets any process of this user type into its panes (zellij action write-chars)"},
+	{"abduco", notHost, "abduco lets any process of this user attach and type"},
+	{"dtach", notHost, "dtach lets any process of this user attach and type"},
+	{"wezterm-gui", notHost, "wezterm lets any process of this user type into its panes (wezterm cli send-text)"},
+	{"wezterm", notHost, "wezterm lets any process of this user type into its panes (wezterm cli send-text)"},
+	{"konsole", notHost, "konsole lets any process of this user type into it over d-bus (sendtext)"},
+	{"yakuake", notHost, "yakuake lets any process of this user type into it over d-bus (sendtext)"},
+	{"mosh-server", notHost, "any process of this user can start a mosh-server and type into it over udp"},
+	{"guake", notHost, "guake is a python program: guard cannot tell it from a script"},
+	{"terminator", notHost, "terminator is a python program: guard cannot tell it from a script"},
+}
+
+// shellPrograms are the programs between an agent and guard that are not the
+// agent: what the agent ran guard through.
+var shellPrograms = []string{
+	"bash", "sh", "dash", "zsh", "ksh", "ksh93", "mksh", "pdksh", "oksh", "yash", "fish",
+	"busybox", "ash", "tcsh", "csh", "rbash",
+}
+
+// judgeTerminal applies the rule to pid and the terminal major:minor.
+func judgeTerminal(pid int, major, minor uint32, trusted []string) TTYTrust {
+	idx, isPty := ptyIndex(major, minor)
+	if !isPty {
+		if major == 5 || major == 0 {
+			return untrusted(0, "cannot tell which terminal this is")
+		}
+		return TTYTrust{Human: true, Why: "a console terminal, not a pseudo-terminal"}
+	}
+	chain, err := ancestors(pid)
+	if err != nil {
+		return untrusted(0, "cannot read the process tree: "+err.Error())
+	}
+	holders, err := ptyHolders(idx)
+	if err != nil {
+		return untrusted(0, "cannot tell who holds this terminal: "+err.Error())
+	}
+	self, _ := os.Executable()
+	guards := Binaries(self)
+	// The agent: the nearest process, from pid up, that is not a shell
+	// and not guard.
+	agent := -1
+	for i, p := range chain {
+		exe, _, err := procExe(p.pid)
+		if err == nil && (isOneOf(filepath.Base(exe), shellPrograms) || isOneOf(exe, guards)) {
+			continue
+		}
+		agent = i
+		break
+	}
+	if agent < 0 {
+		return untrusted(0, "no program above guard but shells")
+	}
+	at := map[int]int{}
+	for i, p := range chain {
+		at[p.pid] = i
+	}
+	viaSSH := false
+	if len(holders) == 0 {
+		h, ok := sshSession(chain, agent, major, minor)
+		if !ok {
+			return untrusted(0, "cannot tell who holds this terminal")
+		}
+		holders, viaSSH = []int{h}, true
+	}
+	best := TTYTrust{}
+	for _, h := range holders {
+		t := judgeHolder(h, chain, at, agent, trusted, viaSSH)
+		if !t.Human {
+			return t
+		}
+		if best.Holder == 0 || at[h] < at[best.Holder] {
+			best = t
+		}
+	}
+	// The agent shares the terminal: on kernels that allow it, it can push
+	// keys into the terminal's input (TIOCSTI) as if typed.
+	if a := chain[agent]; at[best.Holder] > agent && a.ttyNr != 0 {
+		if amaj, amin := ttyNrDev(a.ttyNr); amaj == major && amin == minor && tiocstiAllowed() {
+			return untrusted(best.Holder, fmt.Sprintf("the agent (%s pid %d) shares this terminal and the kernel lets it type into it (tiocsti); sysctl dev.tty.legacy_tiocsti=0 closes that", procName(a), a.pid))
+		}
+	}
+	return best
+}
+
+// judgeHolder judges one process holding the master side. viaSSH: h is an
+// sshd process guard cannot read, found by sshSession.
+func judgeHolder(h int, chain []procInfo, at map[int]int, agent int, trusted []string, viaSSH bool) TTYTrust {
+	hs, err := readStat(h)
+	if err != nil {
+		return untrusted(h, fmt.Sprintf("cannot read the process %d holding this terminal", h))
+	}
+	name := procName(hs)
+	pos, above := at[h]
+	if !above || pos < agent {
+		if descendsFrom(h, chain[agent].pid) || (above && pos < agent) {
+			return untrusted(h, fmt.Sprintf("terminal held by the agent's process tree: %s pid %d", name, h))
+		}
+		return untrusted(h, fmt.Sprintf("terminal held by %s pid %d, which is not above guard", name, h))
+	}
+	kind, why := relay, ""
+	if !viaSSH {
+		kind, why = hostOf(h, trusted)
+	}
+	if kind == notHost {
+		if pos == agent {
+			return untrusted(h, fmt.Sprintf("terminal held by the agent's process tree: %s pid %d", name, h))
+		}
+		return untrusted(h, fmt.Sprintf("terminal held by %s pid %d: %s", name, h, why))
+	}
+	if pos == agent && kind != emulator {
+		// Nothing between the host and guard but shells: whoever drives
+		// the host's other end ran the command.
+		switch kind {
+		case editor:
+			return untrusted(h, fmt.Sprintf("terminal of %s pid %d with no agent program between it and guard: an editor extension may be typing into it", name, h))
+		default:
+			return untrusted(h, fmt.Sprintf("terminal of %s pid %d with no agent program between it and guard: the client may be the agent", name, h))
+		}
+	}
+	if v, ok, err := procEnv(h, "GUARD_ACTIVE"); !viaSSH && (err != nil || (ok && v != "")) {
+		return untrusted(h, fmt.Sprintf("terminal held by %s pid %d, which a command run by guard started", name, h))
+	}
+	switch kind {
+	case editor:
+		if _, ok, err := procEnv(h, "ELECTRON_RUN_AS_NODE"); err != nil || ok {
+			return untrusted(h, fmt.Sprintf("terminal held by %s pid %d running as a plain node script (electron_run_as_node)", name, h))
+		}
+	case relay:
+		// the client is named to the first process below the sshd ones
+		below := pos - 1
+		for below > 0 && isSSHD(chain[below]) {
+			below--
+		}
+		if why := sshFromHere(chain[below].pid); why != "" {
+			return untrusted(h, fmt.Sprintf("terminal of %s pid %d: %s", name, h, why))
+		}
+	}
+	return TTYTrust{Human: true, Holder: h, Why: fmt.Sprintf("held by %s pid %d", name, h)}
+}
+
+// hostOf says whether pid runs a terminal host: a program in
+// terminalHosts installed by root (the file and its directory owned by
+// root, writable by no one else, so an agent cannot name its own program
+// xterm), or one of the user's trusted paths (owned by root or the user,
+// writable by no one else).
+func hostOf(pid int, trusted []string) (hostKind, string) {
+	exe, _, err := procExe(pid)
+	if err != nil {
+		return notHost, "cannot read its program"
+	}
+	running := "/proc/" + strconv.Itoa(pid) + "/exe" // the file it runs, even if replaced since
+	for _, t := range trusted {
+		if exe != t {
+			if real, err := filepath.EvalSymlinks(t); err != nil || real != exe {
+				continue
+			}
+		}
+		if why := safeFile(running, filepath.Dir(exe), true); why != "" {
+			return notHost, why
+		}
+		return emulator, ""
+	}
+	name := filepath.Base(exe)
+	for _, h := range hosts {
+		if h.name != name {
+			continue
+		}
+		if h.kind == notHost {
+			return notHost, h.why
+		}
+		if why := safeFile(running, filepath.Dir(exe), false); why != "" {
+			return notHost, why
+		}
+		return h.kind, ""
+	}
+	return notHost, "not a known terminal program"
+}
+
+// sshdNames are the names an sshd session process runs under.
+var sshdNames = []string{"sshd", "sshd-session", "dropbear"}
+
+func isSSHD(p procInfo) bool {
+	if exe, _, err := procExe(p.pid); err == nil {
+		return isOneOf(filepath.Base(exe), sshdNames)
+	}
+	return isOneOf(p.comm, sshdNames)
+}
+
+// sshSession finds the holder when guard could read none: an sshd session
+// process that changed to the user is undumpable, so a user who is not
+// root cannot list its descriptors. The terminal is the one sshd made when
+// guard's session leader (whose controlling terminal it is) was started by
+// an sshd process that guard cannot read, whose parent is root's sshd: no
+// agent can place a process under root's sshd. The leader must be above
+// the agent (no agent between sshd and guard is refused later, as for any
+// relay).
+func sshSession(chain []procInfo, agent int, major, minor uint32) (int, bool) {
+	lead := -1
+	for i, p := range chain {
+		if p.pid == chain[0].session {
+			lead = i
+			break
+		}
+	}
+	if lead < agent || lead+2 >= len(chain) {
+		return 0, false
+	}
+	if maj, min := ttyNrDev(chain[lead].ttyNr); maj != major || min != minor {
+		return 0, false
+	}
+	sshd, parent := chain[lead+1], chain[lead+2]
+	if !isOneOf(sshd.comm, sshdNames) || fdsReadable(sshd.pid) || !isOneOf(parent.comm, sshdNames) {
+		return 0, false
+	}
+	if uid, err := procUID(parent.pid); err != nil || uid != 0 {
+		return 0, false
+	}
+	return sshd.pid, true
+}
+
+// safeFile checks that a program and its directory are root's (or, for a
+// path the user trusted, root's or the user's) and writable by no one else.
+func safeFile(file, dir string, userOK bool) string {
+	for _, p := range []string{file, dir} {
+		var st syscall.Stat_t
+		if err := syscall.Stat(p, &st); err != nil {
+			return "cannot check its program"
+		}
+		owner := st.Uid == 0 || (userOK && int(st.Uid) == os.Geteuid())
+		if !owner {
+			return "its program is not installed by root"
+		}
+		if st.Mode&0o022 != 0 {
+			return "its program can be replaced by others"
+		}
+	}
+	return ""
+}
+
+// sshFromHere checks the ssh session a relay started: SSH_CONNECTION in the
+// environment of the process it started (which no child can change) names
+// the client. A client on this machine may be the agent. "" means remote.
+func sshFromHere(pid int) string {
+	v, ok, err := procEnv(pid, "SSH_CONNECTION")
+	if err != nil || !ok {
+		return "cannot tell where the ssh client is"
+	}
+	f := strings.Fields(v)
+	if len(f) != 4 {
+		return "cannot tell where the ssh client is"
+	}
+	client, err1 := netip.ParseAddr(f[0])
+	server, err2 := netip.ParseAddr(f[2])
+	if err1 != nil || err2 != nil {
+		return "cannot tell where the ssh client is"
+	}
+	client, server = client.Unmap(), server.Unmap()
+	if client.IsLoopback() || client == server {
+		return "the ssh client runs on this machine, and may be the agent"
+	}
+	return ""
+}
+
+// tiocstiAllowed reports whether the kernel lets a process push input into
+// its controlling terminal. Kernels before 6.2 have no switch: they do.
+func tiocstiAllowed() bool {
+	b, err := readProcFile("/proc/sys/dev/tty/legacy_tiocsti", 64)
+	return err != nil || strings.TrimSpace(string(b)) != "0"
+}
+
+// descendsFrom reports whether pid has anc among its ancestors.
+func descendsFrom(pid, anc int) bool {
+	chain, _ := ancestors(pid)
+	for _, p := range chain[min(1, len(chain)):] {
+		if p.pid == anc {
+			return true
+		}
+	}
+	return false
+}
+
+// procName names a process for a message: its program's file name, else
+// its comm.
+func procName(p procInfo) string {
+	if exe, _, err := procExe(p.pid); err == nil {
+		return visible(filepath.Base(exe))
+	}
+	return visible(p.comm)
+}
+
+func isOneOf(path string, list []string) bool {
+	for _, p := range list {
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
