@@ -4,6 +4,7 @@ package classify
 // code hidden in text bash evaluates.
 
 import (
+	"mvdan.cc/sh/v3/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,6 +77,12 @@ func (w *walker) fetchedFiles(c int, fetched []string) []string {
 		fetched = append(fetched, ps...)
 	}
 	named := false
+	for _, rt := range w.redirs {
+		// wget -O- URL > x, curl URL > x: the download goes where stdout does
+		if rt.cmd == c && rt.op != syntax.RdrIn && rt.op != syntax.DplOut && rt.op != syntax.DplIn {
+			fetched = append(fetched, rt.paths...)
+		}
+	}
 	for _, wd := range p.Words {
 		if wd.Role == RoleWrite && (wd.Name == "output" || wd.Name == "output-document") {
 			add(w.valueField(c, wd))
