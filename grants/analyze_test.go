@@ -168,6 +168,8 @@ var analyzeTable = []decideCase{
 	{name: "make * target", cmd: "make test", rules: []string{"project-grants allow make *"}, want: Allow},
 	{name: "make * CFLAGS", cmd: "make CFLAGS=-O2", rules: []string{"project-grants allow make *"}, want: Allow},
 	{name: "pytest -k", cmd: "pytest -k test_x tests/", rules: []string{"project-grants allow pytest *"}, want: Allow},
+	{name: "pytest -p no:plugin", cmd: "pytest -p no:cacheprovider -x", rules: []string{"project-grants allow pytest *"}, want: Allow},
+	{name: "pytest -p no: then a plugin", cmd: "pytest -p no:cacheprovider -p evil", rules: []string{"project-grants allow pytest *"}, want: Ask},
 	{name: "uniq IN OUT writes", cmd: "uniq a b", want: Ask, rule: RuleUnknown},
 	{name: "unknown", cmd: "cargo build", want: Ask, rule: RuleUnknown},
 	{name: "unknown deny", cmd: "cargo build", mod: unknownDeny, want: Deny, rule: RuleUnknown},

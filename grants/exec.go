@@ -810,6 +810,12 @@ func checkPytest(c *classify.Command, _ int, m *marks) {
 	for i := from; i < len(c.Args); i++ {
 		w := c.Args[i]
 		name, _, eq := strings.Cut(w, "=")
+		if w == "-p" && i+1 < len(c.Args) && strings.HasPrefix(c.Args[i+1], "no:") || strings.HasPrefix(w, "-pno:") {
+			if w == "-p" {
+				i++ // -p no:NAME turns a plugin off
+			}
+			continue
+		}
 		for _, o := range pytestOptions {
 			if name == o || (len(o) == 2 && strings.HasPrefix(w, o) && len(w) > 2) {
 				m.mark(i, "pytest "+o+" writes, deletes, uploads or loads code from elsewhere")
@@ -921,7 +927,7 @@ func markRoles(c *classify.Command, m *marks) {
 		dynamic := wd.Arg < len(c.Dynamic) && c.Dynamic[wd.Arg]
 		switch wd.Role {
 		case classify.RoleProgram:
-			if c.Name != "find" {
+			if c.Name != "find" && !strings.HasPrefix(wd.Val, "no:") { // pytest -p no:NAME turns a plugin off
 				mark(wd, c.Name+" runs another program")
 			}
 		case classify.RoleWrite, classify.RoleDir:
