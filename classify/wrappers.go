@@ -1256,6 +1256,10 @@ func (w *walker) programValues(c int) {
 	for _, wd := range p.Words {
 		f := w.valueField(c, wd)
 		if f.dyn {
+			// go vet -vettool="$(which sudo)": a lookup names the program
+			if n := w.lookedUp(c, f); n != "" && wd.Role == RoleProgram {
+				w.keepWrap(c, func() { w.nested(c, n, name+" runs", false) })
+			}
 			continue
 		}
 		switch {
