@@ -18,8 +18,9 @@ func adminSpec(name string) *Spec {
 		// dd's if=FILE of=FILE (the disk-write rule reads them), gpg's
 		// many modes: any word may be a file read or written
 		return &unknownSpec
-	case "setenforce", "ufw", "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy",
-		"ip6tables-nft", "nft", "systemctl", "service", "csrutil", "spctl", "auditctl", "aa-teardown", "aa-disable",
+	case "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft":
+		return &iptablesSpec
+	case "setenforce", "ufw", "nft", "systemctl", "service", "csrutil", "spctl", "auditctl", "aa-teardown", "aa-disable",
 		"aa-complain", "apparmor_parser", "firewall-cmd", "pfctl", "sysctl", "invoke-rc.d", "rc-service",
 		"update-rc.d", "chkconfig", "netfilter-persistent", "killall5", "guard", "guard-cli", "setpriv", "chpst",
 		"machinectl":
@@ -44,4 +45,16 @@ var unknownSpec = Spec{Operands: RoleUnknown}
 var sqlSpec = Spec{First: RoleRead, Operands: RoleScript, Opts: []Opt{
 	{Long: []string{"cmd", "init"}, Val: RoleScript},
 	{Long: []string{"separator", "newline", "nullvalue"}, Val: RoleText},
+}}
+
+// iptablesSpec: the commands (-F flush, -X delete chain, -P CHAIN TARGET)
+// and the options that take a value; -L, -S and -Z take an optional chain
+// as a separate word, typed as an operand.
+var iptablesSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "F", Long: []string{"flush"}},
+	{Short: "X", Long: []string{"delete-chain"}},
+	{Short: "P", Long: []string{"policy"}, Val: RoleText},
+	{Short: "AIDRNE", Long: []string{"append", "insert", "delete", "replace", "new-chain", "rename-chain"}, Val: RoleText},
+	{Short: "tjgpsdiomw", Long: []string{"table", "jump", "goto", "protocol", "source", "destination", "in-interface", "out-interface", "match", "wait", "dport", "sport", "state", "ctstate", "to-destination", "to-source", "comment", "set-counters"}, Val: RoleText},
+	{Short: "LSZvnxhVc46", Long: []string{"list", "list-rules", "zero", "verbose", "numeric", "exact", "line-numbers", "help", "version", "check"}},
 }}

@@ -256,6 +256,13 @@ var modelCases = []denyCase{
 	{`iptables -I INPUT -j ACCEPT`, "security-off", ""},
 	{`iptables -A INPUT 1 -j ACCEPT`, "security-off", ""},
 	{`pfctl -d`, "security-off", ""},
+	{`iptables -vF`, "security-off", ""},
+	{`iptables -t nat --flu`, "security-off", ""},
+	{`iptables -PINPUT ACCEPT`, "security-off", ""},
+	{`iptables --policy FORWARD ACCEPT`, "security-off", ""},
+	{`iptables -PFORWARD DROP`, "", ""},
+	{`iptables -L -n -v`, "", ""},
+	{`iptables -A INPUT -s 10.0.0.0/8 -j DROP`, "", ""},
 	{`sysctl kernel.randomize_va_space=0`, "security-off", ""},
 	{`sysctl -w kernel/randomize_va_space=0`, "security-off", ""},
 	// guard-self writes through find -fprint, awk and sed scripts

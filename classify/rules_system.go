@@ -28,19 +28,17 @@ func (w *walker) securityOff(c int) bool {
 	case "ufw":
 		return first == "disable" || first == "reset" || first == "default" && len(ops) > 1 && ops[1].val == "allow"
 	case "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft":
-		if hasWord(fs, "-F", "--flush", "-X", "--delete-chain") || hasShort(fs, 'F') {
+		// read with iptables' own grammar: -F in a bundle flushes (-vF),
+		// an F inside a chain name does not (-PFORWARD DROP)
+		p := w.words(c)
+		if p.Has("flush", "delete-chain") || acceptAll(fs) {
 			return true
 		}
-		if acceptAll(fs) {
-			return true
-		}
-		for i, f := range fs {
-			if (f.val == "-P" || f.val == "--policy") && i+2 < len(fs) && strings.EqualFold(fs[i+2].val, "ACCEPT") {
-				return true
-			}
-			// -PINPUT ACCEPT, --policy=INPUT ACCEPT
-			if (strings.HasPrefix(f.val, "-P") && len(f.val) > 2 || strings.HasPrefix(f.val, "--policy=")) && i+1 < len(fs) && strings.EqualFold(fs[i+1].val, "ACCEPT") {
-				return true
+		if p.Has("policy") {
+			for _, wd := range p.Operands() {
+				if strings.EqualFold(wd.Val, "ACCEPT") {
+					return true
+				}
 			}
 		}
 	case "nft":
