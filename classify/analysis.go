@@ -112,6 +112,11 @@ type Options struct {
 	// the words after the text are the script's parameters, and a command
 	// like cat "$1" reads what they name. nil when they are unknown.
 	Positional []string
+	// Funcs and Aliases are the shell functions (name → body) and aliases
+	// (name → value) defined before the text, in the shell that runs it (an
+	// interactive session's earlier lines): a call is judged with its body,
+	// as for a function defined earlier in the text. nil when none.
+	Funcs, Aliases map[string]string
 }
 
 // Composite reasons, named from the syntax tree.

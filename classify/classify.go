@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -56,6 +57,8 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 		w.dirs = []string{path.Clean(opt.Cwd)}
 	}
 	w.comp = &a.Composite
+	w.funcBodies = maps.Clone(opt.Funcs)
+	w.aliases = maps.Clone(opt.Aliases)
 	f, err := w.parse(text)
 	if err != nil {
 		a.Fail, a.FailReason = FailParse, err.Error()

@@ -185,6 +185,11 @@ type job struct {
 	// positional are the script's $0 $1 … (the words after -c TEXT), which
 	// classify follows into commands like cat "$1"; nil when none apply.
 	positional []string
+	// funcs and aliases are those the running shell already has (an
+	// interactive session), judged where they are called.
+	funcs, aliases map[string]string
+	// run runs the job once allowed; nil: runJob (a new process).
+	run func(j job, lim limits) int
 }
 
 func (a *app) shell() int {
@@ -230,11 +235,8 @@ func (a *app) shell() int {
 		j.text = quoteArgv(append([]string{name}, inv.Operands...))
 		childArgv = append(childArgv, inv.Operands...)
 	case a.env.Stdin != nil && term.IsTerminal(int(a.env.Stdin.Fd())):
-		// A human is typing: the real shell, interactively.
-		argv := append([]string{args[0]}, args[1:]...)
-		err := syscall.Exec(shellPath, argv, childEnv(a.env.Environ, n, false))
-		a.errorf("exec %s: %v", shellPath, err)
-		return ExitFailure
+		// Someone is typing: every line is judged (interactive.go).
+		return a.interactive(shellPath, inv.Flags, n)
 	default:
 		text, err := readScript(a.env.Stdin)
 		if err != nil {
@@ -395,7 +397,8 @@ func (a *app) limits(j job, s *grants.Settings) (limits, error) {
 // records the decision. Every path that cannot decide refuses.
 func (a *app) judgeAndRun(j job) int {
 	start := a.env.now()
-	opts := classify.Options{Cwd: j.cwd, Home: a.env.getenv("HOME"), Protected: a.eng.protected(), Positional: j.positional}
+	opts := classify.Options{Cwd: j.cwd, Home: a.env.getenv("HOME"), Protected: a.eng.protected(), Positional: j.positional,
+		Funcs: j.funcs, Aliases: j.aliases}
 	var an *classify.Analysis
 	if j.argv != nil {
 		an = a.eng.analyzeArgv(j.argv, opts)
@@ -440,7 +443,11 @@ func (a *app) judgeAndRun(j job) int {
 	default:
 		return a.deny(j, v, start)
 	}
-	exit := a.runJob(j, lim)
+	run := a.runJob
+	if j.run != nil {
+		run = j.run
+	}
+	exit := run(j, lim)
 	a.record(j, v, string(v.Decision), how, exit, start)
 	return exit
 }

@@ -235,38 +235,6 @@ func TestGuardKilledLeavesNoSurvivor(t *testing.T) {
 	}
 }
 
-func TestInteractiveExecsRealShell(t *testing.T) {
-	st := newShimTree(t)
-	cmd := guardCmd(t, st, filepath.Join(st.shims, "bash"), "deny", "--norc", "--noprofile")
-	cmd.Env = append(cmd.Env, "PS1=$ ")
-	ptmx, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	defer ptmx.Close()
-	go func() {
-		var b [4096]byte
-		for {
-			if _, err := ptmx.Read(b[:]); err != nil {
-				return
-			}
-		}
-	}()
-	// The verdict is deny: only an interactive real shell (not judged) runs this.
-	ptmx.Write([]byte("exit 9\n"))
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if code := exitCode(t, err); code != 9 {
-			t.Errorf("exit %d, want 9 from the interactive shell", code)
-		}
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("the interactive shell did not exit")
-	}
-}
-
 func TestRunRestoresTerminalAfterKill(t *testing.T) {
 	st := newShimTree(t)
 	// guard runs on a pty that is its controlling terminal, so it hands the

@@ -18,12 +18,20 @@
 //     that shell and runs the real shell of that name found on PATH after the
 //     directory it was invoked from. [IsShellInvocation] tells cmd/guard when
 //     to call [Main].
-//   - No -c and stdin is a terminal: the real shell is exec'd interactively (a
-//     human is typing). No -c and stdin is not a terminal: the whole script is
-//     read from stdin (at most 128 KiB; longer is refused), judged as one text
-//     and run with -c (positional words after -s stay $1 …). The command's own
-//     stdin is then at its end. A script file operand (bash x.sh args) is
-//     judged as the command "bash x.sh args".
+//   - No -c and stdin is a terminal: an interactive session (interactive.go).
+//     guard reads one complete command at a time (golang.org/x/term's line
+//     editor, history in memory only; mvdan/sh says when the input is
+//     complete, else "> " continues), judges it exactly as -c would, and runs
+//     what is allowed in one persistent real shell, so cd, variables,
+//     functions, aliases and set options carry over. Each line is an audit
+//     record of mode interactive. exit N ends the session with N; EOF with the
+//     last line's status. No -c and stdin is not a terminal: the whole script
+//     is read from stdin (at most 128 KiB; longer is refused), judged as one
+//     text and run with -c (positional words after -s stay $1 …). The
+//     command's own stdin is then at its end. A script file operand (bash x.sh
+//     args, guard x.sh args) is judged as the command "bash x.sh args"; guard
+//     PATH is a script when PATH is an existing regular file and not the name
+//     of a guard-cli subcommand (./check names a file called check).
 //   - [Exec]: guard exec -- PROG ARGS…, judged as the simple command it is and
 //     run without a shell (PROG looked up on PATH; missing: exit 127).
 //
@@ -174,7 +182,8 @@
 // the redacted text, its keyed hash (HMAC, see ccs), decision (the verdict;
 // deny when a human refused), rule, answer (rule, once, project, global,
 // edited, deny, timeout, cancelled, pending, rejected), via (rule, terminal,
-// console, approve), mode (shell, stdin, exec), exit status and duration. A
+// console, approve), mode (shell, stdin, exec, interactive), exit status and
+// duration. A
 // refusal is printed before it is recorded. A state directory that cannot be
 // written costs one "guard: warning: audit not written: …" line per run; the
 // command is still judged and run, and the lost record is counted in the

@@ -2,6 +2,7 @@ package shim
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -127,10 +128,31 @@ func dispatchName(argv0 string) string {
 // guard's own CLI.
 var notShellFlags = map[string]bool{"-h": true, "-v": true, "--help": true, "--version": true}
 
+// cliCommands are the names guard-cli answers as subcommands (urfave/cli
+// adds help and h). guard NAME runs the subcommand even when a file NAME
+// sits in the working directory: ./NAME names the file.
+var cliCommands = map[string]bool{
+	"approve": true, "audit": true, "check": true, "doctor": true, "exec": true, "explain": true,
+	"grants": true, "h": true, "help": true, "pending": true, "redact": true, "reject": true,
+	"trust": true, "version": true, "watch": true,
+}
+
+// isScriptFile reports whether guard's first argument names a script file
+// to run as a shell would ($SHELL FILE, as make and editors do): an
+// existing regular file that is not a subcommand's name.
+func isScriptFile(arg string) bool {
+	if arg == "" || cliCommands[arg] {
+		return false
+	}
+	fi, err := os.Stat(arg)
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // IsShellInvocation reports whether args (a full os.Args) is a shell command
 // line rather than a guard subcommand: guard was invoked as bash or sh, or
-// args[1] is a shell flag (-c, -lc, -l, --login, -o, …), or there are no
-// arguments at all (guard is someone's login shell). cmd/guard sends these to Main.
+// args[1] is a shell flag (-c, -lc, -l, --login, -o, …) or a script file
+// (see isScriptFile), or there are no arguments at all (guard is someone's
+// login shell). cmd/guard sends these to Main.
 func IsShellInvocation(args []string) bool {
 	if len(args) == 0 {
 		return false
@@ -149,8 +171,8 @@ func IsShellInvocation(args []string) bool {
 		_, ok := longOpts[a]
 		return ok
 	}
-	if len(a) < 2 || a[0] != '-' {
-		return false
+	if a == "" || a[0] != '-' {
+		return isScriptFile(a)
 	}
 	for _, ch := range []byte(a[1:]) {
 		if ch != 'c' && ch != 'o' && ch != 'O' && strings.IndexByte(shellLetters, ch) < 0 {

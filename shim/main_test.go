@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -32,7 +33,32 @@ func TestMain(m *testing.M) {
 	case os.Getenv("SHIM_TEST_AS_GUARD") != "":
 		os.Exit(testGuardMain())
 	}
-	os.Exit(m.Run())
+	os.Exit(runTests(m))
+}
+
+// runTests runs the package's tests with HOME, every XDG directory and the
+// managed policy in a temporary directory, for every test and every guard
+// and shell they start: no test may read or write the real home (a shell's
+// history, guard's grants, config or audit).
+func runTests(m *testing.M) int {
+	home, err := os.MkdirTemp("", "shim-test-home-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(home)
+	for k, v := range map[string]string{
+		"HOME":                 home,
+		"XDG_CONFIG_HOME":      filepath.Join(home, ".config"),
+		"XDG_STATE_HOME":       filepath.Join(home, ".local", "state"),
+		"XDG_CACHE_HOME":       filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME":        filepath.Join(home, ".local", "share"),
+		"GUARD_MANAGED_POLICY": filepath.Join(home, "etc", "guard", "policy.toml"),
+		"HISTFILE":             filepath.Join(home, ".bash_history"),
+	} {
+		os.Setenv(k, v)
+	}
+	return m.Run()
 }
 
 func testGuardMain() int {
@@ -43,8 +69,10 @@ func testGuardMain() int {
 		Getenv: os.Getenv, Environ: os.Environ(), Cwd: cwd, Now: time.Now, Self: self,
 	}
 	a := newApp(env)
-	te := &testEngine{verdict: testVerdicts[os.Getenv("SHIM_TEST_VERDICT")], dir: os.Getenv("SHIM_TEST_JOURNAL")}
-	a.eng = te.engine()
+	if v := os.Getenv("SHIM_TEST_VERDICT"); v != "real" { // real: classify and grants, config under HOME
+		te := &testEngine{verdict: testVerdicts[v], dir: os.Getenv("SHIM_TEST_JOURNAL"), byText: v == "bytext"}
+		a.eng = te.engine()
+	}
 	if os.Getenv("SHIM_TEST_REAL_TTY") == "1" {
 		// the terminal and its judge as in production, settings from the
 		// config files under XDG_CONFIG_HOME (trusted_terminals, ask_timeout)
@@ -78,6 +106,8 @@ type testEngine struct {
 	trust  func(tty *os.File, trusted []string) TTYTrust
 	mu     sync.Mutex
 	judged []string
+	// byText: deny a text holding sudo or mkfs, allow the rest.
+	byText bool
 }
 
 func (te *testEngine) engine() engine {
@@ -91,8 +121,16 @@ func (te *testEngine) engine() engine {
 		analyzeArgv: func(argv []string, o classify.Options) *classify.Analysis {
 			return &classify.Analysis{Text: quoteArgv(argv)}
 		},
-		settings:    func(string) *grants.Settings { return &grants.Settings{AskTimeout: te.askTimeout} },
-		decide:      func(*classify.Analysis, *grants.Settings) grants.Verdict { return te.verdict },
+		settings: func(string) *grants.Settings { return &grants.Settings{AskTimeout: te.askTimeout} },
+		decide: func(an *classify.Analysis, _ *grants.Settings) grants.Verdict {
+			if te.byText {
+				if strings.Contains(an.Text, "sudo") || strings.Contains(an.Text, "mkfs") {
+					return testVerdicts["deny"]
+				}
+				return testVerdicts["allow"]
+			}
+			return te.verdict
+		},
 		protected:   func() []string { return nil },
 		projectRoot: func(cwd string) string { return cwd },
 		grantFile: func(a Answer, cwd string) string {
