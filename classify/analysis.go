@@ -53,6 +53,18 @@ type Command struct {
 	Inner          []int    // indexes in Analysis.Commands of the commands this one runs directly
 	InnerComposite []string // WrapShell: composite reasons of the nested script
 	Opaque         bool     // interpreter one-liner (python -c, node -e, perl -e, ruby -e): text guard cannot judge
+	// Typed is Args typed by the command's spec (see ParseCommand), when
+	// classify parsed them; nil otherwise. Use Command.Words.
+	Typed *Parsed
+}
+
+// Words returns the command's arguments typed by its spec: the parse
+// classify made, or a new one.
+func (c *Command) Words() Parsed {
+	if c.Typed != nil {
+		return *c.Typed
+	}
+	return ParseCommand(c.Name, c.Args)
 }
 
 // Hit is one match of a built-in rule (hard denylist or built-in ask).
@@ -72,6 +84,10 @@ type Analysis struct {
 	Composite []string  // composite reasons of the text's own syntax, each named once, in order found
 	Deny      []Hit     // hard-denylist hits; non-empty means deny, whatever the settings
 	Ask       []Hit     // built-in destructive patterns that ask
+	// Secrets are the literal values the argument model types as
+	// passwords (mysql -pSECRET, sshpass -p SECRET) or that password
+	// variables are set to (PGPASSWORD=…): every record redacts them.
+	Secrets []string
 }
 
 // Top returns the indexes of the commands that the text itself runs (Parent == -1

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,12 +69,62 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 	if w.fail == "" {
 		w.forkBombs()
 	}
+	secrets := w.secrets()
 	if w.fail != "" {
-		*a = Analysis{Text: text, Fail: w.fail, FailReason: w.failReason}
+		*a = Analysis{Text: text, Fail: w.fail, FailReason: w.failReason, Secrets: secrets}
 		return a
 	}
 	w.judge()
+	a.Secrets = secrets
 	return a
+}
+
+// secrets returns the literal values the argument model types as
+// passwords (mysql -pSECRET, sshpass -p SECRET, htpasswd -b F U SECRET)
+// and the values of password variables set for a command (PGPASSWORD=…),
+// each once: every record of the text redacts them.
+func (w *walker) secrets() []string {
+	var out []string
+	add := func(v string) {
+		if v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	for c := range w.a.Commands {
+		if len(w.info[c].fields) == 0 || w.a.Commands[c].Name == "" {
+			continue
+		}
+		for _, as := range w.a.Commands[c].Assigns {
+			if name, v, ok := strings.Cut(as, "="); ok && secretVar(name) {
+				add(v)
+			}
+		}
+		if SpecFor(w.a.Commands[c].Name) == nil {
+			continue
+		}
+		p := w.words(c)
+		for _, wd := range p.Words {
+			if wd.Role == RoleSecret && wd.Arg < len(w.info[c].fields) && !w.info[c].fields[wd.Arg].dyn {
+				add(wd.Val)
+			}
+		}
+	}
+	return out
+}
+
+// secretVar reports a variable whose value is a password or token.
+func secretVar(name string) bool {
+	n := strings.ToUpper(name)
+	switch n {
+	case "SSHPASS", "MYSQL_PWD", "REDISCLI_AUTH", "PGPASSWORD":
+		return true
+	}
+	for _, w := range []string{"PASSWORD", "PASSWD", "TOKEN", "SECRET", "API_KEY", "ACCESS_KEY", "PRIVATE_KEY"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // AnalyzeArgv judges an argv (guard exec) as the simple command it is: each
@@ -159,6 +210,10 @@ type cmdInfo struct {
 	readStdin bool // a shell or interpreter that runs its standard input
 	downloads bool
 	fromFind  bool // run by find -exec for every file found: recursive by nature
+	// parsed is the argv typed by its spec (words), computed on first use;
+	// parsedArgs the argv it parsed (tar's old form rewritten).
+	parsed     *Parsed
+	parsedArgs []string
 }
 
 type funcCall struct {
@@ -361,6 +416,7 @@ func (w *walker) command(c syntax.Command, where string) {
 	case *syntax.TestClause:
 		w.addComp(CompTest)
 		w.walkNested(c)
+		w.testCode(x.X)
 	default:
 		// (( )), let: nothing runs but the substitutions inside.
 		w.addComp(CompOther)
@@ -680,12 +736,96 @@ const maxVarBytes = 64 << 10
 
 func (w *walker) decl(x *syntax.DeclClause) {
 	w.addComp(CompAssign)
+	nameref := false
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
-			w.fields(as.Value, nil)
+			fs, _ := w.fields(as.Value, nil)
+			for _, f := range fs {
+				// declare 'a[$(id)]=1' evaluates the subscript: code
+				// hidden in a quoted word
+				if !f.dyn && codeInSubscript(f.val) {
+					w.hitDeny("hidden-exec", -1)
+				}
+				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "n") {
+					nameref = true
+				}
+				if !f.dyn && strings.Contains(f.val, "=") {
+					w.assignValue(f.val)
+				}
+			}
 			continue
 		}
+		if as.Name != nil && as.Value != nil {
+			if fs, _ := w.fields(as.Value, nil); len(fs) == 1 && !fs[0].dyn {
+				// declare -n ref='a[$(id)]': the name is evaluated at each use
+				if nameref && codeInSubscript(fs[0].val) {
+					w.hitDeny("hidden-exec", -1)
+				}
+				// declare -n r=GUARD_POLICY; r=x sets guard's own variable
+				if nameref && strings.HasPrefix(fs[0].val, "GUARD_") {
+					w.hitDeny("guard-self", -1)
+				}
+				w.assignValue(as.Name.Value + "=" + fs[0].val)
+			}
+		}
 		w.assign(as, -1)
+	}
+}
+
+// assignValue judges NAME=VALUE set outside any command (export, declare,
+// a bare assignment) when a program runs VALUE as a command line
+// (GIT_SSH_COMMAND, PAGER): a denylisted payload is denied where it is set.
+func (w *walker) assignValue(as string) {
+	name, v, ok := strings.Cut(as, "=")
+	if !ok || v == "" || !envCommand(name) || w.depth >= MaxDepth-1 {
+		return
+	}
+	sub := analyze(envPayload(v), w.opt, nil)
+	for _, h := range sub.Deny {
+		w.hitDeny(h.ID, -1)
+	}
+	for _, h := range sub.Ask {
+		w.hitAsk(h.ID, -1)
+	}
+}
+
+// testCode finds code hidden in a [[ ]] test: an arithmetic comparison
+// (-eq, -lt, …) or -v evaluates a subscript in its operand, even one
+// written inside quotes: [[ 'a[$(id)]' -eq 0 ]] runs id.
+func (w *walker) testCode(x syntax.TestExpr) {
+	switch t := x.(type) {
+	case *syntax.BinaryTest:
+		switch t.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			for _, side := range []syntax.TestExpr{t.X, t.Y} {
+				if wd, ok := side.(*syntax.Word); ok {
+					w.wordCode(wd)
+				}
+			}
+		default:
+			w.testCode(t.X)
+			w.testCode(t.Y)
+		}
+	case *syntax.UnaryTest:
+		if t.Op == syntax.TsVarSet || t.Op == syntax.TsRefVar {
+			if wd, ok := t.X.(*syntax.Word); ok {
+				w.wordCode(wd)
+			}
+			return
+		}
+		w.testCode(t.X)
+	case *syntax.ParenTest:
+		w.testCode(t.X)
+	}
+}
+
+// wordCode hits hidden-exec for a word whose value holds a subscript with code.
+func (w *walker) wordCode(wd *syntax.Word) {
+	fs, _ := w.fields(wd, nil)
+	for _, f := range fs {
+		if !f.dyn && codeInSubscript(f.val) {
+			w.hitDeny("hidden-exec", -1)
+		}
 	}
 }
 
@@ -694,6 +834,11 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 	if len(x.Args) == 0 {
 		w.addComp(CompAssign)
 		for _, as := range x.Assigns {
+			if as.Name != nil && as.Value != nil && envCommand(as.Name.Value) {
+				if fs, _ := w.fields(as.Value, nil); len(fs) == 1 && !fs[0].dyn {
+					w.assignValue(as.Name.Value + "=" + fs[0].val)
+				}
+			}
 			w.assign(as, -1)
 		}
 		return
@@ -780,10 +925,9 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 	}
 	w.a.Commands[idx].Assigns = assigns
 	for _, as := range assigns {
-		// PROMPT_COMMAND=… bash -i runs the value as a command
-		if v, ok := strings.CutPrefix(as, "PROMPT_COMMAND="); ok && v != "" {
-			w.nested(idx, v, "PROMPT_COMMAND", false)
-		}
+		// PROMPT_COMMAND=… bash -i, GIT_SSH_COMMAND=… git fetch: the
+		// program runs the value as a command line
+		w.envAssign(idx, as)
 	}
 	w.afterCall(idx)
 }
@@ -806,6 +950,10 @@ func (w *walker) fill(idx int, fs []field, where string, pos syntax.Pos) {
 		if c.Args[0] == "" {
 			c.Name = ""
 		}
+	}
+	if c.Dynamic[0] {
+		// "$(which sudo)" -n true runs sudo: a lookup's answer is the name
+		c.Name = w.lookedUp(idx, fs[0])
 	}
 	c.Pos = strconv.Itoa(int(pos.Line())) + ":" + strconv.Itoa(int(pos.Col()))
 	c.Where = where
@@ -832,6 +980,65 @@ func (w *walker) fill(idx int, fs []field, where string, pos syntax.Pos) {
 	w.unwrap(idx)
 }
 
+// lookedUp returns NAME when the command word is wholly a substitution
+// that looks a command up ($(which NAME), `command -v NAME`, $(type -P
+// NAME)), "" otherwise.
+func (w *walker) lookedUp(idx int, f field) string {
+	src := strings.Trim(f.val, `"`)
+	if !(strings.HasPrefix(src, "$(") && strings.HasSuffix(src, ")") || strings.HasPrefix(src, "`") && strings.HasSuffix(src, "`")) {
+		return ""
+	}
+	subs := w.info[idx].substCmds
+	if len(subs) != 1 {
+		return ""
+	}
+	sc := &w.a.Commands[subs[0]]
+	if len(sc.Args) < 2 || sc.Dynamic[len(sc.Args)-1] {
+		return ""
+	}
+	switch sc.Name {
+	case "which", "command", "type", "whereis", "hash":
+		return path.Base(sc.Args[len(sc.Args)-1])
+	}
+	return ""
+}
+
+// cdPath adds the directories a relative cd reaches through CDPATH
+// (CDPATH=/ cd etc is cd /etc); a CDPATH guard cannot know makes the
+// directory unknown.
+func (w *walker) cdPath(idx int, fs []field) {
+	args := fs[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0].val, "-") && !args[0].dyn {
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0].dyn || strings.HasPrefix(args[0].val, "/") || strings.HasPrefix(args[0].val, ".") {
+		return
+	}
+	val, set, dyn := "", false, false
+	for _, as := range w.a.Commands[idx].Assigns {
+		if v, ok := strings.CutPrefix(as, "CDPATH="); ok {
+			val, set = v, true
+		}
+	}
+	if !set {
+		if v, ok := w.vars["CDPATH"]; ok {
+			val, set, dyn = v.val, true, v.dyn
+		}
+	}
+	if !set || val == "" {
+		return
+	}
+	if dyn {
+		w.dirs = nil
+		return
+	}
+	for _, e := range strings.Split(val, ":") {
+		if strings.HasPrefix(e, "/") {
+			w.dirs = append(w.dirs, path.Join(e, args[0].val))
+		}
+	}
+}
+
 // afterCall tracks the state a command changes for the rest of the text:
 // the directory, aliases, variables it reads into.
 func (w *walker) afterCall(idx int) {
@@ -847,6 +1054,7 @@ func (w *walker) afterCall(idx int) {
 			w.dirs = w.oldDirs // cd - goes back
 		} else {
 			w.changeDir(fs[1:])
+			w.cdPath(idx, fs)
 		}
 		w.oldDirs = prev
 	case "pushd":
@@ -874,6 +1082,21 @@ func (w *walker) afterCall(idx int) {
 			w.dirs = nil
 		}
 		w.oldDirs = prev
+	case "hash":
+		// hash -p PATH NAME: NAME runs PATH from now on, like an alias
+		for i := 1; i+2 < len(fs); i++ {
+			if fs[i].val == "-p" && !fs[i+1].dyn {
+				if w.aliases == nil {
+					w.aliases = map[string]string{}
+				}
+				for _, f := range fs[i+2:] {
+					if !f.dyn {
+						w.aliases[f.val] = fs[i+1].val
+					}
+				}
+				break
+			}
+		}
 	case "alias":
 		for _, f := range fs[1:] {
 			if k := strings.IndexByte(f.val, '='); k > 0 && !f.dyn {

@@ -46,11 +46,43 @@
 // guard cannot see ([WrapGenerated]). Interpreter one-liners (python -c,
 // node -e, perl -e) are [Command.Opaque].
 //
+// # Arguments
+//
+// One argument model types every command's words (argspec.go): a [Spec]
+// per command, getopt-compatible — short options with and without values,
+// bundles, attached values (-fFILE, -e.), --long=value and --long value,
+// unique-prefix abbreviation where the program takes it (getopt_long,
+// git's parse-options: git reset --har is --hard), --, subcommands (git,
+// go, docker, npm) and one-dash operators (find -name X). [ParseCommand]
+// gives each operand and option value a [Role]: read path, write path,
+// meta (named or counted, not printed), used file, directory, program to
+// run, script, URL, pattern, text, secret. The specs are one table per
+// family (argspec_files.go, _search, _archive, _vcs, _net, _build, _shell,
+// _admin). A command without a spec is judged conservatively: every word
+// is RoleUnknown, which may be read or written. [Command.Words] returns the
+// parse classify made, so grants and a later path tier ask the same table
+// which words are read paths and which are written.
+//
+// The rules consume typed words instead of re-parsing argv: credential-read
+// looks at read roles (cat -v KEY reads, wc -c KEY and grep -l x KEY do
+// not), guard-self at written ones (find -fprint, sed -i, awk's print >
+// "FILE"), the git asks at git's resolved options. Program roles are
+// walked as the command lines they are (go test -exec CMD, tar
+// --to-command=CMD, rsync -e CMD, fd -x CMD…, hyperfine CMD, ssh localhost
+// CMD, make VAR=$(shell CMD), GIT_SSH_COMMAND=CMD and the other variables a
+// program runs), so a denylisted payload is denied. Secret roles (mysql
+// -pX, sshpass -p X, docker login -p X, htpasswd -b F U X, openssl -k X,
+// redis-cli -a X) and password variables come back in
+// [Analysis.Secrets], which every record redacts.
+//
 // # Rules
 //
 // The hard denylist (rules.go, denyRules) and the built-in ask rules
 // (askRules) are each one table: an id, the one line an agent reads, and a
-// check run on every command found. Redirect targets are checked too (a
+// check run on every command found. The checks live in one file per family
+// (rules_paths.go, rules_credentials.go, rules_exec.go, rules_system.go,
+// rules_self.go, rules_vcs.go). When several rules hit, [MostSevere] names
+// the worst and lists the rest. Redirect targets are checked too (a
 // write to a block device or to guard's own files, a read of a credential).
 // Their tests are the cases of table_test.go, grouped by id, with the
 // spellings that try to slip past each rule and the look-alikes that must

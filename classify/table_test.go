@@ -245,7 +245,8 @@ var denyCases = []denyCase{
 	{`mkfs.vfat /dev/sdc1`, "disk-format", ""},
 	{`mkfs.btrfs -f /dev/vdb`, "disk-format", ""},
 	{`mkfs.ext4 -F /dev/mapper/vg-root`, "disk-format", ""},
-	{`mkfs.ext4 ./disk.img`, "disk-format", ""},
+	{`mkfs.ext4 ./disk.img`, "", ""},      // formats a file, not a disk (issue 8)
+	{`mkfs.ext4 disk`, "disk-format", ""}, // no path or extension: it may be a device name
 	{`mke2fs /dev/sda1`, "disk-format", ""},
 	{`mkswap /dev/sda2`, "disk-format", ""},
 	{`wipefs -a /dev/sda`, "disk-format", ""},
@@ -1295,7 +1296,7 @@ func tcIDs(hits []Hit) []string {
 
 func TestDenylist(t *testing.T) {
 	opt := tcOpt()
-	for i, c := range denyCases {
+	for i, c := range slices.Concat(denyCases, modelCases) {
 		t.Run(tcName(i, c.in), func(t *testing.T) {
 			a := Analyze(c.in, opt)
 			if a == nil {

@@ -232,9 +232,10 @@ func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first
 					}
 				}
 				pat := "*"
-				if x.Exp != nil && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.DefaultUnset) && x.Exp.Word != nil {
-					// ${X:-/}: path rules take the default as what it names,
-					// the side that can do harm when X is unset
+				if x.Exp != nil && (x.Exp.Op == syntax.DefaultUnsetOrNull || x.Exp.Op == syntax.DefaultUnset ||
+					x.Exp.Op == syntax.AssignUnsetOrNull || x.Exp.Op == syntax.AssignUnset) && x.Exp.Word != nil {
+					// ${X:-/}, ${X:=/usr}: path rules take the default as what
+					// it names, the side that can do harm when X is unset
 					if fs, err := w.fields(x.Exp.Word, nil); err == nil && len(fs) == 1 && !fs[0].dyn {
 						pat = fs[0].val
 					}
@@ -253,7 +254,17 @@ func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first
 			}
 			out = append(out, p)
 		case *syntax.CmdSubst:
+			compBefore := len(*w.comp)
+			first := len(w.a.Commands)
 			w.substitution(x.Stmts, CompCmdSubst, "$(…)")
+			if text, ok := w.substLiteral(x.Stmts, first); ok {
+				// "$(cat <<'EOF' … EOF)", "$(printf 'a\nb')": a literal
+				// built by a command that only prints it; the
+				// substitution and its heredoc are not composite syntax
+				*w.comp = (*w.comp)[:compBefore]
+				out = append(out, part{s: text, pat: text, split: !quoted})
+				continue
+			}
 			out = append(out, part{dyn: true, pat: "*"})
 		case *syntax.ProcSubst:
 			w.substitution(x.Stmts, CompProcSubst, "<(…)")
@@ -332,6 +343,35 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 	if pe.Exp != nil && pe.Param != nil && !pe.Excl && !pe.Length && pe.Index == nil && pe.Slice == nil && pe.Repl == nil {
 		return w.paramOp(pe)
 	}
+	if pe.Slice != nil && pe.Param != nil && pe.Exp == nil && !pe.Excl && !pe.Length && pe.Index == nil && pe.Repl == nil {
+		// ${HOME:0:1} computes "/": a substring of a known value
+		plain := *pe
+		plain.Slice = nil
+		v, ok := w.param(&plain)
+		if !ok || pe.Slice.Offset == nil {
+			return "", false
+		}
+		off, ok := constArith(pe.Slice.Offset)
+		if !ok {
+			return "", false
+		}
+		if off < 0 {
+			off = max(len(v)+off, 0)
+		}
+		off = min(off, len(v))
+		v = v[off:]
+		if pe.Slice.Length != nil {
+			n, ok := constArith(pe.Slice.Length)
+			if !ok {
+				return "", false
+			}
+			if n < 0 {
+				n = max(len(v)+n, 0)
+			}
+			v = v[:min(n, len(v))]
+		}
+		return v, true
+	}
 	if pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Index != nil ||
 		pe.Slice != nil || pe.Repl != nil || pe.Names != 0 || pe.Exp != nil ||
 		pe.NestedParam != nil || len(pe.Modifiers) > 0 {
@@ -361,6 +401,9 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 		}
 	}
 	switch name {
+	case "FUNCNAME":
+		// inside a function body, the function's own name: f() { $FUNCNAME|$FUNCNAME& }
+		return w.fn, w.fn != ""
 	case "HOME":
 		return w.opt.Home, w.opt.Home != ""
 	case "IFS":
@@ -756,6 +799,16 @@ func constArith(x syntax.ArithmExpr) (int, bool) {
 			}
 		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.SglQuoted, *syntax.DblQuoted:
 			constant = false
+		case *syntax.UnaryArithm:
+			// ++0, 0-- assign to a "variable": no constant (and the
+			// expander would need an environment)
+			if y.Op == syntax.Inc || y.Op == syntax.Dec {
+				constant = false
+			}
+		case *syntax.BinaryArithm:
+			if y.Op >= syntax.Assgn && y.Op <= syntax.ShrAssgn {
+				constant = false
+			}
 		}
 		return constant
 	})
@@ -901,4 +954,59 @@ func codeValue(v varState) bool {
 		return !v.inert
 	}
 	return strings.ContainsAny(v.val, "$`[")
+}
+
+// substLiteral returns the output of a substitution whose only command
+// prints literal text: cat of a heredoc without expansions, echo or
+// printf of literal words. The shell strips the trailing newlines.
+func (w *walker) substLiteral(stmts []*syntax.Stmt, first int) (string, bool) {
+	if len(stmts) != 1 || len(w.a.Commands) != first+1 || w.fail != "" {
+		return "", false
+	}
+	st := stmts[0]
+	if st.Negated || st.Background || st.Coprocess {
+		return "", false
+	}
+	if _, ok := st.Cmd.(*syntax.CallExpr); !ok {
+		return "", false
+	}
+	var body strings.Builder
+	for _, r := range st.Redirs {
+		if r.Hdoc == nil {
+			return "", false // only the heredoc cat prints
+		}
+		for _, p := range r.Hdoc.Parts {
+			l, lit := p.(*syntax.Lit)
+			if !lit {
+				return "", false // expansions inside: not literal
+			}
+			body.WriteString(l.Value)
+		}
+	}
+	c := &w.a.Commands[first]
+	if c.Wrap != WrapNone || len(c.Inner) > 0 {
+		return "", false
+	}
+	text, ok := w.literalOutput(first)
+	if ok && c.Name == "cat" {
+		text = body.String()
+	}
+	if !ok || strings.ContainsAny(text, "`") || c.Name == "cat" && strings.Contains(text, "$") && !quotedHeredoc(st) {
+		return "", false
+	}
+	return strings.TrimRight(text, "\n"), true
+}
+
+// quotedHeredoc reports a heredoc whose delimiter is quoted (<<'EOF'):
+// its body is taken as written.
+func quotedHeredoc(st *syntax.Stmt) bool {
+	for _, r := range st.Redirs {
+		if r.Hdoc != nil && r.Word != nil && len(r.Word.Parts) == 1 {
+			switch r.Word.Parts[0].(type) {
+			case *syntax.SglQuoted, *syntax.DblQuoted:
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -56,6 +56,7 @@ var wrappers = []wrapper{
 	{name: "nice", kind: WrapTransparent, g: grammar{argShort: "n", argLong: []string{"adjustment"}}},
 	{name: "nocache", kind: WrapTransparent},
 	{name: "nohup", kind: WrapTransparent},
+	{name: "nsenter", kind: WrapTransparent, g: grammar{argShort: "tSGZ", optShort: "muinpUCTrw", argLong: []string{"target", "setuid", "setgid", "user-parent", "env"}}},
 	{name: "numactl", kind: WrapTransparent, g: grammar{argShort: "CNmpiP", noExec: "sH", noExecL: []string{"show", "hardware"}}},
 	{name: "pkexec", kind: WrapTransparent, g: grammar{argLong: []string{"user"}}},
 	{name: "prlimit", kind: WrapTransparent, g: grammar{noExec: "p", noExecL: []string{"pid"}}},
@@ -74,6 +75,7 @@ var wrappers = []wrapper{
 	{name: "taskset", kind: WrapTransparent, g: grammar{operands: 1, noExec: "p", noExecL: []string{"pid"}}},
 	{name: "time", kind: WrapTransparent, g: grammar{argShort: "fo", argLong: []string{"format", "output"}}},
 	{name: "timeout", kind: WrapTransparent, g: grammar{argShort: "sk", argLong: []string{"signal", "kill-after"}, operands: 1}},
+	{name: "tini", kind: WrapTransparent, g: grammar{argShort: "pe"}},
 	{name: "torsocks", kind: WrapTransparent, g: grammar{argShort: "uapP"}},
 	{name: "toybox", kind: WrapTransparent},
 	{name: "trickle", kind: WrapTransparent, g: grammar{argShort: "duwtlnL"}},
@@ -135,6 +137,8 @@ func customWrapper(name string) func(*walker, int, []field) {
 		return (*walker).wrapRunner
 	case "tmux":
 		return (*walker).wrapTmux
+	case "bwrap", "bubblewrap":
+		return (*walker).wrapBwrap
 	case "git":
 		return (*walker).wrapGit
 	case "sed", "gsed":
@@ -196,8 +200,21 @@ func (w *walker) unwrap(c int) {
 	}
 	fs := w.info[c].fields
 	name := cm.Name
+	if name == "env" || name == "export" || name == "declare" || name == "typeset" || name == "local" || name == "readonly" {
+		for _, f := range fs[1:] {
+			if !f.dyn && strings.Contains(f.val, "=") {
+				w.envAssign(c, f.val)
+			}
+		}
+	}
 	if custom := customWrapper(name); custom != nil {
 		custom(w, c, fs)
+		if name != "find" && w.a.Commands[c].Wrap == WrapNone {
+			w.programValues(c)
+		}
+		if name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" {
+			w.scriptCalls(c) // "cmd" | getline: wrapAwk judges system() and print | "cmd"
+		}
 		return
 	}
 	if wr := lookupWrapper(name); wr != nil {
@@ -212,7 +229,11 @@ func (w *walker) unwrap(c int) {
 	}
 	if opts, ok := interpreterName(name); ok {
 		w.interpreter(c, fs, opts)
+		w.scriptCalls(c)
+		return
 	}
+	w.programValues(c)
+	w.scriptCalls(c)
 }
 
 // skipOptions returns the index of the wrapped command in fs, starting at
@@ -819,10 +840,30 @@ func (w *walker) interpreter(c int, fs []field, opts string) {
 		scriptArg = true
 		break
 	}
-	if !scriptArg {
+	if !scriptArg && !exitsEarly(w.a.Commands[c].Name, fs) {
 		w.info[c].readStdin = true
 		w.a.Commands[c].Opaque = true
 	}
+}
+
+// exitsEarly reports an interpreter given only options that print and
+// exit (node --version, python3 -V): it reads no script from stdin.
+func exitsEarly(name string, fs []field) bool {
+	if len(fs) < 2 {
+		return false
+	}
+	for _, f := range fs[1:] {
+		switch a := f.val; {
+		case f.dyn:
+			return false
+		case a == "--version" || a == "--help" || a == "-h":
+		case a == "-V" && strings.HasPrefix(name, "python"):
+		case a == "-v" && (name == "node" || name == "nodejs" || name == "perl" || name == "deno" || name == "bun"):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // isStdinPath names the standard input as a file.
@@ -1153,4 +1194,322 @@ func sedSubstFlags(cmd string) string {
 		}
 	}
 	return ""
+}
+
+// envCommand reports a variable whose value some program runs as a
+// command line (GIT_SSH_COMMAND, PAGER, LESSOPEN, a GIT_CONFIG_VALUE_n
+// that may set core.pager, an exported bash function).
+func envCommand(name string) bool {
+	switch name {
+	case "PROMPT_COMMAND", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
+		"PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "FCEDIT", "LESSOPEN", "LESSCLOSE",
+		"GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "BROWSER",
+		"RSYNC_RSH", "CVS_RSH", "GIT_CONFIG_PARAMETERS", "PS0", "PS1", "PS4", "TAR_OPTIONS":
+		return true
+	}
+	return strings.HasPrefix(name, "GIT_CONFIG_VALUE_") || strings.HasPrefix(name, "BASH_FUNC_")
+}
+
+// envAssign judges the value of NAME=VALUE as the command line it becomes
+// when NAME is one of envCommand's.
+func (w *walker) envAssign(c int, as string) {
+	name, v, ok := strings.Cut(as, "=")
+	if !ok || v == "" || !envCommand(name) {
+		return
+	}
+	v = envPayload(v)
+	w.keepWrap(c, func() { w.nested(c, v, name, false) })
+}
+
+// envPayload turns a variable's value into the command line it runs:
+// LESSOPEN='|cmd %s', BASH_FUNC_f%%='() { body; }'.
+func envPayload(v string) string {
+	v = strings.TrimLeft(v, "|-")
+	v = strings.TrimPrefix(strings.TrimSpace(v), "()")
+	return strings.ReplaceAll(v, "%s", "f")
+}
+
+// keepWrap runs f, which walks a nested script of c, keeping c's Wrap:
+// a program that runs one option's value is not a shell.
+func (w *walker) keepWrap(c int, f func()) {
+	wrap, opaque := w.a.Commands[c].Wrap, w.a.Commands[c].Opaque
+	f()
+	w.a.Commands[c].Wrap = wrap
+	w.a.Commands[c].Opaque = w.a.Commands[c].Opaque || opaque
+}
+
+// programValues judges the program-to-run words a command's spec names
+// (go test -exec CMD, tar --to-command=CMD, rsync -e CMD, make
+// VAR=$(shell CMD), hyperfine CMD, ssh localhost CMD) as the command lines
+// they are, so a denylisted payload is denied, not just asked about.
+func (w *walker) programValues(c int) {
+	name := w.a.Commands[c].Name
+	s := SpecFor(name)
+	if s == nil {
+		return
+	}
+	p := w.words(c)
+	for _, cmd := range configCommands(name, p, w.a.Commands[c].Args) {
+		w.keepWrap(c, func() { w.nested(c, cmd, name+" config", false) })
+	}
+	var argv []string // program operands that form one command (sshpass -p X ssh …)
+	for _, wd := range p.Words {
+		f := w.valueField(c, wd)
+		if f.dyn {
+			// go vet -vettool="$(which sudo)": a lookup names the program
+			if n := w.lookedUp(c, f); n != "" && wd.Role == RoleProgram {
+				w.keepWrap(c, func() { w.nested(c, n, name+" runs", false) })
+			}
+			continue
+		}
+		switch {
+		case wd.Role == RoleProgram && wd.Name != "" && wd.Rest:
+			argv = append(argv, f.val) // fd -x CMD ARG…: the words up to ';'
+		case wd.Role == RoleProgram && wd.Name != "":
+			w.keepWrap(c, func() { w.nested(c, f.val, name+" --"+wd.Name, false) })
+		case wd.Role == RoleProgram && (s.InOrder || s.Sub != nil):
+			argv = append(argv, f.val)
+		case wd.Role == RoleProgram:
+			w.keepWrap(c, func() { w.nested(c, f.val, name+" runs", false) })
+		case name == "make" || name == "gmake":
+			// make VAR=$(shell CMD) runs CMD while reading the makefile
+			if k := strings.Index(f.val, "$(shell "); k >= 0 && strings.Contains(f.val, "=") {
+				body := f.val[k+len("$(shell "):]
+				if e := strings.LastIndexByte(body, ')'); e >= 0 {
+					body = body[:e]
+				}
+				w.keepWrap(c, func() { w.nested(c, body, "make $(shell …)", false) })
+			}
+		}
+	}
+	if len(argv) == 0 {
+		return
+	}
+	if name == "ssh" {
+		host := ""
+		for _, wd := range p.Operands() {
+			host = wd.Val
+			break
+		}
+		if k := strings.LastIndexByte(host, '@'); k >= 0 {
+			host = host[k+1:]
+		}
+		if host != "localhost" && host != "127.0.0.1" && host != "::1" {
+			return // a command for another machine
+		}
+		// ssh joins its words with spaces for the remote shell
+		w.keepWrap(c, func() { w.nested(c, strings.Join(argv, " "), "ssh localhost", false) })
+		return
+	}
+	if text, err := QuoteArgv(argv); err == nil {
+		w.keepWrap(c, func() { w.nested(c, text, name+" runs", false) })
+	}
+}
+
+// bwrapArgs: bwrap's options and how many words each takes.
+func bwrapArgs(opt string) int {
+	switch opt {
+	case "--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink",
+		"--setenv", "--chmod", "--file", "--bind-data", "--ro-bind-data", "--overlay-src":
+		return 2
+	case "--proc", "--dev", "--tmpfs", "--dir", "--chdir", "--unsetenv", "--uid", "--gid", "--hostname",
+		"--remount-ro", "--mqueue", "--info-fd", "--sync-fd", "--block-fd", "--userns-block-fd", "--json-status-fd",
+		"--seccomp", "--add-seccomp-fd", "--exec-label", "--file-label", "--lock-file", "--args", "--cap-add",
+		"--cap-drop", "--perms", "--size", "--argv0", "--userns", "--userns2", "--pidns", "--tmp-overlay", "--ro-overlay", "--overlay":
+		return 1
+	}
+	return 0
+}
+
+// wrapBwrap: bwrap [OPTIONS…] [--] COMMAND ARG…, some options taking two words.
+func (w *walker) wrapBwrap(c int, fs []field) {
+	i := 1
+	for i < len(fs) && !fs[i].dyn && strings.HasPrefix(fs[i].val, "--") {
+		if fs[i].val == "--" {
+			i++
+			break
+		}
+		i += 1 + bwrapArgs(fs[i].val)
+	}
+	if i >= len(fs) {
+		return
+	}
+	w.a.Commands[c].Wrap = WrapTransparent
+	w.a.Commands[c].InnerStart = i
+	w.innerCommand(c, fs[i:], "bwrap")
+}
+
+// scriptCalls judges the literal command lines a script passes to the
+// shell: awk's system("…") and print | "…", sed's e command, and the
+// system/popen/exec calls of interpreter one-liners (python3 -c
+// 'os.system("…")'). The script stays opaque where it was; a denylisted
+// payload is denied.
+func (w *walker) scriptCalls(c int) {
+	name := w.a.Commands[c].Name
+	if SpecFor(name) == nil {
+		return
+	}
+	for _, wd := range w.words(c).Words {
+		if wd.Role != RoleScript || wd.Arg < len(w.info[c].fields) && w.info[c].fields[wd.Arg].dyn {
+			continue
+		}
+		for _, cmd := range scriptCommands(name, wd.Val) {
+			w.keepWrap(c, func() { w.nested(c, cmd, name+" script", false) })
+		}
+	}
+}
+
+// shellCalls are the functions of script languages that run a command line.
+var shellCalls = []string{"system", "popen", "exec", "execSync", "spawnSync", "check_output", "check_call", "getoutput",
+	"getstatusoutput", "call", "run", "Popen", "shell_exec", "passthru", "proc_open", "qx", "%x"}
+
+// scriptCommands returns the literal command lines in a script.
+func scriptCommands(name, script string) []string {
+	if !strings.ContainsAny(script, "\"'`|e") {
+		return nil
+	}
+	var out []string
+	awk := name == "awk" || name == "gawk" || name == "mawk" || name == "nawk"
+	for _, fn := range shellCalls {
+		if awk {
+			break // wrapAwk judges system()
+		}
+		for from := 0; ; {
+			k := strings.Index(script[from:], fn)
+			if k < 0 {
+				break
+			}
+			k += from
+			from = k + len(fn)
+			if k > 0 && (isWordByte(script[k-1])) {
+				continue
+			}
+			rest := strings.TrimLeft(script[from:], " \t")
+			rest = strings.TrimPrefix(rest, "(")
+			rest = strings.TrimLeft(rest, " \t")
+			if lit, ok := quotedLiteral(rest); ok {
+				out = append(out, lit)
+			}
+		}
+	}
+	switch name {
+	case "awk", "gawk", "mawk", "nawk":
+		// "cmd" | getline (wrapAwk judges print | "cmd")
+		for i := 0; i < len(script); i++ {
+			if script[i] != '|' {
+				continue
+			}
+			if j := strings.LastIndexByte(script[:i], '"'); j > 0 && strings.TrimSpace(script[j+1:i]) == "" {
+				if k := strings.LastIndexByte(script[:j], '"'); k >= 0 {
+					out = append(out, script[k+1:j])
+				}
+			}
+		}
+	case "sed", "gsed":
+		// the e command runs the rest of its line
+		for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+			line = strings.TrimLeft(line, " \t0123456789,$/!{")
+			if cmd, ok := strings.CutPrefix(line, "e "); ok {
+				out = append(out, cmd)
+			}
+		}
+	case "perl", "ruby":
+		// `cmd`
+		for i := strings.IndexByte(script, '`'); i >= 0; {
+			j := strings.IndexByte(script[i+1:], '`')
+			if j < 0 {
+				break
+			}
+			out = append(out, script[i+1:i+1+j])
+			next := strings.IndexByte(script[i+2+j:], '`')
+			if next < 0 {
+				break
+			}
+			i = i + 2 + j + next
+		}
+	}
+	return out
+}
+
+// quotedLiteral returns the text of a '…' or "…" string at the start of s
+// (without escapes), ok false when there is none.
+func quotedLiteral(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '"' && s[0] != '\'' {
+		return "", false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return "", false
+	}
+	lit := s[1 : 1+end]
+	if strings.ContainsAny(lit, "\\") {
+		return "", false
+	}
+	return lit, true
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// gitProgramKeys are git config keys whose value git runs as a command
+// line (alias.* and credential.helper only when they start with "!").
+func gitProgramKey(k, v string) bool {
+	k = strings.ToLower(k)
+	switch k {
+	case "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy",
+		"sequence.editor", "diff.external", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
+		"interactive.difffilter", "sendemail.sendmailcmd", "uploadpack.packobjectshook":
+		return true
+	}
+	switch {
+	case strings.HasPrefix(k, "pager."), strings.HasSuffix(k, ".textconv"), strings.HasSuffix(k, ".command"),
+		strings.HasSuffix(k, ".cmd"), strings.HasSuffix(k, ".clean"), strings.HasSuffix(k, ".smudge"), strings.HasSuffix(k, ".process"):
+		return true
+	case strings.HasPrefix(k, "alias."), strings.HasPrefix(k, "credential.") && strings.HasSuffix(k, "helper"):
+		return strings.HasPrefix(v, "!")
+	}
+	return false
+}
+
+// configCommands returns the command lines a configuration value on the
+// command line makes a program run: git -c core.sshCommand=CMD, git
+// config core.pager CMD, ssh -o ProxyCommand=CMD.
+func configCommands(name string, p *Parsed, args []string) []string {
+	var out []string
+	switch name {
+	case "git":
+		for _, wd := range p.Words {
+			if wd.Name == "c" && wd.Role == RoleText {
+				if k, v, ok := strings.Cut(wd.Val, "="); ok && gitProgramKey(k, v) {
+					out = append(out, strings.TrimPrefix(v, "!"))
+				}
+			}
+		}
+		if p.SubName(args) == "config" {
+			ops := p.Operands()
+			for i := 0; i+1 < len(ops); i++ {
+				if gitProgramKey(ops[i].Val, ops[i+1].Val) {
+					out = append(out, strings.TrimPrefix(ops[i+1].Val, "!"))
+				}
+			}
+		}
+	case "ssh", "scp", "sftp":
+		for _, wd := range p.Words {
+			if wd.Name != "o" {
+				continue
+			}
+			k, v, ok := strings.Cut(strings.TrimSpace(wd.Val), "=")
+			if !ok {
+				k, v, ok = strings.Cut(strings.TrimSpace(wd.Val), " ")
+			}
+			switch strings.ToLower(strings.TrimSpace(k)) {
+			case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
+				if ok {
+					out = append(out, strings.TrimSpace(v))
+				}
+			}
+		}
+	}
+	return out
 }

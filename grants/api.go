@@ -74,6 +74,7 @@ type Settings struct {
 	AuditRequired   bool          // refuse to run a command whose audit record cannot be written
 	Rules           []Rule        // every rule from every layer, in layer order
 	Err             error         // a config that failed to load: every decision denies with this
+	Warnings        []string      // "file:line:col: problem" for what loading ignored (a project config's refused allow rules)
 
 	// TrustedTerminals are executables the user vouches for as terminal
 	// hosts (absolute paths), read only from the managed and global configs.

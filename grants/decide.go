@@ -114,11 +114,11 @@ func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 
 	// 2. hard denylist
 	if len(a.Deny) > 0 {
-		h := a.Deny[0]
+		h, rest := classify.MostSevere(a.Deny)
 		if tr != nil {
 			tr.add("step 2 hard denylist: hit %s", h.ID)
 		}
-		return deny(h.ID, h.Reason, LayerBuiltin)
+		return deny(h.ID, alsoHit(h.Reason, rest), LayerBuiltin)
 	}
 	if tr != nil {
 		tr.add("step 2 hard denylist: no hit")
@@ -130,11 +130,11 @@ func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 	}
 	// 4. built-in destructive patterns and ask rules
 	if len(a.Ask) > 0 {
-		h := a.Ask[0]
+		h, rest := classify.MostSevere(a.Ask)
 		if tr != nil {
 			tr.add("step 4 built-in ask: hit %s", h.ID)
 		}
-		return Verdict{Decision: Ask, Rule: h.ID, Reason: h.Reason, Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true}
+		return Verdict{Decision: Ask, Rule: h.ID, Reason: alsoHit(h.Reason, rest), Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true}
 	}
 	if tr != nil {
 		tr.add("step 4 built-in ask: no hit")
@@ -696,4 +696,12 @@ func label(i int) string {
 		return "(wrapped)"
 	}
 	return fmt.Sprint(i + 1)
+}
+
+// alsoHit appends the other rules that hit to the most severe one's reason.
+func alsoHit(reason string, rest []string) string {
+	if len(rest) == 0 {
+		return reason
+	}
+	return reason + " (also: " + strings.Join(rest, ", ") + ")"
 }

@@ -363,6 +363,8 @@ func TestValidatePattern(t *testing.T) {
 		{Allow, "git\tstatus"}, {"maybe", "git"},
 		// a bare shell or interpreter runs whatever is piped into it (ls | sh)
 		{Allow, "bash"}, {Allow, "sh"}, {Allow, "/bin/sh"}, {Allow, "bash -s"}, {Allow, "python3 -"}, {Allow, "sh /dev/stdin"},
+		// go run MODULE@VERSION runs any code, like node * (issue 8)
+		{Allow, "go *"}, {Allow, "/usr/local/go/bin/go *"},
 	}
 	for _, tc := range bad {
 		if err := ValidatePattern(tc.kind, tc.p); err == nil {
@@ -373,7 +375,7 @@ func TestValidatePattern(t *testing.T) {
 		kind Decision
 		p    string
 	}{
-		{Allow, "git *"}, {Allow, "go test *"}, {Allow, "bash ./scripts/ci.sh *"}, {Allow, "python3 manage.py *"},
+		{Allow, "git *"}, {Allow, "go test *"}, {Allow, "go build *"}, {Allow, "bash ./scripts/ci.sh *"}, {Allow, "python3 manage.py *"},
 		{Deny, "bash *"}, {Ask, "python *"}, {Deny, "bash"}, {Allow, "npm install *"}, {Allow, "python3 -m pytest *"},
 	}
 	for _, tc := range good {

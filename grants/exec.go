@@ -1,6 +1,7 @@
 package grants
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -30,7 +31,7 @@ type execRule struct {
 var execTable = []execRule{
 	{ID: "find-exec", Progs: []string{"find"}, Words: []string{"-exec", "-execdir", "-ok", "-okdir"},
 		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
-	{ID: "find-write", Progs: []string{"find"}, Words: []string{"-delete", "-fprint*", "-fls"},
+	{ID: "find-write", Progs: []string{"find"}, Check: checkFindWrite,
 		Reason: "find -delete/-fprint/-fls deletes or writes files"},
 	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Short: "c", Long: []string{"config-env"}, Value: true,
 		Reason: "git -c/--config-env sets config that can run programs (core.pager, alias.*)"},
@@ -271,6 +272,7 @@ func markCommand(c *classify.Command, m *marks) {
 			}
 		}
 	}
+	markRoles(c, m)
 	if known && c.Dynamic != nil {
 		for i := 1; i < len(c.Args) && i < len(c.Dynamic); i++ {
 			if c.Dynamic[i] {
@@ -808,6 +810,12 @@ func checkPytest(c *classify.Command, _ int, m *marks) {
 	for i := from; i < len(c.Args); i++ {
 		w := c.Args[i]
 		name, _, eq := strings.Cut(w, "=")
+		if w == "-p" && i+1 < len(c.Args) && strings.HasPrefix(c.Args[i+1], "no:") || strings.HasPrefix(w, "-pno:") {
+			if w == "-p" {
+				i++ // -p no:NAME turns a plugin off
+			}
+			continue
+		}
 		for _, o := range pytestOptions {
 			if name == o || (len(o) == 2 && strings.HasPrefix(w, o) && len(w) > 2) {
 				m.mark(i, "pytest "+o+" writes, deletes, uploads or loads code from elsewhere")
@@ -868,4 +876,260 @@ func checkMakeVars(c *classify.Command, _ int, m *marks) {
 			m.mark(i, "make "+name+"= runs other programs")
 		}
 	}
+}
+
+// checkFindWrite marks find's -delete, -fprint* and -fls operators, read
+// with find's operator grammar: find . -name -delete names a file.
+func checkFindWrite(c *classify.Command, _ int, m *marks) {
+	const why = "find -delete/-fprint/-fls deletes or writes files"
+	for _, wd := range c.Words().Words {
+		switch {
+		case wd.Name == "delete":
+			m.mark(wd.Arg, why)
+		case wd.Role == classify.RoleWrite:
+			m.mark(wd.Arg-1, why)
+			m.mark(wd.Arg, why)
+		case wd.Role == classify.RoleUnknown && strings.HasPrefix(wd.Name, "fprint"):
+			m.mark(wd.Arg, why)
+		}
+	}
+}
+
+// markRoles marks what the argument model types as running another
+// program, or as writing, working or reading instructions outside the
+// project (cp x .git/hooks/pre-commit, curl -D ~/.bashrc, make -C
+// elsewhere, docker compose -f ../x.yml, pytest -p plugin): the promise of
+// a '*' grant is that it never covers those.
+func markRoles(c *classify.Command, m *marks) {
+	if c.Name == "" || len(c.Args) < 2 || c.Wrap != classify.WrapNone || c.Opaque ||
+		c.Name != "go" && slices.Contains(interpreters, c.Name) {
+		return // shells, interpreters and wrappers are judged by what they run
+	}
+	p := c.Words()
+	if !p.Spec && p.Sub < 0 {
+		return
+	}
+	oldTar := (c.Name == "tar" || c.Name == "gtar" || c.Name == "bsdtar") && !strings.HasPrefix(c.Args[1], "-")
+	mark := func(wd classify.Word, why string) {
+		if oldTar || wd.Arg >= len(c.Args) {
+			for i := 1; i < len(c.Args); i++ {
+				m.mark(i, why)
+			}
+			return
+		}
+		m.mark(wd.Arg, why)
+	}
+	sub := p.SubName(c.Args)
+	instructions := c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl" || c.Name == "make" || c.Name == "gmake" ||
+		c.Name == "pytest" || c.Name == "py.test" || c.Name == "npm" || c.Name == "cargo" || c.Name == "go"
+	upload := uploader(c.Name)
+	for _, wd := range p.Words {
+		dynamic := wd.Arg < len(c.Dynamic) && c.Dynamic[wd.Arg]
+		switch wd.Role {
+		case classify.RoleProgram:
+			if c.Name != "find" && !strings.HasPrefix(wd.Val, "no:") { // pytest -p no:NAME turns a plugin off
+				mark(wd, c.Name+" runs another program")
+			}
+		case classify.RoleWrite, classify.RoleDir:
+			if dynamic || elsewhere(wd.Val, c.Dir) {
+				mark(wd, c.Name+" writes or works outside the project")
+			}
+		case classify.RoleRead:
+			switch {
+			case upload && secretFile(wd.Val):
+				mark(wd, c.Name+" sends a secret file (.env, .git/config, keys) elsewhere")
+			case instructions && (dynamic || elsewhere(wd.Val, c.Dir)) && (wd.Name != "" || sub == "build"):
+				mark(wd, c.Name+" reads its instructions from outside the project")
+			}
+		case classify.RoleText:
+			if why := textRisk(c.Name, sub, wd); why != "" {
+				mark(wd, why)
+			}
+		}
+		if why := flagRisk(c.Name, sub, wd, p); why != "" {
+			mark(wd, why)
+		}
+	}
+	if why := subRisk(c, p, sub); why != "" {
+		for i := max(p.Sub, 1); i < len(c.Args); i++ {
+			m.mark(i, why)
+		}
+	}
+}
+
+// uploader: programs that can send a local file to another machine.
+func uploader(name string) bool {
+	switch name {
+	case "curl", "wget", "wget2", "scp", "sftp", "rsync", "http", "https", "xh", "nc", "ncat", "rclone":
+		return true
+	}
+	return false
+}
+
+// elsewhere reports a path outside the project (cwd) — /tmp aside — or a
+// place inside it that runs or configures things: .git/config,
+// .git/hooks/, dotfiles, systemd and autostart units.
+func elsewhere(p, cwd string) bool {
+	p = strings.TrimPrefix(p, "@")
+	switch p {
+	case "", "-", ".", "/dev/null", "/dev/stdout", "/dev/stderr":
+		return false
+	}
+	if k := strings.Index(p, ":"); k > 0 && !strings.Contains(p[:k], "/") {
+		return false // host:path, a remote side
+	}
+	if cwd == "" {
+		// no working directory known: a relative path stays where the
+		// command runs, unless it climbs out or names a place that runs code
+		if !path.IsAbs(p) {
+			rel := path.Clean(p)
+			return rel == ".." || strings.HasPrefix(rel, "../") || runsFromHere(rel)
+		}
+		return !strings.HasPrefix(p, "/tmp/") && !strings.HasPrefix(p, "/var/tmp/") || runsFromHere(p)
+	}
+	abs := p
+	if !path.IsAbs(p) {
+		abs = path.Join(cwd, p)
+	}
+	abs = path.Clean(abs)
+	inside := abs == cwd || strings.HasPrefix(abs, strings.TrimSuffix(cwd, "/")+"/")
+	if !inside {
+		// scratch space is fine, unless the project itself lives there
+		// (then a home or project beside it may too)
+		scratch := strings.HasPrefix(abs, "/tmp/") || strings.HasPrefix(abs, "/var/tmp/")
+		tmpProject := strings.HasPrefix(cwd, "/tmp/") || strings.HasPrefix(cwd, "/var/tmp/")
+		return !scratch || tmpProject || runsFromHere(abs)
+	}
+	rel := strings.TrimPrefix(strings.TrimPrefix(abs, cwd), "/")
+	return runsFromHere(rel)
+}
+
+// runsFromHere reports a project-relative path whose contents something
+// runs or obeys: git's config and hooks, shell dotfiles, service units.
+func runsFromHere(rel string) bool {
+	comps := strings.Split(rel, "/")
+	for i, c := range comps {
+		if c == ".git" && (i+1 == len(comps) || comps[i+1] == "config" || comps[i+1] == "hooks" || comps[i+1] == "info") {
+			return true
+		}
+		if c == "systemd" || c == "autostart" || c == "LaunchAgents" || c == "LaunchDaemons" || c == ".husky" {
+			return true
+		}
+	}
+	switch path.Base(rel) {
+	case ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
+		".envrc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".gitconfig", ".gitattributes", ".pre-commit-config.yaml", ".inputrc", ".curlrc", ".wgetrc":
+		return true
+	}
+	return false
+}
+
+// secretFile reports a file that holds secrets: .env files (templates
+// aside), git's config (remote URLs with tokens), keys and tokens.
+func secretFile(v string) bool {
+	if k := strings.LastIndexByte(v, '@'); k >= 0 {
+		v = v[k+1:] // curl -d @file, -F name=@file
+	}
+	v, _, _ = strings.Cut(v, ";") // -F file=@x;type=text/plain
+	base := path.Base(v)
+	switch base {
+	case ".env.example", ".env.sample", ".env.template":
+		return false
+	case ".env", ".netrc", ".npmrc", ".pypirc", ".git-credentials", "id_rsa", "id_ed25519", "id_ecdsa", "credentials":
+		return true
+	}
+	return strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") || strings.HasSuffix(base, ".pem") ||
+		strings.HasSuffix(base, ".key") || strings.Contains(v, ".git/config") || strings.Contains(v, "/.ssh/") || strings.HasPrefix(v, ".ssh/")
+}
+
+// textRisk: plain-text operands that make a build tool run or change
+// what it runs: make CFLAGS=-B/tmp (gcc runs programs from there),
+// docker run --network host.
+func textRisk(name, sub string, wd classify.Word) string {
+	switch name {
+	case "make", "gmake":
+		if k := strings.IndexByte(wd.Val, '='); k > 0 && wd.Name == "" {
+			v := wd.Val[k+1:]
+			for _, bad := range []string{"-B", "-wrapper", "-fplugin", "-specs", "--sysroot", "-load", "$(shell", "${shell", "-exec"} {
+				if strings.Contains(v, bad) {
+					return "make " + wd.Val[:k] + "= makes the build run other programs"
+				}
+			}
+		}
+	case "docker", "podman", "nerdctl":
+		switch wd.Name {
+		case "network", "net", "pid", "ipc", "uts", "userns", "cgroupns":
+			if wd.Val == "host" {
+				return name + " --" + wd.Name + " host reaches the host"
+			}
+		case "v", "volume", "mount":
+			return name + " -v/--mount shares host files with the container"
+		}
+	}
+	return ""
+}
+
+// flagRisk: options without a value that reach outside: npm -g, tar -P
+// while extracting, docker --privileged.
+func flagRisk(name, sub string, wd classify.Word, p classify.Parsed) string {
+	if wd.Role != classify.RoleFlag {
+		return ""
+	}
+	switch name {
+	case "npm", "pnpm", "yarn", "bun":
+		if wd.Name == "global" || wd.Name == "g" {
+			return name + " -g installs outside the project"
+		}
+	case "tar", "gtar", "bsdtar":
+		if wd.Name == "P" || wd.Name == "absolute-names" {
+			if p.Has("extract") {
+				return "tar -P extracts to absolute paths"
+			}
+		}
+	case "docker", "podman", "nerdctl":
+		if wd.Name == "privileged" {
+			return name + " --privileged reaches the host"
+		}
+	}
+	return ""
+}
+
+// subRisk: subcommands that run code or change how later commands run:
+// npm create/init PKG, npm pkg set scripts.*, npm config set
+// script-shell, go run|install|get module@version.
+func subRisk(c *classify.Command, p classify.Parsed, sub string) string {
+	ops := p.Operands()
+	op := func(i int) string {
+		if i < len(ops) {
+			return ops[i].Val
+		}
+		return ""
+	}
+	switch c.Name {
+	case "npm", "pnpm", "yarn", "bun":
+		switch sub {
+		case "create", "init", "innit":
+			if len(ops) > 0 && !strings.HasPrefix(op(0), "-") {
+				return c.Name + " " + sub + " PKG downloads and runs a package"
+			}
+		case "pkg":
+			if op(0) == "set" && strings.HasPrefix(op(1), "scripts.") {
+				return c.Name + " pkg set scripts.* changes what npm runs"
+			}
+		case "config", "c":
+			if op(0) == "set" {
+				return c.Name + " config set changes how npm runs scripts"
+			}
+		}
+	case "go":
+		switch sub {
+		case "run", "install", "get":
+			for _, o := range ops {
+				if strings.Contains(o.Val, "@") {
+					return "go " + sub + " MODULE@VERSION downloads and runs another module"
+				}
+			}
+		}
+	}
+	return ""
 }

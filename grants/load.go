@@ -46,7 +46,11 @@ type fileConfig struct {
 	allow, ask, deny             []string
 	allowLine, askLine, denyLine []int
 	set                          map[string]bool // scalar keys the file sets
-	trustedTerminals             []string        // nil when unset
+	// lenient: refused allow patterns are dropped into ignored instead of
+	// failing the file (the committed project config, see Load).
+	lenient          bool
+	ignored          []string
+	trustedTerminals []string // nil when unset
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -62,6 +66,13 @@ func unquote(msg string) string {
 // "file:line:col: problem" and never echo the file's text beyond a key or
 // pattern.
 func parseConfig(file string, data []byte) (*fileConfig, error) {
+	return parseConfigMode(file, data, false)
+}
+
+// parseConfigMode is parseConfig; with lenient, an allow pattern guard
+// refuses (bash *, a bare *) is left out with a warning instead of
+// failing the whole file.
+func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error) {
 	text := string(data)
 	raw := map[string]any{}
 	md, err := toml.Decode(text, &raw)
@@ -73,7 +84,7 @@ func parseConfig(file string, data []byte) (*fileConfig, error) {
 		}
 		return nil, fmt.Errorf("%s:1:1: %s", file, unquote(err.Error()))
 	}
-	fc := &fileConfig{set: map[string]bool{}}
+	fc := &fileConfig{set: map[string]bool{}, lenient: lenient}
 	errAt := func(key string, format string, args ...any) error {
 		line, col := locateKey(text, key)
 		return fmt.Errorf("%s:%d:%d: %s", file, line, col, fmt.Sprintf(format, args...))
@@ -107,6 +118,10 @@ func parseConfig(file string, data []byte) (*fileConfig, error) {
 				}
 				line, col := locatePattern(text, p, keyLine)
 				if err := ValidatePattern(kind, p); err != nil {
+					if fc.lenient && kind == Allow {
+						fc.ignored = append(fc.ignored, fmt.Sprintf("%s:%d:%d: allow pattern %q ignored: %v", file, line, col, p, err))
+						continue
+					}
 					return nil, fmt.Errorf("%s:%d:%d: %s pattern %q: %v", file, line, col, kind, p, err)
 				}
 				switch kind {
@@ -426,7 +441,11 @@ func Load(p Paths, cwd string) *Settings {
 		}
 		var fc *fileConfig
 		if err == nil {
-			fc, err = parseConfig(l.file, data)
+			// A committed project config is not the user's: allow rules
+			// guard refuses there are ignored with a warning, not a
+			// reason to deny every command (its syntax errors and bad
+			// deny or ask rules still fail closed).
+			fc, err = parseConfigMode(l.file, data, l.name == LayerProject)
 		}
 		if err != nil {
 			if s.Err == nil {
@@ -442,6 +461,7 @@ func Load(p Paths, cwd string) *Settings {
 			}
 			trust = err == nil && pin != "" && pin == hashBytes(data)
 		}
+		s.Warnings = append(s.Warnings, fc.ignored...)
 		s.merge(fc, l.name, bound, trust)
 		if fc.trustedTerminals != nil {
 			if l.name != LayerManaged && l.name != LayerGlobal {

@@ -431,3 +431,47 @@ func TestReadConfigSizes(t *testing.T) {
 		t.Errorf("missing: %v, %v", data, err)
 	}
 }
+
+// TestProjectConfigRefusedAllow: a committed .guard/config.toml whose
+// allow rules guard refuses (python3 *, a bare *) no longer makes every
+// command deny: those rules are ignored with a warning. Its syntax errors
+// and bad deny or ask rules still fail closed, and the user's own files
+// stay strict.
+func TestProjectConfigRefusedAllow(t *testing.T) {
+	e := newEnv(t)
+	cfg := ProjectConfig(e.proj)
+	write(t, cfg, "[permissions.bash]\nallow = [\"make *\", \"python3 *\", \"*\"]\ndeny = [\"make deploy*\"]\n")
+	s := Load(e.p, e.proj)
+	if s.Err != nil {
+		t.Fatalf("a refused allow rule in the project config failed the load: %v", s.Err)
+	}
+	if len(s.Warnings) != 2 || !strings.Contains(s.Warnings[0], `allow pattern "python3 *" ignored`) || !strings.HasPrefix(s.Warnings[0], cfg+":2:") {
+		t.Errorf("warnings = %q", s.Warnings)
+	}
+	for _, r := range s.Rules {
+		if r.Pattern == "python3 *" || r.Pattern == "*" {
+			t.Errorf("refused rule kept: %+v", r)
+		}
+	}
+	if v := Decide(an("make deploy"), s); v.Decision != Deny {
+		t.Errorf("the project's deny rule must still apply: %+v", v)
+	}
+	if v := Decide(an("ls"), s); v.Decision == Deny {
+		t.Errorf("every command denied: %+v", v)
+	}
+	for _, bad := range []string{
+		"[permissions.bash]\ndeny = [\"*\"]\n",
+		"[permissions.bash]\nask = [\"\"]\n",
+		"[permissions.bash]\nallow = [\n",
+	} {
+		write(t, cfg, bad)
+		if s := Load(e.p, e.proj); s.Err == nil {
+			t.Errorf("%q: want a config error", bad)
+		}
+	}
+	write(t, cfg, "")
+	write(t, e.p.GlobalConfig(), "[permissions.bash]\nallow = [\"python3 *\"]\n")
+	if s := Load(e.p, e.proj); s.Err == nil {
+		t.Errorf("the user's own config must stay strict")
+	}
+}

@@ -28,6 +28,8 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		"ps", "pgrep", "lsof", "ss", "netstat", "free", "uptime",
 		"whereis", "jq", "readelf", "nm", "zcat", "base64", "sha512sum":
 		return nil, true
+	case "gofmt":
+		return gofmtReadOnly, true
 	case "date":
 		return dateReadOnly, true
 	case "file":
@@ -58,14 +60,16 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 	return nil, false
 }
 
-// noOperands: hostname alone prints the name; with an operand it sets it.
+// noOperands: hostname alone prints the name; with an operand or -F FILE
+// it sets it.
 func noOperands(c *classify.Command) bool {
-	for _, w := range c.Args[1:] {
-		if !strings.HasPrefix(w, "-") {
-			return false
-		}
-	}
-	return true
+	p := c.Words()
+	return len(p.Operands()) == 0 && !p.Has("file")
+}
+
+// gofmtReadOnly: gofmt -l/-d prints; -w rewrites the files.
+func gofmtReadOnly(c *classify.Command) bool {
+	return !c.Words().Has("w")
 }
 
 // commandLookup: command -v/-V NAME only looks the name up.
@@ -73,42 +77,40 @@ func commandLookup(c *classify.Command) bool {
 	return len(c.Args) >= 3 && (c.Args[1] == "-v" || c.Args[1] == "-V")
 }
 
-// tarList: tar -t/--list only lists an archive.
+// tarList: tar -t/--list only lists an archive: its mode, read from the
+// parsed options (tar -xPft.tar extracts, whatever letters follow).
 func tarList(c *classify.Command) bool {
-	list := false
-	for i, w := range c.Args[1:] {
-		if w == "--list" || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 't') ||
-			i == 0 && !strings.HasPrefix(w, "-") && strings.ContainsRune(w, 't') {
-			list = true
-		}
-		if w == "--to-command" || strings.HasPrefix(w, "--to-command=") || strings.HasPrefix(w, "--use-compress-program") || w == "-I" {
-			return false
-		}
-	}
-	return list
+	p := c.Words()
+	return p.Has("list") && !p.Has("extract", "create", "append", "update", "catenate", "delete", "diff")
 }
 
-// stdoutOnly: gzip/gunzip -c (or -l, -t) write to stdout or only test.
+// stdoutOnly: gzip/gunzip -c (or -l, -t) write to stdout or only test;
+// not with -r (it walks directories) or a parse it cannot follow.
 func stdoutOnly(c *classify.Command) bool {
-	for _, w := range c.Args[1:] {
-		if w == "-c" || w == "--stdout" || w == "-l" || w == "--list" || w == "-t" || w == "--test" ||
-			strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "clt") {
-			return true
-		}
-	}
-	return false
+	p := c.Words()
+	return p.Has("stdout", "list", "test") && !p.Has("recursive") && !p.Unknown
 }
 
-// versionOnly: TOOL --version (go version, go env) prints and exits.
+// versionOnly: TOOL --version (go version, go env) prints and exits. The
+// word "version" is a subcommand only for the tools that have one (make
+// version runs a target; node version runs a file).
 func versionOnly(c *classify.Command) bool {
-	if len(c.Args) != 2 && !(len(c.Args) >= 2 && c.Args[0] == "go" && c.Args[1] == "env") {
+	if c.Args[0] == "go" && len(c.Args) >= 2 && c.Args[1] == "env" {
+		return !c.Words().Has("w", "u") // go env -w writes the settings
+	}
+	if len(c.Args) != 2 {
 		return false
 	}
 	switch c.Args[1] {
-	case "--version", "-v", "-V", "version", "-version":
+	case "--version", "-V", "-version":
 		return true
-	case "env":
-		return c.Args[0] == "go"
+	case "-v":
+		return c.Args[0] != "python" && c.Args[0] != "python3" && c.Args[0] != "ruby" // verbose, then a script from stdin
+	case "version":
+		switch c.Args[0] {
+		case "go", "docker", "kubectl", "terraform", "cargo":
+			return true
+		}
 	}
 	return false
 }
@@ -159,11 +161,44 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 	if check != nil && !check(c) {
 		return false, "not read-only with these arguments"
 	}
+	// an option or operand the argument model types as a write or a
+	// program to run (nm --plugin, tree -o, base64 -o, uniq IN OUT)
+	p := c.Words()
+	for _, wd := range p.Words {
+		switch wd.Role {
+		case classify.RoleWrite:
+			return false, "not read-only: " + c.Name + " writes " + wd.Val
+		case classify.RoleProgram:
+			// an option's program (nm --plugin); find -exec is the exec
+			// table's, command -v NAME only looks NAME up
+			if wd.Name != "" && c.Name != "find" {
+				return false, "not read-only: " + c.Name + " runs another program"
+			}
+		}
+	}
 	return true, ""
 }
 
-// envDump: env or printenv that prints the whole environment.
+// envDump: env or printenv that prints the whole environment, and the
+// programs that print it too (jq -n env, jq '$ENV', ps e).
 func envDump(c *classify.Command) bool {
+	switch c.Name {
+	case "jq", "gojq", "jaq":
+		for _, wd := range c.Words().ByRole(classify.RoleScript) {
+			if jqEnv(wd.Val) {
+				return true
+			}
+		}
+		return false
+	case "ps":
+		// BSD letters without a dash: e shows each process's environment
+		for _, w := range c.Args[1:] {
+			if !strings.HasPrefix(w, "-") && strings.Trim(w, "auxwefjlmrsSTvZcghnLHOpqtU") == "" && strings.ContainsRune(w, 'e') {
+				return true
+			}
+		}
+		return false
+	}
 	switch c.Args[0] {
 	case "printenv":
 		return len(c.Args) == 1
@@ -202,15 +237,20 @@ func fileReadOnly(c *classify.Command) bool {
 	return true
 }
 
-var gitReadOnlySubs = []string{"status", "log", "diff", "show", "branch", "rev-parse", "ls-files", "blame"}
+var gitReadOnlySubs = []string{"status", "log", "diff", "show", "branch", "rev-parse", "ls-files", "blame", "grep",
+	"ls-tree", "rev-list", "describe", "shortlog", "show-ref", "merge-base", "name-rev", "cat-file", "stash"}
 
 func gitReadOnly(c *classify.Command) bool {
 	sub := subcommand(c)
 	if sub < 0 || !slices.Contains(gitReadOnlySubs, c.Args[sub]) {
 		return false
 	}
-	if c.Args[sub] == "branch" {
+	switch c.Args[sub] {
+	case "branch":
 		return branchReadOnly(c.Args[sub+1:])
+	case "stash":
+		// git stash list / show: the rest of stash changes the tree
+		return sub+1 < len(c.Args) && (c.Args[sub+1] == "list" || c.Args[sub+1] == "show")
 	}
 	return true
 }
@@ -285,4 +325,26 @@ func readsNamedFiles(name string) bool {
 		return true
 	}
 	return false
+}
+
+// jqEnv reports a jq filter that reads the environment (env, $ENV).
+func jqEnv(f string) bool {
+	if strings.Contains(f, "$ENV") {
+		return true
+	}
+	for i := 0; i+3 <= len(f); i++ {
+		if f[i:i+3] != "env" {
+			continue
+		}
+		before := i == 0 || !isIdent(f[i-1])
+		after := i+3 == len(f) || !isIdent(f[i+3])
+		if before && after && (i == 0 || f[i-1] != '.' && f[i-1] != '$') {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdent(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }

@@ -15,7 +15,7 @@ import (
 var interpreters = []string{
 	"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox", "xonsh", "nu", "elvish", "pwsh", "powershell",
 	"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
-	"Rscript", "julia", "osascript", "deno", "bun", "npx", "bunx", "pnpx",
+	"Rscript", "julia", "osascript", "deno", "bun", "npx", "bunx", "pnpx", "go",
 	"env", "xargs", "parallel", "eval", "exec", "command", "builtin", "source", ".", "nohup", "nice", "timeout", "time", "stdbuf",
 	"ionice", "setsid", "flock", "taskset", "watch", "chroot", "unshare", "nsenter", "sudo", "doas", "su", "pkexec", "run0", "script", "expect",
 }

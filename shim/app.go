@@ -17,6 +17,7 @@ import (
 
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
+	"github.com/guard-dev/guard/redact"
 )
 
 // Defaults, and where they can be changed (flag > GUARD_* environment > TOML > built-in).
@@ -119,6 +120,7 @@ type app struct {
 	env    Env
 	eng    engine
 	warned bool // the audit warning was printed
+	hinted bool // the project config's ignored rules were shown
 	j      journal
 	jErr   error
 	jOpen  bool
@@ -404,10 +406,21 @@ func (a *app) judgeAndRun(j job) int {
 	} else {
 		an = a.eng.analyze(j.text, opts)
 	}
+	if base := a.eng.redact; len(an.Secrets) > 0 {
+		// passwords the argument model found (mysql -pX) are redacted in every record too
+		a.eng.redact = func(s string) string { return base(redact.Values(s, an.Secrets)) }
+		defer func() { a.eng.redact = base }()
+	}
 	s := a.eng.settings(j.cwd)
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
+	for _, w := range s.Warnings { // a project config's allow rules guard ignored, once a session
+		if !a.hinted {
+			fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", oneLine(a.eng.redact(w)))
+		}
+	}
+	a.hinted = a.hinted || len(s.Warnings) > 0
 	v := a.eng.decide(an, s)
 	lim, err := a.limits(j, s)
 	if err != nil {

@@ -1,0 +1,435 @@
+package classify
+
+import "strings"
+
+// Role is what one word of a command's arguments is to the program: the
+// one question every rule asks of an argument ("does this read that
+// file?", "is this a program it runs?"). The argument model answers it once
+// per command, from a declarative spec, so no rule re-parses argv with
+// guesses of its own.
+type Role uint8
+
+const (
+	RoleNone    Role = iota // not set (a spec field left empty)
+	RoleFlag                // an option that takes no value
+	RoleText                // plain text: a message, a name, a number, a key the tool uses
+	RoleRead                // a path whose contents the program reads and may print
+	RoleWrite               // a path the program creates, writes, truncates or deletes
+	RoleMeta                // a path the program names, counts, lists or compares without printing it
+	RoleUse                 // a file the program uses without printing it (ssh -i KEY, --kubeconfig)
+	RoleDir                 // a directory the program works in (make -C, git -C, tar -C)
+	RoleProgram             // a program or command line the program runs
+	RoleScript              // script text the program evaluates (awk PROGRAM, sed SCRIPT, psql -c)
+	RoleURL                 // a URL it fetches or sends to
+	RolePattern             // a pattern it searches for
+	RoleSecret              // a password or token: redacted in every record
+	RoleUnknown             // no spec knows it: any path-like word may be read or written
+)
+
+var roleNames = [...]string{"", "flag", "text", "read", "write", "meta", "use", "dir", "program", "script", "url", "pattern", "secret", "unknown"}
+
+func (r Role) String() string {
+	if int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return "role?"
+}
+
+// Opt is one option of a spec. The first of Long (or else the first
+// letter of Short) is its canonical name, the one Word.Name carries.
+type Opt struct {
+	Short string   // the letters that mean this option ("v", "eE")
+	Long  []string // long names without dashes ("verbose")
+	Val   Role     // the role of its value; RoleFlag (or RoleNone) when it takes none
+	// Optional: the value may only be attached (-O2, --color=auto); a
+	// separate next word is an operand.
+	Optional bool
+	// Rest: the value is every following word up to ";" (fd -x CMD ARG…).
+	Rest bool
+}
+
+// name is the canonical name of an option given as the letter b or the
+// long name l (one of them empty): an entry with one letter is one option,
+// named by its first long name (-v and --invert-match are both
+// "invert-match"), or by the letter when it has none; an entry with no
+// letter or several is a list of options, each named by its own letter
+// or long name.
+func (o *Opt) name(b byte, l string) string {
+	switch {
+	case len(o.Short) == 1 && len(o.Long) > 0:
+		return o.Long[0]
+	case l != "":
+		return l
+	case b != 0:
+		return string(b)
+	}
+	return o.Short[:1]
+}
+
+func (o *Opt) takes() bool { return o.Val != RoleNone && o.Val != RoleFlag }
+
+// Spec is one command's argument grammar: getopt_long by default (bundled
+// short options, attached values, --long=value or --long value, options
+// anywhere before --).
+type Spec struct {
+	Opts []Opt
+	// Abbrev: a unique prefix of a long option names it (getopt_long,
+	// git's parse-options). An ambiguous prefix is an error the program
+	// exits on; the parser marks it Unknown.
+	Abbrev bool
+	// OneDash: long options take one dash (find -name, go -exec, java
+	// -jar); there are no bundles. Two dashes work too where the program
+	// allows it (Go's flag package).
+	OneDash bool
+	// InOrder: options end at the first operand (ssh HOST CMD, env, git
+	// before its subcommand).
+	InOrder bool
+	// NoDashDash: "--" is an operand, not the end of options.
+	NoDashDash bool
+	// First is the role of the first operand (grep PATTERN, sed SCRIPT,
+	// awk PROGRAM) unless an option in FirstBy gave it (grep -e, -f).
+	First   Role
+	FirstBy []string
+	// ScriptIf names options that make the first operand script text
+	// (bash -c SCRIPT).
+	ScriptIf []string
+	// Operands is the role of every other operand; Last that of the last
+	// one when there are two or more (cp SRC… DST).
+	Operands Role
+	Last     Role
+	// MetaIf names options that make Read operands Meta (grep -c, -l):
+	// the program then prints counts or names, never the contents.
+	MetaIf []string
+	// ReadIf names options that make Meta operands Read (cmp -l prints
+	// the differing bytes).
+	ReadIf []string
+	// LastBy: Last applies only when one of these options is present
+	// (htpasswd -b FILE USER PASSWORD).
+	LastBy []string
+	// Sub returns the spec of a subcommand (git, go, docker); nil when
+	// the command has none. The first operand is then the subcommand.
+	Sub func(name string) *Spec
+}
+
+// Word is one argument of a command, typed by its spec.
+type Word struct {
+	Arg  int    // index in the command's Args
+	Name string // the option's canonical name; "" for an operand
+	Role Role   // RoleFlag for an option without a value, else what Val is
+	Val  string // the operand, or the option's value with -x / --long= cut off
+	Rest bool   // one of the words of an option with Rest (a command's argv)
+}
+
+// Parsed is a command's argv typed by its spec.
+type Parsed struct {
+	Words []Word
+	Sub   int  // index in Args of the subcommand word, or -1
+	Spec  bool // a spec was found (false: every operand is RoleUnknown)
+	// Unknown: an option the spec does not know, or an ambiguous
+	// abbreviation; its value (if any) and the rest of its word are RoleUnknown.
+	Unknown bool
+}
+
+// Has reports an option present, by canonical name.
+func (p Parsed) Has(names ...string) bool {
+	for _, w := range p.Words {
+		if w.Name == "" {
+			continue
+		}
+		for _, n := range names {
+			if w.Name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Values returns the values given to an option, by canonical name.
+func (p Parsed) Values(name string) []Word {
+	var out []Word
+	for _, w := range p.Words {
+		if w.Name == name && w.Role != RoleFlag {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Operands returns the operand words (after the subcommand, if any).
+func (p Parsed) Operands() []Word {
+	var out []Word
+	for _, w := range p.Words {
+		if w.Name == "" && w.Arg != p.Sub {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// SubName returns the subcommand word, "" when there is none.
+func (p Parsed) SubName(args []string) string {
+	if p.Sub < 0 || p.Sub >= len(args) {
+		return ""
+	}
+	return args[p.Sub]
+}
+
+// ByRole returns the words with one of the roles (the question a path
+// tier asks: which words are read paths, which are written).
+func (p Parsed) ByRole(roles ...Role) []Word {
+	var out []Word
+	for _, w := range p.Words {
+		for _, r := range roles {
+			if w.Role == r {
+				out = append(out, w)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ParseCommand types a command's arguments with the spec of its name.
+// A command without a spec comes back with Spec false and every argument
+// RoleUnknown.
+func ParseCommand(name string, args []string) Parsed {
+	s := SpecFor(name)
+	if s == &tarSpec {
+		p := ParseArgs(s, tarArgs(args))
+		tarRoles(&p)
+		return p
+	}
+	return ParseArgs(s, args)
+}
+
+// ParseArgs types args (args[0] is the command word) with spec s; a nil
+// spec makes every argument RoleUnknown.
+func ParseArgs(s *Spec, args []string) Parsed {
+	p := Parsed{Sub: -1, Spec: s != nil}
+	if len(args) < 2 {
+		return p
+	}
+	p.Words = make([]Word, 0, len(args)-1)
+	if s == nil {
+		for i := 1; i < len(args); i++ {
+			p.Words = append(p.Words, Word{Arg: i, Role: RoleUnknown, Val: args[i]})
+		}
+		return p
+	}
+	end := parseInto(&p, s, args, 1)
+	if s.Sub != nil && end < len(args) {
+		p.Sub = end
+		sub := s.Sub(args[end])
+		if sub == nil {
+			p.Spec = false
+			for i := end + 1; i < len(args); i++ {
+				p.Words = append(p.Words, Word{Arg: i, Role: RoleUnknown, Val: args[i]})
+			}
+			return p
+		}
+		parseInto(&p, sub, args, end+1)
+	}
+	return p
+}
+
+// parseInto parses args[from:] with s into p. With s.Sub set it stops at
+// the first operand (the subcommand) and returns its index; otherwise it
+// returns len(args).
+func parseInto(p *Parsed, s *Spec, args []string, from int) int {
+	dashdash := false
+	firstGiven := false
+	start := len(p.Words)
+	var ops []int // indexes into p.Words of the operands
+	for i := from; i < len(args); i++ {
+		a := args[i]
+		if dashdash || len(a) < 2 || a[0] != '-' {
+			if s.Sub != nil {
+				return i // git -- push: the subcommand still follows
+			}
+			ops = append(ops, len(p.Words))
+			p.Words = append(p.Words, Word{Arg: i, Val: a})
+			if s.InOrder {
+				dashdash = true
+			}
+			continue
+		}
+		if a == "--" && !s.NoDashDash {
+			dashdash = true
+			continue
+		}
+		var o *Opt
+		var val, lname string
+		var letter byte
+		attached := false
+		if strings.HasPrefix(a, "--") || s.OneDash {
+			body := strings.TrimPrefix(a[1:], "-")
+			name, v, eq := strings.Cut(body, "=")
+			o, _ = s.long(name)
+			if o != nil {
+				lname = o.longMatch(name)
+			}
+			if o == nil {
+				p.Unknown = true
+				p.Words = append(p.Words, Word{Arg: i, Name: name, Role: RoleUnknown, Val: v})
+				continue
+			}
+			if eq {
+				val, attached = v, true
+			}
+		} else {
+			// a bundle of short options: -abc, -fFILE, -e.
+			for k := 1; k < len(a); k++ {
+				so := s.short(a[k])
+				if so == nil {
+					p.Unknown = true
+					p.Words = append(p.Words, Word{Arg: i, Name: a[k : k+1], Role: RoleUnknown, Val: a[k+1:]})
+					break
+				}
+				if !so.takes() {
+					p.Words = append(p.Words, Word{Arg: i, Name: so.name(a[k], ""), Role: RoleFlag})
+					continue
+				}
+				letter = a[k]
+				if k+1 < len(a) {
+					o, val, attached = so, a[k+1:], true
+				} else {
+					o = so
+				}
+				break
+			}
+			if o == nil {
+				continue
+			}
+		}
+		name := o.name(letter, lname)
+		if !o.takes() || !attached && o.Optional || !attached && i+1 >= len(args) {
+			p.Words = append(p.Words, Word{Arg: i, Name: name, Role: RoleFlag})
+			continue
+		}
+		if o.Rest && !attached {
+			for i++; i < len(args) && args[i] != ";"; i++ {
+				p.Words = append(p.Words, Word{Arg: i, Name: name, Role: o.Val, Val: args[i], Rest: true})
+			}
+			continue
+		}
+		if !attached {
+			i++
+			val = args[i]
+		}
+		if s.First != RoleNone && contains(s.FirstBy, name) {
+			firstGiven = true
+		}
+		p.Words = append(p.Words, Word{Arg: i, Name: name, Role: o.Val, Val: val})
+	}
+	// operand roles
+	has := func(names []string) bool {
+		for _, w := range p.Words[start:] {
+			if w.Name != "" && contains(names, w.Name) {
+				return true
+			}
+		}
+		return false
+	}
+	meta, read := has(s.MetaIf), has(s.ReadIf)
+	last := s.Last != RoleNone && (s.LastBy == nil || has(s.LastBy))
+	rest := ops
+	switch {
+	case len(ops) > 0 && has(s.ScriptIf):
+		p.Words[ops[0]].Role = RoleScript
+		rest = ops[1:]
+	case s.First != RoleNone && !firstGiven && len(ops) > 0:
+		p.Words[ops[0]].Role = s.First
+		rest = ops[1:]
+	}
+	for k, wi := range rest {
+		r := s.Operands
+		if last && (len(rest) >= 2 || s.LastBy != nil) && k == len(rest)-1 {
+			r = s.Last
+		}
+		if r == RoleNone {
+			r = RoleUnknown
+		}
+		switch {
+		case meta && r == RoleRead:
+			r = RoleMeta
+		case read && r == RoleMeta:
+			r = RoleRead
+		}
+		p.Words[wi].Role = r
+	}
+	return len(args)
+}
+
+// longMatch returns the long name of o that name is (a prefix of).
+func (o *Opt) longMatch(name string) string {
+	for _, l := range o.Long {
+		if l == name {
+			return l
+		}
+	}
+	for _, l := range o.Long {
+		if strings.HasPrefix(l, name) {
+			return l
+		}
+	}
+	return name
+}
+
+// short returns the option of a letter, nil when the spec has none.
+func (s *Spec) short(b byte) *Opt {
+	for i := range s.Opts {
+		if strings.IndexByte(s.Opts[i].Short, b) >= 0 {
+			return &s.Opts[i]
+		}
+	}
+	return nil
+}
+
+// long resolves a long option name: an exact name, else (with Abbrev) a
+// prefix of exactly one option's names. ambiguous reports a prefix of
+// several.
+func (s *Spec) long(name string) (o *Opt, ambiguous bool) {
+	if name == "" {
+		return nil, false
+	}
+	for i := range s.Opts {
+		for _, l := range s.Opts[i].Long {
+			if l == name {
+				return &s.Opts[i], false
+			}
+		}
+	}
+	if !s.Abbrev {
+		return nil, false
+	}
+	var found *Opt
+	foundName := ""
+	for i := range s.Opts {
+		for _, l := range s.Opts[i].Long {
+			if strings.HasPrefix(l, name) {
+				// two entries spelling one option (-r and -R, both
+				// --recursive) are not an ambiguity
+				if found != nil && foundName != l {
+					return nil, true
+				}
+				found, foundName = &s.Opts[i], l
+			}
+		}
+	}
+	return found, false
+}
+
+// SpecFor returns the spec of a command by its name (basename), nil when
+// guard has none: such a command is judged conservatively.
+func SpecFor(name string) *Spec {
+	for _, f := range specFamilies {
+		if s := f(name); s != nil {
+			return s
+		}
+	}
+	return nil
+}
+
+// specFamilies are the family tables, one file each.
+var specFamilies = [...]func(string) *Spec{filesSpec, searchSpec, archiveSpec, vcsSpec, netSpec, buildSpec, shellSpec, adminSpec}

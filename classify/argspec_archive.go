@@ -1,0 +1,112 @@
+package classify
+
+// Specs of the archivers. tar's archive is written when creating and read
+// otherwise; tarArgs turns the old form (tar xvf a.tar) into options first.
+
+func archiveSpec(name string) *Spec {
+	switch name {
+	case "tar", "gtar", "bsdtar":
+		return &tarSpec
+	case "zip":
+		return &zipSpec
+	case "unzip":
+		return &unzipSpec
+	case "7z", "7za", "7zz":
+		return &sevenZipSpec
+	}
+	return nil
+}
+
+var tarSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "c", Long: []string{"create"}},
+	{Short: "x", Long: []string{"extract", "get"}},
+	{Short: "t", Long: []string{"list"}},
+	{Short: "r", Long: []string{"append"}},
+	{Short: "u", Long: []string{"update"}},
+	{Short: "A", Long: []string{"catenate", "concatenate"}},
+	{Long: []string{"delete"}},
+	{Short: "d", Long: []string{"diff", "compare"}},
+	{Short: "f", Long: []string{"file"}, Val: RoleText}, // the archive: tarRoles types it
+	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
+	{Short: "I", Long: []string{"use-compress-program"}, Val: RoleProgram},
+	{Long: []string{"to-command", "rsh-command", "info-script", "new-volume-script"}, Val: RoleProgram},
+	{Short: "F"},
+	{Long: []string{"checkpoint-action"}, Val: RoleProgram},
+	{Short: "TX", Long: []string{"files-from", "exclude-from"}, Val: RoleRead},
+	{Short: "g", Long: []string{"listed-incremental"}, Val: RoleWrite},
+	{Short: "V", Long: []string{"label"}, Val: RoleText},
+	{Short: "bHKLN", Long: []string{"blocking-factor", "format", "starting-file", "tape-length", "newer", "after-date", "exclude", "transform", "xform", "owner", "group", "mode", "mtime", "strip-components", "checkpoint", "occurrence", "index-file"}, Val: RoleText},
+	{Short: "vzjJaZOPkmpshiSWBlGMUwy", Long: []string{"verbose", "gzip", "gunzip", "bzip2", "xz", "lzma", "zstd", "auto-compress", "compress", "to-stdout", "absolute-names", "keep-old-files", "overwrite", "preserve-permissions", "same-permissions", "dereference", "ignore-zeros", "sparse", "verify", "interactive", "one-file-system", "multi-volume", "unlink-first", "recursive-unlink", "no-recursion", "recursion", "remove-files", "totals", "wildcards", "numeric-owner"}},
+}}
+
+var zipSpec = Spec{First: RoleWrite, Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"unzip-command"}, Val: RoleProgram},
+	{Short: "T", Long: []string{"test"}},
+	{Short: "xi", Long: []string{"exclude", "include"}, Val: RolePattern},
+	{Short: "bnPtZ", Long: []string{"temp-path", "suffixes", "password", "from-date"}, Val: RoleText},
+	{Short: "O", Long: []string{"output-file"}, Val: RoleWrite},
+	{Short: "rRjqvumdgyDX0123456789e@", Long: []string{"recurse-paths", "junk-paths", "quiet", "verbose", "move", "grow", "symlinks", "encrypt"}},
+}}
+
+var unzipSpec = Spec{First: RoleRead, Operands: RoleText, Opts: []Opt{
+	{Short: "d", Val: RoleWrite},
+	{Short: "P", Val: RoleSecret},
+	{Short: "x", Val: RolePattern},
+	{Short: "lvtzpcfunoqajCLKXVMWZ"},
+}}
+
+var sevenZipSpec = Spec{Operands: RoleRead}
+
+// tarArgs returns tar's argv with the old form's first word (tar xvf
+// a.tar dir) turned into options that take their values from the words
+// after it, in order: tar cfC a.tar dir x reads "-c -f a.tar -C dir x".
+func tarArgs(args []string) []string {
+	if len(args) < 2 || args[1] == "" || args[1][0] == '-' {
+		return args
+	}
+	out := make([]string, 0, len(args)+len(args[1]))
+	out = append(out, args[0])
+	next := 2
+	for k := 0; k < len(args[1]); k++ {
+		b := args[1][k]
+		out = append(out, "-"+string(b))
+		if o := tarSpec.short(b); o != nil && o.takes() && next < len(args) {
+			out = append(out, args[next])
+			next++
+		}
+	}
+	return append(out, args[next:]...)
+}
+
+// tarMode returns what a tar command does to its archive: "create"
+// (writes it, reads the operands), "extract" (reads it, writes files),
+// "list" (only reads it), or "" when no mode is given.
+func tarMode(p *Parsed) string {
+	switch {
+	case p.Has("create", "append", "update", "catenate", "delete"):
+		return "create"
+	case p.Has("extract"):
+		return "extract"
+	case p.Has("list", "diff"):
+		return "list"
+	}
+	return ""
+}
+
+// tarRoles types what tar's mode decides: creating reads the operands and
+// writes the archive; otherwise the archive is read and the operands
+// name members.
+func tarRoles(p *Parsed) {
+	create := tarMode(p) == "create"
+	for i := range p.Words {
+		wd := &p.Words[i]
+		switch {
+		case wd.Name == "file" && wd.Role != RoleFlag && create:
+			wd.Role = RoleWrite
+		case wd.Name == "file" && wd.Role != RoleFlag:
+			wd.Role = RoleRead
+		case wd.Name == "" && create:
+			wd.Role = RoleRead
+		}
+	}
+}

@@ -1,0 +1,237 @@
+package classify
+
+// Specs of the build tools: which options run another program, write
+// outside the project, or point the tool at another directory.
+
+func buildSpec(name string) *Spec {
+	switch name {
+	case "go":
+		return &goSpec
+	case "make", "gmake":
+		return &makeSpec
+	case "npm", "pnpm", "yarn", "bun":
+		return &npmSpec
+	case "cargo":
+		return &cargoSpec
+	case "pytest", "py.test":
+		return &pytestSpec
+	case "docker", "podman", "nerdctl":
+		return &dockerSpec
+	case "gofmt":
+		return &gofmtSpec
+	case "gcc", "g++", "cc", "clang", "clang++", "c++":
+		return &ccSpec
+	case "rustc":
+		return &rustcSpec
+	case "java":
+		return &javaSpec
+	case "pip", "pip3":
+		return &pipSpec
+	case "hyperfine":
+		return &hyperfineSpec
+	case "watchexec", "entr", "nodemon":
+		return &watchSpec
+	}
+	return nil
+}
+
+var goSpec = Spec{Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
+
+func goSub(sub string) *Spec {
+	switch sub {
+	case "env":
+		return &goEnvSpec
+	case "run":
+		return &goRunSpec
+	}
+	return &goBuildSpec
+}
+
+var goFlags = []Opt{
+	{Long: []string{"exec", "toolexec", "vettool"}, Val: RoleProgram},
+	{Long: []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "json-out", "test.coverprofile", "test.cpuprofile", "test.memprofile", "test.trace", "pgo"}, Val: RoleWrite},
+	{Long: []string{"C", "outputdir", "pkgdir", "test.outputdir"}, Val: RoleDir},
+	{Long: []string{"overlay", "modfile"}, Val: RoleRead},
+	{Long: []string{"ldflags", "gcflags", "asmflags", "gccgoflags", "compiler", "tags", "run", "skip", "bench", "count", "timeout", "benchtime", "cpu", "p", "parallel", "mod", "covermode", "coverpkg", "buildmode", "buildvcs", "fuzz", "fuzztime", "fuzzminimizetime", "list", "shuffle", "installsuffix", "failfast", "f", "benchmem", "test.run", "test.v", "test.count", "vet", "debug-trace"}, Val: RoleText},
+	{Long: []string{"v", "x", "n", "a", "i", "race", "msan", "asan", "cover", "short", "json", "trimpath", "linkshared", "work", "u", "t", "d", "m", "e", "fix", "insecure", "modcacherw", "c"}},
+}
+
+var goBuildSpec = Spec{OneDash: true, Operands: RoleText, Opts: goFlags}
+
+// goRunSpec: go run PACKAGE ARGS…: after the package, the words are the
+// program's own arguments.
+var goRunSpec = Spec{OneDash: true, InOrder: true, First: RoleRead, Operands: RoleText, Opts: goFlags}
+
+var goEnvSpec = Spec{OneDash: true, Operands: RoleText, Opts: []Opt{{Long: []string{"w", "u", "json", "changed"}}}}
+
+var gofmtSpec = Spec{OneDash: true, Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"w"}},
+	{Long: []string{"r", "cpuprofile"}, Val: RoleText},
+	{Long: []string{"l", "d", "e", "s"}},
+}}
+
+var makeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
+	{Short: "f", Long: []string{"file", "makefile"}, Val: RoleProgram},
+	{Short: "E", Long: []string{"eval"}, Val: RoleScript},
+	{Short: "I", Long: []string{"include-dir"}, Val: RoleDir},
+	{Short: "oW", Long: []string{"old-file", "assume-old", "what-if", "new-file", "assume-new"}, Val: RoleText},
+	{Short: "jlO", Long: []string{"jobs", "load-average", "max-load", "output-sync", "debug", "shuffle", "jobserver-style"}, Val: RoleText, Optional: true},
+	{Short: "bBdeiknpqrRsStvw", Long: []string{"always-make", "environment-overrides", "ignore-errors", "keep-going", "just-print", "dry-run", "recon", "print-data-base", "question", "no-builtin-rules", "no-builtin-variables", "silent", "quiet", "no-keep-going", "stop", "touch", "trace", "version", "print-directory", "no-print-directory", "warn-undefined-variables", "check-symlink-times"}},
+}}
+
+var npmSpec = Spec{Sub: npmSub, Opts: npmGlobal}
+
+var npmGlobal = []Opt{
+	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
+	{Short: "w", Long: []string{"workspace", "filter"}, Val: RoleText},
+	{Long: []string{"script-shell", "node-options", "shell"}, Val: RoleProgram},
+	{Long: []string{"userconfig", "globalconfig"}, Val: RoleUse},
+	{Long: []string{"registry", "loglevel", "tag", "otp"}, Val: RoleText},
+	{Short: "gDSEOy", Long: []string{"global", "save-dev", "save", "save-exact", "yes", "silent", "verbose", "version", "help", "ignore-scripts", "dry-run", "force", "workspaces", "include-workspace-root"}},
+}
+
+func npmSub(string) *Spec { return &npmSubSpec }
+
+var npmSubSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal}
+
+var cargoSpec = Spec{Sub: cargoSub, Opts: cargoGlobal}
+
+var cargoGlobal = []Opt{
+	{Short: "C", Val: RoleDir},
+	{Long: []string{"config"}, Val: RoleProgram},
+	{Short: "Z", Val: RoleText},
+	{Long: []string{"manifest-path"}, Val: RoleRead},
+	{Long: []string{"target-dir", "artifact-dir", "out-dir"}, Val: RoleWrite},
+	{Short: "pjF", Long: []string{"package", "jobs", "features", "target", "bin", "example", "test", "bench", "profile", "color", "exclude", "message-format"}, Val: RoleText},
+	{Short: "vqrV", Long: []string{"verbose", "quiet", "release", "locked", "offline", "frozen", "all-features", "no-default-features", "workspace", "all", "all-targets", "lib", "bins", "tests", "examples", "benches", "doc", "no-run", "no-fail-fast", "version", "list", "help"}},
+}
+
+func cargoSub(string) *Spec { return &cargoSubSpec }
+
+var cargoSubSpec = Spec{Operands: RoleUnknown, Opts: cargoGlobal}
+
+// pytestSpec: argparse, so unique prefixes resolve (--base is --basetemp).
+var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"basetemp", "junitxml", "junit-xml", "report-log", "log-file", "resultlog", "result-log", "html", "cov-report"}, Val: RoleWrite},
+	{Long: []string{"debug"}, Val: RoleWrite, Optional: true},
+	{Short: "c", Long: []string{"config-file", "confcutdir", "inifile"}, Val: RoleRead},
+	{Long: []string{"rootdir"}, Val: RoleDir},
+	{Short: "p", Long: []string{"pdbcls", "tx", "dist"}, Val: RoleProgram},
+	{Long: []string{"pastebin"}, Val: RoleURL},
+	{Short: "o", Long: []string{"override-ini"}, Val: RoleText},
+	{Short: "k", Val: RolePattern},
+	{Short: "mn", Long: []string{"maxfail", "tb", "durations", "durations-min", "log-level", "log-cli-level", "log-format", "capture", "import-mode", "deselect", "ignore", "ignore-glob", "cov", "color", "code-highlight", "junit-prefix", "timeout", "numprocesses", "maxprocesses"}, Val: RoleText},
+	{Short: "xqvslrh", Long: []string{"exitfirst", "quiet", "verbose", "showlocals", "last-failed", "failed-first", "new-first", "collect-only", "co", "strict-markers", "pdb", "trace", "version", "help", "lf", "ff", "nf", "sw", "stepwise", "runxfail", "no-header", "no-summary", "disable-warnings", "cache-clear", "setup-only", "setup-show", "fixtures", "markers"}},
+}}
+
+var dockerSpec = Spec{Sub: dockerSub, Opts: []Opt{
+	{Short: "H", Long: []string{"host"}, Val: RoleURL},
+	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
+	{Long: []string{"config"}, Val: RoleDir},
+	{Long: []string{"tlscacert", "tlscert", "tlskey", "identity"}, Val: RoleUse},
+	{Short: "Dv", Long: []string{"debug", "tls", "tlsverify", "version", "help"}},
+}}
+
+func dockerSub(sub string) *Spec {
+	switch sub {
+	case "run", "create", "exec":
+		return &dockerRunSpec
+	case "login":
+		return &dockerLoginSpec
+	case "build":
+		return &dockerBuildSpec
+	case "compose":
+		return &dockerComposeSpec
+	}
+	return &dockerOtherSpec
+}
+
+// dockerRunSpec: docker run IMAGE [COMMAND…]: options end at the image;
+// the command runs inside the container, so it is text here.
+var dockerRunSpec = Spec{InOrder: true, First: RoleText, Operands: RoleText, Opts: []Opt{
+	{Short: "v", Long: []string{"volume", "mount", "volumes-from", "device"}, Val: RoleText},
+	{Long: []string{"entrypoint"}, Val: RoleProgram},
+	{Long: []string{"env-file", "cidfile", "label-file"}, Val: RoleRead},
+	{Short: "eupwlhm", Long: []string{"env", "user", "publish", "workdir", "label", "hostname", "memory", "name", "network", "net", "pid", "ipc", "uts", "userns", "cap-add", "cap-drop", "security-opt", "platform", "restart", "cpus", "gpus", "shm-size", "ulimit", "add-host", "dns", "tmpfs", "log-driver", "log-opt", "runtime", "cgroupns", "stop-signal", "pull", "group-add"}, Val: RoleText},
+	{Short: "itdPq", Long: []string{"interactive", "tty", "detach", "rm", "privileged", "init", "read-only", "publish-all", "quiet", "no-healthcheck", "oom-kill-disable"}},
+}}
+
+var dockerLoginSpec = Spec{Operands: RoleURL, Opts: []Opt{
+	{Short: "p", Long: []string{"password"}, Val: RoleSecret},
+	{Short: "u", Long: []string{"username"}, Val: RoleText},
+	{Long: []string{"password-stdin"}},
+}}
+
+var dockerBuildSpec = Spec{Operands: RoleRead, Opts: []Opt{
+	{Short: "f", Long: []string{"file"}, Val: RoleRead},
+	{Short: "o", Long: []string{"output", "iidfile", "metadata-file"}, Val: RoleWrite},
+	{Short: "t", Long: []string{"tag", "build-arg", "target", "platform", "label", "network", "secret", "ssh", "cache-from", "cache-to", "progress", "add-host", "build-context"}, Val: RoleText},
+	{Short: "q", Long: []string{"quiet", "no-cache", "pull", "load", "push", "rm", "force-rm"}},
+}}
+
+var dockerComposeSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "f", Long: []string{"file", "env-file"}, Val: RoleRead},
+	{Long: []string{"project-directory"}, Val: RoleDir},
+	{Short: "p", Long: []string{"project-name", "profile", "ansi", "progress", "parallel"}, Val: RoleText},
+}}
+
+var dockerOtherSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
+	{Short: "fn", Long: []string{"format", "filter", "tail", "since", "until", "name"}, Val: RoleText},
+	{Short: "aqsltf", Long: []string{"all", "quiet", "size", "latest", "no-trunc", "follow", "timestamps", "force", "volumes"}},
+}}
+
+// hyperfineSpec: every operand is a command line hyperfine runs.
+var hyperfineSpec = Spec{Operands: RoleProgram, Opts: []Opt{
+	{Short: "p", Long: []string{"prepare"}, Val: RoleProgram},
+	{Short: "c", Long: []string{"cleanup"}, Val: RoleProgram},
+	{Short: "s", Long: []string{"setup"}, Val: RoleProgram},
+	{Short: "S", Long: []string{"shell"}, Val: RoleProgram},
+	{Long: []string{"export-json", "export-csv", "export-markdown", "export-asciidoc", "export-orgmode", "output"}, Val: RoleWrite},
+	{Short: "wrmMnLPu", Long: []string{"warmup", "runs", "min-runs", "max-runs", "command-name", "parameter-scan", "parameter-step-size", "parameter-list", "time-unit", "style", "sort", "reference", "input", "conclude"}, Val: RoleText},
+	{Short: "NiD", Long: []string{"ignore-failure", "show-output", "help", "version"}},
+}}
+
+// watchSpec: watchexec [OPTIONS] [--] COMMAND…: the operands are one
+// command it runs on every change.
+var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Long: []string{"shell"}, Val: RoleProgram},
+	{Short: "ewfiEdpsW", Long: []string{"exts", "watch", "filter", "ignore", "env", "debounce", "signal", "stop-signal", "on-busy-update", "delay-run", "project-origin", "workdir", "filter-file", "ignore-file", "poll", "emit-events-to", "exec"}, Val: RoleText},
+	{Short: "rcnNoqvaz", Long: []string{"restart", "clear", "postpone", "notify", "no-vcs-ignore", "no-project-ignore", "no-global-ignore", "no-default-ignore", "quiet", "verbose"}},
+}}
+
+// ccSpec: the C compilers. -B and -wrapper make them run programs from
+// elsewhere; -o writes.
+var ccSpec = Spec{Operands: RoleRead, Opts: []Opt{
+	{Short: "o", Val: RoleWrite},
+	{Short: "B", Val: RoleProgram},
+	{Short: "IDULlxW", Val: RoleText},
+	{Short: "cSEgvwsp"},
+}}
+
+var rustcSpec = Spec{Operands: RoleRead, Opts: []Opt{
+	{Short: "o", Val: RoleWrite},
+	{Long: []string{"out-dir"}, Val: RoleWrite},
+	{Short: "LlCW", Long: []string{"edition", "crate-type", "crate-name", "emit", "target", "cfg", "cap-lints", "explain"}, Val: RoleText},
+	{Short: "gOvV", Long: []string{"test", "version", "verbose", "help"}},
+}}
+
+// javaSpec: java -jar FILE and a class name both run a program.
+var javaSpec = Spec{InOrder: true, OneDash: true, Operands: RoleText, First: RoleProgram, Opts: []Opt{
+	{Long: []string{"jar"}, Val: RoleProgram},
+	{Long: []string{"cp", "classpath", "p", "module-path"}, Val: RoleText},
+	{Long: []string{"javaagent", "agentpath", "agentlib"}, Val: RoleProgram, Optional: true},
+	{Long: []string{"version", "showversion", "help", "server", "client", "ea", "da"}},
+}}
+
+var pipSpec = Spec{Sub: pipSub}
+
+func pipSub(string) *Spec { return &pipSubSpec }
+
+var pipSubSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "r", Long: []string{"requirement", "constraint"}, Val: RoleRead},
+	{Short: "te", Long: []string{"target", "editable", "prefix", "root", "src", "cache-dir"}, Val: RoleWrite},
+	{Short: "ic", Long: []string{"index-url", "extra-index-url", "find-links", "proxy", "cert", "client-cert"}, Val: RoleText},
+	{Short: "UVqv", Long: []string{"upgrade", "user", "no-deps", "pre", "version", "quiet", "verbose", "help", "break-system-packages"}},
+}}

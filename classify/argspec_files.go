@@ -1,0 +1,307 @@
+package classify
+
+// Specs of coreutils and the other file tools: what each operand and
+// option value is. Options without a value need listing only when a rule
+// asks for them by name; an unlisted option marks the parse Unknown but
+// keeps the operands' roles.
+
+// filesSpec returns the spec of a file tool, nil when it is not one.
+func filesSpec(name string) *Spec {
+	switch name {
+	case "cat", "pv", "most", "tac", "nl", "rev", "more", "bat", "batcat", "strings", "paste", "column", "fold", "fmt", "expand", "unexpand", "pr", "md5sum", "sha1sum", "sha256sum", "sha512sum", "sha224sum", "sha384sum", "b2sum", "cksum", "sum", "base32", "basenc", "iconv", "look", "tsort", "shuf":
+		return &readerSpec
+	case "head", "tail":
+		return &headSpec
+	case "less":
+		return &lessSpec
+	case "base64":
+		return &base64Spec
+	case "xxd", "od", "hexdump", "hd":
+		return &dumpSpec
+	case "cut":
+		return &cutSpec
+	case "sort":
+		return &sortSpec
+	case "uniq":
+		return &uniqSpec
+	case "comm", "diff", "colordiff", "sdiff", "diff3", "join":
+		return &diffSpec
+	case "cmp":
+		return &cmpSpec
+	case "wc":
+		return &wcSpec
+	case "file":
+		return &fileSpec
+	case "ls", "stat", "du", "realpath", "readlink", "dirname", "basename", "test", "[", "lsattr", "namei", "getfacl":
+		return &metaSpec
+	case "tree":
+		return &treeSpec
+	case "nm", "readelf", "objdump", "size", "ldd":
+		return &binSpec
+	case "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "truncate", "mkfifo", "sync":
+		return &writerSpec
+	case "tee", "sponge":
+		return &teeSpec
+	case "cp", "install":
+		return &cpSpec
+	case "mv":
+		return &mvSpec
+	case "ln":
+		return &lnSpec
+	case "chmod", "chown", "chgrp", "chattr":
+		return &chmodSpec
+	case "echo", "printf", "true", "false", "sleep", "seq", "yes", "tr", "expr", "kill", "pkill", "killall", "pgrep":
+		return &textSpec
+	case "hostname":
+		return &hostnameSpec
+	case "date":
+		return &dateSpec
+	case "ps":
+		return &psSpec
+	case "jq", "yq", "gojq", "jaq":
+		return &jqSpec
+	case "sed", "gsed":
+		return &sedSpec
+	case "awk", "gawk", "mawk", "nawk":
+		return &awkSpec
+	case "gzip", "gunzip", "zcat", "bzip2", "bunzip2", "bzcat", "xz", "unxz", "xzcat", "zstd", "unzstd", "zstdcat", "lz4", "pigz":
+		return &gzipSpec
+	case "htpasswd":
+		return &htpasswdSpec
+	case "cd", "pushd", "popd", "pwd", "df", "lsof":
+		return &metaSpec
+	case "exit", ":", "type", "which", "whereis", "id", "whoami", "uname", "nproc", "free", "uptime", "netstat", "ss", "hash":
+		return &textSpec
+	case "vi", "vim", "nvim", "view", "vimdiff", "gvim", "rvim", "ex", "emacs", "nano":
+		return &editorSpec
+	case "man":
+		return &manSpec
+	}
+	return nil
+}
+
+var files0 = Opt{Long: []string{"files0-from"}, Val: RoleRead}
+
+var readerSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "AbeEnstTuvq", Long: []string{"show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"}},
+	{Short: "w", Long: []string{"width"}, Val: RoleText},
+	{Short: "c", Long: []string{"check"}},
+}}
+
+var headSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "c", Long: []string{"bytes"}, Val: RoleText},
+	{Short: "n", Long: []string{"lines"}, Val: RoleText},
+	{Short: "qvzfF", Long: []string{"quiet", "silent", "verbose", "zero-terminated", "follow", "retry"}},
+	{Short: "s", Long: []string{"sleep-interval"}, Val: RoleText},
+	{Long: []string{"pid", "max-unchanged-stats"}, Val: RoleText},
+}}
+
+var lessSpec = Spec{Operands: RoleRead, Opts: []Opt{
+	{Short: "NnRrSsiIFXMmEeKfgGqQuUVwW", Long: []string{"LINE-NUMBERS", "RAW-CONTROL-CHARS", "chop-long-lines", "quit-if-one-screen", "no-init"}},
+	{Short: "o", Long: []string{"log-file"}, Val: RoleWrite},
+	{Short: "O", Long: []string{"LOG-FILE"}, Val: RoleWrite},
+	{Short: "k", Long: []string{"lesskey-file"}, Val: RoleRead},
+	{Short: "p", Long: []string{"pattern"}, Val: RolePattern},
+	{Short: "t", Long: []string{"tag"}, Val: RoleText},
+	{Short: "T", Long: []string{"tag-file"}, Val: RoleRead},
+	{Short: "P", Long: []string{"prompt"}, Val: RoleText},
+	{Short: "x", Long: []string{"tabs"}, Val: RoleText},
+	{Short: "b", Long: []string{"buffers"}, Val: RoleText},
+	{Short: "h", Long: []string{"max-back-scroll"}, Val: RoleText},
+	{Short: "y", Long: []string{"max-forw-scroll"}, Val: RoleText},
+	{Short: "z", Long: []string{"window"}, Val: RoleText},
+	{Short: "j", Long: []string{"jump-target"}, Val: RoleText},
+}}
+
+var base64Spec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "diD", Long: []string{"decode", "ignore-garbage"}},
+	{Short: "w", Long: []string{"wrap"}, Val: RoleText},
+	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
+	{Short: "b", Long: []string{"break"}, Val: RoleText},
+}}
+
+var dumpSpec = Spec{Operands: RoleRead, Last: RoleWrite, LastBy: []string{"r"}, Opts: []Opt{
+	{Short: "r", Long: []string{"revert"}},
+	{Short: "pibeuvCdxXcaE", Long: []string{"ps", "plain", "include", "bits", "uppercase", "version", "canonical"}},
+	{Short: "lscgonAjNtwSf", Long: []string{"len", "seek", "cols", "groupsize", "skip-bytes", "read-bytes", "address-radix", "format", "width", "strings", "endian"}, Val: RoleText},
+}}
+
+var cutSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "bcdf", Long: []string{"bytes", "characters", "delimiter", "fields"}, Val: RoleText},
+	{Long: []string{"output-delimiter"}, Val: RoleText},
+	{Short: "nsz", Long: []string{"complement", "only-delimited", "zero-terminated"}},
+}}
+
+var sortSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
+	{Short: "T", Long: []string{"temporary-directory"}, Val: RoleDir},
+	{Long: []string{"compress-program"}, Val: RoleProgram},
+	files0,
+	{Short: "ktS", Long: []string{"key", "field-separator", "buffer-size", "parallel", "batch-size"}, Val: RoleText},
+	{Long: []string{"sort", "random-source"}, Val: RoleText},
+	{Short: "bdfgiMhnRrVcCmsuz", Long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}},
+}}
+
+var uniqSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+	{Short: "cdDiuz", Long: []string{"count", "repeated", "all-repeated", "ignore-case", "unique", "zero-terminated", "group"}},
+	{Short: "fsw", Long: []string{"skip-fields", "skip-chars", "check-chars"}, Val: RoleText},
+}}
+
+var diffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "rNqsuacyiwbBtTpdeEZ123", Long: []string{"recursive", "new-file", "brief", "report-identical-files", "unified", "context", "side-by-side", "ignore-case", "text", "unidirectional-new-file"}},
+	{Short: "UCWFDLIxXSo", Long: []string{"label", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "width", "line-format", "output"}, Val: RoleText},
+	{Long: []string{"from-file", "to-file"}, Val: RoleRead},
+}}
+
+var cmpSpec = Spec{Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
+	{Short: "l", Long: []string{"verbose"}},
+	{Short: "b", Long: []string{"print-bytes"}},
+	{Short: "s", Long: []string{"quiet", "silent"}},
+	{Short: "in", Long: []string{"ignore-initial", "bytes"}, Val: RoleText},
+}}
+
+var wcSpec = Spec{Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+	{Short: "cmlLw", Long: []string{"bytes", "chars", "lines", "max-line-length", "words", "total"}},
+	files0,
+}}
+
+var fileSpec = Spec{Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+	{Short: "C", Long: []string{"compile"}},
+	{Short: "m", Long: []string{"magic-file"}, Val: RoleRead},
+	{Short: "f", Long: []string{"files-from"}, Val: RoleRead},
+	{Short: "F", Long: []string{"separator"}, Val: RoleText},
+	{Short: "eP", Long: []string{"exclude", "parameter", "exclude-quiet"}, Val: RoleText},
+	{Short: "bcdhiIkLlnNprsSvz0", Long: []string{"brief", "mime", "mime-type", "mime-encoding", "special-files", "dereference", "no-dereference", "keep-going", "raw", "uncompress", "print0", "extension", "apple", "no-buffer", "no-pad", "list", "preserve-date", "no-sandbox"}},
+}}
+
+// metaSpec: tools that look at names, never at contents.
+var metaSpec = Spec{Operands: RoleMeta, Opts: []Opt{files0, {Long: []string{"format", "printf", "time-style", "block-size", "ignore", "hide", "exclude", "threshold", "max-depth", "relative-to", "relative-base", "color", "sort", "time", "width", "quoting-style", "indicator-style", "tabsize"}, Val: RoleText}}}
+
+var treeSpec = Spec{Operands: RoleMeta, Opts: []Opt{
+	{Short: "o", Val: RoleWrite},
+	{Short: "LPIHT", Long: []string{"filelimit", "timefmt", "charset", "sort", "fromfile"}, Val: RoleText},
+	{Short: "R"},
+}}
+
+// binSpec: binary tools dump what they read (objdump -s, readelf -x).
+var binSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"plugin"}, Val: RoleProgram},
+	{Short: "t", Long: []string{"radix", "format", "target", "size-sort"}, Val: RoleText},
+}}
+
+var writerSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+	{Short: "r", Long: []string{"recursive"}},
+	{Short: "R", Long: []string{"recursive"}},
+	{Short: "fidvpPm", Long: []string{"recursive", "force", "interactive", "dir", "verbose", "parents", "one-file-system", "no-preserve-root", "preserve-root", "mode"}},
+	{Short: "s", Long: []string{"size"}, Val: RoleText},
+	{Short: "n", Long: []string{"reference", "iterations", "random-source"}, Val: RoleText},
+}}
+
+var teeSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+	{Short: "aip", Long: []string{"append", "ignore-interrupts", "output-error"}},
+}}
+
+var cpSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
+
+var cpOpts = []Opt{
+	{Short: "t", Long: []string{"target-directory"}, Val: RoleWrite},
+	{Short: "S", Long: []string{"suffix"}, Val: RoleText},
+	{Long: []string{"backup", "preserve", "no-preserve", "sparse", "reflink", "update"}, Val: RoleText, Optional: true},
+	{Short: "mogC", Long: []string{"mode", "owner", "group"}, Val: RoleText},
+	{Short: "a", Long: []string{"archive"}},
+	{Short: "r", Long: []string{"recursive"}},
+	{Short: "R", Long: []string{"recursive"}},
+	{Short: "finlsPLHdpuvxbTDZv", Long: []string{"force", "interactive", "no-clobber", "link", "symbolic-link", "no-dereference", "dereference", "update", "verbose", "one-file-system", "no-target-directory", "parents", "strip"}},
+}
+
+// mvSpec: mv removes its sources too, so every operand is written.
+var mvSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: cpOpts}
+
+// lnSpec: ln TARGET… LINK: a link exposes its target under another name,
+// so the targets count as read.
+var lnSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
+
+var chmodSpec = Spec{Abbrev: true, First: RoleText, FirstBy: []string{"reference"}, Operands: RoleWrite, Opts: []Opt{
+	{Long: []string{"reference"}, Val: RoleMeta},
+	{Short: "RfvchHLP", Long: []string{"recursive", "silent", "quiet", "verbose", "changes", "no-dereference", "dereference"}},
+	{Long: []string{"from"}, Val: RoleText},
+}}
+
+var textSpec = Spec{Operands: RoleText}
+
+var hostnameSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "F", Long: []string{"file"}, Val: RoleRead},
+	{Short: "abdfiIsyAv", Long: []string{"alias", "boot", "domain", "fqdn", "long", "ip-address", "all-ip-addresses", "short", "yp", "nis", "verbose"}},
+}}
+
+var dateSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "s", Long: []string{"set"}, Val: RoleText},
+	{Short: "d", Long: []string{"date"}, Val: RoleText},
+	{Short: "f", Long: []string{"file"}, Val: RoleRead},
+	{Short: "r", Long: []string{"reference"}, Val: RoleMeta},
+	{Short: "I", Long: []string{"iso-8601", "rfc-3339"}, Val: RoleText, Optional: true},
+	{Short: "uR", Long: []string{"utc", "universal", "rfc-email", "debug"}},
+}}
+
+// psSpec: ps takes BSD letters without a dash (ps eww); the e letter
+// prints every process's environment. psEnv checks for it.
+var psSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "oOpqtuUgGCsk", Long: []string{"format", "pid", "ppid", "user", "group", "sort", "cols", "columns", "rows", "tty"}, Val: RoleText},
+	{Short: "AaefFlHjLmMTwxyZ", Long: []string{"forest", "headers", "no-headers", "help", "version"}},
+}}
+
+var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: RoleRead, Opts: []Opt{
+	{Short: "f", Long: []string{"from-file"}, Val: RoleRead},
+	{Short: "L", Val: RoleDir},
+	{Long: []string{"arg", "argjson", "indent", "tab-width"}, Val: RoleText},
+	{Long: []string{"slurpfile", "rawfile"}, Val: RoleText},
+	{Short: "nrjacCMSseh0", Long: []string{"null-input", "raw-output", "join-output", "ascii-output", "compact-output", "color-output", "monochrome-output", "sort-keys", "slurp", "exit-status", "raw-input", "tab", "seq", "stream", "args", "jsonargs"}},
+}}
+
+var sedSpec = Spec{Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
+	{Short: "e", Long: []string{"expression"}, Val: RoleScript},
+	{Short: "f", Long: []string{"file"}, Val: RoleRead},
+	{Short: "i", Long: []string{"in-place"}, Val: RoleText, Optional: true},
+	{Short: "l", Long: []string{"line-length"}, Val: RoleText},
+	{Short: "nErsuzE", Long: []string{"quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "sandbox", "debug", "follow-symlinks"}},
+}}
+
+var awkSpec = Spec{First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{
+	{Short: "f", Long: []string{"file"}, Val: RoleRead},
+	{Short: "vF", Long: []string{"assign", "field-separator"}, Val: RoleText},
+	{Short: "eiIlEo", Long: []string{"source", "include", "load", "exec", "pretty-print", "dump-variables", "profile"}, Val: RoleRead},
+}}
+
+var gzipSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "c", Long: []string{"stdout", "to-stdout"}},
+	{Short: "l", Long: []string{"list"}},
+	{Short: "t", Long: []string{"test"}},
+	{Short: "r", Long: []string{"recursive"}},
+	{Short: "dfhkLnNqvV123456789", Long: []string{"decompress", "uncompress", "force", "keep", "license", "no-name", "name", "quiet", "verbose", "fast", "best", "rsyncable"}},
+	{Short: "S", Long: []string{"suffix"}, Val: RoleText},
+	{Short: "T", Long: []string{"threads"}, Val: RoleText},
+}}
+
+var htpasswdSpec = Spec{Operands: RoleText, Last: RoleSecret, LastBy: []string{"b"}, Opts: []Opt{
+	{Short: "b"},
+	{Short: "cnmBdsp2iDvFrC", Val: RoleNone},
+}}
+
+// editorSpec: an editor shows and writes the files it opens (unknown: both);
+// -c, +CMD and --cmd run editor commands (which can run programs), -S and
+// -u read scripts.
+var editorSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+	{Short: "c", Long: []string{"cmd"}, Val: RoleScript},
+	{Short: "Su", Val: RoleProgram},
+	{Short: "TirwWs", Val: RoleText},
+	{Short: "RbdeEgyZmMnNlLoOpVhAHF", Long: []string{"noplugin", "clean", "version", "help", "headless", "embed"}},
+}}
+
+// manSpec: man's pager and preprocessors are programs it runs.
+var manSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "P", Long: []string{"pager"}, Val: RoleProgram},
+	{Short: "H", Long: []string{"html"}, Val: RoleProgram, Optional: true},
+	{Short: "p", Long: []string{"preprocessor"}, Val: RoleProgram},
+	{Short: "MSmLCReE", Long: []string{"manpath", "sections", "systems", "locale", "config-file", "recode", "extension", "encoding"}, Val: RoleText},
+	{Short: "afkKlwWtTZi", Long: []string{"all", "whatis", "apropos", "global-apropos", "local-file", "where", "path", "troff", "ditroff", "ignore-case"}},
+}}

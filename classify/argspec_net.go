@@ -1,0 +1,150 @@
+package classify
+
+// Specs of the network tools: what they fetch, write, run, and which
+// values are passwords (RoleSecret, redacted in every record).
+
+func netSpec(name string) *Spec {
+	switch name {
+	case "curl":
+		return &curlSpec
+	case "wget", "wget2":
+		return &wgetSpec
+	case "ssh":
+		return &sshSpec
+	case "scp", "sftp":
+		return &scpSpec
+	case "rsync":
+		return &rsyncSpec
+	case "sshpass":
+		return &sshpassSpec
+	case "mysql", "mariadb", "mysqldump", "mysqladmin", "mariadb-dump":
+		return &mysqlSpec
+	case "psql", "pg_dump":
+		return &psqlSpec
+	case "redis-cli":
+		return &redisSpec
+	case "openssl":
+		return &opensslSpec
+	case "ssh-keygen", "ssh-add", "ssh-copy-id":
+		return &sshKeySpec
+	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl", "ansible", "ansible-playbook", "ansible-vault", "gcloud", "az", "aws", "terraform", "tofu", "flux", "argocd", "k9s", "kubectx":
+		return &opsSpec
+	}
+	return nil
+}
+
+var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
+	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
+	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
+	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
+	{Long: []string{"output-dir", "create-dirs"}, Val: RoleDir},
+	{Short: "K", Long: []string{"config", "netrc-file", "etag-compare"}, Val: RoleRead},
+	{Short: "T", Long: []string{"upload-file"}, Val: RoleRead},
+	{Short: "dF", Long: []string{"data", "data-binary", "data-ascii", "data-urlencode", "form", "json", "form-string", "data-raw", "url-query"}, Val: RoleRead},
+	{Short: "uU", Long: []string{"user", "proxy-user", "oauth2-bearer", "pass", "proxy-pass", "key-pass"}, Val: RoleSecret},
+	{Short: "Eb", Long: []string{"cert", "key", "cacert", "capath", "proxy-cert", "proxy-key", "cookie", "pinnedpubkey"}, Val: RoleUse},
+	{Short: "xHAeXwYyzCmrt", Long: []string{"proxy", "header", "user-agent", "referer", "request", "write-out", "url", "connect-timeout", "max-time", "retry", "range", "resolve", "connect-to", "limit-rate", "socks5", "socks5-hostname", "preproxy", "interface", "proto", "proto-redir", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time"}, Val: RoleText},
+	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
+}}
+
+var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
+	{Short: "O", Long: []string{"output-document"}, Val: RoleWrite},
+	{Short: "oa", Long: []string{"output-file", "append-output", "save-cookies", "save-headers-to", "warc-file"}, Val: RoleWrite},
+	{Short: "P", Long: []string{"directory-prefix"}, Val: RoleDir},
+	{Short: "i", Long: []string{"input-file", "post-file", "body-file", "load-cookies", "config", "ca-certificate", "certificate", "private-key"}, Val: RoleRead},
+	{Long: []string{"password", "http-password", "ftp-password", "proxy-password"}, Val: RoleSecret},
+	{Short: "e", Long: []string{"execute"}, Val: RoleText},
+	{Long: []string{"post-data", "body-data", "header", "user-agent", "user", "http-user", "ftp-user", "method", "referer", "quota", "wait", "level", "accept", "reject", "tries", "timeout"}, Val: RoleText},
+	{Short: "UTtQlADRw", Val: RoleText},
+	{Short: "qvcNrkKpmbnxSEhHF46", Long: []string{"quiet", "verbose", "continue", "timestamping", "recursive", "mirror", "no-check-certificate", "no-verbose", "spider", "page-requisites", "convert-links", "background", "no-parent", "server-response", "content-disposition"}},
+}}
+
+// sshSpec: ssh HOST [COMMAND…]: options end at the host; the rest is a
+// command line the remote (or local, for localhost) shell runs.
+var sshSpec = Spec{InOrder: true, First: RoleText, Operands: RoleProgram, Opts: []Opt{
+	{Short: "iF", Val: RoleUse},
+	{Short: "E", Val: RoleWrite},
+	{Short: "S", Val: RoleUse},
+	{Short: "o", Val: RoleText},
+	{Short: "BbcDeIJLlmOPpQRWw", Val: RoleText},
+	{Short: "46AaCfGgKkMNnqsTtVvXxYy"},
+}}
+
+var scpSpec = Spec{Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+	{Short: "iF", Val: RoleUse},
+	{Short: "SD", Val: RoleProgram},
+	{Short: "olcJPsXb", Val: RoleText},
+	{Short: "346ABCOpqRrTv"},
+}}
+
+var rsyncSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+	{Short: "e", Long: []string{"rsh", "rsync-path"}, Val: RoleProgram},
+	{Long: []string{"exclude-from", "include-from", "files-from", "password-file"}, Val: RoleRead},
+	{Long: []string{"log-file", "write-batch", "only-write-batch", "backup-dir", "partial-dir"}, Val: RoleWrite},
+	{Short: "T", Long: []string{"temp-dir", "link-dest", "copy-dest", "compare-dest"}, Val: RoleDir},
+	{Long: []string{"read-batch"}, Val: RoleRead},
+	{Short: "f", Long: []string{"filter", "exclude", "include"}, Val: RolePattern},
+	{Short: "B", Long: []string{"chmod", "chown", "usermap", "groupmap", "suffix", "bwlimit", "timeout", "max-size", "min-size", "block-size", "port", "out-format", "log-file-format", "info", "debug", "iconv", "sockopts", "remote-option", "checksum-choice", "compress-choice", "compress-level", "max-delete", "modify-window"}, Val: RoleText},
+	{Short: "M", Val: RoleText},
+	{Short: "avrRlLkKpEgoDtOJNUHAXSWxuinzcbdPhq0468", Long: []string{"archive", "verbose", "recursive", "relative", "links", "copy-links", "perms", "times", "group", "owner", "devices", "specials", "hard-links", "acls", "xattrs", "sparse", "whole-file", "one-file-system", "update", "dry-run", "compress", "checksum", "backup", "delete", "delete-before", "delete-after", "delete-during", "delete-excluded", "remove-source-files", "partial", "progress", "human-readable", "quiet", "stats", "itemize-changes", "list-only", "existing", "ignore-existing", "inplace", "append", "safe-links", "numeric-ids", "mkpath", "protect-args", "secluded-args"}},
+}}
+
+var sshpassSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Short: "p", Val: RoleSecret},
+	{Short: "f", Val: RoleUse},
+	{Short: "dPO", Val: RoleText},
+	{Short: "evh"},
+}}
+
+// mysqlSpec: -pSECRET only attached (-p alone prompts); my_getopt takes
+// unique prefixes of long options.
+var mysqlSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "p", Long: []string{"password"}, Val: RoleSecret, Optional: true},
+	{Short: "e", Long: []string{"execute"}, Val: RoleScript},
+	{Short: "uhPDSr", Long: []string{"user", "host", "port", "database", "socket", "result-file", "defaults-file", "defaults-extra-file", "login-path", "default-character-set", "init-command", "ssl-key", "ssl-cert", "ssl-ca", "tables", "where"}, Val: RoleText},
+	{Short: "BNsrtvVXHEnfCqAcyw", Long: []string{"batch", "skip-column-names", "silent", "raw", "table", "verbose", "xml", "html", "vertical", "unbuffered", "force", "compress", "quick", "no-auto-rehash", "all-databases", "single-transaction", "no-data", "routines"}},
+}}
+
+var psqlSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "c", Long: []string{"command"}, Val: RoleScript},
+	{Short: "f", Long: []string{"file"}, Val: RoleRead},
+	{Short: "o", Long: []string{"output", "log-file"}, Val: RoleWrite},
+	{Short: "L", Val: RoleWrite},
+	{Short: "hpUdvPTFR", Long: []string{"host", "port", "username", "dbname", "set", "variable", "pset", "table-attr", "field-separator", "record-separator"}, Val: RoleText},
+	{Short: "AaeEHlnqsStWwXx01", Long: []string{"no-align", "echo-all", "echo-errors", "echo-queries", "echo-hidden", "html", "list", "no-readline", "quiet", "single-step", "single-line", "tuples-only", "password", "no-password", "no-psqlrc", "expanded", "single-transaction", "csv"}},
+}}
+
+var redisSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "a", Long: []string{"pass", "askpass-value"}, Val: RoleSecret},
+	{Short: "u", Val: RoleSecret}, // a URI with its password
+	{Short: "hpsnrid", Long: []string{"user", "sni", "cacert", "cert", "key", "tls-ciphers", "eval"}, Val: RoleText},
+	{Short: "xceV", Long: []string{"tls", "insecure", "raw", "no-raw", "no-auth-warning", "askpass", "pipe", "scan", "stat", "latency", "bigkeys", "help", "version"}},
+}}
+
+// opensslSpec: openssl SUBCOMMAND with one-dash options; -k, -pass,
+// -passin, -passout and -K carry keys and passwords.
+var opensslSpec = Spec{Sub: opensslSub}
+
+func opensslSub(string) *Spec { return &opensslSubSpec }
+
+var opensslSubSpec = Spec{OneDash: true, Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"k", "pass", "passin", "passout", "K", "kfile_pass", "password"}, Val: RoleSecret},
+	{Long: []string{"in", "kfile", "key", "inkey", "CAfile", "CAkey", "cert", "config", "signkey", "infiles"}, Val: RoleRead},
+	{Long: []string{"out", "keyout"}, Val: RoleWrite},
+	{Long: []string{"iv", "S", "md", "subj", "days", "inform", "outform", "connect", "servername", "name", "newkey", "iter", "rand", "writerand", "engine", "provider", "provider-path", "propquery", "nameopt", "certopt", "set_serial", "extensions", "reqexts", "addext", "cipher", "digest", "curve", "pkeyopt", "keyform", "CAform", "trusted"}, Val: RoleText},
+}}
+
+var sshKeySpec = Spec{Operands: RoleUse, Opts: []Opt{
+	{Short: "fi", Val: RoleUse},
+	{Short: "NP", Val: RoleSecret},
+	{Short: "tbCIVnmZaOSsEYzhwJjKkQqulLycvDeFGgHMRrTWxXp", Val: RoleNone},
+}}
+
+// opsSpec: cluster and deployment CLIs. Their key and config options
+// name files they use to authenticate, never print.
+var opsSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+	{Long: []string{"kubeconfig", "private-key", "key-file", "vault-password-file", "client-key", "client-certificate", "certificate-authority", "identity", "ssh-key", "keyfile", "credentials-file", "service-account-key-file", "cert-file", "ca-file"}, Val: RoleUse},
+	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
+	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},
+	{Short: "nsel", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "extra-vars", "limit", "tags", "output", "selector"}, Val: RoleText},
+}}

@@ -1,0 +1,85 @@
+package classify
+
+// Specs of the search tools. grep and rg take a pattern first unless -e
+// or -f gave one; -c, -l, -L and -q print counts or names, not contents.
+
+func searchSpec(name string) *Spec {
+	switch name {
+	case "grep", "egrep", "fgrep", "zgrep", "ggrep":
+		return &grepSpec
+	case "rg":
+		return &rgSpec
+	case "ag", "ack":
+		return &agSpec
+	case "find", "gfind":
+		return &findSpec
+	case "fd", "fdfind":
+		return &fdSpec
+	}
+	return nil
+}
+
+var grepSpec = Spec{Abbrev: true, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
+	MetaIf: []string{"count", "files-with-matches", "files-without-match", "quiet"}, Opts: []Opt{
+		{Short: "e", Long: []string{"regexp"}, Val: RolePattern},
+		{Short: "f", Long: []string{"file"}, Val: RoleRead},
+		{Short: "c", Long: []string{"count"}},
+		{Short: "l", Long: []string{"files-with-matches"}},
+		{Short: "L", Long: []string{"files-without-match"}},
+		{Short: "q", Long: []string{"quiet", "silent"}},
+		{Short: "s", Long: []string{"no-messages"}},
+		{Short: "v", Long: []string{"invert-match"}},
+		{Short: "r", Long: []string{"recursive"}},
+		{Short: "R", Long: []string{"dereference-recursive"}},
+		{Short: "ABCm", Long: []string{"after-context", "before-context", "context", "max-count", "label", "binary-files", "devices", "directories", "group-separator"}, Val: RoleText},
+		{Short: "d", Val: RoleText},
+		{Long: []string{"include", "exclude", "exclude-dir"}, Val: RolePattern},
+		{Long: []string{"exclude-from"}, Val: RoleRead},
+		{Long: []string{"color", "colour", "context"}, Val: RoleText, Optional: true},
+		{Short: "EFGPivwxyUzZabhHnoTIuV0123456789", Long: []string{"extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "ignore-case", "no-ignore-case", "invert-match", "word-regexp", "line-regexp", "text", "byte-offset", "no-filename", "with-filename", "line-number", "only-matching", "initial-tab", "null", "null-data", "line-buffered", "binary"}},
+	}}
+
+var rgSpec = Spec{First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
+	MetaIf: []string{"count", "count-matches", "files-with-matches", "files-without-match", "quiet", "files"}, Opts: []Opt{
+		{Short: "e", Long: []string{"regexp"}, Val: RolePattern},
+		{Short: "f", Long: []string{"file"}, Val: RoleRead},
+		{Short: "c", Long: []string{"count"}},
+		{Long: []string{"count-matches", "files"}},
+		{Short: "l", Long: []string{"files-with-matches"}},
+		{Long: []string{"files-without-match"}},
+		{Short: "q", Long: []string{"quiet"}},
+		{Long: []string{"pre", "hostname-bin"}, Val: RoleProgram},
+		{Long: []string{"pre-glob"}, Val: RolePattern},
+		{Short: "z", Long: []string{"search-zip"}},
+		{Short: "gr", Long: []string{"glob", "iglob", "replace"}, Val: RolePattern},
+		{Long: []string{"ignore-file"}, Val: RoleRead},
+		{Short: "ABCmMjtTE", Long: []string{"after-context", "before-context", "context", "max-count", "max-columns", "threads", "type", "type-not", "encoding", "type-add", "max-depth", "sort", "sortr", "colors", "color", "path-separator", "context-separator", "field-match-separator", "engine", "max-filesize", "dfa-size-limit", "regex-size-limit"}, Val: RoleText},
+		{Short: "uLHhNiIsSvwxFPUaobnp0.", Long: []string{"hidden", "no-ignore", "unrestricted", "follow", "with-filename", "no-filename", "ignore-case", "smart-case", "case-sensitive", "invert-match", "word-regexp", "line-regexp", "fixed-strings", "pcre2", "multiline", "text", "only-matching", "byte-offset", "line-number", "pretty", "null", "json", "vimgrep", "no-heading", "heading", "no-messages", "trim", "stats", "debug"}},
+	}}
+
+var agSpec = Spec{First: RolePattern, Operands: RoleRead, MetaIf: []string{"count", "files-with-matches", "files-without-matches"}, Opts: []Opt{
+	{Short: "c", Long: []string{"count"}},
+	{Short: "l", Long: []string{"files-with-matches"}},
+	{Short: "L", Long: []string{"files-without-matches"}},
+	{Short: "GgABCm", Long: []string{"file-search-regex", "ignore", "after", "before", "context", "max-count", "depth"}, Val: RolePattern},
+	{Short: "p", Long: []string{"path-to-ignore"}, Val: RoleRead},
+}}
+
+// findSpec: find's operators take one dash and their own arguments; the
+// expression grammar itself (-exec … ;, -delete, -fprint) is parseFind's.
+// The spec types the values of the operators that take one.
+var findSpec = Spec{OneDash: true, NoDashDash: true, Operands: RoleMeta, Opts: []Opt{
+	{Long: []string{"name", "iname", "path", "ipath", "wholename", "iwholename", "regex", "iregex", "lname", "ilname"}, Val: RolePattern},
+	{Long: []string{"fprint", "fprint0", "fprintf", "fls"}, Val: RoleWrite},
+	{Long: []string{"newer", "anewer", "cnewer", "samefile", "files0-from"}, Val: RoleMeta},
+	{Long: []string{"exec", "execdir", "ok", "okdir"}, Val: RoleProgram},
+	{Long: []string{"maxdepth", "mindepth", "type", "xtype", "size", "mtime", "mmin", "atime", "amin", "ctime", "cmin", "perm", "user", "group", "uid", "gid", "links", "inum", "used", "fstype", "printf", "regextype", "D", "context", "newerXY"}, Val: RoleText},
+	{Long: []string{"delete", "print", "print0", "ls", "prune", "quit", "depth", "empty", "executable", "readable", "writable", "true", "false", "nouser", "nogroup", "xdev", "mount", "follow", "L", "H", "P", "noleaf", "daystart", "ignore_readdir_race", "not", "and", "or", "a", "o"}},
+}}
+
+var fdSpec = Spec{First: RolePattern, Operands: RoleMeta, Opts: []Opt{
+	{Short: "x", Long: []string{"exec"}, Val: RoleProgram, Rest: true},
+	{Short: "X", Long: []string{"exec-batch"}, Val: RoleProgram, Rest: true},
+	{Short: "edtEScj", Long: []string{"extension", "max-depth", "type", "exclude", "size", "changed-within", "changed-before", "owner", "color", "threads", "base-directory", "search-path", "format"}, Val: RoleText},
+	{Short: "HIuLpgFasl0", Long: []string{"hidden", "no-ignore", "unrestricted", "follow", "full-path", "glob", "fixed-strings", "absolute-path", "case-sensitive", "list-details", "print0"}},
+}}

@@ -1,0 +1,84 @@
+package classify
+
+// Specs of shells and interpreters: their script text and the program
+// file they run. The wrapper table (wrappers.go) walks the scripts
+// themselves; the specs say which word is which.
+
+func shellSpec(name string) *Spec {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash":
+		return &shSpec
+	case "node", "nodejs", "deno", "bun":
+		return &nodeSpec
+	case "python", "python3", "python2", "pypy3", "pypy":
+		return &pythonSpec
+	case "perl", "ruby":
+		return &perlSpec
+	case "env":
+		return &envSpec
+	case "xargs", "parallel", "npx", "bunx", "pnpx", "busybox", "chroot", "firejail", "nsenter", "unshare",
+		"strace", "ltrace", "valgrind", "unbuffer", "script", "expect", "command", "builtin", "exec", "nohup",
+		"nice", "timeout", "time", "stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "sudo", "doas", "su",
+		"pkexec", "run0", "tini", "bwrap":
+		return &wrapperSpec
+	case "gdb":
+		return &gdbSpec
+	}
+	if _, ok := interpreterName(name); ok {
+		return &pythonSpec
+	}
+	return nil
+}
+
+// shSpec: sh FILE ARGS… runs FILE (and prints lines of it in errors);
+// sh -c SCRIPT ARG0 ARGS…: the arguments are the script's, which may read them.
+var shSpec = Spec{InOrder: true, First: RoleRead, ScriptIf: []string{"c"}, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "c"},
+	{Short: "oO", Val: RoleText},
+	{Short: "eilnrsuvxabfhkmptBCEHPT", Long: []string{"login", "noprofile", "norc", "posix", "restricted", "verbose", "version", "help", "debugger"}},
+	{Long: []string{"rcfile", "init-file"}, Val: RoleProgram},
+}}
+
+// The interpreters read their script file (and print its lines in
+// errors) before running it; its arguments are the script's, unknown.
+var nodeSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"eval", "print"}, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "ep", Long: []string{"eval", "print"}, Val: RoleScript},
+	{Short: "r", Long: []string{"require", "import", "loader", "experimental-loader"}, Val: RoleProgram},
+	{Long: []string{"env-file", "env-file-if-exists"}, Val: RoleRead},
+	{Short: "vhic", Long: []string{"version", "help", "interactive", "check", "test", "watch", "inspect"}},
+}}
+
+var pythonSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"c", "m"}, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "c", Val: RoleScript},
+	{Short: "m", Val: RoleProgram},
+	{Short: "WX", Val: RoleText},
+	{Short: "VbBdEhiIOPqsSuvx", Long: []string{"version", "help"}},
+}}
+
+var perlSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"e", "E"}, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "eE", Val: RoleScript},
+	{Short: "IMmrx", Val: RoleProgram},
+	{Short: "vVcwsnpalTtWXUhSdD"},
+}}
+
+// envSpec: env [OPTION]… [NAME=VALUE]… [COMMAND [ARG]…].
+var envSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Short: "S", Long: []string{"split-string"}, Val: RoleScript},
+	{Short: "uC", Long: []string{"unset", "chdir"}, Val: RoleText},
+	{Short: "i0v", Long: []string{"ignore-environment", "null", "debug"}},
+}}
+
+// wrapperSpec: commands that run another command (their own option
+// grammars are the wrapper table's, wrappers.go); the words after their
+// options are a program and its arguments.
+var wrapperSpec = Spec{InOrder: true, Operands: RoleProgram}
+
+// gdbSpec: gdb's -ex/-iex run debugger commands, -x/-ix read command files.
+// Its operands are the program to debug and a core file: read, run only
+// by a debugger command.
+var gdbSpec = Spec{OneDash: true, Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"ex", "iex", "eval-command", "init-eval-command"}, Val: RoleScript},
+	{Long: []string{"x", "ix", "command", "init-command"}, Val: RoleProgram},
+	{Long: []string{"p", "pid", "cd", "core", "c", "d", "directory", "tty"}, Val: RoleText},
+	{Long: []string{"batch", "q", "quiet", "silent", "nx", "n", "args", "version", "help", "tui"}},
+}}

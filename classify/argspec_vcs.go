@@ -1,0 +1,180 @@
+package classify
+
+// Specs of git: its global options (exact names, before the subcommand)
+// and, per subcommand, parse-options' grammar, where any unique prefix of
+// a long option names it (git reset --har is --hard).
+
+func vcsSpec(name string) *Spec {
+	if name == "git" {
+		return &gitSpec
+	}
+	return nil
+}
+
+var gitSpec = Spec{Sub: gitSubSpec, Opts: []Opt{
+	{Short: "C", Val: RoleDir},
+	{Short: "c", Val: RoleText},
+	{Long: []string{"git-dir", "work-tree"}, Val: RoleDir},
+	{Long: []string{"exec-path"}, Val: RoleDir, Optional: true},
+	{Long: []string{"namespace", "config-env", "super-prefix", "list-cmds", "attr-source"}, Val: RoleText},
+	{Short: "pP", Long: []string{"paginate", "no-pager", "bare", "no-replace-objects", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "version", "help", "html-path", "man-path", "info-path"}},
+}}
+
+func gitSubSpec(sub string) *Spec {
+	switch sub {
+	case "push":
+		return &gitPushSpec
+	case "reset":
+		return &gitResetSpec
+	case "clean":
+		return &gitCleanSpec
+	case "checkout":
+		return &gitCheckoutSpec
+	case "restore":
+		return &gitRestoreSpec
+	case "switch":
+		return &gitSwitchSpec
+	case "branch":
+		return &gitBranchSpec
+	case "stash":
+		return &gitStashSpec
+	case "commit":
+		return &gitCommitSpec
+	case "blame", "annotate":
+		return &gitBlameSpec
+	case "grep":
+		return &gitGrepSpec
+	case "diff":
+		return &gitDiffSpec
+	case "log", "show", "whatchanged", "format-patch", "range-diff":
+		return &gitLogSpec
+	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "remote", "fetch", "pull", "merge", "rebase", "add", "rm", "mv", "cherry-pick", "revert", "shortlog", "reflog", "worktree", "submodule", "config", "init", "clone", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "gc", "prune", "archive", "bundle", "apply", "am", "help", "version", "var", "credential", "credential-store", "credential-cache":
+		return &gitOtherSpec
+	}
+	return nil
+}
+
+var gitPushSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "f", Long: []string{"force"}},
+	{Long: []string{"force-with-lease"}, Val: RoleText, Optional: true},
+	{Long: []string{"force-if-includes"}},
+	{Short: "d", Long: []string{"delete"}},
+	{Long: []string{"mirror"}},
+	{Long: []string{"prune"}},
+	{Long: []string{"receive-pack", "exec"}, Val: RoleProgram},
+	{Long: []string{"repo", "recurse-submodules", "push-option"}, Val: RoleText},
+	{Short: "o", Val: RoleText},
+	{Long: []string{"signed"}, Val: RoleText, Optional: true},
+	{Short: "unqv46", Long: []string{"set-upstream", "dry-run", "quiet", "verbose", "all", "branches", "tags", "follow-tags", "atomic", "no-verify", "verify", "progress", "porcelain", "thin", "no-thin", "ipv4", "ipv6", "no-force-with-lease", "no-signed", "no-atomic", "no-follow-tags", "no-recurse-submodules"}},
+}}
+
+var gitResetSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Long: []string{"hard"}}, {Long: []string{"soft"}}, {Long: []string{"mixed"}}, {Long: []string{"merge"}}, {Long: []string{"keep"}},
+	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
+	{Long: []string{"recurse-submodules"}, Val: RoleText, Optional: true},
+	{Short: "qpN", Long: []string{"quiet", "patch", "intent-to-add", "no-refresh", "refresh", "pathspec-file-nul", "no-recurse-submodules"}},
+}}
+
+var gitCleanSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "f", Long: []string{"force"}},
+	{Short: "e", Long: []string{"exclude"}, Val: RolePattern},
+	{Short: "ndxXiq", Long: []string{"dry-run", "interactive", "quiet"}},
+}}
+
+var gitCheckoutSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "f", Long: []string{"force"}},
+	{Long: []string{"ours"}}, {Long: []string{"theirs"}},
+	{Short: "bB", Long: []string{"orphan", "conflict"}, Val: RoleText},
+	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
+	{Long: []string{"track", "recurse-submodules"}, Val: RoleText, Optional: true},
+	{Short: "tmpqlU", Long: []string{"detach", "merge", "patch", "quiet", "overlay", "no-overlay", "ignore-other-worktrees", "progress", "no-progress", "guess", "no-guess", "ignore-skip-worktree-bits", "no-track", "pathspec-file-nul"}},
+}}
+
+var gitRestoreSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "S", Long: []string{"staged"}},
+	{Short: "W", Long: []string{"worktree"}},
+	{Short: "s", Long: []string{"source"}, Val: RoleText},
+	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
+	{Long: []string{"conflict"}, Val: RoleText},
+	{Short: "pmq23", Long: []string{"patch", "merge", "quiet", "ours", "theirs", "overlay", "no-overlay", "ignore-unmerged", "progress", "no-progress", "ignore-skip-worktree-bits", "recurse-submodules", "pathspec-file-nul"}},
+}}
+
+var gitSwitchSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Long: []string{"discard-changes"}},
+	{Short: "f", Long: []string{"force"}},
+	{Short: "cC", Long: []string{"create", "force-create", "orphan", "conflict"}, Val: RoleText},
+	{Long: []string{"track"}, Val: RoleText, Optional: true},
+	{Short: "dmqt", Long: []string{"detach", "merge", "quiet", "guess", "no-guess", "progress", "no-progress", "ignore-other-worktrees", "recurse-submodules", "no-track"}},
+}}
+
+var gitBranchSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "d", Long: []string{"delete"}},
+	{Short: "D"},
+	{Short: "f", Long: []string{"force"}},
+	{Short: "m", Long: []string{"move"}}, {Short: "M"},
+	{Short: "c", Long: []string{"copy"}}, {Short: "C"},
+	{Short: "l", Long: []string{"list"}},
+	{Short: "u", Long: []string{"set-upstream-to", "sort", "format", "points-at"}, Val: RoleText},
+	{Long: []string{"contains", "no-contains", "merged", "no-merged", "color", "column", "abbrev", "track", "recurse-submodules"}, Val: RoleText, Optional: true},
+	{Short: "arvqit", Long: []string{"all", "remotes", "verbose", "quiet", "show-current", "unset-upstream", "edit-description", "ignore-case", "create-reflog", "omit-empty", "no-abbrev", "no-color", "no-column", "no-track"}},
+}}
+
+var gitStashSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "m", Long: []string{"message"}, Val: RoleText},
+	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
+	{Short: "pkuaqS", Long: []string{"patch", "keep-index", "no-keep-index", "include-untracked", "all", "quiet", "staged", "index", "only-untracked", "pathspec-file-nul"}},
+}}
+
+var gitCommitSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "m", Long: []string{"message"}, Val: RoleText},
+	{Short: "F", Long: []string{"file"}, Val: RoleRead},
+	{Short: "t", Long: []string{"template"}, Val: RoleRead},
+	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
+	{Short: "cC", Long: []string{"reedit-message", "reuse-message", "fixup", "squash", "author", "date", "cleanup", "trailer"}, Val: RoleText},
+	{Short: "Su", Long: []string{"gpg-sign", "untracked-files"}, Val: RoleText, Optional: true},
+	{Short: "apnsiovqze", Long: []string{"all", "patch", "no-verify", "verify", "signoff", "include", "only", "verbose", "quiet", "dry-run", "amend", "allow-empty", "allow-empty-message", "no-edit", "edit", "reset-author", "porcelain", "short", "branch", "long", "null", "status", "no-status", "pathspec-file-nul", "no-gpg-sign"}},
+}}
+
+var gitBlameSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Long: []string{"contents"}, Val: RoleRead},
+	{Short: "S", Val: RoleRead},
+	{Long: []string{"ignore-revs-file"}, Val: RoleRead},
+	{Short: "L", Long: []string{"ignore-rev", "date", "since"}, Val: RoleText},
+	{Short: "CM", Val: RoleText, Optional: true},
+	{Long: []string{"abbrev", "color-lines", "color-by-age"}, Val: RoleText, Optional: true},
+	{Short: "bcfelnpstwh", Long: []string{"root", "show-stats", "show-name", "show-number", "show-email", "porcelain", "line-porcelain", "incremental", "score-debug", "progress", "reverse", "first-parent", "minimal", "encoding"}},
+}}
+
+var gitGrepSpec = Spec{Abbrev: true, First: RolePattern, FirstBy: []string{"e", "file"}, Operands: RoleText, Opts: []Opt{
+	{Short: "e", Val: RolePattern},
+	{Short: "f", Long: []string{"file"}, Val: RoleRead},
+	{Short: "O", Long: []string{"open-files-in-pager"}, Val: RoleProgram, Optional: true},
+	{Short: "ABCm", Long: []string{"after-context", "before-context", "context", "max-count", "max-depth", "threads"}, Val: RoleText},
+	{Long: []string{"color"}, Val: RoleText, Optional: true},
+	{Short: "aiIwvEGFPnhHlLcozqWp", Long: []string{"cached", "no-index", "untracked", "no-exclude-standard", "exclude-standard", "recurse-submodules", "text", "ignore-case", "word-regexp", "invert-match", "extended-regexp", "basic-regexp", "fixed-strings", "perl-regexp", "line-number", "column", "full-name", "files-with-matches", "name-only", "files-without-match", "count", "only-matching", "null", "break", "heading", "show-function", "function-context", "and", "or", "not", "all-match", "quiet"}},
+}}
+
+// gitLogSpec: revisions, paths and REV:PATH blobs, which print files
+// (git show HEAD:.env): unknown.
+var gitLogSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: gitLogOpts}
+
+var gitLogOpts = []Opt{
+	{Long: []string{"output"}, Val: RoleWrite},
+	{Short: "o", Long: []string{"output-directory"}, Val: RoleWrite},
+	{Long: []string{"no-index"}},
+	{Long: []string{"ext-diff"}}, {Long: []string{"textconv"}},
+	{Short: "O", Val: RoleRead},
+	{Long: []string{"grep", "author", "committer", "since", "until", "after", "before", "format", "diff-filter", "max-count", "skip", "encoding"}, Val: RoleText},
+	{Long: []string{"pretty", "date", "relative", "decorate", "stat", "color", "word-diff", "abbrev", "notes"}, Val: RoleText, Optional: true},
+	{Short: "nGSL", Val: RoleText},
+}
+
+// gitDiffSpec: git diff's operands are revisions or paths, and with
+// --no-index files anywhere, read out.
+var gitDiffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: gitLogOpts}
+
+var gitOtherSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},
+	{Short: "o", Long: []string{"output", "upload-pack", "exec", "receive-pack"}, Val: RoleText},
+	{Short: "m", Long: []string{"message"}, Val: RoleText},
+}}

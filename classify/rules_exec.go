@@ -1,0 +1,301 @@
+package classify
+
+// Rules on what runs: privilege, downloads run as code, fork bombs and
+// code hidden in text bash evaluates.
+
+import (
+	"mvdan.cc/sh/v3/syntax"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// privileged are commands that run another as a different user. Like
+// every set here it is a switch rather than a map: a map literal is built
+// by init code in every guard process, a switch costs nothing until used.
+func privileged(name string) bool {
+	switch name {
+	case "sudo", "sudoedit", "su", "doas", "pkexec", "run0", "runuser",
+		"calife", "super", "sudo-rs", "su-exec", "gosu", "ksu", "dzdo",
+		"pfexec", "capsh":
+		return true
+	}
+	return false
+}
+
+func (w *walker) privilege(c int) bool {
+	name := w.a.Commands[c].Name
+	if privileged(name) {
+		return true
+	}
+	fs := w.info[c].fields
+	switch name {
+	case "setpriv":
+		return hasPrefixWord(fs, "--reuid", "--regid", "--init-groups", "--inh-caps", "--ambient-caps")
+	case "chpst":
+		return hasPrefixWord(fs, "-u", "-U")
+	case "machinectl":
+		_, v := verb(fs)
+		return v == "shell" || v == "login"
+	case "systemd-run":
+		return hasPrefixWord(fs, "--uid", "--gid", "-pUser=", "--property=User=", "--system")
+	}
+	return false
+}
+
+// downloaders are commands that can fetch data from the network.
+func downloaders(name string) bool {
+	switch name {
+	case "curl", "wget", "wget2", "fetch", "http", "https", "xh",
+		"xhs", "lwp-request", "GET", "POST", "aria2c", "nc", "ncat", "netcat", "socat",
+		"lynx", "links", "w3m", "elinks", "openssl", "ssh", "telnet", "httpie":
+		return true
+	}
+	return false
+}
+
+// runsCode are commands that run text they are given as code.
+func runsCode(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "rbash", "eval", "source", ".":
+		return true
+	}
+	_, ok := interpreterName(name)
+	return ok
+}
+
+// fetchedFiles adds the files c downloads to (curl -o F, curl -O URL,
+// wget URL, wget -O F) to fetched.
+func (w *walker) fetchedFiles(c int, fetched []string) []string {
+	name := w.a.Commands[c].Name
+	if name != "curl" && name != "wget" && name != "wget2" {
+		return fetched
+	}
+	p := w.words(c)
+	add := func(f field) {
+		ps, _ := w.paths(c, f)
+		fetched = append(fetched, ps...)
+	}
+	named := false
+	for _, rt := range w.redirs {
+		// wget -O- URL > x, curl URL > x: the download goes where stdout does
+		if rt.cmd == c && rt.op != syntax.RdrIn && rt.op != syntax.DplOut && rt.op != syntax.DplIn {
+			fetched = append(fetched, rt.paths...)
+		}
+	}
+	for _, wd := range p.Words {
+		if wd.Role == RoleWrite && (wd.Name == "output" || wd.Name == "output-document") {
+			add(w.valueField(c, wd))
+			named = true
+		}
+	}
+	remote := name == "wget" || name == "wget2" || p.Has("O", "remote-name", "remote-name-all")
+	if remote && !named {
+		for _, wd := range p.ByRole(RoleURL) {
+			u := strings.TrimSuffix(wd.Val, "/")
+			if k := strings.LastIndexByte(u, '/'); k >= 0 && k+1 < len(u) {
+				base, _, _ := strings.Cut(u[k+1:], "?")
+				add(field{val: base, pat: base})
+			}
+		}
+	}
+	return fetched
+}
+
+// runsFetched reports a command that runs a file downloaded earlier in
+// the same text: sh x, bash ./x, python3 x, source x, ./x.
+func (w *walker) runsFetched(c int, fetched []string) bool {
+	cm := &w.a.Commands[c]
+	if len(fetched) == 0 || cm.Name == "" {
+		return false
+	}
+	fs := w.info[c].fields
+	var cands []field
+	if runsCode(cm.Name) {
+		for _, f := range fs[1:] {
+			if !strings.HasPrefix(f.val, "-") {
+				cands = append(cands, f)
+				break
+			}
+		}
+	}
+	if strings.Contains(fs[0].val, "/") {
+		cands = append(cands, fs[0])
+	}
+	for _, f := range cands {
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if slices.Contains(fetched, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) downloadExec(c int) bool {
+	if w.a.Commands[c].Dynamic[0] {
+		// $(curl …) as the command word: the download is the command
+		for _, s := range w.info[c].substCmds {
+			if downloaders(w.a.Commands[w.effective(s)].Name) {
+				return true
+			}
+		}
+		return false
+	}
+	if !runsCode(w.a.Commands[c].Name) {
+		return false
+	}
+	for _, s := range w.info[c].substCmds {
+		if downloaders(w.a.Commands[w.effective(s)].Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// forkBombs finds functions that call themselves (through any cycle of
+// functions) concurrently or more than once: they fork without end.
+func (w *walker) forkBombs() {
+	if len(w.funcs) == 0 {
+		return
+	}
+	reach := func(from string) map[string]bool {
+		seen := map[string]bool{}
+		stack := []string{from}
+		for len(stack) > 0 {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, call := range w.funcs[f] {
+				if _, defined := w.funcs[call.name]; defined && call.name != "" && !seen[call.name] {
+					seen[call.name] = true
+					stack = append(stack, call.name)
+				}
+			}
+		}
+		return seen
+	}
+	reaches := map[string]map[string]bool{}
+	for f := range w.funcs {
+		if f != "" {
+			reaches[f] = reach(f)
+		}
+	}
+	for f, r := range reaches {
+		if !r[f] {
+			continue
+		}
+		// The cycle's members: g with f→g and g→f.
+		edges, concurrent := 0, false
+		for g := range r {
+			if !reaches[g][f] {
+				continue
+			}
+			for _, call := range w.funcs[g] {
+				if call.name == f || (r[call.name] && reaches[call.name][f]) {
+					edges++
+					concurrent = concurrent || call.concurrent
+				}
+			}
+		}
+		if concurrent || edges >= 2 {
+			cmd := -1
+			for i := range w.a.Commands {
+				if w.a.Commands[i].Name == f {
+					cmd = i
+					break
+				}
+			}
+			w.hitDeny("fork-bomb", cmd)
+			return
+		}
+	}
+}
+
+func isMinusOne(s string) bool {
+	n, err := strconv.Atoi(strings.TrimSpace(s)) // bash skips blanks around a number
+	return err == nil && n == -1
+}
+
+// nameTakers are builtins whose arguments name variables; bash evaluates a
+// subscript in such a name as arithmetic, running any $( ) in it, even from
+// inside single quotes: test -v 'a[$(id)]'.
+func nameTakers(name string) bool {
+	switch name {
+	case "test", "[", "printf", "read", "mapfile", "readarray",
+		"unset", "declare", "typeset", "local", "export", "readonly",
+		"getopts", "wait", "let":
+		return true
+	}
+	return false
+}
+
+// hiddenExec: a name-taking builtin given, where it expects a variable
+// name, a word with a subscript holding code.
+func (w *walker) hiddenExec(c int) bool {
+	name := w.a.Commands[c].Name
+	if !nameTakers(name) {
+		return false
+	}
+	for _, f := range nameWords(name, w.info[c].fields) {
+		if codeInSubscript(f.val) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords returns the words a builtin takes as variable names: test -v
+// NAME, printf -v NAME, read NAME…, unset NAME…, getopts OPTS NAME, let EXPR….
+func nameWords(name string, fs []field) []field {
+	var out []field
+	switch name {
+	case "test", "[", "printf", "wait":
+		flag := "-v"
+		if name == "wait" {
+			flag = "-p"
+		}
+		for i := 1; i < len(fs); i++ {
+			switch {
+			case (fs[i].val == flag || name != "printf" && fs[i].val == "-R") && i+1 < len(fs):
+				out = append(out, fs[i+1])
+			case name == "printf" && strings.HasPrefix(fs[i].val, "-v") && len(fs[i].val) > 2:
+				g := fs[i]
+				g.val = g.val[2:]
+				out = append(out, g)
+			}
+		}
+	case "read", "mapfile", "readarray":
+		for i := 1; i < len(fs); i++ {
+			a := fs[i].val
+			switch {
+			case a == "-a" && i+1 < len(fs):
+				out = append(out, fs[i+1])
+				i++
+			case len(a) == 2 && a[0] == '-' && strings.ContainsRune("dnNptuiOscCd", rune(a[1])):
+				i++ // an option with a value
+			case strings.HasPrefix(a, "-"):
+			default:
+				out = append(out, fs[i])
+			}
+		}
+	case "getopts":
+		if len(fs) > 2 {
+			out = append(out, fs[2:]...)
+		}
+	default: // unset, declare, typeset, local, export, readonly, let
+		for _, f := range fs[1:] {
+			if !strings.HasPrefix(f.val, "-") {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// codeInSubscript reports text with a [ … ] that holds $, a backquote or
+// a nested subscript: bash would evaluate it.
+func codeInSubscript(s string) bool {
+	k := strings.IndexByte(s, '[')
+	return k >= 0 && strings.ContainsAny(s[k:], "$`") || k >= 0 && strings.Contains(s[k+1:], "[")
+}

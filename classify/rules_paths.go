@@ -1,0 +1,447 @@
+package classify
+
+// Rules on paths: deleting, formatting, writing or re-permissioning / and
+// the system directories, and the built-in asks on deleting files.
+
+import (
+	"path"
+	"strings"
+)
+
+// operands returns the fields of c after its name that are not options
+// (GNU style: options may follow operands, and -- ends them).
+func operands(fs []field) []field {
+	var out []field
+	dashdash := false
+	for _, f := range fs[1:] {
+		if !dashdash && !f.dyn {
+			if f.val == "--" {
+				dashdash = true
+				continue
+			}
+			if len(f.val) > 1 && f.val[0] == '-' {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// hasShort reports an option word -xyz (not --long) holding the letter.
+func hasShort(fs []field, letter byte) bool {
+	for _, f := range fs[1:] {
+		if f.val == "--" {
+			return false
+		}
+		if len(f.val) > 1 && f.val[0] == '-' && f.val[1] != '-' && strings.IndexByte(f.val[1:], letter) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func hasWord(fs []field, words ...string) bool {
+	for _, f := range fs[1:] {
+		for _, x := range words {
+			if f.val == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) paths(c int, f field) ([]string, bool) {
+	return w.resolve(f, w.info[c].dirs)
+}
+
+// systemDirs are the directories whose deletion breaks the machine; they
+// and their direct children are protected from rm and friends.
+var systemDirs = []string{"bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root", "sbin", "srv", "sys", "usr", "var",
+	"home", "Users", "System", "Library", "Applications", "Volumes", "private", "mnt", "media", "run", "nix", "snap"}
+
+// isSystem reports whether an absolute path (possibly a glob pattern) may
+// name /, a system directory or a direct child of one.
+func (w *walker) isSystem(p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	if h := w.opt.Home; h != "" && h != "/" && (strings.HasPrefix(p, h+"/") || p == h) {
+		return false // home paths have their own rule (rm-home)
+	}
+	comps := strings.Split(strings.Trim(p, "/"), "/")
+	if len(comps) == 1 && comps[0] == "" {
+		return true // "/"
+	}
+	if len(comps) > 2 {
+		return false
+	}
+	for _, d := range systemDirs {
+		if ok := matchGlob(comps[0], d); ok || comps[0] == d {
+			return true
+		}
+	}
+	return false
+}
+
+// underSystem reports a path anywhere below a system directory.
+func underSystem(p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
+	if first == "" {
+		return true
+	}
+	switch first {
+	case "home", "Users", "mnt", "media", "Volumes":
+		return false // people's files and mounted disks, not the system's
+	}
+	for _, d := range systemDirs {
+		if ok := matchGlob(first, d); ok {
+			return true
+		}
+	}
+	return false
+}
+
+var blockDevicePrefixes = []string{"/dev/block/", "/dev/sd", "/dev/hd", "/dev/nvme", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk", "/dev/mapper/", "/dev/md", "/dev/dm-", "/dev/loop", "/dev/sr", "/dev/nbd", "/dev/rdisk"}
+
+func isBlockDevice(p string) bool {
+	p = path.Clean(p)
+	for _, pre := range blockDevicePrefixes {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) anySystem(c int, fs []field) bool {
+	for _, f := range fs {
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if w.isSystem(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pytestOption returns the values of a pytest option (--basetemp=X or
+// --basetemp X), for pytest and python -m pytest.
+func (w *walker) pytestOption(c int, opt string) []field {
+	fs := w.info[c].fields
+	name := w.a.Commands[c].Name
+	from := 1
+	if name != "pytest" && name != "py.test" {
+		if _, ok := interpreterName(name); !ok {
+			return nil
+		}
+		from = -1
+		for i := 1; i+1 < len(fs); i++ {
+			if fs[i].val == "-m" && fs[i+1].val == "pytest" {
+				from = i + 2
+				break
+			}
+		}
+		if from < 0 {
+			return nil
+		}
+	}
+	var out []field
+	for i := from; i < len(fs); i++ {
+		switch {
+		case fs[i].val == opt && i+1 < len(fs):
+			out = append(out, fs[i+1])
+		case strings.HasPrefix(fs[i].val, opt+"="):
+			g := fs[i]
+			g.pat = strings.TrimPrefix(g.pat, opt+"=")
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func (w *walker) rmRoot(c int) bool {
+	fs := w.info[c].fields
+	// pytest deletes its --basetemp directory before the run
+	if bt := w.pytestOption(c, "--basetemp"); len(bt) > 0 && w.anySystem(c, bt) {
+		return true
+	}
+	switch w.a.Commands[c].Name {
+	case "rm", "rmdir", "unlink":
+		return w.anySystem(c, operands(fs))
+	case "find":
+		fi := parseFind(fs)
+		if !fi.delete {
+			return false
+		}
+		roots := fi.roots
+		if len(roots) == 0 {
+			roots = []field{{val: ".", pat: "."}}
+		}
+		if !fi.filtered {
+			return w.anySystem(c, roots)
+		}
+		// find /opt/app -name '*.log' -delete deletes matches only: that
+		// is rm-root only from / or a system directory itself
+		for _, f := range roots {
+			ps, _ := w.paths(c, f)
+			for _, p := range ps {
+				if p == "/" || w.isSystem(p) && strings.Count(strings.Trim(p, "/"), "/") == 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) diskFormat(c int) bool {
+	name := w.a.Commands[c].Name
+	switch {
+	case name == "mkfs" || strings.HasPrefix(name, "mkfs.") || name == "mke2fs" || name == "mkswap" ||
+		name == "wipefs" || name == "mkntfs" || name == "mkdosfs" || name == "mkexfatfs" || name == "mklabel":
+		return !w.formatsImage(c)
+	}
+	fs := w.info[c].fields
+	onDevice := false
+	for _, f := range fs[1:] {
+		if strings.HasPrefix(f.pat, "/dev/") {
+			onDevice = true
+		}
+	}
+	if !onDevice {
+		return false
+	}
+	switch name {
+	case "fdisk", "gdisk", "cfdisk":
+		return !hasWord(fs, "-l", "--list")
+	case "sfdisk":
+		return !hasWord(fs, "-l", "--list", "-d", "--dump", "-s", "--show-size", "-V", "--verify", "-J", "--json")
+	case "sgdisk":
+		return !hasWord(fs, "-p", "--print", "-i", "--info", "-v", "--verify")
+	case "parted":
+		return !hasWord(fs, "-l", "--list", "print")
+	case "blkdiscard", "sg_format", "pvcreate", "vgcreate":
+		return true
+	case "cryptsetup":
+		_, v := verb(fs)
+		return v == "luksFormat" || v == "format" || v == "erase" || v == "luksErase" || v == "reencrypt"
+	case "nvme":
+		_, v := verb(fs)
+		return v == "format" || v == "sanitize"
+	case "hdparm":
+		return hasPrefixWord(fs, "--security-erase", "--trim-sector-ranges", "--write-sector", "--dco-restore")
+	case "badblocks":
+		return hasShort(fs, 'w') || hasShort(fs, 'n')
+	case "mdadm":
+		return hasWord(fs, "--zero-superblock", "--create", "-C")
+	case "zpool":
+		_, v := verb(fs)
+		return v == "create" || v == "destroy" || v == "labelclear"
+	}
+	return false
+}
+
+// formatsImage reports mkfs and friends given a file, not a disk
+// (mkfs.ext4 -F disk.img): some operand names a file by its path or
+// extension, and no word could name a device (/dev/…, unknown, or a name
+// resolved inside /dev).
+func (w *walker) formatsImage(c int) bool {
+	image := false
+	for _, f := range w.info[c].fields[1:] {
+		if strings.HasPrefix(f.val, "-") && !f.dyn {
+			continue
+		}
+		if f.dyn || strings.Contains(f.pat, "*") {
+			return false
+		}
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if strings.HasPrefix(p, "/dev/") || p == "/dev" {
+				return false
+			}
+		}
+		if strings.Contains(f.val, "/") || strings.Contains(path.Base(f.val), ".") {
+			image = true
+		}
+	}
+	return image
+}
+
+func (w *walker) diskWrite(c int) bool {
+	fs := w.info[c].fields
+	var targets []field
+	for _, o := range []string{"--junitxml", "--junit-xml", "--debug", "--report-log", "--log-file"} {
+		targets = append(targets, w.pytestOption(c, o)...)
+	}
+	switch w.a.Commands[c].Name {
+	case "dd", "dcfldd", "dc3dd":
+		for _, f := range fs[1:] {
+			if strings.HasPrefix(f.pat, "of=") {
+				g := f
+				g.pat = f.pat[3:]
+				targets = append(targets, g)
+			}
+		}
+	case "tee", "sponge":
+		targets = operands(fs)
+	case "cp", "mv", "install", "rsync", "ddrescue", "pv":
+		ops := operands(fs)
+		for i, f := range fs {
+			if (f.val == "-t" || f.val == "--target-directory") && i+1 < len(fs) {
+				targets = append(targets, fs[i+1])
+			}
+			if strings.HasPrefix(f.val, "--target-directory=") {
+				g := f
+				g.pat = strings.TrimPrefix(f.pat, "--target-directory=")
+				targets = append(targets, g)
+			}
+		}
+		if len(ops) > 1 || (w.a.Commands[c].Name == "pv" && len(ops) > 0) {
+			targets = append(targets, ops[len(ops)-1])
+		}
+	default:
+		if len(targets) == 0 {
+			return false
+		}
+	}
+	for _, f := range targets {
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			// cp sda /dev/ writes /dev/sda: /dev as the target directory
+			if isBlockDevice(p) || p == "/dev" || p == "/dev/mapper" || p == "/dev/disk" || p == "/dev/block" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) shred(c int) bool { return w.a.Commands[c].Name == "shred" }
+
+func (w *walker) chmodSystem(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "chmod", "chown", "chgrp":
+	default:
+		return false
+	}
+	fs := w.info[c].fields
+	recursive := w.words(c).Has("R", "recursive") || w.info[c].fromFind
+	for _, f := range operands(fs) {
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if p == "/" || (recursive && w.isSystem(p) && !appDir(p)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) chattrSystem(c int) bool {
+	if w.a.Commands[c].Name != "chattr" {
+		return false
+	}
+	fs := w.info[c].fields
+	attr := false
+	for _, f := range fs[1:] {
+		if len(f.val) > 1 && (f.val[0] == '-' || f.val[0] == '+') && strings.ContainsAny(f.val[1:], "ia") || len(f.val) > 0 && f.val[0] == '=' {
+			attr = true // = sets the whole list, clearing i and a
+		}
+	}
+	if !attr {
+		return false
+	}
+	for _, f := range fs[1:] {
+		if len(f.val) > 0 && (f.val[0] == '-' || f.val[0] == '+' || f.val[0] == '=') {
+			continue
+		}
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if underSystem(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefixWord reports an argument starting with one of the prefixes
+// (--reuid=0, -uroot).
+func hasPrefixWord(fs []field, prefixes ...string) bool {
+	for _, f := range fs[1:] {
+		for _, p := range prefixes {
+			if strings.HasPrefix(f.val, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) rmRecursive(c int) bool {
+	if w.a.Commands[c].Name != "rm" {
+		return false
+	}
+	return w.words(c).Has("recursive")
+}
+
+func (w *walker) rmHome(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "rm", "rmdir", "unlink", "shred":
+	default:
+		return false
+	}
+	home := w.opt.Home
+	for _, f := range operands(w.info[c].fields) {
+		if f.home {
+			return true
+		}
+		if home == "" {
+			continue
+		}
+		ps, _ := w.paths(c, f)
+		for _, p := range ps {
+			if p == home || p == home+"/" {
+				return true
+			}
+			cwd := w.opt.Cwd
+			if strings.HasPrefix(p, home+"/") && (cwd == "" || !within(p, cwd)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) findDelete(c int) bool {
+	return w.a.Commands[c].Name == "find" && parseFind(w.info[c].fields).delete
+}
+
+func (w *walker) truncate(c int) bool { return w.a.Commands[c].Name == "truncate" }
+
+// matchGlob is path.Match with bash's [!…] negation as well as [^…].
+func matchGlob(pattern, name string) bool {
+	if strings.Contains(pattern, "[!") {
+		pattern = strings.ReplaceAll(pattern, "[!", "[^")
+	}
+	ok, _ := path.Match(pattern, name)
+	return ok
+}
+
+// appDir reports a directory under /opt, /srv or /root: where applications
+// and their data live, so owning or chmod-ing one of them is ordinary
+// administration (rm -rf of them still is rm-root).
+func appDir(p string) bool {
+	for _, d := range []string{"/opt/", "/srv/", "/root/", "/mnt/", "/media/", "/Volumes/", "/home/", "/Users/"} {
+		if strings.HasPrefix(p, d) && len(p) > len(d) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,248 @@
+package classify
+
+// The guard-self rule: guard's own files, and the words that write them.
+
+import (
+	"strings"
+)
+
+// guardPrograms are guard's own programs: guard hands its management
+// commands to guard-cli, which an agent could also run directly.
+func guardPrograms(name string) bool { return name == "guard" || name == "guard-cli" }
+
+// guardVerbs are the management verbs only a human may run.
+func guardVerbs(v string) bool {
+	switch v {
+	case "trust", "approve", "reject", "watch", "policy", "untrust":
+		return true
+	}
+	return false
+}
+
+// readers may name guard's files without changing them.
+func readers(name string) bool {
+	switch name {
+	case "cat", "less", "more", "head", "tail", "grep", "rg", "ls",
+		"stat", "wc", "diff", "cmp", "file", "du", "echo", "printf",
+		"test", "[", "realpath", "readlink", "dirname", "basename",
+		"md5sum", "sha1sum", "sha256sum", "jq", "bat", "cd", "pushd",
+		"guard", "guard-cli", "tree", "which", "type":
+		return true
+	}
+	return false
+}
+
+func (w *walker) guardSelf(c int) bool {
+	cm := &w.a.Commands[c]
+	fs := w.info[c].fields
+	if cm.Name == "make" || cm.Name == "gmake" {
+		// make exports command-line variables to its recipes
+		for _, f := range fs[1:] {
+			if strings.HasPrefix(f.val, "GUARD_") && strings.Contains(f.val, "=") {
+				return true
+			}
+		}
+	}
+	if guardPrograms(cm.Name) {
+		ops := operands(fs)
+		if len(ops) > 0 {
+			v := ops[0].val
+			if guardVerbs(v) {
+				return true
+			}
+			if v == "grants" && len(ops) > 1 && ops[1].val != "list" && ops[1].val != "ls" {
+				return true
+			}
+		}
+	}
+	p := w.words(c)
+	if readers(cm.Name) && !p.Has("in-place", "i", "w") {
+		return false
+	}
+	// A relative word can only reach guard's paths from a directory in or
+	// above them, or by climbing with ..; rule the rest out cheaply.
+	dirNear := w.info[c].dirs == nil
+	for _, d := range w.info[c].dirs {
+		for _, prot := range w.opt.Protected {
+			dirNear = dirNear || strings.HasPrefix(prot, d) || strings.HasPrefix(d, prot)
+		}
+	}
+	moves := fileMovers(cm.Name)
+	deletes := cm.Name == "rm" || cm.Name == "rmdir" || cm.Name == "unlink"
+	findDel := cm.Name == "find" && parseFind(fs).delete
+	// an interpreter (perl -i, python3 x.py FILE) or a parse the spec
+	// could not follow may write any file it is given
+	_, interp := interpreterName(cm.Name)
+	awk := cm.Name == "awk" || cm.Name == "gawk" || cm.Name == "mawk" || cm.Name == "nawk" // writes only through its script
+	strict := !p.Spec || p.Unknown || (interp || runsCode(cm.Name)) && !awk
+	// sed -i, gofmt -w, perl -i: the files read are written back
+	inPlace := p.Has("in-place", "i") && (cm.Name == "sed" || cm.Name == "gsed") || cm.Name == "gofmt" && p.Has("w")
+	for _, wd := range p.Words {
+		f := w.valueField(c, wd)
+		var texts []string
+		switch {
+		case wd.Role == RoleScript:
+			// awk's print > "FILE", sed's w FILE: a script writes files too
+			texts = scriptPaths(f.val)
+		case !guardSelfRole(wd.Role, strict) && !(inPlace && wd.Role == RoleRead) && !(findDel && wd.Name == ""):
+			continue
+		}
+		cands := []field{f}
+		if texts != nil {
+			cands = cands[:0]
+			for _, t := range texts {
+				cands = append(cands, field{val: t, pat: w.homePat(t)})
+			}
+		}
+		for _, f := range cands {
+			if !dirNear && !strings.ContainsAny(f.pat, "/~*?[") {
+				continue
+			}
+			for _, g := range w.candidates(f) {
+				ps, _ := w.paths(c, g)
+				for _, p := range ps {
+					if deletes && w.onlyCache(p) {
+						continue // clearing caches, guard's among them, is fine
+					}
+					if w.isProtected(p) || moves && w.aboveProtected(p) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// guardSelfRole reports a role whose path guard-self checks: what is
+// written, and when strict (no spec, an interpreter, an option the spec
+// does not know) what is read or run too.
+func guardSelfRole(r Role, strict bool) bool {
+	switch r {
+	case RoleWrite, RoleUnknown, RoleDir:
+		return true
+	case RoleRead, RoleURL, RoleProgram, RoleUse:
+		return strict
+	}
+	return false
+}
+
+// scriptPaths returns the words of a script (awk, sed, a jq filter) that
+// look like paths: print > "/x/y", w /x/y.
+func scriptPaths(script string) []string {
+	var out []string
+	for _, t := range strings.FieldsFunc(script, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '"' || r == '\'' || r == ';' || r == '{' || r == '}' || r == '>' || r == '|' || r == '(' || r == ')' || r == ','
+	}) {
+		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~/") {
+			out = append(out, t)
+		}
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// fileMovers copy, move, link or delete whole trees: pointed at a directory
+// holding guard's files (mv ~/.config x, ln -sfn /tmp/x ~/.config), they
+// replace guard's config along with it.
+func fileMovers(name string) bool {
+	switch name {
+	case "cp", "mv", "ln", "rm", "rmdir", "rsync",
+		"install", "tar", "unzip", "rename":
+		return true
+	}
+	return false
+}
+
+// within reports p naming dir itself or something inside it.
+func within(p, dir string) bool {
+	dir = strings.TrimSuffix(dir, "/")
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// isCacheDir reports guard's cache among its protected paths: a cache may
+// be cleared along with the directory that holds it.
+func isCacheDir(prot string) bool { return strings.Contains(prot, "/.cache/") }
+
+// aboveProtected reports a directory that holds one of guard's paths
+// (its cache aside), other than the home directory and / themselves.
+func (w *walker) aboveProtected(p string) bool {
+	for _, prot := range w.opt.Protected {
+		if prot != "" && !isCacheDir(prot) && w.holds(p, prot) {
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports p as a directory above prot (not the home directory or /).
+func (w *walker) holds(p, prot string) bool {
+	return p != "/" && p != w.opt.Home && strings.HasPrefix(p, "/") && p != prot && within(prot, p)
+}
+
+// isProtected reports a path inside guard's own config or state. A
+// pattern with unknown parts counts when it names a guard directory.
+func (w *walker) isProtected(p string) bool {
+	if guardPattern(p) {
+		return true
+	}
+	for _, prot := range w.opt.Protected {
+		if prot != "" && namesPath(p, prot) {
+			return true
+		}
+	}
+	return false
+}
+
+// guardPattern reports a pattern with unknown parts that names a guard
+// directory ($XDG_CONFIG_HOME/guard/…).
+func guardPattern(p string) bool {
+	return strings.Contains(p, "*") && (strings.Contains(p, "/guard/") || strings.HasSuffix(p, "/guard"))
+}
+
+// namesPath reports p, possibly a glob, naming prot or something in it.
+func namesPath(p, prot string) bool {
+	if within(p, prot) {
+		return true
+	}
+	return strings.ContainsAny(p, "*?[") && (matchGlob(p, prot) || matchGlob(p, prot+"/x") || globPrefix(p, prot))
+}
+
+// globPrefix reports a glob whose leading components can match all of
+// prot's (~/.config/g?ard/grants.toml against ~/.config/guard).
+func globPrefix(p, prot string) bool {
+	pc := strings.Split(p, "/")
+	qc := strings.Split(prot, "/")
+	if len(pc) <= len(qc) {
+		return false
+	}
+	for i := range qc {
+		if !matchGlob(pc[i], qc[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyCache reports a path that can name no guard file but its cache, and
+// that does not name the cache directory itself (rm -rf ~/.cache/* clears
+// caches; rm -rf ~/.cache/guard targets guard).
+func (w *walker) onlyCache(p string) bool {
+	if guardPattern(p) {
+		return false
+	}
+	for _, prot := range w.opt.Protected {
+		switch {
+		case prot == "":
+		case isCacheDir(prot):
+			if within(p, prot) {
+				return false
+			}
+		case namesPath(p, prot) || w.holds(p, prot):
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,342 @@
+package classify
+
+// Rules on the system: security switches, signalling every process, and
+// the built-in asks of database, cluster and container tools.
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// securityUnits are the services that enforce security policy. A slice,
+// not a map: it is also tried in turn against unit globs (systemctl stop 'fire*').
+var securityUnits = []string{"apparmor", "auditd", "firewalld", "ufw", "iptables", "ip6tables", "nftables", "selinux", "fail2ban"}
+
+func securityUnit(name string) bool { return slices.Contains(securityUnits, name) }
+
+func (w *walker) securityOff(c int) bool {
+	fs := w.info[c].fields
+	ops := operands(fs)
+	first := ""
+	if len(ops) > 0 {
+		first = strings.ToLower(ops[0].val)
+	}
+	switch w.a.Commands[c].Name {
+	case "setenforce":
+		return first == "0" || first == "permissive"
+	case "ufw":
+		return first == "disable" || first == "reset" || first == "default" && len(ops) > 1 && ops[1].val == "allow"
+	case "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft":
+		// read with iptables' own grammar: -F in a bundle flushes (-vF),
+		// an F inside a chain name does not (-PFORWARD DROP)
+		p := w.words(c)
+		if p.Has("flush", "delete-chain") || acceptAll(fs) {
+			return true
+		}
+		if p.Has("policy") {
+			for _, wd := range p.Operands() {
+				if strings.EqualFold(wd.Val, "ACCEPT") {
+					return true
+				}
+			}
+		}
+	case "nft":
+		all := ""
+		for _, f := range fs[1:] {
+			all += " " + f.val
+		}
+		return strings.Contains(all, "flush") || strings.Contains(all, "delete table")
+	case "systemctl":
+		verb := ""
+		for _, f := range ops {
+			v := f.val
+			if verb == "" {
+				verb = v
+				if verb != "stop" && verb != "disable" && verb != "mask" && verb != "kill" {
+					return false
+				}
+				continue
+			}
+			unit := strings.TrimSuffix(v, ".service")
+			if securityUnit(unit) {
+				return true
+			}
+			for _, u := range securityUnits {
+				if strings.ContainsAny(unit, "*?[") && matchGlob(unit, u) {
+					return true // systemctl takes unit globs: 'fire*'
+				}
+			}
+		}
+	case "service":
+		return len(ops) >= 2 && securityUnit(ops[0].val) && ops[1].val == "stop"
+	case "csrutil":
+		return first == "disable"
+	case "pfctl":
+		return hasShort(fs, 'd') || hasWord(fs, "-F", "all")
+	case "tee":
+		for _, f := range ops {
+			ps, _ := w.paths(c, f)
+			for _, p := range ps {
+				if securityFile(p) {
+					return true
+				}
+			}
+		}
+	case "sysctl":
+		// kernel.randomize_va_space=0 turns ASLR off
+		for _, f := range fs[1:] {
+			k, v, ok := strings.Cut(strings.ReplaceAll(f.val, "/", "."), "=")
+			if ok && strings.TrimSpace(k) == "kernel.randomize_va_space" && strings.TrimSpace(v) == "0" {
+				return true
+			}
+		}
+	case "spctl":
+		return hasWord(fs, "--master-disable", "--global-disable")
+	case "auditctl":
+		for i, f := range fs {
+			if f.val == "-e" && i+1 < len(fs) && fs[i+1].val == "0" || f.val == "-e0" {
+				return true
+			}
+			if f.val == "-D" {
+				return true
+			}
+		}
+	case "aa-teardown", "aa-disable", "aa-complain":
+		return true
+	case "apparmor_parser":
+		return hasShort(fs, 'R') || hasWord(fs, "--remove")
+	case "apparmor", "auditd", "firewalld", "netfilter-persistent":
+		// /etc/init.d/apparmor stop
+		return first == "stop" || first == "teardown" || first == "flush"
+	case "invoke-rc.d", "rc-service":
+		return len(ops) >= 2 && securityUnit(ops[0].val) && (ops[1].val == "stop" || ops[1].val == "teardown")
+	case "update-rc.d":
+		return len(ops) >= 2 && securityUnit(ops[0].val) && (ops[1].val == "disable" || ops[1].val == "remove")
+	case "chkconfig":
+		return len(ops) >= 2 && securityUnit(ops[0].val) && ops[1].val == "off"
+	case "pkill", "killall":
+		for _, f := range ops {
+			if securityUnit(f.val) {
+				return true
+			}
+		}
+	case "firewall-cmd":
+		return hasPrefixWord(fs, "--set-default-zone=trusted", "--panic-off") || hasWord(fs, "--set-default-zone") && hasWord(fs, "trusted")
+	}
+	return false
+}
+
+// acceptAll reports an iptables rule that accepts everything: -I/-A CHAIN
+// -j ACCEPT with no match of its own.
+func acceptAll(fs []field) bool {
+	add, accept := false, false
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		switch {
+		case a == "-I" || a == "-A" || a == "--insert" || a == "--append":
+			add = true
+			i++
+			if i+1 < len(fs) && isDigits(fs[i+1].val) {
+				i++ // -I INPUT 1
+			}
+		case a == "-j" || a == "--jump":
+			accept = i+1 < len(fs) && strings.EqualFold(fs[i+1].val, "ACCEPT")
+			i++
+		case a == "-t" || a == "--table" || a == "-w" || a == "--wait":
+			i++
+		case strings.HasPrefix(a, "-"):
+			return false // a match (-p, -s, -i, -m …) narrows the rule
+		}
+	}
+	return add && accept
+}
+
+func (w *walker) killAll(c int) bool {
+	fs := w.info[c].fields
+	switch w.a.Commands[c].Name {
+	case "killall5":
+		return true
+	case "pkill", "killall":
+		return w.killsEveryMatch(c)
+	case "kill":
+	default:
+		return false
+	}
+	i := 1
+	if i < len(fs) {
+		switch a := fs[i].val; {
+		case a == "-s" || a == "-n" || a == "--signal":
+			i += 2
+		case a == "-l" || a == "-L" || a == "--list" || a == "--table":
+			return false
+		case strings.HasPrefix(a, "-") && a != "--" && !isMinusOne(a):
+			i++
+		case isMinusOne(a) && i+1 < len(fs) && fs[i+1].val != "--":
+			// kill -1 PID… sends SIGHUP; -1 is the signal here.
+			i++
+		}
+	}
+	for ; i < len(fs); i++ {
+		if fs[i].val == "--" {
+			continue
+		}
+		if isMinusOne(fs[i].val) {
+			return true
+		}
+	}
+	return false
+}
+
+// killsEveryMatch: pkill/killall with only user, group or session
+// selectors (pkill -9 -u $USER) or a pattern every name matches (killall
+// -r ., pkill ”) signals every process it can reach.
+func (w *walker) killsEveryMatch(c int) bool {
+	fs := w.info[c].fields
+	name := w.a.Commands[c].Name
+	var pats []field
+	selectors := false
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		if fs[i].dyn || !strings.HasPrefix(a, "-") || a == "-" {
+			pats = append(pats, fs[i])
+			continue
+		}
+		if a == "--" {
+			pats = append(pats, fs[i+1:]...)
+			break
+		}
+		opt := strings.TrimLeft(a, "-")
+		letter := opt
+		if !strings.HasPrefix(a, "--") && len(opt) > 0 {
+			letter = opt[len(opt)-1:] // the last letter of a bundle takes the value
+		}
+		switch letter {
+		case "u", "U", "G", "g", "s", "t", "P", "user", "euid", "uid", "group", "pgroup", "session", "terminal", "parent":
+			selectors = true
+			if !strings.Contains(opt, "=") && len(opt) == len(letter) {
+				i++
+			}
+		case "n", "signal", "o", "y", "older-than", "younger-than", "c", "context", "F", "pidfile", "ns", "nslist":
+			if !strings.Contains(opt, "=") && len(opt) == len(letter) {
+				i++
+			}
+		}
+	}
+	if len(pats) == 0 {
+		return selectors // no name at all: every process of those users
+	}
+	regex := name == "pkill" || hasShort(fs, 'r') || hasWord(fs, "--regexp")
+	for _, p := range pats {
+		if p.dyn {
+			continue
+		}
+		if p.val == "" {
+			return true
+		}
+		if regex {
+			if re, err := regexp.Compile(p.val); err == nil && matchesAnyName(re) {
+				return true // ., .*, ^, $: every name matches
+			}
+		}
+	}
+	return false
+}
+
+// matchesAnyName reports a regexp that matches names of every shape.
+func matchesAnyName(re *regexp.Regexp) bool {
+	for _, n := range []string{"a", "Z", "7", "_", "-", "."} {
+		if !re.MatchString(n) {
+			return false
+		}
+	}
+	return true
+}
+
+func sqlDestroys(s string) bool {
+	u := strings.ToUpper(s)
+	for _, kw := range []string{"DROP ", "TRUNCATE ", "DROP\t", "TRUNCATE\t", "DROP\n", "TRUNCATE\n"} {
+		if strings.Contains(u, kw) {
+			return true
+		}
+	}
+	return strings.HasSuffix(u, "TRUNCATE")
+}
+
+func (w *walker) sqlDrop(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "cockroach":
+	default:
+		return false
+	}
+	// the SQL the argument model types as script: psql -c, mysql -e or
+	// --exec (abbreviated), sqlite3 DB SQL
+	p := w.words(c)
+	for _, wd := range p.Words {
+		if (wd.Role == RoleScript || wd.Role == RoleUnknown) && sqlDestroys(wd.Val) {
+			return true
+		}
+	}
+	return false
+}
+
+// verb returns the first operand of a CLI that takes global options with
+// values (kubectl -n NS delete …).
+func verb(fs []field, withValue ...string) (int, string) {
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		if strings.HasPrefix(a, "-") {
+			if !strings.Contains(a, "=") && contains(withValue, a) {
+				i++
+			}
+			continue
+		}
+		return i, a
+	}
+	return -1, ""
+}
+
+func (w *walker) kubectlDelete(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "kubectl", "oc", "microk8s.kubectl", "k3s":
+	default:
+		return false
+	}
+	fs := w.info[c].fields
+	_, v := verb(fs, "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--as", "--token")
+	if v == "kubectl" && w.a.Commands[c].Name == "k3s" {
+		i, _ := verb(fs)
+		_, v = verb(fs[i:], "-n", "--namespace", "--context", "--kubeconfig")
+	}
+	return v == "delete"
+}
+
+func (w *walker) terraformDestroy(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "terraform", "tofu", "terragrunt":
+	default:
+		return false
+	}
+	fs := w.info[c].fields
+	_, v := verb(fs, "-chdir")
+	return v == "destroy" || (v == "apply" && hasWord(fs, "-destroy", "--destroy"))
+}
+
+func (w *walker) dockerPrune(c int) bool {
+	switch w.a.Commands[c].Name {
+	case "docker", "podman", "nerdctl":
+	default:
+		return false
+	}
+	fs := w.info[c].fields
+	i, v := verb(fs, "-H", "--host", "--context", "-c", "--config", "-l", "--log-level")
+	if i < 0 {
+		return false
+	}
+	switch v {
+	case "system", "volume", "image", "container", "network", "builder", "buildx":
+		_, v2 := verb(fs[i:])
+		return v2 == "prune"
+	}
+	return false
+}

@@ -1,0 +1,97 @@
+package grants
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strconv"
+	"testing"
+
+	"github.com/guard-dev/guard/classify"
+)
+
+// TestSpecTable: every command the read-only set or the exec-capable
+// table names has a spec in classify's argument model, so what it reads,
+// writes and runs is typed rather than guessed.
+func TestSpecTable(t *testing.T) {
+	names := map[string]string{}
+	for _, r := range execTable {
+		for _, p := range r.Progs {
+			names[p] = "exec table " + r.ID
+		}
+	}
+	for _, n := range readOnlyNames(t) {
+		names[n] = "read-only set"
+	}
+	for n, where := range names {
+		if classify.SpecFor(n) == nil {
+			t.Errorf("%s (%s) has no spec: add one to a classify/argspec_*.go family table", n, where)
+		}
+	}
+}
+
+// readOnlyNames returns the command words readOnlySet's switch names,
+// read from its source so that the test follows the set.
+func readOnlyNames(t *testing.T) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), "readonly.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		fd, ok := n.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != "readOnlySet" {
+			return true
+		}
+		ast.Inspect(fd, func(n ast.Node) bool {
+			if cc, ok := n.(*ast.CaseClause); ok {
+				for _, e := range cc.List {
+					if bl, ok := e.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+						if s, err := strconv.Unquote(bl.Value); err == nil {
+							out = append(out, s)
+						}
+					}
+				}
+			}
+			return true
+		})
+		return false
+	})
+	if len(out) < 50 {
+		t.Fatalf("found %d names in readOnlySet, want the whole switch", len(out))
+	}
+	return out
+}
+
+// TestElsewhere: where a '*' grant's writes may go.
+func TestElsewhere(t *testing.T) {
+	cases := []struct {
+		p, cwd string
+		want   bool
+	}{
+		{"src/a.go", "/home/u/proj", false},
+		{"/home/u/proj/build", "/home/u/proj", false},
+		{"/tmp/x", "/home/u/proj", false},
+		{"/tmp/.bashrc", "/home/u/proj", true},
+		{".git/hooks/pre-commit", "/home/u/proj", true},
+		{"./.git/config", "/home/u/proj", true},
+		{".git", "/home/u/proj", true},
+		{"sub/.envrc", "/home/u/proj", true},
+		{"../other", "/home/u/proj", true},
+		{"/home/u/.bashrc", "/home/u/proj", true},
+		{"/usr/local/bin/x", "/home/u/proj", true},
+		{"host:/srv/x", "/home/u/proj", false},
+		{"/tmp/am/h/.bashrc", "/tmp/am/h/proj", true}, // a project in /tmp: its home may be there too
+		{"/tmp/am/h/proj/out", "/tmp/am/h/proj", false},
+		{"x", "", false}, // no working directory: relative stays where the command runs
+		{"../x", "", true},
+		{".git/hooks/x", "", true},
+		{"/etc/x", "", true},
+		{"-", "/home/u/proj", false},
+	}
+	for _, c := range cases {
+		if got := elsewhere(c.p, c.cwd); got != c.want {
+			t.Errorf("elsewhere(%q, %q) = %v, want %v", c.p, c.cwd, got, c.want)
+		}
+	}
+}
