@@ -530,7 +530,7 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 	}
 	defer tty.Close()
 	q := Question{
-		Command: shown, Cwd: j.cwd, Risk: string(v.Risk), Reason: a.eng.redact(v.Reason), Rule: v.Rule,
+		Command: shown, Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Risk: string(v.Risk), Reason: a.eng.redact(v.Reason), Rule: v.Rule,
 		Suggest: v.Suggest, OnceOnly: v.OnceOnly, Unredacted: j.text,
 	}
 	reply, err := Prompt(tty, q, lim.askTimeout)

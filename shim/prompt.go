@@ -62,6 +62,7 @@ type Reply struct {
 type Question struct {
 	Command  string
 	Cwd      string
+	Root     string // the project "allow for this project" stores the grant for ("": not shown)
 	Risk     string
 	Reason   string
 	Rule     string
@@ -183,6 +184,9 @@ func (p *prompter) ask() (Reply, error) {
 	p.showCommand(q.Command)
 	if q.Cwd != "" {
 		p.say("  in:     %s\r\n", visible(q.Cwd))
+	}
+	if q.Root != "" && !q.OnceOnly && q.Suggest != "" {
+		p.say("  project: %s\r\n", visible(q.Root))
 	}
 	p.say("  risk:   %s\r\n", visible(q.Risk))
 	reason := q.Reason

@@ -331,3 +331,17 @@ func TestVisibleAndDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestPromptShowsProject(t *testing.T) {
+	// "allow for this project" names the project it stores the grant for.
+	q := npmQ
+	q.Cwd, q.Root = "/src/app/web", "/src/app"
+	if _, shown := askShown(t, q, 10*time.Second, "d\r"); !strings.Contains(shown, "project: /src/app\r\n") {
+		t.Errorf("project root not shown: %q", shown)
+	}
+	// A composite offers no project grant: no project line.
+	q.OnceOnly = true
+	if _, shown := askShown(t, q, 10*time.Second, "d\r"); strings.Contains(shown, "project:") {
+		t.Errorf("project shown for a once-only question: %q", shown)
+	}
+}

@@ -213,7 +213,7 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 	if timeout < time.Second {
 		timeout = time.Second
 	}
-	q := shim.Question{Command: shown, Cwd: red.String(req.Cwd), Risk: string(v.Risk),
+	q := shim.Question{Command: shown, Cwd: red.String(req.Cwd), Root: red.String(grants.ProjectRoot(req.Cwd)), Risk: string(v.Risk),
 		Reason: red.String(v.Reason), Rule: v.Rule, Suggest: suggest, OnceOnly: v.OnceOnly, Unredacted: req.Text}
 	reply, err := shim.Prompt(tty, q, timeout)
 	select {
