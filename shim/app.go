@@ -415,13 +415,16 @@ func (a *app) judgeAndRun(j job) int {
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
-	for _, w := range s.Warnings { // a project config's allow rules guard ignored, once a session
-		if !a.hinted {
+	v := a.eng.decide(an, s)
+	// A project config's allow rules guard ignored: said when they may be
+	// why a command is refused or asked (once a session), never beside an
+	// allowed command's own stderr, which the agent reads as the command's.
+	if v.Decision != grants.Allow && !a.hinted {
+		for _, w := range s.Warnings {
 			fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", oneLine(a.eng.redact(w)))
 		}
+		a.hinted = len(s.Warnings) > 0
 	}
-	a.hinted = a.hinted || len(s.Warnings) > 0
-	v := a.eng.decide(an, s)
 	lim, err := a.limits(j, s)
 	if err != nil {
 		a.errorf("%v", err)

@@ -82,8 +82,14 @@ func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
 		c.enc = json.NewEncoder(out)
 		c.enc.SetEscapeHTML(false)
 	}
+	// What loading ignored (a project config's refused allow rules), on
+	// stderr so that --json stays one object per command.
+	for _, w := range c.settings.Warnings {
+		fmt.Fprintf(a.Stderr, "guard: hint: %s\n", oneLine(c.red.String(w)))
+	}
 	return c
 }
+
 
 // decide judges one command text and writes the answer.
 func (c *checker) decide(text string) error {

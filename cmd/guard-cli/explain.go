@@ -48,6 +48,9 @@ func (a *App) explain(c *cli.Context) error {
 	an := classify.Analyze(text, opts)
 	s := grants.Load(p, cwd)
 	v, trace := grants.Explain(an, s)
+	for _, w := range s.Warnings {
+		trace = append(trace, "ignored: "+w)
+	}
 
 	red := a.redactor()
 	var b strings.Builder
