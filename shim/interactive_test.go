@@ -42,11 +42,20 @@ func startSession(t *testing.T, verdict string, env ...string) *ptySession {
 			journal = v
 		}
 	}
+	p := attachSession(t, cmd)
+	p.journal = journal
+	return p
+}
+
+// attachSession starts cmd, a guard session, on a new pty and waits for
+// its first prompt.
+func attachSession(t *testing.T, cmd *exec.Cmd) *ptySession {
+	t.Helper()
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 200})
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
-	p := &ptySession{t: t, cmd: cmd, ptmx: ptmx, journal: journal, done: make(chan error, 1)}
+	p := &ptySession{t: t, cmd: cmd, ptmx: ptmx, done: make(chan error, 1)}
 	go func() {
 		var b [4096]byte
 		for {
@@ -471,29 +480,7 @@ func TestInteractiveLoginShellAndShLink(t *testing.T) {
 			st := newShimTree(t)
 			cmd := guardCmd(t, st, filepath.Join(st.shims, tc.link), "allow")
 			cmd.Args[0] = tc.argv0
-			ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 200})
-			if err != nil {
-				t.Skipf("no pty: %v", err)
-			}
-			p := &ptySession{t: t, cmd: cmd, ptmx: ptmx, done: make(chan error, 1)}
-			go func() {
-				var b [4096]byte
-				for {
-					n, err := ptmx.Read(b[:])
-					p.mu.Lock()
-					p.out.Write(b[:n])
-					p.mu.Unlock()
-					if err != nil {
-						return
-					}
-				}
-			}()
-			go func() { p.done <- cmd.Wait() }()
-			t.Cleanup(func() {
-				cmd.Process.Kill()
-				ptmx.Close()
-			})
-			p.expect(`guard:\S*\$ `)
+			p := attachSession(t, cmd)
 			p.line("cd /")
 			p.send("pwd; x=1; echo x=$x\r")
 			p.expect(`/\r\nx=1\r\n`)
