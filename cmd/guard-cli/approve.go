@@ -13,6 +13,7 @@ import (
 	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
+	"github.com/guard-dev/guard/shim"
 )
 
 // Resolutions a human can give a pending request.
@@ -142,7 +143,10 @@ func (a *App) reject(c *cli.Context) error {
 var errNoHuman = errors.New("needs a human at a terminal")
 
 // humanTTY opens the controlling terminal, requiring that stdin is one too: a
-// process without a terminal (an agent's tool call) cannot answer.
+// process without a terminal (an agent's tool call) cannot answer. Both must
+// be a human's by the rule guard asks by (shim.TrustTerminal): an agent that
+// runs guard approve on a terminal it drives itself, outside any guard shell,
+// could otherwise read the confirmation and type y.
 func (a *App) humanTTY() (*os.File, error) {
 	if !term.IsTerminal(int(a.Stdin.Fd())) {
 		return nil, errNoHuman
@@ -150,6 +154,13 @@ func (a *App) humanTTY() (*os.File, error) {
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
 		return nil, errNoHuman
+	}
+	trusted := grants.Load(a.paths(), a.Cwd).TrustedTerminals
+	for _, f := range []*os.File{tty, a.Stdin} {
+		if t := shim.TrustTerminal(f, trusted); !t.Human {
+			tty.Close()
+			return nil, fmt.Errorf("needs a human's terminal, and this one is not (%s)", t.Why)
+		}
 	}
 	return tty, nil
 }

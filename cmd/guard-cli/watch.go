@@ -75,20 +75,14 @@ func (a *App) watch(c *cli.Context) error {
 	if err := a.refuseInsideGuard("watch"); err != nil {
 		return err
 	}
+	// Both the terminal it prompts on and the one it was started from must
+	// be a human's.
 	tty, err := a.humanTTY()
 	if err != nil {
-		return refused("watch "+err.Error(), "run guard watch yourself, in a terminal of your own")
+		return refused("watch "+err.Error(), "run guard watch yourself, in a terminal of your own, outside the agent")
 	}
 	defer tty.Close()
-	// Both the terminal it prompts on and the one it was started from.
 	paths := a.paths()
-	trusted := grants.Load(paths, a.Cwd).TrustedTerminals
-	for _, f := range []*os.File{tty, a.Stdin} {
-		if t := shim.TrustTerminal(f, trusted); !t.Human {
-			return refused("watch: this terminal is not a human's ("+t.Why+")",
-				"run guard watch in a terminal of your own, outside the agent")
-		}
-	}
 	ln, unlock, err := listenConsole(paths.StateDir)
 	if err != nil {
 		return err

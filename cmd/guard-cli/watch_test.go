@@ -383,9 +383,9 @@ func TestWatchSecondConsole(t *testing.T) {
 // agent's pty), guard watch refuses to start.
 func TestWatchAgentTerminal(t *testing.T) {
 	g := newGuardEnv(t)
-	screen, code := g.runTTY(t, "", "watch")
-	if code != exitRefused || !strings.Contains(screen, "guard: denied: watch: this terminal is not a human's (") ||
-		!strings.Contains(screen, "guard: hint: run guard watch in a terminal of your own, outside the agent") {
+	screen, code := g.runAgentTTY(t, "", "watch")
+	if code != exitRefused || !strings.Contains(screen, "guard: denied: watch needs a human's terminal, and this one is not (terminal held by") ||
+		!strings.Contains(screen, "guard: hint: run guard watch yourself, in a terminal of your own, outside the agent") {
 		t.Errorf("watch on the test's own pty: status %d:\n%s", code, screen)
 	}
 }
