@@ -241,7 +241,7 @@ var gitReadOnlySubs = []string{"status", "log", "diff", "show", "branch", "rev-p
 	"ls-tree", "rev-list", "describe", "shortlog", "show-ref", "merge-base", "name-rev", "cat-file", "stash"}
 
 func gitReadOnly(c *classify.Command) bool {
-	sub := subcommand(c)
+	sub := c.Words().Sub
 	if sub < 0 || !slices.Contains(gitReadOnlySubs, c.Args[sub]) {
 		return false
 	}
@@ -287,33 +287,33 @@ func branchReadOnly(args []string) bool {
 	return operands == 0 || list
 }
 
-// sedReadOnly: sed -n whose scripts only print (sed -n 5p, sed -n '1,10p' f).
+// sedPrintFlags are sed's options, by the spec's names, that leave a
+// printing script printing.
+var sedPrintFlags = []string{"E", "r", "s", "u", "z", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "sandbox", "debug", "line-length"}
+
+// sedReadOnly: sed -n whose scripts only print (sed -n 5p, sed -n '1,10p' f),
+// read from the argument model's parse.
 func sedReadOnly(c *classify.Command) bool {
-	scripts, fromFile, flags, _ := sedScripts(c)
-	if fromFile || len(scripts) == 0 || !strings.Contains(flags, "n") {
+	p := c.Words()
+	if !p.Spec || p.Unknown {
 		return false
 	}
-	for _, f := range flags {
-		if !strings.ContainsRune("nErsuzPD", f) {
-			return false
-		}
-	}
-	for _, i := range scripts {
-		s := c.Args[i]
-		if v, ok := strings.CutPrefix(s, "--expression="); ok {
-			s = v
-		} else if strings.HasPrefix(s, "-") {
-			k := strings.IndexByte(s, 'e')
-			if k < 0 {
+	quiet, scripts := false, 0
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "n" || wd.Name == "quiet" || wd.Name == "silent":
+			quiet = true
+		case wd.Role == classify.RoleScript:
+			if !sedScriptSafe(wd.Val, true) {
 				return false
 			}
-			s = s[k+1:]
-		}
-		if !sedScriptSafe(s, true) {
-			return false
+			scripts++
+		case wd.Name == "":
+		case !slices.Contains(sedPrintFlags, wd.Name):
+			return false // -i, -f, --follow-symlinks …
 		}
 	}
-	return true
+	return quiet && scripts > 0
 }
 
 // readsNamedFiles print the contents of the files they are given.
