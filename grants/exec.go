@@ -391,8 +391,9 @@ func checkPager(c *classify.Command, p classify.Parsed, m *marks) {
 	if c.Name == "man" {
 		return // man's -P/-H/--pager are table options
 	}
+	end := slices.Index(c.Args, "--") // less -- +x names a file
 	for _, wd := range p.Words {
-		if wd.Name == "" && strings.HasPrefix(wd.Val, "+") && c.Args[wd.Arg] == wd.Val {
+		if wd.Name == "" && strings.HasPrefix(wd.Val, "+") && (end < 0 || wd.Arg < end) {
 			m.mark(wd.Arg, why)
 		}
 	}
