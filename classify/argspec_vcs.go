@@ -126,7 +126,8 @@ var gitBranchSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "m", Long: []string{"move"}}, {Short: "M"},
 	{Short: "c", Long: []string{"copy"}}, {Short: "C"},
 	{Short: "l", Long: []string{"list"}},
-	{Short: "u", Long: []string{"set-upstream-to", "sort", "format", "points-at"}, Val: RoleText},
+	{Short: "u", Long: []string{"set-upstream-to"}, Val: RoleText},
+	{Long: []string{"sort", "format", "points-at"}, Val: RoleText},
 	{Long: []string{"contains", "no-contains", "merged", "no-merged", "color", "column", "abbrev", "track", "recurse-submodules"}, Val: RoleText, Optional: true},
 	{Short: "arvqit", Long: []string{"all", "remotes", "verbose", "quiet", "show-current", "unset-upstream", "edit-description", "ignore-case", "create-reflog", "omit-empty", "no-abbrev", "no-color", "no-column", "no-track"}},
 }}

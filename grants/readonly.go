@@ -209,28 +209,30 @@ func envDump(c *classify.Command) bool {
 	return false
 }
 
+// dateReadOnly: date that only prints: no -s/--set (or an abbreviation
+// the spec resolves), and no MMDDhhmm operand, which sets the clock too;
+// +FORMAT operands print.
 func dateReadOnly(c *classify.Command) bool {
-	for _, w := range c.Args[1:] {
-		if strings.HasPrefix(w, "--s") { // --set and its abbreviations down to --s
-			return false
-		}
-		if len(w) > 1 && w[0] == '-' && w[1] != '-' {
-			for k := 1; k < len(w); k++ {
-				if w[k] == 's' {
-					return false
-				}
-				if strings.IndexByte("dfIr", w[k]) >= 0 {
-					break
-				}
-			}
-		}
-	}
-	return true
+	return typedOnly(c, []string{"set", "s"}, func(wd classify.Word) bool { return strings.HasPrefix(wd.Val, "+") })
 }
 
+// fileReadOnly: file without -C/--compile, which writes a magic file.
 func fileReadOnly(c *classify.Command) bool {
-	for _, w := range c.Args[1:] {
-		if w == "-C" || len(w) >= 4 && strings.HasPrefix("--compile", strings.SplitN(w, "=", 2)[0]) {
+	return typedOnly(c, []string{"compile", "C"}, func(classify.Word) bool { return true })
+}
+
+// typedOnly reports a command whose typed words hold none of the options
+// bad (by the spec's name; an option the spec cannot type fails closed
+// when it could be one), and whose operands all pass operand.
+func typedOnly(c *classify.Command, bad []string, operand func(classify.Word) bool) bool {
+	p := c.Words()
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "":
+			if !operand(wd) {
+				return false
+			}
+		case slices.Contains(bad, wd.Name), wd.Role == classify.RoleUnknown && unresolved(wd, bad):
 			return false
 		}
 	}
@@ -247,7 +249,7 @@ func gitReadOnly(c *classify.Command) bool {
 	}
 	switch c.Args[sub] {
 	case "branch":
-		return branchReadOnly(c.Args[sub+1:])
+		return branchReadOnly(c)
 	case "stash":
 		// git stash list / show: the rest of stash changes the tree
 		return sub+1 < len(c.Args) && (c.Args[sub+1] == "list" || c.Args[sub+1] == "show")
@@ -255,33 +257,29 @@ func gitReadOnly(c *classify.Command) bool {
 	return true
 }
 
-var branchListFlags = []string{"-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "-l", "--list", "--show-current",
-	"--no-color", "--no-column", "-i", "--ignore-case", "--no-abbrev", "--omit-empty", "-q", "--quiet"}
-var branchValueFlags = []string{"--sort", "--format", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
+// branchListOpts are git branch's options, by the spec's names, that
+// leave it listing; branchListing make it list whatever the operands.
+var branchListOpts = []string{"a", "r", "v", "q", "i", "all", "remotes", "verbose", "quiet", "show-current", "ignore-case",
+	"no-color", "no-column", "no-abbrev", "omit-empty", "color", "column", "abbrev"}
+var branchListing = []string{"list", "sort", "format", "contains", "no-contains", "merged", "no-merged", "points-at"}
 
-// branchReadOnly: git branch that only lists (no -d/-D/-m/-M/-c/-C, no new branch).
-func branchReadOnly(args []string) bool {
-	list := false
-	operands := 0
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		name, _, eq := strings.Cut(w, "=")
+// branchReadOnly: git branch that only lists (no -d/-D/-m/-M/-c/-C, no
+// new branch), read from the argument model's parse.
+func branchReadOnly(c *classify.Command) bool {
+	p := c.Words()
+	if !p.Spec || p.Unknown {
+		return false
+	}
+	list, operands := false, 0
+	for _, wd := range p.Words {
 		switch {
-		case w == "-l" || w == "--list":
-			list = true
-		case slices.Contains(branchListFlags, w):
-		case strings.HasPrefix(w, "--color") || strings.HasPrefix(w, "--column") || strings.HasPrefix(w, "--abbrev"):
-		case slices.Contains(branchValueFlags, name):
-			list = true
-			if !eq && name != "--merged" && name != "--no-merged" && name != "--contains" && name != "--no-contains" && name != "--points-at" {
-				i++
-			} else if !eq && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-				i++
-			}
-		case strings.HasPrefix(w, "-"):
-			return false
-		default:
+		case wd.Arg <= p.Sub: // git's own options
+		case wd.Name == "":
 			operands++
+		case slices.Contains(branchListing, wd.Name):
+			list = true
+		case !slices.Contains(branchListOpts, wd.Name):
+			return false
 		}
 	}
 	return operands == 0 || list
