@@ -73,7 +73,8 @@ func (w *walker) securityOff(c int) bool {
 	case "csrutil":
 		return first == "disable"
 	case "pfctl":
-		return hasShort(fs, 'd') || hasWord(fs, "-F", "all")
+		p := w.words(c)
+		return p.Has("d", "F") || p.Unknown && hasShort(fs, 'd') || hasWord(fs, "all")
 	case "tee":
 		for _, f := range ops {
 			ps, _ := w.paths(c, f)
@@ -105,7 +106,8 @@ func (w *walker) securityOff(c int) bool {
 	case "aa-teardown", "aa-disable", "aa-complain":
 		return true
 	case "apparmor_parser":
-		return hasShort(fs, 'R') || hasWord(fs, "--remove")
+		p := w.words(c)
+		return p.Has("remove") || p.Unknown && hasShort(fs, 'R')
 	case "apparmor", "auditd", "firewalld", "netfilter-persistent":
 		// /etc/init.d/apparmor stop
 		return first == "stop" || first == "teardown" || first == "flush"
@@ -226,7 +228,8 @@ func (w *walker) killsEveryMatch(c int) bool {
 	if len(pats) == 0 {
 		return selectors // no name at all: every process of those users
 	}
-	regex := name == "pkill" || hasShort(fs, 'r') || hasWord(fs, "--regexp")
+	p := w.words(c)
+	regex := name == "pkill" || p.Has("regexp") || p.Unknown && hasShort(fs, 'r') // killall -9 -r .: -9 is not in the spec
 	for _, p := range pats {
 		if p.dyn {
 			continue
