@@ -146,5 +146,5 @@ var opsSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"kubeconfig", "private-key", "key-file", "vault-password-file", "client-key", "client-certificate", "certificate-authority", "identity", "ssh-key", "keyfile", "credentials-file", "service-account-key-file", "cert-file", "ca-file"}, Val: RoleUse},
 	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
 	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},
-	{Short: "nsel", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "extra-vars", "limit", "tags", "output", "selector"}, Val: RoleText},
+	{Short: "nsel", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "as-group", "as-uid", "extra-vars", "limit", "tags", "output", "selector"}, Val: RoleText},
 }}

@@ -60,7 +60,9 @@ func gitSubSpec(sub string) *Spec {
 		return &gitDifftoolSpec
 	case "checkout-index":
 		return &gitCheckoutIndexSpec
-	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "remote", "fetch", "pull", "merge", "add", "rm", "mv", "cherry-pick", "revert", "shortlog", "reflog", "worktree", "submodule", "init", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "gc", "prune", "archive", "bundle", "apply", "am", "help", "version", "var", "credential", "credential-store", "credential-cache":
+	case "apply":
+		return &gitApplySpec
+	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "remote", "fetch", "pull", "merge", "add", "rm", "mv", "cherry-pick", "revert", "shortlog", "reflog", "worktree", "submodule", "init", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "gc", "prune", "archive", "bundle", "am", "help", "version", "var", "credential", "credential-store", "credential-cache":
 		return &gitOtherSpec
 	}
 	return nil
@@ -243,4 +245,14 @@ var gitCheckoutIndexSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Long: []string{"prefix"}, Val: RoleWrite},
 	{Long: []string{"stage"}, Val: RoleText},
 	{Short: "uqafnz", Long: []string{"index", "quiet", "all", "force", "no-create", "temp", "stdin", "ignore-skip-worktree-bits"}},
+}}
+
+// gitApplySpec: --directory writes the patched files under another path,
+// --unsafe-paths lets a patch write outside the work tree.
+var gitApplySpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"directory"}, Val: RoleDir},
+	{Long: []string{"unsafe-paths"}},
+	{Long: []string{"exclude", "include"}, Val: RolePattern},
+	{Short: "pC", Long: []string{"whitespace", "build-fake-ancestor"}, Val: RoleText},
+	{Short: "3RvqNz", Long: []string{"stat", "numstat", "summary", "check", "index", "intent-to-add", "cached", "3way", "reverse", "reject", "no-add", "allow-binary-replacement", "binary", "ignore-space-change", "ignore-whitespace", "inaccurate-eof", "verbose", "quiet", "recount", "apply", "allow-empty"}},
 }}

@@ -105,8 +105,10 @@ var execTable = []execRule{
 		Reason: "sed script with e/w/W/r/R or -f runs programs or touches other files"},
 	{ID: "awk-program", Progs: []string{"awk", "gawk", "mawk", "nawk"}, Check: checkAwk,
 		Reason: "awk program with system(), |, >, getline or -f runs programs or writes files"},
-	{ID: "pager-command", Progs: []string{"less", "more", "most", "man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"}, Check: checkPager,
+	{ID: "pager-command", Progs: []string{"less", "more", "most", "man"}, Check: checkPager,
 		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
+	{ID: "man-pager", Progs: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
+		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
 	{ID: "vim-command", Progs: []string{"vim", "vi", "nvim", "view", "vimdiff", "gvim", "rvim", "ex"}, Opts: []string{"cmd", "S", "u", "c"}, Words: []string{"+*"},
 		Reason: "vim -c/+cmd/--cmd/-S runs editor commands"},
 	{ID: "go-exec", Progs: []string{"go"}, Sub: []string{"test", "run", "build", "install", "vet", "generate", "list", "get", "mod", "tool", "fix"},
@@ -119,7 +121,7 @@ var execTable = []execRule{
 	{ID: "make-shell", Progs: []string{"make", "gmake"}, Opts: []string{"file", "eval", "f", "E"}, Words: []string{"SHELL=*", "MAKESHELL=*", ".SHELLFLAGS=*"},
 		Reason: "make -f/SHELL=/--eval runs other commands"},
 	{ID: "docker-host", Progs: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run", "exec", "create"},
-		Opts:   []string{"volume", "mount", "privileged", "cap-add", "device", "pid", "userns", "security-opt", "volumes-from", "v"},
+		Opts:   []string{"volume", "mount", "device", "volumes-from", "privileged", "cap-add", "pid", "userns", "security-opt", "v"},
 		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
 	{ID: "gdb-command", Progs: []string{"gdb"}, Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch"},
 		Reason: "gdb -ex/-batch runs debugger commands"},
@@ -389,7 +391,7 @@ func checkPager(c *classify.Command, p classify.Parsed, m *marks) {
 		}
 	}
 	if c.Name == "man" {
-		return // man's -P/-H/--pager are table options
+		return // man-pager: -P/-H/--pager are options
 	}
 	end := slices.Index(c.Args, "--") // less -- +x names a file
 	for _, wd := range p.Words {
