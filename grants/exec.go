@@ -599,69 +599,57 @@ func checkGitCredential(c *classify.Command, p classify.Parsed, m *marks) {
 	}
 }
 
-// pytestOptions are pytest's options that write, delete, upload, or load
-// code and configuration from elsewhere.
-var pytestOptions = []string{"--basetemp", "--junitxml", "--junit-xml", "--junitprefix", "--debug", "--pastebin", "--rootdir",
-	"--confcutdir", "--override-ini", "--result-log", "--resultlog", "--log-file", "--cov-report", "--report-log", "--html",
-	"--json-report-file", "-c", "-p", "-o", "--config-file", "--cache-dir"}
+// pytestOptions are pytest's options, by the spec's names, that write,
+// delete, upload, or load code and configuration from elsewhere (-c is
+// config-file, -p pdbcls, -o override-ini); the letters catch what the
+// spec cannot type.
+var pytestOptions = []string{"basetemp", "junitxml", "junit-xml", "junitprefix", "debug", "pastebin", "rootdir",
+	"confcutdir", "inifile", "override-ini", "result-log", "resultlog", "log-file", "cov-report", "report-log", "html",
+	"json-report-file", "config-file", "pdbcls", "cache-dir", "c", "p", "o"}
 
 // checkPytest marks pytest's dangerous options, for pytest itself and for
-// python -m pytest.
-func checkPytest(c *classify.Command, _ classify.Parsed, m *marks) {
-	from := 1
+// python -m pytest (its arguments typed with pytest's spec).
+func checkPytest(c *classify.Command, p classify.Parsed, m *marks) {
 	if c.Name != "pytest" && c.Name != "py.test" {
-		k := slices.Index(c.Args, "-m")
-		if k < 0 || k+1 >= len(c.Args) || c.Args[k+1] != "pytest" {
+		k := -1
+		for _, wd := range p.Words {
+			if wd.Name == "m" && wd.Val == "pytest" {
+				k = wd.Arg
+				break
+			}
+		}
+		if k < 0 {
 			return
 		}
-		from = k + 2
-	}
-	for i := from; i < len(c.Args); i++ {
-		w := c.Args[i]
-		name, _, eq := strings.Cut(w, "=")
-		if w == "-p" && i+1 < len(c.Args) && strings.HasPrefix(c.Args[i+1], "no:") || strings.HasPrefix(w, "-pno:") {
-			if w == "-p" {
-				i++ // -p no:NAME turns a plugin off
-			}
-			continue
+		p = classify.ParseArgs(classify.SpecFor("pytest"), append([]string{"pytest"}, c.Args[k+1:]...))
+		for i := range p.Words {
+			p.Words[i].Arg += k
 		}
-		for _, o := range pytestOptions {
-			if name == o || (len(o) == 2 && strings.HasPrefix(w, o) && len(w) > 2) {
-				m.mark(i, "pytest "+o+" writes, deletes, uploads or loads code from elsewhere")
-				if !eq && name == o && i+1 < len(c.Args) {
-					m.mark(i+1, "pytest "+o+" value")
-				}
-			}
+	}
+	for _, wd := range p.Words {
+		if wd.Name == "pdbcls" && strings.HasPrefix(wd.Val, "no:") || wd.Name == "p" && strings.HasPrefix(wd.Val, "no:") {
+			continue // -p no:NAME turns a plugin off
+		}
+		if slices.Contains(pytestOptions, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, pytestOptions) {
+			m.markWord(c, wd, "pytest --"+wd.Name+" writes, deletes, uploads or loads code from elsewhere")
 		}
 	}
 }
 
+// goOutputs are go's options that write a file.
+var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "json", "pgo"}
+
 // checkGoElsewhere marks go's options that run another program
 // (-ldflags=-extld, -compiler, -gccgoflags) and outputs that leave the
 // project (-o, -coverprofile, -cpuprofile, … with an absolute path, ~ or ..).
-func checkGoElsewhere(c *classify.Command, _ classify.Parsed, m *marks) {
-	outputs := []string{"-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-json", "-pgo"}
-	for i := 1; i < len(c.Args); i++ {
-		w := strings.TrimPrefix(c.Args[i], "-")
-		if !strings.HasPrefix(c.Args[i], "-") {
-			continue
-		}
-		name, val, eq := strings.Cut(w, "=")
-		if !eq && i+1 < len(c.Args) {
-			val = c.Args[i+1]
-		}
+func checkGoElsewhere(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
 		switch {
-		case name == "ldflags" && (strings.Contains(val, "extld") || strings.Contains(val, "linkmode")),
-			name == "compiler", name == "gccgoflags", name == "asmflags" && strings.Contains(val, "-"):
-			m.mark(i, "go -"+name+" runs another program")
-			if !eq {
-				m.mark(i+1, "go -"+name+" value")
-			}
-		case slices.Contains(outputs, "-"+name) && (strings.HasPrefix(val, "/") || strings.HasPrefix(val, "~") || strings.Contains(val, "..")):
-			m.mark(i, "go -"+name+" writes outside the project")
-			if !eq {
-				m.mark(i+1, "go -"+name+" value")
-			}
+		case wd.Name == "ldflags" && (strings.Contains(wd.Val, "extld") || strings.Contains(wd.Val, "linkmode")),
+			wd.Name == "compiler", wd.Name == "gccgoflags", wd.Name == "asmflags" && strings.Contains(wd.Val, "-"):
+			m.markWord(c, wd, "go -"+wd.Name+" runs another program")
+		case slices.Contains(goOutputs, wd.Name) && (strings.HasPrefix(wd.Val, "/") || strings.HasPrefix(wd.Val, "~") || strings.Contains(wd.Val, "..")):
+			m.markWord(c, wd, "go -"+wd.Name+" writes outside the project")
 		}
 	}
 }
@@ -672,17 +660,16 @@ var makeProgramVars = []string{"SHELL", "MAKESHELL", "CC", "CXX", "CPP", "LD", "
 // checkMakeVars marks command-line variables that run code: any value with
 // $(, ` or ; in it (VAR:=$(shell …)), and program variables set to
 // anything but a plain name.
-func checkMakeVars(c *classify.Command, _ classify.Parsed, m *marks) {
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		k := strings.IndexByte(w, '=')
-		if k <= 0 || strings.HasPrefix(w, "-") {
+func checkMakeVars(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
+		k := strings.IndexByte(wd.Val, '=')
+		if wd.Name != "" || k <= 0 || strings.HasPrefix(wd.Val, "-") {
 			continue
 		}
-		name := strings.TrimRight(w[:k], ":+?!")
-		val := w[k+1:]
+		name := strings.TrimRight(wd.Val[:k], ":+?!")
+		val := wd.Val[k+1:]
 		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
-			m.mark(i, "make "+name+"= runs other programs")
+			m.mark(wd.Arg, "make "+name+"= runs other programs")
 		}
 	}
 }

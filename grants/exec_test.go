@@ -227,3 +227,30 @@ func TestExecTableSpecNames(t *testing.T) {
 		}
 	}
 }
+
+// TestExecChecksTyped: the entries with a check of their own read the
+// argument model's words too (abbreviations, bundles, python -m pytest
+// typed with pytest's spec), and a flag is not an option's value (go
+// test -json ./...).
+func TestExecChecksTyped(t *testing.T) {
+	hit := []string{"pytest --basete=/etc", "pytest -qc x.ini", "pytest -pevil", "python3 -m pytest --roo=/x", "python3 -m pytest -qpevil",
+		"go build -ldflags '-extld=/tmp/pwn' .", "go build -o=/usr/bin/x .", "go test -coverprofile /tmp/../etc/x ./...", "make 'X=$(shell id)'", "make CC=/tmp/cc"}
+	not := []string{"pytest -p no:cacheprovider", "pytest -pno:cacheprovider", "python3 -m pytest -p no:x", "pytest -k 'x and y'",
+		"go test -json ./...", "go build -o bin/x .", "go build -ldflags '-s -w' .", "make -j4 CC=gcc", "make X=1"}
+	for _, cmd := range hit {
+		a := an(cmd)
+		var m marks
+		markCommand(&a.Commands[0], &m)
+		if !m.any {
+			t.Errorf("%q not marked", cmd)
+		}
+	}
+	for _, cmd := range not {
+		a := an(cmd)
+		var m marks
+		markCommand(&a.Commands[0], &m)
+		if m.any {
+			t.Errorf("look-alike %q marked: %s", cmd, m.reason)
+		}
+	}
+}
