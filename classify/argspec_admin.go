@@ -37,6 +37,8 @@ func adminSpec(name string) *Spec {
 		return &apparmorParserSpec
 	case "killall":
 		return &killallSpec
+	case "pkill":
+		return &pkillSpec
 	}
 	if strings.HasPrefix(name, "mkfs.") {
 		return &diskSpec
@@ -96,4 +98,13 @@ var killallSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "r", Long: []string{"regexp"}},
 	{Short: "suoynZ", Long: []string{"signal", "user", "older-than", "younger-than", "ns", "context"}, Val: RoleText},
 	{Short: "eIgilqvwV", Long: []string{"exact", "ignore-case", "process-group", "interactive", "list", "quiet", "verbose", "wait", "version"}},
+}}
+
+// pkillSpec: -u/-U/-G/-g/-s/-t/-P select processes by owner, group,
+// session, terminal or parent; with no pattern they select everything of
+// theirs (pkill -9 -u $USER). -SIGNAL forms are not options it knows.
+var pkillSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "uUGgstP", Long: []string{"euid", "uid", "group", "pgroup", "session", "terminal", "parent"}, Val: RoleText},
+	{Short: "Fqr", Long: []string{"signal", "pidfile", "queue", "runstates", "ns", "nslist", "cgroup", "env"}, Val: RoleText},
+	{Short: "fxinoeLlavcAwhVH", Long: []string{"full", "exact", "ignore-case", "newest", "oldest", "echo", "logpidfile", "list-name", "list-full", "inverse", "count", "ignore-ancestors", "lightweight", "help", "version", "require-handler"}},
 }}
