@@ -246,7 +246,11 @@ func markCommand(c *classify.Command, m *marks) {
 			}
 		}
 	}
-	markRoles(c, m)
+	if parsed {
+		markRoles(c, m, &p)
+	} else {
+		markRoles(c, m, nil)
+	}
 	if known && c.Dynamic != nil {
 		for i := 1; i < len(c.Args) && i < len(c.Dynamic); i++ {
 			if c.Dynamic[i] {
@@ -696,12 +700,19 @@ func checkFindWrite(c *classify.Command, _ classify.Parsed, m *marks) {
 // project (cp x .git/hooks/pre-commit, curl -D ~/.bashrc, make -C
 // elsewhere, docker compose -f ../x.yml, pytest -p plugin): the promise of
 // a '*' grant is that it never covers those.
-func markRoles(c *classify.Command, m *marks) {
+//
+// pp is the parse markCommand already made, nil when it made none.
+func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	if c.Name == "" || len(c.Args) < 2 || c.Wrap != classify.WrapNone || c.Opaque ||
 		c.Name != "go" && slices.Contains(interpreters, c.Name) {
 		return // shells, interpreters and wrappers are judged by what they run
 	}
-	p := c.Words()
+	var p classify.Parsed
+	if pp != nil {
+		p = *pp
+	} else {
+		p = typedWords(c)
+	}
 	if !p.Spec && p.Sub < 0 {
 		return
 	}
