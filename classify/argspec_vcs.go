@@ -46,7 +46,9 @@ func gitSubSpec(sub string) *Spec {
 		return &gitGrepSpec
 	case "diff":
 		return &gitDiffSpec
-	case "log", "show", "whatchanged", "format-patch", "range-diff":
+	case "format-patch":
+		return &gitFormatPatchSpec
+	case "log", "show", "whatchanged", "range-diff":
 		return &gitLogSpec
 	case "rebase":
 		return &gitRebaseSpec
@@ -255,4 +257,15 @@ var gitApplySpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"exclude", "include"}, Val: RolePattern},
 	{Short: "pC", Long: []string{"whitespace", "build-fake-ancestor"}, Val: RoleText},
 	{Short: "3RvqNz", Long: []string{"stat", "numstat", "summary", "check", "index", "intent-to-add", "cached", "3way", "reverse", "reject", "no-add", "allow-binary-replacement", "binary", "ignore-space-change", "ignore-whitespace", "inaccurate-eof", "verbose", "quiet", "recount", "apply", "allow-empty"}},
+}}
+
+// gitFormatPatchSpec: -o/--output-directory writes the patches elsewhere;
+// -n is --numbered, a flag (in git log -n takes a count).
+var gitFormatPatchSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "o", Long: []string{"output-directory"}, Val: RoleWrite},
+	{Long: []string{"output"}, Val: RoleWrite},
+	{Short: "v", Long: []string{"reroll-count", "subject-prefix", "in-reply-to", "to", "cc", "from", "add-header", "start-number", "suffix", "base", "interdiff", "range-diff", "creation-factor", "signature", "signature-file", "cover-from-description", "description-file", "encoding", "filename-max-length"}, Val: RoleText},
+	{Short: "GSO", Val: RoleText},
+	{Long: []string{"attach", "inline", "thread"}, Val: RoleText, Optional: true},
+	{Short: "nNksp", Long: []string{"numbered", "no-numbered", "keep-subject", "signoff", "stdout", "no-attach", "no-thread", "cover-letter", "no-cover-letter", "rfc", "zero-commit", "no-signature", "quiet", "progress", "ignore-if-in-upstream", "always", "no-stat", "patch", "stat", "ext-diff", "textconv", "no-ext-diff", "no-textconv", "text", "root"}},
 }}
