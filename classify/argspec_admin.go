@@ -11,7 +11,7 @@ import "strings"
 func adminSpec(name string) *Spec {
 	switch name {
 	case "fdisk", "sfdisk", "gdisk", "cfdisk", "sgdisk", "parted", "blkdiscard", "sg_format", "pvcreate", "vgcreate",
-		"cryptsetup", "nvme", "hdparm", "badblocks", "mdadm", "zpool", "wipefs", "mke2fs", "mkswap", "mkntfs",
+		"cryptsetup", "nvme", "hdparm", "mdadm", "zpool", "wipefs", "mke2fs", "mkswap", "mkntfs",
 		"mkdosfs", "mkexfatfs", "mklabel", "mkfs", "ddrescue":
 		return &diskSpec
 	case "dd", "dcfldd", "dc3dd", "gpg", "gpg2":
@@ -21,7 +21,7 @@ func adminSpec(name string) *Spec {
 	case "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft":
 		return &iptablesSpec
 	case "setenforce", "ufw", "nft", "systemctl", "service", "csrutil", "spctl", "auditctl", "aa-teardown", "aa-disable",
-		"aa-complain", "apparmor_parser", "firewall-cmd", "pfctl", "sysctl", "invoke-rc.d", "rc-service",
+		"aa-complain", "firewall-cmd", "sysctl", "invoke-rc.d", "rc-service",
 		"update-rc.d", "chkconfig", "netfilter-persistent", "killall5", "guard", "guard-cli", "setpriv", "chpst",
 		"machinectl":
 		return &textSpec
@@ -29,6 +29,16 @@ func adminSpec(name string) *Spec {
 		return &wrapperSpec
 	case "sqlite3", "duckdb", "clickhouse-client", "cockroach":
 		return &sqlSpec
+	case "badblocks":
+		return &badblocksSpec
+	case "pfctl":
+		return &pfctlSpec
+	case "apparmor_parser":
+		return &apparmorParserSpec
+	case "killall":
+		return &killallSpec
+	case "pkill":
+		return &pkillSpec
 	}
 	if strings.HasPrefix(name, "mkfs.") {
 		return &diskSpec
@@ -57,4 +67,44 @@ var iptablesSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "AIDRNE", Long: []string{"append", "insert", "delete", "replace", "new-chain", "rename-chain"}, Val: RoleText},
 	{Short: "tjgpsdiomw", Long: []string{"table", "jump", "goto", "protocol", "source", "destination", "in-interface", "out-interface", "match", "wait", "dport", "sport", "state", "ctstate", "to-destination", "to-source", "comment", "set-counters"}, Val: RoleText},
 	{Short: "LSZvnxhVc46", Long: []string{"list", "list-rules", "zero", "verbose", "numeric", "exact", "line-numbers", "help", "version", "check"}},
+}}
+
+// badblocksSpec: -w (write test) and -n (non-destructive read-write)
+// write the device.
+var badblocksSpec = Spec{Operands: RoleWrite, Opts: []Opt{
+	{Short: "bcdeptO", Val: RoleText},
+	{Short: "i", Val: RoleRead},
+	{Short: "o", Val: RoleWrite},
+	{Short: "fnsvwBX"},
+}}
+
+// pfctlSpec: -d disables the packet filter, -F flushes (-F all).
+var pfctlSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "aDFiKkoptTsx", Val: RoleText},
+	{Short: "f", Val: RoleRead},
+	{Short: "AdeghmNnOqRrSvz"},
+}}
+
+// apparmorParserSpec: -R/--remove unloads profiles.
+var apparmorParserSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "R", Long: []string{"remove"}},
+	{Short: "IbfmMLODjo", Long: []string{"Include", "base", "subdomainfs", "match-string", "features-file", "cache-loc", "Optimize", "dump", "jobs", "ofile", "config-file", "warn", "kernel-features", "compile-features", "policy-features"}, Val: RoleText},
+	{Short: "arCBNSpkKTWqQvVdh", Long: []string{"add", "replace", "complain", "binary", "names", "stdout", "preprocess", "show-cache", "skip-cache", "skip-read-cache", "write-cache", "quiet", "skip-kernel-load", "verbose", "version", "debug", "help", "purge-cache", "abort-on-error", "skip-bad-cache", "print-cache-dir"}},
+}}
+
+// killallSpec: -r/--regexp makes the names regular expressions (killall
+// -r . signals everything); -SIGNAL forms are not options it knows.
+var killallSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "r", Long: []string{"regexp"}},
+	{Short: "suoynZ", Long: []string{"signal", "user", "older-than", "younger-than", "ns", "context"}, Val: RoleText},
+	{Short: "eIgilqvwV", Long: []string{"exact", "ignore-case", "process-group", "interactive", "list", "quiet", "verbose", "wait", "version"}},
+}}
+
+// pkillSpec: -u/-U/-G/-g/-s/-t/-P select processes by owner, group,
+// session, terminal or parent; with no pattern they select everything of
+// theirs (pkill -9 -u $USER). -SIGNAL forms are not options it knows.
+var pkillSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "uUGgstP", Long: []string{"euid", "uid", "group", "pgroup", "session", "terminal", "parent"}, Val: RoleText},
+	{Short: "Fqr", Long: []string{"signal", "pidfile", "queue", "runstates", "ns", "nslist", "cgroup", "env"}, Val: RoleText},
+	{Short: "fxinoeLlavcAwhVH", Long: []string{"full", "exact", "ignore-case", "newest", "oldest", "echo", "logpidfile", "list-name", "list-full", "inverse", "count", "ignore-ancestors", "lightweight", "help", "version", "require-handler"}},
 }}

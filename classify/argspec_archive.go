@@ -30,7 +30,7 @@ var tarSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
 	{Short: "I", Long: []string{"use-compress-program"}, Val: RoleProgram},
 	{Long: []string{"to-command", "rsh-command", "info-script", "new-volume-script"}, Val: RoleProgram},
-	{Short: "F"},
+	{Short: "F", Val: RoleProgram}, // --info-script: a script run at each volume end
 	{Long: []string{"checkpoint-action"}, Val: RoleProgram},
 	{Short: "TX", Long: []string{"files-from", "exclude-from"}, Val: RoleRead},
 	{Short: "g", Long: []string{"listed-incremental"}, Val: RoleWrite},

@@ -11,8 +11,10 @@ func netSpec(name string) *Spec {
 		return &wgetSpec
 	case "ssh":
 		return &sshSpec
-	case "scp", "sftp":
+	case "scp":
 		return &scpSpec
+	case "sftp":
+		return &sftpSpec
 	case "rsync":
 		return &rsyncSpec
 	case "sshpass":
@@ -27,7 +29,9 @@ func netSpec(name string) *Spec {
 		return &opensslSpec
 	case "ssh-keygen", "ssh-add", "ssh-copy-id":
 		return &sshKeySpec
-	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl", "ansible", "ansible-playbook", "ansible-vault", "gcloud", "az", "aws", "terraform", "tofu", "flux", "argocd", "k9s", "kubectx":
+	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl":
+		return &kubeSpec
+	case "ansible", "ansible-playbook", "ansible-vault", "gcloud", "az", "aws", "terraform", "tofu", "flux", "argocd", "k9s", "kubectx":
 		return &opsSpec
 	}
 	return nil
@@ -73,8 +77,8 @@ var sshSpec = Spec{InOrder: true, First: RoleText, Operands: RoleProgram, Opts: 
 var scpSpec = Spec{Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SD", Val: RoleProgram},
-	{Short: "olcJPsXb", Val: RoleText},
-	{Short: "346ABCOpqRrTv"},
+	{Short: "olcJPX", Val: RoleText},
+	{Short: "346ABCOpqRrTvs"}, // -s: use the SFTP protocol
 }}
 
 var rsyncSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
@@ -146,5 +150,24 @@ var opsSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"kubeconfig", "private-key", "key-file", "vault-password-file", "client-key", "client-certificate", "certificate-authority", "identity", "ssh-key", "keyfile", "credentials-file", "service-account-key-file", "cert-file", "ca-file"}, Val: RoleUse},
 	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
 	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},
-	{Short: "nsel", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "extra-vars", "limit", "tags", "output", "selector"}, Val: RoleText},
+	{Short: "nsel", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "as-group", "as-uid", "extra-vars", "limit", "tags", "output", "selector"}, Val: RoleText},
+}}
+
+// sftpSpec: like scp's, but -s names the server subsystem or program to
+// run and -b reads a batch file.
+var sftpSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "iF", Val: RoleUse},
+	{Short: "SDs", Val: RoleProgram},
+	{Short: "b", Val: RoleRead},
+	{Short: "olcJPXBR", Val: RoleText},
+	{Short: "46AaCfNpqrv"},
+}}
+
+// kubeSpec: kubectl, oc and helm, whose -i is a flag (kubectl exec -i,
+// helm upgrade -i), not ansible's inventory.
+var kubeSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+	{Long: []string{"kubeconfig", "client-key", "client-certificate", "certificate-authority", "key-file", "cert-file", "ca-file"}, Val: RoleUse},
+	{Short: "fk", Long: []string{"filename", "values", "kustomize"}, Val: RoleRead},
+	{Short: "nslocL", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "as-group", "as-uid", "output", "selector", "container", "field-selector", "template", "set", "set-string", "version", "repo", "timeout"}, Val: RoleText},
+	{Short: "itwAR", Long: []string{"stdin", "tty", "install", "watch", "all-namespaces", "recursive", "insecure-skip-tls-verify", "atomic", "wait"}},
 }}

@@ -46,9 +46,25 @@ func gitSubSpec(sub string) *Spec {
 		return &gitGrepSpec
 	case "diff":
 		return &gitDiffSpec
-	case "log", "show", "whatchanged", "format-patch", "range-diff":
+	case "format-patch":
+		return &gitFormatPatchSpec
+	case "log", "show", "whatchanged", "range-diff":
 		return &gitLogSpec
-	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "remote", "fetch", "pull", "merge", "rebase", "add", "rm", "mv", "cherry-pick", "revert", "shortlog", "reflog", "worktree", "submodule", "config", "init", "clone", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "gc", "prune", "archive", "bundle", "apply", "am", "help", "version", "var", "credential", "credential-store", "credential-cache":
+	case "rebase":
+		return &gitRebaseSpec
+	case "clone":
+		return &gitCloneSpec
+	case "ls-remote":
+		return &gitLsRemoteSpec
+	case "config":
+		return &gitConfigSpec
+	case "difftool", "mergetool":
+		return &gitDifftoolSpec
+	case "checkout-index":
+		return &gitCheckoutIndexSpec
+	case "apply":
+		return &gitApplySpec
+	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "remote", "fetch", "pull", "merge", "add", "rm", "mv", "cherry-pick", "revert", "shortlog", "reflog", "worktree", "submodule", "init", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "gc", "prune", "archive", "bundle", "am", "help", "version", "var", "credential", "credential-store", "credential-cache":
 		return &gitOtherSpec
 	}
 	return nil
@@ -114,7 +130,8 @@ var gitBranchSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "m", Long: []string{"move"}}, {Short: "M"},
 	{Short: "c", Long: []string{"copy"}}, {Short: "C"},
 	{Short: "l", Long: []string{"list"}},
-	{Short: "u", Long: []string{"set-upstream-to", "sort", "format", "points-at"}, Val: RoleText},
+	{Short: "u", Long: []string{"set-upstream-to"}, Val: RoleText},
+	{Long: []string{"sort", "format", "points-at"}, Val: RoleText},
 	{Long: []string{"contains", "no-contains", "merged", "no-merged", "color", "column", "abbrev", "track", "recurse-submodules"}, Val: RoleText, Optional: true},
 	{Short: "arvqit", Long: []string{"all", "remotes", "verbose", "quiet", "show-current", "unset-upstream", "edit-description", "ignore-case", "create-reflog", "omit-empty", "no-abbrev", "no-color", "no-column", "no-track"}},
 }}
@@ -163,6 +180,7 @@ var gitLogOpts = []Opt{
 	{Short: "o", Long: []string{"output-directory"}, Val: RoleWrite},
 	{Long: []string{"no-index"}},
 	{Long: []string{"ext-diff"}}, {Long: []string{"textconv"}},
+	{Long: []string{"text", "no-ext-diff", "no-textconv"}},
 	{Short: "O", Val: RoleRead},
 	{Long: []string{"grep", "author", "committer", "since", "until", "after", "before", "format", "diff-filter", "max-count", "skip", "encoding"}, Val: RoleText},
 	{Long: []string{"pretty", "date", "relative", "decorate", "stat", "color", "word-diff", "abbrev", "notes"}, Val: RoleText, Optional: true},
@@ -177,4 +195,77 @@ var gitOtherSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},
 	{Short: "o", Long: []string{"output", "upload-pack", "exec", "receive-pack"}, Val: RoleText},
 	{Short: "m", Long: []string{"message"}, Val: RoleText},
+}}
+
+// gitRebaseSpec: -x/--exec runs a command after each commit.
+var gitRebaseSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "x", Long: []string{"exec"}, Val: RoleProgram},
+	{Short: "sX", Long: []string{"onto", "strategy", "strategy-option", "whitespace"}, Val: RoleText},
+	{Short: "SrC", Long: []string{"gpg-sign", "rebase-merges", "empty"}, Val: RoleText, Optional: true},
+	{Short: "iqvfnmk", Long: []string{"interactive", "continue", "abort", "skip", "quit", "edit-todo", "show-current-patch", "autosquash", "no-autosquash", "autostash", "no-autostash", "keep-base", "root", "quiet", "verbose", "force-rebase", "no-ff", "update-refs", "no-update-refs", "signoff", "stat", "no-stat", "no-verify", "verify", "merge", "apply", "keep-empty", "no-keep-empty", "reschedule-failed-exec", "no-reschedule-failed-exec", "fork-point", "no-fork-point", "committer-date-is-author-date", "reset-author-date", "ignore-date", "ignore-whitespace", "no-gpg-sign", "no-rebase-merges"}},
+}}
+
+// gitCloneSpec: -u/--upload-pack runs a program, -c sets config (which
+// can name programs), --template copies hooks.
+var gitCloneSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "u", Long: []string{"upload-pack"}, Val: RoleProgram},
+	{Short: "c", Long: []string{"config"}, Val: RoleText},
+	{Long: []string{"template", "separate-git-dir", "reference", "reference-if-able"}, Val: RoleDir},
+	{Short: "obj", Long: []string{"origin", "branch", "jobs", "depth", "shallow-since", "shallow-exclude", "filter", "server-option", "bundle-uri", "ref-format", "revision"}, Val: RoleText},
+	{Long: []string{"recurse-submodules"}, Val: RoleText, Optional: true},
+	{Short: "qvnlsr", Long: []string{"quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "local", "no-hardlinks", "shared", "dissociate", "single-branch", "no-single-branch", "no-tags", "tags", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "sparse", "reject-shallow", "no-reject-shallow", "also-filter-submodules"}},
+}}
+
+// gitLsRemoteSpec: --upload-pack runs a program.
+var gitLsRemoteSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "u", Long: []string{"upload-pack"}, Val: RoleProgram},
+	{Short: "o", Long: []string{"server-option", "sort"}, Val: RoleText},
+	{Short: "qht", Long: []string{"quiet", "heads", "tags", "branches", "refs", "get-url", "symref", "exit-code"}},
+}}
+
+// gitConfigSpec: -f/--file reads another file (and writes it when a
+// value is set: grants' exec table marks it either way), --edit runs an
+// editor, --global/--system change git for every repository.
+var gitConfigSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "f", Long: []string{"file"}, Val: RoleRead},
+	{Short: "e", Long: []string{"edit"}},
+	{Long: []string{"blob", "type", "default", "comment", "value"}, Val: RoleText},
+	{Short: "lz", Long: []string{"global", "system", "local", "worktree", "get", "get-all", "get-regexp", "get-urlmatch", "list", "unset", "unset-all", "add", "replace-all", "rename-section", "remove-section", "get-color", "get-colorbool", "show-origin", "show-scope", "name-only", "includes", "no-includes", "null", "bool", "int", "bool-or-int", "path", "expiry-date", "no-type", "fixed-value", "all"}},
+}}
+
+// gitDifftoolSpec: -x/--extcmd runs a program; -t/--tool names one
+// from the config.
+var gitDifftoolSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "x", Long: []string{"extcmd"}, Val: RoleProgram},
+	{Short: "t", Long: []string{"tool"}, Val: RoleText},
+	{Short: "O", Val: RoleText, Optional: true},
+	{Short: "ygd", Long: []string{"no-prompt", "prompt", "gui", "no-gui", "dir-diff", "no-dir-diff", "symlinks", "no-symlinks", "trust-exit-code", "no-trust-exit-code", "tool-help", "cached", "staged"}},
+}}
+
+// gitCheckoutIndexSpec: --prefix writes the files under another path.
+var gitCheckoutIndexSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Long: []string{"prefix"}, Val: RoleWrite},
+	{Long: []string{"stage"}, Val: RoleText},
+	{Short: "uqafnz", Long: []string{"index", "quiet", "all", "force", "no-create", "temp", "stdin", "ignore-skip-worktree-bits"}},
+}}
+
+// gitApplySpec: --directory writes the patched files under another path,
+// --unsafe-paths lets a patch write outside the work tree.
+var gitApplySpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"directory"}, Val: RoleDir},
+	{Long: []string{"unsafe-paths"}},
+	{Long: []string{"exclude", "include"}, Val: RolePattern},
+	{Short: "pC", Long: []string{"whitespace", "build-fake-ancestor"}, Val: RoleText},
+	{Short: "3RvqNz", Long: []string{"stat", "numstat", "summary", "check", "index", "intent-to-add", "cached", "3way", "reverse", "reject", "no-add", "allow-binary-replacement", "binary", "ignore-space-change", "ignore-whitespace", "inaccurate-eof", "verbose", "quiet", "recount", "apply", "allow-empty"}},
+}}
+
+// gitFormatPatchSpec: -o/--output-directory writes the patches elsewhere;
+// -n is --numbered, a flag (in git log -n takes a count).
+var gitFormatPatchSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "o", Long: []string{"output-directory"}, Val: RoleWrite},
+	{Long: []string{"output"}, Val: RoleWrite},
+	{Short: "v", Long: []string{"reroll-count", "subject-prefix", "in-reply-to", "to", "cc", "from", "add-header", "start-number", "suffix", "base", "interdiff", "range-diff", "creation-factor", "signature", "signature-file", "cover-from-description", "description-file", "encoding", "filename-max-length"}, Val: RoleText},
+	{Short: "GSO", Val: RoleText},
+	{Long: []string{"attach", "inline", "thread"}, Val: RoleText, Optional: true},
+	{Short: "nNksp", Long: []string{"numbered", "no-numbered", "keep-subject", "signoff", "stdout", "no-attach", "no-thread", "cover-letter", "no-cover-letter", "rfc", "zero-commit", "no-signature", "quiet", "progress", "ignore-if-in-upstream", "always", "no-stat", "patch", "stat", "ext-diff", "textconv", "no-ext-diff", "no-textconv", "text", "root"}},
 }}

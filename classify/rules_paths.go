@@ -237,7 +237,8 @@ func (w *walker) diskFormat(c int) bool {
 	case "hdparm":
 		return hasPrefixWord(fs, "--security-erase", "--trim-sector-ranges", "--write-sector", "--dco-restore")
 	case "badblocks":
-		return hasShort(fs, 'w') || hasShort(fs, 'n')
+		p := w.words(c)
+		return p.Has("w", "n") || p.Unknown && (hasShort(fs, 'w') || hasShort(fs, 'n')) // what the spec cannot type fails closed
 	case "mdadm":
 		return hasWord(fs, "--zero-superblock", "--create", "-C")
 	case "zpool":

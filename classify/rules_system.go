@@ -31,7 +31,7 @@ func (w *walker) securityOff(c int) bool {
 		// read with iptables' own grammar: -F in a bundle flushes (-vF),
 		// an F inside a chain name does not (-PFORWARD DROP)
 		p := w.words(c)
-		if p.Has("flush", "delete-chain") || acceptAll(fs) {
+		if p.Has("flush", "delete-chain") || acceptAll(p) {
 			return true
 		}
 		if p.Has("policy") {
@@ -73,7 +73,8 @@ func (w *walker) securityOff(c int) bool {
 	case "csrutil":
 		return first == "disable"
 	case "pfctl":
-		return hasShort(fs, 'd') || hasWord(fs, "-F", "all")
+		p := w.words(c)
+		return p.Has("d", "F") || p.Unknown && hasShort(fs, 'd') || hasWord(fs, "all")
 	case "tee":
 		for _, f := range ops {
 			ps, _ := w.paths(c, f)
@@ -105,7 +106,8 @@ func (w *walker) securityOff(c int) bool {
 	case "aa-teardown", "aa-disable", "aa-complain":
 		return true
 	case "apparmor_parser":
-		return hasShort(fs, 'R') || hasWord(fs, "--remove")
+		p := w.words(c)
+		return p.Has("remove") || p.Unknown && hasShort(fs, 'R')
 	case "apparmor", "auditd", "firewalld", "netfilter-persistent":
 		// /etc/init.d/apparmor stop
 		return first == "stop" || first == "teardown" || first == "flush"
@@ -129,23 +131,18 @@ func (w *walker) securityOff(c int) bool {
 
 // acceptAll reports an iptables rule that accepts everything: -I/-A CHAIN
 // -j ACCEPT with no match of its own.
-func acceptAll(fs []field) bool {
+func acceptAll(p *Parsed) bool {
 	add, accept := false, false
-	for i := 1; i < len(fs); i++ {
-		a := fs[i].val
-		switch {
-		case a == "-I" || a == "-A" || a == "--insert" || a == "--append":
+	for _, wd := range p.Words {
+		switch wd.Name {
+		case "":
+			// the chain and rule number of -I INPUT 1 are operands
+		case "I", "A", "insert", "append":
 			add = true
-			i++
-			if i+1 < len(fs) && isDigits(fs[i+1].val) {
-				i++ // -I INPUT 1
-			}
-		case a == "-j" || a == "--jump":
-			accept = i+1 < len(fs) && strings.EqualFold(fs[i+1].val, "ACCEPT")
-			i++
-		case a == "-t" || a == "--table" || a == "-w" || a == "--wait":
-			i++
-		case strings.HasPrefix(a, "-"):
+		case "j", "jump":
+			accept = strings.EqualFold(wd.Val, "ACCEPT")
+		case "t", "table", "w", "wait":
+		default:
 			return false // a match (-p, -s, -i, -m …) narrows the rule
 		}
 	}
@@ -193,55 +190,44 @@ func (w *walker) killAll(c int) bool {
 // -r ., pkill ”) signals every process it can reach.
 func (w *walker) killsEveryMatch(c int) bool {
 	fs := w.info[c].fields
-	name := w.a.Commands[c].Name
-	var pats []field
+	cmd := &w.a.Commands[c]
+	p := w.words(c)
+	var pats []Word
 	selectors := false
-	for i := 1; i < len(fs); i++ {
-		a := fs[i].val
-		if fs[i].dyn || !strings.HasPrefix(a, "-") || a == "-" {
-			pats = append(pats, fs[i])
-			continue
-		}
-		if a == "--" {
-			pats = append(pats, fs[i+1:]...)
-			break
-		}
-		opt := strings.TrimLeft(a, "-")
-		letter := opt
-		if !strings.HasPrefix(a, "--") && len(opt) > 0 {
-			letter = opt[len(opt)-1:] // the last letter of a bundle takes the value
-		}
-		switch letter {
-		case "u", "U", "G", "g", "s", "t", "P", "user", "euid", "uid", "group", "pgroup", "session", "terminal", "parent":
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "":
+			pats = append(pats, wd)
+		case slices.Contains(killSelectors, wd.Name):
 			selectors = true
-			if !strings.Contains(opt, "=") && len(opt) == len(letter) {
-				i++
-			}
-		case "n", "signal", "o", "y", "older-than", "younger-than", "c", "context", "F", "pidfile", "ns", "nslist":
-			if !strings.Contains(opt, "=") && len(opt) == len(letter) {
-				i++
-			}
 		}
+	}
+	if cmd.Name == "pkill" && p.Has("n", "o", "newest", "oldest") {
+		return false // pkill -n/-o signals one process
 	}
 	if len(pats) == 0 {
 		return selectors // no name at all: every process of those users
 	}
-	regex := name == "pkill" || hasShort(fs, 'r') || hasWord(fs, "--regexp")
-	for _, p := range pats {
-		if p.dyn {
+	regex := cmd.Name == "pkill" || p.Has("regexp") || p.Unknown && hasShort(fs, 'r') // killall -9 -r .: -9 is not in the spec
+	for _, wd := range pats {
+		if wd.Arg < len(cmd.Dynamic) && cmd.Dynamic[wd.Arg] {
 			continue
 		}
-		if p.val == "" {
+		if wd.Val == "" {
 			return true
 		}
 		if regex {
-			if re, err := regexp.Compile(p.val); err == nil && matchesAnyName(re) {
+			if re, err := regexp.Compile(wd.Val); err == nil && matchesAnyName(re) {
 				return true // ., .*, ^, $: every name matches
 			}
 		}
 	}
 	return false
 }
+
+// killSelectors are pkill's and killall's options, by the specs' names,
+// that select processes by owner, group, session, terminal or parent.
+var killSelectors = []string{"u", "U", "G", "g", "s", "t", "P", "user", "euid", "uid", "group", "pgroup", "session", "terminal", "parent"}
 
 // matchesAnyName reports a regexp that matches names of every shape.
 func matchesAnyName(re *regexp.Regexp) bool {

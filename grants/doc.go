@@ -46,6 +46,14 @@
 // command a wrapper runs (xargs, find -exec, timeout), the script of bash -c
 // or of an interpreter one-liner (python -c), and for programs in that table
 // any dynamic argument. Only literal pattern text covers such a word.
+// The table reads each command as the argument model types it
+// (classify.Command.Words): an entry names options by the spec's names
+// and operands by their text, so bundles (rsync -avze sh), attached values
+// (-ofile, --out=file) and abbreviations (git rebase --exe, tar
+// --to-com) come from the spec, and a letter that is another option's
+// value (sort -to, curl -Ho) is not an option. An option the spec cannot
+// type, or an ambiguous abbreviation, fails closed: it counts when it
+// could be one of the entry's options.
 //
 // Pass-through wrappers are judged by what they run: timeout 60 go test ./...
 // is allowed by "go test *", bash -c 'ls' by the read-only set (the list is

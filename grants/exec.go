@@ -8,48 +8,58 @@ import (
 	"github.com/guard-dev/guard/classify"
 )
 
-// execRule is one entry of the exec-capable argument table: arguments that
-// make a command run another program or write somewhere else. A word such a
-// rule marks is sensitive: a '*' in an allow pattern never covers it, only
-// literal pattern text does.
+// execRule is one entry of the exec-capable argument table: what, in the
+// argument model's typed parse of a command (classify.Command.Words), makes
+// a '*' grant unsafe — an option that runs another program, writes
+// elsewhere or sets config that does, an operand that does the same. A
+// word such a rule marks is sensitive: a '*' in an allow pattern never
+// covers it, only literal pattern text does. Bundles (-avze), attached
+// values (-ofile, --out=file) and abbreviations (--exe, --globa) come
+// from the spec, never from a scan of the word.
 type execRule struct {
 	ID     string
 	Progs  []string // command names (basename of the command word)
 	Sub    []string // only when the subcommand is one of these
 	Global bool     // the options count only before the subcommand (git -C, git -c)
-	Words  []string // exact words, or prefixes when they end in '*'
-	Short  string   // option letters: "-X", "-Xvalue", or X inside a bundle "-aXb"
-	Long   []string // long option names: "--name", "--name=v", or an abbreviation of one
-	Except []string // long options that are not abbreviations of Long (git diff --text)
-	Value  bool     // an option given without an attached value marks the next word too
-	Rest   bool     // every word after the command word (or after the subcommand) is sensitive
-	Check  func(c *classify.Command, sub int, m *marks)
+	// Opts are options by the name the spec gives them (Word.Name: the
+	// first long name of an entry with one letter, else the letter or long
+	// name itself). Present, the option and its value are sensitive. Their
+	// letters are listed too, for an option the spec does not type: a
+	// letter the parser could not read (git rebase -x with a thin spec),
+	// or one in the rest of a bundle it stopped at (git archive -vo F,
+	// when -v is unknown to it).
+	Opts []string
+	// Words are operands (after the subcommand), exact or prefixes when
+	// they end in '*' (git bundle create, make SHELL=x, vim +cmd).
+	Words  []string
+	Rest   bool // every word after the command word (or after the subcommand) is sensitive
+	Check  func(c *classify.Command, p classify.Parsed, m *marks)
 	Reason string
 }
 
 // execTable is the exec-capable argument table.
 var execTable = []execRule{
-	{ID: "find-exec", Progs: []string{"find"}, Words: []string{"-exec", "-execdir", "-ok", "-okdir"},
+	{ID: "find-exec", Progs: []string{"find"}, Opts: []string{"exec", "execdir", "ok", "okdir"},
 		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
 	{ID: "find-write", Progs: []string{"find"}, Check: checkFindWrite,
 		Reason: "find -delete/-fprint/-fls deletes or writes files"},
-	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Short: "c", Long: []string{"config-env"}, Value: true,
+	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Opts: []string{"c", "config-env"},
 		Reason: "git -c/--config-env sets config that can run programs (core.pager, alias.*)"},
-	{ID: "git-elsewhere", Progs: []string{"git"}, Global: true, Short: "C", Long: []string{"git-dir", "work-tree", "exec-path"}, Value: true,
+	{ID: "git-elsewhere", Progs: []string{"git"}, Global: true, Opts: []string{"C", "git-dir", "work-tree", "exec-path"},
 		Reason: "git -C/--git-dir/--work-tree/--exec-path points git at another repository or program"},
-	{ID: "git-output", Progs: []string{"git"}, Long: []string{"output"}, Value: true,
+	{ID: "git-output", Progs: []string{"git"}, Opts: []string{"output"},
 		Reason: "git --output writes a file"},
-	{ID: "git-ext", Progs: []string{"git"}, Long: []string{"ext-diff", "textconv"}, Except: []string{"text"},
+	{ID: "git-ext", Progs: []string{"git"}, Opts: []string{"ext-diff", "textconv"},
 		Reason: "git --ext-diff/--textconv runs external diff programs"},
-	{ID: "git-pack", Progs: []string{"git"}, Long: []string{"upload-pack", "receive-pack", "exec"}, Value: true,
+	{ID: "git-pack", Progs: []string{"git"}, Opts: []string{"upload-pack", "receive-pack", "exec"},
 		Reason: "git --upload-pack/--receive-pack/--exec runs another program"},
-	{ID: "git-rebase-exec", Progs: []string{"git"}, Sub: []string{"rebase"}, Short: "x", Value: true,
+	{ID: "git-rebase-exec", Progs: []string{"git"}, Sub: []string{"rebase"}, Opts: []string{"exec", "x"},
 		Reason: "git rebase -x/--exec runs a command after each commit"},
-	{ID: "git-difftool", Progs: []string{"git"}, Sub: []string{"difftool", "mergetool"}, Short: "xt", Long: []string{"extcmd", "tool"}, Value: true,
+	{ID: "git-difftool", Progs: []string{"git"}, Sub: []string{"difftool", "mergetool"}, Opts: []string{"extcmd", "tool", "x", "t"},
 		Reason: "git difftool -x/--extcmd runs another program"},
-	{ID: "git-grep-pager", Progs: []string{"git"}, Sub: []string{"grep"}, Short: "O", Long: []string{"open-files-in-pager"},
+	{ID: "git-grep-pager", Progs: []string{"git"}, Sub: []string{"grep"}, Opts: []string{"open-files-in-pager", "O"},
 		Reason: "git grep -O opens the files in another program"},
-	{ID: "git-clone-program", Progs: []string{"git"}, Sub: []string{"clone", "ls-remote", "fetch", "pull", "archive"}, Short: "uc", Long: []string{"upload-pack", "config", "template", "separate-git-dir"}, Value: true,
+	{ID: "git-clone-program", Progs: []string{"git"}, Sub: []string{"clone", "ls-remote", "fetch", "pull", "archive"}, Opts: []string{"upload-pack", "config", "template", "separate-git-dir", "u", "c"},
 		Reason: "git clone -u/-c/--template runs a program or sets config that does"},
 	{ID: "git-ext-transport", Progs: []string{"git"}, Check: checkGitExt,
 		Reason: "an ext:: or fd:: remote makes git run a command"},
@@ -58,38 +68,38 @@ var execTable = []execRule{
 	{ID: "git-credential", Progs: []string{"git"}, Check: checkGitCredential,
 		Reason: "git credential helpers print stored passwords and tokens"},
 	{ID: "git-write-elsewhere", Progs: []string{"git"}, Sub: []string{"archive", "format-patch", "bundle", "checkout-index", "apply", "worktree"},
-		Short: "o", Long: []string{"output", "output-directory", "prefix", "directory", "unsafe-paths"}, Words: []string{"create", "add"}, Value: true,
+		Opts: []string{"output", "output-directory", "prefix", "directory", "unsafe-paths", "o"}, Words: []string{"create", "add"},
 		Reason: "git archive -o/format-patch -o/bundle create/checkout-index --prefix/apply --directory/worktree add write files elsewhere"},
-	{ID: "git-config-global", Progs: []string{"git"}, Sub: []string{"config"}, Words: []string{"--global", "--system", "--worktree"},
+	{ID: "git-config-global", Progs: []string{"git"}, Sub: []string{"config"}, Opts: []string{"global", "system", "worktree"},
 		Reason: "git config --global/--system changes git for every repository"},
 	{ID: "pytest-files", Progs: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
 		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
 	{ID: "go-elsewhere", Progs: []string{"go"}, Check: checkGoElsewhere,
 		Reason: "go -ldflags=-extld, -compiler, -gccgoflags run another program; -o or profile outputs outside the project write elsewhere"},
-	{ID: "kubectl-elsewhere", Progs: []string{"kubectl", "oc", "helm"}, Short: "s", Long: []string{"server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"}, Value: true,
+	{ID: "kubectl-elsewhere", Progs: []string{"kubectl", "oc", "helm"}, Opts: []string{"s", "server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"},
 		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
 	{ID: "make-vars", Progs: []string{"make", "gmake"}, Check: checkMakeVars,
 		Reason: "make VAR:=$(shell …) or a program variable (CC=, SHELL=) set on the command line runs other programs"},
-	{ID: "git-run", Progs: []string{"git"}, Sub: []string{"bisect", "submodule"}, Words: []string{"run", "foreach"}, Rest: false,
+	{ID: "git-run", Progs: []string{"git"}, Sub: []string{"bisect", "submodule"}, Words: []string{"run", "foreach"},
 		Reason: "git bisect run/submodule foreach runs a command"},
 	{ID: "git-config-set", Progs: []string{"git"}, Sub: []string{"config"}, Check: checkGitConfig,
 		Reason: "git config core.pager/core.sshCommand/core.editor/diff.external/alias.* makes git run a program"},
-	{ID: "rg-pre", Progs: []string{"rg"}, Short: "z", Long: []string{"pre", "hostname-bin", "search-zip"}, Value: true,
+	{ID: "rg-pre", Progs: []string{"rg"}, Opts: []string{"pre", "hostname-bin", "search-zip", "z"},
 		Reason: "rg --pre/--hostname-bin/-z runs other programs"},
-	{ID: "tar-exec", Progs: []string{"tar", "gtar", "bsdtar"}, Short: "IF",
-		Long: []string{"to-command", "checkpoint-action", "use-compress-program", "rsh-command", "info-script", "new-volume-script"}, Value: true, Check: checkTarOldStyle,
+	{ID: "tar-exec", Progs: []string{"tar", "gtar", "bsdtar"},
+		Opts:   []string{"to-command", "checkpoint-action", "use-compress-program", "rsh-command", "info-script", "new-volume-script", "F", "I"},
 		Reason: "tar --to-command/--checkpoint-action/--use-compress-program/-I/--rsh-command/-F runs another program"},
-	{ID: "rsync-rsh", Progs: []string{"rsync"}, Short: "e", Long: []string{"rsh", "rsync-path"}, Value: true,
+	{ID: "rsync-rsh", Progs: []string{"rsync"}, Opts: []string{"rsh", "rsync-path", "e"},
 		Reason: "rsync -e/--rsh/--rsync-path runs another program"},
 	{ID: "ssh-command", Progs: []string{"ssh"}, Check: checkSSH,
 		Reason: "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"},
-	{ID: "scp-program", Progs: []string{"scp", "sftp"}, Short: "SoFD", Value: true,
+	{ID: "scp-program", Progs: []string{"scp", "sftp"}, Opts: []string{"S", "o", "F", "D"},
 		Reason: "scp -S/-o/-F runs another program"},
-	{ID: "sort-write", Progs: []string{"sort"}, Short: "o", Long: []string{"output", "compress-program"}, Value: true,
+	{ID: "sort-write", Progs: []string{"sort"}, Opts: []string{"output", "compress-program", "o"},
 		Reason: "sort -o/--compress-program writes a file or runs a program"},
-	{ID: "zip-test", Progs: []string{"zip"}, Words: []string{"-TT*"}, Long: []string{"unzip-command"}, Value: true,
+	{ID: "zip-test", Progs: []string{"zip"}, Opts: []string{"unzip-command"}, Check: checkZipTT,
 		Reason: "zip -TT/--unzip-command runs another program"},
-	{ID: "sed-inplace", Progs: []string{"sed", "gsed"}, Short: "i", Long: []string{"in-place"},
+	{ID: "sed-inplace", Progs: []string{"sed", "gsed"}, Opts: []string{"in-place", "i"},
 		Reason: "sed -i writes files"},
 	{ID: "sed-script", Progs: []string{"sed", "gsed"}, Check: checkSed,
 		Reason: "sed script with e/w/W/r/R or -f runs programs or touches other files"},
@@ -97,64 +107,50 @@ var execTable = []execRule{
 		Reason: "awk program with system(), |, >, getline or -f runs programs or writes files"},
 	{ID: "pager-command", Progs: []string{"less", "more", "most", "man"}, Check: checkPager,
 		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
-	{ID: "vim-command", Progs: []string{"vim", "vi", "nvim", "view", "vimdiff", "gvim", "rvim", "ex"}, Words: []string{"-c", "-S", "-u", "--cmd", "+*"}, Value: true,
+	{ID: "man-pager", Progs: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
+		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
+	{ID: "vim-command", Progs: []string{"vim", "vi", "nvim", "view", "vimdiff", "gvim", "rvim", "ex"}, Opts: []string{"cmd", "S", "u", "c"}, Words: []string{"+*"},
 		Reason: "vim -c/+cmd/--cmd/-S runs editor commands"},
 	{ID: "go-exec", Progs: []string{"go"}, Sub: []string{"test", "run", "build", "install", "vet", "generate", "list", "get", "mod", "tool", "fix"},
-		Words: []string{"-exec", "-exec=*", "--exec", "--exec=*", "-toolexec", "-toolexec=*", "--toolexec", "--toolexec=*",
-			"-vettool", "-vettool=*", "--vettool", "--vettool=*", "-overlay", "-overlay=*", "--overlay", "--overlay=*",
-			"-modfile", "-modfile=*", "--modfile", "--modfile=*", "-C", "-C=*"}, Value: true,
+		Opts:   []string{"exec", "toolexec", "vettool", "overlay", "modfile", "C"},
 		Reason: "go -exec/-toolexec/-vettool/-overlay runs another program or reads build inputs from elsewhere"},
-	{ID: "npm-shell", Progs: []string{"npm", "pnpm", "yarn"}, Long: []string{"script-shell", "node-options"}, Value: true,
+	{ID: "npm-shell", Progs: []string{"npm", "pnpm", "yarn"}, Opts: []string{"script-shell", "node-options"},
 		Reason: "npm --script-shell/--node-options runs scripts through another program"},
-	{ID: "cargo-config", Progs: []string{"cargo"}, Long: []string{"config"}, Short: "Z", Value: true,
+	{ID: "cargo-config", Progs: []string{"cargo"}, Opts: []string{"config", "Z"},
 		Reason: "cargo --config can set build.rustc-wrapper and other programs cargo runs"},
-	{ID: "make-shell", Progs: []string{"make", "gmake"}, Short: "fE", Long: []string{"file", "makefile", "eval"}, Words: []string{"SHELL=*", "MAKESHELL=*", ".SHELLFLAGS=*"}, Value: true,
+	{ID: "make-shell", Progs: []string{"make", "gmake"}, Opts: []string{"file", "eval", "f", "E"}, Words: []string{"SHELL=*", "MAKESHELL=*", ".SHELLFLAGS=*"},
 		Reason: "make -f/SHELL=/--eval runs other commands"},
-	{ID: "docker-host", Progs: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run", "exec", "create"}, Short: "v",
-		Long: []string{"volume", "mount", "privileged", "cap-add", "device", "pid", "userns", "security-opt", "volumes-from"}, Value: true,
+	{ID: "docker-host", Progs: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run", "exec", "create"},
+		Opts:   []string{"volume", "mount", "device", "volumes-from", "privileged", "cap-add", "pid", "userns", "security-opt", "v"},
 		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
-	{ID: "gdb-command", Progs: []string{"gdb"}, Words: []string{"-ex", "--ex", "-batch", "--batch", "-x", "-iex", "-ix", "--command*", "-command*", "--eval-command*", "-eval-command*", "--init-eval-command*", "--init-command*"}, Value: true,
+	{ID: "gdb-command", Progs: []string{"gdb"}, Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch"},
 		Reason: "gdb -ex/-batch runs debugger commands"},
 	{ID: "runs-program", Progs: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
 		Reason: "strace/ltrace/expect/script/busybox/npx runs another program"},
-	{ID: "base64-output", Progs: []string{"base64"}, Short: "o", Long: []string{"output"}, Value: true,
+	{ID: "base64-output", Progs: []string{"base64"}, Opts: []string{"output", "o"},
 		Reason: "base64 -o writes a file"},
 	{ID: "npm-exec", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
 		Reason: "npm exec/npx runs a package's program"},
-	{ID: "curl-output", Progs: []string{"curl"}, Short: "oK", Long: []string{"output", "config", "output-dir"}, Value: true,
+	{ID: "curl-output", Progs: []string{"curl"}, Opts: []string{"output", "config", "output-dir", "o", "K"},
 		Reason: "curl -o/-K writes a file or reads options from one"},
 }
 
-// subOpts lists, per program with subcommands, the global options that take
-// a separate value, so the subcommand can be found. A slice literal, unlike
-// a map, is laid out by the compiler: no init code runs for it in every
-// guard process. globalOpts searches it in order.
-var subOpts = []struct {
-	prog string
-	opts []string
-}{
-	{"git", []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path", "--list-cmds", "--attr-source"}},
-	{"docker", []string{"-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"}},
-	{"podman", []string{"--connection", "-c", "--url", "--identity", "--root", "--runroot", "--storage-driver", "--log-level"}},
-	{"nerdctl", []string{"-n", "--namespace", "-a", "--address", "-H", "--host"}},
-	{"npm", []string{"-w", "--workspace", "--prefix", "-C"}},
-	{"pnpm", []string{"-C", "--dir", "-F", "--filter", "-w"}},
-	{"yarn", []string{"--cwd"}},
-	{"bun", []string{"--cwd"}},
-}
-
-// globalOpts returns prog's entry of subOpts, nil for a program without one.
-func globalOpts(prog string) []string {
-	for _, s := range subOpts {
-		if s.prog == prog {
-			return s.opts
+// typedWords is the argument model's parse of c, with docker's
+// "container" group resolved: docker container run is docker run.
+func typedWords(c *classify.Command) classify.Parsed {
+	p := c.Words()
+	if (c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl") && p.SubName(c.Args) == "container" && p.Sub+1 < len(c.Args) {
+		q := classify.ParseCommand(c.Name, append([]string{c.Name}, c.Args[p.Sub+1:]...))
+		for i := range q.Words {
+			q.Words[i].Arg += p.Sub
 		}
+		if q.Sub >= 0 {
+			q.Sub += p.Sub
+		}
+		return q
 	}
-	return nil
+	return p
 }
-
-// noDashDash: programs for which "--" does not end the options.
-func noDashDash(name string) bool { return name == "find" || name == "make" || name == "gmake" }
 
 // marks are the sensitive words of one command and why.
 type marks struct {
@@ -175,27 +171,16 @@ func (m *marks) mark(i int, reason string) {
 	}
 }
 
-// subcommand returns the index of the first operand after the program's
-// global options, or -1.
-func subcommand(c *classify.Command) int {
-	opts := globalOpts(c.Name)
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		if w == "--" {
-			return -1
-		}
-		if strings.HasPrefix(w, "-") && len(w) > 1 {
-			if !strings.Contains(w, "=") && slices.Contains(opts, w) {
-				i++
-			}
-			continue
-		}
-		if (c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl") && w == "container" && i+1 < len(c.Args) {
-			return i + 1
-		}
-		return i
+// markWord marks a typed word and, for an option's value given as the
+// next word, the option word before it.
+func (m *marks) markWord(c *classify.Command, wd classify.Word, reason string) {
+	m.mark(wd.Arg, reason)
+	if wd.Name != "" && wd.Role != classify.RoleFlag && wd.Arg < len(c.Args) && c.Args[wd.Arg] == wd.Val && wd.Arg > 1 {
+		m.mark(wd.Arg-1, reason) // -o FILE: the option word too
 	}
-	return -1
+	if wd.Role == classify.RoleUnknown && wd.Name != "" && wd.Val == "" {
+		m.mark(wd.Arg+1, reason) // an option the spec does not know: its value may be the next word
+	}
 }
 
 // markCommand fills m for c: table hits, wrapped commands and interpreter
@@ -219,27 +204,28 @@ func markCommand(c *classify.Command, m *marks) {
 			m.mark(i, c.Name+" runs a script guard cannot read")
 		}
 	}
-	sub, subDone := -1, false
+	var p classify.Parsed
+	parsed := false
 	known := false
 	for ri := range execTable {
 		r := &execTable[ri]
 		if !slices.Contains(r.Progs, c.Name) {
 			continue
 		}
-		if !subDone && (r.Sub != nil || r.Global || r.Check != nil) {
-			sub, subDone = subcommand(c), true
+		if !parsed {
+			p, parsed = typedWords(c), true
 		}
-		if r.Sub != nil && sub >= 0 && dyn(c, sub) {
+		if r.Sub != nil && p.Sub >= 0 && dyn(c, p.Sub) {
 			known = true // a dynamic subcommand could be any of them
 		}
-		if r.Sub != nil && (sub < 0 || !slices.Contains(r.Sub, c.Args[sub])) {
+		if r.Sub != nil && !slices.Contains(r.Sub, p.SubName(c.Args)) {
 			continue
 		}
 		known = true
 		if r.Rest {
 			from := 1
 			if r.Sub != nil {
-				from = sub
+				from = p.Sub
 			}
 			for i := from; i < len(c.Args); i++ {
 				if !isHelpWord(c.Args[i]) {
@@ -249,30 +235,22 @@ func markCommand(c *classify.Command, m *marks) {
 			continue
 		}
 		if r.Check != nil {
-			r.Check(c, sub, m)
+			r.Check(c, p, m)
 		}
-		if r.Words == nil && r.Short == "" && r.Long == nil {
-			continue
-		}
-		for i := 1; i < len(c.Args); i++ {
-			w := c.Args[i]
-			if w == "--" && !noDashDash(c.Name) {
+		for _, wd := range p.Words {
+			if r.Global && p.Sub >= 0 && wd.Arg >= p.Sub {
 				break
 			}
-			if r.Global && sub >= 0 && i >= sub {
-				break
-			}
-			hit, next := r.hit(w)
-			if !hit {
-				continue
-			}
-			m.mark(i, r.Reason)
-			if next && r.Value {
-				m.mark(i+1, r.Reason)
+			if r.hit(wd) {
+				m.markWord(c, wd, r.Reason)
 			}
 		}
 	}
-	markRoles(c, m)
+	if parsed {
+		markRoles(c, m, &p)
+	} else {
+		markRoles(c, m, nil)
+	}
 	if known && c.Dynamic != nil {
 		for i := 1; i < len(c.Args) && i < len(c.Dynamic); i++ {
 			if c.Dynamic[i] {
@@ -286,40 +264,53 @@ func isHelpWord(w string) bool {
 	return w == "--version" || w == "--help" || w == "-V" || w == "-h"
 }
 
-// hit reports whether word w is one of r's options, and whether its value
-// (if any) is in the next word.
-func (r *execRule) hit(w string) (hit, next bool) {
-	for _, x := range r.Words {
-		if p, ok := strings.CutSuffix(x, "*"); ok {
-			if strings.HasPrefix(w, p) {
-				return true, w == p
-			}
-		} else if w == x {
-			return true, true
+// hit reports whether a typed word is one of r's options or operands.
+// An option the spec could not resolve (unknown to it, or an ambiguous
+// abbreviation such as git log --outp) fails closed: it hits when it
+// could be one of r's options.
+func (r *execRule) hit(wd classify.Word) bool {
+	if wd.Name == "" {
+		if wd.Arg == 0 {
+			return false
 		}
-	}
-	if len(r.Long) > 0 && strings.HasPrefix(w, "--") && len(w) > 2 {
-		name, _, eq := strings.Cut(w[2:], "=")
-		if !slices.Contains(r.Except, name) {
-			for _, l := range r.Long {
-				if name == l || (len(name) >= 1 && strings.HasPrefix(l, name)) {
-					return true, !eq
-				}
+		for _, x := range r.Words {
+			if p, ok := strings.CutSuffix(x, "*"); ok && strings.HasPrefix(wd.Val, p) || x == wd.Val {
+				return true
 			}
 		}
+		return false
 	}
-	if r.Short != "" && len(w) >= 2 && w[0] == '-' && w[1] != '-' {
-		for k := 1; k < len(w); k++ {
-			b := w[k]
-			if !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z') {
-				break
-			}
-			if strings.IndexByte(r.Short, b) >= 0 {
-				return true, k == len(w)-1
-			}
+	if slices.Contains(r.Opts, wd.Name) {
+		return true
+	}
+	return wd.Role == classify.RoleUnknown && unresolved(wd, r.Opts)
+}
+
+// unresolved: an option word the spec could not type could be one of
+// names: an abbreviation of one of them, or a letter of a bundle the
+// parser stopped reading at.
+func unresolved(wd classify.Word, names []string) bool {
+	for _, n := range names {
+		if len(wd.Name) > 1 && len(n) > 1 && strings.HasPrefix(n, wd.Name) {
+			return true
+		}
+		if len(wd.Name) == 1 && len(n) == 1 && strings.Contains(wd.Name+wd.Val, n) {
+			return true
 		}
 	}
-	return false, false
+	return false
+}
+
+// checkZipTT marks zip -TT CMD: the spec reads -TT as -T twice, the two
+// letters of one word.
+func checkZipTT(c *classify.Command, p classify.Parsed, m *marks) {
+	for k := 1; k < len(p.Words); k++ {
+		a, b := p.Words[k-1], p.Words[k]
+		if a.Name == "test" && b.Name == "test" && a.Arg == b.Arg && strings.HasPrefix(c.Args[a.Arg], "-TT") {
+			m.mark(a.Arg, "zip -TT runs another program")
+			m.mark(a.Arg+1, "zip -TT runs another program")
+		}
+	}
 }
 
 // gitConfigKeys are config keys whose value git runs as a program.
@@ -350,86 +341,49 @@ func gitKeyDangerous(k string) bool {
 	return false
 }
 
-func checkGitConfig(c *classify.Command, sub int, m *marks) {
-	for i := sub + 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		if strings.HasPrefix(w, "-") {
-			if w == "-f" || w == "--file" || strings.HasPrefix(w, "--file=") || w == "--edit" || w == "-e" {
-				m.mark(i, "git config -f/--edit writes another file or runs an editor")
-				if w == "-f" || w == "--file" {
-					m.mark(i+1, "git config -f writes another file")
-				}
+func checkGitConfig(c *classify.Command, p classify.Parsed, m *marks) {
+	var keys []classify.Word
+	for _, wd := range p.Words {
+		switch {
+		case wd.Arg <= p.Sub:
+		case wd.Name == "":
+			keys = append(keys, wd)
+		case wd.Name == "file" || wd.Name == "edit" || wd.Role == classify.RoleUnknown && unresolved(wd, []string{"file", "edit", "f", "e"}):
+			m.markWord(c, wd, "git config -f/--edit writes another file or runs an editor")
+		}
+	}
+	for k, wd := range keys {
+		if strings.Contains(wd.Val, ".") && gitKeyDangerous(wd.Val) {
+			m.mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" makes git run a program")
+			if k+1 < len(keys) {
+				m.mark(keys[k+1].Arg, "git config sets a program")
 			}
-			continue
-		}
-		if strings.Contains(w, ".") && gitKeyDangerous(w) {
-			m.mark(i, "git config "+strings.ToLower(w)+" makes git run a program")
-			m.mark(i+1, "git config sets a program")
 		}
 	}
 }
-
-func checkTarOldStyle(c *classify.Command, _ int, m *marks) {
-	if len(c.Args) > 1 && !strings.HasPrefix(c.Args[1], "-") && strings.ContainsAny(c.Args[1], "IF") {
-		m.mark(1, "tar I/F runs another program")
-		m.mark(2, "tar I/F runs another program")
-	}
-}
-
-// sshValueLetters are ssh's options that take a value.
-const sshValueLetters = "BbcDEeFIiJLlmOoPpQRSWw"
 
 var sshExecKeys = []string{"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "remotecommand", "match", "include", "proxyusefdpass"}
 
-func checkSSH(c *classify.Command, _ int, m *marks) {
+// checkSSH marks -o with a key that runs a program, -F (a config file,
+// which can hold such keys) and the remote command after the host.
+func checkSSH(c *classify.Command, p classify.Parsed, m *marks) {
 	const why = "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		if w == "--" {
-			if i+1 < len(c.Args) {
-				for j := i + 2; j < len(c.Args); j++ {
-					m.mark(j, why)
-				}
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "o":
+			key := strings.ToLower(strings.TrimLeft(wd.Val, " "))
+			key, _, _ = strings.Cut(key, "=")
+			key, _, _ = strings.Cut(key, " ")
+			if slices.Contains(sshExecKeys, key) {
+				m.markWord(c, wd, why)
 			}
-			return
+		case wd.Name == "F", wd.Role == classify.RoleProgram, wd.Role == classify.RoleUnknown:
+			m.markWord(c, wd, why)
 		}
-		if len(w) > 1 && w[0] == '-' {
-			for k := 1; k < len(w); k++ {
-				if strings.IndexByte(sshValueLetters, w[k]) < 0 {
-					continue
-				}
-				val, vi := w[k+1:], i
-				if val == "" && i+1 < len(c.Args) {
-					vi = i + 1
-					val = c.Args[vi]
-				}
-				switch w[k] {
-				case 'o':
-					key := strings.ToLower(strings.TrimLeft(val, " "))
-					key, _, _ = strings.Cut(key, "=")
-					key, _, _ = strings.Cut(key, " ")
-					if slices.Contains(sshExecKeys, key) {
-						m.mark(i, why)
-						m.mark(vi, why)
-					}
-				case 'F':
-					m.mark(i, why)
-					m.mark(vi, why)
-				}
-				i = vi
-				break
-			}
-			continue
-		}
-		// host: everything after it is a remote command
-		for j := i + 1; j < len(c.Args); j++ {
-			m.mark(j, why)
-		}
-		return
 	}
 }
 
-func checkPager(c *classify.Command, _ int, m *marks) {
+func checkPager(c *classify.Command, p classify.Parsed, m *marks) {
 	const why = "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"
 	for _, a := range c.Assigns {
 		if strings.HasPrefix(a, "LESSOPEN=") || strings.HasPrefix(a, "LESSCLOSE=") || strings.HasPrefix(a, "MANPAGER=") || strings.HasPrefix(a, "PAGER=") {
@@ -440,144 +394,29 @@ func checkPager(c *classify.Command, _ int, m *marks) {
 			}
 		}
 	}
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		if w == "--" {
-			break
-		}
-		if c.Name != "man" && strings.HasPrefix(w, "+") {
-			m.mark(i, why)
-		}
-		if c.Name == "man" {
-			r := execRule{Short: "PH", Long: []string{"pager", "html", "preprocessor"}}
-			if hit, next := r.hit(w); hit {
-				m.mark(i, why)
-				if next {
-					m.mark(i+1, why)
-				}
-			}
+	if c.Name == "man" {
+		return // man-pager: -P/-H/--pager are options
+	}
+	end := slices.Index(c.Args, "--") // less -- +x names a file
+	for _, wd := range p.Words {
+		if wd.Name == "" && strings.HasPrefix(wd.Val, "+") && (end < 0 || wd.Arg < end) {
+			m.mark(wd.Arg, why)
 		}
 	}
 }
 
-// sedLongFlags maps sed's long options to the letter of their short form.
-func sedLongFlags(opt string) (letter string, ok bool) {
-	switch opt {
-	case "--regexp-extended":
-		return "E", true
-	case "--separate":
-		return "s", true
-	case "--null-data", "--zero-terminated":
-		return "z", true
-	case "--unbuffered":
-		return "u", true
-	case "--posix":
-		return "P", true
-	case "--debug", "--sandbox":
-		return "D", true
-	case "--in-place":
-		return "i", true
-	}
-	return "", false
-}
-
-// sedScripts returns the indexes of sed's script words, and whether a script
-// comes from a file (-f).
-func sedScripts(c *classify.Command) (scripts []int, fromFile bool, flags string, ok bool) {
-	explicit := false
-	operand := -1
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		switch {
-		case w == "--":
-			if !explicit && operand < 0 && i+1 < len(c.Args) {
-				operand = i + 1
-			}
-			i = len(c.Args)
-		case w == "-e" || w == "--expression":
-			explicit = true
-			if i+1 < len(c.Args) {
-				scripts = append(scripts, i+1)
-			}
-			i++
-		case strings.HasPrefix(w, "--expression="):
-			explicit = true
-			scripts = append(scripts, i)
-		case w == "-f" || w == "--file" || strings.HasPrefix(w, "--file="):
-			fromFile = true
-			if w != "--file" && !strings.HasPrefix(w, "--file=") || w == "--file" {
-				i++
-			}
-		case w == "-n" || w == "--quiet" || w == "--silent":
-			flags += "n"
-		case strings.HasPrefix(w, "--"):
-			if f, ok := sedLongFlags(w); ok {
-				flags += f
-			} else {
-				flags += "?"
-			}
-		case len(w) > 1 && w[0] == '-':
-			// bundle: -nE, -ne SCRIPT, -eSCRIPT, -f FILE
-			for k := 1; k < len(w); k++ {
-				b := w[k]
-				if b == 'e' {
-					explicit = true
-					if k+1 < len(w) {
-						scripts = append(scripts, i) // attached script
-					} else if i+1 < len(c.Args) {
-						scripts = append(scripts, i+1)
-						i++
-					}
-					break
-				}
-				if b == 'f' {
-					fromFile = true
-					if k+1 == len(w) {
-						i++
-					}
-					break
-				}
-				if b == 'l' && k+1 == len(w) {
-					i++
-					break
-				}
-				flags += string(b)
-			}
-		default:
-			if !explicit && operand < 0 && !fromFile {
-				operand = i
-			}
-		}
-	}
-	if !explicit && operand >= 0 {
-		scripts = append(scripts, operand)
-	}
-	return scripts, fromFile, flags, true
-}
-
-func checkSed(c *classify.Command, _ int, m *marks) {
+// checkSed judges sed's scripts as the spec types them (the first
+// operand, -e/--expression values, attached or not) and marks -f, whose
+// script guard cannot read.
+func checkSed(c *classify.Command, p classify.Parsed, m *marks) {
 	const why = "sed script with e/w/W/r/R or -f runs programs or touches other files"
-	scripts, fromFile, _, _ := sedScripts(c)
-	if fromFile {
-		m.mark(0, why)
-		for i := 1; i < len(c.Args); i++ {
-			if w := c.Args[i]; w == "-f" || strings.HasPrefix(w, "--file") || (len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.Contains(w, "f")) {
-				m.mark(i, why)
-				m.mark(i+1, why)
-			}
-		}
-	}
-	for _, i := range scripts {
-		s := c.Args[i]
-		if v, ok := strings.CutPrefix(s, "--expression="); ok {
-			s = v
-		} else if strings.HasPrefix(s, "-") {
-			if k := strings.IndexByte(s, 'e'); k >= 0 {
-				s = s[k+1:]
-			}
-		}
-		if !sedScriptSafe(s, false) {
-			m.mark(i, why)
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "file" || wd.Role == classify.RoleUnknown && unresolved(wd, []string{"file", "f"}):
+			m.mark(0, why)
+			m.markWord(c, wd, why)
+		case wd.Role == classify.RoleScript && !sedScriptSafe(wd.Val, false):
+			m.mark(wd.Arg, why)
 		}
 	}
 }
@@ -729,51 +568,25 @@ func awkProgramUnsafe(p string) bool {
 	return strings.Contains(p, "system") || strings.ContainsAny(p, "|>") || strings.Contains(p, "getline") || strings.Contains(p, "@load") || strings.Contains(p, "@include")
 }
 
-func checkAwk(c *classify.Command, _ int, m *marks) {
+// awkCodeFiles are awk's options that load code guard cannot read
+// (-f FILE, gawk -i/-l/-E), by the spec's names.
+var awkCodeFiles = []string{"file", "i", "l", "E", "include", "load", "exec"}
+
+func checkAwk(c *classify.Command, p classify.Parsed, m *marks) {
 	const why = "awk program with system(), |, >, getline or -f runs programs or writes files"
-	program := true
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
+	for _, wd := range p.Words {
 		switch {
-		case w == "--":
-			if program && i+1 < len(c.Args) && awkProgramUnsafe(c.Args[i+1]) {
-				m.mark(i+1, why)
-			}
-			return
-		case w == "-F" || w == "-v":
-			i++
-		case w == "-f" || w == "--file" || w == "-i" || w == "--include" || w == "-l" || w == "--load" || w == "-E" || w == "--exec":
-			m.mark(i, why)
-			m.mark(i+1, why)
-			program = false
-			i++
-		case w == "-e" || w == "--source":
-			if i+1 < len(c.Args) && awkProgramUnsafe(c.Args[i+1]) {
-				m.mark(i+1, why)
-			}
-			program = false
-			i++
-		case strings.HasPrefix(w, "-f") || strings.HasPrefix(w, "--file=") || strings.HasPrefix(w, "-l") || strings.HasPrefix(w, "--load=") || strings.HasPrefix(w, "--include=") || strings.HasPrefix(w, "-E") || strings.HasPrefix(w, "--exec="):
-			m.mark(i, why)
-			program = false
-		case strings.HasPrefix(w, "--source="):
-			if awkProgramUnsafe(w) {
-				m.mark(i, why)
-			}
-			program = false
-		case len(w) > 1 && w[0] == '-':
-		default:
-			if program && awkProgramUnsafe(w) {
-				m.mark(i, why)
-			}
-			return
+		case slices.Contains(awkCodeFiles, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, awkCodeFiles):
+			m.markWord(c, wd, why)
+		case (wd.Role == classify.RoleScript || wd.Name == "e" || wd.Name == "source") && awkProgramUnsafe(wd.Val):
+			m.mark(wd.Arg, why)
 		}
 	}
 }
 
 // checkGitExt marks an ext:: or fd:: remote anywhere in a git command:
 // with protocol.allow set, git runs the command the URL names.
-func checkGitExt(c *classify.Command, _ int, m *marks) {
+func checkGitExt(c *classify.Command, _ classify.Parsed, m *marks) {
 	for i := 1; i < len(c.Args); i++ {
 		if strings.Contains(c.Args[i], "ext::") || strings.Contains(c.Args[i], "fd::") {
 			m.mark(i, "an ext:: or fd:: remote makes git run a command")
@@ -782,77 +595,65 @@ func checkGitExt(c *classify.Command, _ int, m *marks) {
 }
 
 // checkGitCredential marks git credential and the credential-* helpers.
-func checkGitCredential(c *classify.Command, sub int, m *marks) {
-	if sub > 0 && sub < len(c.Args) && strings.HasPrefix(c.Args[sub], "credential") {
+func checkGitCredential(c *classify.Command, p classify.Parsed, m *marks) {
+	if sub := p.Sub; sub > 0 && sub < len(c.Args) && strings.HasPrefix(c.Args[sub], "credential") {
 		for i := sub; i < len(c.Args); i++ {
 			m.mark(i, "git credential helpers print stored passwords and tokens")
 		}
 	}
 }
 
-// pytestOptions are pytest's options that write, delete, upload, or load
-// code and configuration from elsewhere.
-var pytestOptions = []string{"--basetemp", "--junitxml", "--junit-xml", "--junitprefix", "--debug", "--pastebin", "--rootdir",
-	"--confcutdir", "--override-ini", "--result-log", "--resultlog", "--log-file", "--cov-report", "--report-log", "--html",
-	"--json-report-file", "-c", "-p", "-o", "--config-file", "--cache-dir"}
+// pytestOptions are pytest's options, by the spec's names, that write,
+// delete, upload, or load code and configuration from elsewhere (-c is
+// config-file, -p pdbcls, -o override-ini); the letters catch what the
+// spec cannot type.
+var pytestOptions = []string{"basetemp", "junitxml", "junit-xml", "junitprefix", "debug", "pastebin", "rootdir",
+	"confcutdir", "inifile", "override-ini", "result-log", "resultlog", "log-file", "cov-report", "report-log", "html",
+	"json-report-file", "config-file", "pdbcls", "cache-dir", "c", "p", "o"}
 
 // checkPytest marks pytest's dangerous options, for pytest itself and for
-// python -m pytest.
-func checkPytest(c *classify.Command, _ int, m *marks) {
-	from := 1
+// python -m pytest (its arguments typed with pytest's spec).
+func checkPytest(c *classify.Command, p classify.Parsed, m *marks) {
 	if c.Name != "pytest" && c.Name != "py.test" {
-		k := slices.Index(c.Args, "-m")
-		if k < 0 || k+1 >= len(c.Args) || c.Args[k+1] != "pytest" {
+		k := -1
+		for _, wd := range p.Words {
+			if wd.Name == "m" && wd.Val == "pytest" {
+				k = wd.Arg
+				break
+			}
+		}
+		if k < 0 {
 			return
 		}
-		from = k + 2
-	}
-	for i := from; i < len(c.Args); i++ {
-		w := c.Args[i]
-		name, _, eq := strings.Cut(w, "=")
-		if w == "-p" && i+1 < len(c.Args) && strings.HasPrefix(c.Args[i+1], "no:") || strings.HasPrefix(w, "-pno:") {
-			if w == "-p" {
-				i++ // -p no:NAME turns a plugin off
-			}
-			continue
+		p = classify.ParseArgs(classify.SpecFor("pytest"), append([]string{"pytest"}, c.Args[k+1:]...))
+		for i := range p.Words {
+			p.Words[i].Arg += k
 		}
-		for _, o := range pytestOptions {
-			if name == o || (len(o) == 2 && strings.HasPrefix(w, o) && len(w) > 2) {
-				m.mark(i, "pytest "+o+" writes, deletes, uploads or loads code from elsewhere")
-				if !eq && name == o && i+1 < len(c.Args) {
-					m.mark(i+1, "pytest "+o+" value")
-				}
-			}
+	}
+	for _, wd := range p.Words {
+		if wd.Name == "pdbcls" && strings.HasPrefix(wd.Val, "no:") || wd.Name == "p" && strings.HasPrefix(wd.Val, "no:") {
+			continue // -p no:NAME turns a plugin off
+		}
+		if slices.Contains(pytestOptions, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, pytestOptions) {
+			m.markWord(c, wd, "pytest --"+wd.Name+" writes, deletes, uploads or loads code from elsewhere")
 		}
 	}
 }
 
+// goOutputs are go's options that write a file.
+var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "json", "pgo"}
+
 // checkGoElsewhere marks go's options that run another program
 // (-ldflags=-extld, -compiler, -gccgoflags) and outputs that leave the
 // project (-o, -coverprofile, -cpuprofile, … with an absolute path, ~ or ..).
-func checkGoElsewhere(c *classify.Command, _ int, m *marks) {
-	outputs := []string{"-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-json", "-pgo"}
-	for i := 1; i < len(c.Args); i++ {
-		w := strings.TrimPrefix(c.Args[i], "-")
-		if !strings.HasPrefix(c.Args[i], "-") {
-			continue
-		}
-		name, val, eq := strings.Cut(w, "=")
-		if !eq && i+1 < len(c.Args) {
-			val = c.Args[i+1]
-		}
+func checkGoElsewhere(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
 		switch {
-		case name == "ldflags" && (strings.Contains(val, "extld") || strings.Contains(val, "linkmode")),
-			name == "compiler", name == "gccgoflags", name == "asmflags" && strings.Contains(val, "-"):
-			m.mark(i, "go -"+name+" runs another program")
-			if !eq {
-				m.mark(i+1, "go -"+name+" value")
-			}
-		case slices.Contains(outputs, "-"+name) && (strings.HasPrefix(val, "/") || strings.HasPrefix(val, "~") || strings.Contains(val, "..")):
-			m.mark(i, "go -"+name+" writes outside the project")
-			if !eq {
-				m.mark(i+1, "go -"+name+" value")
-			}
+		case wd.Name == "ldflags" && (strings.Contains(wd.Val, "extld") || strings.Contains(wd.Val, "linkmode")),
+			wd.Name == "compiler", wd.Name == "gccgoflags", wd.Name == "asmflags" && strings.Contains(wd.Val, "-"):
+			m.markWord(c, wd, "go -"+wd.Name+" runs another program")
+		case slices.Contains(goOutputs, wd.Name) && (strings.HasPrefix(wd.Val, "/") || strings.HasPrefix(wd.Val, "~") || strings.Contains(wd.Val, "..")):
+			m.markWord(c, wd, "go -"+wd.Name+" writes outside the project")
 		}
 	}
 }
@@ -863,24 +664,23 @@ var makeProgramVars = []string{"SHELL", "MAKESHELL", "CC", "CXX", "CPP", "LD", "
 // checkMakeVars marks command-line variables that run code: any value with
 // $(, ` or ; in it (VAR:=$(shell …)), and program variables set to
 // anything but a plain name.
-func checkMakeVars(c *classify.Command, _ int, m *marks) {
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		k := strings.IndexByte(w, '=')
-		if k <= 0 || strings.HasPrefix(w, "-") {
+func checkMakeVars(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
+		k := strings.IndexByte(wd.Val, '=')
+		if wd.Name != "" || k <= 0 || strings.HasPrefix(wd.Val, "-") {
 			continue
 		}
-		name := strings.TrimRight(w[:k], ":+?!")
-		val := w[k+1:]
+		name := strings.TrimRight(wd.Val[:k], ":+?!")
+		val := wd.Val[k+1:]
 		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
-			m.mark(i, "make "+name+"= runs other programs")
+			m.mark(wd.Arg, "make "+name+"= runs other programs")
 		}
 	}
 }
 
 // checkFindWrite marks find's -delete, -fprint* and -fls operators, read
 // with find's operator grammar: find . -name -delete names a file.
-func checkFindWrite(c *classify.Command, _ int, m *marks) {
+func checkFindWrite(c *classify.Command, _ classify.Parsed, m *marks) {
 	const why = "find -delete/-fprint/-fls deletes or writes files"
 	for _, wd := range c.Words().Words {
 		switch {
@@ -900,12 +700,19 @@ func checkFindWrite(c *classify.Command, _ int, m *marks) {
 // project (cp x .git/hooks/pre-commit, curl -D ~/.bashrc, make -C
 // elsewhere, docker compose -f ../x.yml, pytest -p plugin): the promise of
 // a '*' grant is that it never covers those.
-func markRoles(c *classify.Command, m *marks) {
+//
+// pp is the parse markCommand already made, nil when it made none.
+func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	if c.Name == "" || len(c.Args) < 2 || c.Wrap != classify.WrapNone || c.Opaque ||
 		c.Name != "go" && slices.Contains(interpreters, c.Name) {
 		return // shells, interpreters and wrappers are judged by what they run
 	}
-	p := c.Words()
+	var p classify.Parsed
+	if pp != nil {
+		p = *pp
+	} else {
+		p = typedWords(c)
+	}
 	if !p.Spec && p.Sub < 0 {
 		return
 	}

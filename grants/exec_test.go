@@ -1,8 +1,11 @@
 package grants
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/guard-dev/guard/classify"
 )
 
 // execCases gives every exec-capable table entry commands it must mark and
@@ -57,13 +60,56 @@ var execCases = []struct {
 	{"curl-output", []string{"curl -o /tmp/x u", "curl --output x u", "curl -K cfg u", "curl -so x u"}, []string{"curl -s u", "curl -O u"}},
 }
 
+// execTypedCases: the same entries read through the argument model —
+// bundles, attached values and abbreviations the spec resolves, and the
+// look-alikes a scan for letters inside a word used to mark (a letter
+// that is another option's value: sort -to, curl -Ho, rg -tz).
+var execTypedCases = []struct {
+	id       string
+	hit, not []string
+}{
+	{"find-exec", []string{"find . -name x -exec ls ;"}, []string{"find . -name exec", "find . -newer x"}},
+	{"git-config-opt", []string{"git --config-env core.pager=X log", "git -c alias.x=!sh x"}, []string{"git log -c -p"}},
+	{"git-elsewhere", []string{"git -Cx log", "git --git-d=/x log", "git --work=/x log"}, []string{"git log -C"}},
+	{"git-ext", []string{"git log -p --textc", "git log --ext"}, []string{"git diff --text", "git diff --no-ext-diff"}},
+	{"git-rebase-exec", []string{"git rebase -ix make main", "git rebase --exe make main", "git rebase --ex=make main"}, []string{"git rebase -i main", "git rebase --onto x main"}},
+	{"git-difftool", []string{"git difftool -yx vim", "git difftool --ext=vim", "git mergetool -t x"}, []string{"git difftool -y", "git difftool --no-prompt"}},
+	{"git-grep-pager", []string{"git grep -nO foo", "git grep --open foo"}, []string{"git grep -e O foo", "git grep -n foo"}},
+	{"git-clone-program", []string{"git clone -qu x r d", "git clone --templ=/tmp/t r d", "git clone --up=x r d", "git clone -c x=y r d", "git ls-remote --upload=x r"}, []string{"git clone --depth 1 r d", "git clone -b o r d", "git ls-remote --heads r"}},
+	{"git-write-elsewhere", []string{"git apply --dir=/tmp/h x.patch", "git apply --unsafe x.patch", "git apply -v --directory /tmp/h x.patch", "git archive -vo out.zip HEAD", "git format-patch -qo out HEAD~1", "git checkout-index --pre=/tmp/ -a"}, []string{"git checkout-index -a", "git archive --format=zip HEAD"}},
+	{"git-config-global", []string{"git config --globa user.name x", "git config --sys a.b c"}, []string{"git config --get user.name", "git config --local user.name x"}},
+	{"git-config-set", []string{"git config -fx a.b c", "git config --fil=x a.b c", "git config --edi", "git config core.hooksPath /tmp/h", "git config --add alias.x '!sh'"}, []string{"git config --list", "git config -l", "git config --get user.name"}},
+	{"rg-pre", []string{"rg -zi x", "rg --search x", "rg --pre=x y"}, []string{"rg -tz x", "rg -e z x", "rg -e-z x"}},
+	{"tar-exec", []string{"tar -xvIzstd -f a", "tar --to-com=sh -xf a", "tar -cF x -f a ."}, []string{"tar -tvzf a", "tar xvzf a", "tar -cf a.tar --exclude=F src"}},
+	{"rsync-rsh", []string{"rsync -avhe sh a b", "rsync --rsh sh a b"}, []string{"rsync -avhP a b", "rsync -av --exclude=e a b"}},
+	{"ssh-command", []string{"ssh -vF cfg host", "ssh -o proxycommand=x host", "ssh -l u host uname", "ssh -- host id"}, []string{"ssh -p22 host", "ssh -i key host"}},
+	{"scp-program", []string{"scp -rS x a b:", "scp -Fcfg a b:", "sftp -oProxyCommand=x h"}, []string{"scp -Po a b:", "scp -P 22 a b:"}},
+	{"sort-write", []string{"sort --out=out in", "sort --compress=x in"}, []string{"sort -to in", "sort -t o in"}},
+	{"zip-test", []string{"zip -TTcmd a.zip f", "zip --unzip=x a.zip f"}, []string{"zip -qT a.zip f"}},
+	{"sed-inplace", []string{"sed -n --in-pl p f", "sed -ni.bak p f"}, []string{"sed -nEe p f", "sed --quiet 5p f"}},
+	{"sed-script", []string{"sed -nf x f", "sed -ne 'w x' f", "sed --expr='1e id' f"}, []string{"sed -n --expr=1p f", "sed -n -e 1p -e 2p f"}},
+	{"awk-program", []string{"awk -fp.awk f", "awk --fil=p.awk f", "gawk -lfoo f", "gawk -e 'BEGIN{system(1)}' f", "gawk --inc=x f"}, []string{"gawk -e '{print}' f", "awk -v a=1 '{print a}' f"}},
+	{"pager-command", []string{"less +!id f", "more +10 f"}, []string{"less -N f", "less -- +x"}},
+	{"man-pager", []string{"man -aP sh ls", "man -Psh ls", "man --pag=sh ls", "man -H x ls", "man --prep=x ls"}, []string{"man -k pager", "man -a ls"}},
+	{"vim-command", []string{"vim -Rc q f", "vim -cq f", "nvim -u NONE f"}, []string{"vim -R f"}},
+	{"go-exec", []string{"go test -exec=x ./...", "go vet -vettool ./x ./...", "go list -modfile=x ./...", "go build -C /tmp ."}, []string{"go test -run X -v ./...", "go test ./... -count=1"}},
+	{"npm-shell", []string{"npm run build --scrip=sh", "npm test --node-opt=x"}, []string{"npm run build"}},
+	{"cargo-config", []string{"cargo build -Zx", "cargo build --conf x=y"}, []string{"cargo build --release --target x"}},
+	{"make-shell", []string{"make -kf x.mk", "make -kE x", "make --eva=x", "make --makef=x.mk"}, []string{"make -j4 -k", "make -k test"}},
+	{"kubectl-elsewhere", []string{"kubectl get pods --as-uid=0", "kubectl get -s x pods", "kubectl --serv=x get pods", "kubectl get pods --as-g=x"}, []string{"kubectl get pods -ns"}},
+	{"docker-host", []string{"docker run --volumes-from c a", "docker run --device=/dev/sda a", "docker run --cap-add ALL a", "docker run --vol=/:/h a", "docker run --priv a", "docker container run -v /:/h a", "docker create --mount x a"}, []string{"docker run -ev=1 a", "docker run a -v /:/h", "docker run -it --rm a", "docker container ls"}},
+	{"gdb-command", []string{"gdb -com=cmds ./a", "gdb --eval-c=run ./a", "gdb -bat ./a"}, []string{"gdb -q ./a", "gdb -nx ./a"}},
+	{"base64-output", []string{"base64 -do x f", "base64 --out=x f"}, []string{"base64 -d -i f"}},
+	{"curl-output", []string{"curl -sSLo out u", "curl -sSLK cfg u", "curl --outp x u", "curl --output-d /x u"}, []string{"curl -Ho u", "curl -sSL u"}},
+}
+
 func TestExecTable(t *testing.T) {
 	byID := map[string]*execRule{}
 	for i := range execTable {
 		byID[execTable[i].ID] = &execTable[i]
 	}
 	tested := map[string]bool{}
-	for _, tc := range execCases {
+	for _, tc := range append(execCases[:len(execCases):len(execCases)], execTypedCases...) {
 		r := byID[tc.id]
 		if r == nil {
 			t.Errorf("no table entry %q", tc.id)
@@ -114,6 +160,97 @@ func TestSedScriptSafe(t *testing.T) {
 	for s, want := range safe {
 		if got := sedScriptSafe(s, false); got != want {
 			t.Errorf("safe %q = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// execSubs are subcommands to try an option of a table entry without Sub
+// under, for programs with subcommands.
+var execSubs = map[string][]string{
+	"git":    {"log", "diff", "clone", "push", "archive", "config", "rebase", "grep", "difftool", "checkout-index", "apply", "format-patch", "ls-remote"},
+	"go":     {"test", "build", "vet", "run", "list"},
+	"cargo":  {"build"},
+	"npm":    {"run", "test"},
+	"pnpm":   {"run"},
+	"yarn":   {"run"},
+	"docker": {"run"},
+}
+
+// TestExecTableSpecNames: every long option an entry names is an option
+// the spec of each of its programs types, by that name or another of the
+// entry's (the spec names rsync --rsync-path "rsh", docker --mount
+// "volume"), so an entry is never dead through a misspelling or a missing
+// spec entry. The aliases stay listed: an abbreviation of one the spec
+// cannot resolve still fails closed.
+func TestExecTableSpecNames(t *testing.T) {
+	for _, r := range execTable {
+		for _, prog := range r.Progs {
+			s := classify.SpecFor(prog)
+			if s == nil {
+				continue // TestSpecTable reports it
+			}
+			subs := r.Sub
+			if subs == nil {
+				subs = execSubs[prog]
+			}
+			if subs == nil || r.Global {
+				subs = []string{""}
+			}
+			for _, n := range r.Opts {
+				if len(n) == 1 {
+					continue // letters are for words the spec cannot type
+				}
+				found := false
+				for _, sub := range subs {
+					args := []string{prog}
+					opt := "--" + n + "=x"
+					if s.OneDash {
+						opt = "-" + n + "=x"
+					}
+					if sub != "" {
+						args = append(args, sub)
+					}
+					args = append(args, opt)
+					if r.Global {
+						args = append(args, "log")
+					}
+					for _, wd := range classify.ParseCommand(prog, args).Words {
+						if slices.Contains(r.Opts, wd.Name) && wd.Role != classify.RoleUnknown {
+							found = true
+						}
+					}
+				}
+				if !found {
+					t.Errorf("%s: %s has no option typed %q (tried subcommands %v)", r.ID, prog, n, subs)
+				}
+			}
+		}
+	}
+}
+
+// TestExecChecksTyped: the entries with a check of their own read the
+// argument model's words too (abbreviations, bundles, python -m pytest
+// typed with pytest's spec), and a flag is not an option's value (go
+// test -json ./...).
+func TestExecChecksTyped(t *testing.T) {
+	hit := []string{"pytest --basete=/etc", "pytest -qc x.ini", "pytest -pevil", "python3 -m pytest --roo=/x", "python3 -m pytest -qpevil",
+		"go build -ldflags '-extld=/tmp/pwn' .", "go build -o=/usr/bin/x .", "go test -coverprofile /tmp/../etc/x ./...", "make 'X=$(shell id)'", "make CC=/tmp/cc"}
+	not := []string{"pytest -p no:cacheprovider", "pytest -pno:cacheprovider", "python3 -m pytest -p no:x", "pytest -k 'x and y'",
+		"go test -json ./...", "go build -o bin/x .", "go build -ldflags '-s -w' .", "make -j4 CC=gcc", "make X=1"}
+	for _, cmd := range hit {
+		a := an(cmd)
+		var m marks
+		markCommand(&a.Commands[0], &m)
+		if !m.any {
+			t.Errorf("%q not marked", cmd)
+		}
+	}
+	for _, cmd := range not {
+		a := an(cmd)
+		var m marks
+		markCommand(&a.Commands[0], &m)
+		if m.any {
+			t.Errorf("look-alike %q marked: %s", cmd, m.reason)
 		}
 	}
 }

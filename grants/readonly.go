@@ -209,28 +209,30 @@ func envDump(c *classify.Command) bool {
 	return false
 }
 
+// dateReadOnly: date that only prints: no -s/--set (or an abbreviation
+// the spec resolves), and no MMDDhhmm operand, which sets the clock too;
+// +FORMAT operands print.
 func dateReadOnly(c *classify.Command) bool {
-	for _, w := range c.Args[1:] {
-		if strings.HasPrefix(w, "--s") { // --set and its abbreviations down to --s
-			return false
-		}
-		if len(w) > 1 && w[0] == '-' && w[1] != '-' {
-			for k := 1; k < len(w); k++ {
-				if w[k] == 's' {
-					return false
-				}
-				if strings.IndexByte("dfIr", w[k]) >= 0 {
-					break
-				}
-			}
-		}
-	}
-	return true
+	return typedOnly(c, []string{"set", "s"}, func(wd classify.Word) bool { return strings.HasPrefix(wd.Val, "+") })
 }
 
+// fileReadOnly: file without -C/--compile, which writes a magic file.
 func fileReadOnly(c *classify.Command) bool {
-	for _, w := range c.Args[1:] {
-		if w == "-C" || len(w) >= 4 && strings.HasPrefix("--compile", strings.SplitN(w, "=", 2)[0]) {
+	return typedOnly(c, []string{"compile", "C"}, func(classify.Word) bool { return true })
+}
+
+// typedOnly reports a command whose typed words hold none of the options
+// bad (by the spec's name; an option the spec cannot type fails closed
+// when it could be one), and whose operands all pass operand.
+func typedOnly(c *classify.Command, bad []string, operand func(classify.Word) bool) bool {
+	p := c.Words()
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "":
+			if !operand(wd) {
+				return false
+			}
+		case slices.Contains(bad, wd.Name), wd.Role == classify.RoleUnknown && unresolved(wd, bad):
 			return false
 		}
 	}
@@ -241,13 +243,13 @@ var gitReadOnlySubs = []string{"status", "log", "diff", "show", "branch", "rev-p
 	"ls-tree", "rev-list", "describe", "shortlog", "show-ref", "merge-base", "name-rev", "cat-file", "stash"}
 
 func gitReadOnly(c *classify.Command) bool {
-	sub := subcommand(c)
+	sub := c.Words().Sub
 	if sub < 0 || !slices.Contains(gitReadOnlySubs, c.Args[sub]) {
 		return false
 	}
 	switch c.Args[sub] {
 	case "branch":
-		return branchReadOnly(c.Args[sub+1:])
+		return branchReadOnly(c)
 	case "stash":
 		// git stash list / show: the rest of stash changes the tree
 		return sub+1 < len(c.Args) && (c.Args[sub+1] == "list" || c.Args[sub+1] == "show")
@@ -255,65 +257,61 @@ func gitReadOnly(c *classify.Command) bool {
 	return true
 }
 
-var branchListFlags = []string{"-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "-l", "--list", "--show-current",
-	"--no-color", "--no-column", "-i", "--ignore-case", "--no-abbrev", "--omit-empty", "-q", "--quiet"}
-var branchValueFlags = []string{"--sort", "--format", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
+// branchListOpts are git branch's options, by the spec's names, that
+// leave it listing; branchListing make it list whatever the operands.
+var branchListOpts = []string{"a", "r", "v", "q", "i", "all", "remotes", "verbose", "quiet", "show-current", "ignore-case",
+	"no-color", "no-column", "no-abbrev", "omit-empty", "color", "column", "abbrev"}
+var branchListing = []string{"list", "sort", "format", "contains", "no-contains", "merged", "no-merged", "points-at"}
 
-// branchReadOnly: git branch that only lists (no -d/-D/-m/-M/-c/-C, no new branch).
-func branchReadOnly(args []string) bool {
-	list := false
-	operands := 0
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		name, _, eq := strings.Cut(w, "=")
+// branchReadOnly: git branch that only lists (no -d/-D/-m/-M/-c/-C, no
+// new branch), read from the argument model's parse.
+func branchReadOnly(c *classify.Command) bool {
+	p := c.Words()
+	if !p.Spec || p.Unknown {
+		return false
+	}
+	list, operands := false, 0
+	for _, wd := range p.Words {
 		switch {
-		case w == "-l" || w == "--list":
-			list = true
-		case slices.Contains(branchListFlags, w):
-		case strings.HasPrefix(w, "--color") || strings.HasPrefix(w, "--column") || strings.HasPrefix(w, "--abbrev"):
-		case slices.Contains(branchValueFlags, name):
-			list = true
-			if !eq && name != "--merged" && name != "--no-merged" && name != "--contains" && name != "--no-contains" && name != "--points-at" {
-				i++
-			} else if !eq && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-				i++
-			}
-		case strings.HasPrefix(w, "-"):
-			return false
-		default:
+		case wd.Arg <= p.Sub: // git's own options
+		case wd.Name == "":
 			operands++
+		case slices.Contains(branchListing, wd.Name):
+			list = true
+		case !slices.Contains(branchListOpts, wd.Name):
+			return false
 		}
 	}
 	return operands == 0 || list
 }
 
-// sedReadOnly: sed -n whose scripts only print (sed -n 5p, sed -n '1,10p' f).
+// sedPrintFlags are sed's options, by the spec's names, that leave a
+// printing script printing.
+var sedPrintFlags = []string{"E", "r", "s", "u", "z", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "sandbox", "debug", "line-length"}
+
+// sedReadOnly: sed -n whose scripts only print (sed -n 5p, sed -n '1,10p' f),
+// read from the argument model's parse.
 func sedReadOnly(c *classify.Command) bool {
-	scripts, fromFile, flags, _ := sedScripts(c)
-	if fromFile || len(scripts) == 0 || !strings.Contains(flags, "n") {
+	p := c.Words()
+	if !p.Spec || p.Unknown {
 		return false
 	}
-	for _, f := range flags {
-		if !strings.ContainsRune("nErsuzPD", f) {
-			return false
-		}
-	}
-	for _, i := range scripts {
-		s := c.Args[i]
-		if v, ok := strings.CutPrefix(s, "--expression="); ok {
-			s = v
-		} else if strings.HasPrefix(s, "-") {
-			k := strings.IndexByte(s, 'e')
-			if k < 0 {
+	quiet, scripts := false, 0
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "n" || wd.Name == "quiet" || wd.Name == "silent":
+			quiet = true
+		case wd.Role == classify.RoleScript:
+			if !sedScriptSafe(wd.Val, true) {
 				return false
 			}
-			s = s[k+1:]
-		}
-		if !sedScriptSafe(s, true) {
-			return false
+			scripts++
+		case wd.Name == "":
+		case !slices.Contains(sedPrintFlags, wd.Name):
+			return false // -i, -f, --follow-symlinks …
 		}
 	}
-	return true
+	return quiet && scripts > 0
 }
 
 // readsNamedFiles print the contents of the files they are given.
