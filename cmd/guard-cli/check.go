@@ -90,7 +90,6 @@ func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
 	return c
 }
 
-
 // decide judges one command text and writes the answer.
 func (c *checker) decide(text string) error {
 	return c.decideSized(text, len(text))
