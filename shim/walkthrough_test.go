@@ -63,3 +63,22 @@ func TestInteractiveStartedFromJobControlShell(t *testing.T) {
 		t.Fatal("the outer shell did not end")
 	}
 }
+
+// A multiplexer directly above guard's shells (a human typed guard in a
+// tmux pane) is named with its reason, not as "the agent's process tree".
+func TestListedNotHost(t *testing.T) {
+	for _, c := range []struct {
+		why  string
+		want bool
+	}{
+		{"tmux lets any process of this user type into its panes (tmux send-keys)", true},
+		{"screen lets any process of this user type into its windows (screen -X stuff)", true},
+		{"not a known terminal program", false},
+		{"cannot read its program", false},
+		{"", false},
+	} {
+		if got := listedNotHost(c.why); got != c.want {
+			t.Errorf("listedNotHost(%q) = %v, want %v", c.why, got, c.want)
+		}
+	}
+}
