@@ -324,7 +324,7 @@ install_guard() {
 		die "go build ./cmd/guard failed"
 	fi
 	if ! with_progress build_in "$REPO" CGO_ENABLED=1 "$GO" build -trimpath "$buildvcs" -tags urfave_cli_no_docs \
-		-ldflags "-X main.version=$version" -o "$build/guard-cli" ./cmd/guard-cli; then
+		-ldflags "-X main.linkedVersion=$version" -o "$build/guard-cli" ./cmd/guard-cli; then
 		die "go build ./cmd/guard-cli failed"
 	fi
 	say "built in $((SECONDS - BUILD_START))s"
