@@ -86,7 +86,7 @@ func (a *App) watch(c *cli.Context) error {
 	for _, f := range []*os.File{tty, a.Stdin} {
 		if t := shim.TrustTerminal(f, trusted); !t.Human {
 			return refused("watch: this terminal is not a human's ("+t.Why+")",
-				"run guard watch in a terminal of your own, outside the agent")
+				"run guard watch in a terminal of your own, outside the agent; to vouch for this terminal's program, list its path in trusted_terminals in "+paths.GlobalConfig())
 		}
 	}
 	ln, unlock, err := listenConsole(paths.StateDir)

@@ -385,7 +385,7 @@ func TestWatchAgentTerminal(t *testing.T) {
 	g := newGuardEnv(t)
 	screen, code := g.runTTY(t, "", "watch")
 	if code != exitRefused || !strings.Contains(screen, "guard: denied: watch: this terminal is not a human's (") ||
-		!strings.Contains(screen, "guard: hint: run guard watch in a terminal of your own, outside the agent") {
+		!strings.Contains(screen, "guard: hint: run guard watch in a terminal of your own, outside the agent; to vouch for this terminal's program, list its path in trusted_terminals in ") {
 		t.Errorf("watch on the test's own pty: status %d:\n%s", code, screen)
 	}
 }
