@@ -197,6 +197,20 @@ no_tty_prompt = false
 # Allow the built-in read-only commands (ls, cat, grep, git status, ...) without a grant.
 builtin_readonly = true
 
+# A command you rejected (guard reject, or d in guard watch) is refused at once,
+# in that project, for this long, so the agent stops asking ("0s": off).
+# reject_memory = "1h"
+
+# true: a command whose audit record cannot be written does not run (exit 125).
+# false (the default) runs it with one warning, and guard audit counts the loss.
+# audit_required = false
+
+# Terminal programs you vouch for as a human's (absolute paths), beyond those
+# guard knows. Read only from this file and the managed policy. Only list a
+# program no process of yours can type into (not tmux or screen, unless you
+# accept that risk: any program you run can `tmux send-keys`).
+# trusted_terminals = []
+
 [permissions.bash]
 # Patterns match the command's words after quote removal. `*` matches anything;
 # "git *" covers git, git status and git log -p, but not gitk. Deny beats allow.
@@ -212,8 +226,10 @@ EOF
 
 # with_progress runs a command, saying every PROGRESS_EVERY seconds (10) that
 # it is still working, one plain line each: a spinner would garble CI logs.
+# The time shown counts from BUILD_START, so it keeps growing across the two
+# builds instead of starting again at 10s for the second one.
 with_progress() {
-	local start=$SECONDS ticker rc=0
+	local start=${BUILD_START:-$SECONDS} ticker rc=0
 	(
 		trap - EXIT
 		while sleep "${PROGRESS_EVERY:-10}"; do
@@ -302,15 +318,16 @@ install_guard() {
 	# and urfave/cli, and guard execs it for them. urfave_cli_no_docs leaves out
 	# urfave/cli's man/markdown generators, which guard-cli never calls.
 	say "building guard $version (the first build compiles SQLite, about 2-3 minutes; later builds take seconds)"
+	BUILD_START=$SECONDS
 	if ! with_progress build_in "$REPO" CGO_ENABLED=0 "$GO" build -trimpath "$buildvcs" \
 		-o "$build/guard" ./cmd/guard; then
 		die "go build ./cmd/guard failed"
 	fi
 	if ! with_progress build_in "$REPO" CGO_ENABLED=1 "$GO" build -trimpath "$buildvcs" -tags urfave_cli_no_docs \
-		-ldflags "-X main.version=$version" -o "$build/guard-cli" ./cmd/guard-cli; then
+		-ldflags "-X main.linkedVersion=$version" -o "$build/guard-cli" ./cmd/guard-cli; then
 		die "go build ./cmd/guard-cli failed"
 	fi
-	say "built"
+	say "built in $((SECONDS - BUILD_START))s"
 
 	mkdirs "$bindir"
 	mkdirs "$shims"

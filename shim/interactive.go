@@ -321,7 +321,7 @@ func (s *session) send(text string, timeout time.Duration) (int, error) {
 	nonce := newNonce()
 	state, _ := term.GetState(s.fd)
 	if s.fg {
-		_ = unix.IoctlSetPointerInt(s.fd, unix.TIOCSPGRP, s.pid)
+		giveForeground(s.fd, s.pid)
 	}
 	defer func() {
 		if s.fg {
@@ -355,6 +355,17 @@ func (s *session) send(text string, timeout time.Duration) (int, error) {
 			return 0, errors.New("the shell did not report within " + shortDuration(timeout))
 		}
 	}
+}
+
+// giveForeground makes group pgid the terminal's foreground. guard may be in
+// the background when it does (the shell started in the foreground): a
+// guard started from an interactive shell is not the session leader, its
+// group is not orphaned, and TIOCSPGRP from the background would stop it
+// with SIGTTOU. So SIGTTOU is ignored for the call, as in takeForeground.
+func giveForeground(fd, pgid int) {
+	signal.Ignore(syscall.SIGTTOU)
+	defer signal.Reset(syscall.SIGTTOU)
+	_ = unix.IoctlSetPointerInt(fd, unix.TIOCSPGRP, pgid)
 }
 
 // takeReport finds the report framed by nonce in what was read so far and

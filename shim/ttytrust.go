@@ -218,7 +218,7 @@ func judgeHolder(h int, chain []procInfo, at map[int]int, agent int, trusted []s
 		kind, why = hostOf(h, trusted)
 	}
 	if kind == notHost {
-		if pos == agent {
+		if pos == agent && !listedNotHost(why) {
 			return untrusted(h, fmt.Sprintf("terminal held by the agent's process tree: %s pid %d", name, h))
 		}
 		return untrusted(h, fmt.Sprintf("terminal held by %s pid %d: %s", name, h, why))
@@ -290,6 +290,20 @@ func hostOf(pid int, trusted []string) (hostKind, string) {
 		return h.kind, ""
 	}
 	return notHost, "not a known terminal program"
+}
+
+// listedNotHost says whether why is the reason hosts gives for a program
+// that holds terminals but is no human's (tmux, screen, …). Such a program
+// directly above guard's shells is not the agent: the message names it and
+// its reason, which is what the human needs to read (and what
+// trusted_terminals answers), rather than "the agent's process tree".
+func listedNotHost(why string) bool {
+	for _, h := range hosts {
+		if h.kind == notHost && h.why == why {
+			return true
+		}
+	}
+	return false
 }
 
 // sshdNames are the names an sshd session process runs under.

@@ -349,8 +349,24 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	if c.Command != nil && c.Command.HelpName != "" {
 		name = c.Command.HelpName
 	}
-	return &cliError{code: exitUsage, kind: "error", msg: lowerFirst(err.Error()),
+	return &cliError{code: exitUsage, kind: "error", msg: longDashes(lowerFirst(err.Error())),
 		hint: "run " + name + " --help for usage"}
+}
+
+// longDashes writes the long flags in a message of Go's flag package the way
+// guard's help spells them: "flag -since: parse error" names --since, which
+// is what the user typed and what --help lists. One-letter flags (-n) keep
+// their single dash.
+func longDashes(msg string) string {
+	words := strings.Split(msg, " ")
+	for i, w := range words {
+		name := strings.TrimRight(strings.TrimPrefix(w, "-"), ":,")
+		if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && len(name) > 1 &&
+			name[0] >= 'a' && name[0] <= 'z' {
+			words[i] = "-" + w
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 func lowerFirst(s string) string {

@@ -159,10 +159,27 @@ func (a *App) humanTTY() (*os.File, error) {
 	for _, f := range []*os.File{tty, a.Stdin} {
 		if t := shim.TrustTerminal(f, trusted); !t.Human {
 			tty.Close()
-			return nil, fmt.Errorf("needs a human's terminal, and this one is not (%s)", t.Why)
+			return nil, notHumansError(t.Why)
 		}
 	}
 	return tty, nil
+}
+
+// notHumansError is a terminal guard does not judge a human's, and why.
+type notHumansError string
+
+func (e notHumansError) Error() string {
+	return "needs a human's terminal, and this one is not (" + string(e) + ")"
+}
+
+// humanHint is the hint for a refusal by humanTTY: where to run the verb,
+// and, for a terminal guard does not judge a human's, how to vouch for it.
+func (a *App) humanHint(where string, err error) string {
+	var nh notHumansError
+	if errors.As(err, &nh) {
+		return where + "; to vouch for this terminal's program, list its path in trusted_terminals in " + a.paths().GlobalConfig()
+	}
+	return where
 }
 
 // resolve shows the request on the terminal, waits for the human to confirm,
@@ -170,7 +187,7 @@ func (a *App) humanTTY() (*os.File, error) {
 func (a *App) resolve(id, status, verb string) error {
 	tty, err := a.humanTTY()
 	if err != nil {
-		return refused(verb+" "+err.Error(), "run guard "+verb+" "+id+" yourself, in a terminal")
+		return refused(verb+" "+err.Error(), a.humanHint("run guard "+verb+" "+id+" yourself, in a terminal", err))
 	}
 	defer tty.Close()
 

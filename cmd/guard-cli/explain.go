@@ -122,7 +122,7 @@ func writeExplain(b *strings.Builder, red *redact.Redactor, cwd string, an *clas
 	if v.Decision == grants.Ask {
 		switch {
 		case v.OnceOnly:
-			b.WriteString("  a composite command can only be allowed once, at the prompt\n")
+			fmt.Fprintf(b, "  %s\n", onceOnlyWhy(v.Rule))
 		case v.Suggest != "":
 			sug := red.String(v.Suggest)
 			fmt.Fprintf(b, "  suggested pattern: %s\n", sug)
@@ -213,4 +213,18 @@ func quoteWords(args []string) string {
 		q[i] = classify.QuoteWord(s)
 	}
 	return strings.Join(q, " ")
+}
+
+// onceOnlyWhy says why an ask can only be allowed once, at the prompt: for
+// composite text and a dynamic command word no pattern describes it; for
+// the rest (built-in ask rules, ask rules from settings) a stored allow
+// never overrides the rule.
+func onceOnlyWhy(rule string) string {
+	switch rule {
+	case grants.RuleComposite:
+		return "a composite command can only be allowed once, at the prompt"
+	case grants.RuleDynamicCommand:
+		return "a command whose program name is not literal can only be allowed once, at the prompt"
+	}
+	return "only allow once, at the prompt: no grant overrides the ask rule " + rule
 }

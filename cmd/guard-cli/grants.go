@@ -299,8 +299,15 @@ func (a *App) grantsAdd(c *cli.Context) error {
 		return err
 	}
 	p := a.paths()
+	// Name the project, not only its hashed folder: a human who runs the
+	// suggested command in another directory must see which project it
+	// went to.
+	where := layer
+	if layer == grants.LayerProjectGrants {
+		where += " of " + grants.ProjectRoot(cwd)
+	}
 	if hasRule(grants.Load(p, cwd), file, kind, pattern) {
-		fmt.Fprintf(a.Stdout, "%s %s is already in %s (%s)\n", kind, classify.QuoteWord(pattern), layer, file)
+		fmt.Fprintf(a.Stdout, "%s %s is already in %s (%s)\n", kind, classify.QuoteWord(pattern), where, file)
 		return nil
 	}
 	if err := grants.AddRule(file, kind, pattern); err != nil {
@@ -312,7 +319,7 @@ func (a *App) grantsAdd(c *cli.Context) error {
 		}
 	}
 	a.recordVerb(nil, string(kind), layer, "", ccs.ViaCLI, "")
-	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, classify.QuoteWord(pattern), layer, file)
+	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, classify.QuoteWord(pattern), where, file)
 	if kind == grants.Allow {
 		if w := a.shadowed(p, cwd, pattern); w != "" {
 			a.diag("warning", w)

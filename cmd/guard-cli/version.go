@@ -31,7 +31,14 @@ func (a *App) version(c *cli.Context) error {
 	return nil
 }
 
-// versionString describes this build from its embedded build information.
+// linkedVersion is set at link time by install.sh
+// (-ldflags "-X main.linkedVersion=…", the checkout's git describe, as its
+// "building guard …" line says); empty in a plain go build. Written only by
+// the linker, never at run time.
+var linkedVersion string
+
+// versionString describes this build: the version install.sh linked in,
+// else the embedded build information.
 func versionString() string {
 	version, revision, dirty := "(devel)", "", false
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -46,6 +53,9 @@ func versionString() string {
 				dirty = s.Value == "true"
 			}
 		}
+	}
+	if linkedVersion != "" {
+		version = linkedVersion
 	}
 	s := "guard " + version
 	if revision != "" {

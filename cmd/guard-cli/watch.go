@@ -79,7 +79,7 @@ func (a *App) watch(c *cli.Context) error {
 	// be a human's.
 	tty, err := a.humanTTY()
 	if err != nil {
-		return refused("watch "+err.Error(), "run guard watch yourself, in a terminal of your own, outside the agent")
+		return refused("watch "+err.Error(), a.humanHint("run guard watch yourself, in a terminal of your own, outside the agent", err))
 	}
 	defer tty.Close()
 	paths := a.paths()
