@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -118,6 +119,12 @@ func (a *app) interactive(shellPath string, flags []string, depth int) int {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer signal.Stop(sigs)
+	// ending is held by whichever ends guard: the signal's cleanup, once
+	// it has begun, or the session's own return. Killing the shell ends the
+	// session, and its return must not exit guard before the cleanup has
+	// reached every job.
+	var ending sync.Mutex
+	defer ending.Lock()
 	go func() {
 		var sig syscall.Signal
 		for got := range sigs {
@@ -130,6 +137,7 @@ func (a *app) interactive(shellPath string, flags []string, depth int) int {
 				break
 			}
 		}
+		ending.Lock() // (never unlocked: this goroutine exits guard)
 		// the shell's group and every job it started (each in a group
 		// of its own), all guard's descendants: as a subreaper guard
 		// keeps the orphans of a dying shell among them

@@ -2,6 +2,7 @@ package shim
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -468,7 +469,8 @@ func TestInteractiveSIGTERMEndsSessionAndJobs(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	for _, pid := range pids {
 		if alive(pid) {
-			t.Errorf("job %d survived the session", pid)
+			stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			t.Errorf("job %d survived the session: %s", pid, stat)
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
