@@ -210,20 +210,38 @@ func TestPromptKeyWithoutEnter(t *testing.T) {
 }
 
 func TestPromptEarlyKeysIgnored(t *testing.T) {
-	// Typed as soon as the question starts to show: thrown away.
-	r := ask(t, npmQ, 1500*time.Millisecond, "<early>", "o\r")
-	if r.r.Answer != AnswerDeny || !errors.Is(r.err, ErrAskTimeout) {
-		t.Errorf("early o, enter: got %+v %v", r.r, r.err)
-	}
-	// And the prompt still takes the answer typed after.
-	r = ask(t, npmQ, 10*time.Second, "<early>", "g\r", "<cue>", "p\r")
-	if r.r.Answer != AnswerProject || r.err != nil {
-		t.Errorf("early g, then p: got %+v %v", r.r, r.err)
-	}
-	// Early keys before the confirmation of g do not confirm it.
-	r = ask(t, npmQ, 10*time.Second, "g\r", "y\r", "<cue>", "x", "<cue>", "d\r")
-	if r.r.Answer != AnswerDeny || r.err != nil {
-		t.Errorf("g, early y: got %+v %v", r.r, r.err)
+	// "Early" is the test's intent, not a promise: on a loaded machine its
+	// keys can reach the terminal after the question has settled, where they
+	// count. So each case passes when one of three tries behaves as it must;
+	// a prompt that took early keys would fail all three.
+	for _, tc := range []struct {
+		name    string
+		timeout time.Duration
+		keys    []string
+		ok      func(promptResult) bool
+	}{
+		// Typed as soon as the question starts to show: thrown away.
+		{"early o, enter", 1500 * time.Millisecond, []string{"<early>", "o\r"},
+			func(r promptResult) bool { return r.r.Answer == AnswerDeny && errors.Is(r.err, ErrAskTimeout) }},
+		// And the prompt still takes the answer typed after.
+		{"early g, then p", 10 * time.Second, []string{"<early>", "g\r", "<cue>", "p\r"},
+			func(r promptResult) bool { return r.r.Answer == AnswerProject && r.err == nil }},
+		// Early keys before the confirmation of g do not confirm it.
+		{"g, early y", 10 * time.Second, []string{"g\r", "y\r", "<cue>", "x", "<cue>", "d\r"},
+			func(r promptResult) bool { return r.r.Answer == AnswerDeny && r.err == nil }},
+	} {
+		var got []promptResult
+		for try := 0; try < 3; try++ {
+			r := ask(t, npmQ, tc.timeout, tc.keys...)
+			if tc.ok(r) {
+				got = nil
+				break
+			}
+			got = append(got, r)
+		}
+		if got != nil {
+			t.Errorf("%s: every try took the early keys: %+v", tc.name, got)
+		}
 	}
 }
 
