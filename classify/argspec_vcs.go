@@ -48,7 +48,17 @@ func gitSubSpec(sub string) *Spec {
 		return &gitDiffSpec
 	case "log", "show", "whatchanged", "format-patch", "range-diff":
 		return &gitLogSpec
-	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "remote", "fetch", "pull", "merge", "rebase", "add", "rm", "mv", "cherry-pick", "revert", "shortlog", "reflog", "worktree", "submodule", "config", "init", "clone", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "gc", "prune", "archive", "bundle", "apply", "am", "help", "version", "var", "credential", "credential-store", "credential-cache":
+	case "rebase":
+		return &gitRebaseSpec
+	case "difftool", "mergetool":
+		return &gitDifftoolSpec
+	case "clone":
+		return &gitCloneSpec
+	case "init":
+		return &gitInitSpec
+	case "fetch", "pull", "ls-remote", "archive":
+		return &gitRemoteSpec
+	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "remote", "merge", "add", "rm", "mv", "cherry-pick", "revert", "shortlog", "reflog", "worktree", "submodule", "config", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "gc", "prune", "bundle", "apply", "am", "help", "version", "var", "credential", "credential-store", "credential-cache":
 		return &gitOtherSpec
 	}
 	return nil
@@ -172,6 +182,52 @@ var gitLogOpts = []Opt{
 // gitDiffSpec: git diff's operands are revisions or paths, and with
 // --no-index files anywhere, read out.
 var gitDiffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: gitLogOpts}
+
+// The subcommands that run a program given in an option (rebase -x CMD,
+// difftool --extcmd=CMD, fetch --upload-pack=CMD, clone -u CMD) or take
+// their hooks from a template directory. Their exec options are typed
+// here, so every spelling parse-options accepts (--exe, -x'CMD', -ix CMD)
+// reaches the rules that judge a program, not only the full one.
+var gitRebaseSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "x", Long: []string{"exec"}, Val: RoleProgram},
+	{Short: "sX", Long: []string{"onto", "strategy", "strategy-option", "whitespace", "rebase-merges", "empty"}, Val: RoleText},
+	{Short: "CS", Long: []string{"gpg-sign"}, Val: RoleText, Optional: true},
+	{Short: "imnqvf", Long: []string{"interactive", "merge", "quiet", "verbose", "stat", "no-stat", "no-verify", "verify", "force-rebase", "no-ff", "continue", "abort", "skip", "quit", "edit-todo", "show-current-patch", "apply", "keep-base", "keep-empty", "no-keep-empty", "autosquash", "no-autosquash", "autostash", "no-autostash", "root", "signoff", "committer-date-is-author-date", "reset-author-date", "ignore-date", "ignore-whitespace", "update-refs", "no-update-refs", "reschedule-failed-exec", "no-reschedule-failed-exec", "fork-point", "no-fork-point", "no-gpg-sign", "rerere-autoupdate", "no-rerere-autoupdate"}},
+}}
+
+var gitDifftoolSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "x", Long: []string{"extcmd"}, Val: RoleProgram},
+	{Short: "t", Long: []string{"tool"}, Val: RoleText},
+	{Short: "dygO", Long: []string{"dir-diff", "no-prompt", "prompt", "symlinks", "no-symlinks", "tool-help", "trust-exit-code", "no-trust-exit-code", "gui", "no-gui", "cached", "staged"}},
+}}
+
+var gitCloneSpec = Spec{Abbrev: true, Operands: RoleURL, Last: RoleWrite, Opts: []Opt{
+	{Short: "u", Long: []string{"upload-pack"}, Val: RoleProgram},
+	{Long: []string{"template"}, Val: RoleProgram}, // its hooks run in the new repository
+	{Long: []string{"separate-git-dir"}, Val: RoleWrite},
+	{Long: []string{"reference", "reference-if-able"}, Val: RoleRead},
+	{Short: "obcj", Long: []string{"origin", "branch", "config", "depth", "shallow-since", "shallow-exclude", "filter", "jobs", "server-option", "bundle-uri", "ref-format", "revision"}, Val: RoleText},
+	{Long: []string{"recurse-submodules"}, Val: RoleText, Optional: true},
+	{Short: "lsqvn", Long: []string{"local", "no-local", "no-hardlinks", "shared", "dissociate", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "single-branch", "no-single-branch", "no-tags", "tags", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "sparse", "also-filter-submodules", "reject-shallow", "no-reject-shallow", "ipv4", "ipv6"}},
+}}
+
+var gitInitSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+	{Long: []string{"template"}, Val: RoleProgram}, // its hooks run in the new repository
+	{Long: []string{"separate-git-dir"}, Val: RoleWrite},
+	{Short: "b", Long: []string{"initial-branch", "object-format", "ref-format"}, Val: RoleText},
+	{Long: []string{"shared"}, Val: RoleText, Optional: true},
+	{Short: "q", Long: []string{"quiet", "bare"}},
+}}
+
+var gitRemoteSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Long: []string{"upload-pack", "exec"}, Val: RoleProgram},
+	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
+	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},
+	{Long: []string{"remote", "prefix", "format", "depth", "deepen", "shallow-since", "shallow-exclude", "refmap", "server-option", "negotiation-tip", "filter", "jobs", "strategy", "strategy-option", "sort", "add-file", "add-virtual-file", "compression-level"}, Val: RoleText},
+	{Short: "mjXs", Val: RoleText},
+	{Long: []string{"recurse-submodules", "rebase", "signoff", "gpg-sign", "log", "cleanup", "recurse-submodules-default"}, Val: RoleText, Optional: true},
+	{Short: "qvapPtfkuln46hr", Long: []string{"quiet", "verbose", "all", "append", "atomic", "prune", "prune-tags", "tags", "no-tags", "force", "keep", "multiple", "dry-run", "progress", "no-progress", "unshallow", "update-shallow", "update-head-ok", "write-fetch-head", "no-write-fetch-head", "set-upstream", "ff", "no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "edit", "no-edit", "stat", "no-stat", "autostash", "no-autostash", "verify", "no-verify", "no-rebase", "heads", "branches", "refs", "get-url", "symref", "exit-code", "list", "ipv4", "ipv6", "show-forced-updates", "no-show-forced-updates", "porcelain", "worktree-attributes", "no-recurse-submodules", "allow-unrelated-histories"}},
+}}
 
 var gitOtherSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},

@@ -317,11 +317,21 @@ func (w *walker) generated(c, start int, inner []field, where string) int {
 func (w *walker) wrapEnv(c int, fs []field) {
 	i := 1
 	var dir *field
+	cloned := false
 	for i < len(fs) {
 		f := fs[i]
 		a := f.val
 		if f.dyn {
 			break
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.IndexByte("i0v", a[1]) >= 0 && a != "-iv" && a != "-vi" {
+			// a bundle (getopt): -iu NAME is -i -u NAME, -iC/ is -i -C/
+			if !cloned {
+				fs, cloned = slices.Clone(fs), true
+			}
+			fs[i].val = "-" + a[2:]
+			fs[i].pat = fs[i].val
+			continue
 		}
 		switch {
 		case a == "--":
@@ -574,11 +584,11 @@ func (w *walker) wrapSg(c int, fs []field) {
 
 // wrapScript: script [options] [-c COMMAND] [FILE]
 func (w *walker) wrapScript(c int, fs []field) {
-	for i := 1; i+1 < len(fs); i++ {
-		if fs[i].val == "-c" || fs[i].val == "--command" {
+	for _, wd := range w.words(c).Words {
+		if wd.Name == "command" && wd.Arg < len(fs) {
 			w.a.Commands[c].Wrap = WrapShell
-			w.a.Commands[c].InnerStart = i + 1
-			w.shellText(c, fs[i+1], "script -c")
+			w.a.Commands[c].InnerStart = wd.Arg
+			w.shellText(c, w.valueField(c, wd), "script -c")
 			return
 		}
 	}
@@ -1238,6 +1248,17 @@ func (w *walker) keepWrap(c int, f func()) {
 	w.a.Commands[c].Opaque = w.a.Commands[c].Opaque || opaque
 }
 
+// optionProgram returns the command line in a program option's value: the
+// whole value, or for options whose value is a list of actions, the part
+// after the action that runs a command (tar --checkpoint-action=exec=CMD);
+// ok is false when the value names no command (--checkpoint-action=dot).
+func optionProgram(opt, val string) (string, bool) {
+	if opt == "checkpoint-action" {
+		return strings.CutPrefix(val, "exec=")
+	}
+	return val, true
+}
+
 // programValues judges the program-to-run words a command's spec names
 // (go test -exec CMD, tar --to-command=CMD, rsync -e CMD, make
 // VAR=$(shell CMD), hyperfine CMD, ssh localhost CMD) as the command lines
@@ -1266,7 +1287,9 @@ func (w *walker) programValues(c int) {
 		case wd.Role == RoleProgram && wd.Name != "" && wd.Rest:
 			argv = append(argv, f.val) // fd -x CMD ARG…: the words up to ';'
 		case wd.Role == RoleProgram && wd.Name != "":
-			w.keepWrap(c, func() { w.nested(c, f.val, name+" --"+wd.Name, false) })
+			if cmd, ok := optionProgram(wd.Name, f.val); ok {
+				w.keepWrap(c, func() { w.nested(c, cmd, name+" --"+wd.Name, false) })
+			}
 		case wd.Role == RoleProgram && (s.InOrder || s.Sub != nil):
 			argv = append(argv, f.val)
 		case wd.Role == RoleProgram:
