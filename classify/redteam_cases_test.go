@@ -82,6 +82,15 @@ var redteamCases = []denyCase{
 	{`rm -rf /tmp/*`, "", "rm-recursive"},
 	{`rm -rf build/*`, "", "rm-recursive"},
 	{`rm -f /usr/local/bin/x.*.bak`, "", ""},
+	// ---- make runs its SHELL and --eval's $(shell …)
+	{`make SHELL='rm -rf /'`, "rm-root", ""},
+	{`make test SHELL='sudo sh'`, "privilege", ""},
+	{`make --eval='$(shell rm -rf /)'`, "rm-root", ""},
+	{`make -E '$(shell sudo true)'`, "privilege", ""},
+	{`make --ev='$(shell rm -rf /)'`, "rm-root", ""},
+	{`make SHELL=/bin/bash test`, "", ""},
+	{`make --eval='x:=1' all`, "", ""},
+	{`make CC=gcc`, "", ""},
 	// ---- two-word options: jq --rawfile NAME FILE reads FILE
 	{`jq --rawfile k ~/.ssh/id_rsa -n '$k'`, "credential-read", ""},
 	{`jq --slurpfile k ~/.docker/config.json -n '$k'`, "credential-read", ""},

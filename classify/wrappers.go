@@ -1294,9 +1294,13 @@ func (w *walker) programValues(c int) {
 			argv = append(argv, f.val)
 		case wd.Role == RoleProgram:
 			w.keepWrap(c, func() { w.nested(c, f.val, name+" runs", false) })
+		case (name == "make" || name == "gmake") && wd.Name == "" && strings.HasPrefix(f.val, "SHELL="):
+			// make SHELL=CMD runs every recipe line through CMD
+			w.keepWrap(c, func() { w.nested(c, strings.TrimPrefix(f.val, "SHELL="), "make SHELL=", false) })
 		case name == "make" || name == "gmake":
-			// make VAR=$(shell CMD) runs CMD while reading the makefile
-			if k := strings.Index(f.val, "$(shell "); k >= 0 && strings.Contains(f.val, "=") {
+			// make VAR=$(shell CMD) and --eval='$(shell CMD)' run CMD while
+			// reading the makefile
+			if k := strings.Index(f.val, "$(shell "); k >= 0 && (strings.Contains(f.val, "=") || wd.Name == "eval") {
 				body := f.val[k+len("$(shell "):]
 				if e := strings.LastIndexByte(body, ')'); e >= 0 {
 					body = body[:e]

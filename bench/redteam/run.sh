@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/redteam/run.sh: the red-team probe files, judged from outside the code
 # with `guard check --stdin --json` only (nothing is run). A measurement, not a
-# test. Usage: bench/redteam/run.sh [-v]   (-v lists every miss)
+# test. Usage: bench/redteam/run.sh [-v]   (-v lists every miss;
+# GUARD_BIN_DIR=DIR judges with DIR/guard and DIR/guard-cli instead of a build)
 #
 #   danger.txt    must not be allowed silently (ask or deny), with no grants and
 #                 with the common wholesale grants
@@ -13,7 +14,11 @@ DIR=$REPO/bench/redteam
 VERBOSE=${1:-}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-(cd "$REPO" && CGO_ENABLED=0 go build -o "$TMP/guard" ./cmd/guard && go build -o "$TMP/guard-cli" ./cmd/guard-cli)
+if [[ -n ${GUARD_BIN_DIR:-} ]]; then # judge with other binaries (an older build, to compare)
+	cp "$GUARD_BIN_DIR/guard" "$GUARD_BIN_DIR/guard-cli" "$TMP/"
+else
+	(cd "$REPO" && CGO_ENABLED=0 go build -o "$TMP/guard" ./cmd/guard && go build -o "$TMP/guard-cli" ./cmd/guard-cli)
+fi
 export PATH=$TMP:$PATH
 unset GUARD_ACTIVE
 # the probes name /tmp/redteam/home as HOME's absolute spelling; it is
