@@ -91,6 +91,13 @@ var redteamCases = []denyCase{
 	{`make SHELL=/bin/bash test`, "", ""},
 	{`make --eval='x:=1' all`, "", ""},
 	{`make CC=gcc`, "", ""},
+	// ---- an editor's Ex command that runs the shell
+	{`vim -c '!rm -rf /' x`, "rm-root", ""},
+	{`vim -c ':silent !sudo true' x`, "privilege", ""},
+	{`nvim --cmd 'silent! !rm -rf /' x`, "rm-root", ""},
+	{`vi -c ':!cat ~/.ssh/id_rsa' x`, "credential-read", ""},
+	{`vim -c 'set nu' x`, "", ""},
+	{`vim -c ':silent! call Foo()' x`, "", ""},
 	// ---- two-word options: jq --rawfile NAME FILE reads FILE
 	{`jq --rawfile k ~/.ssh/id_rsa -n '$k'`, "credential-read", ""},
 	{`jq --slurpfile k ~/.docker/config.json -n '$k'`, "credential-read", ""},

@@ -1390,8 +1390,24 @@ func (w *walker) scriptCalls(c int) {
 var shellCalls = []string{"system", "popen", "exec", "execSync", "spawnSync", "check_output", "check_call", "getoutput",
 	"getstatusoutput", "call", "run", "Popen", "shell_exec", "passthru", "proc_open", "qx", "%x"}
 
+// exShellCommand returns the shell command an Ex command runs: "!CMD",
+// ":!CMD", ":silent !CMD", ":silent! !CMD".
+func exShellCommand(ex string) (string, bool) {
+	s := strings.TrimLeft(ex, ": \t")
+	if rest, ok := strings.CutPrefix(s, "silent"); ok {
+		s = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
+	}
+	return strings.CutPrefix(s, "!")
+}
+
 // scriptCommands returns the literal command lines in a script.
 func scriptCommands(name, script string) []string {
+	if SpecFor(name) == &editorSpec {
+		// vim -c '!CMD', --cmd ':silent !CMD': an Ex command that runs CMD
+		if cmd, ok := exShellCommand(script); ok {
+			return []string{cmd}
+		}
+	}
 	if !strings.ContainsAny(script, "\"'`|e") {
 		return nil
 	}
