@@ -15,6 +15,10 @@ func netSpec(name string) *Spec {
 		return &scpSpec
 	case "rsync":
 		return &rsyncSpec
+	case "nc", "ncat", "netcat":
+		return &ncSpec
+	case "socat":
+		return &socatSpec
 	case "sshpass":
 		return &sshpassSpec
 	case "mysql", "mariadb", "mysqldump", "mysqladmin", "mariadb-dump":
@@ -89,6 +93,25 @@ var rsyncSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []
 	{Short: "B", Long: []string{"chmod", "chown", "usermap", "groupmap", "suffix", "bwlimit", "timeout", "max-size", "min-size", "block-size", "port", "out-format", "log-file-format", "info", "debug", "iconv", "sockopts", "remote-option", "checksum-choice", "compress-choice", "compress-level", "max-delete", "modify-window"}, Val: RoleText},
 	{Short: "M", Val: RoleText},
 	{Short: "avrRlLkKpEgoDtOJNUHAXSWxuinzcbdPhq0468", Long: []string{"archive", "verbose", "recursive", "relative", "links", "copy-links", "perms", "times", "group", "owner", "devices", "specials", "hard-links", "acls", "xattrs", "sparse", "whole-file", "one-file-system", "update", "dry-run", "compress", "checksum", "backup", "delete", "del", "delete-before", "delete-after", "delete-during", "delete-delay", "delete-excluded", "remove-source-files", "partial", "progress", "human-readable", "quiet", "stats", "itemize-changes", "list-only", "existing", "ignore-existing", "inplace", "append", "safe-links", "numeric-ids", "mkpath", "protect-args", "secluded-args"}},
+}}
+
+// ncSpec: netcat's -e PROG and -c CMD (ncat --exec, --sh-exec) run a
+// program with the connection as its stdin and stdout.
+var ncSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "e", Long: []string{"exec"}, Val: RoleProgram},
+	{Short: "c", Long: []string{"sh-exec", "lua-exec"}, Val: RoleProgram},
+	{Short: "o", Long: []string{"output", "hex-dump", "append-output"}, Val: RoleWrite},
+	{Short: "pswqiIOTVxX", Long: []string{"source-port", "source", "wait", "idle-timeout", "proxy", "proxy-type", "proxy-auth", "allow", "deny", "max-conns", "send-only", "recv-only"}, Val: RoleText},
+	{Short: "lkuvnzdDhN46CrbtU", Long: []string{"listen", "keep-open", "udp", "verbose", "nodns", "zero", "help", "version", "ssl", "crlf", "broker", "chat", "telnet", "no-shutdown"}},
+}}
+
+// socatSpec: socat's two operands are addresses, TYPE:PARAMS[,OPTS]; the
+// rules read their types (EXEC: and SYSTEM: run a command, OPEN:, FILE:,
+// CREATE:, UNIX-*: name a path), so they are unknown here.
+var socatSpec = Spec{OneDash: true, Operands: RoleUnknown, Opts: []Opt{
+	{Long: []string{"lf", "L", "W"}, Val: RoleWrite},
+	{Long: []string{"b", "t", "T", "lp"}, Val: RoleText},
+	{Long: []string{"d", "dd", "ddd", "D", "ly", "lm", "lu", "lh", "u", "U", "v", "x", "r", "R", "s", "g", "h", "hh", "hhh", "V", "4", "6"}},
 }}
 
 var sshpassSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{

@@ -98,6 +98,16 @@ var redteamCases = []denyCase{
 	{`vi -c ':!cat ~/.ssh/id_rsa' x`, "credential-read", ""},
 	{`vim -c 'set nu' x`, "", ""},
 	{`vim -c ':silent! call Foo()' x`, "", ""},
+	// ---- socat's EXEC:/SYSTEM: addresses and netcat's -e/-c run a command
+	{`socat - EXEC:'rm -rf /'`, "rm-root", ""},
+	{`socat - system:'rm -rf /'`, "rm-root", ""},
+	{`socat -d -d TCP-LISTEN:8080,fork 'EXEC:sudo true,pty,stderr'`, "privilege", ""},
+	{`nc -e 'rm -rf /' x 1`, "rm-root", ""},
+	{`ncat -c 'rm -rf /' x 1`, "rm-root", ""},
+	{`ncat --sh-exec 'sudo true' -l 9`, "privilege", ""},
+	{`socat - EXEC:ls`, "", ""},
+	{`socat TCP-LISTEN:8080,fork TCP:localhost:3000`, "", ""},
+	{`nc -zv localhost 22`, "", ""},
 	// ---- two-word options: jq --rawfile NAME FILE reads FILE
 	{`jq --rawfile k ~/.ssh/id_rsa -n '$k'`, "credential-read", ""},
 	{`jq --slurpfile k ~/.docker/config.json -n '$k'`, "credential-read", ""},

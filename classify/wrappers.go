@@ -1259,6 +1259,17 @@ func optionProgram(opt, val string) (string, bool) {
 	return val, true
 }
 
+// socatCommand returns the command line of a socat address that runs one
+// (EXEC:CMD, SYSTEM:CMD, without its ,options).
+func socatCommand(addr string) (string, bool) {
+	typ, rest, ok := strings.Cut(addr, ":")
+	if !ok || !strings.EqualFold(typ, "exec") && !strings.EqualFold(typ, "system") {
+		return "", false
+	}
+	cmd, _, _ := strings.Cut(rest, ",")
+	return cmd, true
+}
+
 // programValues judges the program-to-run words a command's spec names
 // (go test -exec CMD, tar --to-command=CMD, rsync -e CMD, make
 // VAR=$(shell CMD), hyperfine CMD, ssh localhost CMD) as the command lines
@@ -1294,6 +1305,11 @@ func (w *walker) programValues(c int) {
 			argv = append(argv, f.val)
 		case wd.Role == RoleProgram:
 			w.keepWrap(c, func() { w.nested(c, f.val, name+" runs", false) })
+		case name == "socat" && wd.Name == "":
+			// socat - EXEC:CMD / SYSTEM:CMD runs CMD on the connection
+			if cmd, ok := socatCommand(f.val); ok {
+				w.keepWrap(c, func() { w.nested(c, cmd, "socat "+strings.ToUpper(f.val[:strings.IndexByte(f.val, ':')]), false) })
+			}
 		case (name == "make" || name == "gmake") && wd.Name == "" && strings.HasPrefix(f.val, "SHELL="):
 			// make SHELL=CMD runs every recipe line through CMD
 			w.keepWrap(c, func() { w.nested(c, strings.TrimPrefix(f.val, "SHELL="), "make SHELL=", false) })
