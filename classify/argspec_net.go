@@ -96,8 +96,9 @@ var rsyncSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []
 }}
 
 // ncSpec: netcat's -e PROG and -c CMD (ncat --exec, --sh-exec) run a
-// program with the connection as its stdin and stdout.
-var ncSpec = Spec{Operands: RoleText, Opts: []Opt{
+// program with the connection as its stdin and stdout. The operands are a
+// host and port, or with -U a socket's path: unknown.
+var ncSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
 	{Short: "e", Long: []string{"exec"}, Val: RoleProgram},
 	{Short: "c", Long: []string{"sh-exec", "lua-exec"}, Val: RoleProgram},
 	{Short: "o", Long: []string{"output", "hex-dump", "append-output"}, Val: RoleWrite},

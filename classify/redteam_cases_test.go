@@ -105,6 +105,8 @@ var redteamCases = []denyCase{
 	{`nc -e 'rm -rf /' x 1`, "rm-root", ""},
 	{`ncat -c 'rm -rf /' x 1`, "rm-root", ""},
 	{`ncat --sh-exec 'sudo true' -l 9`, "privilege", ""},
+	{`nc -U ~/.local/state/guard/console.sock`, "guard-self", ""},
+	{`ncat -U $HOME/.local/state/guard/console.sock`, "guard-self", ""},
 	{`socat - EXEC:ls`, "", ""},
 	{`socat TCP-LISTEN:8080,fork TCP:localhost:3000`, "", ""},
 	{`nc -zv localhost 22`, "", ""},
