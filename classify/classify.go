@@ -790,12 +790,14 @@ func (w *walker) assignValue(as string) {
 	if !ok || v == "" || !envCommand(name) || w.depth >= MaxDepth-1 {
 		return
 	}
-	sub := analyze(envPayload(v), w.opt, nil)
-	for _, h := range sub.Deny {
-		w.hitDeny(h.ID, -1)
-	}
-	for _, h := range sub.Ask {
-		w.hitAsk(h.ID, -1)
+	for _, cmd := range envCommandLines(name, v) {
+		sub := analyze(cmd, w.opt, nil)
+		for _, h := range sub.Deny {
+			w.hitDeny(h.ID, -1)
+		}
+		for _, h := range sub.Ask {
+			w.hitAsk(h.ID, -1)
+		}
 	}
 }
 

@@ -110,6 +110,13 @@ var redteamCases = []denyCase{
 	{`socat - EXEC:ls`, "", ""},
 	{`socat TCP-LISTEN:8080,fork TCP:localhost:3000`, "", ""},
 	{`nc -zv localhost 22`, "", ""},
+	// ---- GIT_CONFIG_PARAMETERS: git -c options in the environment
+	{`GIT_CONFIG_PARAMETERS="'core.pager'='rm -rf /'" git log`, "rm-root", ""},
+	{`GIT_CONFIG_PARAMETERS="'user.name'='x' 'core.sshcommand'='sudo true'" git fetch`, "privilege", ""},
+	{`GIT_CONFIG_PARAMETERS="'alias.x'='!rm -rf /'" git x`, "rm-root", ""},
+	{`export GIT_CONFIG_PARAMETERS="'core.pager'='rm -rf /'"; git log`, "rm-root", ""},
+	{`GIT_CONFIG_PARAMETERS="'alias.st'='status'" git st`, "", ""},
+	{`GIT_CONFIG_PARAMETERS="'core.pager'='less -R'" git log`, "", ""},
 	// ---- two-word options: jq --rawfile NAME FILE reads FILE
 	{`jq --rawfile k ~/.ssh/id_rsa -n '$k'`, "credential-read", ""},
 	{`jq --slurpfile k ~/.docker/config.json -n '$k'`, "credential-read", ""},

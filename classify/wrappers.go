@@ -1227,8 +1227,84 @@ func (w *walker) envAssign(c int, as string) {
 	if !ok || v == "" || !envCommand(name) {
 		return
 	}
-	v = envPayload(v)
-	w.keepWrap(c, func() { w.nested(c, v, name, false) })
+	for _, cmd := range envCommandLines(name, v) {
+		w.keepWrap(c, func() { w.nested(c, cmd, name, false) })
+	}
+}
+
+// envCommandLines returns the command lines a variable's value runs:
+// the value itself (envPayload), or for GIT_CONFIG_PARAMETERS (git -c in
+// the environment: 'core.pager'='CMD' 'alias.x'='!CMD') the values of the
+// keys git runs.
+func envCommandLines(name, v string) []string {
+	if name != "GIT_CONFIG_PARAMETERS" {
+		return []string{envPayload(v)}
+	}
+	pairs, ok := gitConfigParameters(v)
+	if !ok {
+		return []string{envPayload(v)}
+	}
+	var out []string
+	for _, kv := range pairs {
+		if cmd, ok := gitShellValue(kv[0], kv[1]); ok {
+			out = append(out, cmd)
+		}
+	}
+	return out
+}
+
+// gitConfigParameters splits GIT_CONFIG_PARAMETERS, git's own quoting of
+// -c options ('key'='value' …, a quote inside written as the four bytes
+// quote, backslash, quote, quote), into key/value
+// pairs; ok is false when the text is not in that form.
+func gitConfigParameters(v string) ([][2]string, bool) {
+	var out [][2]string
+	quoted := func(s string) (string, string, bool) {
+		if !strings.HasPrefix(s, "'") {
+			return "", s, false
+		}
+		var b strings.Builder
+		s = s[1:]
+		for {
+			k := strings.IndexByte(s, '\'')
+			if k < 0 {
+				return "", s, false
+			}
+			b.WriteString(s[:k])
+			s = s[k+1:]
+			if !strings.HasPrefix(s, "\\''") {
+				return b.String(), s, true
+			}
+			b.WriteByte('\'')
+			s = s[3:]
+		}
+	}
+	s := strings.TrimSpace(v)
+	for s != "" {
+		key, rest, ok := quoted(s)
+		if !ok {
+			return nil, false
+		}
+		val := ""
+		if strings.HasPrefix(rest, "=") {
+			if val, rest, ok = quoted(rest[1:]); !ok {
+				return nil, false
+			}
+		}
+		out = append(out, [2]string{strings.ToLower(key), val})
+		s = strings.TrimLeft(rest, " ")
+	}
+	return out, true
+}
+
+// gitShellValue returns the command line a git config value runs: the
+// value of a key git runs (core.pager, core.sshCommand …), or an alias
+// that starts with "!".
+func gitShellValue(key, val string) (string, bool) {
+	if strings.HasPrefix(key, "alias.") {
+		return strings.CutPrefix(val, "!")
+	}
+	return val, slices.Contains(gitShellKeys, key)
 }
 
 // envPayload turns a variable's value into the command line it runs:
