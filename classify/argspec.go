@@ -46,6 +46,9 @@ type Opt struct {
 	Optional bool
 	// Rest: the value is every following word up to ";" (fd -x CMD ARG…).
 	Rest bool
+	// Pair: the option takes two words, a name (text) and then the value
+	// of role Val (jq --rawfile NAME FILE, --arg NAME VALUE).
+	Pair bool
 }
 
 // name is the canonical name of an option given as the letter b or the
@@ -314,6 +317,14 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 			continue
 		}
 		if !attached {
+			i++
+			val = args[i]
+		}
+		if o.Pair {
+			p.Words = append(p.Words, Word{Arg: i, Name: name, Role: RoleText, Val: val})
+			if i+1 >= len(args) {
+				continue
+			}
 			i++
 			val = args[i]
 		}

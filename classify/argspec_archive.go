@@ -29,13 +29,15 @@ var tarSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleText}, // the archive: tarRoles types it
 	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
 	{Short: "I", Long: []string{"use-compress-program"}, Val: RoleProgram},
-	{Long: []string{"to-command", "rsh-command", "info-script", "new-volume-script"}, Val: RoleProgram},
-	{Short: "F", Val: RoleProgram}, // --info-script: a script run at each volume end
+	{Long: []string{"to-command", "rsh-command"}, Val: RoleProgram},
+	{Short: "F", Long: []string{"info-script", "new-volume-script"}, Val: RoleProgram},
+	{Long: []string{"index-file"}, Val: RoleWrite},
+	{Long: []string{"one-top-level"}, Val: RoleWrite, Optional: true},
 	{Long: []string{"checkpoint-action"}, Val: RoleProgram},
 	{Short: "TX", Long: []string{"files-from", "exclude-from"}, Val: RoleRead},
 	{Short: "g", Long: []string{"listed-incremental"}, Val: RoleWrite},
 	{Short: "V", Long: []string{"label"}, Val: RoleText},
-	{Short: "bHKLN", Long: []string{"blocking-factor", "format", "starting-file", "tape-length", "newer", "after-date", "exclude", "transform", "xform", "owner", "group", "mode", "mtime", "strip-components", "checkpoint", "occurrence", "index-file"}, Val: RoleText},
+	{Short: "bHKLN", Long: []string{"blocking-factor", "format", "starting-file", "tape-length", "newer", "after-date", "exclude", "transform", "xform", "owner", "group", "mode", "mtime", "strip-components", "checkpoint", "occurrence"}, Val: RoleText},
 	{Short: "vzjJaZOPkmpshiSWBlGMUwy", Long: []string{"verbose", "gzip", "gunzip", "bzip2", "xz", "lzma", "zstd", "auto-compress", "compress", "to-stdout", "absolute-names", "keep-old-files", "overwrite", "preserve-permissions", "same-permissions", "dereference", "ignore-zeros", "sparse", "verify", "interactive", "one-file-system", "multi-volume", "unlink-first", "recursive-unlink", "no-recursion", "recursion", "remove-files", "totals", "wildcards", "numeric-owner"}},
 }}
 

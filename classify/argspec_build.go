@@ -143,6 +143,8 @@ func dockerSub(sub string) *Spec {
 		return &dockerBuildSpec
 	case "compose":
 		return &dockerComposeSpec
+	case "cp":
+		return &dockerCpSpec
 	}
 	return &dockerOtherSpec
 }
@@ -174,6 +176,12 @@ var dockerComposeSpec = Spec{Operands: RoleText, Opts: []Opt{
 	{Short: "f", Long: []string{"file", "env-file"}, Val: RoleRead},
 	{Long: []string{"project-directory"}, Val: RoleDir},
 	{Short: "p", Long: []string{"project-name", "profile", "ansi", "progress", "parallel"}, Val: RoleText},
+}}
+
+// dockerCpSpec: docker cp SRC DST, either side a container path (c:/x)
+// or a host path: the last is written.
+var dockerCpSpec = Spec{Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+	{Short: "aLq", Long: []string{"archive", "follow-link", "quiet"}},
 }}
 
 var dockerOtherSpec = Spec{Operands: RoleUnknown, Opts: []Opt{

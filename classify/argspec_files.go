@@ -253,8 +253,9 @@ var psSpec = Spec{Operands: RoleText, Opts: []Opt{
 var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "f", Long: []string{"from-file"}, Val: RoleRead},
 	{Short: "L", Val: RoleDir},
-	{Long: []string{"arg", "argjson", "indent", "tab-width"}, Val: RoleText},
-	{Long: []string{"slurpfile", "rawfile"}, Val: RoleText},
+	{Long: []string{"arg", "argjson"}, Val: RoleText, Pair: true},
+	{Long: []string{"slurpfile", "rawfile"}, Val: RoleRead, Pair: true},
+	{Long: []string{"indent", "tab-width"}, Val: RoleText},
 	{Short: "nrjacCMSseh0", Long: []string{"null-input", "raw-output", "join-output", "ascii-output", "compact-output", "color-output", "monochrome-output", "sort-keys", "slurp", "exit-status", "raw-input", "tab", "seq", "stream", "args", "jsonargs"}},
 }}
 

@@ -17,6 +17,10 @@ func netSpec(name string) *Spec {
 		return &sftpSpec
 	case "rsync":
 		return &rsyncSpec
+	case "nc", "ncat", "netcat":
+		return &ncSpec
+	case "socat":
+		return &socatSpec
 	case "sshpass":
 		return &sshpassSpec
 	case "mysql", "mariadb", "mysqldump", "mysqladmin", "mariadb-dump":
@@ -45,9 +49,11 @@ var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Short: "K", Long: []string{"config", "netrc-file", "etag-compare"}, Val: RoleRead},
 	{Short: "T", Long: []string{"upload-file"}, Val: RoleRead},
 	{Short: "dF", Long: []string{"data", "data-binary", "data-ascii", "data-urlencode", "form", "json", "form-string", "data-raw", "url-query"}, Val: RoleRead},
+	// -H @FILE sends FILE's lines as headers; -w @FILE prints FILE's text
+	{Short: "Hw", Long: []string{"header", "proxy-header", "write-out"}, Val: RoleRead},
 	{Short: "uU", Long: []string{"user", "proxy-user", "oauth2-bearer", "pass", "proxy-pass", "key-pass"}, Val: RoleSecret},
 	{Short: "Eb", Long: []string{"cert", "key", "cacert", "capath", "proxy-cert", "proxy-key", "cookie", "pinnedpubkey"}, Val: RoleUse},
-	{Short: "xHAeXwYyzCmrt", Long: []string{"proxy", "header", "user-agent", "referer", "request", "write-out", "url", "connect-timeout", "max-time", "retry", "range", "resolve", "connect-to", "limit-rate", "socks5", "socks5-hostname", "preproxy", "interface", "proto", "proto-redir", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time"}, Val: RoleText},
+	{Short: "xAeXYyzCmrt", Long: []string{"proxy", "user-agent", "referer", "request", "url", "connect-timeout", "max-time", "retry", "range", "resolve", "connect-to", "limit-rate", "socks5", "socks5-hostname", "preproxy", "interface", "proto", "proto-redir", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time"}, Val: RoleText},
 	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
@@ -90,7 +96,27 @@ var rsyncSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []
 	{Short: "f", Long: []string{"filter", "exclude", "include"}, Val: RolePattern},
 	{Short: "B", Long: []string{"chmod", "chown", "usermap", "groupmap", "suffix", "bwlimit", "timeout", "max-size", "min-size", "block-size", "port", "out-format", "log-file-format", "info", "debug", "iconv", "sockopts", "remote-option", "checksum-choice", "compress-choice", "compress-level", "max-delete", "modify-window"}, Val: RoleText},
 	{Short: "M", Val: RoleText},
-	{Short: "avrRlLkKpEgoDtOJNUHAXSWxuinzcbdPhq0468", Long: []string{"archive", "verbose", "recursive", "relative", "links", "copy-links", "perms", "times", "group", "owner", "devices", "specials", "hard-links", "acls", "xattrs", "sparse", "whole-file", "one-file-system", "update", "dry-run", "compress", "checksum", "backup", "delete", "delete-before", "delete-after", "delete-during", "delete-excluded", "remove-source-files", "partial", "progress", "human-readable", "quiet", "stats", "itemize-changes", "list-only", "existing", "ignore-existing", "inplace", "append", "safe-links", "numeric-ids", "mkpath", "protect-args", "secluded-args"}},
+	{Short: "avrRlLkKpEgoDtOJNUHAXSWxuinzcbdPhq0468", Long: []string{"archive", "verbose", "recursive", "relative", "links", "copy-links", "perms", "times", "group", "owner", "devices", "specials", "hard-links", "acls", "xattrs", "sparse", "whole-file", "one-file-system", "update", "dry-run", "compress", "checksum", "backup", "delete", "del", "delete-before", "delete-after", "delete-during", "delete-delay", "delete-excluded", "remove-source-files", "partial", "progress", "human-readable", "quiet", "stats", "itemize-changes", "list-only", "existing", "ignore-existing", "inplace", "append", "safe-links", "numeric-ids", "mkpath", "protect-args", "secluded-args"}},
+}}
+
+// ncSpec: netcat's -e PROG and -c CMD (ncat --exec, --sh-exec) run a
+// program with the connection as its stdin and stdout. The operands are a
+// host and port, or with -U a socket's path: unknown.
+var ncSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+	{Short: "e", Long: []string{"exec"}, Val: RoleProgram},
+	{Short: "c", Long: []string{"sh-exec", "lua-exec"}, Val: RoleProgram},
+	{Short: "o", Long: []string{"output", "hex-dump", "append-output"}, Val: RoleWrite},
+	{Short: "pswqiIOTVxX", Long: []string{"source-port", "source", "wait", "idle-timeout", "proxy", "proxy-type", "proxy-auth", "allow", "deny", "max-conns", "send-only", "recv-only"}, Val: RoleText},
+	{Short: "lkuvnzdDhN46CrbtU", Long: []string{"listen", "keep-open", "udp", "verbose", "nodns", "zero", "help", "version", "ssl", "crlf", "broker", "chat", "telnet", "no-shutdown"}},
+}}
+
+// socatSpec: socat's two operands are addresses, TYPE:PARAMS[,OPTS]; the
+// rules read their types (EXEC: and SYSTEM: run a command, OPEN:, FILE:,
+// CREATE:, UNIX-*: name a path), so they are unknown here.
+var socatSpec = Spec{OneDash: true, Operands: RoleUnknown, Opts: []Opt{
+	{Long: []string{"lf", "L", "W"}, Val: RoleWrite},
+	{Long: []string{"b", "t", "T", "lp"}, Val: RoleText},
+	{Long: []string{"d", "dd", "ddd", "D", "ly", "lm", "lu", "lh", "u", "U", "v", "x", "r", "R", "s", "g", "h", "hh", "hhh", "V", "4", "6"}},
 }}
 
 var sshpassSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{

@@ -17,12 +17,14 @@ func shellSpec(name string) *Spec {
 	case "env":
 		return &envSpec
 	case "xargs", "parallel", "npx", "bunx", "pnpx", "busybox", "chroot", "firejail", "nsenter", "unshare",
-		"strace", "ltrace", "valgrind", "unbuffer", "script", "expect", "command", "builtin", "exec", "nohup",
+		"strace", "ltrace", "valgrind", "unbuffer", "expect", "command", "builtin", "exec", "nohup",
 		"nice", "timeout", "time", "stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "sudo", "doas", "su",
 		"pkexec", "run0", "tini", "bwrap":
 		return &wrapperSpec
 	case "gdb":
 		return &gdbSpec
+	case "script":
+		return &scriptSpec
 	}
 	if _, ok := interpreterName(name); ok {
 		return &pythonSpec
@@ -72,6 +74,17 @@ var envSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 // grammars are the wrapper table's, wrappers.go); the words after their
 // options are a program and its arguments.
 var wrapperSpec = Spec{InOrder: true, Operands: RoleProgram}
+
+// scriptSpec: util-linux script [options] [FILE]: -c CMD runs CMD through
+// the shell (bundled, -qc CMD, or abbreviated, --comm CMD); FILE and the
+// log options are typescripts it writes.
+var scriptSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+	{Short: "c", Long: []string{"command"}, Val: RoleProgram},
+	{Short: "IOBT", Long: []string{"log-in", "log-out", "log-io", "log-timing"}, Val: RoleWrite},
+	{Short: "t", Long: []string{"timing"}, Val: RoleWrite, Optional: true},
+	{Short: "Emo", Long: []string{"echo", "logging-format", "output-limit"}, Val: RoleText},
+	{Short: "aefqVh", Long: []string{"append", "return", "flush", "force", "quiet", "version", "help"}},
+}}
 
 // gdbSpec: gdb's -ex/-iex run debugger commands, -x/-ix read command files.
 // Its operands are the program to debug and a core file: read, run only

@@ -54,8 +54,12 @@ func gitSubSpec(sub string) *Spec {
 		return &gitRebaseSpec
 	case "clone":
 		return &gitCloneSpec
+	case "init":
+		return &gitInitSpec
 	case "ls-remote":
 		return &gitLsRemoteSpec
+	case "fetch", "pull", "archive":
+		return &gitRemoteSpec
 	case "config":
 		return &gitConfigSpec
 	case "difftool", "mergetool":
@@ -64,7 +68,7 @@ func gitSubSpec(sub string) *Spec {
 		return &gitCheckoutIndexSpec
 	case "apply":
 		return &gitApplySpec
-	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "remote", "fetch", "pull", "merge", "add", "rm", "mv", "cherry-pick", "revert", "shortlog", "reflog", "worktree", "submodule", "init", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "gc", "prune", "archive", "bundle", "am", "help", "version", "var", "credential", "credential-store", "credential-cache":
+	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "remote", "merge", "add", "rm", "mv", "cherry-pick", "revert", "shortlog", "reflog", "worktree", "submodule", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "gc", "prune", "bundle", "am", "help", "version", "var", "credential", "credential-store", "credential-cache":
 		return &gitOtherSpec
 	}
 	return nil
@@ -191,6 +195,39 @@ var gitLogOpts = []Opt{
 // --no-index files anywhere, read out.
 var gitDiffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: gitLogOpts}
 
+// The subcommands that run a program given in an option (rebase -x CMD,
+// difftool --extcmd=CMD, fetch --upload-pack=CMD, clone -u CMD) or take
+// their hooks from a template directory. Their exec options are typed
+// here, so every spelling parse-options accepts (--exe, -x'CMD', -ix CMD)
+// reaches the rules that judge a program, not only the full one.
+var gitCloneSpec = Spec{Abbrev: true, Operands: RoleURL, Last: RoleWrite, Opts: []Opt{
+	{Short: "u", Long: []string{"upload-pack"}, Val: RoleProgram},
+	{Long: []string{"template"}, Val: RoleProgram}, // its hooks run in the new repository
+	{Long: []string{"separate-git-dir"}, Val: RoleWrite},
+	{Long: []string{"reference", "reference-if-able"}, Val: RoleRead},
+	{Short: "obcj", Long: []string{"origin", "branch", "config", "depth", "shallow-since", "shallow-exclude", "filter", "jobs", "server-option", "bundle-uri", "ref-format", "revision"}, Val: RoleText},
+	{Long: []string{"recurse-submodules"}, Val: RoleText, Optional: true},
+	{Short: "lsqvn", Long: []string{"local", "no-local", "no-hardlinks", "shared", "dissociate", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "single-branch", "no-single-branch", "no-tags", "tags", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "sparse", "also-filter-submodules", "reject-shallow", "no-reject-shallow", "ipv4", "ipv6"}},
+}}
+
+var gitInitSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+	{Long: []string{"template"}, Val: RoleProgram}, // its hooks run in the new repository
+	{Long: []string{"separate-git-dir"}, Val: RoleWrite},
+	{Short: "b", Long: []string{"initial-branch", "object-format", "ref-format"}, Val: RoleText},
+	{Long: []string{"shared"}, Val: RoleText, Optional: true},
+	{Short: "q", Long: []string{"quiet", "bare"}},
+}}
+
+var gitRemoteSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Long: []string{"upload-pack", "exec"}, Val: RoleProgram},
+	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
+	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},
+	{Long: []string{"remote", "prefix", "format", "depth", "deepen", "shallow-since", "shallow-exclude", "refmap", "server-option", "negotiation-tip", "filter", "jobs", "strategy", "strategy-option", "sort", "add-file", "add-virtual-file", "compression-level"}, Val: RoleText},
+	{Short: "mjXs", Val: RoleText},
+	{Long: []string{"recurse-submodules", "rebase", "signoff", "gpg-sign", "log", "cleanup", "recurse-submodules-default"}, Val: RoleText, Optional: true},
+	{Short: "qvapPtfkuln46hr", Long: []string{"quiet", "verbose", "all", "append", "atomic", "prune", "prune-tags", "tags", "no-tags", "force", "keep", "multiple", "dry-run", "progress", "no-progress", "unshallow", "update-shallow", "update-head-ok", "write-fetch-head", "no-write-fetch-head", "set-upstream", "ff", "no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "edit", "no-edit", "stat", "no-stat", "autostash", "no-autostash", "verify", "no-verify", "no-rebase", "heads", "branches", "refs", "get-url", "symref", "exit-code", "list", "ipv4", "ipv6", "show-forced-updates", "no-show-forced-updates", "porcelain", "worktree-attributes", "no-recurse-submodules", "allow-unrelated-histories"}},
+}}
+
 var gitOtherSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},
 	{Short: "o", Long: []string{"output", "upload-pack", "exec", "receive-pack"}, Val: RoleText},
@@ -203,17 +240,6 @@ var gitRebaseSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "sX", Long: []string{"onto", "strategy", "strategy-option", "whitespace"}, Val: RoleText},
 	{Short: "SrC", Long: []string{"gpg-sign", "rebase-merges", "empty"}, Val: RoleText, Optional: true},
 	{Short: "iqvfnmk", Long: []string{"interactive", "continue", "abort", "skip", "quit", "edit-todo", "show-current-patch", "autosquash", "no-autosquash", "autostash", "no-autostash", "keep-base", "root", "quiet", "verbose", "force-rebase", "no-ff", "update-refs", "no-update-refs", "signoff", "stat", "no-stat", "no-verify", "verify", "merge", "apply", "keep-empty", "no-keep-empty", "reschedule-failed-exec", "no-reschedule-failed-exec", "fork-point", "no-fork-point", "committer-date-is-author-date", "reset-author-date", "ignore-date", "ignore-whitespace", "no-gpg-sign", "no-rebase-merges"}},
-}}
-
-// gitCloneSpec: -u/--upload-pack runs a program, -c sets config (which
-// can name programs), --template copies hooks.
-var gitCloneSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
-	{Short: "u", Long: []string{"upload-pack"}, Val: RoleProgram},
-	{Short: "c", Long: []string{"config"}, Val: RoleText},
-	{Long: []string{"template", "separate-git-dir", "reference", "reference-if-able"}, Val: RoleDir},
-	{Short: "obj", Long: []string{"origin", "branch", "jobs", "depth", "shallow-since", "shallow-exclude", "filter", "server-option", "bundle-uri", "ref-format", "revision"}, Val: RoleText},
-	{Long: []string{"recurse-submodules"}, Val: RoleText, Optional: true},
-	{Short: "qvnlsr", Long: []string{"quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "local", "no-hardlinks", "shared", "dissociate", "single-branch", "no-single-branch", "no-tags", "tags", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "sparse", "reject-shallow", "no-reject-shallow", "also-filter-submodules"}},
 }}
 
 // gitLsRemoteSpec: --upload-pack runs a program.

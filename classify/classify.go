@@ -546,27 +546,11 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 		if downloaded && w.runsStdin(c, 0) {
 			w.hitDeny("download-exec", c)
 		}
-		if cm := &w.a.Commands[c]; cm.Name == "xargs" && len(cm.Inner) > 0 && eff[i-1] >= 0 {
+		if w.a.Commands[c].Name == "xargs" && eff[i-1] >= 0 {
 			// echo / | xargs rm -rf: judge the inner command with the
 			// literal words it will be given.
 			if text, ok := w.literalOutput(eff[i-1]); ok {
-				fs := append([]field(nil), w.info[cm.Inner[0]].fields...)
-				replaced := false
-				line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-				for k := range fs {
-					if strings.Contains(fs[k].val, "{}") && !fs[k].dyn {
-						// xargs -I{} cmd {}: the input takes the place of {}
-						v := strings.ReplaceAll(fs[k].val, "{}", line)
-						fs[k] = field{val: v, pat: v}
-						replaced = true
-					}
-				}
-				if !replaced {
-					for _, word := range strings.Fields(text) {
-						fs = append(fs, field{val: word, pat: word})
-					}
-				}
-				w.innerCommand(c, fs, "xargs, fed by "+w.a.Commands[eff[i-1]].Name)
+				w.feedXargs(c, text, "xargs, fed by "+w.a.Commands[eff[i-1]].Name)
 			}
 			continue
 		}
@@ -579,6 +563,32 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 			}
 		}
 	}
+}
+
+// feedXargs judges the command xargs c runs with the literal input text it
+// reads (from a pipe, a heredoc or a here-string) as its arguments.
+func (w *walker) feedXargs(c int, text, where string) {
+	cm := &w.a.Commands[c]
+	if cm.Name != "xargs" || len(cm.Inner) == 0 {
+		return
+	}
+	fs := append([]field(nil), w.info[cm.Inner[0]].fields...)
+	replaced := false
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	for k := range fs {
+		if strings.Contains(fs[k].val, "{}") && !fs[k].dyn {
+			// xargs -I{} cmd {}: the input takes the place of {}
+			v := strings.ReplaceAll(fs[k].val, "{}", line)
+			fs[k] = field{val: v, pat: v}
+			replaced = true
+		}
+	}
+	if !replaced {
+		for _, word := range strings.Fields(text) {
+			fs = append(fs, field{val: word, pat: word})
+		}
+	}
+	w.innerCommand(c, fs, where)
 }
 
 // effective follows a command's transparent wrappers to what finally runs.
@@ -780,12 +790,14 @@ func (w *walker) assignValue(as string) {
 	if !ok || v == "" || !envCommand(name) || w.depth >= MaxDepth-1 {
 		return
 	}
-	sub := analyze(envPayload(v), w.opt, nil)
-	for _, h := range sub.Deny {
-		w.hitDeny(h.ID, -1)
-	}
-	for _, h := range sub.Ask {
-		w.hitAsk(h.ID, -1)
+	for _, cmd := range envCommandLines(name, v) {
+		sub := analyze(cmd, w.opt, nil)
+		for _, h := range sub.Deny {
+			w.hitDeny(h.ID, -1)
+		}
+		for _, h := range sub.Ask {
+			w.hitAsk(h.ID, -1)
+		}
 	}
 }
 
@@ -1287,6 +1299,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		if cmd >= 0 {
 			text := w.source(r.Hdoc)
 			w.info[cmd].stdinText, w.info[cmd].stdinLit = text, true
+			w.feedXargs(cmd, text, "xargs, fed by a heredoc")
 			if w.shellStdin(cmd) {
 				w.nestedScript(cmd, text, "heredoc into "+w.a.Commands[cmd].Name)
 			}
@@ -1301,6 +1314,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		}
 		if cmd >= 0 && len(fs) == 1 && !fs[0].dyn {
 			w.info[cmd].stdinText, w.info[cmd].stdinLit = fs[0].val+"\n", true
+			w.feedXargs(cmd, fs[0].val, "xargs, fed by a here-string")
 			if w.shellStdin(cmd) {
 				w.nestedScript(cmd, fs[0].val, "here-string into "+w.a.Commands[cmd].Name)
 			}

@@ -87,6 +87,27 @@ var credentials = []credential{
 	{comps: []string{".config", "github-copilot", "*.json"}},
 	{comps: []string{"~", ".my.cnf"}},
 	{comps: []string{".gem", "credentials"}},
+	// more tools' tokens (the red-team pass found them read silently)
+	{comps: []string{".config", "hub"}},
+	{comps: []string{".config", "glab-cli", "config.yml"}},
+	{comps: []string{".config", "doctl", "config.yaml"}},
+	{comps: []string{".config", "stripe", "config.toml"}},
+	{comps: []string{".config", "netlify", "config.json"}},
+	{comps: []string{"configstore", "firebase-tools.json"}},
+	{comps: []string{"com.vercel.cli", "auth.json"}},
+	{comps: []string{".fly", "config.yml"}},
+	{comps: []string{".wrangler", "config", "default.toml"}},
+	{comps: []string{"huggingface", "token"}},
+	{comps: []string{".huggingface", "token"}},
+	{comps: []string{".subversion", "auth", "**"}},
+	{comps: []string{".android", "adbkey"}},
+	{comps: []string{"~", ".s3cfg"}},
+	{comps: []string{"~", ".boto"}},
+	{comps: []string{"~", ".databrickscfg"}},
+	{comps: []string{"~", ".terraformrc"}},
+	// guard's own HMAC key: with it, a short redacted secret in the audit
+	// can be recovered from its keyed hash by guessing
+	{comps: []string{"guard", "hmac.key"}},
 }
 
 // homeDir reports path components naming a home directory: the user's,
@@ -125,7 +146,10 @@ func credentialWords(c string) bool {
 		"opasswd", "private", "proc", "rclone", "rclone.conf", "run", "secrets", "security", "shadow",
 		"shadow-", "share", "ssh", "ssl", "sso", "task", "var", "wireguard",
 		"sops", "age", ".age", ".minikube", "profiles", "certs", ".claude", ".credentials.json", ".codex",
-		".gemini", "oauth_creds.json", "github-copilot", ".my.cnf", ".gem":
+		".gemini", "oauth_creds.json", "github-copilot", ".my.cnf", ".gem",
+		"hub", "glab-cli", "config.yml", "doctl", "config.yaml", "stripe", "config.toml", "netlify", "configstore",
+		"firebase-tools.json", "com.vercel.cli", ".fly", ".wrangler", "default.toml", "huggingface", "token", ".huggingface",
+		".subversion", "auth", ".android", "adbkey", ".s3cfg", ".boto", ".databrickscfg", ".terraformrc", "guard", "hmac.key":
 		return true
 	}
 	return false
@@ -168,6 +192,9 @@ var credentialGlobTargets = []string{
 	"fish_history", "ssl", "private", "letsencrypt", "wireguard", "krb5.keytab", "security", "opasswd", "proc",
 	"environ", "task", "sops", "age", ".age", ".minikube", "*.key", "profiles", "certs", "*key.pem", ".claude",
 	".credentials.json", ".codex", ".gemini", "oauth_creds.json", "github-copilot", "*.json", ".my.cnf", ".gem",
+	"hub", "glab-cli", "config.yml", "doctl", "config.yaml", "stripe", "config.toml", "netlify", "configstore",
+	"firebase-tools.json", "com.vercel.cli", ".fly", ".wrangler", "config", "default.toml", "huggingface", "token", ".huggingface",
+	".subversion", "auth", ".android", "adbkey", ".s3cfg", ".boto", ".databrickscfg", ".terraformrc", "guard", "hmac.key",
 }
 
 // hasCredentialWord reports a path component that some credential entry

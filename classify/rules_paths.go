@@ -74,6 +74,10 @@ func (w *walker) isSystem(p string) bool {
 	if len(comps) == 1 && comps[0] == "" {
 		return true // "/"
 	}
+	if n := len(comps); n > 1 && strings.ContainsAny(comps[n-1], "*?") && strings.Trim(comps[n-1], "*?.") == "" {
+		// /mnt/c/*, /usr/local/.*: every entry of a directory is the directory
+		comps = comps[:n-1]
+	}
 	if len(comps) > 2 {
 		return false
 	}
@@ -174,6 +178,26 @@ func (w *walker) rmRoot(c int) bool {
 	switch w.a.Commands[c].Name {
 	case "rm", "rmdir", "unlink":
 		return w.anySystem(c, operands(fs))
+	case "mv", "rsync":
+		// what leaves its place: mv's sources, rsync --remove-source-files'
+		// sources, and what rsync --delete removes from its destination
+		p := w.words(c)
+		del := p.Has("delete", "del", "delete-before", "delete-during", "delete-after", "delete-delay", "delete-excluded")
+		moved := p.Has("remove-source-files")
+		for _, wd := range p.Words {
+			if wd.Name != "" {
+				continue
+			}
+			last := w.lastOperand(p, wd) && !p.Has("target-directory")
+			switch {
+			case w.a.Commands[c].Name == "mv" && wd.Role == RoleWrite && !last,
+				moved && wd.Role == RoleRead,
+				del && last:
+				if w.anySystem(c, []field{w.valueField(c, wd)}) {
+					return true
+				}
+			}
+		}
 	case "find":
 		fi := parseFind(fs)
 		if !fi.delete {

@@ -317,11 +317,21 @@ func (w *walker) generated(c, start int, inner []field, where string) int {
 func (w *walker) wrapEnv(c int, fs []field) {
 	i := 1
 	var dir *field
+	cloned := false
 	for i < len(fs) {
 		f := fs[i]
 		a := f.val
 		if f.dyn {
 			break
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.IndexByte("i0v", a[1]) >= 0 && a != "-iv" && a != "-vi" {
+			// a bundle (getopt): -iu NAME is -i -u NAME, -iC/ is -i -C/
+			if !cloned {
+				fs, cloned = slices.Clone(fs), true
+			}
+			fs[i].val = "-" + a[2:]
+			fs[i].pat = fs[i].val
+			continue
 		}
 		switch {
 		case a == "--":
@@ -574,11 +584,11 @@ func (w *walker) wrapSg(c int, fs []field) {
 
 // wrapScript: script [options] [-c COMMAND] [FILE]
 func (w *walker) wrapScript(c int, fs []field) {
-	for i := 1; i+1 < len(fs); i++ {
-		if fs[i].val == "-c" || fs[i].val == "--command" {
+	for _, wd := range w.words(c).Words {
+		if wd.Name == "command" && wd.Arg < len(fs) {
 			w.a.Commands[c].Wrap = WrapShell
-			w.a.Commands[c].InnerStart = i + 1
-			w.shellText(c, fs[i+1], "script -c")
+			w.a.Commands[c].InnerStart = wd.Arg
+			w.shellText(c, w.valueField(c, wd), "script -c")
 			return
 		}
 	}
@@ -1217,8 +1227,84 @@ func (w *walker) envAssign(c int, as string) {
 	if !ok || v == "" || !envCommand(name) {
 		return
 	}
-	v = envPayload(v)
-	w.keepWrap(c, func() { w.nested(c, v, name, false) })
+	for _, cmd := range envCommandLines(name, v) {
+		w.keepWrap(c, func() { w.nested(c, cmd, name, false) })
+	}
+}
+
+// envCommandLines returns the command lines a variable's value runs:
+// the value itself (envPayload), or for GIT_CONFIG_PARAMETERS (git -c in
+// the environment: 'core.pager'='CMD' 'alias.x'='!CMD') the values of the
+// keys git runs.
+func envCommandLines(name, v string) []string {
+	if name != "GIT_CONFIG_PARAMETERS" {
+		return []string{envPayload(v)}
+	}
+	pairs, ok := gitConfigParameters(v)
+	if !ok {
+		return []string{envPayload(v)}
+	}
+	var out []string
+	for _, kv := range pairs {
+		if cmd, ok := gitShellValue(kv[0], kv[1]); ok {
+			out = append(out, cmd)
+		}
+	}
+	return out
+}
+
+// gitConfigParameters splits GIT_CONFIG_PARAMETERS, git's own quoting of
+// -c options ('key'='value' …, a quote inside written as the four bytes
+// quote, backslash, quote, quote), into key/value
+// pairs; ok is false when the text is not in that form.
+func gitConfigParameters(v string) ([][2]string, bool) {
+	var out [][2]string
+	quoted := func(s string) (string, string, bool) {
+		if !strings.HasPrefix(s, "'") {
+			return "", s, false
+		}
+		var b strings.Builder
+		s = s[1:]
+		for {
+			k := strings.IndexByte(s, '\'')
+			if k < 0 {
+				return "", s, false
+			}
+			b.WriteString(s[:k])
+			s = s[k+1:]
+			if !strings.HasPrefix(s, "\\''") {
+				return b.String(), s, true
+			}
+			b.WriteByte('\'')
+			s = s[3:]
+		}
+	}
+	s := strings.TrimSpace(v)
+	for s != "" {
+		key, rest, ok := quoted(s)
+		if !ok {
+			return nil, false
+		}
+		val := ""
+		if strings.HasPrefix(rest, "=") {
+			if val, rest, ok = quoted(rest[1:]); !ok {
+				return nil, false
+			}
+		}
+		out = append(out, [2]string{strings.ToLower(key), val})
+		s = strings.TrimLeft(rest, " ")
+	}
+	return out, true
+}
+
+// gitShellValue returns the command line a git config value runs: the
+// value of a key git runs (core.pager, core.sshCommand …), or an alias
+// that starts with "!".
+func gitShellValue(key, val string) (string, bool) {
+	if strings.HasPrefix(key, "alias.") {
+		return strings.CutPrefix(val, "!")
+	}
+	return val, slices.Contains(gitShellKeys, key)
 }
 
 // envPayload turns a variable's value into the command line it runs:
@@ -1236,6 +1322,28 @@ func (w *walker) keepWrap(c int, f func()) {
 	f()
 	w.a.Commands[c].Wrap = wrap
 	w.a.Commands[c].Opaque = w.a.Commands[c].Opaque || opaque
+}
+
+// optionProgram returns the command line in a program option's value: the
+// whole value, or for options whose value is a list of actions, the part
+// after the action that runs a command (tar --checkpoint-action=exec=CMD);
+// ok is false when the value names no command (--checkpoint-action=dot).
+func optionProgram(opt, val string) (string, bool) {
+	if opt == "checkpoint-action" {
+		return strings.CutPrefix(val, "exec=")
+	}
+	return val, true
+}
+
+// socatCommand returns the command line of a socat address that runs one
+// (EXEC:CMD, SYSTEM:CMD, without its ,options).
+func socatCommand(addr string) (string, bool) {
+	typ, rest, ok := strings.Cut(addr, ":")
+	if !ok || !strings.EqualFold(typ, "exec") && !strings.EqualFold(typ, "system") {
+		return "", false
+	}
+	cmd, _, _ := strings.Cut(rest, ",")
+	return cmd, true
 }
 
 // programValues judges the program-to-run words a command's spec names
@@ -1266,14 +1374,25 @@ func (w *walker) programValues(c int) {
 		case wd.Role == RoleProgram && wd.Name != "" && wd.Rest:
 			argv = append(argv, f.val) // fd -x CMD ARG…: the words up to ';'
 		case wd.Role == RoleProgram && wd.Name != "":
-			w.keepWrap(c, func() { w.nested(c, f.val, name+" --"+wd.Name, false) })
+			if cmd, ok := optionProgram(wd.Name, f.val); ok {
+				w.keepWrap(c, func() { w.nested(c, cmd, name+" --"+wd.Name, false) })
+			}
 		case wd.Role == RoleProgram && (s.InOrder || s.Sub != nil):
 			argv = append(argv, f.val)
 		case wd.Role == RoleProgram:
 			w.keepWrap(c, func() { w.nested(c, f.val, name+" runs", false) })
+		case name == "socat" && wd.Name == "":
+			// socat - EXEC:CMD / SYSTEM:CMD runs CMD on the connection
+			if cmd, ok := socatCommand(f.val); ok {
+				w.keepWrap(c, func() { w.nested(c, cmd, "socat "+strings.ToUpper(f.val[:strings.IndexByte(f.val, ':')]), false) })
+			}
+		case (name == "make" || name == "gmake") && wd.Name == "" && strings.HasPrefix(f.val, "SHELL="):
+			// make SHELL=CMD runs every recipe line through CMD
+			w.keepWrap(c, func() { w.nested(c, strings.TrimPrefix(f.val, "SHELL="), "make SHELL=", false) })
 		case name == "make" || name == "gmake":
-			// make VAR=$(shell CMD) runs CMD while reading the makefile
-			if k := strings.Index(f.val, "$(shell "); k >= 0 && strings.Contains(f.val, "=") {
+			// make VAR=$(shell CMD) and --eval='$(shell CMD)' run CMD while
+			// reading the makefile
+			if k := strings.Index(f.val, "$(shell "); k >= 0 && (strings.Contains(f.val, "=") || wd.Name == "eval") {
 				body := f.val[k+len("$(shell "):]
 				if e := strings.LastIndexByte(body, ')'); e >= 0 {
 					body = body[:e]
@@ -1363,8 +1482,24 @@ func (w *walker) scriptCalls(c int) {
 var shellCalls = []string{"system", "popen", "exec", "execSync", "spawnSync", "check_output", "check_call", "getoutput",
 	"getstatusoutput", "call", "run", "Popen", "shell_exec", "passthru", "proc_open", "qx", "%x"}
 
+// exShellCommand returns the shell command an Ex command runs: "!CMD",
+// ":!CMD", ":silent !CMD", ":silent! !CMD".
+func exShellCommand(ex string) (string, bool) {
+	s := strings.TrimLeft(ex, ": \t")
+	if rest, ok := strings.CutPrefix(s, "silent"); ok {
+		s = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
+	}
+	return strings.CutPrefix(s, "!")
+}
+
 // scriptCommands returns the literal command lines in a script.
 func scriptCommands(name, script string) []string {
+	if SpecFor(name) == &editorSpec {
+		// vim -c '!CMD', --cmd ':silent !CMD': an Ex command that runs CMD
+		if cmd, ok := exShellCommand(script); ok {
+			return []string{cmd}
+		}
+	}
 	if !strings.ContainsAny(script, "\"'`|e") {
 		return nil
 	}

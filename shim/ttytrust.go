@@ -284,6 +284,13 @@ func hostOf(pid int, trusted []string) (hostKind, string) {
 		if h.kind == notHost {
 			return notHost, h.why
 		}
+		if os.Geteuid() == 0 {
+			// As root, "installed by root" proves nothing: the agent runs
+			// as root too and can copy any program under a terminal's name
+			// (the red-team pass drove guard from python named xterm).
+			// Only the terminals the human lists in trusted_terminals count.
+			return notHost, "guard runs as root, so a program named like a terminal may be the agent's; list the real one in trusted_terminals"
+		}
 		if why := safeFile(running, filepath.Dir(exe), false); why != "" {
 			return notHost, why
 		}

@@ -618,3 +618,36 @@ func BenchmarkTrustTerminal(b *testing.B) {
 		}
 	}
 }
+
+// TestHostByNameNotTrustedAsRoot: as root, a program copied under a
+// terminal emulator's name into a root-owned directory passes the
+// "installed by root" check; it must not count as the human's terminal.
+func TestHostByNameNotTrustedAsRoot(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: a user cannot make a root-owned copy")
+	}
+	src, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep")
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(t.TempDir(), "xterm")
+	if err := os.WriteFile(fake, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(fake, "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	if kind, why := hostOf(cmd.Process.Pid, nil); kind != notHost {
+		t.Errorf("a root-owned copy named xterm: got kind %d (%q), want notHost", kind, why)
+	}
+	// the same program listed in trusted_terminals is the human's choice
+	if kind, _ := hostOf(cmd.Process.Pid, []string{fake}); kind != emulator {
+		t.Errorf("listed in trusted_terminals: got kind %d, want emulator", kind)
+	}
+}
