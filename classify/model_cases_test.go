@@ -31,6 +31,8 @@ var modelCases = []denyCase{
 	{`git blame --cont ~/.ssh/id_rsa README.md`, "credential-read", ""},
 	{`git tag -F ~/.ssh/id_rsa v1`, "credential-read", ""},
 	{`curl file://$HOME/.ss%68/id_rsa`, "credential-read", ""},
+	{`curl file://$HOME/.ss%68/id_rsa%zz`, "credential-read", ""}, // a stray bad escape decodes the rest all the same
+	{`curl file://$HOME/%2essh/id%5Frsa`, "credential-read", ""},
 	{`curl file:///home/u/.ssh/id_rsa`, "credential-read", ""},
 	{`curl -s FILE:///home/u/.aws/credentials`, "credential-read", ""},
 	{`tar -cf - -C ~ .ssh`, "credential-read", ""},

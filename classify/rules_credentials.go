@@ -4,7 +4,6 @@ package classify
 // command read them out (by their role in the argument model).
 
 import (
-	"net/url"
 	"path"
 	"strings"
 )
@@ -545,10 +544,44 @@ func fileURL(s string) (string, bool) {
 			s = s[k:] // file://host/path
 		}
 	}
-	if u, err := url.PathUnescape(s); err == nil {
-		s = u
+	return percentDecode(s), true
+}
+
+// percentDecode decodes every valid %XX in s and leaves anything else as it
+// stands, as curl does: one malformed escape must not leave the rest of a
+// path encoded (.ss%68 is .ssh even beside a stray %zz). (Not net/url: its
+// all-or-nothing PathUnescape had that gap, and linking it cost every
+// guard process the init of net/netip.)
+func percentDecode(s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
 	}
-	return s, true
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if h, ok := unhex(s[i+1]); ok {
+				if l, ok := unhex(s[i+2]); ok {
+					b = append(b, h<<4|l)
+					i += 2
+					continue
+				}
+			}
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // words returns the command's arguments typed by its spec, parsed once.
