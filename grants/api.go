@@ -64,6 +64,10 @@ type Verdict struct {
 
 // Settings is the merged, loaded configuration. The zero value is not usable: use Load or Defaults.
 type Settings struct {
+	// Root is the project root Load found for the working directory: what
+	// "inside the project" means for a '*' grant's writes ("" when unknown:
+	// each command's own directory stands in).
+	Root            string
 	Unknown         Decision      // Ask or Deny for commands nothing covers
 	Composite       string        // "ask" or "each"
 	BuiltinReadonly bool          // allow the built-in read-only set

@@ -279,6 +279,7 @@ func (d *decider) marked(v *view, c *classify.Command) *view {
 	v.marked = true
 	cc := *c
 	cc.Name = commandName(c)
+	v.m.root = d.s.Root
 	markCommand(&cc, &v.m)
 	for k, s := range v.m.sens {
 		if s {

@@ -158,6 +158,9 @@ type marks struct {
 	reason string // first reason found
 	all    bool   // no allow pattern with '*' covers the command at all (LESSOPEN)
 	any    bool
+	// root is the project root "outside the project" is judged against
+	// (Settings.Root); "" takes the command's own directory.
+	root string
 }
 
 func (m *marks) mark(i int, reason string) {
@@ -738,14 +741,14 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 				mark(wd, c.Name+" runs another program")
 			}
 		case classify.RoleWrite, classify.RoleDir:
-			if dynamic || elsewhere(wd.Val, c.Dir) {
+			if dynamic || elsewhere(wd.Val, c.Dir, m.root) {
 				mark(wd, c.Name+" writes or works outside the project")
 			}
 		case classify.RoleRead:
 			switch {
 			case upload && secretFile(wd.Val):
 				mark(wd, c.Name+" sends a secret file (.env, .git/config, keys) elsewhere")
-			case instructions && (dynamic || elsewhere(wd.Val, c.Dir)) && (wd.Name != "" || sub == "build"):
+			case instructions && (dynamic || elsewhere(wd.Val, c.Dir, m.root)) && (wd.Name != "" || sub == "build"):
 				mark(wd, c.Name+" reads its instructions from outside the project")
 			}
 		case classify.RoleText:
@@ -762,6 +765,27 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 			m.mark(i, why)
 		}
 	}
+	// Files written into the command's own directory, named by no word
+	// (curl -O, wget, tar -x): after cd ~ that directory is not the project.
+	if writesHere(c.Name, p) && elsewhere(".", c.Dir, m.root) {
+		for i := 1; i < len(c.Args); i++ {
+			m.mark(i, c.Name+" writes into a directory outside the project")
+		}
+	}
+}
+
+// writesHere reports a command that writes files into its working directory
+// without a word naming them: curl -O, wget without -O, tar -x without -C.
+func writesHere(name string, p classify.Parsed) bool {
+	switch name {
+	case "curl":
+		return p.Has("O") || p.Has("remote-name") || p.Has("remote-name-all")
+	case "wget", "wget2":
+		return !p.Has("output-document") && !p.Has("spider")
+	case "tar", "gtar", "bsdtar":
+		return p.Has("extract") && !p.Has("directory")
+	}
+	return false
 }
 
 // uploader: programs that can send a local file to another machine.
@@ -773,19 +797,22 @@ func uploader(name string) bool {
 	return false
 }
 
-// elsewhere reports a path outside the project (cwd) — /tmp aside — or a
-// place inside it that runs or configures things: .git/config,
-// .git/hooks/, dotfiles, systemd and autostart units.
-func elsewhere(p, cwd string) bool {
+// elsewhere reports a path outside the project — /tmp aside — or a place
+// inside it that runs or configures things: .git/config, .git/hooks/,
+// dotfiles, systemd and autostart units. A relative p resolves against dir,
+// the command's directory after any cd; inside and outside are judged
+// against root, the project's root ("" takes dir): after cd ~ or
+// cd .git/hooks a relative name is where the cd went, not in the project.
+func elsewhere(p, dir, root string) bool {
 	p = strings.TrimPrefix(p, "@")
 	switch p {
-	case "", "-", ".", "/dev/null", "/dev/stdout", "/dev/stderr":
+	case "", "-", "/dev/null", "/dev/stdout", "/dev/stderr":
 		return false
 	}
 	if k := strings.Index(p, ":"); k > 0 && !strings.Contains(p[:k], "/") {
 		return false // host:path, a remote side
 	}
-	if cwd == "" {
+	if dir == "" {
 		// no working directory known: a relative path stays where the
 		// command runs, unless it climbs out or names a place that runs code
 		if !path.IsAbs(p) {
@@ -796,18 +823,22 @@ func elsewhere(p, cwd string) bool {
 	}
 	abs := p
 	if !path.IsAbs(p) {
-		abs = path.Join(cwd, p)
+		abs = path.Join(dir, p)
 	}
 	abs = path.Clean(abs)
-	inside := abs == cwd || strings.HasPrefix(abs, strings.TrimSuffix(cwd, "/")+"/")
+	project := root
+	if project == "" {
+		project = dir
+	}
+	inside := abs == project || strings.HasPrefix(abs, strings.TrimSuffix(project, "/")+"/")
 	if !inside {
 		// scratch space is fine, unless the project itself lives there
 		// (then a home or project beside it may too)
 		scratch := strings.HasPrefix(abs, "/tmp/") || strings.HasPrefix(abs, "/var/tmp/")
-		tmpProject := strings.HasPrefix(cwd, "/tmp/") || strings.HasPrefix(cwd, "/var/tmp/")
+		tmpProject := strings.HasPrefix(project, "/tmp/") || strings.HasPrefix(project, "/var/tmp/")
 		return !scratch || tmpProject || runsFromHere(abs)
 	}
-	rel := strings.TrimPrefix(strings.TrimPrefix(abs, cwd), "/")
+	rel := strings.TrimPrefix(strings.TrimPrefix(abs, project), "/")
 	return runsFromHere(rel)
 }
 

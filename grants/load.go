@@ -426,6 +426,7 @@ func trusted(p Paths, root string) bool {
 func Load(p Paths, cwd string) *Settings {
 	s := Defaults()
 	root := ProjectRoot(cwd)
+	s.Root = root
 	layers := []struct{ name, file string }{
 		{LayerManaged, p.Managed},
 		{LayerGlobal, p.GlobalConfig()},

