@@ -847,10 +847,24 @@ func elsewhere(p, dir, root string) bool {
 func runsFromHere(rel string) bool {
 	comps := strings.Split(rel, "/")
 	for i, c := range comps {
-		if c == ".git" && (i+1 == len(comps) || comps[i+1] == "config" || comps[i+1] == "hooks" || comps[i+1] == "info") {
-			return true
+		// git's directory, also as a glob that may name it (.g?t, .gi[t])
+		// and in any case (a case-folding filesystem): its config, hooks and
+		// info, and those of its submodules (.git/modules/M/hooks)
+		if names(c, ".git") {
+			if i+1 == len(comps) {
+				return true
+			}
+			for _, d := range comps[i+1:] {
+				if names(d, "config") || names(d, "hooks") || names(d, "info") {
+					return true
+				}
+			}
 		}
 		if c == "systemd" || c == "autostart" || c == "LaunchAgents" || c == "LaunchDaemons" || c == ".husky" {
+			return true
+		}
+		// an editor runs the tasks and launch configurations it finds here
+		if names(c, ".vscode") && i+1 < len(comps) {
 			return true
 		}
 	}
@@ -860,6 +874,22 @@ func runsFromHere(rel string) bool {
 		return true
 	}
 	return false
+}
+
+// names reports whether the path component c may name name: equal in any
+// case, or a glob pattern (*, ?, [...]) that matches it in any case.
+func names(c, name string) bool {
+	if strings.EqualFold(c, name) {
+		return true
+	}
+	if !strings.ContainsAny(c, "*?[") {
+		return false
+	}
+	if strings.HasPrefix(name, ".") && !strings.HasPrefix(c, ".") {
+		return false // bash's globs match a leading dot only when it is written
+	}
+	ok, err := path.Match(strings.ToLower(c), name)
+	return ok || err != nil // a malformed pattern: assume the worst
 }
 
 // secretFile reports a file that holds secrets: .env files (templates

@@ -92,6 +92,17 @@ func TestCdRelativeWritesJudgedAgainstTheProject(t *testing.T) {
 		{"cd /usr/local/bin && cp /tmp/x git", false},
 		{"cd ~/.config/autostart && cp /tmp/x x.desktop", false},
 		{"cd $HOME; tar -xf /tmp/x.tar", false},
+		// git's hooks and config however the path is spelled, and an editor's tasks
+		{"cp x .g?t/hooks/pre-commit", false},
+		{"cp x .gi[t]/hooks/pre-commit", false},
+		{"cp x .git/h*/pre-commit", false},
+		{"cp x .git/HOOKS/pre-commit", false},
+		{"cp x .GIT/config", false},
+		{"cp x .git/modules/m/hooks/pre-commit", false},
+		{"cp x .vscode/tasks.json", false},
+		{"cp *.go build/", true},
+		{"mv * old/", true},
+		{"cp x .github/workflows/ci.yml", true},
 		// a cd inside the project, or back to its root from a subdirectory, stays allowed
 		{"cd src && cp a.go b.go", true},
 		{"cd src/pkg && cp ../../README.md doc.md", true},
