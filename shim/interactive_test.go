@@ -43,14 +43,14 @@ func startSession(t *testing.T, verdict string, env ...string) *ptySession {
 			journal = v
 		}
 	}
-	p := attachSession(t, cmd)
+	p := attachSession(t, cmd, guardPrompt)
 	p.journal = journal
 	return p
 }
 
-// attachSession starts cmd, a guard session, on a new pty and waits for
-// its first prompt.
-func attachSession(t *testing.T, cmd *exec.Cmd) *ptySession {
+// attachSession starts cmd on a new pty and waits for its first prompt
+// (a regular expression; a guard session's is guardPrompt).
+func attachSession(t *testing.T, cmd *exec.Cmd, prompt string) *ptySession {
 	t.Helper()
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 200})
 	if err != nil {
@@ -74,9 +74,12 @@ func attachSession(t *testing.T, cmd *exec.Cmd) *ptySession {
 		cmd.Process.Kill()
 		ptmx.Close()
 	})
-	p.expect(`guard:\S*\$ `)
+	p.expect(prompt)
 	return p
 }
+
+// guardPrompt is an interactive guard's primary prompt.
+const guardPrompt = `guard:\S*\$ `
 
 // send types s (\r ends a line, as a terminal sends Enter).
 func (p *ptySession) send(s string) {
@@ -482,7 +485,7 @@ func TestInteractiveLoginShellAndShLink(t *testing.T) {
 			st := newShimTree(t)
 			cmd := guardCmd(t, st, filepath.Join(st.shims, tc.link), "allow")
 			cmd.Args[0] = tc.argv0
-			p := attachSession(t, cmd)
+			p := attachSession(t, cmd, guardPrompt)
 			p.line("cd /")
 			p.send("pwd; x=1; echo x=$x\r")
 			p.expect(`/\r\nx=1\r\n`)

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 )
 
 // TestInteractiveStartedFromJobControlShell starts guard the way a person
@@ -24,29 +22,7 @@ func TestInteractiveStartedFromJobControlShell(t *testing.T) {
 	cmd := guardCmd(t, st, filepath.Join(st.shims, "bash"), "real")
 	cmd.Path, cmd.Args = outer, []string{outer, "--norc", "--noprofile", "-i"}
 	cmd.Env = append(cmd.Env, "PS1=outer$ ", "HISTFILE=/dev/null", "HOME="+t.TempDir())
-	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 200})
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	p := &ptySession{t: t, cmd: cmd, ptmx: ptmx, done: make(chan error, 1)}
-	go func() {
-		var b [4096]byte
-		for {
-			n, err := ptmx.Read(b[:])
-			p.mu.Lock()
-			p.out.Write(b[:n])
-			p.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	go func() { p.done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		ptmx.Close()
-	})
-	p.expect(`outer\$ `)
+	p := attachSession(t, cmd, `outer\$ `)
 	p.send(filepath.Join(st.shims, "bash") + "\r")
 	p.expect(`guard:\S*\$ `)
 	p.send("echo hi-$((1+1))\r")
