@@ -194,7 +194,7 @@ func checkConsolePeer(pid, uid int, self string, trusted []string) error {
 	if !mine {
 		return fmt.Errorf("its listener (pid %d) is not guard watch", pid)
 	}
-	switch g := guardShellAncestor(self, pid); {
+	switch g := GuardShellAncestor(self, pid); {
 	case g > 0:
 		return fmt.Errorf("its listener (pid %d) was started under guard (pid %d)", pid, g)
 	case g < 0:
@@ -206,11 +206,12 @@ func checkConsolePeer(pid, uid int, self string, trusted []string) error {
 	return nil
 }
 
-// guardShellAncestor returns the pid of the nearest process, pid itself or
-// an ancestor, that runs guard's own executable as a shell (guard -c …, a
-// bash/sh link), or 0. Where /proc cannot tell, it returns -1: the caller
-// must not trust what it cannot see.
-func guardShellAncestor(self string, pid int) int {
+// GuardShellAncestor returns the pid of the nearest process, pid itself or
+// an ancestor, that runs guard's own executable (self, or guard-cli beside
+// it) as a shell (guard -c …, a bash/sh link), or 0. Where /proc cannot
+// tell, it returns -1: a caller that must not trust what it cannot see
+// treats that as a refusal.
+func GuardShellAncestor(self string, pid int) int {
 	var mine []os.FileInfo
 	for _, p := range Binaries(self) {
 		if fi, err := os.Stat(p); err == nil {
@@ -230,20 +231,11 @@ func guardShellAncestor(self string, pid int) int {
 				}
 			}
 		}
-		b, err := os.ReadFile(dir + "/stat")
+		st, err := readStat(pid)
 		if err != nil {
 			return -1
 		}
-		// pid (comm) state ppid …: comm may hold spaces and parentheses
-		k := strings.LastIndexByte(string(b), ')')
-		if k < 0 {
-			return -1
-		}
-		f := strings.Fields(string(b[k+1:]))
-		if len(f) < 2 {
-			return -1
-		}
-		pid, _ = strconv.Atoi(f[1])
+		pid = st.ppid
 	}
 	return 0
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -180,57 +179,12 @@ func (a *App) refuseInsideGuard(verb string) error {
 		return refused(verb+" cannot run inside a guarded command (GUARD_ACTIVE is set)",
 			"run it yourself in a terminal outside the agent")
 	}
-	if pid := guardAncestor(a.Self); pid > 0 {
+	// (where /proc cannot tell, -1: the GUARD_ACTIVE check above stands alone)
+	if pid := shim.GuardShellAncestor(a.Self, os.Getppid()); pid > 0 {
 		return refused(fmt.Sprintf("%s cannot run inside a guarded command (started under guard, pid %d)", verb, pid),
 			"run it yourself in a terminal outside the agent")
 	}
 	return nil
-}
-
-// guardAncestor returns the pid of the nearest ancestor process running
-// guard's own executable (self, or guard next to guard-cli) as a shell
-// (guard -c …, a bash/sh link), or 0 (also where /proc cannot tell).
-func guardAncestor(self string) int {
-	var mine []os.FileInfo
-	for _, p := range shim.Binaries(self) {
-		if fi, err := os.Stat(p); err == nil {
-			mine = append(mine, fi)
-		}
-	}
-	if len(mine) == 0 {
-		return 0
-	}
-	isMine := func(fi os.FileInfo) bool {
-		for _, m := range mine {
-			if os.SameFile(m, fi) {
-				return true
-			}
-		}
-		return false
-	}
-	pid := os.Getppid()
-	for n := 0; pid > 1 && n < 256; n++ {
-		dir := "/proc/" + strconv.Itoa(pid)
-		if exe, err := os.Stat(dir + "/exe"); err == nil && isMine(exe) {
-			if b, err := os.ReadFile(dir + "/cmdline"); err == nil {
-				if shim.IsShellInvocation(strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")) {
-					return pid
-				}
-			}
-		}
-		b, err := os.ReadFile(dir + "/stat")
-		if err != nil {
-			return 0
-		}
-		// pid (comm) state ppid …: comm may hold spaces and parentheses
-		k := strings.LastIndexByte(string(b), ')')
-		f := strings.Fields(string(b[k+1:]))
-		if k < 0 || len(f) < 2 {
-			return 0
-		}
-		pid, _ = strconv.Atoi(f[1])
-	}
-	return 0
 }
 
 // cli builds the command tree.
