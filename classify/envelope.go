@@ -1,0 +1,338 @@
+package classify
+
+// Agent envelopes: the plumbing an agent wraps around every command it runs.
+//
+// Claude Code runs each command as one bash -c string, roughly
+//
+//	source SNAPSHOT 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'CMD' < /dev/null && pwd -P >| /tmp/claude-XXXX-cwd
+//
+// Judged whole, that is a composite and every command would be asked. The
+// envelope is recognised here by its syntax tree, against a table of the
+// shapes each agent version produces: every part but the eval must be the
+// known plumbing, byte for byte, and the parts that vary (the snapshot path,
+// the cwd file, the eval argument) must be what the agent puts there. The
+// caller judges only the payload and runs the whole string unchanged. Text
+// that is not exactly a known shape is not an envelope: it is judged as the
+// composite it is.
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Envelope is an agent's command envelope, recognised.
+type Envelope struct {
+	Agent   string // the agent whose plumbing it is ("claude")
+	Shape   string // the table entry that matched
+	Payload string // the command the agent was asked to run: the only part to judge
+}
+
+// EnvelopeContext is where an agent's plumbing may point. The caller fills
+// it from the environment; classify never reads it itself.
+type EnvelopeContext struct {
+	// SnapshotDirs are the directories a sourced shell snapshot may be in
+	// (Claude: $CLAUDE_CONFIG_DIR/shell-snapshots, ~/.claude/shell-snapshots).
+	SnapshotDirs []string
+	// TempDirs are the directories the cwd file may be in ($TMPDIR, /tmp).
+	TempDirs []string
+}
+
+// envPartKind is what one link of an envelope's && / || chain must be.
+type envPartKind int
+
+const (
+	partExact  envPartKind = iota // the statement's text, byte for byte
+	partSource                    // source SNAPSHOT 2>/dev/null
+	partEval                      // eval PAYLOAD [< /dev/null]
+	partCwd                       // pwd -P >| CWDFILE
+)
+
+// envPart is one link: the operator before it (none for the first) and what
+// the statement must be.
+type envPart struct {
+	op   syntax.BinCmdOperator // 0 for the first link
+	kind envPartKind
+	text string // partExact: the statement's exact text
+}
+
+// envelopeShape is one agent version's envelope, as the chain of its links.
+type envelopeShape struct {
+	id, agent string
+	parts     []envPart
+}
+
+// Claude Code's links (cli buildExecCommand, 2.x). Each is joined to the
+// next with " && "; the advisory ones carry their own "|| true".
+var (
+	claudeSource  = []envPart{{op: syntax.AndStmt, kind: partSource}, {op: syntax.OrStmt, text: "true"}}
+	claudeBun     = []envPart{{op: syntax.AndStmt, text: `export BUN_OPTIONS="--smol${BUN_OPTIONS:+ $BUN_OPTIONS}"`}}
+	claudeExtglob = []envPart{{op: syntax.AndStmt, text: "shopt -u extglob 2>/dev/null"}, {op: syntax.OrStmt, text: "true"}}
+	claudeUnalias = []envPart{
+		{op: syntax.AndStmt, text: `{ \builtin unalias -- 'unsetenv'; \builtin unset -f -- 'unsetenv'; } >/dev/null 2>&1`},
+		{op: syntax.OrStmt, text: "true"},
+	}
+	claudeTail = []envPart{{op: syntax.AndStmt, kind: partEval}, {op: syntax.AndStmt, kind: partCwd}}
+)
+
+// chain joins link groups into one shape; the first link has no operator.
+func chain(groups ...[]envPart) []envPart {
+	var out []envPart
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	out[0].op = 0
+	return out
+}
+
+// envelopeShapes is the table: one entry per agent and version shape, each
+// tested with strings captured from real runs (envelope_test.go).
+var envelopeShapes = []envelopeShape{
+	// 2.0–2.1.1xx: snapshot, extglob off, eval, cwd.
+	{"claude-bash", "claude", chain(claudeSource, claudeExtglob, claudeTail)},
+	// 2.1.1xx and later: also drops an unsetenv alias or function the snapshot may define.
+	{"claude-bash-unalias", "claude", chain(claudeSource, claudeExtglob, claudeUnalias, claudeTail)},
+	// CLAUDE_CODE_REMOTE: BUN_OPTIONS exported after the snapshot.
+	{"claude-bash-remote", "claude", chain(claudeSource, claudeBun, claudeExtglob, claudeTail)},
+	{"claude-bash-remote-unalias", "claude", chain(claudeSource, claudeBun, claudeExtglob, claudeUnalias, claudeTail)},
+	// No snapshot (it failed or vanished: Claude runs a login shell instead).
+	{"claude-bash-nosnapshot", "claude", chain(claudeExtglob, claudeTail)},
+	{"claude-bash-nosnapshot-unalias", "claude", chain(claudeExtglob, claudeUnalias, claudeTail)},
+}
+
+// What the varying parts may be.
+var (
+	claudeSnapshotName = regexp.MustCompile(`^snapshot-(bash|zsh|sh)-[0-9]+-[a-z0-9]+\.sh$`)
+	claudeCwdName      = regexp.MustCompile(`^claude-[0-9a-f]{1,16}-cwd$`)
+)
+
+// maxEnvelopeLinks bounds the chain walked: no shape has more.
+const maxEnvelopeLinks = 16
+
+// RecognizeEnvelope reports whether text is exactly one of the known agent
+// envelopes, and if so which, and its payload. Anything else, a look-alike
+// with one link more, one redirect more or one path elsewhere, is not.
+func RecognizeEnvelope(text string, ctx EnvelopeContext) (env Envelope, ok bool) {
+	defer func() {
+		// a bug here must not recognise anything
+		if recover() != nil {
+			env, ok = Envelope{}, false
+		}
+	}()
+	if len(text) > MaxTextBytes || !strings.Contains(text, "eval ") {
+		return Envelope{}, false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(text), "")
+	if err != nil || len(f.Stmts) != 1 || len(f.Last) != 0 {
+		return Envelope{}, false
+	}
+	links, ok := flattenChain(f.Stmts[0], nil)
+	if !ok {
+		return Envelope{}, false
+	}
+	for _, sh := range envelopeShapes {
+		if payload, ok := matchShape(text, sh, links, ctx); ok {
+			return Envelope{Agent: sh.agent, Shape: sh.id, Payload: payload}, true
+		}
+	}
+	return Envelope{}, false
+}
+
+// link is one statement of a flat && / || chain and the operator before it.
+type link struct {
+	op syntax.BinCmdOperator
+	st *syntax.Stmt
+}
+
+// flattenChain turns a left-nested chain (a && b || c parses as (a && b) || c)
+// into its links. A statement that carries anything of its own (negation,
+// &, redirects or comments on the chain itself) is not a plain chain.
+func flattenChain(st *syntax.Stmt, out []link) ([]link, bool) {
+	if len(out) > maxEnvelopeLinks || !plainStmt(st) {
+		return nil, false
+	}
+	b, isBin := st.Cmd.(*syntax.BinaryCmd)
+	if !isBin {
+		return append(out, link{st: st}), true
+	}
+	if len(st.Redirs) != 0 || (b.Op != syntax.AndStmt && b.Op != syntax.OrStmt) {
+		return nil, false
+	}
+	out, ok := flattenChain(b.X, out)
+	if !ok || !plainStmt(b.Y) {
+		return nil, false
+	}
+	if _, nested := b.Y.Cmd.(*syntax.BinaryCmd); nested {
+		return nil, false
+	}
+	return append(out, link{op: b.Op, st: b.Y}), true
+}
+
+func plainStmt(st *syntax.Stmt) bool {
+	return st != nil && st.Cmd != nil && !st.Negated && !st.Background && !st.Coprocess && len(st.Comments) == 0
+}
+
+// matchShape matches the links against one shape and returns the payload.
+func matchShape(text string, sh envelopeShape, links []link, ctx EnvelopeContext) (string, bool) {
+	if len(links) != len(sh.parts) {
+		return "", false
+	}
+	payload, found := "", false
+	for i, p := range sh.parts {
+		l := links[i]
+		if l.op != p.op {
+			return "", false
+		}
+		src := stmtText(text, l.st)
+		switch p.kind {
+		case partExact:
+			if src != p.text {
+				return "", false
+			}
+		case partSource:
+			if !matchSource(text, l.st, src, ctx) {
+				return "", false
+			}
+		case partCwd:
+			if !matchCwd(text, l.st, src, ctx) {
+				return "", false
+			}
+		case partEval:
+			s, ok := matchEval(text, l.st, src)
+			if !ok {
+				return "", false
+			}
+			payload, found = s, true
+		}
+	}
+	return payload, found
+}
+
+func stmtText(text string, st *syntax.Stmt) string {
+	start, end := st.Pos().Offset(), st.End().Offset()
+	if start > end || int(end) > len(text) {
+		return ""
+	}
+	return text[start:end]
+}
+
+func wordText(text string, w *syntax.Word) string {
+	start, end := w.Pos().Offset(), w.End().Offset()
+	if start > end || int(end) > len(text) {
+		return ""
+	}
+	return text[start:end]
+}
+
+// call returns the statement's call when it has exactly n words and no
+// assignments.
+func call(st *syntax.Stmt, n int) (*syntax.CallExpr, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) != 0 || len(c.Args) != n {
+		return nil, false
+	}
+	return c, true
+}
+
+// matchSource: source SNAPSHOT 2>/dev/null, SNAPSHOT a literal path to a
+// snapshot file in one of the snapshot directories.
+func matchSource(text string, st *syntax.Stmt, src string, ctx EnvelopeContext) bool {
+	c, ok := call(st, 2)
+	if !ok || wordText(text, c.Args[0]) != "source" {
+		return false
+	}
+	if src != "source "+wordText(text, c.Args[1])+" 2>/dev/null" {
+		return false
+	}
+	p, ok := literalWord(c.Args[1])
+	if !ok || !inDir(p, ctx.SnapshotDirs) {
+		return false
+	}
+	return claudeSnapshotName.MatchString(filepath.Base(p))
+}
+
+// matchCwd: pwd -P >| CWDFILE, CWDFILE a claude-ID-cwd file in a temp dir.
+func matchCwd(text string, st *syntax.Stmt, src string, ctx EnvelopeContext) bool {
+	c, ok := call(st, 2)
+	if !ok || len(st.Redirs) != 1 {
+		return false
+	}
+	r := st.Redirs[0]
+	if r.Op != syntax.ClbOut || r.N != nil || r.Word == nil {
+		return false
+	}
+	if src != "pwd -P >| "+wordText(text, r.Word) || wordText(text, c.Args[0]) != "pwd" || wordText(text, c.Args[1]) != "-P" {
+		return false
+	}
+	p, ok := literalWord(r.Word)
+	if !ok || !inDir(p, ctx.TempDirs) {
+		return false
+	}
+	return claudeCwdName.MatchString(filepath.Base(p))
+}
+
+// matchEval: eval PAYLOAD, with < /dev/null or without (a heredoc brings
+// its own stdin). PAYLOAD is one literal word: quoted, never expanded.
+func matchEval(text string, st *syntax.Stmt, src string) (string, bool) {
+	c, ok := call(st, 2)
+	if !ok || wordText(text, c.Args[0]) != "eval" {
+		return "", false
+	}
+	w := "eval " + wordText(text, c.Args[1])
+	if src != w && src != w+" < /dev/null" {
+		return "", false
+	}
+	return literalWord(c.Args[1])
+}
+
+// literalWord returns a word's value when it has no expansion of any kind:
+// single quotes, double quotes around plain text, and plain text without
+// glob, brace or tilde characters.
+func literalWord(w *syntax.Word) (string, bool) {
+	for i, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return "", false
+				}
+			}
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "*?[]{}") || (i == 0 && strings.HasPrefix(p.Value, "~")) {
+				return "", false
+			}
+		default:
+			return "", false
+		}
+	}
+	s, err := expand.Literal(nil, w)
+	if err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// inDir reports whether p is a clean absolute path directly inside one of
+// dirs.
+func inDir(p string, dirs []string) bool {
+	if !filepath.IsAbs(p) || filepath.Clean(p) != p {
+		return false
+	}
+	d := filepath.Dir(p)
+	for _, want := range dirs {
+		if want != "" && filepath.Clean(want) == d {
+			return true
+		}
+	}
+	return false
+}

