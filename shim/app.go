@@ -189,6 +189,9 @@ type job struct {
 	// funcs and aliases are those the running shell already has (an
 	// interactive session), judged where they are called.
 	funcs, aliases map[string]string
+	// session is the agent's session id (guard hook); envelope names the
+	// agent whose command envelope text was taken out of (classify.Envelope).
+	session, envelope string
 	// run runs the job once allowed; nil: runJob (a new process).
 	run func(j job, lim limits) int
 }
@@ -225,6 +228,10 @@ func (a *app) shell() int {
 			return 0 // -c '' is a valid empty command
 		}
 		j.text = inv.Text
+		if e, ok := a.envelope(args[0], inv.Text); ok {
+			// judge (and record) the agent's command; run the whole envelope
+			j.text, j.envelope = e.Payload, e.Agent
+		}
 		childArgv = append(childArgv, "-c", inv.Text)
 		childArgv = append(childArgv, inv.Operands...)
 		j.positional = inv.Operands
@@ -445,7 +452,7 @@ func (a *app) judgeAndRun(j job) int {
 	switch v.Decision {
 	case grants.Allow:
 	case grants.Ask:
-		if how = a.ask(j, v, lim); !how.allowed() {
+		if how = a.askOrTicket(j, v, lim); !how.allowed() {
 			return a.refusedAsk(j, v, how, start)
 		}
 	default:
