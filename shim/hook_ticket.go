@@ -73,16 +73,19 @@ func (a *app) leaveTicket(j job, mode string) {
 	if !isOneOf(mode, askingModes) {
 		return
 	}
-	if err := a.writeTicket(j); err != nil {
+	who, err := agentOf(a.env.Self)
+	if err != nil {
+		err = fmt.Errorf("cannot tell which process is the agent: %w", err)
+	} else {
+		err = a.writeTicket(j, who)
+	}
+	if err != nil {
 		fmt.Fprintf(a.env.Stderr, "guard: warning: guard will ask again when the command runs: %s\n", oneLine(a.eng.redact(err.Error())))
 	}
 }
 
-func (a *app) writeTicket(j job) error {
-	who, err := agentOf(a.env.Self)
-	if err != nil {
-		return fmt.Errorf("cannot tell which process is the agent: %w", err)
-	}
+// writeTicket leaves a ticket for j, for the agent process who.
+func (a *app) writeTicket(j job, who agentProc) error {
 	key, err := a.ticketKey(j)
 	if err != nil {
 		return err
@@ -124,14 +127,16 @@ func (a *app) writeTicket(j job) error {
 // askOrTicket resolves an ask: a ticket the agent's hook left for exactly
 // this command, in this directory, from this agent, else asking as always.
 func (a *app) askOrTicket(j job, v grants.Verdict, lim limits) answered {
-	if j.envelope != "" && v.Decision == grants.Ask && a.takeTicket(j) {
+	self := func() (agentProc, error) { return agentOf(a.env.Self) }
+	if j.envelope != "" && v.Decision == grants.Ask && a.takeTicket(j, self) {
 		return answered{answerOnce, viaAgentUI}
 	}
 	return a.ask(j, v, lim)
 }
 
-// takeTicket consumes a valid ticket for j, if there is one.
-func (a *app) takeTicket(j job) bool {
+// takeTicket consumes a valid ticket for j, if there is one, left for the
+// agent process whoAmI returns (looked up only when a ticket is found).
+func (a *app) takeTicket(j job, whoAmI func() (agentProc, error)) bool {
 	dir, err := a.ticketDir(false)
 	if err != nil {
 		return false
@@ -160,7 +165,7 @@ func (a *app) takeTicket(j job) bool {
 			continue
 		}
 		if who == nil {
-			w, err := agentOf(a.env.Self)
+			w, err := whoAmI()
 			if err != nil {
 				return false
 			}
