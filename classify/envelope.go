@@ -29,6 +29,9 @@ type Envelope struct {
 	Agent   string // the agent whose plumbing it is ("claude")
 	Shape   string // the table entry that matched
 	Payload string // the command the agent was asked to run: the only part to judge
+	// Snapshot is the file a snapshot-creation script writes
+	// (RecognizeSnapshotScript); "" for an envelope.
+	Snapshot string
 }
 
 // EnvelopeContext is where an agent's plumbing may point. The caller fills
@@ -331,6 +334,228 @@ func inDir(p string, dirs []string) bool {
 	d := filepath.Dir(p)
 	for _, want := range dirs {
 		if want != "" && filepath.Clean(want) == d {
+			return true
+		}
+	}
+	return false
+}
+
+// Snapshot-creation scripts: at the start of a session Claude Code runs its
+// shell with -c -l and a script that writes the snapshot every later
+// envelope sources (cli getSnapshotScript): SNAPSHOT_FILE=PATH, the user's
+// rc file sourced, then echo, declare, alias, shopt … appended to
+// "$SNAPSHOT_FILE". It is recognised by what it can do, not by its exact
+// text (which holds the user's PATH, aliases and functions): every command
+// is one of the plumbing commands below, with the arguments it may have;
+// every write goes to "$SNAPSHOT_FILE" or /dev/null; the only file sourced
+// is the user's own rc file; nothing is defined, backgrounded or
+// substituted into a process. The caller adds what text cannot show: that
+// no guarded command started it, and that the snapshot does not exist yet
+// (a script that rewrote the live snapshot would run unjudged later).
+
+// snapshotVar is the variable the script writes through.
+const snapshotVar = "SNAPSHOT_FILE"
+
+// snapshotCommands are the commands a snapshot script runs, each with a
+// check of its literal arguments (nil: any arguments; they only print or
+// read). Exec-capable commands are pinned to the exact programs Claude uses.
+var snapshotCommands = map[string]func(args []string) bool{
+	"echo": nil, "printf": nil, "[": nil, "test": nil, "exit": nil, ":": nil, "true": nil,
+	"cut": nil, "head": nil, "base64": nil, "grep": nil, "read": onlyArgs("func", "-r"),
+	"declare": onlyArgs("-f", "-F", "-p", "$func"), "typeset": onlyArgs("-f", "-F", "-p", "+f", "$func"),
+	"shopt": onlyArgs("-p"), "set": onlyArgs("-o"), "setopt": noArgs, "alias": noArgs, "cat": noArgs,
+	"command": func(a []string) bool { return len(a) == 2 && a[0] == "-v" },
+	"sed":     onlyArgs("s/^alias //g", "s/^/alias -- /", "s/^alias //", "s/^/alias -- /g"),
+	"awk":     onlyArgs(`{print "set -o " $1}`),
+}
+
+func onlyArgs(allowed ...string) func([]string) bool {
+	return func(args []string) bool {
+		for _, a := range args {
+			ok := false
+			for _, w := range allowed {
+				ok = ok || a == w
+			}
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+func noArgs(args []string) bool { return len(args) == 0 }
+
+// snapshotAssignable are the variables a snapshot script may set.
+var snapshotAssignable = map[string]bool{"encoded_func": true, "func": true, "SOURCE_EXIT_CODE": true}
+
+// RecognizeSnapshotScript reports whether text is Claude Code's
+// snapshot-creation script, and the snapshot path it writes (in Payload's
+// place: Envelope.Snapshot). rcFiles are the rc files it may source.
+func RecognizeSnapshotScript(text string, ctx EnvelopeContext, rcFiles []string) (env Envelope, ok bool) {
+	defer func() {
+		if recover() != nil {
+			env, ok = Envelope{}, false
+		}
+	}()
+	if len(text) > MaxTextBytes || !strings.HasPrefix(strings.TrimSpace(text), snapshotVar+"=") {
+		return Envelope{}, false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+	if err != nil || len(f.Stmts) < 3 {
+		return Envelope{}, false
+	}
+	// 1. SNAPSHOT_FILE=PATH, alone
+	first, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(first.Args) != 0 || len(first.Assigns) != 1 || len(f.Stmts[0].Redirs) != 0 || !plainStmt(f.Stmts[0]) {
+		return Envelope{}, false
+	}
+	as := first.Assigns[0]
+	if as.Name == nil || as.Name.Value != snapshotVar || as.Append || as.Naked || as.Index != nil || as.Array != nil || as.Value == nil {
+		return Envelope{}, false
+	}
+	path, ok := literalWord(as.Value)
+	if !ok || !inDir(path, ctx.SnapshotDirs) || !claudeSnapshotName.MatchString(filepath.Base(path)) {
+		return Envelope{}, false
+	}
+	// 2. the rest: plumbing only
+	good := true
+	for _, st := range f.Stmts[1:] {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if !good {
+				return false
+			}
+			good = snapshotNode(n, rcFiles)
+			return good
+		})
+	}
+	if !good {
+		return Envelope{}, false
+	}
+	return Envelope{Agent: "claude", Shape: "claude-snapshot", Snapshot: path}, true
+}
+
+// snapshotNode judges one node of a snapshot script.
+func snapshotNode(n syntax.Node, rcFiles []string) bool {
+	switch n := n.(type) {
+	case *syntax.Stmt:
+		return !n.Background && !n.Coprocess
+	case *syntax.DeclClause:
+		// declare -f, declare -F, declare -f "$func" (typeset in zsh): no
+		// variable is set, nothing is exported
+		check := snapshotCommands[n.Variant.Value]
+		if (n.Variant.Value != "declare" && n.Variant.Value != "typeset") || check == nil {
+			return false
+		}
+		args := make([]string, len(n.Args))
+		for i, as := range n.Args {
+			if !as.Naked || as.Name != nil || as.Value == nil {
+				return false
+			}
+			if args[i] = wordSource(as.Value); args[i] == "" {
+				return false
+			}
+		}
+		return check(args)
+	case *syntax.FuncDecl, *syntax.ProcSubst, *syntax.CoprocClause, *syntax.LetClause,
+		*syntax.TestDecl, *syntax.TimeClause, *syntax.ExtGlob, *syntax.ForClause, *syntax.ArithmCmd,
+		*syntax.ArithmExp:
+		return false // definitions, and loops or arithmetic that set variables (for PATH in …)
+	case *syntax.ParamExp:
+		return n.Exp == nil || (n.Exp.Op != syntax.AssignUnset && n.Exp.Op != syntax.AssignUnsetOrNull)
+	case *syntax.Assign:
+		if n.Naked && n.Name == nil {
+			return true // a declare flag, judged with its clause
+		}
+		return n.Name != nil && snapshotAssignable[n.Name.Value] && n.Index == nil && n.Array == nil
+	case *syntax.Redirect:
+		return snapshotRedirect(n)
+	case *syntax.CallExpr:
+		if len(n.Args) == 0 {
+			return true // assignments only, judged one by one
+		}
+		if len(n.Assigns) != 0 {
+			return false // VAR=x cmd: an environment for the command
+		}
+		words := make([]string, len(n.Args))
+		for i, w := range n.Args {
+			s, ok := literalWord(w)
+			if !ok {
+				s = wordSource(w)
+			}
+			words[i] = s
+		}
+		if words[0] == "source" || words[0] == "." {
+			return len(words) == 2 && isOneOfStr(words[1], rcFiles)
+		}
+		// the command word is plain text: no quotes, no expansion
+		if len(n.Args[0].Parts) != 1 {
+			return false
+		}
+		name, plain := n.Args[0].Parts[0].(*syntax.Lit)
+		if !plain {
+			return false
+		}
+		check, known := snapshotCommands[name.Value]
+		if !known {
+			return false
+		}
+		return check == nil || check(words[1:])
+	}
+	return true
+}
+
+// wordSource prints a word as written (for the few arguments that are a
+// variable, like "$func").
+func wordSource(w *syntax.Word) string {
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, w); err != nil {
+		return ""
+	}
+	return strings.Trim(b.String(), `"`)
+}
+
+// snapshotRedirect: writes go to "$SNAPSHOT_FILE" or /dev/null; reads come
+// from /dev/null or a here-document; descriptors may be duplicated.
+func snapshotRedirect(r *syntax.Redirect) bool {
+	switch r.Op {
+	case syntax.DplOut, syntax.DplIn:
+		s, ok := literalWord(r.Word)
+		return ok && (s == "1" || s == "2" || s == "-")
+	case syntax.Hdoc, syntax.DashHdoc:
+		return true // data, written where the command's other redirects say
+	case syntax.RdrIn:
+		s, ok := literalWord(r.Word)
+		return ok && s == "/dev/null"
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
+		if s, ok := literalWord(r.Word); ok {
+			return s == "/dev/null"
+		}
+		return isSnapshotVar(r.Word)
+	}
+	return false
+}
+
+// isSnapshotVar reports whether w is exactly $SNAPSHOT_FILE, "$SNAPSHOT_FILE"
+// or ${SNAPSHOT_FILE}.
+func isSnapshotVar(w *syntax.Word) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == snapshotVar && !pe.Excl && !pe.Length && !pe.Width &&
+		pe.Index == nil && pe.Slice == nil && pe.Repl == nil && pe.Exp == nil
+}
+
+func isOneOfStr(s string, list []string) bool {
+	for _, x := range list {
+		if x != "" && s == x {
 			return true
 		}
 	}

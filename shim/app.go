@@ -192,6 +192,8 @@ type job struct {
 	// session is the agent's session id (guard hook); envelope names the
 	// agent whose command envelope text was taken out of (classify.Envelope).
 	session, envelope string
+	// plumbing is the snapshot a recognised snapshot-creation script writes.
+	plumbing string
 	// run runs the job once allowed; nil: runJob (a new process).
 	run func(j job, lim limits) int
 }
@@ -231,6 +233,8 @@ func (a *app) shell() int {
 		if e, ok := a.envelope(args[0], inv.Text); ok {
 			// judge (and record) the agent's command; run the whole envelope
 			j.text, j.envelope = e.Payload, e.Agent
+		} else if s, ok := a.snapshotScript(args[0], inv.Text); ok {
+			j.plumbing = s // the agent's own snapshot: run as plumbing (envelope.go)
 		}
 		childArgv = append(childArgv, "-c", inv.Text)
 		childArgv = append(childArgv, inv.Operands...)
@@ -422,7 +426,7 @@ func (a *app) judgeAndRun(j job) int {
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
-	v := a.eng.decide(an, s)
+	v := plumbingVerdict(j, a.eng.decide(an, s))
 	// A project config's allow rules guard ignored: said when they may be
 	// why a command is refused or asked (once a session), never beside an
 	// allowed command's own stderr, which the agent reads as the command's.

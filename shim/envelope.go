@@ -1,11 +1,14 @@
 package shim
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/guard-dev/guard/classify"
+	"github.com/guard-dev/guard/grants"
 )
 
 // envelope recognises an agent's command envelope around text (see
@@ -31,4 +34,50 @@ func (a *app) envelope(argv0, text string) (classify.Envelope, bool) {
 	}
 	ctx.TempDirs = append(ctx.TempDirs, os.TempDir(), "/tmp")
 	return classify.RecognizeEnvelope(text, ctx)
+}
+
+// rulePlumbing is the rule of a snapshot-creation script let through.
+const rulePlumbing = "agent-plumbing"
+
+// snapshotScript recognises Claude Code's snapshot-creation script (see
+// classify.RecognizeSnapshotScript) and returns the snapshot it writes. On
+// top of the text, it must come from the agent itself, not from inside a
+// guarded command (GUARD_ACTIVE unset, GUARD_DEPTH 0), and it must create a
+// new snapshot: rewriting one that envelopes already source would let its
+// text run unjudged later.
+func (a *app) snapshotScript(argv0, text string) (string, bool) {
+	if !strings.Contains(filepath.Base(argv0), "bash") || !strings.HasPrefix(strings.TrimSpace(text), "SNAPSHOT_FILE=") {
+		return "", false
+	}
+	if a.env.getenv("GUARD_ACTIVE") != "" || (a.env.getenv("GUARD_DEPTH") != "" && a.env.getenv("GUARD_DEPTH") != "0") {
+		return "", false
+	}
+	var ctx classify.EnvelopeContext
+	if d := a.env.getenv("CLAUDE_CONFIG_DIR"); filepath.IsAbs(d) {
+		ctx.SnapshotDirs = append(ctx.SnapshotDirs, filepath.Join(d, "shell-snapshots"))
+	}
+	var rc []string
+	if h := a.env.getenv("HOME"); filepath.IsAbs(h) {
+		ctx.SnapshotDirs = append(ctx.SnapshotDirs, filepath.Join(h, ".claude", "shell-snapshots"))
+		for _, f := range []string{".bashrc", ".bash_profile", ".profile", ".zshrc"} {
+			rc = append(rc, filepath.Join(h, f))
+		}
+	}
+	e, ok := classify.RecognizeSnapshotScript(text, ctx, rc)
+	if !ok {
+		return "", false
+	}
+	if _, err := os.Lstat(e.Snapshot); !errors.Is(err, fs.ErrNotExist) {
+		return "", false
+	}
+	return e.Snapshot, true
+}
+
+// plumbingVerdict lets a recognised snapshot script run, unless the
+// verdict is a deny (a deny rule, the denylist, a config that did not load).
+func plumbingVerdict(j job, v grants.Verdict) grants.Verdict {
+	if j.plumbing == "" || v.Decision == grants.Deny {
+		return v
+	}
+	return grants.Verdict{Decision: grants.Allow, Rule: rulePlumbing, Reason: "Claude Code writes its shell snapshot " + j.plumbing, Risk: grants.RiskLow}
 }

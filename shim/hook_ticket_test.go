@@ -192,3 +192,50 @@ func TestTicketEndToEnd(t *testing.T) {
 		t.Error("the look-alike's extra command ran")
 	}
 }
+
+// TestSnapshotScriptRuns: Claude's snapshot-creation script, run through
+// guard's bash link by the agent itself, runs as plumbing, once: rewriting
+// an existing snapshot, or the same script from inside a guarded command,
+// is judged as the composite it is.
+func TestSnapshotScriptRuns(t *testing.T) {
+	st := newShimTree(t)
+	dir := filepath.Join(os.Getenv("HOME"), ".claude", "shell-snapshots")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	snap := filepath.Join(dir, "snapshot-bash-1788557415117-t9snap.sh")
+	script := "SNAPSHOT_FILE=" + snap + `
+      # No user config file to source
+
+      # First, create/clear the snapshot file
+      echo "# Snapshot file" >| "$SNAPSHOT_FILE"
+      echo "# Unset all aliases to avoid conflicts with functions" >> "$SNAPSHOT_FILE"
+      echo "unalias -a 2>/dev/null || true" >> "$SNAPSHOT_FILE"
+      echo "shopt -s expand_aliases" >> "$SNAPSHOT_FILE"
+      echo "export PATH=/usr/bin\:/bin" >> "$SNAPSHOT_FILE"
+      if [ ! -f "$SNAPSHOT_FILE" ]; then
+        echo "Error: Snapshot file was not created at $SNAPSHOT_FILE" >&2
+        exit 1
+      fi
+    `
+	run := func(extra ...string) (int, string) {
+		t.Helper()
+		cmd := guardCmd(t, st, filepath.Join(st.shims, "bash"), "real", "-c", "-l", script)
+		cmd.Env = append(cmd.Env, append([]string{"GUARD_NO_PROMPT=1"}, extra...)...)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		return exitCode(t, cmd.Run()), errb.String()
+	}
+	if code, errOut := run("GUARD_ACTIVE=1"); code != ExitRefused || !strings.Contains(errOut, "needs approval") {
+		t.Errorf("from inside a guarded command: exit %d: %s", code, errOut)
+	}
+	if code, errOut := run(); code != 0 {
+		t.Fatalf("Claude's snapshot script: exit %d: %s", code, errOut)
+	}
+	if b, err := os.ReadFile(snap); err != nil || !strings.HasPrefix(string(b), "# Snapshot file\n") {
+		t.Fatalf("snapshot not written: %q %v", b, err)
+	}
+	if code, errOut := run(); code != ExitRefused || !strings.Contains(errOut, "needs approval") {
+		t.Errorf("rewriting an existing snapshot: exit %d: %s", code, errOut)
+	}
+}
