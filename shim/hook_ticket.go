@@ -70,8 +70,8 @@ type agentProc struct {
 // leaveTicket records that the agent is asking its human about j. Best
 // effort: without a ticket the shell asks again, which is safe.
 func (a *app) leaveTicket(j job, mode string) {
-	if !isOneOf(mode, askingModes) {
-		return
+	if !isOneOf(mode, askingModes) || a.env.getenv("GUARD_ACTIVE") != "" {
+		return // nobody will be asked, or a guarded command runs this hook
 	}
 	who, err := agentOf(a.env.Self)
 	if err != nil {

@@ -239,3 +239,31 @@ func TestSnapshotScriptRuns(t *testing.T) {
 		t.Errorf("rewriting an existing snapshot: exit %d: %s", code, errOut)
 	}
 }
+
+// TestTicketNotLeft: no ticket when nobody will be asked (Claude's
+// bypassPermissions) or when the hook runs inside a guarded command (an
+// agent forging one with its own guard hook claude).
+func TestTicketNotLeft(t *testing.T) {
+	cwd := t.TempDir()
+	for _, tc := range []struct {
+		mode string
+		env  map[string]string
+	}{
+		{"bypassPermissions", nil},
+		{"dontAsk", nil},
+		{"", nil},
+		{"default", map[string]string{"GUARD_ACTIVE": "1"}},
+	} {
+		a := ticketApp(t, cwd, time.Now(), tc.env)
+		j := job{text: "touch forged-" + tc.mode, cwd: cwd}
+		a.leaveTicket(j, tc.mode)
+		dir, _ := a.ticketDir(true)
+		key, _ := a.ticketKey(j)
+		names, _ := ticketNames(dir)
+		for _, n := range names {
+			if strings.HasPrefix(n, key) {
+				t.Errorf("mode %q env %v: a ticket was left", tc.mode, tc.env)
+			}
+		}
+	}
+}
