@@ -147,5 +147,34 @@ func FuzzEnvelope(f *testing.F) {
 		if !strings.Contains(in, "eval ") || !strings.Contains(in, "pwd -P >| /tmp/claude-") {
 			t.Fatalf("recognised %q as %s", in, e.Shape)
 		}
+		checkEnvelopeAddsOnlyPlumbing(t, in, e.Payload)
 	})
+}
+
+// envelopePlumbing are the commands an envelope itself runs.
+var envelopePlumbing = map[string]bool{"source": true, "true": true, "shopt": true, "builtin": true, "unalias": true,
+	"unset": true, "export": true, "eval": true, "pwd": true}
+
+// checkEnvelopeAddsOnlyPlumbing: every command the whole text runs is
+// either envelope plumbing or one the payload runs.
+func checkEnvelopeAddsOnlyPlumbing(t *testing.T, text, payload string) {
+	t.Helper()
+	opt := Options{Cwd: "/tmp", Home: "/root"}
+	inPayload := map[string]bool{}
+	for _, c := range Analyze(payload, opt).Commands {
+		inPayload[c.Name] = true
+	}
+	for _, c := range Analyze(text, opt).Commands {
+		if !envelopePlumbing[c.Name] && !inPayload[c.Name] {
+			t.Fatalf("envelope %q runs %q, which its payload %q does not", text, c.Name, payload)
+		}
+	}
+}
+
+func TestEnvelopeAddsOnlyPlumbing(t *testing.T) {
+	for _, c := range envelopeCaptures {
+		if e, ok := RecognizeEnvelope(c.in, envCtx); ok {
+			checkEnvelopeAddsOnlyPlumbing(t, c.in, e.Payload)
+		}
+	}
 }
