@@ -125,7 +125,13 @@ func RecognizeEnvelope(text string, ctx EnvelopeContext) (env Envelope, ok bool)
 			env, ok = Envelope{}, false
 		}
 	}()
-	if len(text) > MaxTextBytes || !strings.Contains(text, "eval ") {
+	if len(text) > MaxTextBytes {
+		return Envelope{}, false
+	}
+	if strings.HasPrefix(text, geminiPrefix) {
+		return recognizeGemini(text, ctx)
+	}
+	if !strings.Contains(text, "eval ") {
 		return Envelope{}, false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(text), "")
@@ -560,4 +566,128 @@ func isOneOfStr(s string, list []string) bool {
 		}
 	}
 	return false
+}
+
+// Gemini CLI (packages/core: ShellExecutionService and the shell tool) runs
+// bash -c with the command pasted, unquoted, into a subshell that records
+// background jobs, after its shopt guard:
+//
+//	shopt -u promptvars nullglob extglob nocaseglob dotglob; _bgpids_file=/tmp/gemini-shell-XXXXXX/bgpids.tmp
+//	(
+//	  trap 'jobs -p > "$_bgpids_file"' EXIT
+//	CMD
+//	)
+//	__code=$?
+//	exit $__code
+//
+// The command is raw text, so it could close the subshell and add commands
+// after it: the shape is matched on the syntax tree too (exactly these five
+// statements, the subshell closing where the wrapper closes it), and the
+// payload may not touch the wrapper's variables.
+const (
+	geminiPrefix = "shopt -u promptvars nullglob extglob nocaseglob dotglob; _bgpids_file="
+	geminiTrap   = "\n(\n  trap 'jobs -p > \"$_bgpids_file\"' EXIT\n"
+	geminiSuffix = "\n)\n__code=$?\nexit $__code"
+)
+
+var geminiDirName = regexp.MustCompile(`^gemini-shell-[A-Za-z0-9]{6}$`)
+
+func recognizeGemini(text string, ctx EnvelopeContext) (Envelope, bool) {
+	rest := strings.TrimPrefix(text, geminiPrefix)
+	pathWord, body, ok := strings.Cut(rest, geminiTrap)
+	if !ok || !strings.HasSuffix(body, geminiSuffix) {
+		return Envelope{}, false
+	}
+	payload := strings.TrimSuffix(body, geminiSuffix)
+	if strings.TrimSpace(payload) == "" || strings.Contains(payload, "_bgpids_file") || strings.Contains(payload, "__code") {
+		return Envelope{}, false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+	if err != nil || len(f.Stmts) != 5 {
+		return Envelope{}, false
+	}
+	// 1. the shopt guard; 2. _bgpids_file=PATH, alone
+	if c, ok := call(f.Stmts[0], 7); !ok || len(f.Stmts[0].Redirs) != 0 || !plainStmt(f.Stmts[0]) || wordText(text, c.Args[0]) != "shopt" {
+		return Envelope{}, false
+	}
+	as, ok := f.Stmts[1].Cmd.(*syntax.CallExpr)
+	if !ok || len(as.Args) != 0 || len(as.Assigns) != 1 || len(f.Stmts[1].Redirs) != 0 || !plainStmt(f.Stmts[1]) {
+		return Envelope{}, false
+	}
+	a := as.Assigns[0]
+	if a.Name == nil || a.Name.Value != "_bgpids_file" || a.Value == nil || a.Append || a.Index != nil || wordText(text, a.Value) != pathWord {
+		return Envelope{}, false
+	}
+	p, ok := literalWord(a.Value)
+	if !ok || filepath.Base(p) != "bgpids.tmp" || !geminiDirName.MatchString(filepath.Base(filepath.Dir(p))) ||
+		!inDir(filepath.Dir(p), ctx.TempDirs) {
+		return Envelope{}, false
+	}
+	// 3. the subshell: the trap, then the payload, closed where the wrapper closes it
+	st := f.Stmts[2]
+	sub, ok := st.Cmd.(*syntax.Subshell)
+	if !ok || len(st.Redirs) != 0 || !plainStmt(st) || len(sub.Stmts) < 2 ||
+		int(sub.Rparen.Offset()) != len(text)-len(geminiSuffix)+1 ||
+		stmtText(text, sub.Stmts[0]) != `trap 'jobs -p > "$_bgpids_file"' EXIT` {
+		return Envelope{}, false
+	}
+	// the payload runs in the wrapper's shell: it must not be able to set the
+	// variable the trap writes through, however it spells the name
+	for _, ps := range sub.Stmts[1:] {
+		if !cannotAssign(ps) {
+			return Envelope{}, false
+		}
+	}
+	// 4. __code=$?  5. exit $__code: fixed text, checked by the suffix
+	return Envelope{Agent: "gemini", Shape: "gemini-bgpids", Payload: payload}, true
+}
+
+// assigningBuiltins set variables whose names they are given (or run text
+// that could): a payload that uses one is judged whole.
+var assigningBuiltins = map[string]bool{
+	"eval": true, "read": true, "mapfile": true, "readarray": true, "getopts": true, "source": true, ".": true,
+	"builtin": true, "command": true, "alias": true, "trap": true, "enable": true, "let": true, "unset": true,
+	"declare": true, "typeset": true, "local": true, "export": true, "readonly": true,
+}
+
+// cannotAssign reports whether st provably sets no variable by a name it
+// computes: only plain NAME=value assignments (whose names are in the text)
+// and commands named in plain text that are not assigning builtins.
+func cannotAssign(st *syntax.Stmt) bool {
+	ok := true
+	syntax.Walk(st, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.DeclClause, *syntax.LetClause, *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.ForClause,
+			*syntax.CoprocClause:
+			ok = false
+		case *syntax.ParamExp:
+			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				ok = false
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) == 0 {
+				break
+			}
+			name, lit := "", len(n.Args[0].Parts) == 1
+			if lit {
+				l, isLit := n.Args[0].Parts[0].(*syntax.Lit)
+				lit = isLit
+				if isLit {
+					name = l.Value
+				}
+			}
+			if !lit || assigningBuiltins[name] {
+				ok = false
+			}
+			if name == "printf" {
+				for _, w := range n.Args[1:] {
+					if s, isLit := literalWord(w); !isLit || strings.HasPrefix(s, "-v") {
+						ok = false
+					}
+				}
+			}
+		}
+		return ok
+	})
+	return ok
 }

@@ -138,9 +138,15 @@ func FuzzEnvelope(f *testing.F) {
 	for _, c := range envelopeHostile {
 		f.Add(c.in)
 	}
+	f.Add(geminiWrap("git status"))
+	f.Add(geminiWrap("ls\n)\nrm -rf ~\n(\n:"))
 	f.Fuzz(func(t *testing.T, in string) {
 		e, ok := RecognizeEnvelope(in, envCtx)
 		if !ok {
+			return
+		}
+		if e.Agent == "gemini" {
+			checkEnvelopeAddsOnlyPlumbing(t, in, e.Payload)
 			return
 		}
 		// what is recognised ends with Claude's cwd write and holds an eval
@@ -153,7 +159,7 @@ func FuzzEnvelope(f *testing.F) {
 
 // envelopePlumbing are the commands an envelope itself runs.
 var envelopePlumbing = map[string]bool{"source": true, "true": true, "shopt": true, "builtin": true, "unalias": true,
-	"unset": true, "export": true, "eval": true, "pwd": true}
+	"unset": true, "export": true, "eval": true, "pwd": true, "trap": true, "jobs": true, "exit": true}
 
 // checkEnvelopeAddsOnlyPlumbing: every command the whole text runs is
 // either envelope plumbing or one the payload runs.
@@ -175,6 +181,42 @@ func TestEnvelopeAddsOnlyPlumbing(t *testing.T) {
 	for _, c := range envelopeCaptures {
 		if e, ok := RecognizeEnvelope(c.in, envCtx); ok {
 			checkEnvelopeAddsOnlyPlumbing(t, c.in, e.Payload)
+		}
+	}
+}
+
+// geminiWrap is Gemini CLI's wrapper, as ShellExecutionService and the shell
+// tool build it (wrapCommandForBackgroundPIDs, ensurePromptvarsDisabled).
+func geminiWrap(cmd string) string {
+	return "shopt -u promptvars nullglob extglob nocaseglob dotglob; _bgpids_file=/tmp/gemini-shell-Ab12Cd/bgpids.tmp\n(\n  trap 'jobs -p > \"$_bgpids_file\"' EXIT\n" + cmd + "\n)\n__code=$?\nexit $__code"
+}
+
+func TestEnvelopeGemini(t *testing.T) {
+	for _, cmd := range []string{"git status", "npm test 2>&1 | tail -5", "cat <<'EOF'\nhi\nEOF", "sleep 10 &"} {
+		e, ok := RecognizeEnvelope(geminiWrap(cmd), envCtx)
+		if !ok || e.Payload != cmd || e.Agent != "gemini" {
+			t.Errorf("%q: got %+v %v", cmd, e, ok)
+			continue
+		}
+		checkEnvelopeAddsOnlyPlumbing(t, geminiWrap(cmd), cmd)
+	}
+	for _, c := range []struct{ name, in string }{
+		{"breaks out of the subshell", geminiWrap("ls\n)\nrm -rf ~\n(\n:")},
+		{"retargets the trap", geminiWrap("_bgpids_file=~/.bashrc; sleep 1 &")},
+		{"unterminated heredoc swallows the tail", geminiWrap("cat <<EOF\nx")},
+		{"pids file elsewhere", strings.Replace(geminiWrap("ls"), "/tmp/gemini-shell-Ab12Cd/", "/home/u/", 1)},
+		{"pids file in another dir", strings.Replace(geminiWrap("ls"), "gemini-shell-Ab12Cd", "evil", 1)},
+		{"command appended", geminiWrap("ls") + "\nrm -rf ~"},
+		{"trap changed", strings.Replace(geminiWrap("ls"), "jobs -p", "rm -rf ~;jobs -p", 1)},
+		{"empty", geminiWrap("")},
+		{"eval builds the name", geminiWrap(`eval "_bgp""ids_file=~/.bashrc"; sleep 1 &`)},
+		{"read sets a name", geminiWrap(`read -r x <<< y`)},
+		{"printf -v", geminiWrap(`printf -v "$n" x`)},
+		{"dynamic command", geminiWrap(`$cmd x`)},
+		{"declare", geminiWrap(`declare -g x=1`)},
+	} {
+		if e, ok := RecognizeEnvelope(c.in, envCtx); ok {
+			t.Errorf("%s: recognised with payload %q", c.name, e.Payload)
 		}
 	}
 }

@@ -192,8 +192,10 @@ type job struct {
 	// session is the agent's session id (guard hook); envelope names the
 	// agent whose command envelope text was taken out of (classify.Envelope).
 	session, envelope string
-	// plumbing is the snapshot a recognised snapshot-creation script writes.
+	// plumbing says why the text is the agent's own plumbing, run as it is
+	// (envelope.go); hookCall: it is guard hook, run outside the guarded state.
 	plumbing string
+	hookCall bool
 	// run runs the job once allowed; nil: runJob (a new process).
 	run func(j job, lim limits) int
 }
@@ -233,8 +235,8 @@ func (a *app) shell() int {
 		if e, ok := a.envelope(args[0], inv.Text); ok {
 			// judge (and record) the agent's command; run the whole envelope
 			j.text, j.envelope = e.Payload, e.Agent
-		} else if s, ok := a.snapshotScript(args[0], inv.Text); ok {
-			j.plumbing = s // the agent's own snapshot: run as plumbing (envelope.go)
+		} else {
+			j.plumbing, j.hookCall = a.plumbing(args[0], inv.Text) // envelope.go
 		}
 		childArgv = append(childArgv, "-c", inv.Text)
 		childArgv = append(childArgv, inv.Operands...)
@@ -272,6 +274,9 @@ func (a *app) shell() int {
 	j.spec = runSpec{
 		Path: shellPath, Argv: childArgv, Env: childEnv(a.env.Environ, n, true), Dir: a.env.Cwd,
 		Stdin: a.env.Stdin, Stdout: a.env.Stdout, Stderr: a.env.Stderr,
+	}
+	if j.hookCall {
+		j.spec.Env = a.env.Environ // the agent's own hook: not a guarded command
 	}
 	return a.judgeAndRun(j)
 }

@@ -17,7 +17,7 @@ import (
 // it accepts one. The plumbing may point only where the agent's own files
 // are: its snapshot directory and the temporary directory.
 func (a *app) envelope(argv0, text string) (classify.Envelope, bool) {
-	if !strings.Contains(filepath.Base(argv0), "bash") || !strings.Contains(text, "eval ") {
+	if !strings.Contains(filepath.Base(argv0), "bash") {
 		return classify.Envelope{}, false
 	}
 	var ctx classify.EnvelopeContext
@@ -73,11 +73,63 @@ func (a *app) snapshotScript(argv0, text string) (string, bool) {
 	return e.Snapshot, true
 }
 
-// plumbingVerdict lets a recognised snapshot script run, unless the
-// verdict is a deny (a deny rule, the denylist, a config that did not load).
+// plumbing recognises the agent's own plumbing that reaches guard as its
+// bash: Claude Code's snapshot-creation script, and guard hook itself (Gemini
+// CLI runs its hooks with the bash on PATH, which may be guard's link). It
+// returns why it is plumbing, and whether it is a hook call.
+func (a *app) plumbing(argv0, text string) (string, bool) {
+	if s, ok := a.snapshotScript(argv0, text); ok {
+		return "Claude Code writes its shell snapshot " + s, false
+	}
+	if a.hookInvocation(text) {
+		return "the agent runs guard's hook", true
+	}
+	return "", false
+}
+
+// hookInvocation reports whether text is exactly guard's own hook command
+// (GUARD hook AGENT, GUARD this guard by its path or found as guard on
+// PATH), run by the agent's runtime: not from inside a guarded command,
+// where guard hook is refused (it could leave a ticket).
+func (a *app) hookInvocation(text string) bool {
+	if a.env.getenv("GUARD_ACTIVE") != "" || len(text) > 4096 {
+		return false
+	}
+	for _, r := range text {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._- ", r)) {
+			return false // quotes, expansions, operators: not the plain command
+		}
+	}
+	f := strings.Fields(text)
+	if len(f) != 3 || f[1] != "hook" {
+		return false
+	}
+	if _, ok := protocolFor(f[2]); !ok {
+		return false
+	}
+	prog := f[0]
+	if !strings.Contains(prog, "/") {
+		p, err := lookPath(prog, a.env.getenv("PATH"), a.env.Cwd)
+		if err != nil {
+			return false
+		}
+		prog = p
+	}
+	got, err := filepath.EvalSymlinks(prog)
+	if err != nil {
+		return false
+	}
+	self, err := filepath.EvalSymlinks(a.env.Self)
+	return err == nil && a.env.Self != "" && got == self
+}
+
+// plumbingVerdict lets recognised plumbing run, unless the verdict is a
+// deny (a deny rule, the denylist, a config that did not load). guard hook
+// is a guard-self verb, denied in a guarded command; here the agent's
+// runtime runs it, so its deny is the one overruled.
 func plumbingVerdict(j job, v grants.Verdict) grants.Verdict {
-	if j.plumbing == "" || v.Decision == grants.Deny {
+	if j.plumbing == "" || (v.Decision == grants.Deny && !(j.hookCall && v.Rule == "guard-self")) {
 		return v
 	}
-	return grants.Verdict{Decision: grants.Allow, Rule: rulePlumbing, Reason: "Claude Code writes its shell snapshot " + j.plumbing, Risk: grants.RiskLow}
+	return grants.Verdict{Decision: grants.Allow, Rule: rulePlumbing, Reason: j.plumbing, Risk: grants.RiskLow}
 }

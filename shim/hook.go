@@ -73,8 +73,9 @@ type hookProtocol struct {
 	// askAnswer is how an ask is recorded: who asks the human.
 	askAnswer string
 	// tickets: an ask leaves a ticket for guard as this agent's shell
-	// (see hook_ticket.go).
-	tickets bool
+	// (see hook_ticket.go); alwaysAsks: the agent's prompt shows for an ask
+	// in every mode (Gemini forces it), so no permission mode is needed.
+	tickets, alwaysAsks bool
 	// answer writes the reply and returns the exit status.
 	answer func(w io.Writer, h *hookVerdict) int
 }
@@ -92,7 +93,8 @@ var hookProtocols = []hookProtocol{
 	{agent: "claude", shellTools: []string{"Bash"}, askAnswer: answerAgent, tickets: true, answer: answerClaude},
 	{agent: "codex", shellTools: []string{"Bash", "shell", "local_shell", "exec_command", "shell_command", "container.exec"},
 		dirField: "workdir", askAnswer: answerRouted, answer: answerCodex},
-	{agent: "gemini", shellTools: []string{"run_shell_command"}, dirField: "dir_path", askAnswer: answerAgent, answer: answerGemini},
+	{agent: "gemini", shellTools: []string{"run_shell_command"}, dirField: "dir_path", askAnswer: answerAgent,
+		tickets: true, alwaysAsks: true, answer: answerGemini},
 	{agent: "opencode", askAnswer: answerPlugin, answer: answerCheckJSON},
 	{agent: "pi", askAnswer: answerPlugin, answer: answerCheckJSON},
 }
@@ -188,7 +190,11 @@ func (a *app) hook(p hookProtocol) (exit int) {
 	if h.v.Decision == grants.Ask {
 		how = answered{p.askAnswer, viaHook}
 		if p.tickets {
-			a.leaveTicket(j, h.in.PermissionMode)
+			mode := h.in.PermissionMode
+			if p.alwaysAsks {
+				mode = askingModes[0]
+			}
+			a.leaveTicket(j, mode)
 		}
 	}
 	a.record(j, h.v, string(h.v.Decision), how, 0, start)
