@@ -20,7 +20,6 @@ import (
 	"regexp"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -116,7 +115,8 @@ var (
 const maxEnvelopeLinks = 16
 
 // RecognizeEnvelope reports whether text is exactly one of the known agent
-// envelopes, and if so which, and its payload. Anything else, a look-alike
+// envelopes (Claude Code's eval chains in envelopeShapes, Gemini CLI's
+// jobs-recording subshell), and if so which, and its payload. Anything else, a look-alike
 // with one link more, one redirect more or one path elsewhere, is not.
 func RecognizeEnvelope(text string, ctx EnvelopeContext) (env Envelope, ok bool) {
 	defer func() {
@@ -324,11 +324,51 @@ func literalWord(w *syntax.Word) (string, bool) {
 			return "", false
 		}
 	}
-	s, err := expand.Literal(nil, w)
-	if err != nil {
-		return "", false
+	return wordValue(w), true
+}
+
+// wordValue is the value of a word literalWord accepted, as bash removes
+// its quotes: a backslash outside quotes keeps the next character (and
+// drops a newline); inside double quotes it escapes only $ ` " \ and a
+// newline; single quotes keep everything. (mvdan's expand would do the
+// same, at the cost of its package init on every guard run: TestLean.)
+func wordValue(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				unescape(&b, q.(*syntax.Lit).Value, "$`\"\\\n")
+			}
+		case *syntax.Lit:
+			unescape(&b, p.Value, "")
+		}
 	}
-	return s, true
+	return b.String()
+}
+
+// unescape writes s with its backslash escapes resolved: only before a
+// character in special (any character when special is "").
+func unescape(b *strings.Builder, s, special string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		next := s[i+1]
+		switch {
+		case next == '\n':
+			i++ // a line continuation: both go
+		case special == "" || strings.IndexByte(special, next) >= 0:
+			b.WriteByte(next)
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
 }
 
 // inDir reports whether p is a clean absolute path directly inside one of

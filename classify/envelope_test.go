@@ -1,8 +1,12 @@
 package classify
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // envCtx is the context the captured strings ran in.
@@ -219,4 +223,67 @@ func TestEnvelopeGemini(t *testing.T) {
 			t.Errorf("%s: recognised with payload %q", c.name, e.Payload)
 		}
 	}
+}
+
+// wordValue resolves quotes as bash does, for every word literalWord
+// accepts (guard does not link mvdan's expand: its init costs every run).
+// The table is confirmed against real bash; the fuzz against expand.Literal,
+// which agrees with bash where no backslash stands outside quotes.
+func literalArgs(in string) []*syntax.Word {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("x "+in), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil
+	}
+	c, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok {
+		return nil
+	}
+	var out []*syntax.Word
+	for _, w := range c.Args[1:] {
+		if _, ok := literalWord(w); ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func TestWordValue(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`ls`, "ls"}, {`'a b'`, "a b"}, {`"a b"`, "a b"}, {`a\ b`, "a b"}, {`'it'"'"'s'`, "it's"},
+		{`"echo 'it'\''s' \$HOME"`, `echo 'it'\''s' $HOME`}, {`"a\"b\\c\d"`, `a"b\c\d`}, {"a\\\nb", "ab"},
+		{`"\!x"`, `\!x`}, {`\\x`, `\x`}, {`x'y'"z"`, "xyz"}, {`'\n'`, `\n`},
+	} {
+		ws := literalArgs(tc.in)
+		if len(ws) != 1 {
+			t.Errorf("%q: not one literal word", tc.in)
+			continue
+		}
+		if got := wordValue(ws[0]); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		}
+		if testing.Short() {
+			continue
+		}
+		out, err := exec.Command("bash", "-c", "printf %s "+tc.in).Output()
+		if err == nil && string(out) != tc.want {
+			t.Errorf("%q: bash says %q, the table %q", tc.in, out, tc.want)
+		}
+	}
+}
+
+func FuzzWordValue(f *testing.F) {
+	for _, in := range []string{`'a b'`, `"a\"b\\c\d"`, `'it'"'"'s'`, `x'y'"z"`} {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, w := range literalArgs(in) {
+			got := wordValue(w)
+			if strings.Contains(wordSource(w), "\\") {
+				continue // expand.Literal keeps a backslash bash removes
+			}
+			if want, err := expand.Literal(nil, w); err == nil && got != want {
+				t.Fatalf("%q: wordValue %q, expand.Literal %q", in, got, want)
+			}
+		}
+	})
 }
