@@ -333,59 +333,87 @@ func globRegexp(g string) string {
 	return b.String()
 }
 
-// matchesText reports whether the rule matches any command of a, its cwd
-// and agent filters aside (the check of examples).
+// match is how far a rule matches one command.
+type match uint8
+
+const (
+	noMatch    match = iota
+	maybeMatch       // only if a word guard cannot know (a $VAR, a glob) turns out to be what the rule names
+	fullMatch
+)
+
+// matchesText reports whether the rule certainly matches a command of a,
+// its cwd and agent filters aside (the check of examples).
 func (r *StructRule) matchesText(a *classify.Analysis) bool {
 	if a == nil || a.Fail != "" {
 		return false
 	}
 	for i := range a.Commands {
 		c := &a.Commands[i]
-		if len(c.Args) == 0 {
-			continue
-		}
 		var toks []string
 		if r.matchCommand(c, func() []string {
 			if toks == nil {
 				toks = c.Normalized()
 			}
 			return toks
-		}) {
+		}) == fullMatch {
 			return true
 		}
 	}
 	return false
 }
 
-// matchCommand reports whether the rule's command, argument and regex
-// conditions hold for c; toks returns c's normalised tokens.
-func (r *StructRule) matchCommand(c *classify.Command, toks func() []string) bool {
+// matchCommand tells how the rule's command, argument and regex conditions
+// hold for c; toks returns c's normalised tokens. For a deny or ask rule, a
+// word that is not literal ($X, "$(…)") or holds glob characters may stand
+// for what the rule names: that is a maybeMatch. An allow rule matches only
+// commands whose every word is literal.
+func (r *StructRule) matchCommand(c *classify.Command, toks func() []string) match {
 	if len(c.Args) == 0 || dyn(c, 0) {
-		return false
+		return noMatch
+	}
+	res := fullMatch
+	if r.Kind == Allow && slices.Contains(c.Dynamic, true) {
+		return noMatch
 	}
 	name := commandName(c)
 	if len(r.Commands) > 0 {
 		k := slices.Index(r.Commands, name)
+		if k < 0 && r.Kind != Allow && wild(name) {
+			k = slices.IndexFunc(r.Commands, func(cmd string) bool { return wildMatch(name, cmd) })
+			res = maybeMatch
+		}
 		if k < 0 {
-			return false
+			return noMatch
 		}
 		nt := &r.norm[k]
 		if len(nt.contain) > 0 || len(nt.any) > 0 {
 			got := toks()
-			for _, t := range nt.contain {
-				if !slices.Contains(got, t) {
-					return false
+			has := func(t string) match {
+				if slices.Contains(got, t) {
+					return fullMatch
 				}
+				if r.Kind != Allow && slices.ContainsFunc(got, func(g string) bool { return wild(g) && wildMatch(g, t) }) {
+					return maybeMatch
+				}
+				return noMatch
 			}
-			if len(nt.any) > 0 && !slices.ContainsFunc(nt.any, func(alt []string) bool {
-				for _, t := range alt {
-					if !slices.Contains(got, t) {
-						return false
+			for _, t := range nt.contain {
+				res = min(res, has(t))
+			}
+			if len(nt.any) > 0 {
+				best := noMatch
+				for _, alt := range nt.any {
+					m := fullMatch
+					for _, t := range alt {
+						m = min(m, has(t))
 					}
+					best = max(best, m)
 				}
-				return true
-			}) {
-				return false
+				res = min(res, best)
+			}
+			if res == noMatch {
+				return noMatch
 			}
 		}
 	}
@@ -395,8 +423,134 @@ func (r *StructRule) matchCommand(c *classify.Command, toks func() []string) boo
 			words += " " + strings.Join(c.Args[1:], " ")
 		}
 		if !r.re.MatchString(words) {
-			return false
+			if r.Kind == Allow || !slices.Contains(c.Dynamic, true) {
+				return noMatch
+			}
+			res = maybeMatch
 		}
+	}
+	return res
+}
+
+// wild reports whether a word may stand for other words when it runs: a
+// glob, or the source text of an expansion.
+func wild(w string) bool {
+	return strings.ContainsAny(w, "*?[$`")
+}
+
+// wildMatch reports whether word w, read as a pattern, may be s: glob
+// characters and every expansion ($X, ${…}, $(…), `…`) stand for any run of
+// characters, '/' included, and quotes are dropped. It errs towards a match.
+func wildMatch(w, s string) bool {
+	return wildStar(wildPattern(w), s)
+}
+
+// wildPattern turns a word into a pattern of literal bytes, '*' (any run)
+// and '?' (any one byte).
+func wildPattern(w string) string {
+	var b strings.Builder
+	star := func() {
+		if !strings.HasSuffix(b.String(), "*") {
+			b.WriteByte('*')
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		switch ch := w[i]; ch {
+		case '"', '\'':
+		case '*':
+			star()
+		case '?':
+			b.WriteByte('?')
+		case '[':
+			if j := strings.IndexByte(w[i+1:], ']'); j >= 0 {
+				i += j + 1
+				b.WriteByte('?')
+			} else {
+				b.WriteByte(ch)
+			}
+		case '`':
+			if j := strings.IndexByte(w[i+1:], '`'); j >= 0 {
+				i += j + 1
+			} else {
+				i = len(w)
+			}
+			star()
+		case '$':
+			i = skipExpansion(w, i)
+			star()
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+// skipExpansion returns the index of the last byte of the expansion that
+// starts with the '$' at w[i].
+func skipExpansion(w string, i int) int {
+	if i+1 >= len(w) {
+		return i
+	}
+	switch open := w[i+1]; open {
+	case '{', '(':
+		closer := byte('}')
+		if open == '(' {
+			closer = ')'
+		}
+		depth := 0
+		for j := i + 1; j < len(w); j++ {
+			switch w[j] {
+			case open:
+				depth++
+			case closer:
+				depth--
+				if depth == 0 {
+					return j
+				}
+			}
+		}
+		return len(w) - 1
+	}
+	j := i + 1
+	for j < len(w) && (w[j] == '_' || w[j] >= 'a' && w[j] <= 'z' || w[j] >= 'A' && w[j] <= 'Z' || w[j] >= '0' && w[j] <= '9') {
+		j++
+	}
+	if j == i+1 && strings.IndexByte("@*#?$!-", w[j]) >= 0 {
+		j++
+	}
+	return j - 1
+}
+
+// wildStar matches s against a pattern of literal bytes, '*' and '?'.
+func wildStar(p, s string) bool {
+	pi, si := 0, 0
+	nextP, nextS := -1, -1
+	for si < len(s) || pi < len(p) {
+		if pi < len(p) {
+			switch p[pi] {
+			case '*':
+				nextP, nextS = pi, si+1
+				pi++
+				continue
+			case '?':
+				if si < len(s) {
+					pi++
+					si++
+					continue
+				}
+			default:
+				if si < len(s) && s[si] == p[pi] {
+					pi++
+					si++
+					continue
+				}
+			}
+		}
+		if nextP >= 0 && nextS <= len(s) {
+			pi, si = nextP, nextS
+			continue
+		}
+		return false
 	}
 	return true
 }
@@ -449,7 +603,9 @@ func (d *decider) tokensOf(i int, c *classify.Command) func() []string {
 }
 
 // structRules applies the deny or ask [[rule]] tables of every layer to
-// every command found anywhere in the text.
+// every command found anywhere in the text. A rule that only may match (a
+// word is not known until it runs) asks, after every rule had its chance
+// to match for certain.
 func (d *decider) structRules(kind Decision) (Verdict, bool) {
 	if len(d.s.Structured) == 0 {
 		return Verdict{}, false
@@ -458,6 +614,8 @@ func (d *decider) structRules(kind Decision) (Verdict, bool) {
 	if kind == Ask {
 		step = "step 4"
 	}
+	var maybe *StructRule
+	maybeAt := 0
 	for ri := range d.s.Structured {
 		r := &d.s.Structured[ri]
 		if r.Kind != kind {
@@ -465,16 +623,33 @@ func (d *decider) structRules(kind Decision) (Verdict, bool) {
 		}
 		for i := range d.a.Commands {
 			c := &d.a.Commands[i]
-			if r.matchCommand(c, d.tokensOf(i, c)) && r.matchFilters(c, d.s) {
-				if d.tr != nil {
-					d.tr.add("%s %s rule %s [%s]: matches command %d", step, kind, r.ID, r.where(), i+1)
-				}
-				return r.verdict(), true
+			m := r.matchCommand(c, d.tokensOf(i, c))
+			if m == noMatch || !r.matchFilters(c, d.s) {
+				continue
 			}
+			if m == maybeMatch {
+				if maybe == nil {
+					maybe, maybeAt = r, i
+				}
+				continue
+			}
+			if d.tr != nil {
+				d.tr.add("%s %s rule %s [%s]: matches command %d", step, kind, r.ID, r.where(), i+1)
+			}
+			return r.verdict(), true
 		}
 		if d.tr != nil {
-			d.tr.add("%s %s rule %s [%s]: no command matches", step, kind, r.ID, r.where())
+			d.tr.add("%s %s rule %s [%s]: no command matches for certain", step, kind, r.ID, r.where())
 		}
+	}
+	if maybe != nil {
+		if d.tr != nil {
+			d.tr.add("%s %s rule %s [%s]: command %d may match: a word is not known until it runs", step, kind, maybe.ID, maybe.where(), maybeAt+1)
+		}
+		v := maybe.verdict()
+		v.Decision, v.OnceOnly = Ask, true
+		v.Reason = fmt.Sprintf("may be what %s rule %s forbids (%s): a word is not known until it runs", kind, maybe.ID, v.Reason)
+		return v, true
 	}
 	return Verdict{}, false
 }
@@ -497,7 +672,7 @@ func (d *decider) structAllow(i int, c *classify.Command, v *view) (Verdict, boo
 			}
 			continue
 		}
-		if !r.matchCommand(c, d.tokensOf(i, c)) || !r.matchFilters(c, d.s) {
+		if r.matchCommand(c, d.tokensOf(i, c)) != fullMatch || !r.matchFilters(c, d.s) {
 			continue
 		}
 		if c.Wrap != classify.WrapNone || c.Opaque || v.m.any {

@@ -130,6 +130,18 @@ func TestStructRules(t *testing.T) {
 		{cmd: "grep -r -f /data x", want: Allow},
 		{cmd: "git rm -rf /data", want: Ask},
 		{cmd: "rmdir /data", want: Ask},
+		// words not known until they run: a deny rule that may match asks
+		{cmd: "rm -rf /data/sh*", want: Ask}, // names what is inside /data, not /data
+		{cmd: "rm -rf /dat*", want: Ask, rule: "no-data-wipe"},
+		{cmd: "rm -rf /d?ta", want: Ask, rule: "no-data-wipe"},
+		{cmd: "rm -rf /[d]ata", want: Ask, rule: "no-data-wipe"},
+		{cmd: `rm -rf "$D"`, want: Ask, rule: "no-data-wipe"},
+		{cmd: "rm -rf $(cat dirs)", want: Ask, rule: "no-data-wipe"},
+		{cmd: "rm -rf build/$X", want: Ask},
+		{cmd: "rm -rf /data/shared/*", want: Ask},
+		{cmd: "terraform $ACTION", want: Ask, rule: "terraform-destroy"},
+		{cmd: `psql -c "$Q"`, want: Ask, rule: "drop-table"},
+		{cmd: "make test $X", want: Ask},
 		// terraform destroy never
 		{cmd: "terraform destroy", want: Deny, rule: "terraform-destroy"},
 		{cmd: "terraform destroy -auto-approve", want: Deny, rule: "terraform-destroy"},
@@ -343,5 +355,31 @@ func BenchmarkDecideStructRules(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		Decide(as[i%len(as)], s)
+	}
+}
+
+func TestWildMatch(t *testing.T) {
+	tests := []struct {
+		w, s string
+		want bool
+	}{
+		{"/dat*", "/data", true},
+		{"/d?ta", "/data", true},
+		{"/[d]ata", "/data", true},
+		{`"$D"`, "/data", true},
+		{"/$X", "/data", true},
+		{"/${X}a", "/data", true},
+		{"/${X}b", "/data", false},
+		{"$(cat x)/data", "/srv/data", true},
+		{"`pwd`/x", "/data", false},
+		{"/data/*", "/data", false},
+		{"/srv/$X", "/data", false},
+		{"--output=$F", "--output=/etc/passwd", true},
+		{"--out=$F", "--output=/etc/passwd", false},
+	}
+	for _, tt := range tests {
+		if got := wildMatch(tt.w, tt.s); got != tt.want {
+			t.Errorf("wildMatch(%q, %q) = %v, want %v (pattern %q)", tt.w, tt.s, got, tt.want, wildPattern(tt.w))
+		}
 	}
 }
