@@ -114,3 +114,31 @@ func TestNormalizedTokens(t *testing.T) {
 		t.Errorf("without a home, ~ stays ~: %q", got)
 	}
 }
+
+// FuzzNormalize checks that normalising never panics and that a rule
+// written from a command's own words always matches that command: the
+// rule side (NormalizeArgs) is covered by the command side (Normalized).
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"rm -rf /data", "rm -Irf -- //x/", "head -n5 x", "git -C r push --force-with-lease=m o", "tar xzf a.tgz -C /tmp",
+		"terraform apply -destroy=true", "curl -o/etc/x https://a", "frob -xz --k=v ~/a", "chmod --quiet -R 777 .", "find . -exec rm {} ;", "git clean -fdx"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		a := Analyze(text, Options{Cwd: "/proj"})
+		if a.Fail != "" {
+			return
+		}
+		for i := range a.Commands {
+			c := &a.Commands[i]
+			if len(c.Args) == 0 {
+				continue
+			}
+			got := c.Normalized()
+			for _, tok := range NormalizeArgs(c.Name, c.Args[1:], "") {
+				if !slices.Contains(got, tok) {
+					t.Fatalf("%q: rule token %q not among the command's %q", c.Args, tok, got)
+				}
+			}
+		}
+	})
+}

@@ -383,3 +383,20 @@ func TestWildMatch(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWildMatch checks that reading any word as a pattern never panics,
+// and that a word without glob or expansion characters matches only itself.
+func FuzzWildMatch(f *testing.F) {
+	for _, s := range []string{"/dat*", `"$D"`, "/${X}a", "$(a (b) c)/x", "`x", "[ab", "$", "${", "$(("} {
+		f.Add(s, "/data")
+	}
+	f.Fuzz(func(t *testing.T, w, s string) {
+		got := wildMatch(w, s)
+		if !wild(w) && !strings.ContainsAny(w, `"'`) && got != (w == s) {
+			t.Fatalf("wildMatch(%q, %q) = %v for a literal word", w, s, got)
+		}
+		if wild(w) && !wildMatch(w, w) && !strings.ContainsAny(w, "$`[\"'") {
+			t.Fatalf("a glob %q does not match itself", w)
+		}
+	})
+}
