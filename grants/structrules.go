@@ -260,6 +260,7 @@ func allowRuleProblem(r *StructRule) error {
 // cwd glob, and the examples, which are analysed as commands run in cwd.
 // The error reads "file:line: rule N: example "…" does not match".
 func compileStructRules(rules []StructRule, home, cwd string) error {
+	var an *classify.Analyzer // one parser for every example
 	for i := range rules {
 		r := &rules[i]
 		if r.Cwd != "" {
@@ -292,14 +293,16 @@ func compileStructRules(rules []StructRule, home, cwd string) error {
 		if len(r.Examples) == 0 && len(r.Not) == 0 {
 			continue
 		}
-		opts := classify.Options{Cwd: cwd, Home: home}
+		if an == nil {
+			an = classify.NewAnalyzer(classify.Options{Cwd: cwd, Home: home})
+		}
 		for _, ex := range r.Examples {
-			if !r.matchesText(classify.Analyze(ex, opts)) {
+			if !r.matchesText(an.Analyze(ex)) {
 				return fmt.Errorf("%s:%d: rule %d: example %q does not match", r.File, r.Line, r.N, ex)
 			}
 		}
 		for _, ex := range r.Not {
-			if r.matchesText(classify.Analyze(ex, opts)) {
+			if r.matchesText(an.Analyze(ex)) {
 				return fmt.Errorf("%s:%d: rule %d: not_example %q matches", r.File, r.Line, r.N, ex)
 			}
 		}

@@ -400,3 +400,31 @@ func FuzzWildMatch(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkLoadStructRules is Load with the seven [[rule]] tables of
+// structConfig (their examples parsed on every load), against the same
+// file without them: what the rules cost each command at start-up.
+func BenchmarkLoadStructRules(b *testing.B) {
+	for _, bc := range []struct{ name, text string }{
+		{"none", "unknown = \"ask\"\n"},
+		{"seven", structConfig},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			dir := b.TempDir()
+			env := map[string]string{"HOME": filepath.Join(dir, "home"), "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "GUARD_MANAGED_POLICY": filepath.Join(dir, "policy.toml")}
+			p := PathsFromEnv(func(k string) string { return env[k] })
+			if err := os.MkdirAll(filepath.Dir(p.GlobalConfig()), 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(p.GlobalConfig(), []byte(bc.text), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if s := Load(p, dir); s.Err != nil {
+					b.Fatal(s.Err)
+				}
+			}
+		})
+	}
+}
