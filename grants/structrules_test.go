@@ -428,3 +428,28 @@ func BenchmarkLoadStructRules(b *testing.B) {
 		})
 	}
 }
+
+// TestStructRuleIssueExample loads the rule exactly as the issue writes it,
+// empty keys included, and checks that the hard denylist still decides
+// rm -rf / first.
+func TestStructRuleIssueExample(t *testing.T) {
+	e, s := structSettings(t, `[[rule]]
+command = "rm"                    # or a list; matched on the basename, after unwrapping wrappers
+args_contain = ["-r", "-f", "/"]  # all of these, after flag normalisation
+args_any = []                     # at least one of these
+args_regex = ""                   # against the words joined by spaces
+cwd = ""                          # glob on the working directory
+agent = ""                        # only for this agent
+effect = "deny"                   # allow | ask | deny
+reason = "…"                      # shown in the refusal
+examples = ["rm -fr /"]           # must match, checked at load
+not_examples = ["rm -r build"]    # must not match, checked at load
+`)
+	if len(s.Structured) != 1 {
+		t.Fatalf("rules: %+v", s.Structured)
+	}
+	v := Decide(classify.Analyze("bash -c 'rm --force -r //'", classify.Options{Cwd: e.proj, Home: e.p.Home}), s)
+	if v.Decision != Deny || v.Layer != LayerBuiltin {
+		t.Errorf("the hard denylist decides first: %+v", v)
+	}
+}
