@@ -408,6 +408,7 @@ func BenchmarkLoadStructRules(b *testing.B) {
 	for _, bc := range []struct{ name, text string }{
 		{"none", "unknown = \"ask\"\n"},
 		{"seven", structConfig},
+		{"seven-no-examples", noExamples(structConfig)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			dir := b.TempDir()
@@ -452,4 +453,15 @@ not_examples = ["rm -r build"]    # must not match, checked at load
 	if v.Decision != Deny || v.Layer != LayerBuiltin {
 		t.Errorf("the hard denylist decides first: %+v", v)
 	}
+}
+
+// noExamples drops the examples and not_examples lines of a config.
+func noExamples(text string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(l, "examples") && !strings.HasPrefix(l, "not_examples") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
