@@ -354,7 +354,7 @@ func (r *StructRule) matchesText(a *classify.Analysis) bool {
 	for i := range a.Commands {
 		c := &a.Commands[i]
 		var toks []string
-		if r.matchCommand(c, func() []string {
+		if r.matchCommand(c, generated(a, c), func() []string {
 			if toks == nil {
 				toks = c.Normalized()
 			}
@@ -369,9 +369,10 @@ func (r *StructRule) matchesText(a *classify.Analysis) bool {
 // matchCommand tells how the rule's command, argument and regex conditions
 // hold for c; toks returns c's normalised tokens. For a deny or ask rule, a
 // word that is not literal ($X, "$(…)") or holds glob characters may stand
-// for what the rule names: that is a maybeMatch. An allow rule matches only
+// for what the rule names, and so may the arguments xargs or find -exec add
+// to a command (hidden): that is a maybeMatch. An allow rule matches only
 // commands whose every word is literal.
-func (r *StructRule) matchCommand(c *classify.Command, toks func() []string) match {
+func (r *StructRule) matchCommand(c *classify.Command, hidden bool, toks func() []string) match {
 	if len(c.Args) == 0 || dyn(c, 0) {
 		return noMatch
 	}
@@ -396,7 +397,7 @@ func (r *StructRule) matchCommand(c *classify.Command, toks func() []string) mat
 				if slices.Contains(got, t) {
 					return fullMatch
 				}
-				if r.Kind != Allow && slices.ContainsFunc(got, func(g string) bool { return wild(g) && wildMatch(g, t) }) {
+				if r.Kind != Allow && (hidden || slices.ContainsFunc(got, func(g string) bool { return wild(g) && wildMatch(g, t) })) {
 					return maybeMatch
 				}
 				return noMatch
@@ -426,13 +427,19 @@ func (r *StructRule) matchCommand(c *classify.Command, toks func() []string) mat
 			words += " " + strings.Join(c.Args[1:], " ")
 		}
 		if !r.re.MatchString(words) {
-			if r.Kind == Allow || !slices.Contains(c.Dynamic, true) {
+			if r.Kind == Allow || !hidden && !slices.Contains(c.Dynamic, true) {
 				return noMatch
 			}
 			res = maybeMatch
 		}
 	}
 	return res
+}
+
+// generated reports whether c is run by xargs, parallel or find -exec,
+// which add arguments guard cannot see.
+func generated(a *classify.Analysis, c *classify.Command) bool {
+	return c.Parent >= 0 && c.Parent < len(a.Commands) && a.Commands[c.Parent].Wrap == classify.WrapGenerated
 }
 
 // wild reports whether a word may stand for other words when it runs: a
@@ -626,7 +633,7 @@ func (d *decider) structRules(kind Decision) (Verdict, bool) {
 		}
 		for i := range d.a.Commands {
 			c := &d.a.Commands[i]
-			m := r.matchCommand(c, d.tokensOf(i, c))
+			m := r.matchCommand(c, generated(d.a, c), d.tokensOf(i, c))
 			if m == noMatch || !r.matchFilters(c, d.s) {
 				continue
 			}
@@ -675,7 +682,7 @@ func (d *decider) structAllow(i int, c *classify.Command, v *view) (Verdict, boo
 			}
 			continue
 		}
-		if r.matchCommand(c, d.tokensOf(i, c)) != fullMatch || !r.matchFilters(c, d.s) {
+		if r.matchCommand(c, false, d.tokensOf(i, c)) != fullMatch || !r.matchFilters(c, d.s) {
 			continue
 		}
 		if c.Wrap != classify.WrapNone || c.Opaque || v.m.any {

@@ -140,6 +140,10 @@ func TestStructRules(t *testing.T) {
 		{cmd: "rm -rf build/$X", want: Ask},
 		{cmd: "rm -rf /data/shared/*", want: Ask},
 		{cmd: "terraform $ACTION", want: Ask, rule: "terraform-destroy"},
+		{cmd: "cat list | xargs rm -rf", want: Ask, rule: "no-data-wipe"},
+		{cmd: "xargs -a list terraform", want: Ask, rule: "terraform-destroy"},
+		{cmd: `find . -name '*.o' -exec rm -rf {} \;`, want: Ask, rule: "no-data-wipe"},
+		{cmd: "xargs -a list rm -rf build", want: Ask, rule: "no-data-wipe"},
 		{cmd: `psql -c "$Q"`, want: Ask, rule: "drop-table"},
 		{cmd: "make test $X", want: Ask},
 		// terraform destroy never
