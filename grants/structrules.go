@@ -153,6 +153,9 @@ func parseStructRule(t map[string]any, n int) (StructRule, error) {
 			return []string{s}, nil
 		}
 		l, isList := v.([]any)
+		if !isList && oneOK {
+			return nil, fmt.Errorf("%s must be a string or an array of strings", key)
+		}
 		if !isList {
 			return nil, fmt.Errorf("%s must be an array of strings", key)
 		}

@@ -314,6 +314,11 @@ func TestStructRuleErrors(t *testing.T) {
 		{"allow without command", "[[rule]]\nargs_regex = \"x\"\neffect = \"allow\"\n", `:1: rule 1: an allow rule must name its command`},
 		{"relative cwd", "[[rule]]\ncommand = \"rm\"\ncwd = \"prod\"\neffect = \"deny\"\n", `:1: rule 1: cwd must be an absolute glob`},
 		{"rule not table", "rule = 3\n", `:1: rule must be an array of tables`},
+		{"rule one table", "[rule]\ncommand = \"rm\"\neffect = \"deny\"\n", `:1: rule must be an array of tables`},
+		{"rule sub-table", "[[rule]]\ncommand = \"rm\"\neffect = \"deny\"\n[rule.x]\na = 1\n", `:1: rule 1: unknown key "x"`},
+		{"command number", "[[rule]]\ncommand = 3\neffect = \"deny\"\n", `:1: rule 1: command must be a string or an array of strings`},
+		{"example number", "[[rule]]\ncommand = \"rm\"\neffect = \"deny\"\nexamples = [1]\n", `:1: rule 1: examples entry 1 is not a string`},
+		{"id with space", "[[rule]]\nid = \"a b\"\ncommand = \"rm\"\neffect = \"deny\"\n", `:1: rule 1: id must be one word`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
