@@ -474,3 +474,52 @@ func noExamples(text string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestStructRuleRootSpellings runs the issue's rule (rm -r -f /) on its own,
+// without the hard denylist in front of it: every spelling and wrapping of
+// rm -rf / matches, and look-alikes do not.
+func TestStructRuleRootSpellings(t *testing.T) {
+	_, s := structSettings(t, "[[rule]]\ncommand = \"rm\"\nargs_contain = [\"-r\", \"-f\", \"/\"]\neffect = \"deny\"\n")
+	r := &s.Structured[0]
+	tests := []struct {
+		cmd  string
+		want bool
+	}{
+		{"rm -rf /", true},
+		{"rm -fr /", true},
+		{"rm -r -f /", true},
+		{"rm -f -r //", true},
+		{"rm -Rf /.", true},
+		{"rm --recursive --force /", true},
+		{"rm --no-preserve-root -rf /", true},
+		{"rm -rf /tmp/..", true},
+		{"/bin/rm -rf /", true},
+		{"env rm -fr /", true},
+		{"env -i rm -fr /", true},
+		{"bash -c 'rm -r -f /'", true},
+		{"xargs rm -rf /", true},
+		{"echo / | xargs rm -rf", true},
+		{"eval 'rm -rf /'", true},
+		{"timeout 5 nice -n 1 nohup rm -rf /", true},
+		{`bash -c "env sh -c 'xargs rm -r -f //'"`, true},
+		{`sh -c "eval 'timeout 9 rm -fr /'"`, true},
+		{"cd /tmp && cd .. && rm -rf .", true},
+		{"echo $(rm -rf /)", true},
+		// look-alikes
+		{"rm -r -f /tmp", false},
+		{"rm -rf ./", false},
+		{"rm -r /", false},
+		{"rm -f /", false},
+		{"echo rm -rf /", false},
+		{"grep -rf / x", false},
+		{"rmdir /", false},
+		{"git rm -rf /", false},
+		{"bash -c 'echo rm -rf /'", false},
+	}
+	for _, tt := range tests {
+		a := classify.Analyze(tt.cmd, classify.Options{Cwd: "/home/u/proj", Home: "/home/u"})
+		if got := r.matchesText(a); got != tt.want {
+			t.Errorf("%q matches = %v, want %v", tt.cmd, got, tt.want)
+		}
+	}
+}
