@@ -50,8 +50,9 @@ type fileConfig struct {
 	// failing the file (the committed project config, see Load).
 	lenient          bool
 	ignored          []string
-	trustedTerminals []string     // nil when unset
-	rules            []StructRule // [[rule]] tables (structrules.go)
+	trustedTerminals []string // nil when unset
+
+	rules []StructRule // [[rule]] tables (structrules.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
