@@ -43,6 +43,9 @@ type decider struct {
 	tr     *tracer
 	views  []view
 	allows []int // indexes of usable allow rules in s.Rules, in scope order
+	// each command's normalised tokens, for [[rule]] tables (structrules.go)
+	toks    [][]string
+	tokDone []bool
 }
 
 // judgement is the verdict on one command judged on its own (steps 6-9).
@@ -128,6 +131,9 @@ func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 	if v, ok := d.plainRules(Deny); ok {
 		return v
 	}
+	if v, ok := d.structRules(Deny); ok {
+		return v
+	}
 	// 4. built-in destructive patterns and ask rules
 	if len(a.Ask) > 0 {
 		h, rest := classify.MostSevere(a.Ask)
@@ -140,6 +146,10 @@ func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 		tr.add("step 4 built-in ask: no hit")
 	}
 	if v, ok := d.plainRules(Ask); ok {
+		v.OnceOnly = true
+		return v
+	}
+	if v, ok := d.structRules(Ask); ok {
 		v.OnceOnly = true
 		return v
 	}
@@ -579,6 +589,10 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 		if tr != nil {
 			tr.add("step 7 command %s: allow %q [%s]: no match", label(i), r.Pattern, ruleWhere(r))
 		}
+	}
+
+	if out, ok := d.structAllow(i, c, v); ok {
+		return judgement{ok: true, v: out}
 	}
 
 	// wrappers judged by what they run

@@ -51,6 +51,8 @@ type fileConfig struct {
 	lenient          bool
 	ignored          []string
 	trustedTerminals []string // nil when unset
+
+	rules []StructRule // [[rule]] tables (structrules.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -146,6 +148,7 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			if list == nil {
 				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
 			}
+		case k[0] == "rule": // [[rule]] tables: parseStructRules, below
 		case len(k) == 1 && isScalarKey(last):
 			if err := fc.setScalar(last, raw[last]); err != nil {
 				return nil, errAt(last, "%v", err)
@@ -154,6 +157,11 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			return nil, errAt(last, "unknown key %q", name)
 		}
 	}
+	rules, ignored, err := parseStructRules(file, text, raw["rule"], lenient)
+	if err != nil {
+		return nil, err
+	}
+	fc.rules, fc.ignored = rules, append(fc.ignored, ignored...)
 	return fc, nil
 }
 
@@ -483,6 +491,9 @@ func Load(p Paths, cwd string) *Settings {
 		add(Deny, fc.deny, fc.denyLine)
 		add(Ask, fc.ask, fc.askLine)
 		add(Allow, fc.allow, fc.allowLine)
+		if err := s.addStructRules(fc.rules, l.name, trust, p.Home, cwd); err != nil && s.Err == nil {
+			s.Err = err
+		}
 	}
 	return s
 }
