@@ -51,6 +51,7 @@ const (
 type Record struct {
 	Time       time.Time `json:"time"`
 	Agent      string    `json:"agent"`
+	Session    string    `json:"session,omitempty"` // the agent's session id (guard hook)
 	Cwd        string    `json:"cwd"`
 	Command    string    `json:"command"` // redacted
 	HMAC       string    `json:"hmac"`    // keyed hash of the original text (see Store.Sum)

@@ -189,6 +189,13 @@ type job struct {
 	// funcs and aliases are those the running shell already has (an
 	// interactive session), judged where they are called.
 	funcs, aliases map[string]string
+	// session is the agent's session id (guard hook); envelope names the
+	// agent whose command envelope text was taken out of (classify.Envelope).
+	session, envelope string
+	// plumbing says why the text is the agent's own plumbing, run as it is
+	// (envelope.go); hookCall: it is guard hook, run outside the guarded state.
+	plumbing string
+	hookCall bool
 	// run runs the job once allowed; nil: runJob (a new process).
 	run func(j job, lim limits) int
 }
@@ -225,6 +232,12 @@ func (a *app) shell() int {
 			return 0 // -c '' is a valid empty command
 		}
 		j.text = inv.Text
+		if e, ok := a.envelope(args[0], inv.Text); ok {
+			// judge (and record) the agent's command; run the whole envelope
+			j.text, j.envelope = e.Payload, e.Agent
+		} else {
+			j.plumbing, j.hookCall = a.plumbing(args[0], inv.Text) // envelope.go
+		}
 		childArgv = append(childArgv, "-c", inv.Text)
 		childArgv = append(childArgv, inv.Operands...)
 		j.positional = inv.Operands
@@ -261,6 +274,9 @@ func (a *app) shell() int {
 	j.spec = runSpec{
 		Path: shellPath, Argv: childArgv, Env: childEnv(a.env.Environ, n, true), Dir: a.env.Cwd,
 		Stdin: a.env.Stdin, Stdout: a.env.Stdout, Stderr: a.env.Stderr,
+	}
+	if j.hookCall {
+		j.spec.Env = a.env.Environ // the agent's own hook: not a guarded command
 	}
 	return a.judgeAndRun(j)
 }
@@ -418,7 +434,7 @@ func (a *app) judgeAndRun(j job) int {
 	if s.UsesAgent() { // a [[rule]] names an agent
 		s.Agent = a.agent()
 	}
-	v := a.eng.decide(an, s)
+	v := plumbingVerdict(j, a.eng.decide(an, s))
 	// A project config's allow rules guard ignored: said when they may be
 	// why a command is refused or asked (once a session), never beside an
 	// allowed command's own stderr, which the agent reads as the command's.
@@ -448,7 +464,7 @@ func (a *app) judgeAndRun(j job) int {
 	switch v.Decision {
 	case grants.Allow:
 	case grants.Ask:
-		if how = a.ask(j, v, lim); !how.allowed() {
+		if how = a.askOrTicket(j, v, lim); !how.allowed() {
 			return a.refusedAsk(j, v, how, start)
 		}
 	default:
