@@ -230,6 +230,8 @@ func (a *App) cli() *cli.App {
 			a.auditCommand(),
 			a.redactCommand(),
 			a.policyTestOnlyCommand(), // TEMPORARY (rules11): see policytest.go
+			a.installCommand(),
+			a.uninstallCommand(),
 			a.versionCommand(),
 			a.helpCommand(),
 		},
