@@ -232,6 +232,7 @@ func (a *App) cli() *cli.App {
 			a.policyTestOnlyCommand(), // TEMPORARY (rules11): see policytest.go
 			a.installCommand(),
 			a.uninstallCommand(),
+			a.serveCommand(),
 			a.versionCommand(),
 			a.helpCommand(),
 		},
