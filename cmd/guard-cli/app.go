@@ -233,6 +233,7 @@ func (a *App) cli() *cli.App {
 			a.installCommand(),
 			a.uninstallCommand(),
 			a.serveCommand(),
+			a.doctorCommand(),
 			a.versionCommand(),
 			a.helpCommand(),
 		},
