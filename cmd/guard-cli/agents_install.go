@@ -116,6 +116,15 @@ func (a *App) newAgentRun(c *cli.Context, mode string) (*agentRun, error) {
 	if r.old, err = loadRecord(r.recPath); err != nil {
 		return nil, failure(err, "move the file away to start afresh")
 	}
+	// an instruction file two agents share (a project's AGENTS.md) keeps
+	// guard's section while the other install still holds it
+	for _, other := range r.others() {
+		for _, f := range other.Files {
+			if f.Block {
+				p.sharedBlocks = append(p.sharedBlocks, f.Path)
+			}
+		}
+	}
 	if r.old != nil {
 		if err := p.undo(r.old); err != nil {
 			return nil, failure(err, "")
@@ -249,21 +258,31 @@ func (a *App) keepSharedShim(r *agentRun) {
 	}
 }
 
-// shimShared reports whether another install record (another agent, or
-// another scope) also wired in guard's bash link.
-func (a *App) shimShared(r *agentRun) bool {
+// others returns the install records of the other agents and scopes.
+func (r *agentRun) others() []*installRecord {
 	dir := filepath.Dir(r.recPath)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return false
+		return nil
 	}
+	var out []*installRecord
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		if path == r.recPath || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		if rec, err := loadRecord(path); err == nil && rec != nil && rec.Mode == modePower &&
-			(rec.Agent == "claude" || rec.Agent == "pi") {
+		if rec, err := loadRecord(path); err == nil && rec != nil {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// shimShared reports whether another install record (another agent, or
+// another scope) also wired in guard's bash link.
+func (a *App) shimShared(r *agentRun) bool {
+	for _, rec := range r.others() {
+		if rec.Mode == modePower && (rec.Agent == "claude" || rec.Agent == "pi") {
 			return true
 		}
 	}

@@ -96,6 +96,9 @@ type plan struct {
 	order  []string
 	// backupDir is where this run backs files up
 	backupDir string
+	// sharedBlocks are instruction files whose guard section another
+	// install also holds: undoing leaves the section there
+	sharedBlocks []string
 }
 
 func backupPath(dir, file string) string {
@@ -340,7 +343,7 @@ func (p *plan) undo(rec *installRecord) error {
 				fs.text, _ = agentcfg.TOMLUndo(fs.text, r.TOML[j])
 			}
 		case "text":
-			if r.Block {
+			if r.Block && !slices.Contains(p.sharedBlocks, r.Path) {
 				out, _, err := agentcfg.RemoveBlock(fs.text)
 				if err != nil {
 					return fmt.Errorf("%s: %w", r.Path, err)

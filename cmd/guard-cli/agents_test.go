@@ -285,3 +285,24 @@ func TestAgentKeepsUserChanges(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestAgentSharedInstructions: codex and pi share a project's AGENTS.md;
+// uninstalling one keeps guard's section for the other.
+func TestAgentSharedInstructions(t *testing.T) {
+	h := newAgentHome(t)
+	file := filepath.Join(h.home, "proj", "AGENTS.md")
+	for _, agent := range []string{"codex", "pi"} {
+		if code, out := h.run("install", "--agent", agent, "--project", "--instructions"); code != 0 {
+			t.Fatalf("%s: %d %s", agent, code, out)
+		}
+	}
+	h.run("uninstall", "--agent", "codex", "--project")
+	data, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(data), "guard:begin") {
+		t.Fatalf("section gone after codex left: %q %v", data, err)
+	}
+	h.run("uninstall", "--agent", "pi", "--project")
+	if data, err := os.ReadFile(file); err == nil && strings.Contains(string(data), "guard:begin") {
+		t.Errorf("section left after both left: %q", data)
+	}
+}
