@@ -531,7 +531,11 @@ func (p *plan) apply(changes []fileChange) ([]string, error) {
 			continue
 		}
 		if !c.had {
-			if err := os.MkdirAll(filepath.Dir(fs.path), 0o755); err != nil {
+			perm := os.FileMode(0o755)
+			if fs.kind == "link" {
+				perm = 0o700 // guard's shim directory, private like the rest of guard's
+			}
+			if err := os.MkdirAll(filepath.Dir(fs.path), perm); err != nil {
 				return lines, err
 			}
 		}
