@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -336,6 +337,19 @@ func installNotes(p *plan) []string {
 		notes = append(notes, "codex reads a project's .codex/ only when you trust the project in codex")
 	case p.agent.name == "codex" && p.mode == modePower:
 		notes = append(notes, "codex may ask you to review the new hook once (/hooks)")
+	case p.agent.name == "gemini" && !p.global && p.mode == modePower:
+		notes = append(notes, "gemini asks you to trust a new project hook once")
+	}
+	if !p.global && p.mode == modePower {
+		// the project files name this machine's guard
+		for _, path := range p.order {
+			fs := p.files[path]
+			data, _ := fs.content()
+			if !fs.rec.empty() && fs.kind != "link" && strings.HasPrefix(path, p.root+string(filepath.Separator)) &&
+				(bytes.Contains(data, []byte(p.guard)) || bytes.Contains(data, []byte(p.shim))) {
+				notes = append(notes, "keep "+path+" out of version control: it names this machine's guard")
+			}
+		}
 	}
 	if p.mode == modePower {
 		notes = append(notes, "restart "+p.agent.name+" to load the change; check the wiring with: guard doctor")
