@@ -201,8 +201,17 @@ func (a *App) uninstall(c *cli.Context) error {
 	}
 	p := r.plan
 	if r.old == nil {
-		fmt.Fprintf(a.Stdout, "guard is not installed for %s (%s): nothing to remove\n", p.agent.name, scopeText(p))
-		return nil
+		// no record (install.sh --purge removes it): take out what is
+		// recognisably guard's
+		found := scanRecord(p)
+		if found == nil {
+			fmt.Fprintf(a.Stdout, "guard is not installed for %s (%s): nothing to remove\n", p.agent.name, scopeText(p))
+			return nil
+		}
+		if err := p.undo(found); err != nil {
+			return failure(err, "")
+		}
+		fmt.Fprintf(a.Stdout, "no install record for %s (%s): removing what is recognisably guard's\n", p.agent.name, scopeText(p))
 	}
 	a.keepSharedShim(r)
 	changes := p.changes()

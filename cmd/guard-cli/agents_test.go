@@ -306,3 +306,34 @@ func TestAgentSharedInstructions(t *testing.T) {
 		t.Errorf("section left after both left: %q", data)
 	}
 }
+
+// TestAgentUninstallWithoutRecord: with guard's record gone, uninstall
+// still takes out guard's hook, shell, plugin and section, and nothing of
+// the user's.
+func TestAgentUninstallWithoutRecord(t *testing.T) {
+	for _, agent := range []string{"claude", "codex", "gemini", "opencode", "pi"} {
+		t.Run(agent, func(t *testing.T) {
+			h := newAgentHome(t)
+			h.seed(filepath.Join("testdata", "agents", agent+".txtar"))
+			if code, out := h.run("install", "--agent", agent, "--instructions"); code != 0 {
+				t.Fatalf("install: %d %s", code, out)
+			}
+			if err := os.RemoveAll(filepath.Join(h.home, ".local", "share", "guard", "agents")); err != nil {
+				t.Fatal(err)
+			}
+			code, out := h.run("uninstall", "--agent", agent)
+			if code != 0 || !strings.Contains(out, "recognisably guard's") {
+				t.Fatalf("uninstall: %d %s", code, out)
+			}
+			snap := h.snapshot()
+			for _, trace := range []string{"hook " + agent, "guard/shims/bash\"", "guard:begin", "guard for "} {
+				if strings.Contains(snap, trace) {
+					t.Errorf("left %q:\n%s", trace, snap)
+				}
+			}
+			if code, out := h.run("uninstall", "--agent", agent); code != 0 || !strings.Contains(out, "nothing to remove") {
+				t.Errorf("second uninstall: %d %s", code, out)
+			}
+		})
+	}
+}
