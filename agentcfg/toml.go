@@ -15,8 +15,10 @@ type TOMLChange struct {
 	Key   string `json:"key"`
 	Line  string `json:"line"`           // the line written
 	Prev  string `json:"prev,omitempty"` // the line it replaced; "" if none
-	// NewTable says the edit added the [Table] header itself.
+	// NewTable says the edit added the [Table] header itself, and Sep
+	// the blank line before it.
 	NewTable bool `json:"new_table,omitempty"`
+	Sep      bool `json:"sep,omitempty"`
 }
 
 var (
@@ -132,11 +134,9 @@ func TOMLSet(text, table, key, value string) (string, TOMLChange, bool, error) {
 		return checked(lines, c)
 	}
 	c.NewTable = true
-	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
-		lines = lines[:len(lines)-1]
-	}
-	if len(lines) > 0 {
+	if len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) != "" {
 		lines = append(lines, "")
+		c.Sep = true
 	}
 	lines = append(lines, "["+table+"]", want)
 	return checked(lines, c)
@@ -171,7 +171,7 @@ func TOMLUndo(text string, c TOMLChange) (string, bool) {
 			// drop the header guard added, and the blank line before it
 			h := start - 1
 			lines = append(lines[:h], lines[end:]...)
-			if h > 0 && h <= len(lines) && strings.TrimSpace(lines[h-1]) == "" && (h == len(lines) || tomlHeader.MatchString(lines[h])) {
+			if c.Sep && h > 0 && strings.TrimSpace(lines[h-1]) == "" {
 				lines = append(lines[:h-1], lines[h:]...)
 			}
 		}
