@@ -185,3 +185,34 @@ func TestServeUnixSocket(t *testing.T) {
 		t.Error("a regular file was replaced by a socket")
 	}
 }
+
+// BenchmarkServeDecide is one decision over a kept-alive loopback
+// connection, settings loaded per request (so new grants apply at once).
+func BenchmarkServeDecide(b *testing.B) {
+	app := testApp(b, nil, nil)
+	ln, cleanup, err := app.listen("127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cleanup()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- app.serveOn(ctx, ln) }()
+	defer func() { cancel(); <-done }()
+	client := &http.Client{}
+	url := "http://" + ln.Addr().String() + "/v1/decide"
+	body := decideBody("git status", app.Cwd)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		resp, err := client.Post(url, "application/json", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatal(resp.StatusCode)
+		}
+	}
+}
