@@ -230,6 +230,10 @@ func (a *App) cli() *cli.App {
 			a.auditCommand(),
 			a.redactCommand(),
 			a.policyTestOnlyCommand(), // TEMPORARY (rules11): see policytest.go
+			a.installCommand(),
+			a.uninstallCommand(),
+			a.serveCommand(),
+			a.doctorCommand(),
 			a.versionCommand(),
 			a.helpCommand(),
 		},
