@@ -50,7 +50,8 @@ type fileConfig struct {
 	// failing the file (the committed project config, see Load).
 	lenient          bool
 	ignored          []string
-	trustedTerminals []string // nil when unset
+	trustedTerminals []string     // nil when unset
+	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -145,6 +146,10 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			}
 			if list == nil {
 				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
+			}
+		case isPolicyKey(k):
+			if err := fc.policy.parse(k, raw, text, file, lenient); err != nil {
+				return nil, err
 			}
 		case len(k) == 1 && isScalarKey(last):
 			if err := fc.setScalar(last, raw[last]); err != nil {
@@ -463,7 +468,13 @@ func Load(p Paths, cwd string) *Settings {
 			trust = err == nil && pin != "" && pin == hashBytes(data)
 		}
 		s.Warnings = append(s.Warnings, fc.ignored...)
+		if !trust {
+			s.loosenNotes(fc, l.file)
+		}
 		s.merge(fc, l.name, bound, trust)
+		if err := s.mergePolicy(&fc.policy, l.name, l.file, trust, bound); err != nil && s.Err == nil {
+			s.Err = err
+		}
 		if fc.trustedTerminals != nil {
 			if l.name != LayerManaged && l.name != LayerGlobal {
 				line, col := locateKey(string(data), "trusted_terminals")
@@ -484,6 +495,7 @@ func Load(p Paths, cwd string) *Settings {
 		add(Ask, fc.ask, fc.askLine)
 		add(Allow, fc.allow, fc.allowLine)
 	}
+	s.finishPolicy(p, root)
 	return s
 }
 
