@@ -2,6 +2,7 @@ package grants
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -313,7 +314,7 @@ func (s *Settings) settle() {
 	if m == ModeDryRun && p.Escalated != nil {
 		e := p.Escalated
 		why = fmt.Sprintf("escalated from dry_run at %s after %d high-risk would-deny within %s (guard policy reset undoes it)",
-			e.At.UTC().Format(time.RFC3339), e.Events, e.Within)
+			e.At.UTC().Format(time.RFC3339), e.Events, durText(e.Within))
 		m, layer, file = ModeEnforce, "", ""
 	}
 	p.Mode, p.ModeWhy, p.ModeLayer, p.ModeFile = m, why, layer, file
@@ -369,4 +370,16 @@ func (s *Settings) finishPolicy(p Paths, root string) {
 		s.Policy.Escalated = st
 	}
 	s.settle()
+}
+
+// durText prints a duration without zero units: 1h, not 1h0m0s.
+func durText(d time.Duration) string {
+	t := d.String()
+	if strings.HasSuffix(t, "m0s") {
+		t = strings.TrimSuffix(t, "0s")
+	}
+	if strings.HasSuffix(t, "h0m") {
+		t = strings.TrimSuffix(t, "0m")
+	}
+	return t
 }

@@ -228,6 +228,7 @@ func (a *App) cli() *cli.App {
 			a.rejectCommand(),
 			a.watchCommand(),
 			a.auditCommand(),
+			a.policyCommand(),
 			a.redactCommand(),
 			a.versionCommand(),
 			a.helpCommand(),

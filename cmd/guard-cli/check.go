@@ -63,6 +63,8 @@ type checkJSON struct {
 	Layer     string     `json:"layer,omitempty"`
 	File      string     `json:"file,omitempty"`
 	Suggest   string     `json:"suggest,omitempty"`
+	Mode      string     `json:"mode,omitempty"`  // rollout mode when not enforce: dry_run, off
+	Would     string     `json:"would,omitempty"` // in dry_run/off: what enforce would decide
 }
 
 func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
@@ -128,6 +130,10 @@ func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
 	o.Layer = v.Layer
 	o.File = v.File
 	o.Suggest = c.red.String(v.Suggest)
+	o.Mode, o.Would = "", string(v.Would)
+	if v.Mode != grants.ModeEnforce {
+		o.Mode = string(v.Mode) // said only when it is not the default
+	}
 	if err := c.enc.Encode(o); err != nil {
 		return fmt.Errorf("write answer: %w", err)
 	}
