@@ -192,15 +192,8 @@ func (s *Settings) ForAgent(name string) *Settings {
 		c.applyProfile(&ap)
 	}
 	if p.PowerAgents != nil && !slices.Contains(p.PowerAgents, name) {
-		p.Safe = true
+		p.Safe = true // no allow rule counts (allowCounts)
 		c.Unknown = Deny
-		kept := c.Rules[:0]
-		for _, r := range c.Rules {
-			if r.Kind != Allow {
-				kept = append(kept, r)
-			}
-		}
-		c.Rules = kept
 	}
 	c.settle()
 	return &c

@@ -361,9 +361,9 @@ func (d *decider) collectLayer(layer string, agentPass bool) {
 		if r.Kind != Allow || r.Layer != layer || (r.Agent != "") != agentPass {
 			continue
 		}
-		if !d.s.allowCounts(r) {
+		if why := d.s.allowWhyNot(r); why != "" {
 			if d.tr != nil {
-				d.tr.add("allow %q [%s]: skipped, the managed policy sets allow_user_grants = false", r.Pattern, ruleWhere(r))
+				d.tr.add("allow %q [%s]: skipped, %s", r.Pattern, ruleWhere(r), why)
 			}
 			continue
 		}

@@ -1,5 +1,7 @@
 package grants
 
+import "fmt"
+
 // The managed policy (/etc/guard/policy.toml, or $GUARD_MANAGED_POLICY)
 // binds every user of the machine:
 //
@@ -21,7 +23,20 @@ package grants
 // managed policy: anywhere else they are config errors.
 
 // allowCounts reports whether an allow rule may allow under the managed
-// policy: with allow_user_grants = false only the managed layer's rules do.
+// policy: with allow_user_grants = false only the managed layer's rules
+// do; for an agent not in power_agents, none do.
 func (s *Settings) allowCounts(r *Rule) bool {
-	return !s.Policy.NoUserGrants || r.Layer == LayerManaged
+	return s.allowWhyNot(r) == ""
+}
+
+// allowWhyNot says why the managed policy keeps an allow rule from
+// counting, "" when it counts.
+func (s *Settings) allowWhyNot(r *Rule) string {
+	switch {
+	case s.Policy.Safe:
+		return fmt.Sprintf("agent %q is not in the managed power_agents", s.Policy.Agent)
+	case s.Policy.NoUserGrants && r.Layer != LayerManaged:
+		return "the managed policy sets allow_user_grants = false"
+	}
+	return ""
 }

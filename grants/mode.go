@@ -383,3 +383,13 @@ func durText(d time.Duration) string {
 	}
 	return t
 }
+
+// Policy returns what the policy decided, whatever the mode: Would when
+// the mode relaxed the verdict, else Decision. guard policy test and
+// anything that explains rules (not what runs) should read this.
+func (v Verdict) Policy() Decision {
+	if v.Would != "" {
+		return v.Would
+	}
+	return v.Decision
+}

@@ -53,7 +53,7 @@ func PolicyRules(s *Settings) []ShownRule {
 		switch {
 		case r.Kind != Allow:
 		case !s.allowCounts(&r):
-			sr.Counts, sr.Why = false, "the managed policy sets allow_user_grants = false"
+			sr.Counts, sr.Why = false, s.allowWhyNot(&r)
 		case r.Layer == LayerProject && !r.Trusted:
 			sr.Counts, sr.Why = false, "the project config is not trusted (run guard trust)"
 		}
