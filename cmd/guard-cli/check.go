@@ -75,7 +75,7 @@ func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
 			Home:      a.Getenv("HOME"),
 			Protected: a.protected(p),
 		}),
-		settings: grants.Load(p, cwd),
+		settings: grants.Load(p, cwd).ForAgent(a.Getenv("GUARD_AGENT")), // [agents.NAME], power_agents
 		red:      a.redactor(),
 		json:     asJSON,
 		out:      out,
