@@ -100,3 +100,52 @@ func TestAgentProfileErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestGrantsEditKeepsPolicy: guard grants add|rm rewrite a grants file
+// whole; its mode, escalate and agent profiles must survive (a lost
+// profile deny rule would loosen the policy).
+func TestGrantsEditKeepsPolicy(t *testing.T) {
+	e := newEnv(t)
+	file := e.p.ProjectGrants(e.proj)
+	write(t, file, `mode = "dry_run"
+escalate = { after = 2, within = "30m" }
+[permissions.bash]
+allow = ["go test *"]
+[agents.codex]
+unknown = "deny"
+timeout = "90s"
+mode = "enforce"
+[agents.codex.permissions.bash]
+allow = ["cargo *"]
+deny = ["git push *", "make deploy*"]
+[agents."odd name"]
+composite = "each"
+`)
+	before := Load(e.p, e.proj)
+	if before.Err != nil {
+		t.Fatal(before.Err)
+	}
+	if err := AddRule(file, Allow, "make test"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RemoveRule(file, "go test *"); err != nil {
+		t.Fatal(err)
+	}
+	after := Load(e.p, e.proj)
+	if after.Err != nil {
+		t.Fatal(after.Err)
+	}
+	if after.Policy.Effective() != ModeDryRun || after.Policy.Escalate != (Escalation{2, 30 * time.Minute}) {
+		t.Errorf("mode %s escalate %+v after the edit", after.Policy.Effective(), after.Policy.Escalate)
+	}
+	if len(after.Policy.Agents) != 2 {
+		t.Fatalf("profiles after the edit: %+v", after.Policy.Agents)
+	}
+	got, want := after.Policy.Agents[0], before.Policy.Agents[0]
+	if got.Unknown != want.Unknown || got.Timeout != want.Timeout || got.Mode != want.Mode || len(got.Rules) != 3 || got.Rules[2].Pattern != "make deploy*" {
+		t.Errorf("codex profile after the edit: %+v, before %+v", got, want)
+	}
+	if a := after.Policy.Agents[1]; a.Name != "odd name" || a.Composite != "each" {
+		t.Errorf("quoted profile after the edit: %+v", a)
+	}
+}

@@ -393,3 +393,75 @@ func (v Verdict) Policy() Decision {
 	}
 	return v.Decision
 }
+
+// renderTop writes the policy part's top-level keys for a grants file that
+// guard rewrites (store.go's render), so that guard grants add|rm keep them.
+func (pc *policyConfig) renderTop(b *strings.Builder) {
+	if pc.mode != "" {
+		fmt.Fprintf(b, "mode = %s\n", tomlString(string(pc.mode)))
+	}
+	if pc.minMode != "" {
+		fmt.Fprintf(b, "min_mode = %s\n", tomlString(string(pc.minMode)))
+	}
+	if e := pc.escalate; e != nil {
+		fmt.Fprintf(b, "escalate = { after = %d, within = %s }\n", e.After, tomlString(durText(e.Within)))
+	}
+	if pc.allowUserGrants != nil {
+		fmt.Fprintf(b, "allow_user_grants = %t\n", *pc.allowUserGrants)
+	}
+	if pc.powerAgents != nil {
+		q := make([]string, len(pc.powerAgents))
+		for i, a := range pc.powerAgents {
+			q[i] = tomlString(a)
+		}
+		fmt.Fprintf(b, "power_agents = [%s]\n", strings.Join(q, ", "))
+	}
+}
+
+// renderTables writes the [agents.NAME] tables (after every other table).
+func (pc *policyConfig) renderTables(b *strings.Builder) {
+	for _, ac := range pc.agents {
+		name := tomlKey(ac.name)
+		fmt.Fprintf(b, "\n[agents.%s]\n", name)
+		if ac.unknown != "" {
+			fmt.Fprintf(b, "unknown = %s\n", tomlString(ac.unknown))
+		}
+		if ac.composite != "" {
+			fmt.Fprintf(b, "composite = %s\n", tomlString(ac.composite))
+		}
+		if ac.timeout > 0 {
+			fmt.Fprintf(b, "timeout = %s\n", tomlString(durText(ac.timeout)))
+		}
+		if ac.mode != "" {
+			fmt.Fprintf(b, "mode = %s\n", tomlString(string(ac.mode)))
+		}
+		if len(ac.rules) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "[agents.%s.permissions.bash]\n", name)
+		for _, k := range []Decision{Allow, Ask, Deny} {
+			var q []string
+			for _, r := range ac.rules {
+				if r.Kind == k {
+					q = append(q, tomlString(r.Pattern))
+				}
+			}
+			if len(q) > 0 {
+				fmt.Fprintf(b, "%s = [%s]\n", k, strings.Join(q, ", "))
+			}
+		}
+	}
+}
+
+// tomlKey quotes a table key unless it is a bare key.
+func tomlKey(k string) string {
+	for _, c := range k {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return tomlString(k)
+		}
+	}
+	if k == "" {
+		return `""`
+	}
+	return k
+}
