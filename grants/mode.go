@@ -101,6 +101,7 @@ type Policy struct {
 	agentWhy               string
 	bound                  map[string]bool // scalar keys the managed layer set
 	agentRules             bool            // ForAgent added a profile's rules
+	escalateBound          bool            // the managed policy set escalate
 }
 
 // Effective returns the mode in force ("" is enforce).
@@ -243,8 +244,17 @@ func (s *Settings) mergePolicy(pc *policyConfig, layer, file string, trusted boo
 	if pc.minMode != "" {
 		p.MinMode, p.MinModeFile = pc.minMode, file
 	}
-	if pc.escalate != nil {
-		p.Escalate, p.EscalateFile = *pc.escalate, file
+	if e := pc.escalate; e != nil {
+		// the managed policy's escalation binds, and an untrusted project
+		// config may only make it stricter: fewer events, a longer window
+		cur := p.Escalate
+		stricter := cur.After == 0 || e.After <= cur.After && e.Within >= cur.Within
+		if stricter || trusted && !p.escalateBound {
+			p.Escalate, p.EscalateFile = *e, file
+		} else {
+			p.Notes = append(p.Notes, fmt.Sprintf("%s: escalate ignored: it is looser than the one in %s, which binds here", file, p.EscalateFile))
+		}
+		p.escalateBound = p.escalateBound || layer == LayerManaged
 	}
 	if pc.allowUserGrants != nil {
 		p.NoUserGrants = !*pc.allowUserGrants

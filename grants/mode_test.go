@@ -58,6 +58,8 @@ func TestModeLayers(t *testing.T) {
 		{name: "bad mode", files: policyFiles{global: `mode = "dry-run"`}, want: ModeEnforce, err: `config.toml:1:1: mode must be "enforce", "dry_run" or "off"`},
 		{name: "bad escalate", files: policyFiles{global: "mode = \"dry_run\"\nescalate = { after = 0, within = \"1h\" }"}, want: ModeDryRun, err: "config.toml:2:14: escalate.after must be"},
 		{name: "escalate needs both", files: policyFiles{global: "escalate = { after = 2 }"}, want: ModeEnforce, err: "needs both"},
+		{name: "managed escalate binds", files: policyFiles{managed: "escalate = { after = 3, within = \"1h\" }", global: "escalate = { after = 100, within = \"1s\" }"}, want: ModeEnforce, note: "escalate ignored: it is looser"},
+		{name: "untrusted project escalate only tightens", files: policyFiles{global: "escalate = { after = 3, within = \"1h\" }", project: "escalate = { after = 100, within = \"1h\" }"}, want: ModeEnforce, note: "escalate ignored"},
 		{name: "unknown escalate key", files: policyFiles{global: "escalate = { after = 2, within = \"1h\", x = 1 }"}, want: ModeEnforce, err: `unknown key "escalate.x"`},
 	}
 	for _, tc := range cases {
