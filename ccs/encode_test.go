@@ -24,6 +24,8 @@ var encodeCases = []Record{
 	{Time: time.Now(), Command: "monotonic clock reading"},
 	{Time: time.Unix(1e9, 0), Agent: "claude", Session: "5f2c\"<\u2028", Command: "git status", Mode: "hook"},
 	{Time: time.Unix(1e9, 0), Command: strings.Repeat("é\"<x", 2000), Cwd: strings.Repeat("/", 5000)},
+	{Time: time.Unix(1e9, 0), Command: "touch x", Decision: "would-ask", Risk: "low", PolicyMode: "dry_run", ID: 42},
+	{Time: time.Unix(1e9, 0), Risk: "high"},
 }
 
 // checkEncode fails unless marshalRecord and encodeRecord agree with

@@ -50,7 +50,8 @@ type fileConfig struct {
 	// failing the file (the committed project config, see Load).
 	lenient          bool
 	ignored          []string
-	trustedTerminals []string // nil when unset
+	trustedTerminals []string     // nil when unset
+	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
 
 	rules []StructRule // [[rule]] tables (structrules.go)
 }
@@ -149,6 +150,10 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
 			}
 		case k[0] == "rule": // [[rule]] tables: parseStructRules, below
+		case isPolicyKey(k):
+			if err := fc.policy.parse(k, raw, text, file, lenient); err != nil {
+				return nil, err
+			}
 		case len(k) == 1 && isScalarKey(last):
 			if err := fc.setScalar(last, raw[last]); err != nil {
 				return nil, errAt(last, "%v", err)
@@ -471,7 +476,13 @@ func Load(p Paths, cwd string) *Settings {
 			trust = err == nil && pin != "" && pin == hashBytes(data)
 		}
 		s.Warnings = append(s.Warnings, fc.ignored...)
+		if !trust {
+			s.loosenNotes(fc, l.file)
+		}
 		s.merge(fc, l.name, bound, trust)
+		if err := s.mergePolicy(&fc.policy, l.name, l.file, trust, bound); err != nil && s.Err == nil {
+			s.Err = err
+		}
 		if fc.trustedTerminals != nil {
 			if l.name != LayerManaged && l.name != LayerGlobal {
 				line, col := locateKey(string(data), "trusted_terminals")
@@ -495,6 +506,7 @@ func Load(p Paths, cwd string) *Settings {
 			s.Err = err
 		}
 	}
+	s.finishPolicy(p, root)
 	return s
 }
 

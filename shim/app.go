@@ -113,6 +113,9 @@ type engine struct {
 	// prepare readies what recording the run needs; it runs while the
 	// command starts (nil: nothing to ready).
 	prepare func()
+	// escalate counts a high-risk would-deny in dry_run for a project root
+	// and reports the switch to enforce it caused (nil: no escalation).
+	escalate func(root string, now time.Time, e grants.Escalation) (*grants.EscalationState, error)
 }
 
 // app is one run of guard as a shell or as guard exec.
@@ -431,8 +434,8 @@ func (a *app) judgeAndRun(j job) int {
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
-	if s.UsesAgent() { // a [[rule]] names an agent
-		s.Agent = a.agent()
+	if s.AgentMatters() { // [agents.NAME], power_agents, a [[rule]] naming one
+		s = s.As(a.agent())
 	}
 	v := plumbingVerdict(j, a.eng.decide(an, s))
 	// A project config's allow rules guard ignored: said when they may be
@@ -475,6 +478,12 @@ func (a *app) judgeAndRun(j job) int {
 		run = j.run
 	}
 	exit := run(j, lim)
+	if v.Would != "" {
+		// dry_run or off let a deny or ask run: recorded as what enforce
+		// would have done (policy.go)
+		a.recordWould(j, v, s, exit, start)
+		return exit
+	}
 	a.record(j, v, string(v.Decision), how, exit, start)
 	return exit
 }

@@ -27,6 +27,8 @@ type auditEntry struct {
 	Mode       string
 	Exit       int
 	DurationMS int64
+	Risk       string // none | low | high
+	Policy     string // the rollout mode: enforce | dry_run | off
 }
 
 // pendingRequest is an ask that nobody could answer.
@@ -94,7 +96,7 @@ func (a *app) record(j job, v grants.Verdict, decision string, how answered, exi
 	err := jr.Append(auditEntry{
 		Time: start, Agent: a.agent(), Session: j.session, Cwd: j.cwd, Command: a.eng.redact(j.text), HMAC: sum,
 		Decision: decision, Rule: v.Rule, Answer: how.answer, Via: how.via, Mode: j.mode, Exit: exit,
-		DurationMS: a.env.now().Sub(start).Milliseconds(),
+		DurationMS: a.env.now().Sub(start).Milliseconds(), Risk: string(v.Risk), Policy: string(v.Mode),
 	})
 	if err != nil {
 		a.warn(err)

@@ -185,7 +185,7 @@ func (a *app) hook(p hookProtocol) (exit int) {
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
-	s.Agent = p.agent // [[rule]] tables may name the agent
+	s = s.As(p.agent) // [agents.NAME] profiles, power_agents, [[rule]] tables naming it
 	h.v = a.eng.decide(h.an, s)
 	how := byRule
 	if h.v.Decision == grants.Ask {

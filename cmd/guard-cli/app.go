@@ -228,8 +228,8 @@ func (a *App) cli() *cli.App {
 			a.rejectCommand(),
 			a.watchCommand(),
 			a.auditCommand(),
+			a.policyCommand(),
 			a.redactCommand(),
-			a.policyTestOnlyCommand(), // TEMPORARY (rules11): see policytest.go
 			a.installCommand(),
 			a.uninstallCommand(),
 			a.serveCommand(),

@@ -124,7 +124,7 @@ func (a *App) doctor(c *cli.Context) error {
 	}
 	for _, cmd := range []string{probeRead, probeDeny} {
 		var buf bytes.Buffer
-		ck := a.newChecker(cwd, true, &buf)
+		ck := a.newChecker(cwd, "", true, &buf)
 		if err := ck.decide(cmd); err == nil {
 			var v checkJSON
 			if json.Unmarshal(buf.Bytes(), &v) == nil {

@@ -229,7 +229,7 @@ func (a *App) decideHandler() http.Handler {
 			return
 		}
 		var out bytes.Buffer
-		ck := a.newChecker(filepath.Clean(req.Cwd), true, &out)
+		ck := a.newChecker(filepath.Clean(req.Cwd), req.Agent, true, &out)
 		if err := ck.decide(*req.Command); err != nil {
 			apiError(w, http.StatusInternalServerError, "could not decide")
 			return
