@@ -83,6 +83,9 @@ type Settings struct {
 	// TrustedTerminals are executables the user vouches for as terminal
 	// hosts (absolute paths), read only from the managed and global configs.
 	TrustedTerminals []string
+
+	// Context is the command context store's settings (cache.go).
+	Context Context
 }
 
 // Rule is one pattern from one layer.

@@ -31,6 +31,7 @@ func Defaults() *Settings {
 		Timeout:         10 * time.Minute,
 		AskTimeout:      2 * time.Minute,
 		RejectMemory:    time.Hour,
+		Context:         DefaultContext(),
 	}
 }
 
@@ -51,6 +52,8 @@ type fileConfig struct {
 	lenient          bool
 	ignored          []string
 	trustedTerminals []string // nil when unset
+
+	ctx contextConfig // the command context store's keys (cache.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -145,6 +148,10 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			}
 			if list == nil {
 				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
+			}
+		case isContextKey(k):
+			if err := fc.ctx.parse(k, raw, text, file); err != nil {
+				return nil, err
 			}
 		case len(k) == 1 && isScalarKey(last):
 			if err := fc.setScalar(last, raw[last]); err != nil {
@@ -464,6 +471,7 @@ func Load(p Paths, cwd string) *Settings {
 		}
 		s.Warnings = append(s.Warnings, fc.ignored...)
 		s.merge(fc, l.name, bound, trust)
+		s.mergeContext(&fc.ctx, trust)
 		if fc.trustedTerminals != nil {
 			if l.name != LayerManaged && l.name != LayerGlobal {
 				line, col := locateKey(string(data), "trusted_terminals")

@@ -130,6 +130,10 @@ type app struct {
 	// sum is the keyed hash of the job's text, made once (see textSum).
 	sum, sumOf string
 	sumErr     error
+	// cur is the decision on the job about to run, for the store
+	// (cache.go); cacheHit says the run was answered from the cache.
+	cur      *runContext
+	cacheHit bool
 }
 
 func newApp(env Env) *app {
@@ -455,7 +459,11 @@ func (a *app) judgeAndRun(j job) int {
 	if j.run != nil {
 		run = j.run
 	}
+	a.cur, a.cacheHit = &runContext{an: an, ctx: &s.Context, byRule: how == byRule}, false
 	exit := run(j, lim)
+	if a.cacheHit {
+		how.answer = answerCache
+	}
 	a.record(j, v, string(v.Decision), how, exit, start)
 	return exit
 }
@@ -647,6 +655,10 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Path = path
 	}
 	sp.Timeout = lim.timeout
+	st, exit, served := a.prepareStore(j, &sp, lim)
+	if served {
+		return exit
+	}
 	sigs := make(chan os.Signal, 8)
 	listened := make(chan struct{})
 	sp.Signals = sigs
@@ -670,6 +682,7 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Late = func(sig syscall.Signal) { a.noteLost(); os.Exit(128 + int(sig)) }
 	}
 	res, err := run(sp)
+	st.done(res, err)
 	if a.eng.unlisten != nil && err == nil {
 		// (a command that never started never ran Meanwhile)
 		<-listened

@@ -1,0 +1,249 @@
+package ccs
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// KeyVersion is part of every cache key: a guard whose key or run format
+// changes bumps it, and old entries simply never match again.
+const KeyVersion = 1
+
+// MaxFingerprintEntries bounds the files a fingerprint looks at. Past it
+// the command is not served (ErrNotServable).
+const MaxFingerprintEntries = 20000
+
+// gitTimeout bounds the one git process a fingerprint runs.
+const gitTimeout = 10 * time.Second
+
+// ErrNotServable says the run's key could not be made: it runs, and is
+// recorded, but is not answered from (or stored in) the cache.
+var ErrNotServable = errors.New("not served from the cache")
+
+// KeyInput is everything a cache key is made of.
+type KeyInput struct {
+	Argv    []string // the simple command's words
+	Cwd     string
+	KeyEnv  []string // names; their values are hashed into the key
+	Getenv  func(string) string
+	Stdin   string   // StdinClass of the run's stdin
+	Watch   []string // paths, relative to Cwd or absolute
+	Environ []string
+}
+
+// Key returns the cache key of a run: sha256 over a length-prefixed
+// encoding of the key version, argv, cwd, the hashed key_env values, the
+// stdin class and the fingerprint of the inputs (Fingerprint).
+func Key(in KeyInput) (string, error) {
+	if in.Stdin == "" {
+		return "", fmt.Errorf("stdin may hold input: %w", ErrNotServable)
+	}
+	fp, err := Fingerprint(in.Cwd, in.Watch, in.Environ)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	field := func(s string) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	field("guard-cache")
+	field(strconv.Itoa(KeyVersion))
+	field(strconv.Itoa(len(in.Argv)))
+	for _, a := range in.Argv {
+		field(a)
+	}
+	field(in.Cwd)
+	field(strconv.Itoa(len(in.KeyEnv)))
+	for _, name := range in.KeyEnv {
+		v, set := "", false
+		if in.Getenv != nil {
+			v = in.Getenv(name)
+			set = v != ""
+		}
+		sum := sha256.Sum256([]byte(v))
+		field(name)
+		field(strconv.FormatBool(set) + hex.EncodeToString(sum[:]))
+	}
+	field(in.Stdin)
+	field(fp)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// StdinClass says what the run's stdin is, for the key: "null" for
+// /dev/null, "empty" for an empty regular file or a pipe already closed
+// with nothing in it; "" when it may hold input (a terminal, a pipe still
+// open, a non-empty file): then the run is not served.
+func StdinClass(f *os.File) string {
+	if f == nil {
+		return "null"
+	}
+	var st, null syscall.Stat_t
+	if syscall.Fstat(int(f.Fd()), &st) != nil {
+		return ""
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFCHR:
+		if syscall.Stat(os.DevNull, &null) == nil && null.Rdev == st.Rdev {
+			return "null"
+		}
+	case syscall.S_IFREG:
+		if st.Size == 0 {
+			return "empty"
+		}
+	}
+	return ""
+}
+
+// Fingerprint describes the inputs a command in cwd may read, so that a
+// cache entry is never served after they changed:
+//
+//   - inside a git work tree: HEAD, and git's own view of the index and
+//     the work tree (git status --porcelain=v2 --untracked-files=all,
+//     which compares every tracked file with the index and HEAD), and the
+//     mtime and size of every changed, staged and untracked-not-ignored
+//     file it lists;
+//   - elsewhere: the path, mode, mtime and size of every entry under cwd,
+//     up to MaxFingerprintEntries (past that: ErrNotServable);
+//   - and the same of every watch path (a directory: everything under it).
+func Fingerprint(cwd string, watch []string, environ []string) (string, error) {
+	h := sha256.New()
+	n := 0
+	if top := gitTop(cwd); top != "" {
+		if err := gitFingerprint(h, top, environ, &n); err != nil {
+			return "", err
+		}
+	} else if err := walkFingerprint(h, cwd, &n); err != nil {
+		return "", err
+	}
+	for _, w := range watch {
+		if !filepath.IsAbs(w) {
+			w = filepath.Join(cwd, w)
+		}
+		fmt.Fprintf(h, "watch %q\n", w)
+		if err := walkFingerprint(h, w, &n); err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// gitTop returns the work tree cwd is in ("" when none): the nearest
+// ancestor holding .git (a directory, or a file for a worktree).
+func gitTop(cwd string) string {
+	for dir := filepath.Clean(cwd); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		if dir == filepath.Dir(dir) {
+			return ""
+		}
+	}
+}
+
+// gitFingerprint hashes what git status says of the work tree at top and
+// stats every path it lists.
+func gitFingerprint(h hash.Hash, top string, environ []string, n *int) error {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch",
+		"--untracked-files=all", "--ignored=no", "--ignore-submodules=none")
+	cmd.Dir = top
+	cmd.Env = gitEnv(environ)
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("git status in %s: %v: %w", top, err, ErrNotServable)
+	}
+	fmt.Fprintf(h, "git %q\n", top)
+	h.Write(out)
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) < 2 || rec[0] == '#' {
+			continue
+		}
+		// The path is the last space-separated field of "1 …", "u …", and
+		// the whole rest of "? path"; "2 …" (a rename) is followed by a
+		// record with the original path, which is stated too (harmless).
+		var p []byte
+		switch rec[0] {
+		case '?':
+			p = rec[2:]
+		case '1', '2', 'u':
+			fields := 9
+			if rec[0] == '2' {
+				fields = 10
+			} else if rec[0] == 'u' {
+				fields = 11
+			}
+			parts := bytes.SplitN(rec, []byte{' '}, fields)
+			p = parts[len(parts)-1]
+		default:
+			p = rec
+		}
+		*n++
+		if *n > MaxFingerprintEntries {
+			return fmt.Errorf("more than %d changed files: %w", MaxFingerprintEntries, ErrNotServable)
+		}
+		statLine(h, filepath.Join(top, string(p)))
+	}
+	return nil
+}
+
+// gitEnv is the environment for git: the caller's, without what would
+// point git at another repository or change its output.
+func gitEnv(environ []string) []string {
+	out := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		name, _, _ := bytes.Cut([]byte(kv), []byte("="))
+		switch string(name) {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+}
+
+// statLine hashes a path's type, mode, size and mtime ("-" when missing).
+func statLine(h hash.Hash, path string) {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(path, &st); err != nil {
+		fmt.Fprintf(h, "%q -\n", path)
+		return
+	}
+	fmt.Fprintf(h, "%q %o %d %d.%09d %d\n", path, st.Mode, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ino)
+}
+
+// walkFingerprint hashes every entry under root (root itself if it is not
+// a directory), counting them into n against the bound.
+func walkFingerprint(h hash.Hash, root string, n *int) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		*n++
+		if *n > MaxFingerprintEntries {
+			return fmt.Errorf("more than %d files under %s: %w", MaxFingerprintEntries, root, ErrNotServable)
+		}
+		if err != nil {
+			fmt.Fprintf(h, "%q -\n", p)
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		statLine(h, p)
+		return nil
+	})
+}
