@@ -14,8 +14,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // KeyVersion is part of every cache key: a guard whose key or run format
@@ -41,7 +44,10 @@ type KeyInput struct {
 	Getenv  func(string) string
 	Stdin   string   // StdinClass of the run's stdin
 	Watch   []string // paths, relative to Cwd or absolute
-	Environ []string
+	Environ []string // for git
+	// Skip are directories the fingerprint leaves out: guard's own
+	// state and cache, which change with every command.
+	Skip []string
 }
 
 // Key returns the cache key of a run: sha256 over a length-prefixed
@@ -51,7 +57,7 @@ func Key(in KeyInput) (string, error) {
 	if in.Stdin == "" {
 		return "", fmt.Errorf("stdin may hold input: %w", ErrNotServable)
 	}
-	fp, err := Fingerprint(in.Cwd, in.Watch, in.Environ)
+	fp, err := Fingerprint(in.Cwd, in.Watch, in.Environ, in.Skip)
 	if err != nil {
 		return "", err
 	}
@@ -106,9 +112,29 @@ func StdinClass(f *os.File) string {
 		if st.Size == 0 {
 			return "empty"
 		}
+	case syscall.S_IFIFO:
+		// A pipe whose writers all closed it with nothing in it reads as
+		// /dev/null does. The writer may be about to close it (a parent
+		// that copies an empty input): wait a moment for that, never read.
+		fds := []unix.PollFd{{Fd: int32(f.Fd()), Events: unix.POLLIN}}
+		for {
+			n, err := unix.Poll(fds, int(stdinWait/time.Millisecond))
+			if err == unix.EINTR {
+				continue
+			}
+			if err == nil && n == 1 && fds[0].Revents&unix.POLLHUP != 0 {
+				if avail, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCINQ); err == nil && avail == 0 {
+					return "empty"
+				}
+			}
+			return ""
+		}
 	}
 	return ""
 }
+
+// stdinWait is how long StdinClass waits for a pipe's writer to close it.
+const stdinWait = 20 * time.Millisecond
 
 // Fingerprint describes the inputs a command in cwd may read, so that a
 // cache entry is never served after they changed:
@@ -121,14 +147,16 @@ func StdinClass(f *os.File) string {
 //   - elsewhere: the path, mode, mtime and size of every entry under cwd,
 //     up to MaxFingerprintEntries (past that: ErrNotServable);
 //   - and the same of every watch path (a directory: everything under it).
-func Fingerprint(cwd string, watch []string, environ []string) (string, error) {
+//
+// Paths under skip (guard's own directories) are left out.
+func Fingerprint(cwd string, watch, environ, skip []string) (string, error) {
 	h := sha256.New()
 	n := 0
 	if top := gitTop(cwd); top != "" {
-		if err := gitFingerprint(h, top, environ, &n); err != nil {
+		if err := gitFingerprint(h, top, environ, skip, &n); err != nil {
 			return "", err
 		}
-	} else if err := walkFingerprint(h, cwd, &n); err != nil {
+	} else if err := walkFingerprint(h, cwd, skip, &n); err != nil {
 		return "", err
 	}
 	for _, w := range watch {
@@ -136,7 +164,7 @@ func Fingerprint(cwd string, watch []string, environ []string) (string, error) {
 			w = filepath.Join(cwd, w)
 		}
 		fmt.Fprintf(h, "watch %q\n", w)
-		if err := walkFingerprint(h, w, &n); err != nil {
+		if err := walkFingerprint(h, w, skip, &n); err != nil {
 			return "", err
 		}
 	}
@@ -158,7 +186,7 @@ func gitTop(cwd string) string {
 
 // gitFingerprint hashes what git status says of the work tree at top and
 // stats every path it lists.
-func gitFingerprint(h hash.Hash, top string, environ []string, n *int) error {
+func gitFingerprint(h hash.Hash, top string, environ, skip []string, n *int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch",
@@ -170,9 +198,10 @@ func gitFingerprint(h hash.Hash, top string, environ []string, n *int) error {
 		return fmt.Errorf("git status in %s: %v: %w", top, err, ErrNotServable)
 	}
 	fmt.Fprintf(h, "git %q\n", top)
-	h.Write(out)
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) < 2 || rec[0] == '#' {
+			h.Write(rec) // # branch.oid: HEAD
+			h.Write([]byte{0})
 			continue
 		}
 		// The path is the last space-separated field of "1 …", "u …", and
@@ -194,11 +223,17 @@ func gitFingerprint(h hash.Hash, top string, environ []string, n *int) error {
 		default:
 			p = rec
 		}
+		full := filepath.Join(top, string(p))
+		if under(full, skip) {
+			continue
+		}
 		*n++
 		if *n > MaxFingerprintEntries {
 			return fmt.Errorf("more than %d changed files: %w", MaxFingerprintEntries, ErrNotServable)
 		}
-		statLine(h, filepath.Join(top, string(p)))
+		h.Write(rec)
+		h.Write([]byte{0})
+		statLine(h, full)
 	}
 	return nil
 }
@@ -230,8 +265,14 @@ func statLine(h hash.Hash, path string) {
 
 // walkFingerprint hashes every entry under root (root itself if it is not
 // a directory), counting them into n against the bound.
-func walkFingerprint(h hash.Hash, root string, n *int) error {
+func walkFingerprint(h hash.Hash, root string, skip []string, n *int) error {
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if under(p, skip) {
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		*n++
 		if *n > MaxFingerprintEntries {
 			return fmt.Errorf("more than %d files under %s: %w", MaxFingerprintEntries, root, ErrNotServable)
@@ -246,4 +287,14 @@ func walkFingerprint(h hash.Hash, root string, n *int) error {
 		statLine(h, p)
 		return nil
 	})
+}
+
+// under reports whether p is one of dirs or inside one.
+func under(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if d != "" && (p == d || strings.HasPrefix(p, d+string(filepath.Separator))) {
+			return true
+		}
+	}
+	return false
 }

@@ -82,6 +82,7 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 			key, err := ccs.Key(ccs.KeyInput{
 				Argv: argv, Cwd: j.cwd, KeyEnv: rule.KeyEnv, Getenv: a.env.getenv,
 				Stdin: ccs.StdinClass(sp.Stdin), Watch: rule.Watch, Environ: a.env.Environ,
+				Skip: grants.PathsFromEnv(a.env.getenv).Protected(),
 			})
 			if err == nil {
 				st.key = key
@@ -242,4 +243,21 @@ func (a *app) refresh(j job, argv []string) {
 	if cmd.Start() == nil {
 		_ = cmd.Process.Release()
 	}
+}
+
+// NoCache is env with GUARD_NO_CACHE=1, for guard exec --no-cache: the run
+// is neither served from the cache nor stored.
+func NoCache(env Env) Env {
+	get := env.Getenv
+	env.Getenv = func(k string) string {
+		if k == "GUARD_NO_CACHE" {
+			return "1"
+		}
+		if get == nil {
+			return ""
+		}
+		return get(k)
+	}
+	env.Environ = append(append([]string(nil), env.Environ...), "GUARD_NO_CACHE=1")
+	return env
 }

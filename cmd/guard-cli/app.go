@@ -229,6 +229,7 @@ func (a *App) cli() *cli.App {
 			a.watchCommand(),
 			a.auditCommand(),
 			a.redactCommand(),
+			a.contextCommand(),
 			a.versionCommand(),
 			a.helpCommand(),
 		},
