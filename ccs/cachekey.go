@@ -139,11 +139,10 @@ const stdinWait = 20 * time.Millisecond
 // Fingerprint describes the inputs a command in cwd may read, so that a
 // cache entry is never served after they changed:
 //
-//   - inside a git work tree: HEAD, and git's own view of the index and
-//     the work tree (git status --porcelain=v2 --untracked-files=all,
-//     which compares every tracked file with the index and HEAD), and the
-//     mtime and size of every changed, staged and untracked-not-ignored
-//     file it lists;
+//   - inside a git work tree: HEAD and the index as git status
+//     --porcelain=v2 shows them (every staged, changed and untracked
+//     path), and the mtime and size of every tracked and
+//     untracked-not-ignored file (up to MaxGitEntries);
 //   - elsewhere: the path, mode, mtime and size of every entry under cwd,
 //     up to MaxFingerprintEntries (past that: ErrNotServable);
 //   - and the same of every watch path (a directory: everything under it).
@@ -184,55 +183,48 @@ func gitTop(cwd string) string {
 	}
 }
 
-// gitFingerprint hashes what git status says of the work tree at top and
-// stats every path it lists.
+// MaxGitEntries bounds the files of a git work tree a fingerprint
+// stats; past it the command is not served.
+const MaxGitEntries = 10 * MaxFingerprintEntries
+
+// gitFingerprint hashes, for the work tree at top: git status (HEAD, and
+// every staged, changed and untracked path with its index state), then the
+// mtime and size of every tracked and untracked-not-ignored file (git
+// ls-files). The two git processes run at once.
 func gitFingerprint(h hash.Hash, top string, environ, skip []string, n *int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch",
-		"--untracked-files=all", "--ignored=no", "--ignore-submodules=none")
-	cmd.Dir = top
-	cmd.Env = gitEnv(environ)
-	out, err := cmd.Output()
-	if err != nil {
+	git := func(args ...string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks"}, args...)...)
+		cmd.Dir = top
+		cmd.Env = gitEnv(environ)
+		return cmd
+	}
+	status := git("status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignored=no", "--ignore-submodules=none")
+	files := git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	var statusOut, filesOut bytes.Buffer
+	status.Stdout, files.Stdout = &statusOut, &filesOut
+	if err := status.Start(); err != nil {
 		return fmt.Errorf("git status in %s: %v: %w", top, err, ErrNotServable)
 	}
+	ferr := files.Run()
+	if err := status.Wait(); err != nil || ferr != nil {
+		return fmt.Errorf("git status and ls-files in %s: %v: %w", top, errors.Join(err, ferr), ErrNotServable)
+	}
 	fmt.Fprintf(h, "git %q\n", top)
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) < 2 || rec[0] == '#' {
-			h.Write(rec) // # branch.oid: HEAD
-			h.Write([]byte{0})
+	h.Write(statusOut.Bytes())
+	for _, p := range bytes.Split(filesOut.Bytes(), []byte{0}) {
+		if len(p) == 0 {
 			continue
-		}
-		// The path is the last space-separated field of "1 …", "u …", and
-		// the whole rest of "? path"; "2 …" (a rename) is followed by a
-		// record with the original path, which is stated too (harmless).
-		var p []byte
-		switch rec[0] {
-		case '?':
-			p = rec[2:]
-		case '1', '2', 'u':
-			fields := 9
-			if rec[0] == '2' {
-				fields = 10
-			} else if rec[0] == 'u' {
-				fields = 11
-			}
-			parts := bytes.SplitN(rec, []byte{' '}, fields)
-			p = parts[len(parts)-1]
-		default:
-			p = rec
 		}
 		full := filepath.Join(top, string(p))
 		if under(full, skip) {
 			continue
 		}
 		*n++
-		if *n > MaxFingerprintEntries {
-			return fmt.Errorf("more than %d changed files: %w", MaxFingerprintEntries, ErrNotServable)
+		if *n > MaxGitEntries {
+			return fmt.Errorf("more than %d files in the work tree: %w", MaxGitEntries, ErrNotServable)
 		}
-		h.Write(rec)
-		h.Write([]byte{0})
 		statLine(h, full)
 	}
 	return nil

@@ -200,10 +200,25 @@ func runFlags(r ccs.RunInfo) string {
 }
 
 func (a *App) contextShow(c *cli.Context) error {
-	if c.NArg() != 1 {
+	flags := map[string]bool{"stdout": c.Bool("stdout"), "stderr": c.Bool("stderr"), "project": c.Bool("project")}
+	id := ""
+	for _, arg := range c.Args().Slice() {
+		if name := strings.TrimLeft(arg, "-"); name != arg {
+			if _, known := flags[name]; !known {
+				return usageError("flag provided but not defined: %s", arg)
+			}
+			flags[name] = true // after the id, where the flag parser leaves it
+			continue
+		}
+		if id != "" {
+			return usageError("context show needs one run: an ID from guard context list, or last")
+		}
+		id = arg
+	}
+	if id == "" {
 		return usageError("context show needs one run: an ID from guard context list, or last")
 	}
-	if c.Bool("stdout") && c.Bool("stderr") {
+	if flags["stdout"] && flags["stderr"] {
 		return usageError("--stdout and --stderr exclude each other: give neither for both")
 	}
 	store, err := a.openContext()
@@ -211,21 +226,25 @@ func (a *App) contextShow(c *cli.Context) error {
 		return err
 	}
 	defer store.Close()
-	r, found, err := store.Get(ccs.RunQuery{ID: c.Args().First(), Root: a.projectRoot(c)})
+	root := ""
+	if flags["project"] && a.Cwd != "" {
+		root = grants.ProjectRoot(a.Cwd)
+	}
+	r, found, err := store.Get(ccs.RunQuery{ID: id, Root: root})
 	if err != nil {
 		return failure(fmt.Errorf("read the context store: %w", err), "")
 	}
 	if !found {
-		return &cliError{code: exitFailure, kind: "error", msg: fmt.Sprintf("no stored run %q", c.Args().First()),
+		return &cliError{code: exitFailure, kind: "error", msg: fmt.Sprintf("no stored run %q", id),
 			hint: "guard context list shows the stored runs"}
 	}
 	for _, ch := range r.Chunks {
 		switch {
-		case c.Bool("stdout") && ch.Stream != ccs.Stdout, c.Bool("stderr") && ch.Stream != ccs.Stderr:
+		case flags["stdout"] && ch.Stream != ccs.Stdout, flags["stderr"] && ch.Stream != ccs.Stderr:
 			continue
 		}
 		w := a.Stdout
-		if ch.Stream == ccs.Stderr && !c.Bool("stderr") {
+		if ch.Stream == ccs.Stderr && !flags["stderr"] {
 			w = a.Stderr
 		}
 		if _, err := w.Write(ch.Data); err != nil {
