@@ -195,7 +195,7 @@ func parseCacheRule(t map[string]any) (CacheRule, error) {
 	if !ok {
 		return r, errors.New("match must be a pattern, as in permissions.bash")
 	}
-	if err := ValidatePattern(Allow, m); err != nil {
+	if err := ValidatePattern(Deny, m); err != nil { // syntax only: a cache rule allows nothing
 		return r, fmt.Errorf("match %q: %v", m, err)
 	}
 	r.Match = m
