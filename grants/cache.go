@@ -67,6 +67,7 @@ var contextKeys = map[string]bool{
 
 // contextConfig is one file's share of the Context keys.
 type contextConfig struct {
+	cacheRead bool // toml lists the key "cache" once per [[cache]] table
 	cache     []CacheRule
 	sensitive []string
 	bools     map[string]bool
@@ -93,6 +94,10 @@ func (cc *contextConfig) parse(k []string, raw map[string]any, text, file string
 	}
 	switch key {
 	case "cache":
+		if cc.cacheRead {
+			return nil
+		}
+		cc.cacheRead = true
 		tables, ok := raw["cache"].([]map[string]any)
 		if !ok {
 			return errAt("cache", "cache must be an array of tables: [[cache]]")
@@ -335,7 +340,9 @@ func CacheRuleFor(a *classify.Analysis, c *Context) (*CacheRule, []string) {
 // command word as written or its basename), or it names a .env file. Such
 // runs are never stored. An analysis that failed counts as sensitive.
 func IsSensitive(a *classify.Analysis, c *Context) bool {
-	if a == nil || a.Fail != "" {
+	if a == nil || a.Fail != "" || len(a.Commands) == 0 {
+		// (export -p, declare -x and plain assignments are declarations,
+		// not simple commands: with nothing to judge, nothing is kept)
 		return true
 	}
 	for i := range a.Commands {
