@@ -48,6 +48,9 @@ type KeyInput struct {
 	// Skip are directories the fingerprint leaves out: guard's own
 	// state and cache, which change with every command.
 	Skip []string
+	// Merged: stdout and stderr are one file (2>&1); the entry's output
+	// is one stream, replayed to stdout.
+	Merged bool
 }
 
 // Key returns the cache key of a run: sha256 over a length-prefixed
@@ -87,6 +90,7 @@ func Key(in KeyInput) (string, error) {
 		field(strconv.FormatBool(set) + hex.EncodeToString(sum[:]))
 	}
 	field(in.Stdin)
+	field(strconv.FormatBool(in.Merged))
 	field(fp)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

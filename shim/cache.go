@@ -82,7 +82,7 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 			key, err := ccs.Key(ccs.KeyInput{
 				Argv: argv, Cwd: j.cwd, KeyEnv: rule.KeyEnv, Getenv: a.env.getenv,
 				Stdin: ccs.StdinClass(sp.Stdin), Watch: rule.Watch, Environ: a.env.Environ,
-				Skip: grants.PathsFromEnv(a.env.getenv).Protected(),
+				Skip: grants.PathsFromEnv(a.env.getenv).Protected(), Merged: sameFile(sp.Stdout, sp.Stderr),
 			})
 			if err == nil {
 				st.key = key

@@ -53,12 +53,21 @@ type capture struct {
 // newCapture makes the pipes for a run whose output goes to stdout and
 // stderr. keep says whether the output is stored; red, when set, redacts
 // what the agent sees.
+//
+// When stdout and stderr are the same file (the agent merged them, 2>&1)
+// the command gets one pipe for both, so that their interleaving reaches
+// the agent exactly as the command wrote it; everything is then kept as
+// stdout (the key says the streams were merged: sameFile).
 func newCapture(stdout, stderr *os.File, keep bool, red *redact.Redactor) (*capture, error) {
 	c := &capture{dst: [3]*os.File{nil, stdout, stderr}}
 	if keep {
 		c.keep = &ccs.Capture{}
 	}
 	for s := ccs.Stdout; s <= ccs.Stderr; s++ {
+		if s == ccs.Stderr && sameFile(stdout, stderr) {
+			c.write[s] = c.write[ccs.Stdout] // read[Stderr] stays nil
+			break
+		}
 		r, w, err := os.Pipe()
 		if err != nil {
 			c.closeAll()
@@ -77,7 +86,7 @@ func (c *capture) closeAll() {
 	for s := range c.read {
 		for _, f := range []*os.File{c.read[s], c.write[s]} {
 			if f != nil {
-				f.Close()
+				f.Close() // a second Close of a shared end is harmless
 			}
 		}
 		c.read[s], c.write[s] = nil, nil
@@ -95,14 +104,32 @@ func (c *capture) started() {
 	}
 }
 
+// sameFile reports whether a and b are the same open file: the same
+// pipe, socket or file (device and inode).
+func sameFile(a, b *os.File) bool {
+	var sa, sb unix.Stat_t
+	if unix.Fstat(int(a.Fd()), &sa) != nil || unix.Fstat(int(b.Fd()), &sb) != nil {
+		return false
+	}
+	return sa.Dev == sb.Dev && sa.Ino == sb.Ino
+}
+
+// fd is the descriptor poll watches for stream s (-1: none).
+func (c *capture) fd(s int) int32 {
+	if c.read[s] == nil {
+		return -1
+	}
+	return int32(c.read[s].Fd())
+}
+
 // pump forwards and keeps output until the command exited and its pipes
 // are drained (see drainIdle). pidfd is the command's pidfd, readable once
 // it exited; without one (-1) pump polls exited every 20 ms instead.
 func (c *capture) pump(pidfd int, exited func() bool) {
 	fds := []unix.PollFd{
 		{Fd: int32(pidfd), Events: unix.POLLIN},
-		{Fd: int32(c.read[ccs.Stdout].Fd()), Events: unix.POLLIN},
-		{Fd: int32(c.read[ccs.Stderr].Fd()), Events: unix.POLLIN},
+		{Fd: c.fd(ccs.Stdout), Events: unix.POLLIN},
+		{Fd: c.fd(ccs.Stderr), Events: unix.POLLIN},
 	}
 	buf := make([]byte, captureBuf)
 	var exitedAt time.Time
