@@ -96,9 +96,10 @@ func Key(in KeyInput) (string, error) {
 }
 
 // StdinClass says what the run's stdin is, for the key: "null" for
-// /dev/null, "empty" for an empty regular file or a pipe already closed
-// with nothing in it; "" when it may hold input (a terminal, a pipe still
-// open, a non-empty file): then the run is not served.
+// /dev/null, an empty regular file or a pipe already closed with nothing
+// in it (a command reads the same nothing from each); "" when it may hold
+// input (a terminal, a pipe still open, a non-empty file): then the run is
+// not served.
 func StdinClass(f *os.File) string {
 	if f == nil {
 		return "null"
@@ -114,7 +115,7 @@ func StdinClass(f *os.File) string {
 		}
 	case syscall.S_IFREG:
 		if st.Size == 0 {
-			return "empty"
+			return "null"
 		}
 	case syscall.S_IFIFO:
 		// A pipe whose writers all closed it with nothing in it reads as
@@ -128,7 +129,7 @@ func StdinClass(f *os.File) string {
 			}
 			if err == nil && n == 1 && fds[0].Revents&unix.POLLHUP != 0 {
 				if avail, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCINQ); err == nil && avail == 0 {
-					return "empty"
+					return "null"
 				}
 			}
 			return ""

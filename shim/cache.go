@@ -28,7 +28,9 @@ const answerCache = "cache"
 const maxFlightWait = 5 * time.Minute
 
 // envRefresh marks the guard a stale hit started to refresh its entry: it
-// runs the command (never serves it) and stores the result.
+// runs the command (never serves it) and stores the result under the key
+// the stale hit had: its value says whether that run's stdout and stderr
+// were one file ("merged") or two ("split"), as the key records.
 const envRefresh = "GUARD_CACHE_REFRESH"
 
 // runContext is what the store needs of the decision on the job that is
@@ -82,7 +84,7 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 			key, err := ccs.Key(ccs.KeyInput{
 				Argv: argv, Cwd: j.cwd, KeyEnv: rule.KeyEnv, Getenv: a.env.getenv,
 				Stdin: ccs.StdinClass(sp.Stdin), Watch: rule.Watch, Environ: a.env.Environ,
-				Skip: grants.PathsFromEnv(a.env.getenv).Protected(), Merged: sameFile(sp.Stdout, sp.Stderr),
+				Skip: grants.PathsFromEnv(a.env.getenv).Protected(), Merged: a.merged(sp),
 			})
 			if err == nil {
 				st.key = key
@@ -112,7 +114,7 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 // another guard that is running the same command (single flight). Else
 // it leaves st holding the key's lock, so that others wait for this run.
 func (st *storeRun) lookup(sp *runSpec, lim limits, argv []string, rc *runContext) (int, bool) {
-	refresh := st.a.env.getenv(envRefresh) == "1"
+	refresh := st.a.env.getenv(envRefresh) != ""
 	if !refresh {
 		if exit, ok := st.serve(sp, argv, rc); ok {
 			return exit, true
@@ -160,7 +162,7 @@ func (st *storeRun) serve(sp *runSpec, argv []string, rc *runContext) (int, bool
 	_ = st.cache.NoteHit(e, now)
 	st.a.cacheHit = true
 	if e.Stale > 0 && age >= e.Stale && rc.byRule && !st.cache.Busy(st.key) {
-		st.a.refresh(st.j, argv)
+		st.a.refresh(st.j, argv, sameFile(sp.Stdout, sp.Stderr))
 	}
 	return e.Exit, true
 }
@@ -226,18 +228,23 @@ func (a *app) startImport() {
 
 // refresh reruns a stale entry's command in the background, detached, with
 // nothing for input or output: guard exec stores its result.
-func (a *app) refresh(j job, argv []string) {
+func (a *app) refresh(j job, argv []string, merged bool) {
 	if a.env.Self == "" {
 		return
 	}
 	cmd := exec.Command(a.env.Self, append([]string{"exec", "--cwd", j.cwd, "--"}, argv...)...)
+	cmd.Args[0] = "guard" // whichever of guard's programs this is, it reads its command line as guard's
 	env := make([]string, 0, len(a.env.Environ)+2)
 	for _, kv := range a.env.Environ {
 		if !strings.HasPrefix(kv, envRefresh+"=") && !strings.HasPrefix(kv, "GUARD_NO_PROMPT=") {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, envRefresh+"=1", "GUARD_NO_PROMPT=1")
+	streams := "split"
+	if merged {
+		streams = "merged"
+	}
+	cmd.Env = append(env, envRefresh+"="+streams, "GUARD_NO_PROMPT=1")
 	cmd.Dir = j.cwd
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if cmd.Start() == nil {
@@ -260,4 +267,16 @@ func NoCache(env Env) Env {
 	}
 	env.Environ = append(append([]string(nil), env.Environ...), "GUARD_NO_CACHE=1")
 	return env
+}
+
+// merged reports whether the run's stdout and stderr count as one file for
+// the key: they are, or this guard refreshes an entry whose run's were.
+func (a *app) merged(sp *runSpec) bool {
+	switch a.env.getenv(envRefresh) {
+	case "merged":
+		return true
+	case "split":
+		return false
+	}
+	return sameFile(sp.Stdout, sp.Stderr)
 }
