@@ -6,14 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"time"
 )
 
 // Names inside the cache directory ($XDG_CACHE_HOME/guard).
 const (
-	spoolDir    = "spool"       // runs not yet imported into the database
 	entriesDir  = "entries"     // servable runs, by key (hard links)
 	logsDir     = "logs"        // full output of runs larger than store_max_inline
 	hitsName    = "hits.log"    // one line per cache hit, imported for stats
@@ -22,10 +20,10 @@ const (
 	cacheLock   = "context.lock"
 )
 
-// spoolImportSize is the size of the spool directory (st_size) past which
-// the lean guard asks guard-cli to import it; importEvery bounds how often.
+// spoolImportSize is the size of the spool past which the lean guard asks
+// guard-cli to import it; spoolImportWait bounds how often.
 const (
-	spoolImportSize = 32 << 10
+	spoolImportSize = 8 << 20
 	spoolImportWait = time.Minute
 )
 
@@ -53,9 +51,13 @@ func (c *Cache) path(elem ...string) string {
 	return filepath.Join(append([]string{c.dir}, elem...)...)
 }
 
-// ensure creates the cache directory and sub under it, mode 0700.
+// ensure creates the cache directory and sub under it ("": none), mode 0700.
 func (c *Cache) ensure(sub string) error {
-	for _, d := range []string{c.dir, c.path(sub)} {
+	dirs := []string{c.dir}
+	if sub != "" {
+		dirs = append(dirs, c.path(sub))
+	}
+	for _, d := range dirs {
 		if err := os.Mkdir(d, stateDirMode); err != nil && !errors.Is(err, fs.ErrExist) {
 			if errors.Is(err, fs.ErrNotExist) {
 				if err := os.MkdirAll(d, stateDirMode); err == nil {
@@ -75,40 +77,45 @@ func (c *Cache) Save(r *Run, now time.Time) error {
 	if r.ID == "" {
 		r.ID = newRunID(now)
 	}
-	if err := c.ensure(spoolDir); err != nil {
-		return err
-	}
-	spooled := c.path(spoolDir, r.ID+".run")
-	if err := writeRunFile(spooled, r); err != nil {
-		return err
-	}
 	if r.Servable(r.Time) {
-		if err := c.ensure(entriesDir); err != nil {
+		if err := c.saveEntry(r); err != nil {
 			return err
 		}
-		tmp := c.path(entriesDir, r.Key+".tmp"+strconv.Itoa(os.Getpid()))
-		os.Remove(tmp)
-		err := os.Link(spooled, tmp)
-		if err == nil {
-			err = os.Rename(tmp, c.path(entriesDir, r.Key+".run"))
-		}
-		if err != nil {
-			os.Remove(tmp)
-			return fmt.Errorf("store cache entry: %w", explainFS(err))
-		}
 	}
-	c.maybeImport(now)
+	size, err := appendSpool(c.dir, r)
+	if errors.Is(err, fs.ErrNotExist) {
+		// the first run: make the directory (not tried on every run)
+		if err := c.ensure(""); err != nil {
+			return err
+		}
+		size, err = appendSpool(c.dir, r)
+	}
+	if err != nil {
+		return fmt.Errorf("store output: %w", err)
+	}
+	c.maybeImport(now, size)
 	return nil
 }
 
-// maybeImport calls the importer when the spool directory has grown past
-// spoolImportSize and no import was started in the last minute.
-func (c *Cache) maybeImport(now time.Time) {
-	if c.importer == nil {
-		return
+// saveEntry writes the run file a later run with the same key is served
+// from, replacing the previous one atomically.
+func (c *Cache) saveEntry(r *Run) error {
+	if !validKey(r.Key) {
+		return nil
 	}
-	var st syscall.Stat_t
-	if syscall.Stat(c.path(spoolDir), &st) != nil || st.Size < spoolImportSize {
+	if err := c.ensure(entriesDir); err != nil {
+		return err
+	}
+	if err := writeRunFile(c.path(entriesDir, r.Key+".run"), r); err != nil {
+		return fmt.Errorf("store cache entry: %w", err)
+	}
+	return nil
+}
+
+// maybeImport calls the importer when the spool has grown past
+// spoolImportSize and no import was started in the last minute.
+func (c *Cache) maybeImport(now time.Time, size int64) {
+	if c.importer == nil || size < spoolImportSize {
 		return
 	}
 	stamp := c.path(importStamp)
@@ -198,7 +205,7 @@ func (c *Cache) Busy(key string) bool {
 // NoteHit appends one line for a served hit (for guard context stats):
 // the time, the run served, its bytes and the run time it saved.
 func (c *Cache) NoteHit(r *Run, now time.Time) error {
-	if err := c.ensure(spoolDir); err != nil {
+	if err := c.ensure(""); err != nil {
 		return err
 	}
 	line := fmt.Sprintf("%d %s %d %d\n", now.UnixNano(), r.ID, r.Bytes, r.DurationMS)

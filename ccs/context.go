@@ -124,7 +124,7 @@ func (cs *ContextStore) database() (*sql.DB, error) {
 	if cs.db != nil {
 		return cs.db, nil
 	}
-	if err := OpenCache(cs.dir).ensure(spoolDir); err != nil {
+	if err := OpenCache(cs.dir).ensure(""); err != nil {
 		return nil, err
 	}
 	db, err := openContextDB(cs.path(contextDB))
@@ -267,8 +267,8 @@ func decodeOutput(b []byte) []Chunk {
 }
 
 // Import moves what the lean guard spooled into the database: every run
-// file (a run larger than MaxInline keeps its file as its log), and the
-// hits noted since the last import. Then it prunes (throttled).
+// (a run larger than MaxInline gets a log file with its whole output), and
+// the hits noted since the last import. Then it prunes (throttled).
 func (cs *ContextStore) Import() error {
 	if _, err := os.Stat(cs.dir); errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -281,36 +281,28 @@ func (cs *ContextStore) Import() error {
 		return err
 	}
 	defer lock.Close()
-	ents, err := readDir(cs.path(spoolDir))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("read spool: %w", err)
-	}
-	var runs []*Run
-	var files []string
-	for _, e := range ents {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".run") {
-			continue
-		}
-		p := cs.path(spoolDir, name)
-		r, err := ReadRunFile(p, true)
-		if err != nil {
-			if errors.Is(err, errBadRun) {
-				os.Remove(p) // damaged: nothing to import
-			}
-			continue
-		}
-		runs = append(runs, r)
-		files = append(files, p)
-		if len(runs) == 200 {
-			if err := cs.importRuns(runs, files); err != nil {
-				return err
-			}
-			runs, files = runs[:0], files[:0]
-		}
-	}
-	if err := cs.importRuns(runs, files); err != nil {
+	aside, err := takeSpool(cs.dir)
+	if err != nil {
 		return err
+	}
+	if aside != "" {
+		var runs []*Run
+		err := readSpool(aside, func(r *Run) error {
+			runs = append(runs, r)
+			if len(runs) < 200 {
+				return nil
+			}
+			err := cs.importRuns(runs)
+			runs = runs[:0]
+			return err
+		})
+		if err == nil {
+			err = cs.importRuns(runs)
+		}
+		if err != nil {
+			return err
+		}
+		os.Remove(aside)
 	}
 	if err := cs.importHits(); err != nil {
 		return err
@@ -318,19 +310,26 @@ func (cs *ContextStore) Import() error {
 	return cs.prune(false)
 }
 
-func (cs *ContextStore) importRuns(runs []*Run, files []string) error {
+func (cs *ContextStore) importRuns(runs []*Run) error {
 	if len(runs) == 0 {
 		return nil
 	}
-	big := make([]bool, len(runs))
-	err := cs.tx(func(tx *sql.Tx) error {
+	// the whole output of a run larger than MaxInline goes to its log first,
+	// so that a row never names a log that is not there
+	logs := make([]string, len(runs))
+	for i, r := range runs {
+		if r.Bytes <= cs.limits.MaxInline {
+			continue
+		}
+		if err := OpenCache(cs.dir).ensure(logsDir); err == nil {
+			if writeRunFile(cs.path(logsDir, r.ID+".run"), r) == nil {
+				logs[i] = r.ID + ".run"
+			}
+		}
+	}
+	return cs.tx(func(tx *sql.Tx) error {
 		for i, r := range runs {
 			out, cut := encodeOutput(r.Chunks, cs.limits.MaxInline)
-			big[i] = cut
-			log := ""
-			if cut {
-				log = r.ID + ".run"
-			}
 			var so, se int64
 			for _, c := range r.Chunks {
 				if c.Stream == Stdout {
@@ -351,27 +350,13 @@ func (cs *ContextStore) importRuns(runs []*Run, files []string) error {
 				expires, redacted, truncated, bytes, stdout_bytes, stderr_bytes, output, output_cut, log, last_used)
 				VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 				r.ID, r.Time.UnixNano(), r.Agent, r.Cwd, r.Root, r.Command, r.Exit, r.DurationMS, r.Key, r.Rule,
-				expires, r.Redacted, r.Truncated, r.Bytes, so, se, out, cut, log, r.Time.UnixNano())
+				expires, r.Redacted, r.Truncated, r.Bytes, so, se, out, cut, logs[i], r.Time.UnixNano())
 			if err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	for i, f := range files {
-		if big[i] {
-			if err := OpenCache(cs.dir).ensure(logsDir); err == nil {
-				if os.Rename(f, cs.path(logsDir, runs[i].ID+".run")) == nil {
-					continue
-				}
-			}
-		}
-		os.Remove(f)
-	}
-	return nil
 }
 
 // importHits moves the hits noted since the last import into the database.

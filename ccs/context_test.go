@@ -206,7 +206,7 @@ func TestContextStore(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, logsDir, big.ID+".run")); err != nil {
 		t.Error("no log file for the big run")
 	}
-	for _, name := range []string{dir, filepath.Join(dir, contextDB), filepath.Join(dir, spoolDir)} {
+	for _, name := range []string{dir, filepath.Join(dir, contextDB), filepath.Join(dir, logsDir)} {
 		fi, err := os.Stat(name)
 		if err != nil || (fi.IsDir() && fi.Mode().Perm() != 0o700) || (!fi.IsDir() && fi.Mode().Perm() != 0o600) {
 			t.Errorf("%s: mode %v, %v", name, fi.Mode(), err)
@@ -322,5 +322,26 @@ func TestSingleFlightLock(t *testing.T) {
 		t.Error("released lock not taken")
 	} else {
 		fl3.Release()
+	}
+}
+
+// TestSpoolTorn: a record cut short (full disk, crash) is skipped and the
+// records after it are imported.
+func TestSpoolTorn(t *testing.T) {
+	dir := t.TempDir()
+	var recs [][]byte
+	for i := 0; i < 3; i++ {
+		r := &Run{ID: fmt.Sprint("id", i), Time: time.Now(), Command: fmt.Sprint("cmd", i), Bytes: 5, Chunks: []Chunk{{Stdout, []byte("hello")}}}
+		recs = append(recs, encodeSpoolRecord(r))
+	}
+	data := append(append(append([]byte("junk"), recs[0]...), recs[1][:len(recs[1])-7]...), recs[2]...)
+	p := filepath.Join(dir, spoolName)
+	os.WriteFile(p, data, 0o600)
+	var got []string
+	if err := readSpool(p, func(r *Run) error { got = append(got, r.Command); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != "[cmd0 cmd2]" {
+		t.Errorf("read %v, want [cmd0 cmd2]", got)
 	}
 }

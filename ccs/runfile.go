@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -206,8 +207,8 @@ func writeRunFile(path string, r *Run) error {
 	if err != nil {
 		return explainFS(err)
 	}
-	f := os.NewFile(uintptr(fd), tmp)
-	w := bufio.NewWriterSize(f, 64<<10)
+	// a bare descriptor: os.NewFile would set up the runtime's poller
+	w := bufio.NewWriterSize(fdWriter(fd), 64<<10)
 	_, err = w.Write(hdr.Bytes())
 	for _, c := range r.Chunks {
 		if err == nil {
@@ -217,17 +218,41 @@ func writeRunFile(path string, r *Run) error {
 	if err == nil {
 		err = w.Flush()
 	}
-	if cerr := f.Close(); err == nil {
+	if cerr := syscall.Close(fd); err == nil {
 		err = cerr
 	}
+	if err != nil {
+		err = &fs.PathError{Op: "write", Path: tmp, Err: err}
+	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		// (os.Rename would lstat the target first: one more call per command)
+		if rerr := syscall.Rename(tmp, path); rerr != nil {
+			err = &os.LinkError{Op: "rename", Old: tmp, New: path, Err: rerr}
+		}
 	}
 	if err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("write run %s: %w", filepath.Base(path), explainFS(err))
 	}
 	return nil
+}
+
+// fdWriter writes to a bare descriptor, whole buffers, retrying EINTR.
+type fdWriter int
+
+func (fd fdWriter) Write(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		k, err := syscall.Write(int(fd), p[n:])
+		if err == syscall.EINTR || err == syscall.EAGAIN {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		n += k
+	}
+	return n, nil
 }
 
 // maxRunHeader bounds a run file's header, so that a damaged file cannot

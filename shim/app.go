@@ -459,7 +459,7 @@ func (a *app) judgeAndRun(j job) int {
 	if j.run != nil {
 		run = j.run
 	}
-	a.cur, a.cacheHit = &runContext{an: an, ctx: &s.Context, byRule: how == byRule}, false
+	a.cur, a.cacheHit = &runContext{an: an, ctx: &s.Context, byRule: how == byRule, root: s.Root}, false
 	exit := run(j, lim)
 	if a.cacheHit {
 		how.answer = answerCache

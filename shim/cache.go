@@ -38,7 +38,8 @@ const envRefresh = "GUARD_CACHE_REFRESH"
 type runContext struct {
 	an     *classify.Analysis
 	ctx    *grants.Context
-	byRule bool // allowed by a rule, no human: a background refresh may run it again
+	byRule bool   // allowed by a rule, no human: a background refresh may run it again
+	root   string // the project root the settings were loaded for
 }
 
 // storeRun is one run on its way into the store.
@@ -192,7 +193,7 @@ func (st *storeRun) done(res runResult, err error) {
 	}
 	now := a.env.now()
 	r := &ccs.Run{
-		Time: st.start.UTC(), Agent: a.agent(), Cwd: st.j.cwd, Root: a.eng.projectRoot(st.j.cwd),
+		Time: st.start.UTC(), Agent: a.agent(), Cwd: st.j.cwd, Root: a.cur.root,
 		Command: a.eng.redact(st.j.text), Exit: res.Exit, DurationMS: now.Sub(st.start).Milliseconds(),
 		Redacted: redacted, Truncated: st.cap.keep.Truncated() || st.cap.cut, Bytes: n, Chunks: chunks,
 	}

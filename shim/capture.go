@@ -68,12 +68,15 @@ func newCapture(stdout, stderr *os.File, keep bool, red *redact.Redactor) (*capt
 			c.write[s] = c.write[ccs.Stdout] // read[Stderr] stays nil
 			break
 		}
-		r, w, err := os.Pipe()
-		if err != nil {
+		// Bare blocking descriptors: os.Pipe would register both ends with
+		// the runtime's poller (an epoll set and six more system calls on
+		// every command) for files only poll(2) and read(2) touch.
+		var p [2]int
+		if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 			c.closeAll()
 			return nil, fmt.Errorf("capture output: %w", err)
 		}
-		c.read[s], c.write[s] = r, w
+		c.read[s], c.write[s] = os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1")
 		if red != nil {
 			c.live[s] = &liveRedactor{red: red}
 		}
