@@ -38,6 +38,9 @@ func (c *Capture) Add(stream int, p []byte) {
 	c.reads = append(c.reads, chunkLen{stream, len(p)})
 }
 
+// Empty reports whether nothing was captured.
+func (c *Capture) Empty() bool { return c.size == 0 }
+
 // Truncated reports whether output was left out past MaxCapture.
 func (c *Capture) Truncated() bool { return c.truncated }
 

@@ -78,7 +78,6 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 	st = &storeRun{a: a, j: j, start: a.env.now()}
 	st.cache = ccs.OpenCache(grants.PathsFromEnv(a.env.getenv).CacheDir)
 	st.cache.SetImporter(a.startImport)
-	st.red = redact.New(a.env.Environ)
 	if keep {
 		if rule, argv := grants.CacheRuleFor(rc.an, c); rule != nil {
 			st.rule = rule
@@ -97,7 +96,7 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 	}
 	var live *redact.Redactor
 	if c.RedactLive {
-		live = st.red
+		live = st.redactor()
 	}
 	cp, err := newCapture(sp.Stdout, sp.Stderr, keep, live)
 	if err != nil {
@@ -179,7 +178,12 @@ func (st *storeRun) done(res runResult, err error) {
 		return
 	}
 	a := st.a
-	chunks, redacted := st.cap.keep.Output(st.red)
+	if st.key == "" && st.cap.keep.Empty() {
+		// Nothing to read again: the run's record is in the audit trail.
+		// (Most commands an agent runs print nothing: mkdir, git add, cd.)
+		return
+	}
+	chunks, redacted := st.cap.keep.Output(st.redactor())
 	if secrets := a.cur.an.Secrets; len(secrets) > 0 {
 		for i, c := range chunks {
 			if v := redact.Values(string(c.Data), secrets); v != string(c.Data) {
@@ -280,4 +284,13 @@ func (a *app) merged(sp *runSpec) bool {
 		return false
 	}
 	return sameFile(sp.Stdout, sp.Stderr)
+}
+
+// redactor is the secret filter for this run's output, built on first use
+// (tens of microseconds: every secret-looking environment value).
+func (st *storeRun) redactor() *redact.Redactor {
+	if st.red == nil {
+		st.red = redact.New(st.a.env.Environ)
+	}
+	return st.red
 }
