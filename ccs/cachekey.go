@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -144,10 +145,10 @@ const stdinWait = 20 * time.Millisecond
 // Fingerprint describes the inputs a command in cwd may read, so that a
 // cache entry is never served after they changed:
 //
-//   - inside a git work tree: HEAD and the index as git status
-//     --porcelain=v2 shows them (every staged, changed and untracked
-//     path), and the mtime and size of every tracked and
-//     untracked-not-ignored file (up to MaxGitEntries);
+//   - inside a git work tree: HEAD, the index (git ls-files --stage: the
+//     mode and blob of every tracked path), every untracked-not-ignored
+//     path, and the mtime and size of all those files (up to
+//     MaxGitEntries);
 //   - elsewhere: the path, mode, mtime and size of every entry under cwd,
 //     up to MaxFingerprintEntries (past that: ErrNotServable);
 //   - and the same of every watch path (a directory: everything under it).
@@ -192,35 +193,30 @@ func gitTop(cwd string) string {
 // stats; past it the command is not served.
 const MaxGitEntries = 10 * MaxFingerprintEntries
 
-// gitFingerprint hashes, for the work tree at top: git status (HEAD, and
-// every staged, changed and untracked path with its index state), then the
-// mtime and size of every tracked and untracked-not-ignored file (git
-// ls-files). The two git processes run at once.
+// gitFingerprint hashes, for the work tree at top: HEAD (read from the
+// repository's files), the index as git ls-files --stage shows it (mode,
+// blob and stage of every tracked path) with every untracked-not-ignored
+// path, and the mtime and size of each of those files. One git process.
 func gitFingerprint(h hash.Hash, top string, environ, skip []string, n *int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	git := func(args ...string) *exec.Cmd {
-		cmd := exec.CommandContext(ctx, "git", append([]string{"--no-optional-locks"}, args...)...)
-		cmd.Dir = top
-		cmd.Env = gitEnv(environ)
-		return cmd
-	}
-	status := git("status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignored=no", "--ignore-submodules=none")
-	files := git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	var statusOut, filesOut bytes.Buffer
-	status.Stdout, files.Stdout = &statusOut, &filesOut
-	if err := status.Start(); err != nil {
-		return fmt.Errorf("git status in %s: %v: %w", top, err, ErrNotServable)
-	}
-	ferr := files.Run()
-	if err := status.Wait(); err != nil || ferr != nil {
-		return fmt.Errorf("git status and ls-files in %s: %v: %w", top, errors.Join(err, ferr), ErrNotServable)
+	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard")
+	cmd.Dir = top
+	cmd.Env = gitEnv(environ)
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("git ls-files in %s: %v: %w", top, err, ErrNotServable)
 	}
 	fmt.Fprintf(h, "git %q\n", top)
-	h.Write(statusOut.Bytes())
-	for _, p := range bytes.Split(filesOut.Bytes(), []byte{0}) {
-		if len(p) == 0 {
+	h.Write(gitHead(top))
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) == 0 {
 			continue
+		}
+		// "MODE BLOB STAGE\tPATH" for a tracked path, "PATH" for an untracked one
+		p := rec
+		if i := bytes.IndexByte(rec, '\t'); i >= 0 && bytes.Count(rec[:i], []byte{' '}) == 2 {
+			p = rec[i+1:]
 		}
 		full := filepath.Join(top, string(p))
 		if under(full, skip) {
@@ -230,9 +226,55 @@ func gitFingerprint(h hash.Hash, top string, environ, skip []string, n *int) err
 		if *n > MaxGitEntries {
 			return fmt.Errorf("more than %d files in the work tree: %w", MaxGitEntries, ErrNotServable)
 		}
+		h.Write(rec)
+		h.Write([]byte{0})
 		statLine(h, full)
 	}
 	return nil
+}
+
+// gitHead returns what HEAD is, read from the repository's files: HEAD
+// itself and the ref it names (a loose ref, else the packed refs whole).
+// A worktree's .git file ("gitdir: …") and commondir are followed.
+func gitHead(top string) []byte {
+	gitdir := filepath.Join(top, ".git")
+	if b, err := readSmallFile(gitdir); err == nil {
+		if d, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("gitdir: ")); ok {
+			gitdir = string(d)
+			if !filepath.IsAbs(gitdir) {
+				gitdir = filepath.Join(top, gitdir)
+			}
+		}
+	}
+	common := gitdir
+	if b, err := readSmallFile(filepath.Join(gitdir, "commondir")); err == nil {
+		common = string(bytes.TrimSpace(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitdir, common)
+		}
+	}
+	head, _ := readSmallFile(filepath.Join(gitdir, "HEAD"))
+	out := append([]byte("HEAD "), head...)
+	if ref, ok := bytes.CutPrefix(bytes.TrimSpace(head), []byte("ref: ")); ok {
+		for _, d := range []string{gitdir, common} {
+			if b, err := readSmallFile(filepath.Join(d, string(ref))); err == nil {
+				return append(append(out, "ref "...), b...)
+			}
+		}
+		packed, _ := readSmallFile(filepath.Join(common, "packed-refs"))
+		out = append(append(out, "packed "...), packed...)
+	}
+	return out
+}
+
+// readSmallFile reads a regular file of at most 16 MiB without blocking.
+func readSmallFile(path string) ([]byte, error) {
+	f, err := openRegular(path, syscall.O_RDONLY)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 16<<20))
 }
 
 // gitEnv is the environment for git: the caller's, without what would
