@@ -9,7 +9,7 @@ import (
 // MaxCapture is how much of one run's output guard keeps (all streams
 // together): what comes after is passed on to the agent as before but not
 // kept, and the run is marked truncated (never served).
-const MaxCapture = 16 << 20
+const MaxCapture = 8 << 20
 
 // A Capture gathers one run's output in the order it was read, in memory
 // only: nothing reaches the disk before Output has redacted it.
@@ -37,6 +37,12 @@ func (c *Capture) Add(stream int, p []byte) {
 	}
 	c.reads = append(c.reads, chunkLen{stream, len(p)})
 }
+
+// Full reports whether the capture took all it keeps (MaxCapture).
+func (c *Capture) Full() bool { return c.size >= MaxCapture }
+
+// Passed records that output went on to the agent without being kept.
+func (c *Capture) Passed() { c.truncated = true }
 
 // Empty reports whether nothing was captured.
 func (c *Capture) Empty() bool { return c.size == 0 }

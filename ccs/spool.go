@@ -33,35 +33,61 @@ const (
 	maxSpoolRecord = MaxCapture + maxRunHeader + 1<<20
 )
 
-// encodeSpoolRecord lays r out as one spool record.
-func encodeSpoolRecord(r *Run) []byte {
+// spoolRecord returns r as one spool record, in pieces: the record head,
+// the run's header, then its chunks' bytes (not copied).
+func spoolRecord(r *Run) [][]byte {
 	var b bytes.Buffer
-	b.Grow(spoolHeadLen + 512 + int(r.Bytes))
 	b.Write(make([]byte, spoolHeadLen))
 	r.encodeHeader(&b)
+	head := b.Bytes()
+	crc := crc32.ChecksumIEEE(head[spoolHeadLen:])
+	n := len(head) - spoolHeadLen
+	pieces := [][]byte{head}
 	for _, c := range r.Chunks {
-		b.Write(c.Data)
+		crc = crc32.Update(crc, crc32.IEEETable, c.Data)
+		n += len(c.Data)
+		pieces = append(pieces, c.Data)
 	}
-	out := b.Bytes()
-	copy(out, spoolMagic)
-	binary.BigEndian.PutUint64(out[4:12], uint64(len(out)-spoolHeadLen))
-	binary.BigEndian.PutUint32(out[12:16], crc32.ChecksumIEEE(out[spoolHeadLen:]))
-	return out
+	copy(head, spoolMagic)
+	binary.BigEndian.PutUint64(head[4:12], uint64(n))
+	binary.BigEndian.PutUint32(head[12:16], crc)
+	return pieces
 }
+
+// encodeSpoolRecord is spoolRecord in one buffer.
+func encodeSpoolRecord(r *Run) []byte {
+	return bytes.Join(spoolRecord(r), nil)
+}
+
+// smallRecord is the size up to which a record is written with one
+// write(2) of one buffer; a bigger one is written in pieces under the
+// exclusive lock, so that no other record lands inside it.
+const smallRecord = 1 << 20
 
 // appendSpool appends r to the spool in dir. It returns the spool's size
 // after the write, for the import trigger.
 func appendSpool(dir string, r *Run) (int64, error) {
-	rec := encodeSpoolRecord(r)
+	pieces := spoolRecord(r)
+	size := 0
+	for _, p := range pieces {
+		size += len(p)
+	}
+	how := syscall.LOCK_SH
+	if size > smallRecord {
+		how = syscall.LOCK_EX
+	} else if len(pieces) > 1 {
+		pieces = [][]byte{bytes.Join(pieces, nil)}
+	}
 	lock, err := openFD(dir+"/"+spoolLockName, syscall.O_RDWR|syscall.O_CREAT)
 	if err != nil {
 		return 0, explainFS(err)
 	}
 	defer closeFD(lock)
-	// Shared: appenders never wait for each other, only for an import's
-	// rename, which holds it for microseconds. Past the bound the record is
-	// appended anyway (nothing is lost: a rename keeps the inode).
-	_ = flockWait(lock, syscall.LOCK_SH, lockWait)
+	// Shared for one write: appenders never wait for each other, only for
+	// an import's rename, which holds it for microseconds. Past the bound
+	// the record is appended anyway (nothing is lost: a rename keeps the
+	// inode; a big record could then interleave, and the reader skips it).
+	_ = flockWait(lock, how, lockWait)
 	fd, err := openFD(dir+"/"+spoolName, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_APPEND)
 	if err != nil {
 		return 0, explainFS(err)
@@ -71,10 +97,12 @@ func appendSpool(dir string, r *Run) (int64, error) {
 	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return 0, notRegular(dir+"/"+spoolName, st.Mode)
 	}
-	if _, err := fdWriter(fd).Write(rec); err != nil {
-		return 0, explainFS(&fs.PathError{Op: "write", Path: dir + "/" + spoolName, Err: err})
+	for _, p := range pieces {
+		if _, err := fdWriter(fd).Write(p); err != nil {
+			return 0, explainFS(&fs.PathError{Op: "write", Path: dir + "/" + spoolName, Err: err})
+		}
 	}
-	return st.Size + int64(len(rec)), nil
+	return st.Size + int64(size), nil
 }
 
 // readSpool calls fn for every whole record in the file at path, in

@@ -44,8 +44,9 @@ type capture struct {
 	write     [3]*os.File  // the command's ends
 	live      [3]*liveRedactor
 	red       *redact.Redactor
-	exited    bool // the command exited (the pidfd said so)
-	cut       bool // the pipes were still open when guard stopped reading
+	exited    bool    // the command exited (the pidfd said so)
+	cut       bool    // the pipes were still open when guard stopped reading
+	noSplice  [3]bool // splice(2) cannot write to the agent's descriptor
 	forwarded int64
 	err       error // the last write to the agent that failed
 }
@@ -179,15 +180,39 @@ func (c *capture) pump(pidfd int, exited func() bool) {
 			if fds[s].Fd < 0 || fds[s].Revents == 0 {
 				continue
 			}
-			k, err := unix.Read(int(fds[s].Fd), buf)
-			if err == unix.EINTR || err == unix.EAGAIN {
-				continue
+			ok := true
+			if c.passOn(s) {
+				// Nothing more is kept or redacted: the kernel moves the
+				// bytes on (splice), with no copy through guard.
+				k, err := unix.Splice(int(fds[s].Fd), nil, int(c.dst[s].Fd()), nil, 4*captureBuf, 0)
+				switch {
+				case err == unix.EINTR || err == unix.EAGAIN:
+					continue
+				case err == unix.EPIPE:
+					ok = false
+				case err != nil:
+					c.noSplice[s] = true // not a file or pipe splice can write to: copy
+					continue
+				case k == 0:
+					fds[s].Fd = -1
+					continue
+				}
+				c.forwarded += k
+				if c.keep != nil {
+					c.keep.Passed() // the run's output is no longer whole
+				}
+			} else {
+				k, err := unix.Read(int(fds[s].Fd), buf)
+				if err == unix.EINTR || err == unix.EAGAIN {
+					continue
+				}
+				if k <= 0 {
+					fds[s].Fd = -1
+					continue
+				}
+				ok = c.forward(s, buf[:k])
 			}
-			if k <= 0 {
-				fds[s].Fd = -1
-				continue
-			}
-			if !c.forward(s, buf[:k]) {
+			if !ok {
 				// The agent closed its end: close ours, so that the
 				// command learns it (EPIPE, SIGPIPE) as it would have.
 				fds[s].Fd = -1
@@ -201,6 +226,12 @@ func (c *capture) pump(pidfd int, exited func() bool) {
 		}
 	}
 	c.finish()
+}
+
+// passOn reports whether stream s is only passed on now: nothing more is
+// kept (the capture is full, or nothing is stored) and nothing redacted.
+func (c *capture) passOn(s int) bool {
+	return c.live[s] == nil && !c.noSplice[s] && c.dst[s] != nil && (c.keep == nil || c.keep.Full())
 }
 
 // forward passes p (read from stream s) on to the agent, then keeps it.
