@@ -464,7 +464,8 @@ func (cs *ContextStore) query(q RunQuery, extra string) ([]RunInfo, error) {
 			continue
 		}
 		ri.Time = time.Unix(0, t)
-		ri.Served = expires > now.UnixNano()
+		// may still answer: not expired, and its key's entry is this run
+		ri.Served = expires > now.UnixNano() && cs.entryIs(ri.Key, ri.ID)
 		if extra != "" {
 			if cut != 0 && logName != "" {
 				if r, err := ReadRunFile(cs.path(logsDir, logName), true); err == nil {
@@ -534,6 +535,15 @@ func (cs *ContextStore) Clear(q RunQuery) (int, error) {
 	return len(runs), nil
 }
 
+// entryIs reports whether key's entry file holds the run id.
+func (cs *ContextStore) entryIs(key, id string) bool {
+	if !validKey(key) {
+		return false
+	}
+	r, err := ReadRunFile(cs.path(entriesDir, key+".run"), false)
+	return err == nil && r.ID == id
+}
+
 // removeFiles deletes a run's log, and its entry if the entry is still
 // this run's.
 func (cs *ContextStore) removeFiles(id, key string) {
@@ -563,8 +573,11 @@ func (cs *ContextStore) Stats() (Stats, error) {
 	}
 	var s Stats
 	var ms int64
-	err = db.QueryRow(`SELECT count(*), coalesce(sum(bytes), 0), coalesce(sum(expires > ?), 0), coalesce(sum(key != ''), 0) FROM runs`,
-		cs.now().UnixNano()).Scan(&s.Runs, &s.Bytes, &s.Entries, &s.Lookups)
+	err = db.QueryRow(`SELECT count(*), coalesce(sum(bytes), 0), coalesce(sum(key != ''), 0) FROM runs`).Scan(&s.Runs, &s.Bytes, &s.Lookups)
+	if err == nil {
+		// entries that may still answer: one per key at most
+		err = db.QueryRow(`SELECT count(DISTINCT key) FROM runs WHERE expires > ?`, cs.now().UnixNano()).Scan(&s.Entries)
+	}
 	if err == nil {
 		err = db.QueryRow(`SELECT count(*), coalesce(sum(bytes), 0), coalesce(sum(saved_ms), 0) FROM hits`).Scan(&s.Hits, &s.BytesSaved, &ms)
 	}

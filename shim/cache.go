@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -72,6 +73,11 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 	c := rc.ctx
 	tty := isTerminal(sp.Stdout) || isTerminal(sp.Stderr)
 	keep := a.env.getenv("GUARD_NO_CACHE") != "1" && (!tty || c.CaptureTTY) && !grants.IsSensitive(rc.an, c)
+	if detaches(rc.an) {
+		// A job left running would write into guard's pipe after guard
+		// is gone, and die of SIGPIPE: it gets the agent's own files.
+		return nil, 0, false
+	}
 	if !keep && !c.RedactLive {
 		return nil, 0, false
 	}
@@ -293,4 +299,27 @@ func (st *storeRun) redactor() *redact.Redactor {
 		st.red = redact.New(st.a.env.Environ)
 	}
 	return st.red
+}
+
+// detachers are programs whose purpose is to leave something running
+// after the command returns.
+var detachers = map[string]bool{"nohup": true, "setsid": true, "disown": true, "daemonize": true, "start-stop-daemon": true}
+
+// detaches reports whether the text may leave a process running that
+// still writes to the command's stdout or stderr: a background job (&,
+// coproc, disown) anywhere in it, or a detaching wrapper.
+func detaches(an *classify.Analysis) bool {
+	if an == nil {
+		return true
+	}
+	if slices.Contains(an.Composite, classify.CompBackground) {
+		return true
+	}
+	for i := range an.Commands {
+		cmd := &an.Commands[i]
+		if detachers[cmd.Name] || slices.Contains(cmd.InnerComposite, classify.CompBackground) {
+			return true
+		}
+	}
+	return false
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/guard-dev/guard/ccs"
+	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/redact"
 )
 
@@ -157,5 +158,23 @@ func TestCaptureBackgroundHolder(t *testing.T) {
 	}
 	if !c.cut {
 		t.Error("output held open by a background process was not marked cut")
+	}
+}
+
+func TestDetaches(t *testing.T) {
+	for text, want := range map[string]bool{
+		"npm run dev &":                 true,
+		"sleep 1 & wait":                true,
+		"nohup ./server":                true,
+		"setsid ./server":               true,
+		"bash -c 'server &'":            true,
+		"go test ./...":                 false,
+		"git status && git diff":        false,
+		"make 2>&1 | tee build.log":     false,
+		"echo '&' and 'nohup' in words": false,
+	} {
+		if got := detaches(classify.Analyze(text, classify.Options{Cwd: "/p"})); got != want {
+			t.Errorf("detaches(%q) = %v, want %v", text, got, want)
+		}
 	}
 }
