@@ -129,11 +129,13 @@ func (st *storeRun) lookup(sp *runSpec, lim limits, argv []string, rc *runContex
 	fl, waited := st.cache.Acquire(st.key, min(lim.timeout, maxFlightWait))
 	st.flight = fl
 	if waited && !refresh {
-		if exit, ok := st.serve(sp, argv, rc); ok {
-			fl.Release()
-			st.flight = nil
-			return exit, true
-		}
+		// Served or not, the lock is let go: when the run waited for gave
+		// nothing to serve (it failed, printed a secret, was killed), this
+		// one runs without holding the others back one after another.
+		exit, ok := st.serve(sp, argv, rc)
+		fl.Release()
+		st.flight = nil
+		return exit, ok
 	}
 	return 0, false
 }
