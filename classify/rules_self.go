@@ -10,10 +10,12 @@ import (
 // commands to guard-cli, which an agent could also run directly.
 func guardPrograms(name string) bool { return name == "guard" || name == "guard-cli" }
 
-// guardVerbs are the management verbs only a human may run.
+// guardVerbs are the management verbs only a human may run, and hook,
+// which only the agent's runtime runs (from a guarded command it could
+// leave a ticket that lets a command skip guard's question).
 func guardVerbs(v string) bool {
 	switch v {
-	case "trust", "approve", "reject", "watch", "policy", "untrust":
+	case "trust", "approve", "reject", "watch", "policy", "untrust", "hook":
 		return true
 	}
 	return false

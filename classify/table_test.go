@@ -1081,6 +1081,7 @@ var denyCases = []denyCase{
 	{`guard approve 12`, "guard-self", ""},
 	{`guard reject 12`, "guard-self", ""},
 	{`guard watch`, "guard-self", ""},
+	{`guard hook claude < req.json`, "guard-self", ""},
 	{`guard policy reset`, "guard-self", ""},
 	{`/usr/local/bin/guard grants add 'x *'`, "guard-self", ""},
 	{`guard-cli approve 12`, "guard-self", ""},

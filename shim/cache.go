@@ -84,7 +84,9 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 	st = &storeRun{a: a, j: j, start: a.env.now()}
 	st.cache = ccs.OpenCache(grants.PathsFromEnv(a.env.getenv).CacheDir)
 	st.cache.SetImporter(a.startImport)
-	if keep {
+	// An agent's envelope runs more than the command judged (its own
+	// bookkeeping around it): that is never answered from the cache.
+	if keep && j.envelope == "" && j.plumbing == "" {
 		if rule, argv := grants.CacheRuleFor(rc.an, c); rule != nil {
 			st.rule = rule
 			key, err := ccs.Key(ccs.KeyInput{
