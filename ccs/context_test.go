@@ -345,3 +345,103 @@ func TestSpoolTorn(t *testing.T) {
 		t.Errorf("read %v, want [cmd0 cmd2]", got)
 	}
 }
+
+// TestSpoolConcurrent: runs saved at once by many writers, with imports
+// in between, all reach the database, once each.
+func TestSpoolConcurrent(t *testing.T) {
+	if !haveSQLite {
+		t.Skip("built without SQLite")
+	}
+	dir := filepath.Join(t.TempDir(), "cache")
+	const writers, each = 8, 40
+	done := make(chan error, writers+1)
+	stop := make(chan struct{})
+	go func() {
+		cs := OpenContext(dir, Limits{MaxInline: 1 << 20, MaxLogs: 1 << 30, MaxDB: 1 << 30}, nil)
+		defer cs.Close()
+		for {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			if err := cs.Import(); err != nil {
+				done <- err
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	var wg = make(chan error, writers)
+	for w := 0; w < writers; w++ {
+		go func(w int) {
+			c := OpenCache(dir)
+			for i := 0; i < each; i++ {
+				r := &Run{Time: time.Now(), Command: fmt.Sprintf("w%d-%d", w, i), Bytes: 3000,
+					Chunks: []Chunk{{Stdout, bytes.Repeat([]byte{'a' + byte(w)}, 3000)}}}
+				if err := c.Save(r, time.Now()); err != nil {
+					wg <- err
+					return
+				}
+			}
+			wg <- nil
+		}(w)
+	}
+	for w := 0; w < writers; w++ {
+		if err := <-wg; err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	cs := OpenContext(dir, Limits{MaxInline: 1 << 20, MaxLogs: 1 << 30, MaxDB: 1 << 30}, nil)
+	defer cs.Close()
+	if err := cs.Import(); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := cs.List(RunQuery{})
+	if err != nil || len(runs) != writers*each {
+		t.Fatalf("%d runs imported, want %d (%v)", len(runs), writers*each, err)
+	}
+	for _, r := range runs {
+		got, _, _ := cs.Get(RunQuery{ID: r.ID})
+		if b := joinedChunks(got.Chunks); len(b) != 3000 || bytes.Count(b, b[:1]) != 3000 {
+			t.Fatalf("run %s came back mixed: %.40q", r.Command, b)
+		}
+	}
+}
+
+func joinedChunks(cs []Chunk) []byte {
+	var b []byte
+	for _, c := range cs {
+		b = append(b, c.Data...)
+	}
+	return b
+}
+
+// TestImportTrigger: a spool past its size asks for an import, at most
+// once a minute.
+func TestImportTrigger(t *testing.T) {
+	c := OpenCache(t.TempDir())
+	calls := 0
+	c.SetImporter(func() { calls++ })
+	now := time.Now()
+	r := &Run{Time: now, Command: "x", Bytes: 1 << 20, Chunks: []Chunk{{Stdout, bytes.Repeat([]byte("x"), 1<<20)}}}
+	for i := 0; i < 10; i++ {
+		r.ID = ""
+		if err := c.Save(r, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("importer called %d times for a spool past %d bytes, want once", calls, spoolImportSize)
+	}
+	r.ID = ""
+	c.Save(r, now.Add(2*spoolImportWait))
+	if calls != 2 {
+		t.Errorf("importer not called again after %v", spoolImportWait)
+	}
+}
