@@ -59,6 +59,11 @@ var SensitiveBuiltin = []string{
 	"kubectl get secret *", "kubectl get secrets *", "op read *", "vault read *", "vault kv get *",
 }
 
+// unstoredBuiltin are commands whose output is not stored though it holds
+// no secret: guard context prints what is stored already, and keeping it
+// again would only double it.
+var unstoredBuiltin = []string{"guard context *", "guard-cli context *"}
+
 // contextKeys are the top-level keys cache.go parses.
 var contextKeys = map[string]bool{
 	"cache": true, "sensitive": true, "capture_tty": true, "cache_note": true, "redact_live": true,
@@ -352,7 +357,7 @@ func IsSensitive(a *classify.Analysis, c *Context) bool {
 		}
 		text := strings.Join(cmd.Args, " ")
 		base := strings.Join(append([]string{cmd.Name}, cmd.Args[1:]...), " ")
-		for _, list := range [][]string{SensitiveBuiltin, c.Sensitive} {
+		for _, list := range [][]string{SensitiveBuiltin, unstoredBuiltin, c.Sensitive} {
 			for _, p := range list {
 				if matchPattern(p, text, nil) || matchPattern(p, base, nil) {
 					return true

@@ -130,6 +130,7 @@ func TestIsSensitive(t *testing.T) {
 		"vault read secret/x":                     true,
 		"my-vault dump":                           true,
 		"git status | env":                        true,
+		"guard context show last":                 true,
 		"git status":                              false,
 		"go test ./...":                           false,
 		"cat README.md":                           false,
