@@ -1,5 +1,7 @@
 // Package ccs is guard's command context store: the audit trail of every
-// decision, and the requests waiting for a human's approval.
+// decision, the requests waiting for a human's approval, and every run's
+// redacted output with the cache that answers from it (see "The command
+// context store" below).
 //
 // # Use
 //
