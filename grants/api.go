@@ -101,6 +101,9 @@ type Settings struct {
 	// Policy is the rollout mode, the managed policy's switches and the
 	// per-agent profiles (mode.go, managed.go, agents.go).
 	Policy Policy
+
+	// Context is the command context store's settings (cache.go).
+	Context Context
 }
 
 // Rule is one pattern from one layer.

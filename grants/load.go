@@ -31,6 +31,7 @@ func Defaults() *Settings {
 		Timeout:         10 * time.Minute,
 		AskTimeout:      2 * time.Minute,
 		RejectMemory:    time.Hour,
+		Context:         DefaultContext(),
 	}
 }
 
@@ -54,6 +55,8 @@ type fileConfig struct {
 	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
 
 	rules []StructRule // [[rule]] tables (structrules.go)
+
+	ctx contextConfig // the command context store's keys (cache.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -152,6 +155,10 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 		case k[0] == "rule": // [[rule]] tables: parseStructRules, below
 		case isPolicyKey(k):
 			if err := fc.policy.parse(k, raw, text, file, lenient); err != nil {
+				return nil, err
+			}
+		case isContextKey(k):
+			if err := fc.ctx.parse(k, raw, text, file); err != nil {
 				return nil, err
 			}
 		case len(k) == 1 && isScalarKey(last):
@@ -483,6 +490,7 @@ func Load(p Paths, cwd string) *Settings {
 		if err := s.mergePolicy(&fc.policy, l.name, l.file, trust, bound); err != nil && s.Err == nil {
 			s.Err = err
 		}
+		s.mergeContext(&fc.ctx, trust)
 		if fc.trustedTerminals != nil {
 			if l.name != LayerManaged && l.name != LayerGlobal {
 				line, col := locateKey(string(data), "trusted_terminals")

@@ -133,6 +133,10 @@ type app struct {
 	// sum is the keyed hash of the job's text, made once (see textSum).
 	sum, sumOf string
 	sumErr     error
+	// cur is the decision on the job about to run, for the store
+	// (cache.go); cacheHit says the run was answered from the cache.
+	cur      *runContext
+	cacheHit bool
 }
 
 func newApp(env Env) *app {
@@ -477,12 +481,16 @@ func (a *app) judgeAndRun(j job) int {
 	if j.run != nil {
 		run = j.run
 	}
+	a.cur, a.cacheHit = &runContext{an: an, ctx: &s.Context, byRule: how == byRule && v.Would == "", root: s.Root}, false
 	exit := run(j, lim)
 	if v.Would != "" {
 		// dry_run or off let a deny or ask run: recorded as what enforce
 		// would have done (policy.go)
 		a.recordWould(j, v, s, exit, start)
 		return exit
+	}
+	if a.cacheHit {
+		how.answer = answerCache
 	}
 	a.record(j, v, string(v.Decision), how, exit, start)
 	return exit
@@ -675,6 +683,10 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Path = path
 	}
 	sp.Timeout = lim.timeout
+	st, exit, served := a.prepareStore(j, &sp, lim)
+	if served {
+		return exit
+	}
 	sigs := make(chan os.Signal, 8)
 	listened := make(chan struct{})
 	sp.Signals = sigs
@@ -698,6 +710,7 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Late = func(sig syscall.Signal) { a.noteLost(); os.Exit(128 + int(sig)) }
 	}
 	res, err := run(sp)
+	st.done(res, err)
 	if a.eng.unlisten != nil && err == nil {
 		// (a command that never started never ran Meanwhile)
 		<-listened

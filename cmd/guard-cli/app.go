@@ -230,6 +230,7 @@ func (a *App) cli() *cli.App {
 			a.auditCommand(),
 			a.policyCommand(),
 			a.redactCommand(),
+			a.contextCommand(),
 			a.installCommand(),
 			a.uninstallCommand(),
 			a.serveCommand(),
