@@ -124,11 +124,15 @@ func (a *app) hookInvocation(text string) bool {
 }
 
 // plumbingVerdict lets recognised plumbing run, unless the verdict is a
-// deny (a deny rule, the denylist, a config that did not load). guard hook
-// is a guard-self verb, denied in a guarded command; here the agent's
-// runtime runs it, so its deny is the one overruled.
+// deny (a deny rule, the denylist, a config that did not load) other than
+// guard-self.
 func plumbingVerdict(j job, v grants.Verdict) grants.Verdict {
-	if j.plumbing == "" || (v.Decision == grants.Deny && !(j.hookCall && v.Rule == "guard-self")) {
+	// guard hook is a guard-self verb, and Claude's snapshot lives under
+	// ~/.claude/shell-snapshots, which guard protects from guarded
+	// commands (it is sourced before each one): both are recognised
+	// exactly, outside the guarded state, so guard-self is theirs to pass.
+	// Every other deny stands.
+	if j.plumbing == "" || (v.Decision == grants.Deny && v.Rule != "guard-self") {
 		return v
 	}
 	return grants.Verdict{Decision: grants.Allow, Rule: rulePlumbing, Reason: j.plumbing, Risk: grants.RiskLow}
