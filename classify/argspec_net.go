@@ -45,7 +45,7 @@ var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
-	{Long: []string{"output-dir", "create-dirs"}, Val: RoleDir},
+	{Long: []string{"output-dir"}, Val: RoleDir},
 	{Short: "K", Long: []string{"config", "netrc-file", "etag-compare"}, Val: RoleRead},
 	{Short: "T", Long: []string{"upload-file"}, Val: RoleRead},
 	{Short: "dF", Long: []string{"data", "data-binary", "data-ascii", "data-urlencode", "form", "json", "form-string", "data-raw", "url-query"}, Val: RoleRead},
@@ -54,7 +54,7 @@ var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Short: "uU", Long: []string{"user", "proxy-user", "oauth2-bearer", "pass", "proxy-pass", "key-pass"}, Val: RoleSecret},
 	{Short: "Eb", Long: []string{"cert", "key", "cacert", "capath", "proxy-cert", "proxy-key", "cookie", "pinnedpubkey"}, Val: RoleUse},
 	{Short: "xAeXYyzCmrt", Long: []string{"proxy", "user-agent", "referer", "request", "url", "connect-timeout", "max-time", "retry", "range", "resolve", "connect-to", "limit-rate", "socks5", "socks5-hostname", "preproxy", "interface", "proto", "proto-redir", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time"}, Val: RoleText},
-	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
+	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
 var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{

@@ -42,6 +42,7 @@ var askRules = []rule{
 	{"git-clean", "git clean -f deletes untracked files", (*walker).gitClean},
 	{"git-checkout-discard", "discards uncommitted changes in the working tree", (*walker).gitCheckoutDiscard},
 	{"git-branch-delete", "force-deletes a git branch (-D), unmerged work included", (*walker).gitBranchDelete},
+	{"git-drop-recovery", "deletes the copy git keeps of dropped work (gc --prune, prune, reflog expire/delete, update-ref -d)", (*walker).gitDropsRecovery},
 	{"rm-recursive", "rm -r deletes a whole directory tree", (*walker).rmRecursive},
 	{"rm-home", "deletes files in the home directory, outside the project", (*walker).rmHome},
 	{"find-delete", "find -delete deletes every file it matches", (*walker).findDelete},
@@ -60,7 +61,7 @@ var severity = []string{
 	"rm-root", "disk-format", "disk-write", "fork-bomb", "kill-all", "credential-read", "privilege",
 	"guard-self", "download-exec", "security-off", "chmod-system", "chattr-system", "shred", "hidden-exec",
 	"rm-home", "terraform-destroy", "kubectl-delete", "sql-drop", "git-force-push", "find-delete",
-	"git-clean", "git-reset-hard", "rm-recursive", "git-checkout-discard", "git-branch-delete",
+	"git-clean", "git-reset-hard", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
 	"truncate", "docker-prune", "dotenv-read",
 }
 
