@@ -37,7 +37,7 @@ func adminSpec(name string) *Spec {
 		return &apparmorParserSpec
 	case "killall":
 		return &killallSpec
-	case "pkill":
+	case "pkill", "pgrep":
 		return &pkillSpec
 	}
 	if strings.HasPrefix(name, "mkfs.") {

@@ -50,7 +50,7 @@ func filesSpec(name string) *Spec {
 		return &lnSpec
 	case "chmod", "chown", "chgrp", "chattr":
 		return &chmodSpec
-	case "echo", "printf", "true", "false", "sleep", "seq", "yes", "tr", "expr", "kill", "pgrep":
+	case "echo", "printf", "true", "false", "sleep", "seq", "yes", "tr", "expr", "kill":
 		return &textSpec
 	case "hostname":
 		return &hostnameSpec

@@ -210,6 +210,7 @@ type cmdInfo struct {
 	readStdin bool // a shell or interpreter that runs its standard input
 	downloads bool
 	fromFind  bool // run by find -exec for every file found: recursive by nature
+	fedBy     int  // 1 + the command whose output is this one's stdin (a | b), 0 when none
 	// parsed is the argv typed by its spec (words), computed on first use;
 	// parsedArgs the argv it parsed (tar's old form rewritten).
 	parsed     *Parsed
@@ -331,6 +332,7 @@ func (w *walker) command(c syntax.Command, where string) {
 		})
 	case *syntax.WhileClause:
 		w.addComp(CompLoop)
+		w.endlessForks(x.Cond, x.Until, x.Do)
 		w.branch(func() {
 			w.stmts(x.Cond, "loop condition")
 			w.stmts(x.Do, "loop body")
@@ -352,6 +354,9 @@ func (w *walker) command(c syntax.Command, where string) {
 				}
 				w.setVar(l.Name.Value, varState{dyn: true, inert: inert})
 			default:
+				if cl, ok := l.(*syntax.CStyleLoop); ok && cl.Cond == nil {
+					w.endlessForks(nil, false, x.Do) // for ((;;))
+				}
 				w.walkNested(l)
 			}
 			w.stmts(x.Do, "loop body")
@@ -543,6 +548,7 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 		if c < 0 {
 			continue
 		}
+		w.info[c].fedBy = eff[i-1] + 1
 		if downloaded && w.runsStdin(c, 0) {
 			w.hitDeny("download-exec", c)
 		}

@@ -4,10 +4,12 @@ package classify
 // code hidden in text bash evaluates.
 
 import (
-	"mvdan.cc/sh/v3/syntax"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // privileged are commands that run another as a different user. Like
@@ -209,6 +211,118 @@ func (w *walker) forkBombs() {
 			w.hitDeny("fork-bomb", cmd)
 			return
 		}
+	}
+}
+
+// forkBomb: the per-command forms of a fork bomb. An interpreter
+// one-liner that forks in an endless loop (perl -e 'fork while 1',
+// python3 -c 'while 1: os.fork()', ruby -e 'loop { fork }'), and xargs -P 0
+// or parallel -j 0 fed by an endless stream (yes | xargs -P0 sh): every line
+// starts another process, with no limit on how many run at once. (The
+// function that calls itself in the background, and the shell loop that
+// backgrounds forever, are found while walking: funcForks, endlessForks.)
+func (w *walker) forkBomb(c int) bool {
+	cm := &w.a.Commands[c]
+	if cm.Opaque {
+		for _, wd := range w.words(c).ByRole(RoleScript) {
+			if strings.Contains(wd.Val, "fork") && endlessLoop(wd.Val) {
+				return true
+			}
+		}
+	}
+	switch cm.Name {
+	case "xargs", "parallel":
+		if f := w.info[c].fedBy; f > 0 && endlessSource(w.a.Commands[f-1].Args) && w.unlimitedJobs(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// endlessLoop reports a loop that never ends in a perl, python, ruby,
+// node, php or lua one-liner (while 1, while(true), until 0, for(;;),
+// loop { }), or a fork that is its own loop's condition (fork while fork),
+// read with blanks removed.
+func endlessLoop(script string) bool {
+	s := strings.Join(strings.Fields(script), "")
+	for _, l := range endlessLoops {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return false
+}
+
+var endlessLoops = [...]string{"while1", "while(1)", "whiletrue", "while(true)", "whileTrue", "while(!0)", "while:", "whilefork",
+	"while(fork", "until0", "until(0)", "untilfalse", "until(false)", "for(;;)", "loop{", "loopdo", "forkwhile", "fork()while",
+	"forkuntil", "fork()until", "forkfor", "fork()for"}
+
+// endlessSource reports a command whose output never ends: yes, cat or
+// head of /dev/zero or /dev/urandom without a count.
+func endlessSource(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch path.Base(args[0]) {
+	case "yes":
+		return true
+	case "cat":
+		return len(args) == 2 && (args[1] == "/dev/zero" || args[1] == "/dev/urandom" || args[1] == "/dev/random")
+	}
+	return false
+}
+
+// unlimitedJobs reports xargs -P 0 (--max-procs=0) or parallel -j 0: as
+// many processes at once as lines arrive.
+func (w *walker) unlimitedJobs(c int) bool {
+	fs := w.info[c].fields
+	for i := 1; i < len(fs); i++ {
+		v := fs[i].val
+		switch {
+		case v == "-P" || v == "--max-procs" || v == "-j" || v == "--jobs":
+			if i+1 < len(fs) && (fs[i+1].val == "0" || fs[i+1].dyn) {
+				return true
+			}
+		case v == "-P0" || v == "--max-procs=0" || v == "-j0" || v == "--jobs=0" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.HasSuffix(v, "P0"):
+			return true
+		}
+	}
+	return false
+}
+
+// endlessForks: a shell loop whose condition is always true (while true,
+// while :, until false, for ((;;))) and whose body starts a command in the
+// background without waiting (while :; do sh & done) forks without end.
+// A body that sleeps, waits or reads paces itself: it is not judged here.
+func (w *walker) endlessForks(cond []*syntax.Stmt, until bool, body []*syntax.Stmt) {
+	if cond != nil {
+		if len(cond) != 1 || cond[0].Background {
+			return
+		}
+		call, ok := cond[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) != 1 || len(call.Assigns) > 0 {
+			return
+		}
+		word := call.Args[0].Lit()
+		if until && word != "false" || !until && word != "true" && word != ":" {
+			return
+		}
+	}
+	forks := false
+	for _, s := range body {
+		if s.Background || s.Coprocess {
+			forks = true
+			continue
+		}
+		if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+			switch call.Args[0].Lit() {
+			case "sleep", "wait", "read":
+				return
+			}
+		}
+	}
+	if forks {
+		w.hitDeny("fork-bomb", -1)
 	}
 }
 
