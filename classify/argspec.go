@@ -209,7 +209,14 @@ func ParseCommand(name string, args []string) Parsed {
 		tarRoles(&p)
 		return p
 	}
-	return ParseArgs(s, args)
+	p := ParseArgs(s, args)
+	switch s {
+	case &socatSpec:
+		socatRoles(&p)
+	case &lessSpec:
+		lessRoles(&p, args)
+	}
+	return p
 }
 
 // ParseArgs types args (args[0] is the command word) with spec s; a nil

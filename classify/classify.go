@@ -1100,6 +1100,8 @@ func (w *walker) afterCall(idx int) {
 			w.dirs = nil
 		}
 		w.oldDirs = prev
+	case "set", "shift":
+		w.setPositional(idx) // set -- / ; rm -rf "$1"
 	case "hash":
 		// hash -p PATH NAME: NAME runs PATH from now on, like an alias
 		for i := 1; i+2 < len(fs); i++ {

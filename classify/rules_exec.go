@@ -41,8 +41,60 @@ func (w *walker) privilege(c int) bool {
 		return v == "shell" || v == "login"
 	case "systemd-run":
 		return hasPrefixWord(fs, "--uid", "--gid", "-pUser=", "--property=User=", "--system")
+	case "ssh", "slogin", "autossh", "mosh", "scp", "sftp", "rsync":
+		return w.rootHere(c)
 	}
 	return false
+}
+
+// rootHere reports ssh (and the tools that log in through it) as root
+// on this machine: ssh root@localhost is sudo by another name. The user
+// comes from USER@HOST (scp and rsync: in any operand, HOST:PATH) or -l;
+// the host is this machine by any of its common names.
+func (w *walker) rootHere(c int) bool {
+	cm := &w.a.Commands[c]
+	p := w.words(c)
+	user := ""
+	for _, wd := range p.Words {
+		if wd.Name == "l" || wd.Name == "login_name" {
+			user = wd.Val
+		}
+	}
+	for _, wd := range p.Words {
+		if wd.Name != "" {
+			continue
+		}
+		v := wd.Val
+		if cm.Name == "ssh" || cm.Name == "slogin" || cm.Name == "autossh" || cm.Name == "mosh" {
+			v = strings.TrimPrefix(v, "ssh://")
+		} else if k := strings.IndexByte(v, ':'); k > 0 {
+			v = v[:k] // USER@HOST:PATH
+		} else {
+			continue
+		}
+		u, host, at := strings.Cut(v, "@")
+		if !at {
+			u, host = user, v
+		}
+		if b, _, ok := strings.Cut(strings.TrimPrefix(host, "["), "]"); ok && strings.HasPrefix(host, "[") {
+			host = b // [::1]:22
+		} else {
+			host, _, _ = strings.Cut(host, ":")
+		}
+		if u == "root" && localHost(host) {
+			return true
+		}
+		if cm.Name == "ssh" || cm.Name == "slogin" || cm.Name == "autossh" || cm.Name == "mosh" {
+			break // the first operand is the host; the rest is the command
+		}
+	}
+	return false
+}
+
+// localHost reports a name for this machine.
+func localHost(h string) bool {
+	h = strings.Trim(strings.ToLower(h), "[]")
+	return h == "localhost" || h == "::1" || h == "0.0.0.0" || h == "0" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost") || h == "localhost.localdomain" || h == "ip6-localhost"
 }
 
 // downloaders are commands that can fetch data from the network.
@@ -324,6 +376,179 @@ func (w *walker) endlessForks(cond []*syntax.Stmt, until bool, body []*syntax.St
 	if forks {
 		w.hitDeny("fork-bomb", -1)
 	}
+}
+
+// setPositional follows set -- ARG… and shift, which give the script new
+// positional parameters: set -- /; rm -rf "$1" deletes /. Literal words
+// set them; a word guard cannot see, or a set inside a branch, loop or
+// function (it may not run), makes them unknown.
+func (w *walker) setPositional(idx int) {
+	fs := w.info[idx].fields
+	p0 := "bash"
+	if len(w.pos) > 0 {
+		p0 = w.pos[0]
+	}
+	if w.a.Commands[idx].Name == "shift" {
+		n := 1
+		if len(fs) > 1 {
+			k, err := strconv.Atoi(fs[1].val)
+			if err != nil || fs[1].dyn {
+				w.pos = nil
+				return
+			}
+			n = k
+		}
+		switch {
+		case w.pos == nil:
+		case w.cond > 0 || n < 0:
+			w.pos = nil
+		case 1+n <= len(w.pos):
+			w.pos = append([]string{p0}, w.pos[1+n:]...)
+		}
+		return
+	}
+	i := 1
+	args := false
+	for ; i < len(fs); i++ {
+		v := fs[i].val
+		if fs[i].dyn {
+			w.pos = nil
+			return
+		}
+		if v == "--" || v == "-" {
+			i++
+			args = true
+			break
+		}
+		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+			args = true
+			break
+		}
+		if v == "-o" || v == "+o" {
+			i++ // set -o pipefail
+		}
+	}
+	if !args {
+		return // set -e, set -o pipefail: the parameters stay
+	}
+	vals := []string{p0}
+	for _, f := range fs[i:] {
+		if f.dyn || f.glob {
+			w.pos = nil
+			return
+		}
+		vals = append(vals, f.val)
+	}
+	if w.cond > 0 {
+		w.pos = nil
+		return
+	}
+	w.pos = vals
+}
+
+// sedCommands returns the command lines a sed script runs: the text of
+// an e command (1e CMD), and the replacement of an s command with the e
+// flag (s/.*/CMD/e runs the pattern space, which the replacement makes
+// CMD when the whole line matches; judged as written). A script it
+// cannot follow yields what it found so far.
+func sedCommands(script string) []string {
+	var out []string
+	i, n := 0, len(script)
+	// part reads up to an unescaped d, unescaping \d; ok is false when
+	// it does not end
+	part := func(d byte) (string, bool) {
+		var b strings.Builder
+		for i < n {
+			c := script[i]
+			switch {
+			case c == '\\' && i+1 < n:
+				if script[i+1] == d {
+					b.WriteByte(d)
+				} else if script[i+1] == 'n' {
+					b.WriteByte('\n')
+				} else {
+					b.WriteByte(c)
+					b.WriteByte(script[i+1])
+				}
+				i += 2
+				continue
+			case c == d:
+				i++
+				return b.String(), true
+			}
+			b.WriteByte(c)
+			i++
+		}
+		return b.String(), false
+	}
+	for i < n {
+		c := script[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '!' || c == '{' || c == '}' || c == ',' || c == '$' || c >= '0' && c <= '9' || c == '~' || c == '+':
+			i++
+		case c == '/' || c == '\\' && i+1 < n:
+			// an address /re/ or \cREc
+			d := byte('/')
+			if c == '\\' {
+				d = script[i+1]
+				i++
+			}
+			i++
+			if _, ok := part(d); !ok {
+				return out
+			}
+			for i < n && (script[i] == 'I' || script[i] == 'M') {
+				i++
+			}
+		case c == 'e':
+			i++
+			end := strings.IndexByte(script[i:], '\n')
+			if end < 0 {
+				end = n - i
+			}
+			if cmd := strings.TrimSpace(script[i : i+end]); cmd != "" {
+				out = append(out, cmd)
+			}
+			i += end
+		case c == 's' || c == 'y':
+			if i+1 >= n {
+				return out
+			}
+			d := script[i+1]
+			i += 2
+			if _, ok := part(d); !ok {
+				return out
+			}
+			repl, ok := part(d)
+			if !ok {
+				return out
+			}
+			flags := i
+			for i < n && script[i] != ';' && script[i] != '\n' && script[i] != '}' && script[i] != 'w' {
+				i++
+			}
+			if c == 's' && strings.IndexByte(script[flags:i], 'e') >= 0 {
+				out = append(out, repl)
+			}
+			if i < n && script[i] == 'w' {
+				i = skipLine(script, i)
+			}
+		case strings.IndexByte("aicrRwWbtT:#qQlL", c) >= 0:
+			// commands whose argument runs to the end of the line
+			i = skipLine(script, i)
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// skipLine returns the index of the newline ending the line at i, or len(s).
+func skipLine(s string, i int) int {
+	if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+		return i + k
+	}
+	return len(s)
 }
 
 func isMinusOne(s string) bool {

@@ -1381,6 +1381,11 @@ func (w *walker) programValues(c int) {
 			argv = append(argv, f.val)
 		case wd.Role == RoleProgram:
 			w.keepWrap(c, func() { w.nested(c, f.val, name+" runs", false) })
+		case (name == "sed" || name == "gsed") && wd.Role == RoleScript:
+			// sed '1e CMD' and s/X/CMD/e run CMD in a shell
+			for _, cmd := range sedCommands(f.val) {
+				w.keepWrap(c, func() { w.nested(c, cmd, "sed e", false) })
+			}
 		case name == "socat" && wd.Name == "":
 			// socat - EXEC:CMD / SYSTEM:CMD runs CMD on the connection
 			if cmd, ok := socatCommand(f.val); ok {
