@@ -1320,6 +1320,9 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		if cmd >= 0 && len(fs) == 1 && fs[0].dyn && w.info[cmd].readStdin {
 			w.a.Commands[cmd].Opaque = true
 		}
+		if cmd >= 0 && len(fs) == 1 && fs[0].dyn {
+			w.feedXargsField(cmd, fs[0], "xargs, fed by a here-string") // xargs rm -rf <<< ${X:-/}
+		}
 		if cmd >= 0 && len(fs) == 1 && !fs[0].dyn {
 			w.info[cmd].stdinText, w.info[cmd].stdinLit = fs[0].val+"\n", true
 			w.feedXargs(cmd, fs[0].val, "xargs, fed by a here-string")

@@ -551,6 +551,25 @@ func skipLine(s string, i int) int {
 	return len(s)
 }
 
+// feedXargsField judges the command xargs c runs with a here-string
+// word guard cannot fully see (xargs rm -rf <<< ${X:-/}) as its last
+// argument, the way the same word written after rm is judged.
+func (w *walker) feedXargsField(c int, f field, where string) {
+	cm := &w.a.Commands[c]
+	if cm.Name != "xargs" || len(cm.Inner) == 0 {
+		return
+	}
+	fs := append([]field(nil), w.info[cm.Inner[0]].fields...)
+	for k := range fs {
+		if strings.Contains(fs[k].val, "{}") && !fs[k].dyn {
+			fs[k] = f // xargs -I{} cmd {}
+			w.innerCommand(c, fs, where)
+			return
+		}
+	}
+	w.innerCommand(c, append(fs, f), where)
+}
+
 func isMinusOne(s string) bool {
 	n, err := strconv.Atoi(strings.TrimSpace(s)) // bash skips blanks around a number
 	return err == nil && n == -1

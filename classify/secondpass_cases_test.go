@@ -178,4 +178,11 @@ while True:
 	{`bash -c 'set -- /; rm -rf "$1"'`, "rm-root", ""},
 	{`set -- build; rm -rf "$1"`, "", "rm-recursive"},
 	{`set -e; echo "$1"`, "", ""},
+	// ---- a here-string xargs reads, with a default guard can see
+	{`xargs rm -rf <<< ${X:-/}`, "rm-root", ""},
+	{`xargs rm -rf <<< ${X:=/usr}`, "rm-root", ""},
+	{`xargs -I{} rm -rf {} <<< ${X:-/}`, "rm-root", ""},
+	{`env xargs rm -rf <<< ${X:-/etc}`, "rm-root", ""},
+	{`xargs rm -rf <<< $X`, "", "rm-recursive"},
+	{`xargs rm <<< ${X:-build}`, "", ""},
 }

@@ -219,7 +219,7 @@ for s in sysd[14:]:
     if s in homes:
         continue
     for f in forms[:6] + forms[11:14] + forms[16:20]:
-        if "<<<" in f and "{" in s:
+        if "<<<" in f and s.startswith("/{"):
             continue  # a here-string gets no brace expansion: xargs would see the word /{usr,etc} itself
         add(f.format(s))
 add("bash -c \"bash -c 'eval \\\"rm -rf /\\\"'\"", "env timeout 5 nice bash -c 'rm -rf /'", "sh -c 'eval \"sh -c \\\"rm -rf /\\\"\"'",
