@@ -209,8 +209,8 @@ type cmdInfo struct {
 	stdinLit  bool // stdinText holds the literal text fed on stdin
 	readStdin bool // a shell or interpreter that runs its standard input
 	downloads bool
-	fromFind  bool // run by find -exec for every file found: recursive by nature
-	fedBy     int  // 1 + the command whose output is this one's stdin (a | b), 0 when none
+	fromFind  bool  // run by find -exec for every file found: recursive by nature
+	fedBy     int32 // 1 + the command whose output is this one's stdin (a | b), 0 when none; int32 keeps cmdInfo its size
 	// parsed is the argv typed by its spec (words), computed on first use;
 	// parsedArgs the argv it parsed (tar's old form rewritten).
 	parsed     *Parsed
@@ -548,7 +548,7 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 		if c < 0 {
 			continue
 		}
-		w.info[c].fedBy = eff[i-1] + 1
+		w.info[c].fedBy = int32(eff[i-1] + 1)
 		if downloaded && w.runsStdin(c, 0) {
 			w.hitDeny("download-exec", c)
 		}

@@ -284,7 +284,7 @@ func (w *walker) forkBomb(c int) bool {
 	}
 	switch cm.Name {
 	case "xargs", "parallel":
-		if f := w.info[c].fedBy; f > 0 && endlessSource(w.a.Commands[f-1].Args) && w.unlimitedJobs(c) {
+		if f := int(w.info[c].fedBy); f > 0 && endlessSource(w.a.Commands[f-1].Args) && w.unlimitedJobs(c) {
 			return true
 		}
 	}

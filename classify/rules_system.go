@@ -317,7 +317,7 @@ func (w *walker) pidsOfAll(c int) bool {
 		}
 	}
 	if p := w.a.Commands[c].Parent; p >= 0 && w.a.Commands[p].Name == "xargs" {
-		if f := w.info[p].fedBy; f > 0 {
+		if f := int(w.info[p].fedBy); f > 0 {
 			return w.listsAll(f-1, 0)
 		}
 	}
@@ -372,7 +372,7 @@ func (w *walker) listsAll(c, depth int) bool {
 				}
 			}
 		}
-		if f := w.info[c].fedBy; f > 0 {
+		if f := int(w.info[c].fedBy); f > 0 {
 			return w.listsAll(f-1, depth+1)
 		}
 	}
