@@ -139,6 +139,8 @@ var ruleCommands = []string{
 	"service", "csrutil", "spctl", "auditctl", "apparmor_parser", "pfctl", "sysctl", "firewall-cmd", "kill",
 	"pkill", "killall", "killall5", "guard", "guard-cli", "make", "pytest", "truncate", "psql", "mysql", "sqlite3",
 	"kubectl", "terraform", "docker", "podman", "declare", "test", "jq", "ps", "env", "sed", "awk", "ssh",
+	"newfs", "newfs_apfs", "diskutil", "format", "iptables-restore", "ip6tables-restore", "pgrep", "socat", "less",
+	"scp", "rsync", "perl", "python3", "xargs", "parallel", "yes",
 }
 
 // TestRuleCommandsHaveSpecs: every command a built-in rule names has a
