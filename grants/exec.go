@@ -67,7 +67,7 @@ var execTable = []execRule{
 		Reason: "git -p/--paginate runs the pager that git's config or the environment names"},
 	{ID: "git-strategy", Progs: []string{"git"}, Sub: []string{"merge", "pull", "rebase", "cherry-pick", "revert"}, Check: checkGitStrategy,
 		Reason: "git merge -s NAME runs the program git-merge-NAME unless NAME is one of git's own strategies"},
-	{ID: "git-config-dump", Progs: []string{"git"}, Sub: []string{"config", "var"}, Opts: []string{"list", "l"},
+	{ID: "git-config-dump", Progs: []string{"git"}, Sub: []string{"config", "var"}, Check: checkGitConfigDump,
 		Reason: "git config --list prints every setting, tokens in remote URLs and extra headers included"},
 	{ID: "docker-daemon", Progs: []string{"docker", "podman", "nerdctl"}, Global: true, Opts: []string{"H", "host", "context", "c", "url", "connection"},
 		Reason: "docker -H/--host/--context sends the command to another daemon"},
@@ -908,6 +908,23 @@ func otherRepository(v, dir, root string) bool {
 		project = dir
 	}
 	return abs != project && !strings.HasPrefix(abs, strings.TrimSuffix(project, "/")+"/")
+}
+
+// checkGitConfigDump marks git config --list (and git var -l) over the
+// user's and the system's settings and every file they include: tokens in
+// remote URLs and extra headers, credential helpers' arguments. The
+// project's own settings (--local, --worktree) are what cat .git/config
+// prints, which the read-only set allows too.
+func checkGitConfigDump(c *classify.Command, p classify.Parsed, m *marks) {
+	const why = "git config --list prints every setting, tokens in remote URLs and extra headers included"
+	if p.SubName(c.Args) == "config" && p.Has("local", "worktree") {
+		return
+	}
+	for _, wd := range p.Words {
+		if wd.Arg > p.Sub && (wd.Name == "list" || wd.Name == "l" || wd.Role == classify.RoleUnknown && unresolved(wd, []string{"list", "l"})) {
+			m.markWord(c, wd, why)
+		}
+	}
 }
 
 // gitStrategies are the merge strategies git runs itself; any other name

@@ -59,6 +59,7 @@ func TestWholesaleGrantsSecondPass(t *testing.T) {
 		{"git config -l", false},
 		{"git config --lis", false},
 		{"git var -l", false},
+		{"git config --list --local", true}, // what cat .git/config prints
 		{"git config user.name", true},
 		// another repository on this machine
 		{"git remote add x /tmp/evil", false},
