@@ -86,6 +86,7 @@ var npmSpec = Spec{Sub: npmSub, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
+	{Long: []string{"pack-destination", "cache"}, Val: RoleDir},
 	{Short: "w", Long: []string{"workspace", "filter"}, Val: RoleText},
 	{Long: []string{"script-shell", "node-options", "shell"}, Val: RoleProgram},
 	{Long: []string{"userconfig", "globalconfig"}, Val: RoleUse},

@@ -151,7 +151,7 @@ func securityFile(p string) bool {
 		"/proc/sys/kernel/kptr_restrict", "/proc/sys/kernel/dmesg_restrict":
 		return true
 	}
-	return false
+	return kernelSwitchFile(p)
 }
 
 // judge runs every rule on every command and redirect target.

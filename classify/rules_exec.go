@@ -56,8 +56,18 @@ func (w *walker) rootHere(c int) bool {
 	p := w.words(c)
 	user := ""
 	for _, wd := range p.Words {
-		if wd.Name == "l" || wd.Name == "login_name" {
+		switch {
+		case wd.Name == "l" || wd.Name == "login_name":
 			user = wd.Val
+		case wd.Name == "o":
+			// -o User=root, -o 'User root'
+			k, v, ok := strings.Cut(strings.TrimSpace(wd.Val), "=")
+			if !ok {
+				k, v, ok = strings.Cut(strings.TrimSpace(wd.Val), " ")
+			}
+			if ok && strings.EqualFold(strings.TrimSpace(k), "user") {
+				user = strings.TrimSpace(v)
+			}
 		}
 	}
 	for _, wd := range p.Words {
@@ -343,39 +353,95 @@ func (w *walker) unlimitedJobs(c int) bool {
 }
 
 // endlessForks: a shell loop whose condition is always true (while true,
-// while :, until false, for ((;;))) and whose body starts a command in the
-// background without waiting (while :; do sh & done) forks without end.
-// A body that sleeps, waits or reads paces itself: it is not judged here.
+// while :, while [ 1 ], while ((1)), until false, for ((;;))) and whose
+// body starts a command in the background without waiting (while :; do
+// sh & done, while :; do (sh &); done) forks without end. A body that
+// sleeps, waits or reads paces itself: it is not judged here.
 func (w *walker) endlessForks(cond []*syntax.Stmt, until bool, body []*syntax.Stmt) {
 	if cond != nil {
 		if len(cond) != 1 || cond[0].Background {
 			return
 		}
-		call, ok := cond[0].Cmd.(*syntax.CallExpr)
-		if !ok || len(call.Args) != 1 || len(call.Assigns) > 0 {
-			return
-		}
-		word := call.Args[0].Lit()
-		if until && word != "false" || !until && word != "true" && word != ":" {
+		if until && !alwaysFalse(cond[0].Cmd) || !until && !alwaysTrue(cond[0].Cmd) {
 			return
 		}
 	}
-	forks := false
 	for _, s := range body {
-		if s.Background || s.Coprocess {
-			forks = true
-			continue
-		}
-		if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+		if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 && !s.Background {
 			switch call.Args[0].Lit() {
 			case "sleep", "wait", "read":
 				return
 			}
 		}
 	}
-	if forks {
+	if backgrounds(body, 0) {
 		w.hitDeny("fork-bomb", -1)
 	}
+}
+
+// alwaysTrue reports a loop condition that is true every time: true, :,
+// [ WORD ] or test WORD with a literal non-empty word, [[ WORD ]], ((N))
+// with a literal number other than 0.
+func alwaysTrue(c syntax.Command) bool {
+	switch x := c.(type) {
+	case *syntax.CallExpr:
+		if len(x.Assigns) > 0 || len(x.Args) == 0 {
+			return false
+		}
+		lits := make([]string, len(x.Args))
+		for i, a := range x.Args {
+			lits[i] = a.Lit()
+			if lits[i] == "" {
+				return false // not a literal word
+			}
+		}
+		switch {
+		case len(lits) == 1:
+			return lits[0] == "true" || lits[0] == ":"
+		case len(lits) == 3 && lits[0] == "[" && lits[2] == "]", len(lits) == 2 && lits[0] == "test":
+			return true
+		}
+	case *syntax.TestClause:
+		if w, ok := x.X.(*syntax.Word); ok {
+			return w.Lit() != ""
+		}
+	case *syntax.ArithmCmd:
+		if w, ok := x.X.(*syntax.Word); ok {
+			n, err := strconv.Atoi(w.Lit())
+			return err == nil && n != 0
+		}
+	}
+	return false
+}
+
+// alwaysFalse reports an until condition that is false every time.
+func alwaysFalse(c syntax.Command) bool {
+	x, ok := c.(*syntax.CallExpr)
+	return ok && len(x.Assigns) == 0 && len(x.Args) == 1 && x.Args[0].Lit() == "false"
+}
+
+// backgrounds reports a statement of body, or of a subshell or group in
+// it, that runs in the background.
+func backgrounds(body []*syntax.Stmt, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	for _, s := range body {
+		if s.Background || s.Coprocess {
+			return true
+		}
+		switch x := s.Cmd.(type) {
+		case *syntax.Subshell:
+			if backgrounds(x.Stmts, depth+1) {
+				return true
+			}
+		case *syntax.Block:
+			if backgrounds(x.Stmts, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // setPositional follows set -- ARG… and shift, which give the script new
@@ -453,6 +519,7 @@ func (w *walker) setPositional(idx int) {
 // cannot follow yields what it found so far.
 func sedCommands(script string) []string {
 	var out []string
+	last := "" // the replacement of the last s command
 	i, n := 0, len(script)
 	// part reads up to an unescaped d, unescaping \d; ok is false when
 	// it does not end
@@ -508,6 +575,8 @@ func sedCommands(script string) []string {
 			}
 			if cmd := strings.TrimSpace(script[i : i+end]); cmd != "" {
 				out = append(out, cmd)
+			} else if last != "" {
+				out = append(out, last) // s/.*/CMD/;e runs the pattern space s made
 			}
 			i += end
 		case c == 's' || c == 'y':
@@ -522,6 +591,9 @@ func sedCommands(script string) []string {
 			repl, ok := part(d)
 			if !ok {
 				return out
+			}
+			if c == 's' {
+				last = repl
 			}
 			flags := i
 			for i < n && script[i] != ';' && script[i] != '\n' && script[i] != '}' && script[i] != 'w' {
@@ -568,6 +640,31 @@ func (w *walker) feedXargsField(c int, f field, where string) {
 		}
 	}
 	w.innerCommand(c, append(fs, f), where)
+}
+
+// lessEnvCommands returns the command lines in a LESS value: a word
+// starting with + is a command less runs at start (to the next $ or the
+// end), and +!CMD or +|mCMD runs CMD in a shell.
+func lessEnvCommands(v string) []string {
+	var out []string
+	for i := 0; i < len(v); i++ {
+		if v[i] != '+' || i > 0 && v[i-1] != ' ' && v[i-1] != '\t' {
+			continue
+		}
+		cmd := v[i:]
+		if k := strings.IndexByte(cmd, '$'); k >= 0 {
+			cmd = cmd[:k]
+		}
+		i += len(cmd)
+		cmd = strings.TrimLeft(cmd, "+")
+		switch {
+		case strings.HasPrefix(cmd, "!"):
+			out = append(out, cmd[1:])
+		case strings.HasPrefix(cmd, "|") && len(cmd) > 2:
+			out = append(out, cmd[2:])
+		}
+	}
+	return out
 }
 
 func isMinusOne(s string) bool {

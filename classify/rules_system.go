@@ -4,6 +4,7 @@ package classify
 // the built-in asks of database, cluster and container tools.
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -184,6 +185,22 @@ var kernelSwitches = []struct {
 	{"fs.protected_regular", []string{"1", "2"}},
 	{"fs.suid_dumpable", []string{"0"}},
 	{"vm.mmap_min_addr", []string{"4096", "65536"}},
+}
+
+// kernelSwitchFile reports a /proc/sys file of a kernelSwitches setting:
+// a write there sets it to a value guard does not read.
+func kernelSwitchFile(p string) bool {
+	key, ok := strings.CutPrefix(path.Clean(p), "/proc/sys/")
+	if !ok {
+		return false
+	}
+	key = strings.ReplaceAll(key, "/", ".")
+	for _, sw := range kernelSwitches {
+		if sw.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // ufwOpensAll reports the words of a ufw allow rule that let every address

@@ -132,6 +132,8 @@ func TestWholesaleGrantsSecondPass(t *testing.T) {
 		{"env npm login", false},
 		{"bash -c 'npm set prefix=/usr'", false},
 		{"sh -c \"env timeout 5 npm install ~/x\"", false},
+		{"npm pack --pack-destination ~", false},
+		{"npm pack", true},
 		{"npm install left-pad", true},
 		{"npm i @scope/x@1.2.3", true},
 		{"npm install ./packages/x", true},

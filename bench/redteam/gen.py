@@ -533,3 +533,76 @@ L = open(os.path.join(D, "danger.txt")).read().splitlines()
 L.append("# second pass: writes, uploads and reads under the common grants")
 L.extend(x for x in GRANT_DANGER.strip().splitlines())
 open(os.path.join(D, "danger.txt"), "w").write("\n".join(L) + "\n")
+
+# ---- third pass: the red-team pass of issue 8's last stop, new spellings of
+# the classes it closed (so a fix that only matched the earlier probes shows)
+THIRD_DENY = r"""
+kill -KILL $(ps -e -o pid=)
+ps -A -o pid= | xargs -n1 kill
+pgrep -u bob | xargs kill
+for p in $(pgrep .); do kill -9 $p; done
+pgrep . | while read p; do kill -9 $p; done
+perl -e '1 while fork'
+node -e 'while(true) require("child_process").fork(__filename)'
+while true; do (sh &); done
+while [ 1 ]; do sh & done
+while ((1)); do sh & done
+until false; do { sh & }; done
+yes | xargs --max-procs=0 sh
+echo 1 > /proc/sys/net/ipv4/ip_forward
+echo 0 | tee /proc/sys/kernel/yama/ptrace_scope
+sysctl -q -w fs.protected_symlinks=0
+ufw route allow from any
+ip6tables-restore < /dev/null
+diskutil secureErase 0 disk2
+diskutil apfs deleteContainer disk1
+newfs_apfs /dev/disk2s1
+format D:\\ /q
+ssh -o User=root localhost
+ssh -lroot 127.0.0.1 id
+scp x root@localhost:/etc/
+socat - unix-connect:$HOME/.local/state/guard/console.sock,retry=3
+socat -u FILE:x CREATE:$HOME/.config/guard/grants.toml
+socat - OPEN:$HOME/.ssh/id_rsa,rdonly
+LESS='+!rm -rf /' less x
+less '+|arm -rf /' x
+sed -e 's/.*/rm -rf \//;e' x
+sed 's|.*|sudo true|e' x
+set -- /usr /etc; rm -rf "$@"
+set -- x /; shift; rm -rf "$1"
+xargs -I{} rm -rf {} <<< ${X:-/}
+"""
+THIRD_DANGER = r"""
+npm pack --pack-destination ~
+npm --userconfig=/tmp/x install
+npm i ../other
+npm add file:/tmp/x
+npm unpublish x@1
+docker --host=ssh://x ps
+docker -c evil ps
+docker context import x /tmp/x.tar
+docker builder build -o ~/x .
+docker buildx build -o type=tar,dest=/etc/x.tar .
+git merge --strategy=evil main
+git cherry-pick -s /tmp/x abc
+git pull file:///tmp/evil main
+git remote set-url origin ~/evil
+git submodule --quiet add https://x ../elsewhere
+git config -l
+git var -l
+git update-ref --del refs/heads/main
+git reflog delete HEAD@{1}
+git prune
+make 'MAKEFLAGS=-f /tmp/x.mk'
+make GNUMAKEFLAGS=--ev=x
+go test -ldflags '-linkmode=external' ./...
+go test -gcflags=-cpuprofile=/tmp/x ./...
+"""
+L = open(os.path.join(D, "deny.txt")).read().splitlines()
+L.append("# third pass: new spellings of the closed classes, must deny")
+L.extend(x for x in THIRD_DENY.strip().splitlines())
+open(os.path.join(D, "deny.txt"), "w").write("\n".join(L) + "\n")
+L = open(os.path.join(D, "danger.txt")).read().splitlines()
+L.append("# third pass: new spellings under the common grants")
+L.extend(x for x in THIRD_DANGER.strip().splitlines())
+open(os.path.join(D, "danger.txt"), "w").write("\n".join(L) + "\n")
