@@ -287,7 +287,7 @@ func (w *walker) forkBomb(c int) bool {
 	cm := &w.a.Commands[c]
 	if cm.Opaque {
 		for _, wd := range w.words(c).ByRole(RoleScript) {
-			if strings.Contains(wd.Val, "fork") && endlessLoop(wd.Val) {
+			if strings.Contains(wd.Val, "fork") && endlessLoop(wd.Val) && !strings.Contains(wd.Val, "wait") {
 				return true
 			}
 		}
@@ -354,9 +354,10 @@ func (w *walker) unlimitedJobs(c int) bool {
 
 // endlessForks: a shell loop whose condition is always true (while true,
 // while :, while [ 1 ], while ((1)), until false, for ((;;))) and whose
-// body starts a command in the background without waiting (while :; do
-// sh & done, while :; do (sh &); done) forks without end. A body that
-// sleeps, waits or reads paces itself: it is not judged here.
+// body only starts commands in the background (while :; do sh & done,
+// while :; do (sh &); done) forks without end. A body with a command in
+// the foreground (sleep, wait, inotifywait) may pace itself: it is not
+// judged here.
 func (w *walker) endlessForks(cond []*syntax.Stmt, until bool, body []*syntax.Stmt) {
 	if cond != nil {
 		if len(cond) != 1 || cond[0].Background {
@@ -366,17 +367,15 @@ func (w *walker) endlessForks(cond []*syntax.Stmt, until bool, body []*syntax.St
 			return
 		}
 	}
+	if len(body) == 0 {
+		return
+	}
 	for _, s := range body {
-		if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 && !s.Background {
-			switch call.Args[0].Lit() {
-			case "sleep", "wait", "read":
-				return
-			}
+		if !s.Background && !s.Coprocess && !backgroundGroup(s) && !instant(s) {
+			return // a command in the foreground may pace the loop (sleep, wait, inotifywait)
 		}
 	}
-	if backgrounds(body, 0) {
-		w.hitDeny("fork-bomb", -1)
-	}
+	w.hitDeny("fork-bomb", -1)
 }
 
 // alwaysTrue reports a loop condition that is true every time: true, :,
@@ -420,28 +419,42 @@ func alwaysFalse(c syntax.Command) bool {
 	return ok && len(x.Assigns) == 0 && len(x.Args) == 1 && x.Args[0].Lit() == "false"
 }
 
-// backgrounds reports a statement of body, or of a subshell or group in
-// it, that runs in the background.
-func backgrounds(body []*syntax.Stmt, depth int) bool {
-	if depth > 8 {
+// instant reports a statement that returns at once and so paces nothing:
+// true, :, echo, printf, let, an assignment.
+func instant(s *syntax.Stmt) bool {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
 		return false
 	}
-	for _, s := range body {
-		if s.Background || s.Coprocess {
-			return true
-		}
-		switch x := s.Cmd.(type) {
-		case *syntax.Subshell:
-			if backgrounds(x.Stmts, depth+1) {
-				return true
-			}
-		case *syntax.Block:
-			if backgrounds(x.Stmts, depth+1) {
-				return true
-			}
-		}
+	if len(call.Args) == 0 {
+		return true // x=1
+	}
+	switch call.Args[0].Lit() {
+	case "true", ":", "echo", "printf", "let":
+		return true
 	}
 	return false
+}
+
+// backgroundGroup reports a subshell or group whose every statement runs
+// in the background: (sh &), { sh & }.
+func backgroundGroup(s *syntax.Stmt) bool {
+	var stmts []*syntax.Stmt
+	switch x := s.Cmd.(type) {
+	case *syntax.Subshell:
+		stmts = x.Stmts
+	case *syntax.Block:
+		stmts = x.Stmts
+	}
+	if len(stmts) == 0 {
+		return false
+	}
+	for _, t := range stmts {
+		if !t.Background && !t.Coprocess {
+			return false
+		}
+	}
+	return true
 }
 
 // setPositional follows set -- ARG… and shift, which give the script new

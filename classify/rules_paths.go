@@ -243,7 +243,7 @@ func (w *walker) diskFormat(c int) bool {
 	case "format", "format.com":
 		// Windows' format X: (Git Bash, WSL's cmd.exe interop)
 		for _, f := range fs[1:] {
-			if driveLetter(f.val) || f.dyn {
+			if driveLetter(f.val) {
 				return true
 			}
 		}

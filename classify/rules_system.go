@@ -381,7 +381,10 @@ func (w *walker) listsAll(c, depth int) bool {
 			}
 		}
 		return true
-	case "awk", "gawk", "mawk", "cut", "tr", "sort", "uniq", "cat", "tail", "sed":
+	case "awk", "gawk", "mawk", "cut", "tr", "sort", "uniq", "cat", "tail":
+		if cm.Name == "tail" && !tailFromLine(w.info[c].fields) {
+			return false // tail -5 picks lines; tail -n +2 drops a header
+		}
 		if cm.Name == "awk" || cm.Name == "gawk" || cm.Name == "mawk" {
 			for _, wd := range w.words(c).ByRole(RoleScript) {
 				if !strings.HasPrefix(strings.TrimSpace(wd.Val), "{") && !strings.HasPrefix(strings.TrimSpace(wd.Val), "NR>1") {
@@ -391,6 +394,21 @@ func (w *walker) listsAll(c, depth int) bool {
 		}
 		if f := int(w.info[c].fedBy); f > 0 {
 			return w.listsAll(f-1, depth+1)
+		}
+	}
+	return false
+}
+
+// tailFromLine reports tail -n +N (or +N, -n+N, --lines=+N): from a
+// line on, every line after it.
+func tailFromLine(fs []field) bool {
+	for i := 1; i < len(fs); i++ {
+		v := fs[i].val
+		switch {
+		case (v == "-n" || v == "--lines") && i+1 < len(fs):
+			return strings.HasPrefix(fs[i+1].val, "+")
+		case strings.HasPrefix(v, "-n+"), strings.HasPrefix(v, "--lines=+"), strings.HasPrefix(v, "+"):
+			return true
 		}
 	}
 	return false

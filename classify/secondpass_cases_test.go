@@ -207,4 +207,11 @@ while True:
 	{`LESS=-R less x`, "", ""},
 	{`sed -e 's/.*/rm -rf \//;e' x`, "rm-root", ""},
 	{`sed -e 's/a/b/;e' x`, "", ""},
+	{`while true; do sh & true; done`, "fork-bomb", ""},
+	{`while :; do x=1; sh & done`, "fork-bomb", ""},
+	{`while true; do inotifywait -e modify .; make & done`, "", ""},
+	{`perl -e 'while (1) { my $p = fork; waitpid($p, 0) }'`, "", ""},
+	{`ps aux | tail -n +2 | awk '{print $2}' | xargs kill -9`, "kill-all", ""},
+	{`ps aux | sort -k3 | tail -5 | awk '{print $2}' | xargs kill`, "", ""},
+	{`format $F`, "", ""},
 }
