@@ -198,6 +198,8 @@ type walker struct {
 
 	oldDirs  []string   // $OLDPWD: where cd - goes back to; nil when unknown
 	dirStack [][]string // pushd's stack, for popd
+
+	pidVars map[string]bool // loop variables over every process's id (for p in $(pgrep .))
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -343,12 +345,14 @@ func (w *walker) command(c syntax.Command, where string) {
 			switch l := x.Loop.(type) {
 			case *syntax.WordIter:
 				inert := true // every value is a literal word without code in it
+				items := len(w.a.Commands)
 				for _, it := range l.Items {
 					fs, _ := w.fields(it, nil)
 					for _, f := range fs {
 						inert = inert && !f.dyn && !strings.ContainsAny(f.val, "$`[")
 					}
 				}
+				w.noteLoopPids(l.Name.Value, items) // for p in $(pgrep .)
 				if strings.HasPrefix(l.Name.Value, "GUARD_") {
 					w.hitDeny("guard-self", -1)
 				}

@@ -334,11 +334,79 @@ func (w *walker) pidsOfAll(c int) bool {
 		}
 	}
 	if p := w.a.Commands[c].Parent; p >= 0 && w.a.Commands[p].Name == "xargs" {
-		if f := int(w.info[p].fedBy); f > 0 {
-			return w.listsAll(f-1, 0)
+		if f := int(w.info[p].fedBy); f > 0 && w.listsAll(f-1, 0) {
+			return true
+		}
+	}
+	// a variable that holds such ids: a loop over them (for p in
+	// $(pgrep .)), or read from such a lister's pipe (pgrep . | while
+	// read p)
+	for _, f := range w.info[c].fields[1:] {
+		name := varName(f)
+		if name == "" {
+			continue
+		}
+		if w.pidVars[name] {
+			return true
+		}
+		for r := range w.a.Commands {
+			if w.a.Commands[r].Name == "read" && w.info[r].fedBy > 0 && slices.Contains(w.a.Commands[r].Args[1:], name) && w.listsAll(int(w.info[r].fedBy)-1, 0) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// varName returns NAME when a word is just $NAME or ${NAME} (quoted or
+// not), "" otherwise.
+func varName(f field) string {
+	if !f.dyn {
+		return ""
+	}
+	v := strings.Trim(f.val, "\"")
+	v, ok := strings.CutPrefix(v, "$")
+	if !ok {
+		return ""
+	}
+	if b, ok := strings.CutPrefix(v, "{"); ok {
+		v, ok = strings.CutSuffix(b, "}")
+		if !ok {
+			return ""
+		}
+	}
+	for i := 0; i < len(v); i++ {
+		if !isIdentByte(v[i]) {
+			return ""
+		}
+	}
+	return v
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// noteLoopPids records a for loop's variable as holding every process's
+// id when its items are the output of a lister of every process: the
+// commands from index first on are its items' substitutions, and the one
+// whose output nothing among them reads is what the loop gets.
+func (w *walker) noteLoopPids(name string, first int) {
+	for c := first; c < len(w.a.Commands); c++ {
+		sink := true
+		for d := first; d < len(w.a.Commands); d++ {
+			if int(w.info[d].fedBy) == c+1 {
+				sink = false
+			}
+		}
+		if sink && w.listsAll(c, 0) {
+			if w.pidVars == nil {
+				w.pidVars = map[string]bool{}
+			}
+			w.pidVars[name] = true
+			return
+		}
+	}
 }
 
 // listsAll reports a command that prints the ids of every process it can

@@ -214,4 +214,14 @@ while True:
 	{`ps aux | tail -n +2 | awk '{print $2}' | xargs kill -9`, "kill-all", ""},
 	{`ps aux | sort -k3 | tail -5 | awk '{print $2}' | xargs kill`, "", ""},
 	{`format $F`, "", ""},
+	// ---- kill-all: a variable that holds every process's id
+	{`for p in $(pgrep .); do kill -9 $p; done`, "kill-all", ""},
+	{"for p in `ps -eo pid=`; do kill \"$p\"; done", "kill-all", ""},
+	{`pgrep . | while read p; do kill -9 $p; done`, "kill-all", ""},
+	{`pgrep . | while read -r p; do kill -9 "${p}"; done`, "kill-all", ""},
+	{`bash -c 'for p in $(pgrep -u $USER); do kill $p; done'`, "kill-all", ""},
+	{`for p in $(pgrep node); do kill -9 $p; done`, "", ""},
+	{`for p in $(pgrep . | head -1); do kill $p; done`, "", ""},
+	{`pgrep node | while read p; do kill $p; done`, "", ""},
+	{`for f in *.go; do wc -l $f; done`, "", ""},
 }
