@@ -50,7 +50,10 @@ type fileConfig struct {
 	// failing the file (the committed project config, see Load).
 	lenient          bool
 	ignored          []string
-	trustedTerminals []string // nil when unset
+	trustedTerminals []string     // nil when unset
+	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
+
+	rules []StructRule // [[rule]] tables (structrules.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -146,6 +149,11 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			if list == nil {
 				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
 			}
+		case k[0] == "rule": // [[rule]] tables: parseStructRules, below
+		case isPolicyKey(k):
+			if err := fc.policy.parse(k, raw, text, file, lenient); err != nil {
+				return nil, err
+			}
 		case len(k) == 1 && isScalarKey(last):
 			if err := fc.setScalar(last, raw[last]); err != nil {
 				return nil, errAt(last, "%v", err)
@@ -154,6 +162,11 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			return nil, errAt(last, "unknown key %q", name)
 		}
 	}
+	rules, ignored, err := parseStructRules(file, text, raw["rule"], lenient)
+	if err != nil {
+		return nil, err
+	}
+	fc.rules, fc.ignored = rules, append(fc.ignored, ignored...)
 	return fc, nil
 }
 
@@ -463,7 +476,13 @@ func Load(p Paths, cwd string) *Settings {
 			trust = err == nil && pin != "" && pin == hashBytes(data)
 		}
 		s.Warnings = append(s.Warnings, fc.ignored...)
+		if !trust {
+			s.loosenNotes(fc, l.file)
+		}
 		s.merge(fc, l.name, bound, trust)
+		if err := s.mergePolicy(&fc.policy, l.name, l.file, trust, bound); err != nil && s.Err == nil {
+			s.Err = err
+		}
 		if fc.trustedTerminals != nil {
 			if l.name != LayerManaged && l.name != LayerGlobal {
 				line, col := locateKey(string(data), "trusted_terminals")
@@ -483,7 +502,11 @@ func Load(p Paths, cwd string) *Settings {
 		add(Deny, fc.deny, fc.denyLine)
 		add(Ask, fc.ask, fc.askLine)
 		add(Allow, fc.allow, fc.allowLine)
+		if err := s.addStructRules(fc.rules, l.name, trust, p.Home, cwd); err != nil && s.Err == nil {
+			s.Err = err
+		}
 	}
+	s.finishPolicy(p, root)
 	return s
 }
 

@@ -306,6 +306,7 @@ func (fc *fileConfig) render() []byte {
 			fmt.Fprintf(&b, "audit_required = %s\n", strconv.FormatBool(*fc.auditRequired))
 		}
 	}
+	fc.policy.renderTop(&b) // mode.go: mode, escalate, … (before any table)
 	b.WriteString("\n[permissions.bash]\n")
 	for _, k := range []Decision{Allow, Ask, Deny} {
 		list := *fc.list(k)
@@ -318,5 +319,6 @@ func (fc *fileConfig) render() []byte {
 		}
 		b.WriteString("]\n")
 	}
+	fc.policy.renderTables(&b) // mode.go: [agents.NAME]
 	return []byte(b.String())
 }
