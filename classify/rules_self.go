@@ -94,6 +94,11 @@ func (w *walker) guardSelf(c int) bool {
 		case wd.Role == RoleScript:
 			// awk's print > "FILE", sed's w FILE: a script writes files too
 			texts = scriptPaths(f.val)
+			if f.dyn {
+				// sed "w $XDG_CONFIG_HOME/x": the script's unknown parts,
+				// '*' in its pattern, may name guard's paths
+				texts = append(texts, scriptPaths(f.pat)...)
+			}
 		case !guardSelfRole(wd.Role, strict) && !(inPlace && wd.Role == RoleRead) && !(findDel && wd.Name == ""):
 			continue
 		}
@@ -144,7 +149,7 @@ func scriptPaths(script string) []string {
 	for _, t := range strings.FieldsFunc(script, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '\n' || r == '"' || r == '\'' || r == ';' || r == '{' || r == '}' || r == '>' || r == '|' || r == '(' || r == ')' || r == ','
 	}) {
-		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~/") {
+		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~/") || strings.HasPrefix(t, "*/") {
 			out = append(out, t)
 		}
 	}

@@ -1304,7 +1304,7 @@ func tcIDs(hits []Hit) []string {
 
 func TestDenylist(t *testing.T) {
 	opt := tcOpt()
-	for i, c := range slices.Concat(denyCases, modelCases, redteamCases) {
+	for i, c := range slices.Concat(denyCases, modelCases, redteamCases, secondPassCases) {
 		t.Run(tcName(i, c.in), func(t *testing.T) {
 			a := Analyze(c.in, opt)
 			if a == nil {
