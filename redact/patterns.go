@@ -1,153 +1,325 @@
 package redact
 
-// maxMatch bounds the length of any match a pattern in the table can make.
-// The streaming writer holds back at least this many bytes, so a secret that
-// arrives split across writes is always seen whole.
-const maxMatch = 16 << 10
+import (
+	"bytes"
+	"encoding/base64"
+	"regexp"
+	"strings"
+)
 
-// A pattern is one kind of secret. Its regexp runs only when one of its
-// triggers occurs in the input (fold: compared case-insensitively), so text
-// without any trigger costs a few substring searches and no regexp at all.
+// A pattern is one kind of secret. Its matcher runs only on the lines where
+// one of its triggers occurs (fold: compared case-insensitively; wordStart:
+// only where no letter, digit or '_' precedes it; near: a cheap look at the
+// text around the trigger), so text without any trigger costs one scan and
+// no regular expression at all.
 //
-// When the regexp has groups named "s", only those are replaced (the label in
+// The matcher is expr, a regular expression compiled on first use, or scan,
+// written by hand where a regexp would be slow or cannot say it. When expr
+// has groups named "s", only those are replaced (the label in
 // password=hunter2 stays readable); otherwise the whole match is.
 type pattern struct {
-	kind     string
-	triggers []string
-	fold     bool // triggers are lowercase and match any ASCII case
-	// multiline patterns may match across lines; the others are run only on
-	// the lines where one of their triggers occurs.
-	multiline bool
-	expr      string // compiled on first use: most texts never need it
+	kind      string
+	triggers  []string
+	fold      bool
+	wordStart bool
+	near      func(line []byte, i int) bool
+	expr      string
+	scan      func(r *Redactor, line []byte, add func(s, e int, open bool))
 	// valid, when set, rejects a candidate secret (the replaced text).
 	valid func(secret []byte) bool
+	// literal: expr is matched as plain text (a user pattern that does not
+	// compile).
+	literal bool
 }
 
-// Values after a label: double-quoted, single-quoted or bare.
-const labelValue = `(?:"(?P<s>[^"\n]+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s"'&;,)\]}>]+))`
+func (p *pattern) compile() *regexp.Regexp {
+	if p.literal {
+		return regexp.MustCompile(regexp.QuoteMeta(p.expr))
+	}
+	return regexp.MustCompile(p.expr)
+}
 
-// patterns are all matched against the original text; where matches
-// overlap, their union is replaced and named after the earliest entry. So
-// whole secrets with a recognisable shape come before the label-based
-// entries: "token=ghp_…" is reported as github.
-var patterns = [...]pattern{
+// accept reports whether a candidate is a secret: it passes valid, and a
+// bare token (no label) is not filler such as ghp_xxxxxxxx….
+func (p *pattern) accept(b []byte) bool {
+	if p.valid != nil {
+		return p.valid(b)
+	}
+	return !filler(b)
+}
+
+// Values after a label: double-quoted (JSON escapes allowed), single-quoted
+// or bare.
+const labelValue = `(?:"(?P<s>(?:[^"\\\n]|\\.)+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s"'&;,)\]}>]+))`
+
+// secretWords end a label whose value is a secret: db_password, apiKey,
+// aws_session_token, client_secret, "SecretAccessKey". The word must end
+// the label, so password_file, tokenizer and secretName are not labels.
+const secretWords = `(?:password|passwd|passphrase|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|auth[_.-]?key|secret[_.-]?key[_.-]?base|subscription[_.-]?key|client[_.-]?secret|_auth)`
+
+// pemBegin and pemEnd are a private key's armour lines (RSA, EC, DSA,
+// OpenSSH, PKCS#8 plain and ENCRYPTED, PGP, SSH2).
+const (
+	pemBegin = `-{4,5} ?BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)? ?-{4,5}`
+	pemEnd   = `-{4,5} ?END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)? ?-{4,5}`
+	// pemInner is what may stand between them on one line: base64, the
+	// headers of an encrypted key, and JSON escapes (\n) of newlines.
+	pemInner = `(?:[A-Za-z0-9+/=\s:,.-]|\\+[nrt])`
+)
+
+// builtin is the table of secrets guard knows, applied in one pass; where
+// matches overlap, their union is replaced and named after the earliest
+// entry. So whole secrets with a recognisable shape come before the
+// label-based entries: "token=ghp_…" is reported as github.
+var builtin = [...]pattern{
+	// ---- private keys -------------------------------------------------
+	{kind: "private-key", triggers: []string{"PRIVATE KEY", "Private-Lines:"}, scan: scanPrivateKey},
 	{
-		kind:      "private-key",
-		triggers:  []string{"PRIVATE KEY"},
-		multiline: true,
-		expr:      `-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----`,
+		// a PEM file base64-encoded again: kubeconfig client-key-data,
+		// a Kubernetes secret's data, base64 < id_rsa
+		kind: "private-key", triggers: []string{"LS0tLS1CRUdJTi"}, scan: scanBase64Key,
 	},
 	{
-		// A block whose END is missing (cut short): the header and the
-		// base64 lines that follow it.
-		kind:      "private-key",
-		triggers:  []string{"PRIVATE KEY"},
-		multiline: true,
-		expr:      `-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----(?:\r?\n(?:[A-Za-z-]{1,32}: [^\n]{0,128}|[A-Za-z0-9+/=]{1,128}|))*`,
+		kind: "private-key", triggers: []string{"client-key-data"},
+		expr: `client-key-data["']?[ \t]*[:=][ \t]*["']?(?P<s>[A-Za-z0-9+/=]{16,})`,
+	},
+	{kind: "age-secret-key", triggers: []string{"AGE-SECRET-KEY-1"}, expr: `AGE-SECRET-KEY-1[0-9A-Z]{58}`},
+
+	// ---- cloud ----------------------------------------------------------
+	{
+		// access key ids: long-term AKIA, temporary ASIA, ABIA, ACCA (the
+		// unique ids of users and roles, AIDA/AROA/…, are not keys)
+		kind: "aws-access-key-id", triggers: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, wordStart: true,
+		expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`,
 	},
 	{
-		kind:     "aws-access-key-id",
-		triggers: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA"},
-		expr:     `\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b`,
+		kind: "aws-secret-access-key", triggers: []string{"secret"}, fold: true,
+		expr: `(?i)aws[_-]?secret(?:[_-]?access)?[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+=]{16,128})`,
 	},
 	{
-		kind:     "aws-secret-access-key",
-		triggers: []string{"secret"},
-		fold:     true,
-		expr:     `(?i)aws[_-]?secret(?:[_-]?access)?[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+=]{16,128})`,
+		kind: "aws-secret-access-key", triggers: []string{"secret_access_key", "secretaccesskey", "secret-access-key", "secret_key"}, fold: true,
+		expr: `(?i)secret[_-]?(?:access[_-]?)?key["']?[ \t]*(?:[:=]|[ \t]+)[ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+])`,
+	},
+	{kind: "aws-mws", triggers: []string{"amzn.mws."}, expr: `amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`},
+	{kind: "google-api-key", triggers: []string{"AIza"}, expr: `\bAIza[0-9A-Za-z_-]{35}`},
+	{kind: "google-oauth", triggers: []string{"GOCSPX-"}, expr: `\bGOCSPX-[A-Za-z0-9_-]{28}`},
+	{kind: "google-oauth", triggers: []string{"ya29."}, wordStart: true, expr: `\bya29\.[0-9A-Za-z_-]{20,}`},
+	{kind: "google-oauth", triggers: []string{"1//0"}, wordStart: true, expr: `\b1//0[0-9A-Za-z_-]{30,}`},
+	{
+		kind: "azure", triggers: []string{"accountkey", "sharedaccesskey", "sharedsecretvalue"}, fold: true,
+		expr: `(?i)(?:AccountKey|SharedAccessKey|SharedSecretValue)[ \t]*=[ \t]*(?P<s>[A-Za-z0-9+/]{20,}={0,2})`,
 	},
 	{
-		kind:     "aws-secret-access-key",
-		triggers: []string{"secret_access_key", "secretaccesskey", "secret-access-key"},
-		fold:     true,
-		expr:     `(?i)secret[_-]?access[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})\b`,
+		// Entra ID (Azure AD) client secrets: abc8Q~…
+		kind: "azure", triggers: []string{"Q~"},
+		expr: `(?:^|[^A-Za-z0-9_~.-])(?P<s>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:$|[^A-Za-z0-9_~.-])`,
 	},
 	{
-		kind:     "github",
-		triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-		expr:     `\bgh[pousr]_[A-Za-z0-9]{36,}\b`,
+		// the signature of a signed URL: Azure SAS sig=, S3 presigned
+		// X-Amz-Signature=, GCS X-Goog-Signature=, CloudFront Signature=
+		kind: "signature", triggers: []string{"sig=", "signature="}, fold: true,
+		expr: `(?i)(?:[?&;]sig|x-amz-signature|x-goog-signature|[?&]signature)=(?P<s>[A-Za-z0-9%+/=_.~-]{16,})`,
+	},
+	{kind: "alibaba", triggers: []string{"LTAI"}, wordStart: true, expr: `\bLTAI[A-Za-z0-9]{12,20}\b`},
+	{kind: "digitalocean", triggers: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, expr: `\bdo[opr]_v1_[a-f0-9]{64}`},
+	{kind: "databricks", triggers: []string{"dapi"}, wordStart: true, expr: `\bdapi[a-f0-9]{32}(?:-[0-9])?\b`},
+	{kind: "vault", triggers: []string{"hvs.", "hvb.", "hvr."}, wordStart: true, expr: `\bhv[sbr]\.[A-Za-z0-9_-]{24,}`},
+	{kind: "terraform", triggers: []string{".atlasv1."}, expr: `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`},
+	{kind: "doppler", triggers: []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."}, expr: `\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`},
+	{kind: "pulumi", triggers: []string{"pul-"}, wordStart: true, expr: `\bpul-[a-f0-9]{40}\b`},
+	{kind: "heroku", triggers: []string{"HRKU-"}, expr: `\bHRKU-[A-Za-z0-9_-]{60,}`},
+	{kind: "flyio", triggers: []string{"fo1_", "fm1", "fm2_"}, expr: `\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/=,_-]{60,})`},
+	{kind: "supabase", triggers: []string{"sbp_"}, expr: `\bsbp_[a-f0-9]{40}`},
+	{kind: "planetscale", triggers: []string{"pscale_"}, expr: `\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}`},
+	{kind: "netlify", triggers: []string{"nfp_"}, expr: `\bnfp_[A-Za-z0-9]{36}`},
+	{kind: "dynatrace", triggers: []string{"dt0c01."}, expr: `\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}`},
+
+	// ---- version control ------------------------------------------------
+	{kind: "github", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, expr: `\bgh[pousr]_[A-Za-z0-9]{36,}\b`},
+	{kind: "github", triggers: []string{"github_pat_"}, expr: `\bgithub_pat_[A-Za-z0-9_]{22,}\b`},
+	{
+		kind: "gitlab",
+		triggers: []string{"glpat-", "gldt-", "glrt-", "glcbt-", "glptt-", "glft-", "glimt-", "glagent-", "glsoat-",
+			"gloas-", "glffct-", "glwt-", "GR1348941"},
+		expr: `\b(?:(?:glpat|gldt|glrt|glcbt|glptt|glft|glimt|glagent|glsoat|gloas|glffct|glwt)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?|GR1348941[A-Za-z0-9_-]{20,})`,
+	},
+	{kind: "bitbucket", triggers: []string{"ATBB"}, wordStart: true, expr: `\bATBB[A-Za-z0-9_=.-]{28,}`},
+	{kind: "atlassian", triggers: []string{"ATATT3", "ATCTT3"}, wordStart: true, expr: `\bAT[AC]TT3[A-Za-z0-9_=-]{60,}`},
+
+	// ---- chat -----------------------------------------------------------
+	{kind: "slack", triggers: []string{"xox"}, wordStart: true, expr: `\bxox(?:[abposre]|e\.xox[bp])-[A-Za-z0-9-]{10,}`},
+	{kind: "slack", triggers: []string{"xapp-"}, wordStart: true, expr: `\bxapp-[0-9]-[A-Za-z0-9-]{20,}`},
+	{kind: "slack-webhook", triggers: []string{"hooks.slack.com"}, expr: `hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9/_-]{20,})`},
+	{
+		// bot tokens: the bot's id in base64 (M…, N…, O…), a dot, a
+		// timestamp, a dot, an HMAC
+		kind: "discord", triggers: []string{"MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"}, wordStart: true, near: discordNear,
+		expr: `\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b`,
+	},
+	{kind: "discord-webhook", triggers: []string{"discord"}, expr: `discord(?:app)?\.com/api/webhooks/[0-9]+/(?P<s>[A-Za-z0-9_-]{40,})`},
+	{kind: "telegram", triggers: []string{":AA"}, expr: `(?:^|[^0-9])(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{32,34})\b`},
+	{kind: "teams-webhook", triggers: []string{"webhook.office.com"}, expr: `webhook\.office\.com/webhookb2/(?P<s>[A-Za-z0-9@/_-]{20,})`},
+
+	// ---- payments -------------------------------------------------------
+	{kind: "stripe", triggers: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, expr: `\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`},
+	{kind: "stripe", triggers: []string{"whsec_"}, expr: `\bwhsec_[A-Za-z0-9+/=]{24,}`},
+	{kind: "square", triggers: []string{"sq0atp-", "sq0csp-", "sq0idp-"}, expr: `\bsq0(?:atp|csp|idp)-[0-9A-Za-z_-]{22,43}`},
+	{kind: "square", triggers: []string{"EAAA"}, wordStart: true, expr: `\bEAAA[A-Za-z0-9_-]{60}\b`},
+	{kind: "meta", triggers: []string{"EAA"}, wordStart: true, expr: `\bEAA[A-Za-z0-9]{90,}`},
+	{kind: "braintree", triggers: []string{"access_token$"}, expr: `access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}`},
+	{kind: "shopify", triggers: []string{"shpat_", "shpss_", "shpca_", "shppa_"}, expr: `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}`},
+
+	// ---- AI providers ---------------------------------------------------
+	{kind: "anthropic", triggers: []string{"sk-ant-"}, expr: `\bsk-ant-[A-Za-z0-9_-]{20,}`},
+	{kind: "openrouter", triggers: []string{"sk-or-v1-"}, expr: `\bsk-or-v1-[0-9a-f]{64}`},
+	{
+		// sk-…, sk-proj-…, sk-svcacct-…, sk-admin-…: mixed case and
+		// digits, so that sk-learn-style names stay
+		kind: "openai", triggers: []string{"sk-"}, wordStart: true,
+		expr: `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, valid: mixedCase,
+	},
+	{kind: "deepseek", triggers: []string{"sk-"}, wordStart: true, expr: `\bsk-[0-9a-f]{32}\b`},
+	{kind: "huggingface", triggers: []string{"hf_", "api_org_"}, wordStart: true, expr: `\b(?:hf|api_org)_[A-Za-z0-9]{30,}\b`, valid: upperLower},
+	{kind: "groq", triggers: []string{"gsk_"}, wordStart: true, expr: `\bgsk_[A-Za-z0-9]{48,}`},
+	{kind: "replicate", triggers: []string{"r8_"}, wordStart: true, expr: `\br8_[A-Za-z0-9]{37,}`},
+	{kind: "xai", triggers: []string{"xai-"}, wordStart: true, expr: `\bxai-[A-Za-z0-9]{70,}`},
+	{kind: "perplexity", triggers: []string{"pplx-"}, wordStart: true, expr: `\bpplx-[A-Za-z0-9]{40,}`},
+	{kind: "fireworks", triggers: []string{"fw_"}, wordStart: true, expr: `\bfw_[A-Za-z0-9]{24,}\b`, valid: mixedCase},
+	{kind: "tavily", triggers: []string{"tvly-"}, wordStart: true, expr: `\btvly-(?:dev-)?[A-Za-z0-9]{30,}`},
+	{kind: "langsmith", triggers: []string{"lsv2_"}, wordStart: true, expr: `\blsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}`},
+	{kind: "pinecone", triggers: []string{"pcsk_"}, wordStart: true, expr: `\bpcsk_[A-Za-z0-9_]{50,}`},
+	{kind: "elevenlabs", triggers: []string{"sk_"}, wordStart: true, expr: `\bsk_[0-9a-f]{48}\b`},
+	{kind: "nvidia", triggers: []string{"nvapi-"}, wordStart: true, expr: `\bnvapi-[A-Za-z0-9_-]{60,}`},
+
+	// ---- package registries --------------------------------------------
+	{kind: "npm", triggers: []string{"npm_"}, wordStart: true, expr: `\bnpm_[A-Za-z0-9]{36}\b`},
+	{kind: "pypi", triggers: []string{"pypi-Ag"}, wordStart: true, expr: `\bpypi-Ag[A-Za-z0-9_-]{50,}`},
+	{kind: "rubygems", triggers: []string{"rubygems_"}, wordStart: true, expr: `\brubygems_[0-9a-f]{48}\b`},
+	{kind: "docker", triggers: []string{"dckr_pat_", "dckr_oat_"}, wordStart: true, expr: `\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}`},
+	{
+		// ~/.docker/config.json: "auth": "base64(user:password)"
+		kind: "docker", triggers: []string{`"auth"`},
+		expr: `"auth"[ \t]*:[ \t]*"(?P<s>[A-Za-z0-9+/=]{8,})"`,
+	},
+	{kind: "nuget", triggers: []string{"oy2"}, wordStart: true, expr: `\boy2[a-z0-9]{43}\b`},
+	{kind: "crates-io", triggers: []string{"cio"}, wordStart: true, expr: `\bcio[A-Za-z0-9]{32}\b`, valid: mixedCase},
+	{kind: "clojars", triggers: []string{"CLOJARS_"}, wordStart: true, expr: `\bCLOJARS_[a-z0-9]{60}`},
+	{kind: "jfrog", triggers: []string{"AKCp"}, wordStart: true, expr: `\bAKCp[A-Za-z0-9]{69}`},
+	{kind: "packagist", triggers: []string{"packagist_"}, wordStart: true, expr: `\bpackagist_[ou]ut_[a-f0-9]{68}`},
+
+	// ---- SaaS -----------------------------------------------------------
+	{kind: "sendgrid", triggers: []string{"SG."}, wordStart: true, expr: `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`},
+	{kind: "mailgun", triggers: []string{"key-"}, wordStart: true, expr: `\bkey-[0-9a-f]{32}\b`},
+	{kind: "twilio", triggers: []string{"SK"}, wordStart: true, near: hexAfter(2, 32), expr: `\bSK[0-9a-fA-F]{32}\b`},
+	{kind: "linear", triggers: []string{"lin_api_"}, wordStart: true, expr: `\blin_api_[A-Za-z0-9]{40}`},
+	{kind: "notion", triggers: []string{"ntn_", "secret_"}, wordStart: true, expr: `\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b`, valid: mixedCase},
+	{kind: "postman", triggers: []string{"PMAK-"}, wordStart: true, expr: `\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}`},
+	{kind: "newrelic", triggers: []string{"NRAK-", "NRII-"}, wordStart: true, expr: `\bNR(?:AK|II)-[A-Z0-9]{27,32}`},
+	{kind: "grafana", triggers: []string{"glc_", "glsa_"}, wordStart: true, expr: `\b(?:glc_[A-Za-z0-9+/=]{32,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`},
+	{kind: "sentry", triggers: []string{"sntrys_", "sntryu_"}, wordStart: true, expr: `\bsntry[su]_[A-Za-z0-9+/=_]{40,}`},
+	{kind: "figma", triggers: []string{"figd_"}, wordStart: true, expr: `\bfigd_[A-Za-z0-9_-]{40,}`},
+	{kind: "onepassword", triggers: []string{"ops_eyJ"}, wordStart: true, expr: `\bops_eyJ[A-Za-z0-9+/=_-]{100,}`},
+
+	// ---- tokens of a known structure -----------------------------------
+	{kind: "jwt", triggers: []string{"eyJ"}, wordStart: true, expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`},
+
+	// ---- secrets known by their context --------------------------------
+	{
+		// scheme://user:password@host: only the password goes
+		kind: "url-password", triggers: []string{"://"}, scan: scanURLPassword,
 	},
 	{
-		kind:     "github",
-		triggers: []string{"github_pat_"},
-		expr:     `\bgithub_pat_[A-Za-z0-9_]{22,}\b`,
+		// Authorization: Bearer …, also as curl -v prints it (> …) and in
+		// JSON; Proxy-Authorization too
+		kind: "authorization", triggers: []string{"authorization"}, fold: true,
+		expr:  `(?i)authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot|negotiate|ntlm|apikey|api-key|key|sso-key|otp|jwt|splunk)[ \t]+(?P<s>[A-Za-z0-9._~+/=:-]{4,})`,
+		valid: notPlaceholder,
+	},
+	{kind: "cookie", triggers: []string{"cookie"}, fold: true, scan: scanCookie},
+	{
+		// a Netscape cookie jar line (curl -c, wget --save-cookies):
+		// domain, flag, path, secure, expiry, name, value
+		kind: "cookie", triggers: []string{"\tTRUE\t", "\tFALSE\t"},
+		expr:  `^\S+\t(?:TRUE|FALSE)\t\S+\t(?:TRUE|FALSE)\t[0-9]+\t[^\t]+\t(?P<s>[^\t\r]+)`,
+		valid: notPlaceholder,
 	},
 	{
-		kind:     "gitlab",
-		triggers: []string{"glpat-"},
-		expr:     `\bglpat-[A-Za-z0-9_-]{20,}`,
+		// .netrc: machine h login u password p (on one line or its own)
+		kind: "netrc", triggers: []string{"password"}, fold: true,
+		expr:  `(?i)(?:\b(?:machine|default)\b.*?\bpassword[ \t]+(?P<s>\S+)|^[ \t]*password[ \t]+(?P<s>\S+)[ \t]*$)`,
+		valid: notPlaceholder,
 	},
 	{
-		kind:     "slack",
-		triggers: []string{"xox"},
-		expr:     `\bxox[abposr]-[A-Za-z0-9-]{10,}`,
-	},
-	{
-		kind:     "stripe",
-		triggers: []string{"sk_live_", "rk_live_"},
-		expr:     `\b[sr]k_live_[A-Za-z0-9]{16,}`,
-	},
-	{
-		kind:     "anthropic",
-		triggers: []string{"sk-ant-"},
-		expr:     `\bsk-ant-[A-Za-z0-9_-]{20,}`,
-	},
-	{
-		kind:     "openai",
-		triggers: []string{"sk-"},
-		expr:     `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`,
-		valid:    mixedCase,
-	},
-	{
-		kind:     "google-api-key",
-		triggers: []string{"AIza"},
-		expr:     `\bAIza[0-9A-Za-z_-]{35}`,
-	},
-	{
-		kind:     "npm",
-		triggers: []string{"npm_"},
-		expr:     `\bnpm_[A-Za-z0-9]{36}\b`,
-	},
-	{
-		kind:     "jwt",
-		triggers: []string{"eyJ"},
-		expr:     `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`,
-	},
-	{
-		// scheme://user:password@host: only the password goes.
-		kind:     "url-password",
-		triggers: []string{"://"},
-		expr:     `\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s:/@'"\[\]]*:(?P<s>[^\s@/'"\[\]]+)@`,
-	},
-	{
-		kind:     "authorization",
-		triggers: []string{"authorization"},
-		fold:     true,
-		expr:     `(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot)[ \t]+(?P<s>[A-Za-z0-9._~+/=-]{4,})`,
+		// YAML, INI and .env values that run to the end of the line:
+		// "  password: two words # comment"
+		kind: "credential", triggers: []string{"pass", "secret", "token", "key", "_auth"}, fold: true,
+		expr:  `(?i)^[ \t]*(?:- |export )?["']?[A-Za-z0-9_.-]*` + secretWords + `["']?[ \t]*(?::|=)[ \t]+(?P<s>[^\s"'#|>&{[(*$<%][^\n#]*?[^\s#])[ \t]*(?:[ \t]#.*)?$`,
+		valid: notPlaceholder,
 	},
 	{
 		// password=hunter2, DB_PASSWORD: hunter2, "api_key": "…", ?token=…
-		kind:     "credential",
-		triggers: []string{"pass", "secret", "token", "api_key", "api-key", "apikey"},
-		fold:     true,
-		expr:     `(?i)(?:password|passwd|secret|token|api[_-]?key)["']?[ \t]*[:=][ \t]*` + labelValue,
-		valid:    notReference,
+		kind: "credential", triggers: []string{"pass", "secret", "token", "key", "_auth"}, fold: true,
+		expr:  `(?i)` + secretWords + `["']?[ \t]*(?::=|[:=])[ \t]*` + labelValue,
+		valid: notPlaceholder,
 	},
 	{
 		// curl -u user:hunter2, --user=user:hunter2 (the password only)
-		kind:     "credential",
-		triggers: []string{"-u", "--user"},
-		expr:     `(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:'"@/]+:(?P<s>[^\s'"]+)`,
-		valid:    notReference,
+		kind: "credential", triggers: []string{"-u", "--user"},
+		expr:  `(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:'"@/]+:(?P<s>[^\s'"]+)`,
+		valid: notPlaceholder,
 	},
 	{
-		// --password hunter2, --token=…
-		kind:     "credential",
-		triggers: []string{"--pass", "--secret", "--token", "--api-key", "--apikey", "--api_key"},
-		fold:     true,
-		expr:     `(?i)--(?:password|passwd|pass|secret|token|api[_-]?key)(?:[ \t]+|=)` + labelValue,
-		valid:    notReference,
+		// --password hunter2, --registry-token=…, --client-secret …
+		kind: "credential", triggers: []string{"--"},
+		near: flagNear,
+		expr: `(?i)--(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|secret|token|api-?key|api_key|client-secret|secret-key|access-key|secret-access-key)(?:[ \t]+|=)` +
+			labelValue,
+		valid: notFlagValue,
 	},
+}
+
+// flagWords are what a credential flag's name ends with.
+var flagWords = [...]string{"pass", "passwd", "password", "passphrase", "secret", "token", "key", "api_key", "apikey"}
+
+// flagNear is a cheap look at "--" before the credential-flag expression
+// runs: the flag's name must hold one of the flagWords.
+func flagNear(line []byte, i int) bool {
+	j := i + 2
+	for j < len(line) && (isWord(line[j]) || line[j] == '-') {
+		j++
+	}
+	name := bytes.ToLower(line[i+2 : j])
+	for _, w := range flagWords {
+		if bytes.HasSuffix(name, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// discordNear checks a bot token's first part: 23 to 27 token characters
+// and a dot.
+func discordNear(line []byte, i int) bool {
+	j := i
+	for j < len(line) && j-i <= 27 && (isWord(line[j]) || line[j] == '-') {
+		j++
+	}
+	return j-i >= 24 && j < len(line) && line[j] == '.'
+}
+
+// hexAfter returns a near check: n hex digits after a trigger of length k.
+func hexAfter(k, n int) func([]byte, int) bool {
+	return func(line []byte, i int) bool {
+		if len(line)-i < k+n {
+			return false
+		}
+		for _, c := range line[i+k : i+k+n] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+		return true
+	}
 }
 
 // mixedCase accepts only text with a digit, an upper- and a lower-case
@@ -164,22 +336,375 @@ func mixedCase(b []byte) bool {
 			l = true
 		}
 	}
-	return d && u && l
+	return d && u && l && !filler(b)
 }
 
-// notReference rejects values that are not secrets themselves: a shell
-// variable ($TOKEN, ${TOKEN}), a command substitution, or text already
-// redacted (guard may redact twice).
-func notReference(b []byte) bool {
-	if len(b) == 0 {
-		return false
+// upperLower accepts text with both upper- and lower-case letters.
+func upperLower(b []byte) bool {
+	var u, l bool
+	for _, c := range b {
+		u = u || 'A' <= c && c <= 'Z'
+		l = l || 'a' <= c && c <= 'z'
 	}
-	if b[0] == '$' || b[0] == '`' {
-		return false
-	}
-	return !hasPrefix(b, marker)
+	return u && l && !filler(b)
 }
 
-func hasPrefix(b []byte, p string) bool {
-	return len(b) >= len(p) && string(b[:len(p)]) == p
+// filler reports whether a token is a placeholder made of one repeated
+// character after its prefix (ghp_xxxxxxxx…, sk-000000…): a third or more
+// of it is one character that is not hex-like random.
+func filler(b []byte) bool {
+	var count [256]int
+	top := 0
+	for _, c := range b {
+		count[c]++
+		top = max(top, count[c])
+	}
+	return len(b) >= 12 && top*2 >= len(b)
+}
+
+// notFlagValue is notPlaceholder, and also rejects what docker build
+// --secret takes (id=…,src=…): that names a secret, it is not one.
+func notFlagValue(b []byte) bool {
+	for _, p := range []string{"id=", "src=", "env=", "type="} {
+		if bytes.HasPrefix(b, []byte(p)) {
+			return false
+		}
+	}
+	return notPlaceholder(b)
+}
+
+// notPlaceholder rejects values that are not secrets themselves: a shell
+// or template reference ($TOKEN, ${{ secrets.X }}, {{ .Values.x }}), text
+// already redacted, a placeholder (changeme, <your-token>, ****), a
+// boolean, a type name, a code expression (os.getenv(…), self.password,
+// request.form[…]) or a path.
+func notPlaceholder(b []byte) bool {
+	return len(b) > 0 && !placeholder(b) && !reference(b)
+}
+
+// placeholders are values people write where a secret will go.
+var placeholders = map[string]bool{
+	"changeme": true, "change-me": true, "change_me": true, "changeit": true, "password": true, "passwd": true,
+	"pass": true, "secret": true, "token": true, "redacted": true, "placeholder": true, "null": true,
+	"none": true, "nil": true, "true": true, "false": true, "yes": true, "no": true, "on": true, "off": true,
+	"undefined": true, "empty": true, "example": true, "sample": true, "dummy": true, "todo": true, "tbd": true,
+	"fixme": true, "hidden": true, "masked": true, "secret123": false, "str": true, "string": true, "int": true,
+	"bool": true, "any": true, "bytes": true, "secretstr": true, "optional": true, "required": true,
+	"sensitive": true, "protected": true, "unset": true, "notset": true, "not-set": true, "not_set": true,
+	"replaceme": true, "replace-me": true, "replace_me": true, "insert": true, "enter": true, "omitted": true,
+	"prompt": true, "stdin": true, "env": true, "default": true, "foo": true, "bar": true, "baz": true,
+	"api_key": true, "apikey": true, "api-key": true, "mypassword": true, "mysecret": true, "mytoken": true,
+	"test": true, "testing": true, "demo": true, "dev": true,
+}
+
+func placeholder(b []byte) bool {
+	s := strings.ToLower(strings.TrimSpace(string(b)))
+	s = strings.Trim(s, `"'`)
+	if s == "" || placeholders[s] {
+		return true
+	}
+	switch s[0] {
+	case '$', '`', '<', '{', '[', '(', '%', '*', '#':
+		return true // $VAR, ${{ secrets.X }}, <your-token>, {{ x }}, [REDACTED], (protected), %s, ****, #
+	}
+	for _, p := range []string{"your", "my-", "my_", "insert", "enter-", "enter_", "replace", "example", "xxx", "...", "…", "redacted", "changeme", "placeholder", "dummy", "fake"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	for _, p := range []string{"-here", "_here", "xxxx", "****", "••••"} {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	// one character repeated: xxxxxx, 000000, ......
+	if strings.Count(s, s[:1]) == len(s) && len(s) >= 3 {
+		return true
+	}
+	return false
+}
+
+// codeWords in an identifier path mark it as code naming a secret, not the
+// secret: self.password, args.token, process.env.API_KEY.
+var codeWords = [...]string{"pass", "secret", "token", "key", "auth", "cred", "env", "config", "settings", "getenv"}
+
+func reference(b []byte) bool {
+	if bytes.HasPrefix(b, []byte(marker)) {
+		return true
+	}
+	if b[0] == '=' || b[0] == ':' { // ==, :=, ::
+		return true
+	}
+	if bytes.ContainsAny(b, "()[]") && identStart(b[0]) {
+		return true // os.getenv("X"), request.form['password']
+	}
+	// ./file, ../file, ~/file, /dir/file
+	if bytes.HasPrefix(b, []byte("./")) || bytes.HasPrefix(b, []byte("../")) || bytes.HasPrefix(b, []byte("~/")) ||
+		(b[0] == '/' && bytes.Count(b, []byte("/")) >= 2 && !bytes.ContainsAny(b, "+=")) {
+		return true
+	}
+	// an identifier (or a dotted path of them) that names a secret
+	ident := identStart(b[0])
+	for _, c := range b {
+		if !isWord(c) && c != '.' {
+			ident = false
+			break
+		}
+	}
+	// without a dot, only a compound name counts (db_password, apiKey):
+	// hunter2secret is a password
+	if ident && !bytes.ContainsRune(b, '.') && !compound(b) {
+		ident = false
+	}
+	if ident {
+		low := strings.ToLower(string(b))
+		for _, w := range codeWords {
+			if strings.Contains(low, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compound reports whether an identifier joins words: snake_case or
+// camelCase.
+func compound(b []byte) bool {
+	for i, c := range b {
+		if c == '_' && i > 0 && i < len(b)-1 {
+			return true
+		}
+		if i > 0 && 'A' <= c && c <= 'Z' && 'a' <= b[i-1] && b[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+func identStart(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
+}
+
+// ---- hand-written matchers -------------------------------------------
+
+// The expressions the hand-written matchers use, compiled once per
+// Redactor on first use (not at start-up: guard starts for every command).
+type keyExprs struct {
+	begin, end, oneLine *regexp.Regexp
+}
+
+var keyExprSrc = [...]string{
+	pemBegin,
+	pemEnd,
+	pemBegin + `(?:` + pemInner + `*?` + pemEnd + `(?:\\+n)?|(?P<open>` + pemInner + `*))`,
+	cookieHeader,
+}
+
+// scanPrivateKey finds private keys on one line: a whole block (one line,
+// or JSON-escaped with \n), or the start of a block that goes on over the
+// next lines (open), which process then follows line by line. A PuTTY
+// key's Private-Lines header opens a block the same way.
+func scanPrivateKey(r *Redactor, line []byte, add func(s, e int, open bool)) {
+	if i := bytes.Index(line, []byte("Private-Lines:")); i >= 0 {
+		rest := bytes.TrimSpace(line[i+len("Private-Lines:"):])
+		if len(rest) > 0 && len(rest) <= 4 && allDigits(rest) {
+			add(i, len(line), true)
+		}
+	}
+	re := r.keyExpr(2)
+	for _, m := range re.FindAllSubmatchIndex(line, -1) {
+		open := m[2] >= 0 && m[1] == len(line)
+		add(m[0], m[1], open)
+	}
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// blockLine decides the fate of a line inside an open private-key block:
+// with end ≥ 0 the block ends on it, after line[:end] (its END armour);
+// with goesOn the whole line is part of the block (base64, a blank line, an
+// encrypted key's headers before the body, a prefixed base64 line as a CI
+// log or a diff shows it). Otherwise the block ended before the line.
+func (r *Redactor) blockLine(line []byte, st *state) (end int, goesOn bool) {
+	if bytes.Contains(line, []byte("PRIVATE KEY")) {
+		if m := r.keyExpr(1).FindIndex(line); m != nil {
+			return m[1], false
+		}
+	}
+	t := bytes.TrimLeft(line, " \t+->|#*/\"'")
+	t = bytes.TrimRight(t, " \t\r\",'")
+	t = bytes.TrimSuffix(t, []byte(`\n`))
+	if len(t) == 0 {
+		return -1, true
+	}
+	if base64Line(t) {
+		st.body = true
+		return -1, true
+	}
+	if !st.body && header(t) {
+		return -1, true
+	}
+	// a prefix (a timestamp) then a long base64 field
+	if i := bytes.LastIndexAny(t, " \t"); i >= 0 && len(t)-i-1 >= 16 && base64Line(t[i+1:]) {
+		st.body = true
+		return -1, true
+	}
+	return -1, false
+}
+
+func base64Line(b []byte) bool {
+	for _, c := range b {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '=') {
+			return false
+		}
+	}
+	return true
+}
+
+// header reports whether b is an armour header (Proc-Type: 4,ENCRYPTED,
+// DEK-Info: …, Version: …, Comment: …).
+func header(b []byte) bool {
+	name, _, ok := bytes.Cut(b, []byte(": "))
+	if !ok || len(name) == 0 || len(name) > 32 {
+		return false
+	}
+	for _, c := range name {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// keyExpr returns the i-th of keyExprSrc, compiled on first use.
+func (r *Redactor) keyExpr(i int) *regexp.Regexp {
+	r.keyOnce[i].Do(func() { r.keyRE[i] = regexp.MustCompile(keyExprSrc[i]) })
+	return r.keyRE[i]
+}
+
+// scanBase64Key finds a PEM private key encoded in base64 (it starts
+// LS0tLS1CRUdJTi, "-----BEGIN"): the run is redacted when its decoded start
+// names a PRIVATE KEY, so certificate-authority-data stays. A run that
+// reaches the end of the line opens a block: base64 < key wraps at 76.
+func scanBase64Key(r *Redactor, line []byte, add func(s, e int, open bool)) {
+	const lead = "LS0tLS1CRUdJTi"
+	for off := 0; ; {
+		i := bytes.Index(line[off:], []byte(lead))
+		if i < 0 {
+			return
+		}
+		i += off
+		j := i
+		for j < len(line) && (isWord(line[j]) && line[j] != '_' || line[j] == '+' || line[j] == '/' || line[j] == '=') {
+			j++
+		}
+		off = j
+		head := line[i:min(j, i+96)]
+		head = head[:len(head)/4*4]
+		dec := make([]byte, base64.StdEncoding.DecodedLen(len(head)))
+		n, _ := base64.StdEncoding.Decode(dec, head)
+		if bytes.Contains(dec[:n], []byte("PRIVATE KEY")) {
+			add(i, j, j == len(line) || len(bytes.TrimSpace(line[j:])) == 0)
+		}
+	}
+}
+
+// scanURLPassword finds the password in scheme://user:password@host. It is
+// written by hand: "://" is common in output, and this costs a few byte
+// comparisons where a regexp would cost a microsecond.
+func scanURLPassword(_ *Redactor, line []byte, add func(s, e int, open bool)) {
+	for off := 0; ; {
+		i := bytes.Index(line[off:], []byte("://"))
+		if i < 0 {
+			return
+		}
+		i += off
+		off = i + 3
+		// a scheme before it
+		k := i
+		for k > 0 && (isWord(line[k-1]) && line[k-1] != '_' || line[k-1] == '+' || line[k-1] == '.' || line[k-1] == '-') {
+			k--
+		}
+		if k == i {
+			continue
+		}
+		// the authority: up to the first '/', '?', '#', space or quote;
+		// its userinfo ends at the last '@'
+		a := i + 3
+		end := a
+		at := -1
+		for end < len(line) {
+			c := line[end]
+			if c == '/' || c == '?' || c == '#' || c == ' ' || c == '\t' || c == '"' || c == '\'' || c == '`' || c == '<' || c == '>' || c == '\\' {
+				break
+			}
+			if c == '@' {
+				at = end
+			}
+			end++
+		}
+		if at < 0 {
+			continue
+		}
+		colon := bytes.IndexByte(line[a:at], ':')
+		if colon < 0 {
+			continue
+		}
+		ps := a + colon + 1
+		if ps == at || insideMarker(line, ps) {
+			continue
+		}
+		pw := line[ps:at]
+		if placeholder(pw) || pw[0] == '$' {
+			continue
+		}
+		add(ps, at, false)
+		off = at
+	}
+}
+
+// cookieHeader finds a Cookie or Set-Cookie header (as curl -v, HTTP dumps
+// and JSON show them) or curl's -b/--cookie argument.
+const cookieHeader = `(?i)(?:\b(set-)?cookie["']?[ \t]*:[ \t]*["']?|(?:^|\s)(?:-b|--cookie)[ \t]+["']?)`
+
+// scanCookie redacts the value of every name=value pair of a Cookie header,
+// and of the first pair of a Set-Cookie (the rest are attributes: Path,
+// Expires, HttpOnly).
+func scanCookie(r *Redactor, line []byte, add func(s, e int, open bool)) {
+	re := r.keyExpr(3)
+	for _, m := range re.FindAllSubmatchIndex(line, -1) {
+		set := m[2] >= 0
+		j := m[1]
+		for j < len(line) {
+			for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+				j++
+			}
+			eq := j
+			for eq < len(line) && line[eq] != '=' && line[eq] != ';' && line[eq] != ' ' && line[eq] != '"' && line[eq] != '\'' {
+				eq++
+			}
+			if eq >= len(line) || line[eq] != '=' || eq == j {
+				return
+			}
+			v := eq + 1
+			e := v
+			for e < len(line) && line[e] != ';' && line[e] != ' ' && line[e] != '\t' && line[e] != '"' && line[e] != '\'' && line[e] != '\r' {
+				e++
+			}
+			if e > v && notPlaceholder(line[v:e]) && !insideMarker(line, v) {
+				add(v, e, false)
+			}
+			if set || e >= len(line) || line[e] != ';' {
+				break
+			}
+			j = e + 1
+		}
+	}
 }
