@@ -235,7 +235,7 @@ var builtin = [...]pattern{
 		expr:  `(?i)authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot|negotiate|ntlm|apikey|api-key|key|sso-key|otp|jwt|splunk)[ \t]+(?P<s>[A-Za-z0-9._~+/=:-]{4,})`,
 		valid: notPlaceholder,
 	},
-	{kind: "cookie", triggers: []string{"cookie"}, fold: true, scan: scanCookie},
+	{kind: "cookie", triggers: []string{"cookie", "-b "}, fold: true, scan: scanCookie},
 	{
 		// a Netscape cookie jar line (curl -c, wget --save-cookies):
 		// domain, flag, path, secure, expiry, name, value
@@ -259,7 +259,7 @@ var builtin = [...]pattern{
 	{
 		// password=hunter2, DB_PASSWORD: hunter2, "api_key": "…", ?token=…
 		kind: "credential", triggers: []string{"pass", "secret", "token", "key", "_auth"}, fold: true,
-		expr:  `(?i)` + secretWords + `["']?[ \t]*(?::=|[:=])[ \t]*` + labelValue,
+		expr:  `(?i)(?:^|[^A-Za-z0-9_./-])[A-Za-z0-9_.-]*` + secretWords + `["']?[ \t]*(?::=|[:=])[ \t]*` + labelValue,
 		valid: notPlaceholder,
 	},
 	{
@@ -429,6 +429,10 @@ func placeholder(b []byte) bool {
 var codeWords = [...]string{"pass", "secret", "token", "key", "auth", "cred", "env", "config", "settings", "getenv"}
 
 func reference(b []byte) bool {
+	b = bytes.TrimRight(b, ",;")
+	if len(b) == 0 {
+		return true
+	}
 	if bytes.HasPrefix(b, []byte(marker)) {
 		return true
 	}
