@@ -50,3 +50,19 @@ func BenchmarkWriter(b *testing.B) {
 		w.Close()
 	}
 }
+
+// BenchmarkBaseline is bytes.IndexByte-free work of the same size (a sum
+// of bytes), to tell a slow machine from slow code: compare MB/s.
+func BenchmarkBaseline(b *testing.B) {
+	in := benchInputs()["plain-1MiB"]
+	b.SetBytes(int64(len(in)))
+	var sink byte
+	for b.Loop() {
+		var s byte
+		for _, c := range in {
+			s += c
+		}
+		sink += s
+	}
+	_ = sink
+}

@@ -266,7 +266,7 @@ func TestFormats(t *testing.T) {
 
 func TestKeep(t *testing.T) {
 	r := New(nil)
-	for _, in := range keepTests {
+	for _, in := range append(keepTests, keepProse...) {
 		if got := r.String(in); got != in {
 			t.Errorf("touched:\n  in %q\n got %q", in, got)
 		}
@@ -309,4 +309,11 @@ func kindsIn(s string) []string {
 			ks = append(ks, s[:j])
 		}
 	}
+}
+
+var keepProse = []string{
+	"error: invalid token: expired",
+	"Token: token,",
+	"	Password: cfg.Password,",
+	"	Secret:   []byte(secret),",
 }

@@ -48,14 +48,18 @@ func (p *pattern) accept(b []byte) bool {
 	return !filler(b)
 }
 
-// Values after a label: double-quoted (JSON escapes allowed), single-quoted
-// or bare.
-const labelValue = `(?:"(?P<s>(?:[^"\\\n]|\\.)+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s"'&;,)\]}>]+))`
+// Values after a label: double-quoted, single-quoted or bare.
+const labelValue = `(?:"(?P<s>[^"\n]+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s"'&;,)\]}>]+))`
 
-// secretWords end a label whose value is a secret: db_password, apiKey,
-// aws_session_token, client_secret, "SecretAccessKey". The word must end
-// the label, so password_file, tokenizer and secretName are not labels.
-const secretWords = `(?:password|passwd|passphrase|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|auth[_.-]?key|secret[_.-]?key[_.-]?base|subscription[_.-]?key|client[_.-]?secret|_auth)`
+// labelWords end a label whose value is a secret, once the label is
+// lower-cased and its '_', '-' and '.' taken out: db_password, apiKey,
+// aws_session_token, client_secret, "SecretAccessKey", secret_key_base.
+// The word must end the label, so password_file, tokenizer and secretName
+// are not labels.
+var labelWords = [...]string{
+	"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey", "signingkey",
+	"encryptionkey", "masterkey", "authkey", "secretkeybase", "subscriptionkey",
+}
 
 // pemBegin and pemEnd are a private key's armour lines (RSA, EC, DSA,
 // OpenSSH, PKCS#8 plain and ENCRYPTED, PGP, SSH2).
@@ -244,23 +248,22 @@ var builtin = [...]pattern{
 		valid: notPlaceholder,
 	},
 	{
-		// .netrc: machine h login u password p (on one line or its own)
-		kind: "netrc", triggers: []string{"password"}, fold: true,
-		expr:  `(?i)(?:\b(?:machine|default)\b.*?\bpassword[ \t]+(?P<s>\S+)|^[ \t]*password[ \t]+(?P<s>\S+)[ \t]*$)`,
+		// .netrc: machine h login u password p on one line
+		kind: "netrc", triggers: []string{"machine", "default"}, wordStart: true,
+		expr:  `\b(?:machine|default)\b.*?\bpassword[ \t]+(?P<s>\S+)`,
 		valid: notPlaceholder,
 	},
 	{
-		// YAML, INI and .env values that run to the end of the line:
-		// "  password: two words # comment"
-		kind: "credential", triggers: []string{"pass", "secret", "token", "key", "_auth"}, fold: true,
-		expr:  `(?i)^[ \t]*(?:- |export )?["']?[A-Za-z0-9_.-]*` + secretWords + `["']?[ \t]*(?::|=)[ \t]+(?P<s>[^\s"'#|>&{[(*$<%][^\n#]*?[^\s#])[ \t]*(?:[ \t]#.*)?$`,
+		// .netrc: password p on a line of its own
+		kind: "netrc", triggers: []string{"password"}, near: lineStart,
+		expr:  `^[ \t]*password[ \t]+(?P<s>\S+)[ \t]*$`,
 		valid: notPlaceholder,
 	},
 	{
-		// password=hunter2, DB_PASSWORD: hunter2, "api_key": "…", ?token=…
-		kind: "credential", triggers: []string{"pass", "secret", "token", "key", "_auth"}, fold: true,
-		expr:  `(?i)(?:^|[^A-Za-z0-9_./-])[A-Za-z0-9_.-]*` + secretWords + `["']?[ \t]*(?::=|[:=])[ \t]*` + labelValue,
-		valid: notPlaceholder,
+		// password=hunter2, DB_PASSWORD: hunter2, "api_key": "…", ?token=…,
+		// and YAML, INI and .env values that run to the end of the line
+		// ("  password: two words # comment")
+		kind: "credential", triggers: labelTriggers, fold: true, scan: scanLabels,
 	},
 	{
 		// curl -u user:hunter2, --user=user:hunter2 (the password only)
@@ -276,6 +279,20 @@ var builtin = [...]pattern{
 			labelValue,
 		valid: notFlagValue,
 	},
+}
+
+// labelTriggers are the triggers of the label patterns: every way a
+// secretWords label can be spelled.
+var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey"}
+
+// lineStart reports whether only blanks come before position i.
+func lineStart(line []byte, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		if line[j] != ' ' && line[j] != '\t' {
+			return false
+		}
+	}
+	return true
 }
 
 // flagWords are what a credential flag's name ends with.
@@ -672,6 +689,142 @@ func scanURLPassword(_ *Redactor, line []byte, add func(s, e int, open bool)) {
 		add(ps, at, false)
 		off = at
 	}
+}
+
+// scanLabels finds label: value and label=value pairs whose label ends in
+// one of the labelWords, in every notation agents meet: JSON ("apiKey":
+// "…"), YAML (password: …), TOML and INI (secret = "…"), .env and shell
+// (DB_PASSWORD=…, export TOKEN=…), Go (apiKey := "…"), HTTP headers
+// (X-Api-Key: …) and query strings (?token=…&). Written by hand, because it
+// runs on every line that holds such a word and a regexp engine would cost
+// a hundred times more on text dense with them.
+//
+// A bare value ends at a blank or one of "'&;,)]}>, except when the label
+// starts its line and a blank follows the separator (YAML, INI): then it
+// runs to the end of the line, less a trailing # comment.
+func scanLabels(_ *Redactor, line []byte, add func(s, e int, open bool)) {
+	for j := 0; j < len(line); j++ {
+		c := line[j]
+		if c != ':' && c != '=' {
+			continue
+		}
+		// the label, before the separator: blanks, a closing quote, the name
+		k := j
+		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
+			k--
+		}
+		if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
+			k--
+		}
+		ne := k
+		for k > 0 && (isWord(line[k-1]) || line[k-1] == '-' || line[k-1] == '.') {
+			k--
+		}
+		if ne == k || !labelName(line[k:ne]) {
+			continue
+		}
+		if k > 0 && line[k-1] == '/' {
+			continue // https://x-access-token:pw@…: the URL's to judge
+		}
+		// the separator: = : := (not == or ::)
+		v := j + 1
+		if c == ':' && v < len(line) && line[v] == '=' {
+			v++
+		}
+		if v < len(line) && (line[v] == '=' || line[v] == ':') {
+			j = v
+			continue
+		}
+		blank := v < len(line) && (line[v] == ' ' || line[v] == '\t')
+		for v < len(line) && (line[v] == ' ' || line[v] == '\t') {
+			v++
+		}
+		if v >= len(line) {
+			return
+		}
+		s, e := v, v
+		switch q := line[v]; q {
+		case '"', '\'':
+			s = v + 1
+			e = s
+			for e < len(line) && line[e] != q {
+				if q == '"' && line[e] == '\\' {
+					e++
+				}
+				e++
+			}
+			if e >= len(line) {
+				continue // no closing quote on this line
+			}
+		default:
+			if blank && labelStartsLine(line[:k]) {
+				e = len(line)
+				if h := bytes.Index(line[v:], []byte(" #")); h >= 0 {
+					e = v + h
+				}
+				for e > v && (line[e-1] == ' ' || line[e-1] == '\t' || line[e-1] == '\r' || line[e-1] == ',' || line[e-1] == ';') {
+					e--
+				}
+				break
+			}
+			for e < len(line) && !bytes.ContainsRune([]byte(" \t\r\"'&;,)]}>"), rune(line[e])) {
+				e++
+			}
+		}
+		if e > s && !insideMarker(line, s) && notPlaceholder(line[s:e]) && !(c == ':' && blank && s == v && !labelStartsLine(line[:k]) && lowerWord(line[s:e])) {
+			add(s, e, false)
+		}
+		j = max(j, e-1)
+	}
+}
+
+// lowerWord reports whether b is one lower-case word: after "invalid
+// token: " in an error message that is prose, not a secret.
+func lowerWord(b []byte) bool {
+	for _, c := range b {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// labelName reports whether name ends in one of the labelWords (or is
+// npm's _auth).
+func labelName(name []byte) bool {
+	if string(name) == "_auth" {
+		return true
+	}
+	var buf [64]byte
+	n := 0
+	for i := len(name) - 1; i >= 0 && n < len(buf); i-- {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		buf[len(buf)-1-n] = c
+		n++
+	}
+	low := buf[len(buf)-n:]
+	for _, w := range labelWords {
+		if bytes.HasSuffix(low, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// labelStartsLine reports whether what comes before a label on its line is
+// only blanks, a YAML list dash, export, or an opening quote.
+func labelStartsLine(pre []byte) bool {
+	pre = bytes.TrimLeft(pre, " \t")
+	pre = bytes.TrimPrefix(pre, []byte("- "))
+	pre = bytes.TrimPrefix(pre, []byte("export "))
+	pre = bytes.Trim(pre, "\"' \t")
+	return len(pre) == 0
 }
 
 // cookieHeader finds a Cookie or Set-Cookie header (as curl -v, HTTP dumps

@@ -50,17 +50,20 @@ const (
 // equal to the whole-buffer result, however the input is cut into writes.
 //
 // Secrets are found in one pass: every environment value and every
-// pattern's trigger strings sit in one table indexed by their first byte,
-// behind a bitmap of their first two bytes, and a scan of the input notes
-// where they occur. Environment values are secrets where they occur; a
+// pattern's trigger strings sit in one table indexed by a hash of their
+// first two bytes, behind a bitmap of their first two bytes and one of
+// their first three, and a scan of the input notes where they occur. Environment values are secrets where they occur; a
 // pattern's matcher then runs only on the lines holding one of its triggers.
 type Redactor struct {
 	env      []envSecret // longest value first
 	pats     []*pattern  // the built-in table, then the user's
 	always   []int       // patterns with no trigger: run on every line
 	triggers []trigger
-	byFirst  [256][]int32 // trigger indices by first byte (both cases when folded)
+	byPair   [1024][]int32 // trigger indices by a hash of their first two bytes (each case when folded)
 	pairs    [1 << 16 / 64]uint64
+	// trigrams hashes the first three bytes of every trigger (all of a
+	// two-byte trigger's continuations): a second sieve behind pairs.
+	trigrams [1 << 16 / 64]uint64
 	// compiled holds each pattern's regexp once a trigger made it needed:
 	// compiling all of them costs more than guard's whole decision.
 	compiled []*regexp.Regexp
@@ -173,13 +176,38 @@ func (r *Redactor) addTrigger(t trigger) {
 	if t.fold {
 		firsts, seconds = bothCases(t.text[0]), bothCases(t.text[1])
 	}
+	thirds := make([]byte, 0, 256)
+	switch {
+	case len(t.text) == 2:
+		for c := range 256 {
+			thirds = append(thirds, byte(c))
+		}
+	case t.fold:
+		thirds = bothCases(t.text[2])
+	default:
+		thirds = append(thirds, t.text[2])
+	}
 	for _, a := range firsts {
-		r.byFirst[a] = append(r.byFirst[a], idx)
 		for _, b := range seconds {
+			r.byPair[pairBucket(a, b)] = append(r.byPair[pairBucket(a, b)], idx)
 			k := uint(a)<<8 | uint(b)
 			r.pairs[k/64] |= 1 << (k % 64)
+			for _, c := range thirds {
+				h := trigram(a, b, c)
+				r.trigrams[h/64] |= 1 << (h % 64)
+			}
 		}
 	}
+}
+
+// pairBucket hashes two bytes to an index of byPair.
+func pairBucket(a, b byte) int {
+	return int((uint32(a)<<8|uint32(b))*0x9E3779B1>>22) & 1023
+}
+
+// trigram hashes three bytes to 16 bits.
+func trigram(a, b, c byte) uint32 {
+	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> 16
 }
 
 func bothCases(c byte) []byte {
@@ -327,18 +355,27 @@ func (r *Redactor) scan(b []byte) []hit {
 	var hits []hit
 	var cur unit
 	have := false
+	// seen marks the patterns already noted for the current unit
+	var seen []uint64
+	pairs, trigrams := &r.pairs, &r.trigrams
 	for i := 0; i+1 < len(b); i++ {
 		k := uint(b[i])<<8 | uint(b[i+1])
-		if r.pairs[k/64]&(1<<(k%64)) == 0 {
+		if pairs[k/64]&(1<<(k%64)) == 0 {
 			continue
 		}
-		for _, ti := range r.byFirst[b[i]] {
+		if i+2 < len(b) {
+			if h := trigram(b[i], b[i+1], b[i+2]); trigrams[h/64]&(1<<(h%64)) == 0 {
+				continue
+			}
+		}
+		for _, ti := range r.byPair[pairBucket(b[i], b[i+1])] {
 			t := &r.triggers[ti]
 			if !t.at(b, i) {
 				continue
 			}
 			if !have || i >= cur.n {
 				cur, have = unitAt(b, i), true
+				clear(seen)
 			}
 			if i+len(t.text) > cur.e {
 				continue
@@ -354,9 +391,14 @@ func (r *Redactor) scan(b []byte) []hit {
 			if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
 				continue
 			}
-			if n := len(hits); n > 0 && hits[n-1].u == cur && hits[n-1].owner == t.owner {
+			pi := t.owner - len(r.env)
+			if seen == nil {
+				seen = make([]uint64, (len(r.pats)+63)/64)
+			}
+			if seen[pi/64]&(1<<(pi%64)) != 0 {
 				continue
 			}
+			seen[pi/64] |= 1 << (pi % 64)
 			hits = append(hits, hit{u: cur, owner: t.owner})
 		}
 	}
