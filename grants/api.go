@@ -83,6 +83,10 @@ type Settings struct {
 	// TrustedTerminals are executables the user vouches for as terminal
 	// hosts (absolute paths), read only from the managed and global configs.
 	TrustedTerminals []string
+
+	// RedactPatterns are the redact_patterns of every layer (any layer may
+	// add redaction; none can take it away).
+	RedactPatterns []string
 }
 
 // Rule is one pattern from one layer.
