@@ -317,3 +317,11 @@ var keepProse = []string{
 	"	Password: cfg.Password,",
 	"	Secret:   []byte(secret),",
 }
+
+func TestBase64KeyWrapped(t *testing.T) {
+	r := New(nil)
+	in := "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcEFJQkFBS0NBUUVBM1R6Mm1yN1NaaUFN\nZlF5dXZCak0yWTZaSjBQTDJuWXpxRDVuN2lhNnYwTEJRZGpFCg==\n$ next\n"
+	if got, want := r.String(in), "[REDACTED:private-key]\n$ next\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}

@@ -58,7 +58,7 @@ const labelValue = `(?:"(?P<s>[^"\n]+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s"'&;,)\]}>]+)
 // are not labels.
 var labelWords = [...]string{
 	"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey", "signingkey",
-	"encryptionkey", "masterkey", "authkey", "secretkeybase", "subscriptionkey",
+	"encryptionkey", "masterkey", "authkey", "secretkeybase", "subscriptionkey", "primarykey", "secondarykey",
 }
 
 // pemBegin and pemEnd are a private key's armour lines (RSA, EC, DSA,
@@ -283,7 +283,7 @@ var builtin = [...]pattern{
 
 // labelTriggers are the triggers of the label patterns: every way a
 // secretWords label can be spelled.
-var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey"}
+var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey"}
 
 // lineStart reports whether only blanks come before position i.
 func lineStart(line []byte, i int) bool {
@@ -382,12 +382,24 @@ func filler(b []byte) bool {
 // notFlagValue is notPlaceholder, and also rejects what docker build
 // --secret takes (id=…,src=…): that names a secret, it is not one.
 func notFlagValue(b []byte) bool {
+	if proseWords[strings.ToLower(string(b))] {
+		return false // "Using --password via the CLI is insecure"
+	}
 	for _, p := range []string{"id=", "src=", "env=", "type="} {
 		if bytes.HasPrefix(b, []byte(p)) {
 			return false
 		}
 	}
 	return notPlaceholder(b)
+}
+
+// proseWords after a flag's name show a sentence about the flag, not its
+// value.
+var proseWords = map[string]bool{
+	"via": true, "is": true, "and": true, "or": true, "the": true, "to": true, "for": true, "from": true,
+	"with": true, "flag": true, "option": true, "instead": true, "must": true, "should": true, "was": true,
+	"has": true, "can": true, "cannot": true, "will": true, "of": true, "in": true, "on": true, "as": true,
+	"when": true, "if": true, "not": true, "argument": true, "parameter": true, "are": true, "be": true,
 }
 
 // notPlaceholder rejects values that are not secrets themselves: a shell
@@ -472,9 +484,10 @@ func reference(b []byte) bool {
 			break
 		}
 	}
-	// without a dot, only a compound name counts (db_password, apiKey):
-	// hunter2secret is a password
-	if ident && !bytes.ContainsRune(b, '.') && !compound(b) {
+	// without a dot, only a compound name without digits counts
+	// (db_password, accessToken): hunter2secret and MyPassw0rd are
+	// passwords
+	if ident && !bytes.ContainsRune(b, '.') && (!compound(b) || bytes.ContainsAny(b, "0123456789")) {
 		ident = false
 	}
 	if ident {
@@ -612,8 +625,8 @@ func (r *Redactor) keyExpr(i int) *regexp.Regexp {
 
 // scanBase64Key finds a PEM private key encoded in base64 (it starts
 // LS0tLS1CRUdJTi, "-----BEGIN"): the run is redacted when its decoded start
-// names a PRIVATE KEY, so certificate-authority-data stays. A run that
-// reaches the end of the line opens a block: base64 < key wraps at 76.
+// names a PRIVATE KEY, so certificate-authority-data stays. A line that is
+// nothing but such a run opens a block: base64 < key wraps at 76.
 func scanBase64Key(r *Redactor, line []byte, add func(s, e int, open bool)) {
 	const lead = "LS0tLS1CRUdJTi"
 	for off := 0; ; {
@@ -632,7 +645,10 @@ func scanBase64Key(r *Redactor, line []byte, add func(s, e int, open bool)) {
 		dec := make([]byte, base64.StdEncoding.DecodedLen(len(head)))
 		n, _ := base64.StdEncoding.Decode(dec, head)
 		if bytes.Contains(dec[:n], []byte("PRIVATE KEY")) {
-			add(i, j, j == len(line) || len(bytes.TrimSpace(line[j:])) == 0)
+			// only a line of nothing but the run (base64 < key wraps it
+			// at 76) goes on to the next line; a YAML value ends on its own
+			whole := len(bytes.TrimSpace(line[:i])) == 0 && len(bytes.TrimSpace(line[j:])) == 0
+			add(i, j, whole)
 		}
 	}
 }
@@ -794,6 +810,9 @@ func lowerWord(b []byte) bool {
 func labelName(name []byte) bool {
 	if string(name) == "_auth" {
 		return true
+	}
+	if bytes.HasSuffix(bytes.ToLower(name), []byte("existingsecret")) {
+		return false // a Helm chart's name of a Kubernetes Secret
 	}
 	var buf [64]byte
 	n := 0
