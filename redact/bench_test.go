@@ -66,3 +66,23 @@ func BenchmarkBaseline(b *testing.B) {
 	}
 	_ = sink
 }
+
+// BenchmarkNew is what the shim pays once per recorded command: building
+// the tables (nothing is compiled until a trigger is seen).
+func BenchmarkNew(b *testing.B) {
+	env := []string{"HOME=/home/u", "PATH=/usr/bin:/bin", "GITHUB_TOKEN=" + ghp, "AWS_SECRET_ACCESS_KEY=" + awsSecret}
+	for b.Loop() {
+		New(env)
+	}
+}
+
+// BenchmarkCorpus redacts the benign corpus (ordinary output of go, npm,
+// docker, kubectl, grep), all of it, as one buffer.
+func BenchmarkCorpus(b *testing.B) {
+	in := benignCorpus(b)
+	r := New(nil)
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		r.Bytes(in)
+	}
+}

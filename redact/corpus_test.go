@@ -86,3 +86,24 @@ func lineDiff(a, b []byte) string {
 	}
 	return sb.String()
 }
+
+// benignCorpus is the "in" of every benign corpus file, repeated to 1 MiB.
+func benignCorpus(tb testing.TB) []byte {
+	files, _ := filepath.Glob(filepath.Join("testdata", "corpus", "benign-*.txtar"))
+	var one []byte
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if f.Name == "in" {
+				one = append(one, f.Data...)
+			}
+		}
+	}
+	if len(one) == 0 {
+		tb.Fatal("no benign corpus")
+	}
+	return bytes.Repeat(one, (1<<20)/len(one)+1)
+}

@@ -24,7 +24,7 @@ type pattern struct {
 	wordStart bool
 	near      func(line []byte, i int) bool
 	expr      string
-	scan      func(r *Redactor, line []byte, add func(s, e int, open bool))
+	scan      func(r *Redactor, line []byte, k *spanSink)
 	// valid, when set, rejects a candidate secret (the replaced text).
 	valid func(secret []byte) bool
 	// literal: expr is matched as plain text (a user pattern that does not
@@ -97,7 +97,7 @@ var builtin = [...]pattern{
 		expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`,
 	},
 	{
-		kind: "aws-secret-access-key", triggers: []string{"secret"}, fold: true,
+		kind: "aws-secret-access-key", triggers: []string{"secret"}, fold: true, near: awsBefore,
 		expr: `(?i)aws[_-]?secret(?:[_-]?access)?[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+=]{16,128})`,
 	},
 	{
@@ -285,6 +285,17 @@ var builtin = [...]pattern{
 // secretWords label can be spelled.
 var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey"}
 
+// awsBefore reports whether "aws" (any case) ends at most one byte before
+// position i: aws_secret…, AWS-SECRET…, awssecret….
+func awsBefore(line []byte, i int) bool {
+	for _, k := range [...]int{3, 4} {
+		if i >= k && bytes.EqualFold(line[i-k:i-k+3], []byte("aws")) {
+			return true
+		}
+	}
+	return false
+}
+
 // lineStart reports whether only blanks come before position i.
 func lineStart(line []byte, i int) bool {
 	for j := i - 1; j >= 0; j-- {
@@ -416,42 +427,59 @@ var placeholders = map[string]bool{
 	"changeme": true, "change-me": true, "change_me": true, "changeit": true, "password": true, "passwd": true,
 	"pass": true, "secret": true, "token": true, "redacted": true, "placeholder": true, "null": true,
 	"none": true, "nil": true, "true": true, "false": true, "yes": true, "no": true, "on": true, "off": true,
-	"undefined": true, "empty": true, "example": true, "sample": true, "dummy": true, "todo": true, "tbd": true,
-	"fixme": true, "hidden": true, "masked": true, "secret123": false, "str": true, "string": true, "int": true,
+	"undefined": true, "empty": true, "todo": true, "tbd": true,
+	"fixme": true, "hidden": true, "masked": true, "str": true, "string": true, "int": true,
 	"bool": true, "any": true, "bytes": true, "secretstr": true, "optional": true, "required": true,
 	"sensitive": true, "protected": true, "unset": true, "notset": true, "not-set": true, "not_set": true,
 	"replaceme": true, "replace-me": true, "replace_me": true, "insert": true, "enter": true, "omitted": true,
-	"prompt": true, "stdin": true, "env": true, "default": true, "foo": true, "bar": true, "baz": true,
-	"api_key": true, "apikey": true, "api-key": true, "mypassword": true, "mysecret": true, "mytoken": true,
-	"test": true, "testing": true, "demo": true, "dev": true,
+	"prompt": true, "stdin": true, "env": true, "default": true,
+	"api_key": true, "apikey": true, "api-key": true,
 }
 
 func placeholder(b []byte) bool {
-	s := strings.ToLower(strings.TrimSpace(string(b)))
-	s = strings.Trim(s, `"'`)
-	if s == "" || placeholders[s] {
+	b = bytes.Trim(bytes.TrimSpace(b), `"'`)
+	if len(b) == 0 {
 		return true
 	}
-	switch s[0] {
+	// lower-case the start into a buffer on the stack: this runs for
+	// every labelled value
+	var buf [128]byte
+	low := buf[:min(len(b), len(buf))]
+	for i := range low {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	if len(b) <= len(buf) && placeholders[string(low)] {
+		return true
+	}
+	switch low[0] {
 	case '$', '`', '<', '{', '[', '(', '%', '*', '#':
 		return true // $VAR, ${{ secrets.X }}, <your-token>, {{ x }}, [REDACTED], (protected), %s, ****, #
 	}
-	for _, p := range []string{"your", "my-", "my_", "insert", "enter-", "enter_", "replace", "example", "xxx", "...", "…", "redacted", "changeme", "placeholder", "dummy", "fake"} {
-		if strings.HasPrefix(s, p) {
+	for _, p := range placeholderPrefixes {
+		if bytes.HasPrefix(low, []byte(p)) {
 			return true
 		}
 	}
-	for _, p := range []string{"-here", "_here", "xxxx", "****", "••••"} {
-		if strings.Contains(s, p) {
+	for _, p := range placeholderParts {
+		if bytes.Contains(low, []byte(p)) {
 			return true
 		}
 	}
 	// one character repeated: xxxxxx, 000000, ......
-	if strings.Count(s, s[:1]) == len(s) && len(s) >= 3 {
-		return true
-	}
-	return false
+	return len(b) >= 3 && len(bytes.Trim(b, string(b[:1]))) == 0
 }
+
+// placeholderPrefixes and placeholderParts mark a value as a placeholder:
+// your-api-key-here, <redacted>, xxx, changeme. Words such as "test" or
+// "example" are not among them: a real secret may hold them.
+var (
+	placeholderPrefixes = [...]string{"your", "insert", "enter-", "enter_", "replace", "xxx", "...", "…", "redacted", "changeme", "placeholder"}
+	placeholderParts    = [...]string{"-here", "_here", "xxxx", "****", "••••"}
+)
 
 // codeWords in an identifier path mark it as code naming a secret, not the
 // secret: self.password, args.token, process.env.API_KEY.
@@ -538,17 +566,17 @@ var keyExprSrc = [...]string{
 // or JSON-escaped with \n), or the start of a block that goes on over the
 // next lines (open), which process then follows line by line. A PuTTY
 // key's Private-Lines header opens a block the same way.
-func scanPrivateKey(r *Redactor, line []byte, add func(s, e int, open bool)) {
+func scanPrivateKey(r *Redactor, line []byte, sink *spanSink) {
 	if i := bytes.Index(line, []byte("Private-Lines:")); i >= 0 {
 		rest := bytes.TrimSpace(line[i+len("Private-Lines:"):])
 		if len(rest) > 0 && len(rest) <= 4 && allDigits(rest) {
-			add(i, len(line), true)
+			sink.add(i, len(line), true)
 		}
 	}
 	re := r.keyExpr(2)
 	for _, m := range re.FindAllSubmatchIndex(line, -1) {
 		open := m[2] >= 0 && m[1] == len(line)
-		add(m[0], m[1], open)
+		sink.add(m[0], m[1], open)
 	}
 }
 
@@ -627,7 +655,7 @@ func (r *Redactor) keyExpr(i int) *regexp.Regexp {
 // LS0tLS1CRUdJTi, "-----BEGIN"): the run is redacted when its decoded start
 // names a PRIVATE KEY, so certificate-authority-data stays. A line that is
 // nothing but such a run opens a block: base64 < key wraps at 76.
-func scanBase64Key(r *Redactor, line []byte, add func(s, e int, open bool)) {
+func scanBase64Key(r *Redactor, line []byte, sink *spanSink) {
 	const lead = "LS0tLS1CRUdJTi"
 	for off := 0; ; {
 		i := bytes.Index(line[off:], []byte(lead))
@@ -648,7 +676,7 @@ func scanBase64Key(r *Redactor, line []byte, add func(s, e int, open bool)) {
 			// only a line of nothing but the run (base64 < key wraps it
 			// at 76) goes on to the next line; a YAML value ends on its own
 			whole := len(bytes.TrimSpace(line[:i])) == 0 && len(bytes.TrimSpace(line[j:])) == 0
-			add(i, j, whole)
+			sink.add(i, j, whole)
 		}
 	}
 }
@@ -656,7 +684,7 @@ func scanBase64Key(r *Redactor, line []byte, add func(s, e int, open bool)) {
 // scanURLPassword finds the password in scheme://user:password@host. It is
 // written by hand: "://" is common in output, and this costs a few byte
 // comparisons where a regexp would cost a microsecond.
-func scanURLPassword(_ *Redactor, line []byte, add func(s, e int, open bool)) {
+func scanURLPassword(_ *Redactor, line []byte, sink *spanSink) {
 	for off := 0; ; {
 		i := bytes.Index(line[off:], []byte("://"))
 		if i < 0 {
@@ -702,7 +730,7 @@ func scanURLPassword(_ *Redactor, line []byte, add func(s, e int, open bool)) {
 		if placeholder(pw) || pw[0] == '$' {
 			continue
 		}
-		add(ps, at, false)
+		sink.add(ps, at, false)
 		off = at
 	}
 }
@@ -718,7 +746,7 @@ func scanURLPassword(_ *Redactor, line []byte, add func(s, e int, open bool)) {
 // A bare value ends at a blank or one of "'&;,)]}>, except when the label
 // starts its line and a blank follows the separator (YAML, INI): then it
 // runs to the end of the line, less a trailing # comment.
-func scanLabels(_ *Redactor, line []byte, add func(s, e int, open bool)) {
+func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 	for j := 0; j < len(line); j++ {
 		c := line[j]
 		if c != ':' && c != '=' {
@@ -788,7 +816,7 @@ func scanLabels(_ *Redactor, line []byte, add func(s, e int, open bool)) {
 			}
 		}
 		if e > s && !insideMarker(line, s) && notPlaceholder(line[s:e]) && !(c == ':' && blank && s == v && !labelStartsLine(line[:k]) && lowerWord(line[s:e])) {
-			add(s, e, false)
+			sink.add(s, e, false)
 		}
 		j = max(j, e-1)
 	}
@@ -811,7 +839,7 @@ func labelName(name []byte) bool {
 	if string(name) == "_auth" {
 		return true
 	}
-	if bytes.HasSuffix(bytes.ToLower(name), []byte("existingsecret")) {
+	if len(name) >= 14 && bytes.EqualFold(name[len(name)-14:], []byte("existingsecret")) {
 		return false // a Helm chart's name of a Kubernetes Secret
 	}
 	var buf [64]byte
@@ -853,7 +881,7 @@ const cookieHeader = `(?i)(?:\b(set-)?cookie["']?[ \t]*:[ \t]*["']?|(?:^|\s)(?:-
 // scanCookie redacts the value of every name=value pair of a Cookie header,
 // and of the first pair of a Set-Cookie (the rest are attributes: Path,
 // Expires, HttpOnly).
-func scanCookie(r *Redactor, line []byte, add func(s, e int, open bool)) {
+func scanCookie(r *Redactor, line []byte, sink *spanSink) {
 	re := r.keyExpr(3)
 	for _, m := range re.FindAllSubmatchIndex(line, -1) {
 		set := m[2] >= 0
@@ -875,7 +903,7 @@ func scanCookie(r *Redactor, line []byte, add func(s, e int, open bool)) {
 				e++
 			}
 			if e > v && notPlaceholder(line[v:e]) && !insideMarker(line, v) {
-				add(v, e, false)
+				sink.add(v, e, false)
 			}
 			if set || e >= len(line) || line[e] != ';' {
 				break

@@ -435,6 +435,10 @@ func (t *trigger) at(b []byte, i int) bool {
 // differs from b.
 func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, changed bool) {
 	hits := r.scan(b)
+	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock) {
+		dst = make([]byte, 0, len(b)+len(b)/16+64)
+	}
+	var scratch []span // reused by every unit
 	pos, ns, hi := 0, 0, 0 // copied up to pos; the next unit starts at ns
 	changed = st.pendingNL
 	for ns < len(b) {
@@ -452,10 +456,9 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 				continue
 			case end >= 0:
 				st.inBlock, st.pendingNL = false, false
-				var spans []span
-				spans = append(spans, span{u.s, u.s + end, ownBlockRest})
+				scratch = append(scratch[:0], span{u.s, u.s + end, ownBlockRest})
 				var open bool
-				dst, hi, open, _ = r.emitUnit(dst, b, u, hits, hi, spans)
+				dst, hi, open, _ = r.emitUnit(dst, b, u, hits, hi, scratch)
 				changed = true
 				pos, ns = r.afterUnit(u, open, st)
 				continue
@@ -478,7 +481,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 		}
 		dst = append(dst, b[pos:u.s]...)
 		var open, did bool
-		dst, hi, open, did = r.emitUnit(dst, b, u, hits, hi, nil)
+		dst, hi, open, did = r.emitUnit(dst, b, u, hits, hi, scratch[:0])
 		changed = changed || did
 		pos, ns = r.afterUnit(u, open, st)
 	}
@@ -539,16 +542,27 @@ func (r *Redactor) run(spans []span, line []byte, off, pi int) []span {
 	p := r.pats[pi]
 	owner := len(r.env) + pi
 	if p.scan != nil {
-		p.scan(r, line, func(s, e int, open bool) {
-			o := owner
-			if open {
-				o = ownBlock
-			}
-			spans = append(spans, span{off + s, off + e, o})
-		})
-		return spans
+		sink := spanSink{spans: spans, off: off, owner: owner}
+		p.scan(r, line, &sink)
+		return sink.spans
 	}
 	return p.find(r.regexp(pi), spans, line, off, owner)
+}
+
+// A spanSink collects what a hand-written matcher finds in a line.
+type spanSink struct {
+	spans      []span
+	off, owner int
+}
+
+// add records line[s:e]; with open, a private-key block that goes on to
+// the next line.
+func (k *spanSink) add(s, e int, open bool) {
+	o := k.owner
+	if open {
+		o = ownBlock
+	}
+	k.spans = append(k.spans, span{k.off + s, k.off + e, o})
 }
 
 // find appends p's spans in b (which starts at offset off of the input).
