@@ -438,7 +438,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock) {
 		dst = make([]byte, 0, len(b)+len(b)/16+64)
 	}
-	var scratch []span // reused by every unit
+	var scratch []span     // reused by every unit
 	pos, ns, hi := 0, 0, 0 // copied up to pos; the next unit starts at ns
 	changed = st.pendingNL
 	for ns < len(b) {
