@@ -132,7 +132,7 @@ var builtin = [...]pattern{
 	{kind: "doppler", triggers: []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."}, expr: `\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`},
 	{kind: "pulumi", triggers: []string{"pul-"}, wordStart: true, expr: `\bpul-[a-f0-9]{40}\b`},
 	{kind: "heroku", triggers: []string{"HRKU-"}, expr: `\bHRKU-[A-Za-z0-9_-]{60,}`},
-	{kind: "flyio", triggers: []string{"fo1_", "fm1", "fm2_"}, expr: `\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/=,_-]{60,})`},
+	{kind: "flyio", triggers: []string{"fo1_", "fm1", "fm2"}, expr: `\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/=,_-]{60,})`},
 	{kind: "supabase", triggers: []string{"sbp_"}, expr: `\bsbp_[a-f0-9]{40}`},
 	{kind: "planetscale", triggers: []string{"pscale_"}, expr: `\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}`},
 	{kind: "netlify", triggers: []string{"nfp_"}, expr: `\bnfp_[A-Za-z0-9]{36}`},
