@@ -162,6 +162,14 @@ var formatTests = []struct{ name, in, want string }{
 	{"subscription-key", "Ocp-Apim-Subscription-Key: " + hex64[:32], "Ocp-Apim-Subscription-Key: [REDACTED:credential]"},
 	{"private-token-header", "PRIVATE-TOKEN: " + "Zx9Qw8Er7Ty6", "PRIVATE-TOKEN: [REDACTED:credential]"},
 	{"passphrase", "passphrase=" + "Zx9Qw8Er7Ty6", "passphrase=[REDACTED:credential]"},
+	{"php-arrow", `'password' => '` + "Zx9Qw8Er7Ty6" + `',`, `'password' => '[REDACTED:credential]',`},
+	{"xml-maven", "<server><id>repo</id><username>me</username><password>" + "Zx9Qw8Er7Ty6" + "</password></server>", "<server><id>repo</id><username>me</username><password>[REDACTED:credential]</password></server>"},
+	{"vault-table", "password    " + "Zx9Qw8Er7Ty6", "password    [REDACTED:netrc]"},
+	{"vault-table-key", "api_key\t" + "Zx9Qw8Er7Ty6", "api_key\t[REDACTED:credential]"},
+	{"add-mask", "::add-mask::" + "Zx9Qw8Er7Ty6", "::add-mask::[REDACTED:credential]"},
+	{"pgpass", "db.example.com:5432:app:app:" + "Zx9Qw8Er7Ty6", "db.example.com:5432:app:app:[REDACTED:credential]"},
+	{"dockerconfigjson", "  .dockerconfigjson: eyJhdXRocyI6eyJnaGNyLmlvIjp7ImF1dGgiOiJabUZyWlE9PSJ9fX0=", "  .dockerconfigjson: [REDACTED:credential]"},
+	{"jdbc", "jdbc:mysql://db:3306/app?user=root&password=" + "Zx9Qw8Er7Ty6", "jdbc:mysql://db:3306/app?user=root&password=[REDACTED:credential]"},
 	{"go-const", `const apiKey = "` + "Zx9Qw8Er7Ty6" + `"`, `const apiKey = "[REDACTED:credential]"`},
 }
 
@@ -312,6 +320,13 @@ func kindsIn(s string) []string {
 }
 
 var keepProse = []string{
+	"Key                 Value",
+	"token_policies      [default]",
+	"token_duration      768h",
+	"secret_key     ****************WXYZ shared-credentials-file",
+	"root:x:0:0:root:/root:/bin/bash",
+	"Authorization: Bearer <token>",
+	"Authorization: Bearer YOUR_TOKEN",
 	"error: invalid token: expired",
 	"Token: token,",
 	"	Password: cfg.Password,",

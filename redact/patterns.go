@@ -59,6 +59,7 @@ const labelValue = `(?:"(?P<s>[^"\n]+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s"'&;,)\]}>]+)
 var labelWords = [...]string{
 	"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey", "signingkey",
 	"encryptionkey", "masterkey", "authkey", "secretkeybase", "subscriptionkey", "primarykey", "secondarykey",
+	"dockerconfigjson", "dockercfg",
 }
 
 // pemBegin and pemEnd are a private key's armour lines (RSA, EC, DSA,
@@ -266,6 +267,24 @@ var builtin = [...]pattern{
 		kind: "credential", triggers: labelTriggers, fold: true, scan: scanLabels,
 	},
 	{
+		// XML: <password>…</password>, Maven's settings.xml, NuGet.Config
+		kind: "credential", triggers: []string{"password>", "passwd>", "passphrase>", "secret>", "token>", "apikey>", "api_key>", "accesskey>", "access_key>", "privatekey>"}, fold: true,
+		expr:  `(?i)<[A-Za-z0-9_.:-]*(?:password|passwd|passphrase|secret|token|api_?key|access_?key|private_?key)>(?P<s>[^<\n]+)</`,
+		valid: notPlaceholder,
+	},
+	{
+		// GitHub Actions: ::add-mask::VALUE names a value to hide
+		kind: "credential", triggers: []string{"::add-mask::"},
+		expr:  `::add-mask::(?P<s>\S+)`,
+		valid: notPlaceholder,
+	},
+	{
+		// ~/.pgpass: host:port:database:user:password
+		kind: "credential", triggers: []string{":5432:", ":*:"},
+		expr:  `^[^:\s]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>\S+)$`,
+		valid: notPlaceholder,
+	},
+	{
 		// curl -u user:hunter2, --user=user:hunter2 (the password only)
 		kind: "credential", triggers: []string{"-u", "--user"},
 		expr:  `(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:'"@/]+:(?P<s>[^\s'"]+)`,
@@ -283,7 +302,7 @@ var builtin = [...]pattern{
 
 // labelTriggers are the triggers of the label patterns: every way a
 // secretWords label can be spelled.
-var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey"}
+var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey", "dockerconfigjson", "dockercfg"}
 
 // awsBefore reports whether "aws" (any case) ends at most one byte before
 // position i: aws_secret…, AWS-SECRET…, awssecret….
@@ -747,6 +766,7 @@ func scanURLPassword(_ *Redactor, line []byte, sink *spanSink) {
 // starts its line and a blank follows the separator (YAML, INI): then it
 // runs to the end of the line, less a trailing # comment.
 func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
+	scanTableLabel(line, sink)
 	for j := 0; j < len(line); j++ {
 		c := line[j]
 		if c != ':' && c != '=' {
@@ -770,9 +790,9 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 		if k > 0 && line[k-1] == '/' {
 			continue // https://x-access-token:pw@…: the URL's to judge
 		}
-		// the separator: = : := (not == or ::)
+		// the separator: = : := => (not == or ::)
 		v := j + 1
-		if c == ':' && v < len(line) && line[v] == '=' {
+		if v < len(line) && (c == ':' && line[v] == '=' || c == '=' && line[v] == '>') {
 			v++
 		}
 		if v < len(line) && (line[v] == '=' || line[v] == ':') {
@@ -831,6 +851,37 @@ func lowerWord(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// scanTableLabel finds a label and its value in a table's row, as vault kv
+// get prints one: "password    hunter2" (the label first on the line, then
+// two blanks or a tab, then one value that ends the line).
+func scanTableLabel(line []byte, sink *spanSink) {
+	k := 0
+	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	ne := k
+	for ne < len(line) && (isWord(line[ne]) || line[ne] == '-' || line[ne] == '.') {
+		ne++
+	}
+	if ne == k || ne+2 > len(line) || !(line[ne] == '\t' || line[ne] == ' ' && line[ne+1] == ' ') || !labelName(line[k:ne]) {
+		return
+	}
+	v := ne
+	for v < len(line) && (line[v] == ' ' || line[v] == '\t') {
+		v++
+	}
+	e := v
+	for e < len(line) && line[e] != ' ' && line[e] != '\t' && line[e] != '\r' {
+		e++
+	}
+	if e == v || len(bytes.TrimSpace(line[e:])) != 0 {
+		return
+	}
+	if !insideMarker(line, v) && notPlaceholder(line[v:e]) {
+		sink.add(v, e, false)
+	}
 }
 
 // labelName reports whether name ends in one of the labelWords (or is
