@@ -320,6 +320,10 @@ func kindsIn(s string) []string {
 }
 
 var keepProse = []string{
+	"docker run --rm -u 1000:1000 -v $PWD:/src golang:1.22 go build",
+	"git push --no-password --force-with-lease",
+	"      --api-key KEY          the key to use",
+	"  -t, --token: the API token",
 	"Key                 Value",
 	"token_policies      [default]",
 	"token_duration      768h",

@@ -288,7 +288,7 @@ var builtin = [...]pattern{
 		// curl -u user:hunter2, --user=user:hunter2 (the password only)
 		kind: "credential", triggers: []string{"-u", "--user"},
 		expr:  `(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:'"@/]+:(?P<s>[^\s'"]+)`,
-		valid: notPlaceholder,
+		valid: notUserID,
 	},
 	{
 		// --password hunter2, --registry-token=…, --client-secret …
@@ -412,6 +412,12 @@ func filler(b []byte) bool {
 // notFlagValue is notPlaceholder, and also rejects what docker build
 // --secret takes (id=…,src=…): that names a secret, it is not one.
 func notFlagValue(b []byte) bool {
+	if b[0] == '-' {
+		return false // --no-password --next: the next flag
+	}
+	if metavar(b) {
+		return false // --api-key KEY in a usage text
+	}
 	if proseWords[strings.ToLower(string(b))] {
 		return false // "Using --password via the CLI is insecure"
 	}
@@ -421,6 +427,26 @@ func notFlagValue(b []byte) bool {
 		}
 	}
 	return notPlaceholder(b)
+}
+
+// metavar reports whether b is a usage text's name for a value: TOKEN,
+// API_KEY, VALUE.
+func metavar(b []byte) bool {
+	if len(b) > 24 {
+		return false
+	}
+	for _, c := range b {
+		if !('A' <= c && c <= 'Z' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// notUserID is notPlaceholder, and also rejects the numeric uid:gid of
+// docker run -u 1000:1000.
+func notUserID(b []byte) bool {
+	return !allDigits(b) && notPlaceholder(b)
 }
 
 // proseWords after a flag's name show a sentence about the flag, not its
