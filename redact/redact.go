@@ -59,7 +59,10 @@ type Redactor struct {
 	pats     []*pattern  // the built-in table, then the user's
 	always   []int       // patterns with no trigger: run on every line
 	triggers []trigger
-	byPair   [1024][]int32 // trigger indices by a hash of their first two bytes (each case when folded)
+	// pairIdx[pairOff[k]:pairOff[k+1]] are the triggers whose first two
+	// bytes (each case when folded) hash to k
+	pairIdx []int32
+	pairOff [1024 + 1]int32
 	pairs    [1 << 16 / 64]uint64
 	// trigrams hashes the first three bytes of every trigger (all of a
 	// two-byte trigger's continuations): a second sieve behind pairs.
@@ -87,7 +90,7 @@ type envSecret struct {
 // number the env secrets first, then the patterns; a lower owner wins when
 // matches overlap.
 type trigger struct {
-	text      []byte
+	text      string
 	fold      bool
 	wordStart bool // only where no letter, digit or '_' comes before
 	owner     int
@@ -155,49 +158,87 @@ func New(environ []string, opts ...Option) *Redactor {
 	r.compiled = make([]*regexp.Regexp, len(r.pats))
 	r.once = make([]sync.Once, len(r.pats))
 
+	r.triggers = make([]trigger, 0, len(r.env)+len(r.pats)*3)
+	entries := make([][2]int32, 0, 2*cap(r.triggers))
 	for i, e := range r.env {
-		r.addTrigger(trigger{text: e.value, owner: i})
+		r.addTrigger(trigger{text: string(e.value), owner: i}, &entries)
 	}
 	for i, p := range r.pats {
 		if len(p.triggers) == 0 {
 			r.always = append(r.always, i)
 		}
 		for _, t := range p.triggers {
-			r.addTrigger(trigger{text: []byte(t), fold: p.fold, wordStart: p.wordStart, owner: len(r.env) + i})
+			r.addTrigger(trigger{text: t, fold: p.fold, wordStart: p.wordStart, owner: len(r.env) + i}, &entries)
 		}
 	}
+	r.buildPairs(entries)
 	return r
 }
 
-func (r *Redactor) addTrigger(t trigger) {
+// addTrigger adds t to the tables; entries notes each (bucket, trigger)
+// for buildPairs.
+func (r *Redactor) addTrigger(t trigger, entries *[][2]int32) {
 	idx := int32(len(r.triggers))
 	r.triggers = append(r.triggers, t)
-	firsts, seconds := []byte{t.text[0]}, []byte{t.text[1]}
-	if t.fold {
-		firsts, seconds = bothCases(t.text[0]), bothCases(t.text[1])
-	}
-	thirds := make([]byte, 0, 256)
-	switch {
-	case len(t.text) == 2:
-		for c := range 256 {
-			thirds = append(thirds, byte(c))
-		}
-	case t.fold:
-		thirds = bothCases(t.text[2])
-	default:
-		thirds = append(thirds, t.text[2])
+	var fa, fb, fc [2]byte
+	firsts, seconds := cases(t.text[0], t.fold, &fa), cases(t.text[1], t.fold, &fb)
+	var thirds []byte
+	if len(t.text) > 2 {
+		thirds = cases(t.text[2], t.fold, &fc)
 	}
 	for _, a := range firsts {
 		for _, b := range seconds {
-			r.byPair[pairBucket(a, b)] = append(r.byPair[pairBucket(a, b)], idx)
+			*entries = append(*entries, [2]int32{int32(pairBucket(a, b)), idx})
 			k := uint(a)<<8 | uint(b)
 			r.pairs[k/64] |= 1 << (k % 64)
+			if thirds == nil { // a two-byte trigger: any third byte
+				for c := range 256 {
+					h := trigram(a, b, byte(c))
+					r.trigrams[h/64] |= 1 << (h % 64)
+				}
+			}
 			for _, c := range thirds {
 				h := trigram(a, b, c)
 				r.trigrams[h/64] |= 1 << (h % 64)
 			}
 		}
 	}
+}
+
+// buildPairs lays the (bucket, trigger) entries out by bucket: the
+// triggers of bucket k are pairIdx[pairOff[k]:pairOff[k+1]].
+func (r *Redactor) buildPairs(entries [][2]int32) {
+	for _, e := range entries {
+		r.pairOff[e[0]+1]++
+	}
+	for k := 1; k < len(r.pairOff); k++ {
+		r.pairOff[k] += r.pairOff[k-1]
+	}
+	r.pairIdx = make([]int32, len(entries))
+	var fill [len(r.pairOff)]int32
+	for _, e := range entries {
+		k := e[0]
+		r.pairIdx[r.pairOff[k]+fill[k]] = e[1]
+		fill[k]++
+	}
+}
+
+// cases returns c, and its other case when fold is set and c is a letter,
+// in buf.
+func cases(c byte, fold bool, buf *[2]byte) []byte {
+	buf[0] = c
+	if !fold {
+		return buf[:1]
+	}
+	switch {
+	case 'a' <= c && c <= 'z':
+		buf[1] = c - 'a' + 'A'
+	case 'A' <= c && c <= 'Z':
+		buf[1] = c - 'A' + 'a'
+	default:
+		return buf[:1]
+	}
+	return buf[:2]
 }
 
 // pairBucket hashes two bytes to an index of byPair.
@@ -208,16 +249,6 @@ func pairBucket(a, b byte) int {
 // trigram hashes three bytes to 16 bits.
 func trigram(a, b, c byte) uint32 {
 	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> 16
-}
-
-func bothCases(c byte) []byte {
-	switch {
-	case 'a' <= c && c <= 'z':
-		return []byte{c, c - 'a' + 'A'}
-	case 'A' <= c && c <= 'Z':
-		return []byte{c, c - 'A' + 'a'}
-	}
-	return []byte{c}
 }
 
 // secretName reports whether an environment variable's name says it holds a
@@ -368,7 +399,8 @@ func (r *Redactor) scan(b []byte) []hit {
 				continue
 			}
 		}
-		for _, ti := range r.byPair[pairBucket(b[i], b[i+1])] {
+		pb := pairBucket(b[i], b[i+1])
+		for _, ti := range r.pairIdx[r.pairOff[pb]:r.pairOff[pb+1]] {
 			t := &r.triggers[ti]
 			if !t.at(b, i) {
 				continue
@@ -415,10 +447,10 @@ func (t *trigger) at(b []byte, i int) bool {
 		return false
 	}
 	if !t.fold {
-		return bytes.Equal(b[i:i+len(t.text)], t.text)
+		return string(b[i:i+len(t.text)]) == t.text
 	}
-	for j, c := range t.text {
-		d := b[i+j]
+	for j := range len(t.text) {
+		c, d := t.text[j], b[i+j]
 		if 'A' <= d && d <= 'Z' {
 			d += 'a' - 'A'
 		}
@@ -432,7 +464,8 @@ func (t *trigger) at(b []byte, i int) bool {
 // process appends the redaction of b to dst. b starts at a unit start and,
 // unless final, ends at a unit end (see completeUnits); st carries an open
 // private-key block between calls. changed reports whether the output
-// differs from b.
+// differs from b; when it does not and dst is nil, out may be nil (b is the
+// output).
 func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, changed bool) {
 	hits := r.scan(b)
 	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock) {
@@ -477,6 +510,9 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 		case hi < len(hits):
 			u = hits[hi].u
 		default:
+			if dst == nil && !changed {
+				return nil, false // the caller has b
+			}
 			return append(dst, b[pos:]...), changed
 		}
 		dst = append(dst, b[pos:u.s]...)

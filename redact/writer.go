@@ -25,7 +25,6 @@ type streamWriter struct {
 	r      *Redactor
 	w      io.Writer
 	buf    []byte // input not yet passed on: the start of a line (or piece)
-	out    []byte // reused output buffer
 	st     state
 	err    error
 	closed bool
@@ -66,8 +65,10 @@ func hasNL(b []byte) bool {
 
 // flush redacts and writes buf[:k], keeping the rest.
 func (sw *streamWriter) flush(k int, final bool) error {
-	out, _ := sw.r.process(sw.out[:0], sw.buf[:k], &sw.st, final)
-	sw.out = out[:0]
+	out, changed := sw.r.process(nil, sw.buf[:k], &sw.st, final)
+	if !changed {
+		out = sw.buf[:k]
+	}
 	if len(out) > 0 {
 		if _, err := sw.w.Write(out); err != nil {
 			sw.err = fmt.Errorf("write redacted output: %w", err)
@@ -93,6 +94,6 @@ func (sw *streamWriter) Close() error {
 		return sw.err
 	}
 	err := sw.flush(len(sw.buf), true)
-	sw.buf, sw.out = nil, nil
+	sw.buf = nil
 	return err
 }
