@@ -63,7 +63,7 @@ type Redactor struct {
 	// bytes (each case when folded) hash to k
 	pairIdx []int32
 	pairOff [1024 + 1]int32
-	pairs    [1 << 16 / 64]uint64
+	pairs   [1 << 16 / 64]uint64
 	// trigrams hashes the first three bytes of every trigger (all of a
 	// two-byte trigger's continuations): a second sieve behind pairs.
 	trigrams [1 << 16 / 64]uint64
