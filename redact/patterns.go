@@ -397,8 +397,8 @@ func upperLower(b []byte) bool {
 }
 
 // filler reports whether a token is a placeholder made of one repeated
-// character after its prefix (ghp_xxxxxxxx…, sk-000000…): a third or more
-// of it is one character that is not hex-like random.
+// character after its prefix (ghp_xxxxxxxx…, sk-000000…): half of it or
+// more is one character, which random text never is.
 func filler(b []byte) bool {
 	var count [256]int
 	top := 0
