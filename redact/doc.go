@@ -14,7 +14,7 @@
 //
 // # What counts as a secret
 //
-// One table (patterns.go) of 93 entries in 78 kinds, in three groups:
+// One table (patterns.go) of 108 entries in 89 kinds, in three groups:
 //
 //   - Tokens with a shape of their own, found anywhere: cloud keys (AWS
 //     AKIA/ASIA ids, GCP AIza, GOCSPX-, ya29., 1//0, Azure Entra secrets,
@@ -30,7 +30,9 @@
 //     NVIDIA), registries (npm_, pypi-, rubygems_, dckr_pat_, NuGet,
 //     crates.io, Clojars, JFrog, Packagist), SaaS (SendGrid, Mailgun,
 //     Twilio, Linear, Notion, Postman, New Relic, Grafana, Sentry, Figma,
-//     1Password), age secret keys and JWTs.
+//     1Password, Mapbox, Contentful, Airtable, Cloudflare, CircleCI,
+//     Buildkite, Sourcegraph, SonarQube, Twitter, Mailchimp), AWS ECR login
+//     tokens, age secret keys and JWTs.
 //   - Private keys: PEM blocks of every kind (RSA, EC, DSA, OpenSSH, PKCS#8
 //     plain and ENCRYPTED, PGP, SSH2), PuTTY private lines, JSON-escaped
 //     keys (a service-account file's "private_key"), and PEM keys encoded in
@@ -45,7 +47,9 @@
 //     INI, .env, shell, Go and HTTP-header notation, credential flags
 //     (--password x, --registry-token=x, curl -u user:x), signed-URL
 //     signatures (Azure SAS sig=, X-Amz-Signature=), Azure connection
-//     strings, ~/.docker/config.json "auth".
+//     strings, ~/.docker/config.json "auth", XML elements (<password>),
+//     PHP define('DB_PASSWORD', …), vault-style table rows, .pgpass lines,
+//     GitHub Actions ::add-mask::.
 //
 // Then env:NAME for the value (8 characters or more, each line of it) of
 // every environment variable whose name contains KEY, TOKEN, SECRET,

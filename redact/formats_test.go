@@ -170,6 +170,25 @@ var formatTests = []struct{ name, in, want string }{
 	{"pgpass", "db.example.com:5432:app:app:" + "Zx9Qw8Er7Ty6", "db.example.com:5432:app:app:[REDACTED:credential]"},
 	{"dockerconfigjson", "  .dockerconfigjson: eyJhdXRocyI6eyJnaGNyLmlvIjp7ImF1dGgiOiJabUZyWlE9PSJ9fX0=", "  .dockerconfigjson: [REDACTED:credential]"},
 	{"jdbc", "jdbc:mysql://db:3306/app?user=root&password=" + "Zx9Qw8Er7Ty6", "jdbc:mysql://db:3306/app?user=root&password=[REDACTED:credential]"},
+	{"okta-ssws", "Authorization: SSWS " + "00" + alnum40, "Authorization: SSWS [REDACTED:authorization]"},
+	{"django", "SECRET_KEY = 'django-insecure-" + "Zx9Qw8Er7Ty6Ui5'", "SECRET_KEY = '[REDACTED:credential]'"},
+	{"laravel", "APP_KEY=base64:" + "Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz=", "APP_KEY=[REDACTED:credential]"},
+	{"wireguard", "PresharedKey = " + "Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNm12A=", "PresharedKey = [REDACTED:credential]"},
+	{"wp-config", "define( 'DB_PASSWORD', '" + "Zx9Qw8Er7Ty6" + "' );", "define( 'DB_PASSWORD', '[REDACTED:credential]' );"},
+	{"wp-salt", "define('AUTH_KEY',         '" + "Zx9Qw8Er7Ty6 ^%$#@!" + "');", "define('AUTH_KEY',         '[REDACTED:credential]');"},
+	{"odbc", "Driver={ODBC};Server=db;UID=sa;PWD=" + "Zx9Qw8Er7Ty6;", "Driver={ODBC};Server=db;UID=sa;PWD=[REDACTED:credential];"},
+	{"consul", "SecretID:          " + "7c9e6679-7425-40de-944b-e07fc1f90ae7", "SecretID:          [REDACTED:credential]"},
+	{"mapbox", "sk.eyJ1Ijoib2N0byIsImEiOiJjbGZha2UifQ." + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7O", "[REDACTED:mapbox]"},
+	{"contentful", "CFPAT-" + b64url86[:43], "[REDACTED:contentful]"},
+	{"airtable", "pat" + "Ab1Cd2Ef3Gh4Ij" + "." + hex64, "[REDACTED:airtable]"},
+	{"cloudflare-origin-ca", "v1.0-" + hex64[:24] + "-" + hex64 + hex64 + hex64[:18], "[REDACTED:cloudflare]"},
+	{"circleci", "CCIPAT_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7O" + "_" + hex64[:40], "[REDACTED:circleci]"},
+	{"buildkite", "bkua_" + hex64[:40], "[REDACTED:buildkite]"},
+	{"sourcegraph", "sgp_" + hex64[:16] + "_" + hex64[:40], "[REDACTED:sourcegraph]"},
+	{"sonarqube", "squ_" + hex64[:40], "[REDACTED:sonarqube]"},
+	{"twitter", "AAAAAAAAAAAAAAAAAAAAA" + "Ab1Cd2Ef3Gh4%3D" + alnum40 + alnum40, "[REDACTED:twitter]"},
+	{"mailchimp", hex64[:32] + "-us21", "[REDACTED:mailchimp]"},
+	{"aws-ecr", "eyJwYXlsb2FkIjoi" + b64url86 + b64url86[:30] + "==", "[REDACTED:aws-ecr]"},
 	{"go-const", `const apiKey = "` + "Zx9Qw8Er7Ty6" + `"`, `const apiKey = "[REDACTED:credential]"`},
 }
 
@@ -320,6 +339,11 @@ func kindsIn(s string) []string {
 }
 
 var keepProse = []string{
+	"PWD=/home/octo/app",
+	"OLDPWD=/",
+	"path: /usr/local/bin pattern: *.go",
+	"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+	"  AccessorID:       7c9e6679-7425-40de-944b-e07fc1f90ae7",
 	"docker run --rm -u 1000:1000 -v $PWD:/src golang:1.22 go build",
 	"git push --no-password --force-with-lease",
 	"      --api-key KEY          the key to use",

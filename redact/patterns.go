@@ -59,7 +59,8 @@ const labelValue = `(?:"(?P<s>[^"\n]+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s"'&;,)\]}>]+)
 var labelWords = [...]string{
 	"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey", "signingkey",
 	"encryptionkey", "masterkey", "authkey", "secretkeybase", "subscriptionkey", "primarykey", "secondarykey",
-	"dockerconfigjson", "dockercfg",
+	"dockerconfigjson", "dockercfg", "secretkey", "appkey", "sharedkey", "hmackey", "presharedkey", "licensekey",
+	"secretid", "pwd",
 }
 
 // pemBegin and pemEnd are a private key's armour lines (RSA, EC, DSA,
@@ -225,6 +226,24 @@ var builtin = [...]pattern{
 	{kind: "figma", triggers: []string{"figd_"}, wordStart: true, expr: `\bfigd_[A-Za-z0-9_-]{40,}`},
 	{kind: "onepassword", triggers: []string{"ops_eyJ"}, wordStart: true, expr: `\bops_eyJ[A-Za-z0-9+/=_-]{100,}`},
 
+	{kind: "mapbox", triggers: []string{"sk.eyJ"}, wordStart: true, expr: `\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`},
+	{kind: "contentful", triggers: []string{"CFPAT-"}, wordStart: true, expr: `\bCFPAT-[A-Za-z0-9_-]{43}`},
+	{kind: "airtable", triggers: []string{"pat"}, wordStart: true, near: airtableNear, expr: `\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`},
+	{kind: "cloudflare", triggers: []string{"v1.0-"}, wordStart: true, expr: `\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}`},
+	{kind: "circleci", triggers: []string{"CCIPAT_"}, wordStart: true, expr: `\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}`},
+	{kind: "buildkite", triggers: []string{"bkua_"}, wordStart: true, expr: `\bbkua_[a-f0-9]{40}`},
+	{kind: "sourcegraph", triggers: []string{"sgp_"}, wordStart: true, expr: `\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}`},
+	{kind: "sonarqube", triggers: []string{"squ_", "sqp_", "sqa_"}, wordStart: true, expr: `\bsq[upa]_[a-f0-9]{40}`},
+	{kind: "twitter", triggers: []string{"AAAAAAAAAAAAAAAAAAAAA"}, expr: `AAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{60,}`, valid: hasPercent},
+	{kind: "mailchimp", triggers: []string{"-us"}, near: hexBefore(32), expr: `\b[0-9a-f]{32}-us[0-9]{1,2}\b`},
+	{kind: "aws-ecr", triggers: []string{"eyJwYXlsb2FkIjoi"}, wordStart: true, expr: `\beyJwYXlsb2FkIjoi[A-Za-z0-9+/=]{100,}`},
+	{
+		// PHP: define('DB_PASSWORD', '…'); (wp-config.php and its salts)
+		kind: "credential", triggers: []string{"define("}, wordStart: true,
+		expr:  `define\([ \t]*['"][A-Z0-9_]*(?:PASSWORD|PASS|SECRET|KEY|SALT|TOKEN)['"][ \t]*,[ \t]*['"](?P<s>[^'"\n]+)['"]`,
+		valid: notPlaceholder,
+	},
+
 	// ---- tokens of a known structure -----------------------------------
 	{kind: "jwt", triggers: []string{"eyJ"}, wordStart: true, expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`},
 
@@ -237,7 +256,7 @@ var builtin = [...]pattern{
 		// Authorization: Bearer …, also as curl -v prints it (> …) and in
 		// JSON; Proxy-Authorization too
 		kind: "authorization", triggers: []string{"authorization"}, fold: true,
-		expr:  `(?i)authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot|negotiate|ntlm|apikey|api-key|key|sso-key|otp|jwt|splunk)[ \t]+(?P<s>[A-Za-z0-9._~+/=:-]{4,})`,
+		expr:  `(?i)authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot|negotiate|ntlm|apikey|api-key|key|sso-key|otp|jwt|splunk|ssws|dsn)[ \t]+(?P<s>[A-Za-z0-9._~+/=:-]{4,})`,
 		valid: notPlaceholder,
 	},
 	{kind: "cookie", triggers: []string{"cookie", "-b "}, fold: true, scan: scanCookie},
@@ -302,7 +321,7 @@ var builtin = [...]pattern{
 
 // labelTriggers are the triggers of the label patterns: every way a
 // secretWords label can be spelled.
-var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey", "dockerconfigjson", "dockercfg"}
+var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey", "dockerconfigjson", "dockercfg", "app_key", "appkey", "app-key", "sharedkey", "shared_key", "hmackey", "hmac_key", "presharedkey", "licensekey", "license_key", "secretid", "secret_id", "pwd"}
 
 // awsBefore reports whether "aws" (any case) ends at most one byte before
 // position i: aws_secret…, AWS-SECRET…, awssecret….
@@ -352,6 +371,33 @@ func discordNear(line []byte, i int) bool {
 		j++
 	}
 	return j-i >= 24 && j < len(line) && line[j] == '.'
+}
+
+// airtableNear checks "pat" + 14 letters or digits + ".".
+func airtableNear(line []byte, i int) bool {
+	j := i + 3 + 14
+	return j < len(line) && line[j] == '.'
+}
+
+// hexBefore returns a near check: n hex digits just before the trigger.
+func hexBefore(n int) func([]byte, int) bool {
+	return func(line []byte, i int) bool {
+		if i < n {
+			return false
+		}
+		for _, c := range line[i-n : i] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// hasPercent accepts a token holding a URL escape: a Twitter bearer token
+// does, base64 of zeros does not.
+func hasPercent(b []byte) bool {
+	return bytes.IndexByte(b, '%') >= 0
 }
 
 // hexAfter returns a near check: n hex digits after a trigger of length k.
@@ -861,11 +907,20 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 				e++
 			}
 		}
+		if pwdPath(line[k:ne], line[s:e]) {
+			j = max(j, e-1)
+			continue // PWD=/home/me: the shell's directory, not ODBC's Pwd=
+		}
 		if e > s && !insideMarker(line, s) && notPlaceholder(line[s:e]) && !(c == ':' && blank && s == v && !labelStartsLine(line[:k]) && lowerWord(line[s:e])) {
 			sink.add(s, e, false)
 		}
 		j = max(j, e-1)
 	}
+}
+
+// pwdPath reports whether a label ending in pwd holds a path (PWD, OLDPWD).
+func pwdPath(label, value []byte) bool {
+	return len(label) >= 3 && bytes.EqualFold(label[len(label)-3:], []byte("pwd")) && len(value) > 0 && (value[0] == '/' || value[0] == '~' || value[0] == '.')
 }
 
 // lowerWord reports whether b is one lower-case word: after "invalid
