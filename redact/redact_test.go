@@ -226,9 +226,9 @@ func TestWriterSplit(t *testing.T) {
 	}
 }
 
-// TestWriterByteAtATime uses a small hold-back and passes text on after
-// every byte, so the writer's internal cut lands on every position of the
-// secret, with filler on both sides.
+// TestWriterByteAtATime writes one byte at a time, with filler lines on
+// both sides of the secret: no secret may pass, and the result must equal
+// the whole-buffer one.
 func TestWriterByteAtATime(t *testing.T) {
 	r := New([]string{"X_TOKEN=envsecretvalue99"})
 	filler := strings.Repeat("lorem ipsum dolor ", 30)
