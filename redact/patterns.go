@@ -32,11 +32,16 @@ type pattern struct {
 	literal bool
 }
 
+// compile compiles p's expression. The built-in ones always compile
+// (TestPatternsCompile); a user's that does not is matched as literal text,
+// never a panic on guard's path.
 func (p *pattern) compile() *regexp.Regexp {
-	if p.literal {
-		return regexp.MustCompile(regexp.QuoteMeta(p.expr))
+	if !p.literal {
+		if re, err := regexp.Compile(p.expr); err == nil {
+			return re
+		}
 	}
-	return regexp.MustCompile(p.expr)
+	return regexp.MustCompile(regexp.QuoteMeta(p.expr))
 }
 
 // accept reports whether a candidate is a secret: it passes valid, and a
@@ -523,7 +528,7 @@ var placeholders = map[string]bool{
 	"bool": true, "any": true, "bytes": true, "secretstr": true, "optional": true, "required": true,
 	"sensitive": true, "protected": true, "unset": true, "notset": true, "not-set": true, "not_set": true,
 	"replaceme": true, "replace-me": true, "replace_me": true, "insert": true, "enter": true, "omitted": true,
-	"prompt": true, "stdin": true, "env": true, "default": true,
+	"prompt": true, "stdin": true, "env": true, "default": true, "enabled": true, "disabled": true,
 	"api_key": true, "apikey": true, "api-key": true,
 }
 
