@@ -29,6 +29,8 @@ var formatTests = []struct{ name, in, want string }{
 	{"pem-ci-prefixed", "2024-05-01T10:00:00.1Z -----BEGIN RSA " + "PRIVATE KEY-----\n2024-05-01T10:00:00.2Z " + pemBody + "\n2024-05-01T10:00:00.3Z -----END RSA PRIVATE KEY-----\n2024-05-01T10:00:00.4Z done",
 		"2024-05-01T10:00:00.1Z [REDACTED:private-key]\n2024-05-01T10:00:00.4Z done"},
 	{"pem-diff", "+-----BEGIN OPENSSH " + "PRIVATE KEY-----\n+" + pemBody + "\n+-----END OPENSSH PRIVATE KEY-----\n context", "+[REDACTED:private-key]\n context"},
+	{"pem-grep-a", "id_rsa:-----BEGIN RSA " + "PRIVATE KEY-----\nid_rsa-" + pemBody + "\nid_rsa-q1w2e3==\nid_rsa:-----END RSA PRIVATE KEY-----\nother.txt:1:x", "id_rsa:[REDACTED:private-key]\nother.txt:1:x"},
+	{"pem-cat-n", "     1\t-----BEGIN EC " + "PRIVATE KEY-----\n     2\t" + pemBody + "\n     3\tq1w2==\n     4\t-----END EC PRIVATE KEY-----\n     5\tdone", "     1\t[REDACTED:private-key]\n     5\tdone"},
 	{"pem-cut-short-then-text", "-----BEGIN " + "PRIVATE KEY-----\n" + pemBody + "\nError: truncated output", "[REDACTED:private-key]\nError: truncated output"},
 	{"putty", "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\n" + pemBody[:44] + "\nPrivate-MAC: 8f2e", "PuTTY-User-Key-File-3: ssh-ed25519\n[REDACTED:private-key]\nPrivate-MAC: 8f2e"},
 	{"pem-base64-kubeconfig", "    client-key-data: LS0tLS1CRUdJTi" + "BSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcEFJQkFBS0NBUUVB", "    client-key-data: [REDACTED:private-key]"},

@@ -696,25 +696,36 @@ func (r *Redactor) blockLine(line []byte, st *state) (end int, goesOn bool) {
 			return m[1], false
 		}
 	}
+	// The lines of a block carry what its BEGIN line carried before the
+	// armour (grep's "id_rsa:", cat -n's number, a log's timestamp): look
+	// past as much of each line first.
+	if p := st.prefix; p > 0 && p < len(line) && keyLine(line[p:], st) {
+		return -1, true
+	}
+	return -1, keyLine(line, st)
+}
+
+// keyLine reports whether line can be one of a private-key block's lines.
+func keyLine(line []byte, st *state) bool {
 	t := bytes.TrimLeft(line, " \t+->|#*/\"'")
 	t = bytes.TrimRight(t, " \t\r\",'")
 	t = bytes.TrimSuffix(t, []byte(`\n`))
 	if len(t) == 0 {
-		return -1, true
+		return true
 	}
 	if base64Line(t) {
 		st.body = true
-		return -1, true
+		return true
 	}
 	if !st.body && header(t) {
-		return -1, true
+		return true
 	}
 	// a prefix (a timestamp) then a long base64 field
 	if i := bytes.LastIndexAny(t, " \t"); i >= 0 && len(t)-i-1 >= 16 && base64Line(t[i+1:]) {
 		st.body = true
-		return -1, true
+		return true
 	}
-	return -1, false
+	return false
 }
 
 func base64Line(b []byte) bool {

@@ -330,6 +330,7 @@ type state struct {
 	inBlock   bool
 	body      bool // a base64 line has been seen: no more headers
 	pendingNL bool // the newline after the block's last line, held back
+	prefix    int  // how far into its line the block's BEGIN armour started
 }
 
 // unitAt returns the unit of b holding position i. b starts at a unit start.
@@ -490,7 +491,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 			case end >= 0:
 				st.inBlock, st.pendingNL = false, false
 				scratch = append(scratch[:0], span{u.s, u.s + end, ownBlockRest})
-				var open bool
+				var open int
 				dst, hi, open, _ = r.emitUnit(dst, b, u, hits, hi, scratch)
 				changed = true
 				pos, ns = r.afterUnit(u, open, st)
@@ -516,7 +517,8 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 			return append(dst, b[pos:]...), changed
 		}
 		dst = append(dst, b[pos:u.s]...)
-		var open, did bool
+		var open int
+		var did bool
 		dst, hi, open, did = r.emitUnit(dst, b, u, hits, hi, scratch[:0])
 		changed = changed || did
 		pos, ns = r.afterUnit(u, open, st)
@@ -531,21 +533,22 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 
 // afterUnit returns where processing goes on after unit u; when u opened a
 // private-key block, its newline is held back (it goes if the block does).
-func (r *Redactor) afterUnit(u unit, open bool, st *state) (pos, ns int) {
-	if !open {
+func (r *Redactor) afterUnit(u unit, open int, st *state) (pos, ns int) {
+	if open < 0 {
 		return u.e, u.n
 	}
 	st.inBlock, st.body = true, false
 	st.pendingNL = u.n > u.e
+	st.prefix = open - u.s
 	return u.n, u.n
 }
 
 // emitUnit appends unit u of b, redacted, to dst: the spans given, the
 // environment values hit in it, and the matches of every pattern hit in it
-// (hits from index hi on). It returns the index of the first hit past u, and
-// whether u opens a private-key block that goes on to the next line, and
-// whether anything was replaced.
-func (r *Redactor) emitUnit(dst, b []byte, u unit, hits []hit, hi int, spans []span) ([]byte, int, bool, bool) {
+// (hits from index hi on). It returns the index of the first hit past u,
+// where a private-key block that goes on to the next line starts in u (-1:
+// none), and whether anything was replaced.
+func (r *Redactor) emitUnit(dst, b []byte, u unit, hits []hit, hi int, spans []span) ([]byte, int, int, bool) {
 	line := b[u.s:u.e]
 	for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
 		h := hits[hi]
@@ -559,14 +562,14 @@ func (r *Redactor) emitUnit(dst, b []byte, u unit, hits []hit, hi int, spans []s
 		spans = r.run(spans, line, u.s, pi)
 	}
 	spans = merge(spans)
-	open := false
+	open := -1
 	last := u.s
 	for _, sp := range spans {
 		dst = append(dst, b[last:sp.s]...)
 		dst = append(dst, r.replacement(sp.owner)...)
 		last = sp.e
 		if sp.owner == ownBlock && sp.e == u.e {
-			open = true
+			open = sp.s
 		}
 	}
 	return append(dst, b[last:u.e]...), hi, open, len(spans) > 0
