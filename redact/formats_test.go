@@ -191,6 +191,9 @@ var formatTests = []struct{ name, in, want string }{
 	{"twitter", "AAAAAAAAAAAAAAAAAAAAA" + "Ab1Cd2Ef3Gh4%3D" + alnum40 + alnum40, "[REDACTED:twitter]"},
 	{"mailchimp", hex64[:32] + "-us21", "[REDACTED:mailchimp]"},
 	{"aws-ecr", "eyJwYXlsb2FkIjoi" + b64url86 + b64url86[:30] + "==", "[REDACTED:aws-ecr]"},
+	{"json-in-json", `{"log":"{\"user\":\"bob\",\"password\":\"` + "Zx9Qw8Er7Ty6" + `\"}"}`, `{"log":"{\"user\":\"bob\",\"password\":\"[REDACTED:credential]\"}"}`},
+	{"netrc-login-line", "  login bob password " + "Zx9Qw8Er7Ty6", "  login bob password [REDACTED:netrc]"},
+	{"bearer-percent", "Authorization: Bearer " + "abc%2Fdef%3D123456", "Authorization: Bearer [REDACTED:authorization]"},
 	{"go-const", `const apiKey = "` + "Zx9Qw8Er7Ty6" + `"`, `const apiKey = "[REDACTED:credential]"`},
 }
 
@@ -341,6 +344,7 @@ func kindsIn(s string) []string {
 }
 
 var keepProse = []string{
+	"Please login with your password to continue",
 	"PWD=/home/octo/app",
 	"OLDPWD=/",
 	"path: /usr/local/bin pattern: *.go",

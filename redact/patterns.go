@@ -261,7 +261,7 @@ var builtin = [...]pattern{
 		// Authorization: Bearer …, also as curl -v prints it (> …) and in
 		// JSON; Proxy-Authorization too
 		kind: "authorization", triggers: []string{"authorization"}, fold: true,
-		expr:  `(?i)authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot|negotiate|ntlm|apikey|api-key|key|sso-key|otp|jwt|splunk|ssws|dsn)[ \t]+(?P<s>[A-Za-z0-9._~+/=:-]{4,})`,
+		expr:  `(?i)authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot|negotiate|ntlm|apikey|api-key|key|sso-key|otp|jwt|splunk|ssws|dsn)[ \t]+(?P<s>[^\s"'\[\],;]{4,})`,
 		valid: notPlaceholder,
 	},
 	{kind: "cookie", triggers: []string{"cookie", "-b "}, fold: true, scan: scanCookie},
@@ -276,6 +276,12 @@ var builtin = [...]pattern{
 		// .netrc: machine h login u password p on one line
 		kind: "netrc", triggers: []string{"machine", "default"}, wordStart: true,
 		expr:  `\b(?:machine|default)\b.*?\bpassword[ \t]+(?P<s>\S+)`,
+		valid: notPlaceholder,
+	},
+	{
+		// .netrc: login u password p, without machine on the line
+		kind: "netrc", triggers: []string{"login"}, near: lineStart,
+		expr:  `^[ \t]*login[ \t]+\S+[ \t]+password[ \t]+(?P<s>\S+)`,
 		valid: notPlaceholder,
 	},
 	{
@@ -867,6 +873,9 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 		}
 		if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
 			k--
+			if k > 0 && line[k-1] == '\\' { // JSON inside a JSON string: \"password\":
+				k--
+			}
 		}
 		ne := k
 		for k > 0 && (isWord(line[k-1]) || line[k-1] == '-' || line[k-1] == '.') {
@@ -895,8 +904,16 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 			return
 		}
 		s, e := v, v
-		switch q := line[v]; q {
-		case '"', '\'':
+		switch q := line[v]; {
+		case q == '\\' && v+1 < len(line) && line[v+1] == '"':
+			// \"…\" inside a JSON string
+			s = v + 2
+			i := bytes.Index(line[s:], []byte(`\"`))
+			if i < 0 {
+				continue
+			}
+			e = s + i
+		case q == '"' || q == '\'':
 			s = v + 1
 			e = s
 			for e < len(line) && line[e] != q {
