@@ -20,7 +20,7 @@ func benchInputs() map[string][]byte {
 	return map[string][]byte{
 		"plain-1MiB":   []byte(plain),
 		"secrets-1MiB": []byte(mixed.String()),
-		"labels-1MiB":  []byte(strings.Repeat("password=x [REDACTED:credential] ", (1<<20)/33)),
+		"labels-1MiB":  []byte(strings.Repeat("password=hunter2 [REDACTED:credential] ", (1<<20)/39)),
 		"command":      []byte("git log --oneline -n 20 -- ./cmd/guard/main.go | head -5"),
 		"command-url":  []byte("git clone https://github.com/guard-dev/guard.git /tmp/x && cd /tmp/x"),
 	}

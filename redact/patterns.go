@@ -54,7 +54,7 @@ func (p *pattern) accept(b []byte) bool {
 }
 
 // Values after a label: double-quoted, single-quoted or bare.
-const labelValue = `(?:"(?P<s>[^"\n]+)"|'(?P<s>[^'\n]+)'|(?P<s>[^\s"'&;,)\]}>]+))`
+const labelValue = "(?:\"(?P<s>[^\"\n]+)\"|'(?P<s>[^'\n]+)'|(?P<s>[^\\s\"'`&;,)\\]}>]+))"
 
 // labelWords end a label whose value is a secret, once the label is
 // lower-cased and its '_', '-' and '.' taken out: db_password, apiKey,
@@ -540,8 +540,8 @@ var placeholders = map[string]bool{
 
 func placeholder(b []byte) bool {
 	b = bytes.Trim(bytes.TrimSpace(b), `"'`)
-	if len(b) == 0 {
-		return true
+	if len(b) <= 1 {
+		return true // password=x in a usage text
 	}
 	// lower-case the start into a buffer on the stack: this runs for
 	// every labelled value
@@ -558,8 +558,8 @@ func placeholder(b []byte) bool {
 		return true
 	}
 	switch low[0] {
-	case '$', '`', '<', '{', '[', '(', '%', '*', '#':
-		return true // $VAR, ${{ secrets.X }}, <your-token>, {{ x }}, [REDACTED], (protected), %s, ****, #
+	case '$', '`', '<', '{', '[', '(', '%', '*', '#', '|', '>':
+		return true // $VAR, ${{ secrets.X }}, <your-token>, {{ x }}, [REDACTED], (protected), %s, ****, #, YAML's | and >
 	}
 	for _, p := range placeholderPrefixes {
 		if bytes.HasPrefix(low, []byte(p)) {
@@ -887,6 +887,9 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 		if k > 0 && line[k-1] == '/' {
 			continue // https://x-access-token:pw@…: the URL's to judge
 		}
+		if k >= 2 && line[k-2] == '$' && line[k-1] == '{' {
+			continue // ${DB_PASSWORD:-default}: a shell expansion
+		}
 		// the separator: = : := => (not == or ::)
 		v := j + 1
 		if v < len(line) && (c == ':' && line[v] == '=' || c == '=' && line[v] == '>') {
@@ -936,7 +939,7 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 				}
 				break
 			}
-			for e < len(line) && !bytes.ContainsRune([]byte(" \t\r\"'&;,)]}>"), rune(line[e])) {
+			for e < len(line) && !bytes.ContainsRune([]byte(" \t\r\"'`&;,)]}>"), rune(line[e])) {
 				e++
 			}
 		}
