@@ -194,6 +194,7 @@ var formatTests = []struct{ name, in, want string }{
 	{"json-in-json", `{"log":"{\"user\":\"bob\",\"password\":\"` + "Zx9Qw8Er7Ty6" + `\"}"}`, `{"log":"{\"user\":\"bob\",\"password\":\"[REDACTED:credential]\"}"}`},
 	{"netrc-login-line", "  login bob password " + "Zx9Qw8Er7Ty6", "  login bob password [REDACTED:netrc]"},
 	{"bearer-percent", "Authorization: Bearer " + "abc%2Fdef%3D123456", "Authorization: Bearer [REDACTED:authorization]"},
+	{"numeric-pin", "pin_password: " + "482913", "pin_password: [REDACTED:credential]"},
 	{"go-const", `const apiKey = "` + "Zx9Qw8Er7Ty6" + `"`, `const apiKey = "[REDACTED:credential]"`},
 }
 
@@ -344,6 +345,14 @@ func kindsIn(s string) []string {
 }
 
 var keepProse = []string{
+	"	token = -1",
+	"	SYS_MEMFD_SECRET            = 447",
+	"	SIOCGLIFTOKEN                 = -0x3f879678",
+	"	Cm2Token        uint32",
+	"	illegalTok token = iota",
+	"	token := pageToken{LastUID: uid}",
+	`		cmd.Env = append(os.Environ(), "PWD="+cmd.Dir, "GOROOT="+build.Default.GOROOT)`,
+	`		"NACLENV_NACLPWD=" + strings.Replace(pwd, runtime.GOROOT(), "/go", 1),`,
 	"Please login with your password to continue",
 	"PWD=/home/octo/app",
 	"OLDPWD=/",

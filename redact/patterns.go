@@ -535,6 +535,9 @@ var placeholders = map[string]bool{
 	"sensitive": true, "protected": true, "unset": true, "notset": true, "not-set": true, "not_set": true,
 	"replaceme": true, "replace-me": true, "replace_me": true, "insert": true, "enter": true, "omitted": true,
 	"prompt": true, "stdin": true, "env": true, "default": true, "enabled": true, "disabled": true,
+	"iota": true, "byte": true, "rune": true, "error": true, "uintptr": true, "float32": true, "float64": true,
+	"int8": true, "int16": true, "int32": true, "int64": true, "uint": true, "uint8": true, "uint16": true,
+	"uint32": true, "uint64": true, "number": true, "object": true, "boolean": true,
 	"api_key": true, "apikey": true, "api-key": true,
 }
 
@@ -557,8 +560,11 @@ func placeholder(b []byte) bool {
 	if len(b) <= len(buf) && placeholders[string(low)] {
 		return true
 	}
+	if smallNumber(b) || b[len(b)-1] == '+' {
+		return true // token = -1, SYS_MEMFD_SECRET = 447, "PWD=" + dir
+	}
 	switch low[0] {
-	case '$', '`', '<', '{', '[', '(', '%', '*', '#', '|', '>':
+	case '$', '`', '<', '{', '[', '(', '%', '*', '#', '|', '>', '+':
 		return true // $VAR, ${{ secrets.X }}, <your-token>, {{ x }}, [REDACTED], (protected), %s, ****, #, YAML's | and >
 	}
 	for _, p := range placeholderPrefixes {
@@ -573,6 +579,27 @@ func placeholder(b []byte) bool {
 	}
 	// one character repeated: xxxxxx, 000000, ......
 	return len(b) >= 3 && len(bytes.Trim(b, string(b[:1]))) == 0
+}
+
+// smallNumber reports whether b is a number of code or configuration
+// rather than a secret: up to four digits, or any negative or 0x number.
+func smallNumber(b []byte) bool {
+	neg := b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	switch {
+	case len(b) > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X'):
+		for _, c := range b[2:] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+		return len(b) <= 18
+	case len(b) == 0 || !allDigits(b):
+		return false
+	}
+	return neg || len(b) <= 4
 }
 
 // placeholderPrefixes and placeholderParts mark a value as a placeholder:
@@ -598,7 +625,7 @@ func reference(b []byte) bool {
 	if b[0] == '=' || b[0] == ':' { // ==, :=, ::
 		return true
 	}
-	if bytes.ContainsAny(b, "()[]") && identStart(b[0]) {
+	if bytes.ContainsAny(b, "()[]{}") && identStart(b[0]) {
 		return true // os.getenv("X"), request.form['password']
 	}
 	// ./file, ../file, ~/file, /dir/file
