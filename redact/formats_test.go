@@ -345,6 +345,14 @@ func kindsIn(s string) []string {
 }
 
 var keepProse = []string{
+	"passwd:         files systemd",
+	"        self._token = value",
+	"# For a non-default password file location use the following line",
+	"root:*:20228:0:99999:7:::",
+	"        client_token: str | None,",
+	"        next_token: str | None = None,",
+	"    :param password: The plaintext password.",
+	"    password: str, method: str = \"scrypt\", salt_length: int = 16",
 	"	token = -1",
 	"	SYS_MEMFD_SECRET            = 447",
 	"	SIOCGLIFTOKEN                 = -0x3f879678",

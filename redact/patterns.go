@@ -274,8 +274,8 @@ var builtin = [...]pattern{
 	},
 	{
 		// .netrc: machine h login u password p on one line
-		kind: "netrc", triggers: []string{"machine", "default"}, wordStart: true,
-		expr:  `\b(?:machine|default)\b.*?\bpassword[ \t]+(?P<s>\S+)`,
+		kind: "netrc", triggers: []string{"machine", "default"}, near: lineStart,
+		expr:  `^[ \t]*(?:machine|default)\b.*?\bpassword[ \t]+(?P<s>\S+)`,
 		valid: notPlaceholder,
 	},
 	{
@@ -311,7 +311,7 @@ var builtin = [...]pattern{
 	{
 		// ~/.pgpass: host:port:database:user:password
 		kind: "credential", triggers: []string{":5432:", ":*:"},
-		expr:  `^[^:\s]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>\S+)$`,
+		expr:  `^[^:\s]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>[^:\s]+)$`,
 		valid: notPlaceholder,
 	},
 	{
@@ -917,6 +917,12 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 		if k >= 2 && line[k-2] == '$' && line[k-1] == '{' {
 			continue // ${DB_PASSWORD:-default}: a shell expansion
 		}
+		if docParam(line[:k]) {
+			continue // :param password: the password to use
+		}
+		if nsswitch(line[k:ne], line[j+1:]) {
+			continue // /etc/nsswitch.conf: "passwd: files systemd"
+		}
 		// the separator: = : := => (not == or ::)
 		v := j + 1
 		if v < len(line) && (c == ':' && line[v] == '=' || c == '=' && line[v] == '>') {
@@ -957,6 +963,10 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 			}
 		default:
 			if blank && labelStartsLine(line[:k]) {
+				if t := firstToken(line[v:]); !notPlaceholder(t) {
+					j = v
+					continue // client_token: str | None = None
+				}
 				e = len(line)
 				if h := bytes.Index(line[v:], []byte(" #")); h >= 0 {
 					e = v + h
@@ -970,6 +980,10 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 				e++
 			}
 		}
+		if codeLabel(line[k:ne]) && identifier(line[s:e]) && s == v {
+			j = max(j, e-1)
+			continue // self._token = value: code moving a value around
+		}
 		if pwdPath(line[k:ne], line[s:e]) {
 			j = max(j, e-1)
 			continue // PWD=/home/me: the shell's directory, not ODBC's Pwd=
@@ -979,6 +993,65 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 		}
 		j = max(j, e-1)
 	}
+}
+
+// firstToken returns b up to its first blank, ',' or '|'.
+func firstToken(b []byte) []byte {
+	if i := bytes.IndexAny(b, " \t,|"); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// nsswitchSources are the sources /etc/nsswitch.conf lists after passwd:.
+var nsswitchSources = [...]string{"files", "compat", "systemd", "sss", "ldap", "nis", "db", "winbind", "extrausers", "dns"}
+
+// nsswitch reports whether label: rest is an nsswitch.conf line.
+func nsswitch(label, rest []byte) bool {
+	if string(label) != "passwd" && string(label) != "shadow" {
+		return false
+	}
+	t := firstToken(bytes.TrimLeft(rest, " \t"))
+	for _, w := range nsswitchSources {
+		if string(t) == w {
+			return true
+		}
+	}
+	return false
+}
+
+// docParam reports whether a label is a parameter in documentation:
+// ":param token:", "@param password", ":type secret:".
+func docParam(pre []byte) bool {
+	for _, p := range [...]string{":param ", ":type ", "@param ", ":arg ", ":ivar "} {
+		if bytes.HasSuffix(pre, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeLabel reports whether a label is a field of an object in code.
+func codeLabel(label []byte) bool {
+	for _, p := range [...]string{"self.", "this.", "cls.", "@"} {
+		if bytes.HasPrefix(label, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// identifier reports whether b is a bare identifier without digits.
+func identifier(b []byte) bool {
+	if len(b) == 0 || !identStart(b[0]) {
+		return false
+	}
+	for _, c := range b {
+		if !identStart(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // pwdPath reports whether a label ending in pwd holds a path (PWD, OLDPWD).
