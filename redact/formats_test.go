@@ -345,6 +345,10 @@ func kindsIn(s string) []string {
 }
 
 var keepProse = []string{
+	"    $ prove -b --state=slow -j9",
+	`    _('*** Seen unexpected token "%(token)s"') % {'token': 'test'}`,
+	"                'token': tstring,",
+	`{token:"string.quoted.single",regex:"'[a-zA-Z_]'"},{defaultToken:"comment"}`,
 	"passwd:         files systemd",
 	"        self._token = value",
 	"# For a non-default password file location use the following line",

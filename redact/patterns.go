@@ -538,6 +538,7 @@ var placeholders = map[string]bool{
 	"iota": true, "byte": true, "rune": true, "error": true, "uintptr": true, "float32": true, "float64": true,
 	"int8": true, "int16": true, "int32": true, "int64": true, "uint": true, "uint8": true, "uint16": true,
 	"uint32": true, "uint64": true, "number": true, "object": true, "boolean": true,
+	"test": true, "testing": true, "example": true, "sample": true, "dummy": true, "foo": true, "bar": true,
 	"api_key": true, "apikey": true, "api-key": true,
 }
 
@@ -980,6 +981,14 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 				e++
 			}
 		}
+		if quoted := k < ne && ne < len(line) && (line[ne] == '"' || line[ne] == '\''); quoted && s == v && identifier(line[s:e]) {
+			j = max(j, e-1)
+			continue // {'token': tstring}: a quoted key, a bare name: code
+		}
+		if lexerToken(line[k:ne], line[s:e]) {
+			j = max(j, e-1)
+			continue // {token: "keyword.operator"}: a lexer's token type
+		}
 		if codeLabel(line[k:ne]) && identifier(line[s:e]) && s == v {
 			j = max(j, e-1)
 			continue // self._token = value: code moving a value around
@@ -1029,6 +1038,21 @@ func docParam(pre []byte) bool {
 		}
 	}
 	return false
+}
+
+// lexerToken reports whether a token label holds a lexer's or syntax
+// highlighter's token type (keyword.operator, comment, paren.lparen):
+// lower-case words and dots. A credential token is random.
+func lexerToken(label, value []byte) bool {
+	if len(label) < 5 || !bytes.EqualFold(label[len(label)-5:], []byte("token")) {
+		return false
+	}
+	for _, c := range value {
+		if !('a' <= c && c <= 'z' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return len(value) > 0
 }
 
 // codeLabel reports whether a label is a field of an object in code.
@@ -1162,8 +1186,8 @@ func scanCookie(r *Redactor, line []byte, sink *spanSink) {
 			for eq < len(line) && line[eq] != '=' && line[eq] != ';' && line[eq] != ' ' && line[eq] != '"' && line[eq] != '\'' {
 				eq++
 			}
-			if eq >= len(line) || line[eq] != '=' || eq == j {
-				return
+			if eq >= len(line) || line[eq] != '=' || eq == j || line[j] == '-' {
+				return // not name=value (prove -b --state=slow)
 			}
 			v := eq + 1
 			e := v

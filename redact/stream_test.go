@@ -118,7 +118,7 @@ func TestStreamLineDelay(t *testing.T) {
 	r := New(nil)
 	var out bytes.Buffer
 	w := r.Writer(&out)
-	w.Write([]byte("first line token=abcdef\nsecond"))
+	w.Write([]byte("first line token=abc123def\nsecond"))
 	if got := out.String(); got != "first line token=[REDACTED:credential]\n" {
 		t.Fatalf("after one line: %q", got)
 	}
