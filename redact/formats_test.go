@@ -395,3 +395,35 @@ func TestBase64KeyWrapped(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// TestTokensAnywhere takes every token with a shape of its own from the
+// format table and puts it in the places output puts tokens: it must be
+// redacted in each.
+func TestTokensAnywhere(t *testing.T) {
+	shape := map[string]bool{}
+	for _, p := range builtin {
+		if p.scan == nil && !strings.Contains(p.expr, "(?P<s>") {
+			shape[p.kind] = true
+		}
+	}
+	r := New(nil)
+	contexts := []string{
+		"%s", "X=%s", "export FOO=%s", `{"value": "%s"}`, "  value: %s", "word %s word", "'%s'", "(%s)",
+		"key: \"%s\",", "https://api.example.com/v1?x=1&k=%s", "Bearer %s", "%s\n", "\t%s\t", "<v>%s</v>", "[%s]",
+	}
+	n := 0
+	for _, tt := range formatTests {
+		ks := kindsIn(tt.want)
+		if len(ks) != 1 || !shape[ks[0]] || tt.want != marker+ks[0]+"]" {
+			continue // only lines that are the token and nothing else
+		}
+		n++
+		for _, c := range contexts {
+			in := strings.ReplaceAll(c, "%s", tt.in)
+			if got := r.String(in); strings.Contains(got, tt.in) || !strings.Contains(got, marker) {
+				t.Errorf("%s in %q: got %q", tt.name, c, got)
+			}
+		}
+	}
+	t.Logf("%d tokens in %d contexts", n, len(contexts))
+}
