@@ -111,6 +111,14 @@ var builtin = [...]pattern{
 		kind: "aws-secret-access-key", triggers: []string{"secret_access_key", "secretaccesskey", "secret-access-key", "secret_key"}, fold: true,
 		expr: `(?i)secret[_-]?(?:access[_-]?)?key["']?[ \t]*(?:[:=]|[ \t]+)[ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+])`,
 	},
+	{
+		// a key pair side by side, as the console's credentials CSV and
+		// many tables show it: AKIA…,wJalr… (the secret has no label)
+		kind: "aws-secret-access-key", triggers: []string{"AKIA", "ASIA"}, wordStart: true,
+		expr: `\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[ \t]*[,;|:\t ][ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+=])`,
+	},
+	{kind: "gcp-hmac", triggers: []string{"GOOG1"}, wordStart: true, expr: `\bGOOG1[A-Z0-9]{20,}\b`},
+	{kind: "azure", triggers: []string{"AZDO"}, expr: `\b[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}\b`},
 	{kind: "aws-mws", triggers: []string{"amzn.mws."}, expr: `amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`},
 	{kind: "google-api-key", triggers: []string{"AIza"}, expr: `\bAIza[0-9A-Za-z_-]{35}`},
 	{kind: "google-oauth", triggers: []string{"GOCSPX-"}, expr: `\bGOCSPX-[A-Za-z0-9_-]{28}`},
