@@ -145,3 +145,26 @@ func FuzzRedactStream(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrent redacts from many goroutines with one Redactor: the lazy
+// compilation must be safe (run with -race).
+func TestConcurrent(t *testing.T) {
+	r := New([]string{"X_TOKEN=envsecretvalue99"})
+	seeds := streamSeeds()
+	done := make(chan bool)
+	for g := range 8 {
+		go func() {
+			for i, s := range seeds {
+				if (i+g)%3 == 0 {
+					streamOf(t, r, []byte(s), []byte{7})
+				} else {
+					r.String(s)
+				}
+			}
+			done <- true
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}

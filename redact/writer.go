@@ -17,6 +17,7 @@ var errClosed = errors.New("redact: write after close")
 //
 // The output equals what Bytes returns for the whole input, however the
 // input is cut into writes. Close flushes the rest; it does not close w.
+// A Writer is for one goroutine; the Redactor behind it may serve many.
 func (r *Redactor) Writer(w io.Writer) io.WriteCloser {
 	return &streamWriter{r: r, w: w}
 }
