@@ -97,7 +97,7 @@ func TestStreamLongLines(t *testing.T) {
 	if out.Len() == 0 {
 		t.Fatal("nothing passed on after 2×64 KiB of one line")
 	}
-	if held := w.(*streamWriter).Buffered(); held > maxLine {
+	if held := w.(*Stream).Buffered(); held > maxLine {
 		t.Fatalf("writer holds %d bytes, more than one piece", held)
 	}
 	w.Write(text[2*maxLine+10:])
@@ -166,5 +166,17 @@ func TestConcurrent(t *testing.T) {
 	}
 	for range 8 {
 		<-done
+	}
+}
+
+func TestStreamRedacted(t *testing.T) {
+	r := New(nil)
+	for in, want := range map[string]bool{"plain\nlines\n": false, "a\npassword=hunter2\n": true, "x\n" + pem: true} {
+		s := r.Stream(&bytes.Buffer{})
+		s.Write([]byte(in))
+		s.Close()
+		if s.Redacted() != want {
+			t.Errorf("Redacted() after %q = %v, want %v", in, s.Redacted(), want)
+		}
 	}
 }

@@ -19,19 +19,28 @@ var errClosed = errors.New("redact: write after close")
 // input is cut into writes. Close flushes the rest; it does not close w.
 // A Writer is for one goroutine; the Redactor behind it may serve many.
 func (r *Redactor) Writer(w io.Writer) io.WriteCloser {
-	return &streamWriter{r: r, w: w}
+	return r.Stream(w)
 }
 
-type streamWriter struct {
+// Stream is Writer with its concrete type, for callers that need to know
+// whether anything was redacted (an output store must not replay a
+// redacted output as if it were the real one).
+func (r *Redactor) Stream(w io.Writer) *Stream {
+	return &Stream{r: r, w: w}
+}
+
+// A Stream is the filter Writer returns.
+type Stream struct {
 	r      *Redactor
 	w      io.Writer
 	buf    []byte // input not yet passed on: the start of a line (or piece)
-	st     state
-	err    error
-	closed bool
+	st       state
+	err      error
+	closed   bool
+	redacted bool
 }
 
-func (sw *streamWriter) Write(p []byte) (int, error) {
+func (sw *Stream) Write(p []byte) (int, error) {
 	if sw.closed {
 		return 0, errClosed
 	}
@@ -65,11 +74,12 @@ func hasNL(b []byte) bool {
 }
 
 // flush redacts and writes buf[:k], keeping the rest.
-func (sw *streamWriter) flush(k int, final bool) error {
+func (sw *Stream) flush(k int, final bool) error {
 	out, changed := sw.r.process(nil, sw.buf[:k], &sw.st, final)
 	if !changed {
 		out = sw.buf[:k]
 	}
+	sw.redacted = sw.redacted || changed
 	if len(out) > 0 {
 		if _, err := sw.w.Write(out); err != nil {
 			sw.err = fmt.Errorf("write redacted output: %w", err)
@@ -80,13 +90,19 @@ func (sw *streamWriter) flush(k int, final bool) error {
 	return nil
 }
 
+// Redacted reports whether anything written so far and passed on was
+// replaced (after Close: anything at all).
+func (sw *Stream) Redacted() bool {
+	return sw.redacted
+}
+
 // Buffered returns how many bytes were written but not yet passed on.
-func (sw *streamWriter) Buffered() int {
+func (sw *Stream) Buffered() int {
 	return len(sw.buf)
 }
 
 // Close redacts and writes everything still held back.
-func (sw *streamWriter) Close() error {
+func (sw *Stream) Close() error {
 	if sw.closed {
 		return sw.err
 	}
