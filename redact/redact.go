@@ -288,12 +288,18 @@ func (r *Redactor) Bytes(b []byte) []byte {
 	return r.redact(b)
 }
 
-func (r *Redactor) redact(b []byte) []byte {
+// Redact is Bytes that also reports whether anything was replaced.
+func (r *Redactor) Redact(b []byte) ([]byte, bool) {
 	var st state
 	out, changed := r.process(nil, b, &st, true)
 	if !changed {
-		return b
+		return b, false
 	}
+	return out, true
+}
+
+func (r *Redactor) redact(b []byte) []byte {
+	out, _ := r.Redact(b)
 	return out
 }
 
