@@ -4,7 +4,9 @@
 //
 //	r := redact.New(os.Environ(), redact.WithPatterns(settings.RedactPatterns...))
 //	safe := r.String(command)          // for an audit record
+//	out, changed := r.Redact(output)   // and whether anything went
 //	w := r.Writer(os.Stdout)           // for a stream; Close flushes
+//	s := r.Stream(f)                   // the same, with s.Redacted()
 //
 // Each secret is replaced by [REDACTED:kind], so a reader still sees that
 // something was there and what it was:
