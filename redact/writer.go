@@ -31,9 +31,9 @@ func (r *Redactor) Stream(w io.Writer) *Stream {
 
 // A Stream is the filter Writer returns.
 type Stream struct {
-	r      *Redactor
-	w      io.Writer
-	buf    []byte // input not yet passed on: the start of a line (or piece)
+	r        *Redactor
+	w        io.Writer
+	buf      []byte // input not yet passed on: the start of a line (or piece)
 	st       state
 	err      error
 	closed   bool
