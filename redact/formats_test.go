@@ -198,6 +198,9 @@ var formatTests = []struct{ name, in, want string }{
 	{"netrc-login-line", "  login bob password " + "Zx9Qw8Er7Ty6", "  login bob password [REDACTED:netrc]"},
 	{"bearer-percent", "Authorization: Bearer " + "abc%2Fdef%3D123456", "Authorization: Bearer [REDACTED:authorization]"},
 	{"numeric-pin", "pin_password: " + "482913", "pin_password: [REDACTED:credential]"},
+	{"spaced-api-key", "Your API Key: " + "Zx9Qw8Er7Ty6Ui5", "Your API Key: [REDACTED:credential]"},
+	{"spaced-access-key", "Secret Access Key: " + "Zx9Qw8Er7Ty6Ui5", "Secret Access Key: [REDACTED:credential]"},
+	{"spaced-client-secret", "Client Secret: " + "Zx9Qw8Er7Ty6Ui5", "Client Secret: [REDACTED:credential]"},
 	{"go-const", `const apiKey = "` + "Zx9Qw8Er7Ty6" + `"`, `const apiKey = "[REDACTED:credential]"`},
 }
 
@@ -348,6 +351,8 @@ func kindsIn(s string) []string {
 }
 
 var keepProse = []string{
+	"Primary key: id",
+	"sort key: name",
 	"    $ prove -b --state=slow -j9",
 	`    _('*** Seen unexpected token "%(token)s"') % {'token': 'test'}`,
 	"                'token': tstring,",

@@ -340,7 +340,7 @@ var builtin = [...]pattern{
 
 // labelTriggers are the triggers of the label patterns: every way a
 // secretWords label can be spelled.
-var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey", "dockerconfigjson", "dockercfg", "app_key", "appkey", "app-key", "sharedkey", "shared_key", "hmackey", "hmac_key", "presharedkey", "licensekey", "license_key", "secretid", "secret_id", "pwd"}
+var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "api key", "access key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey", "dockerconfigjson", "dockercfg", "app_key", "appkey", "app-key", "sharedkey", "shared_key", "hmackey", "hmac_key", "presharedkey", "licensekey", "license_key", "secretid", "secret_id", "pwd"}
 
 // awsBefore reports whether "aws" (any case) ends at most one byte before
 // position i: aws_secret…, AWS-SECRET…, awssecret….
@@ -917,7 +917,13 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 		for k > 0 && (isWord(line[k-1]) || line[k-1] == '-' || line[k-1] == '.') {
 			k--
 		}
-		if ne == k || !labelName(line[k:ne]) {
+		ok := ne > k && labelName(line[k:ne])
+		if !ok && ne > k {
+			if w := spacedLabel(line, k, ne); w != k {
+				k, ok = w, true // "API Key: …", "Secret Access Key: …"
+			}
+		}
+		if !ok {
 			continue
 		}
 		if k > 0 && line[k-1] == '/' {
@@ -1131,6 +1137,26 @@ func scanTableLabel(line []byte, sink *spanSink) {
 	if !insideMarker(line, v) && notPlaceholder(line[v:e]) {
 		sink.add(v, e, false)
 	}
+}
+
+// spacedLabel extends the label line[k:ne] over one word before it when
+// the two spell a label with a space ("API Key", "Access Key"), and
+// returns where it starts; otherwise k.
+func spacedLabel(line []byte, k, ne int) int {
+	if !bytes.EqualFold(line[k:ne], []byte("key")) || k < 2 || line[k-1] != ' ' {
+		return k
+	}
+	w := k - 1
+	for w > 0 && isWord(line[w-1]) {
+		w--
+	}
+	var buf [64]byte
+	n := copy(buf[:], line[w:k-1])
+	n += copy(buf[n:], "key")
+	if n < len(buf) && labelName(buf[:n]) {
+		return w
+	}
+	return k
 }
 
 // labelName reports whether name ends in one of the labelWords (or is
