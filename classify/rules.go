@@ -29,7 +29,7 @@ var denyRules = []rule{
 	{"credential-read", "reads a credential file (private keys, cloud or registry credentials, shadow passwords); guard never runs this", (*walker).credentialRead},
 	{"security-off", "turns off a security mechanism (firewall, SELinux, AppArmor, audit, SIP); guard never runs this", (*walker).securityOff},
 	{"kill-all", "signals every process the user can reach (kill -1); guard never runs this", (*walker).killAll},
-	{"guard-self", "changes guard's own grants, config, state or installation from inside a guarded command; only the human may do that, at their terminal", (*walker).guardSelf},
+	{"guard-self", "changes guard's own grants, config, state or installation, or an agent's wiring of guard, from inside a guarded command; only the human may do that, at their terminal", (*walker).guardSelf},
 	{"fork-bomb", "defines a function that forks itself without end (fork bomb); guard never runs this", nil},
 	{"hidden-exec", "hides code in text bash evaluates at run time (a quoted string in arithmetic or an array subscript, ${x@P}, a computed variable name); write the command out plainly", (*walker).hiddenExec},
 }

@@ -43,6 +43,9 @@ type decider struct {
 	tr     *tracer
 	views  []view
 	allows []int // indexes of usable allow rules in s.Rules, in scope order
+	// each command's normalised tokens, for [[rule]] tables (structrules.go)
+	toks    [][]string
+	tokDone []bool
 }
 
 // judgement is the verdict on one command judged on its own (steps 6-9).
@@ -68,6 +71,7 @@ func ruleWhere(r *Rule) string {
 
 func decide(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 	v := decideSteps(a, s, tr)
+	v = applyMode(a, s, v, tr)
 	if tr != nil {
 		line := fmt.Sprintf("decision: %s (rule %s, risk %s)", v.Decision, v.Rule, v.Risk)
 		if v.Reason != "" {
@@ -128,6 +132,9 @@ func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 	if v, ok := d.plainRules(Deny); ok {
 		return v
 	}
+	if v, ok := d.structRules(Deny); ok {
+		return v
+	}
 	// 4. built-in destructive patterns and ask rules
 	if len(a.Ask) > 0 {
 		h, rest := classify.MostSevere(a.Ask)
@@ -140,6 +147,10 @@ func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 		tr.add("step 4 built-in ask: no hit")
 	}
 	if v, ok := d.plainRules(Ask); ok {
+		v.OnceOnly = true
+		return v
+	}
+	if v, ok := d.structRules(Ask); ok {
 		v.OnceOnly = true
 		return v
 	}
@@ -334,27 +345,45 @@ func (d *decider) plainRules(kind Decision) (Verdict, bool) {
 }
 
 func (d *decider) collectAllows() {
-	for _, layer := range allowScope {
-		for ri := range d.s.Rules {
-			r := &d.s.Rules[ri]
-			if r.Kind != Allow || r.Layer != layer {
-				continue
-			}
-			if r.Layer == LayerProject && !r.Trusted {
-				if d.tr != nil {
-					d.tr.add("allow %q [%s]: skipped, project config not trusted (run guard trust)", r.Pattern, ruleWhere(r))
-				}
-				continue
-			}
-			d.allows = append(d.allows, ri)
+	// an agent's own profile is the narrowest scope: its allows first
+	if d.s.Policy.agentRules {
+		for _, layer := range allowScope {
+			d.collectLayer(layer, true)
 		}
+	}
+	for _, layer := range allowScope {
+		d.collectLayer(layer, false)
 	}
 	// rules with a layer name this package does not know still count, last
 	for ri := range d.s.Rules {
 		r := &d.s.Rules[ri]
-		if r.Kind == Allow && !slices.Contains(allowScope, r.Layer) {
+		if r.Kind == Allow && !slices.Contains(allowScope, r.Layer) && d.s.allowCounts(r) {
 			d.allows = append(d.allows, ri)
 		}
+	}
+}
+
+// collectLayer adds the usable allow rules of one layer (of the agent's
+// profile, or not).
+func (d *decider) collectLayer(layer string, agentPass bool) {
+	for ri := range d.s.Rules {
+		r := &d.s.Rules[ri]
+		if r.Kind != Allow || r.Layer != layer || (r.Agent != "") != agentPass {
+			continue
+		}
+		if why := d.s.allowWhyNot(r); why != "" {
+			if d.tr != nil {
+				d.tr.add("allow %q [%s]: skipped, %s", r.Pattern, ruleWhere(r), why)
+			}
+			continue
+		}
+		if r.Layer == LayerProject && !r.Trusted {
+			if d.tr != nil {
+				d.tr.add("allow %q [%s]: skipped, project config not trusted (run guard trust)", r.Pattern, ruleWhere(r))
+			}
+			continue
+		}
+		d.allows = append(d.allows, ri)
 	}
 }
 
@@ -579,6 +608,10 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 		if tr != nil {
 			tr.add("step 7 command %s: allow %q [%s]: no match", label(i), r.Pattern, ruleWhere(r))
 		}
+	}
+
+	if out, ok := d.structAllow(i, c, v); ok {
+		return judgement{ok: true, v: out}
 	}
 
 	// wrappers judged by what they run

@@ -52,8 +52,11 @@ type fileConfig struct {
 	// failing the file (the committed project config, see Load).
 	lenient          bool
 	ignored          []string
-	trustedTerminals []string // nil when unset
-	redactPatterns   []string // redact_patterns: only ever add redaction
+	trustedTerminals []string     // nil when unset
+	redactPatterns   []string     // redact_patterns: only ever add redaction
+	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
+
+	rules []StructRule // [[rule]] tables (structrules.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -164,6 +167,11 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 				}
 				fc.redactPatterns = append(fc.redactPatterns, p)
 			}
+		case k[0] == "rule": // [[rule]] tables: parseStructRules, below
+		case isPolicyKey(k):
+			if err := fc.policy.parse(k, raw, text, file, lenient); err != nil {
+				return nil, err
+			}
 		case len(k) == 1 && isScalarKey(last):
 			if err := fc.setScalar(last, raw[last]); err != nil {
 				return nil, errAt(last, "%v", err)
@@ -172,6 +180,11 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			return nil, errAt(last, "unknown key %q", name)
 		}
 	}
+	rules, ignored, err := parseStructRules(file, text, raw["rule"], lenient)
+	if err != nil {
+		return nil, err
+	}
+	fc.rules, fc.ignored = rules, append(fc.ignored, ignored...)
 	return fc, nil
 }
 
@@ -483,7 +496,13 @@ func Load(p Paths, cwd string) *Settings {
 		s.Warnings = append(s.Warnings, fc.ignored...)
 		// every layer may add redaction, a project config trusted or not
 		s.RedactPatterns = append(s.RedactPatterns, fc.redactPatterns...)
+		if !trust {
+			s.loosenNotes(fc, l.file)
+		}
 		s.merge(fc, l.name, bound, trust)
+		if err := s.mergePolicy(&fc.policy, l.name, l.file, trust, bound); err != nil && s.Err == nil {
+			s.Err = err
+		}
 		if fc.trustedTerminals != nil {
 			if l.name != LayerManaged && l.name != LayerGlobal {
 				line, col := locateKey(string(data), "trusted_terminals")
@@ -503,7 +522,11 @@ func Load(p Paths, cwd string) *Settings {
 		add(Deny, fc.deny, fc.denyLine)
 		add(Ask, fc.ask, fc.askLine)
 		add(Allow, fc.allow, fc.allowLine)
+		if err := s.addStructRules(fc.rules, l.name, trust, p.Home, cwd); err != nil && s.Err == nil {
+			s.Err = err
+		}
 	}
+	s.finishPolicy(p, root)
 	return s
 }
 

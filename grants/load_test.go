@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -47,7 +48,7 @@ func write(t *testing.T, file, text string) {
 
 func TestPathsFromEnv(t *testing.T) {
 	p := PathsFromEnv(func(k string) string { return map[string]string{"HOME": "/h"}[k] })
-	want := Paths{Managed: "/etc/guard/policy.toml", ConfigDir: "/h/.config/guard", StateDir: "/h/.local/state/guard", CacheDir: "/h/.cache/guard", DataDir: "/h/.local/share/guard"}
+	want := Paths{Home: "/h", Managed: "/etc/guard/policy.toml", ConfigDir: "/h/.config/guard", StateDir: "/h/.local/state/guard", CacheDir: "/h/.cache/guard", DataDir: "/h/.local/share/guard"}
 	if p != want {
 		t.Errorf("got %+v, want %+v", p, want)
 	}
@@ -58,8 +59,8 @@ func TestPathsFromEnv(t *testing.T) {
 	if !strings.HasPrefix(pg, "/h/.config/guard/projects/") || len(filepath.Base(filepath.Dir(pg))) != 16 || filepath.Base(pg) != "grants.toml" {
 		t.Errorf("project grants: %s", pg)
 	}
-	if len(p.Protected()) != 5 || p.Protected()[4] != "/h/.local/share/guard" {
-		t.Errorf("protected: %v", p.Protected())
+	if prot := p.Protected(); len(prot) < 6 || prot[4] != "/h/.local/share/guard" || !slices.Contains(prot, "/h/.claude/settings.json") || !slices.Contains(prot, "/h/.config/opencode/plugins") {
+		t.Errorf("protected: %v", prot)
 	}
 	p = PathsFromEnv(func(k string) string { return map[string]string{"HOME": "rel", "XDG_CONFIG_HOME": "also/rel"}[k] })
 	if !strings.HasPrefix(p.ConfigDir, NoHome) || !strings.HasPrefix(p.StateDir, NoHome) {
@@ -67,7 +68,7 @@ func TestPathsFromEnv(t *testing.T) {
 	}
 	env := map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x/c", "XDG_STATE_HOME": "/x/s", "XDG_CACHE_HOME": "/x/k", "XDG_DATA_HOME": "/x/d", "GUARD_MANAGED_POLICY": "/m.toml"}
 	p = PathsFromEnv(func(k string) string { return env[k] })
-	if p != (Paths{Managed: "/m.toml", ConfigDir: "/x/c/guard", StateDir: "/x/s/guard", CacheDir: "/x/k/guard", DataDir: "/x/d/guard"}) {
+	if p != (Paths{Home: "/h", Managed: "/m.toml", ConfigDir: "/x/c/guard", StateDir: "/x/s/guard", CacheDir: "/x/k/guard", DataDir: "/x/d/guard"}) {
 		t.Errorf("xdg: %+v", p)
 	}
 }

@@ -313,6 +313,7 @@ func (fc *fileConfig) render() []byte {
 		}
 		b.WriteString("]\n")
 	}
+	fc.policy.renderTop(&b) // mode.go: mode, escalate, … (before any table)
 	b.WriteString("\n[permissions.bash]\n")
 	for _, k := range []Decision{Allow, Ask, Deny} {
 		list := *fc.list(k)
@@ -325,5 +326,6 @@ func (fc *fileConfig) render() []byte {
 		}
 		b.WriteString("]\n")
 	}
+	fc.policy.renderTables(&b) // mode.go: [agents.NAME]
 	return []byte(b.String())
 }

@@ -113,6 +113,9 @@ type engine struct {
 	// prepare readies what recording the run needs; it runs while the
 	// command starts (nil: nothing to ready).
 	prepare func()
+	// escalate counts a high-risk would-deny in dry_run for a project root
+	// and reports the switch to enforce it caused (nil: no escalation).
+	escalate func(root string, now time.Time, e grants.Escalation) (*grants.EscalationState, error)
 }
 
 // app is one run of guard as a shell or as guard exec.
@@ -189,6 +192,13 @@ type job struct {
 	// funcs and aliases are those the running shell already has (an
 	// interactive session), judged where they are called.
 	funcs, aliases map[string]string
+	// session is the agent's session id (guard hook); envelope names the
+	// agent whose command envelope text was taken out of (classify.Envelope).
+	session, envelope string
+	// plumbing says why the text is the agent's own plumbing, run as it is
+	// (envelope.go); hookCall: it is guard hook, run outside the guarded state.
+	plumbing string
+	hookCall bool
 	// run runs the job once allowed; nil: runJob (a new process).
 	run func(j job, lim limits) int
 }
@@ -225,6 +235,12 @@ func (a *app) shell() int {
 			return 0 // -c '' is a valid empty command
 		}
 		j.text = inv.Text
+		if e, ok := a.envelope(args[0], inv.Text); ok {
+			// judge (and record) the agent's command; run the whole envelope
+			j.text, j.envelope = e.Payload, e.Agent
+		} else {
+			j.plumbing, j.hookCall = a.plumbing(args[0], inv.Text) // envelope.go
+		}
 		childArgv = append(childArgv, "-c", inv.Text)
 		childArgv = append(childArgv, inv.Operands...)
 		j.positional = inv.Operands
@@ -261,6 +277,9 @@ func (a *app) shell() int {
 	j.spec = runSpec{
 		Path: shellPath, Argv: childArgv, Env: childEnv(a.env.Environ, n, true), Dir: a.env.Cwd,
 		Stdin: a.env.Stdin, Stdout: a.env.Stdout, Stderr: a.env.Stderr,
+	}
+	if j.hookCall {
+		j.spec.Env = a.env.Environ // the agent's own hook: not a guarded command
 	}
 	return a.judgeAndRun(j)
 }
@@ -415,7 +434,10 @@ func (a *app) judgeAndRun(j job) int {
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
-	v := a.eng.decide(an, s)
+	if s.AgentMatters() { // [agents.NAME], power_agents, a [[rule]] naming one
+		s = s.As(a.agent())
+	}
+	v := plumbingVerdict(j, a.eng.decide(an, s))
 	// A project config's allow rules guard ignored: said when they may be
 	// why a command is refused or asked (once a session), never beside an
 	// allowed command's own stderr, which the agent reads as the command's.
@@ -445,7 +467,7 @@ func (a *app) judgeAndRun(j job) int {
 	switch v.Decision {
 	case grants.Allow:
 	case grants.Ask:
-		if how = a.ask(j, v, lim); !how.allowed() {
+		if how = a.askOrTicket(j, v, lim); !how.allowed() {
 			return a.refusedAsk(j, v, how, start)
 		}
 	default:
@@ -456,6 +478,12 @@ func (a *app) judgeAndRun(j job) int {
 		run = j.run
 	}
 	exit := run(j, lim)
+	if v.Would != "" {
+		// dry_run or off let a deny or ask run: recorded as what enforce
+		// would have done (policy.go)
+		a.recordWould(j, v, s, exit, start)
+		return exit
+	}
 	a.record(j, v, string(v.Decision), how, exit, start)
 	return exit
 }

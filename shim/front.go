@@ -52,6 +52,9 @@ func Front(env Env) int {
 		fmt.Fprintf(env.Stderr, "guard: error: %s is guard itself, not the management CLI; reinstall guard with ./install.sh\n", args[0])
 		return ExitFailure
 	}
+	if len(args) > 1 && args[1] == "hook" && dispatchName(args[0]) == "" {
+		return Hook(env, args[2:])
+	}
 	if IsShellInvocation(args) {
 		return Main(env)
 	}
