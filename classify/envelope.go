@@ -17,7 +17,6 @@ package classify
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -105,11 +104,58 @@ var envelopeShapes = []envelopeShape{
 	{"claude-bash-nosnapshot-unalias", "claude", chain(claudeExtglob, claudeUnalias, claudeTail)},
 }
 
-// What the varying parts may be.
-var (
-	claudeSnapshotName = regexp.MustCompile(`^snapshot-(bash|zsh|sh)-[0-9]+-[a-z0-9]+\.sh$`)
-	claudeCwdName      = regexp.MustCompile(`^claude-[0-9a-f]{1,16}-cwd$`)
-)
+// What the varying parts may be. Hand-written, not regular expressions:
+// a package-level regexp is compiled at every guard start.
+
+// claudeSnapshotName: snapshot-(bash|zsh|sh)-DIGITS-[a-z0-9]+.sh
+func claudeSnapshotName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "snapshot-")
+	if !ok {
+		return false
+	}
+	shell, rest, ok := strings.Cut(rest, "-")
+	if !ok || (shell != "bash" && shell != "zsh" && shell != "sh") {
+		return false
+	}
+	num, rest, ok := strings.Cut(rest, "-")
+	if !ok || !allOf(num, 1, -1, isDigit) {
+		return false
+	}
+	id, ok := strings.CutSuffix(rest, ".sh")
+	return ok && allOf(id, 1, -1, func(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' })
+}
+
+// claudeCwdName: claude-[0-9a-f]{1,16}-cwd
+func claudeCwdName(name string) bool {
+	mid, ok := strings.CutPrefix(name, "claude-")
+	if !ok {
+		return false
+	}
+	mid, ok = strings.CutSuffix(mid, "-cwd")
+	return ok && allOf(mid, 1, 16, func(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' })
+}
+
+// geminiDirName: gemini-shell-[A-Za-z0-9]{6}
+func geminiDirName(name string) bool {
+	id, ok := strings.CutPrefix(name, "gemini-shell-")
+	return ok && allOf(id, 6, 6, func(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' })
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// allOf reports whether s has between lo and hi bytes (hi < 0: no upper
+// bound), each of which ok accepts.
+func allOf(s string, lo, hi int, ok func(byte) bool) bool {
+	if len(s) < lo || hi >= 0 && len(s) > hi {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 // maxEnvelopeLinks bounds the chain walked: no shape has more.
 const maxEnvelopeLinks = 16
@@ -260,7 +306,7 @@ func matchSource(text string, st *syntax.Stmt, src string, ctx EnvelopeContext) 
 	if !ok || !inDir(p, ctx.SnapshotDirs) {
 		return false
 	}
-	return claudeSnapshotName.MatchString(filepath.Base(p))
+	return claudeSnapshotName(filepath.Base(p))
 }
 
 // matchCwd: pwd -P >| CWDFILE, CWDFILE a claude-ID-cwd file in a temp dir.
@@ -280,7 +326,7 @@ func matchCwd(text string, st *syntax.Stmt, src string, ctx EnvelopeContext) boo
 	if !ok || !inDir(p, ctx.TempDirs) {
 		return false
 	}
-	return claudeCwdName.MatchString(filepath.Base(p))
+	return claudeCwdName(filepath.Base(p))
 }
 
 // matchEval: eval PAYLOAD, with < /dev/null or without (a heredoc brings
@@ -461,7 +507,7 @@ func RecognizeSnapshotScript(text string, ctx EnvelopeContext, rcFiles []string)
 		return Envelope{}, false
 	}
 	path, ok := literalWord(as.Value)
-	if !ok || !inDir(path, ctx.SnapshotDirs) || !claudeSnapshotName.MatchString(filepath.Base(path)) {
+	if !ok || !inDir(path, ctx.SnapshotDirs) || !claudeSnapshotName(filepath.Base(path)) {
 		return Envelope{}, false
 	}
 	// 2. the rest: plumbing only
@@ -630,8 +676,6 @@ const (
 	geminiSuffix = "\n)\n__code=$?\nexit $__code"
 )
 
-var geminiDirName = regexp.MustCompile(`^gemini-shell-[A-Za-z0-9]{6}$`)
-
 func recognizeGemini(text string, ctx EnvelopeContext) (Envelope, bool) {
 	rest := strings.TrimPrefix(text, geminiPrefix)
 	pathWord, body, ok := strings.Cut(rest, geminiTrap)
@@ -659,7 +703,7 @@ func recognizeGemini(text string, ctx EnvelopeContext) (Envelope, bool) {
 		return Envelope{}, false
 	}
 	p, ok := literalWord(a.Value)
-	if !ok || filepath.Base(p) != "bgpids.tmp" || !geminiDirName.MatchString(filepath.Base(filepath.Dir(p))) ||
+	if !ok || filepath.Base(p) != "bgpids.tmp" || !geminiDirName(filepath.Base(filepath.Dir(p))) ||
 		!inDir(filepath.Dir(p), ctx.TempDirs) {
 		return Envelope{}, false
 	}

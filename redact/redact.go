@@ -64,9 +64,11 @@ type Redactor struct {
 	pairIdx []int32
 	pairOff [1024 + 1]int32
 	pairs   [1 << 16 / 64]uint64
-	// trigrams hashes the first three bytes of every trigger (all of a
-	// two-byte trigger's continuations): a second sieve behind pairs.
-	trigrams [1 << 16 / 64]uint64
+	// trigrams hashes the first three bytes of every trigger: a second
+	// sieve behind pairs. A pair that begins a two-byte trigger is in
+	// pairsOpen instead, and passes whatever byte follows.
+	trigrams  [1 << 16 / 64]uint64
+	pairsOpen [1 << 16 / 64]uint64
 	// compiled holds each pattern's regexp once a trigger made it needed:
 	// compiling all of them costs more than guard's whole decision.
 	compiled []*regexp.Regexp
@@ -192,10 +194,7 @@ func (r *Redactor) addTrigger(t trigger, entries *[][2]int32) {
 			k := uint(a)<<8 | uint(b)
 			r.pairs[k/64] |= 1 << (k % 64)
 			if thirds == nil { // a two-byte trigger: any third byte
-				for c := range 256 {
-					h := trigram(a, b, byte(c))
-					r.trigrams[h/64] |= 1 << (h % 64)
-				}
+				r.pairsOpen[k/64] |= 1 << (k % 64)
 			}
 			for _, c := range thirds {
 				h := trigram(a, b, c)
@@ -254,6 +253,12 @@ func trigram(a, b, c byte) uint32 {
 // secretName reports whether an environment variable's name says it holds a
 // secret.
 func secretName(name string) bool {
+	// Most names hold no secret word at all: say so without an
+	// allocation (taking the not-words out cannot make a word appear).
+	// Non-ASCII names take the long way: ToUpper maps ſ to S and ı to I.
+	if isASCII(name) && !containsAnyFold(name, envWords[:]) {
+		return false
+	}
 	n := strings.ToUpper(name)
 	for _, w := range envNotWords {
 		n = strings.ReplaceAll(n, w, "_")
@@ -395,13 +400,13 @@ func (r *Redactor) scan(b []byte) []hit {
 	have := false
 	// seen marks the patterns already noted for the current unit
 	var seen []uint64
-	pairs, trigrams := &r.pairs, &r.trigrams
+	pairs, trigrams, open := &r.pairs, &r.trigrams, &r.pairsOpen
 	for i := 0; i+1 < len(b); i++ {
 		k := uint(b[i])<<8 | uint(b[i+1])
 		if pairs[k/64]&(1<<(k%64)) == 0 {
 			continue
 		}
-		if i+2 < len(b) {
+		if i+2 < len(b) && open[k/64]&(1<<(k%64)) == 0 {
 			if h := trigram(b[i], b[i+1], b[i+2]); trigrams[h/64]&(1<<(h%64)) == 0 {
 				continue
 			}
@@ -679,4 +684,36 @@ func insideMarker(b []byte, i int) bool {
 		}
 	}
 	return false
+}
+
+// containsAnyFold reports whether s contains one of words (upper case
+// ASCII) in any case.
+func containsAnyFold(s string, words []string) bool {
+	for _, w := range words {
+		for i := 0; i+len(w) <= len(s); i++ {
+			j := 0
+			for ; j < len(w); j++ {
+				c := s[i+j]
+				if 'a' <= c && c <= 'z' {
+					c -= 'a' - 'A'
+				}
+				if c != w[j] {
+					break
+				}
+			}
+			if j == len(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -169,12 +169,34 @@ func TestRedactEnv(t *testing.T) {
 	}
 }
 
+// FuzzSecretName holds the fast path (no allocation for a name with no
+// secret word) to the plain definition.
+func FuzzSecretName(f *testing.F) {
+	for _, s := range []string{"GITHUB_TOKEN", "HOME", "ſECRET", "keyboard", "GIT_AUTHOR_TOKEN"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		n := strings.ToUpper(name)
+		for _, w := range envNotWords {
+			n = strings.ReplaceAll(n, w, "_")
+		}
+		want := false
+		for _, w := range envWords {
+			want = want || strings.Contains(n, w)
+		}
+		if got := secretName(name); got != want {
+			t.Errorf("secretName(%q) = %v, want %v", name, got, want)
+		}
+	})
+}
+
 func TestSecretName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"GITHUB_TOKEN": true, "AWS_SECRET_ACCESS_KEY": true, "PGPASSWORD": true,
 		"X_PASSWD": true, "GOOGLE_APPLICATION_CREDENTIALS": true, "NPM_AUTH": true,
 		"apikey": true, "HOME": false, "PATH": false, "GIT_AUTHOR_EMAIL": false,
-		"KEYBOARD_LAYOUT": false, "XKB_KEYMAP": false,
+		"KEYBOARD_LAYOUT": false, "XKB_KEYMAP": false, "ſECRET": true, "my_Token": true,
+		"GIT_AUTHOR_TOKEN": true, "LANG": false,
 	} {
 		if got := secretName(name); got != want {
 			t.Errorf("secretName(%q) = %v, want %v", name, got, want)

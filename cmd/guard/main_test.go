@@ -1,8 +1,12 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,6 +31,42 @@ func TestLean(t *testing.T) {
 		for _, banned := range []string{"github.com/urfave/cli", "runtime/cgo", "text/template", "net/netip", "mvdan.cc/sh/v3/expand", "crypto/hmac", "net/url"} {
 			if strings.HasPrefix(dep, banned) {
 				t.Errorf("guard links %s", dep)
+			}
+		}
+	}
+}
+
+// TestNoInitRegexps: a regular expression at package level is compiled
+// when guard starts, for every command an agent runs (tens of
+// microseconds each). The packages guard links compile theirs on first use.
+func TestNoInitRegexps(t *testing.T) {
+	fset := token.NewFileSet()
+	for _, dir := range []string{"../../classify", "../../grants", "../../shim", "../../ccs", "../../redact"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, file, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				g, ok := d.(*ast.GenDecl)
+				if !ok || g.Tok != token.VAR {
+					continue
+				}
+				ast.Inspect(g, func(n ast.Node) bool {
+					if sel, ok := n.(*ast.SelectorExpr); ok {
+						if x, ok := sel.X.(*ast.Ident); ok && x.Name == "regexp" && strings.Contains(sel.Sel.Name, "Compile") {
+							t.Errorf("%s: package-level regexp.%s runs at every guard start", fset.Position(sel.Pos()), sel.Sel.Name)
+						}
+					}
+					return true
+				})
 			}
 		}
 	}
