@@ -50,7 +50,8 @@ type fileConfig struct {
 	// failing the file (the committed project config, see Load).
 	lenient          bool
 	ignored          []string
-	trustedTerminals []string // nil when unset
+	trustedTerminals []string   // nil when unset
+	tiers            []tierItem // [permissions.read|write|http|packages] entries (tiers_load.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -132,6 +133,10 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 				case Deny:
 					fc.deny, fc.denyLine = append(fc.deny, p), append(fc.denyLine, line)
 				}
+			}
+		case len(k) >= 2 && k[0] == "permissions" && isTier(k[1]):
+			if err := fc.parseTierKey(k, raw, text, file, errAt); err != nil {
+				return nil, err
 			}
 		case len(k) == 1 && last == "trusted_terminals":
 			list, _ := raw[last].([]any)
@@ -483,6 +488,7 @@ func Load(p Paths, cwd string) *Settings {
 		add(Deny, fc.deny, fc.denyLine)
 		add(Ask, fc.ask, fc.askLine)
 		add(Allow, fc.allow, fc.allowLine)
+		s.addTiers(fc, l.name, l.file, trust)
 	}
 	return s
 }

@@ -25,7 +25,11 @@ func productionEngine(env *Env) engine {
 		analyze:     classify.Analyze,
 		analyzeArgv: classify.AnalyzeArgv,
 		settings:    func(cwd string) *grants.Settings { return grants.Load(paths, cwd) },
-		decide:      grants.Decide,
+		decide: func(a *classify.Analysis, s *grants.Settings) grants.Verdict {
+			// the path tiers' facts from the disk (facts.go); none for a
+			// text that names no path
+			return grants.DecideWith(a, s, Facts(a, s, env.getenv("HOME")))
+		},
 		protected: func() []string {
 			// guard's own files, and the binary itself: an agent that
 			// replaced it would unguard every later command
@@ -41,6 +45,9 @@ func productionEngine(env *Env) engine {
 			return paths.ProjectGrants(root)
 		},
 		addRule: func(file, pattern string) error {
+			if _, _, tier := grants.ParseTierGrant(pattern); tier {
+				return grants.AddRule(file, grants.Allow, pattern) // a tree, host or package: its table
+			}
 			if err := grants.ValidatePattern(grants.Allow, pattern); err != nil {
 				return err
 			}
