@@ -352,6 +352,7 @@ func (d *decider) marked(v *view, c *classify.Command) *view {
 	cc := *c
 	cc.Name = commandName(c)
 	v.m.root = d.s.Root
+	v.m.tiers = d.t
 	markCommand(&cc, &v.m)
 	for k, s := range v.m.sens {
 		if s {

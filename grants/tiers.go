@@ -797,3 +797,18 @@ func (t *tiers) teeOK(c *classify.Command) bool {
 	}
 	return true
 }
+
+// writeGranted reports a write of word w by c that a user's write grant
+// covers (a [permissions.write] allow entry decides it): a '*' grant may
+// then cover it, as it covers writes inside the project.
+func (t *tiers) writeGranted(c *classify.Command, w string) bool {
+	if t == nil || t.root == "" {
+		return false
+	}
+	p, ok := t.wordPath(c, w)
+	if !ok {
+		return false
+	}
+	v := t.decidePath(TierWrite, t.real(p))
+	return v.kind == Allow && v.rule != nil
+}

@@ -104,6 +104,8 @@ var writeTierCases = []tierCase{
 	{name: "git keeps its own directory", cmd: "git commit -m x", rules: []string{"project-grants allow git *"}, want: Allow},
 	{name: "cp to outside asks", cmd: "cp a.txt /srv/out/a.txt", rules: []string{"project-grants allow cp a.txt /srv/out/a.txt"}, want: Ask, rule: RulePathWrite, sug: "[write] /srv/out"},
 	{name: "cp to outside under a write grant", cmd: "cp a.txt /srv/out/a.txt", rules: []string{"project-grants allow cp a.txt /srv/out/a.txt", "global-grants allow [write] /srv/out"}, want: Allow},
+	{name: "a '*' grant covers a write a write grant covers", cmd: "cp a.txt /srv/out/a.txt", rules: []string{"project-grants allow cp *", "project-grants allow [write] /srv/out"}, want: Allow},
+	{name: "a '*' grant does not cover a write outside", cmd: "cp a.txt /srv/x/a.txt", rules: []string{"project-grants allow cp *", "project-grants allow [write] /srv/out"}, want: Ask, rule: RuleExecCapable},
 	{name: "mkdir outside", cmd: "mkdir -p /srv/new/dir", rules: []string{"global allow mkdir -p /srv/new/dir"}, want: Ask, rule: RulePathWrite},
 	{name: "touch in tmp", cmd: "touch /tmp/x", rules: []string{"global allow touch *"}, want: Allow},
 	{name: "dd of= outside", cmd: "dd if=a.img of=/srv/b.img", rules: []string{"global allow dd if=a.img of=/srv/b.img"}, want: Ask, rule: RulePathWrite},
