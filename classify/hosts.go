@@ -4,10 +4,7 @@ package classify
 // reads the command's words (typed by its spec where there is one), never
 // the network or the disk.
 
-import (
-	"net/netip"
-	"strings"
-)
+import "strings"
 
 // Hosts returns the hosts command c reaches, normalised by [HostOf]
 // (lowercase, no userinfo, no port), each once. unknown reports a reach
@@ -209,16 +206,12 @@ func HostOf(s string) string {
 	}
 	if strings.HasPrefix(s, "[") {
 		if k := strings.IndexByte(s, ']'); k > 0 {
-			s = s[1:k]
-			if a, err := netip.ParseAddr(s); err == nil {
-				return a.String()
-			}
-			return strings.ToLower(s)
+			return strings.ToLower(s[1:k]) // an IPv6 literal
 		}
 		return ""
 	}
-	if a, err := netip.ParseAddr(s); err == nil && a.Is6() {
-		return a.String() // a bare IPv6 literal has colons of its own
+	if strings.Count(s, ":") > 1 {
+		return strings.ToLower(s) // a bare IPv6 literal has colons of its own (no net/netip: guard starts lean)
 	}
 	if k := strings.IndexByte(s, ':'); k >= 0 {
 		s = s[:k]
