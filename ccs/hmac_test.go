@@ -1,6 +1,8 @@
 package ccs
 
 import (
+	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -203,6 +205,26 @@ func BenchmarkSumFirst(b *testing.B) {
 	for b.Loop() {
 		if _, err := Open(dir, nil).Sum("git log --oneline -n 20 -- ./cmd/guard/main.go"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestHMACSHA256 holds guard's own HMAC to crypto/hmac and to RFC 4231's
+// test case 2.
+func TestHMACSHA256(t *testing.T) {
+	got := hmacSHA256([]byte("Jefe"), []byte("what do ya want for nothing?"))
+	if want := "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"; hex.EncodeToString(got[:]) != want {
+		t.Errorf("RFC 4231 case 2: got %x", got)
+	}
+	for _, keyLen := range []int{0, 1, 32, 63, 64, 65, 200} {
+		key := bytes.Repeat([]byte{byte(keyLen)}, keyLen)
+		for _, msg := range []string{"", "git status", strings.Repeat("x", 1000)} {
+			m := hmac.New(sha256.New, key)
+			m.Write([]byte(msg))
+			want := m.Sum(nil)
+			if got := hmacSHA256(key, []byte(msg)); !bytes.Equal(got[:], want) {
+				t.Errorf("key %d bytes, msg %d bytes: got %x, want %x", keyLen, len(msg), got, want)
+			}
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -69,11 +68,12 @@ func (w *walker) braceFields(word *syntax.Word, src string, out []field) ([]fiel
 		return out, errTooMany
 	}
 	var words []*syntax.Word
-	for bw, err := range expand.BracesSeq(nil, word) {
-		if err != nil {
-			return out, errTooMany
-		}
+	expandBraces(word, func(bw *syntax.Word) bool {
 		words = append(words, bw)
+		return len(words) <= maxFields
+	})
+	if len(words) > maxFields {
+		return out, errTooMany
 	}
 	for _, bw := range words {
 		out = w.wordFields(bw, src, out)
@@ -815,7 +815,7 @@ func constArith(x syntax.ArithmExpr) (int, bool) {
 	if !constant {
 		return 0, false
 	}
-	v, err := expand.Arithm(&expand.Config{}, x)
+	v, err := evalArith(x)
 	return v, err == nil
 }
 

@@ -88,6 +88,14 @@ type Settings struct {
 	// TrustedTerminals are executables the user vouches for as terminal
 	// hosts (absolute paths), read only from the managed and global configs.
 	TrustedTerminals []string
+
+	// Structured holds every [[rule]] table from every layer, in layer
+	// order (structrules.go).
+	Structured []StructRule
+	// Agent names the agent that runs the command (GUARD_AGENT, else the
+	// parent process's name), for [[rule]] tables with agent = "…"; the
+	// caller sets it after Load, when UsesAgent says a rule asks.
+	Agent string
 }
 
 // Rule is one pattern from one layer.

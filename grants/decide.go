@@ -43,7 +43,10 @@ type decider struct {
 	tr     *tracer
 	views  []view
 	allows []int // indexes of usable allow rules in s.Rules, in scope order
-	t      *tiers
+	// each command's normalised tokens, for [[rule]] tables (structrules.go)
+	toks    [][]string
+	tokDone []bool
+	t       *tiers // the path, network and package tiers (tiers.go)
 }
 
 // judgement is the verdict on one command judged on its own (steps 6-9).
@@ -130,6 +133,9 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 	if v, ok := d.plainRules(Deny); ok {
 		return v
 	}
+	if v, ok := d.structRules(Deny); ok {
+		return v
+	}
 	if v, ok := d.tierDenied(); ok {
 		return v
 	}
@@ -145,6 +151,10 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 		tr.add("step 4 built-in ask: no hit")
 	}
 	if v, ok := d.plainRules(Ask); ok {
+		v.OnceOnly = true
+		return v
+	}
+	if v, ok := d.structRules(Ask); ok {
 		v.OnceOnly = true
 		return v
 	}
@@ -664,6 +674,10 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 		if tr != nil {
 			tr.add("step 7 command %s: allow %q [%s]: no match", label(i), r.Pattern, ruleWhere(r))
 		}
+	}
+
+	if out, ok := d.structAllow(i, c, v); ok {
+		return judgement{ok: true, v: out}
 	}
 
 	// wrappers judged by what they run

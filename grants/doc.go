@@ -120,6 +120,14 @@
 // fstat, so nothing planted at a settings path can hang guard or make its
 // rules vanish silently. The same holds for the trust pin.
 //
+// [[rule]] tables (structured rules, structrules.go) sit beside the
+// patterns in any file: a command by its basename, arguments after flag
+// normalisation (classify's [classify.Command.Normalized]), args_regex,
+// cwd, agent, an effect, and examples checked at load. They are tried on
+// every command anywhere in the text with the patterns of their effect;
+// a deny or ask rule that a word guard cannot know may complete asks.
+// docs/rules.md is their manual.
+//
 // # Storing
 //
 // [AddRule] and [RemoveRule] edit a grants file atomically (temp file,

@@ -50,8 +50,10 @@ type fileConfig struct {
 	// failing the file (the committed project config, see Load).
 	lenient          bool
 	ignored          []string
-	trustedTerminals []string   // nil when unset
-	tiers            []tierItem // [permissions.read|write|http|packages] entries (tiers_load.go)
+	trustedTerminals []string // nil when unset
+
+	rules []StructRule // [[rule]] tables (structrules.go)
+	tiers []tierItem   // [permissions.read|write|http|packages] entries (tiers_load.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -151,6 +153,7 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			if list == nil {
 				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
 			}
+		case k[0] == "rule": // [[rule]] tables: parseStructRules, below
 		case len(k) == 1 && isScalarKey(last):
 			if err := fc.setScalar(last, raw[last]); err != nil {
 				return nil, errAt(last, "%v", err)
@@ -159,6 +162,11 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			return nil, errAt(last, "unknown key %q", name)
 		}
 	}
+	rules, ignored, err := parseStructRules(file, text, raw["rule"], lenient)
+	if err != nil {
+		return nil, err
+	}
+	fc.rules, fc.ignored = rules, append(fc.ignored, ignored...)
 	return fc, nil
 }
 
@@ -488,6 +496,9 @@ func Load(p Paths, cwd string) *Settings {
 		add(Deny, fc.deny, fc.denyLine)
 		add(Ask, fc.ask, fc.askLine)
 		add(Allow, fc.allow, fc.allowLine)
+		if err := s.addStructRules(fc.rules, l.name, trust, p.Home, cwd); err != nil && s.Err == nil {
+			s.Err = err
+		}
 		s.addTiers(fc, l.name, l.file, trust)
 	}
 	return s

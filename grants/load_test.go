@@ -47,7 +47,7 @@ func write(t *testing.T, file, text string) {
 
 func TestPathsFromEnv(t *testing.T) {
 	p := PathsFromEnv(func(k string) string { return map[string]string{"HOME": "/h"}[k] })
-	want := Paths{Managed: "/etc/guard/policy.toml", ConfigDir: "/h/.config/guard", StateDir: "/h/.local/state/guard", CacheDir: "/h/.cache/guard", DataDir: "/h/.local/share/guard"}
+	want := Paths{Home: "/h", Managed: "/etc/guard/policy.toml", ConfigDir: "/h/.config/guard", StateDir: "/h/.local/state/guard", CacheDir: "/h/.cache/guard", DataDir: "/h/.local/share/guard"}
 	if p != want {
 		t.Errorf("got %+v, want %+v", p, want)
 	}
@@ -67,7 +67,7 @@ func TestPathsFromEnv(t *testing.T) {
 	}
 	env := map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/x/c", "XDG_STATE_HOME": "/x/s", "XDG_CACHE_HOME": "/x/k", "XDG_DATA_HOME": "/x/d", "GUARD_MANAGED_POLICY": "/m.toml"}
 	p = PathsFromEnv(func(k string) string { return env[k] })
-	if p != (Paths{Managed: "/m.toml", ConfigDir: "/x/c/guard", StateDir: "/x/s/guard", CacheDir: "/x/k/guard", DataDir: "/x/d/guard"}) {
+	if p != (Paths{Home: "/h", Managed: "/m.toml", ConfigDir: "/x/c/guard", StateDir: "/x/s/guard", CacheDir: "/x/k/guard", DataDir: "/x/d/guard"}) {
 		t.Errorf("xdg: %+v", p)
 	}
 }

@@ -17,6 +17,7 @@ const NoHome = "/nonexistent/guard-no-home"
 
 // Paths are the places guard keeps settings and state.
 type Paths struct {
+	Home      string // $HOME when absolute, else NoHome: what ~ means in [[rule]] tables
 	Managed   string // the admin's policy file
 	ConfigDir string // $XDG_CONFIG_HOME/guard
 	StateDir  string // $XDG_STATE_HOME/guard
@@ -40,6 +41,7 @@ func PathsFromEnv(getenv func(string) string) Paths {
 		return filepath.Join(home, fallback, "guard")
 	}
 	p := Paths{
+		Home:      home,
 		Managed:   DefaultManaged,
 		ConfigDir: xdg("XDG_CONFIG_HOME", ".config"),
 		StateDir:  xdg("XDG_STATE_HOME", filepath.Join(".local", "state")),

@@ -415,6 +415,9 @@ func (a *app) judgeAndRun(j job) int {
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
+	if s.UsesAgent() { // a [[rule]] names an agent
+		s.Agent = a.agent()
+	}
 	v := a.eng.decide(an, s)
 	// A project config's allow rules guard ignored: said when they may be
 	// why a command is refused or asked (once a session), never beside an

@@ -2,7 +2,6 @@ package shim
 
 import (
 	"fmt"
-	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -386,13 +385,12 @@ func sshFromHere(pid int) string {
 	if len(f) != 4 {
 		return "cannot tell where the ssh client is"
 	}
-	client, err1 := netip.ParseAddr(f[0])
-	server, err2 := netip.ParseAddr(f[2])
-	if err1 != nil || err2 != nil {
+	client, ok1 := parseIP(f[0])
+	server, ok2 := parseIP(f[2])
+	if !ok1 || !ok2 {
 		return "cannot tell where the ssh client is"
 	}
-	client, server = client.Unmap(), server.Unmap()
-	if client.IsLoopback() || client == server {
+	if client.loopback() || client == server {
 		return "the ssh client runs on this machine, and may be the agent"
 	}
 	return ""
@@ -432,4 +430,131 @@ func isOneOf(path string, list []string) bool {
 		}
 	}
 	return false
+}
+
+// ip is an address as 16 bytes, IPv4 in its IPv4-mapped IPv6 form, so that
+// ::ffff:10.0.0.1 and 10.0.0.1 are one address. (net/netip would do; its
+// package init costs every guard run about 0.03 ms, for this one check.)
+type ip [16]byte
+
+var v4InV6 = [12]byte{10: 0xff, 11: 0xff}
+
+func (a ip) loopback() bool {
+	if [12]byte(a[:12]) == v4InV6 {
+		return a[12] == 127
+	}
+	return a == ip{15: 1}
+}
+
+// parseIP reads a dotted IPv4 address or an IPv6 address (with ::, an
+// embedded IPv4 tail, and a %zone, which is dropped) as sshd prints them.
+func parseIP(s string) (ip, bool) {
+	if i := strings.IndexByte(s, '%'); i >= 0 {
+		if i == len(s)-1 || !strings.Contains(s[:i], ":") {
+			return ip{}, false // a zone is named, and only an IPv6 address has one
+		}
+		s = s[:i]
+	}
+	if !strings.Contains(s, ":") {
+		var a ip
+		copy(a[:], v4InV6[:])
+		return a, parseIPv4(s, a[12:])
+	}
+	var groups []uint16
+	gap := -1 // index in groups where "::" stands
+	var tail [4]byte
+	hasTail := false
+	rest := s
+	if strings.HasPrefix(rest, "::") {
+		gap, rest = 0, rest[2:]
+	}
+	for rest != "" {
+		part, after, more := strings.Cut(rest, ":")
+		if strings.Contains(part, ".") && !more {
+			if !parseIPv4(part, tail[:]) {
+				return ip{}, false
+			}
+			hasTail = true
+			break
+		}
+		if part == "" || len(part) > 4 {
+			return ip{}, false
+		}
+		var g uint16
+		for i := 0; i < len(part); i++ {
+			d := hexDigit(part[i])
+			if d < 0 {
+				return ip{}, false
+			}
+			g = g<<4 | uint16(d)
+		}
+		groups = append(groups, g)
+		rest = after
+		if more && strings.HasPrefix(rest, ":") {
+			if gap >= 0 {
+				return ip{}, false // two "::"
+			}
+			gap, rest = len(groups), rest[1:]
+		} else if more && rest == "" {
+			return ip{}, false // a trailing single ':'
+		}
+	}
+	want := 8
+	if hasTail {
+		want = 6
+	}
+	if len(groups) > want || (gap < 0 && len(groups) != want) || (gap >= 0 && len(groups) == want) {
+		return ip{}, false
+	}
+	full := make([]uint16, 0, want)
+	full = append(full, groups[:max(gap, 0)]...)
+	if gap >= 0 {
+		full = append(full, make([]uint16, want-len(groups))...)
+		full = append(full, groups[gap:]...)
+	} else {
+		full = groups
+	}
+	var a ip
+	for i, g := range full {
+		a[2*i], a[2*i+1] = byte(g>>8), byte(g)
+	}
+	if hasTail {
+		copy(a[12:], tail[:])
+	}
+	return a, true
+}
+
+// parseIPv4 reads four dotted decimal octets into out.
+func parseIPv4(s string, out []byte) bool {
+	for i := range 4 {
+		part, rest, more := strings.Cut(s, ".")
+		if more != (i < 3) || part == "" || len(part) > 3 || (len(part) > 1 && part[0] == '0') {
+			return false
+		}
+		n := 0
+		for j := 0; j < len(part); j++ {
+			if part[j] < '0' || part[j] > '9' {
+				return false
+			}
+			n = n*10 + int(part[j]-'0')
+		}
+		if n > 255 {
+			return false
+		}
+		out[i] = byte(n)
+		s = rest
+	}
+	return true
+}
+
+func hexDigit(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }

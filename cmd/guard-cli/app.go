@@ -229,6 +229,7 @@ func (a *App) cli() *cli.App {
 			a.watchCommand(),
 			a.auditCommand(),
 			a.redactCommand(),
+			a.policyTestOnlyCommand(), // TEMPORARY (rules11): see policytest.go
 			a.versionCommand(),
 			a.helpCommand(),
 		},

@@ -180,6 +180,7 @@ func (a *App) listPendingOn(tty io.Writer, store *ccs.Store) {
 func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, it *watchItem, waiting int) (ans string, detached bool) {
 	req := it.req
 	ck := a.newChecker(req.Cwd, false, io.Discard)
+	ck.settings.Agent = req.Agent // for [[rule]] tables with agent = "…"
 	an := ck.an.Analyze(req.Text)
 	v := grants.DecideWith(an, ck.settings, shim.Facts(an, ck.settings, ck.home))
 	red := ck.red
