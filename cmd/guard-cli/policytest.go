@@ -15,6 +15,7 @@ import (
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
 	"github.com/guard-dev/guard/redact"
+	"github.com/guard-dev/guard/shim"
 )
 
 // exitPolicyMismatch is guard policy test's status when a case's decision
@@ -199,7 +200,8 @@ func (a *App) policyTest(c *cli.Context) error {
 		if pc.Agent != "" {
 			s.Agent = pc.Agent
 		}
-		v := grants.Decide(d.an.Analyze(pc.Command), &s)
+		an := d.an.Analyze(pc.Command)
+		v := grants.DecideWith(an, &s, shim.Facts(an, &s, a.Getenv("HOME"))) // as guard check decides it
 		ok := string(v.Decision) == pc.Expect && (pc.Rule == "" || v.Rule == pc.Rule)
 		if ok {
 			if c.Bool("verbose") {
