@@ -46,7 +46,8 @@ type decider struct {
 	// each command's normalised tokens, for [[rule]] tables (structrules.go)
 	toks    [][]string
 	tokDone []bool
-	t       *tiers // the path, network and package tiers (tiers.go)
+	t       *tiers // the path, network and package tiers (tiers.go): &tv
+	tv      tiers
 }
 
 // judgement is the verdict on one command judged on its own (steps 6-9).
@@ -111,7 +112,8 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 	if why := invalid(a); why != "" {
 		return deny(RuleInvalid, "malformed analysis: "+why, LayerBuiltin)
 	}
-	d := &decider{a: a, s: s, tr: tr, views: make([]view, len(a.Commands)), t: newTiers(s, f)}
+	d := &decider{a: a, s: s, tr: tr, views: make([]view, len(a.Commands)), tv: makeTiers(s, f)}
+	d.t = &d.tv
 	if tr != nil {
 		d.traceParse()
 	}

@@ -227,8 +227,8 @@ type hostAccess struct {
 	unknown bool
 }
 
-func newTiers(s *Settings, f *Facts) *tiers {
-	t := &tiers{s: s, f: f, root: s.Root}
+func makeTiers(s *Settings, f *Facts) tiers {
+	t := tiers{s: s, f: f, root: s.Root}
 	if f != nil {
 		if f.Root != "" {
 			t.root = f.Root
@@ -706,7 +706,8 @@ func TierPaths(a *classify.Analysis, s *Settings, home string) []string {
 	if a == nil || s == nil || a.Fail != "" {
 		return nil
 	}
-	t := newTiers(s, &Facts{Home: home})
+	tv := makeTiers(s, &Facts{Home: home})
+	t := &tv
 	var out []string
 	seen := map[string]bool{}
 	for _, ac := range t.accesses(a) {
