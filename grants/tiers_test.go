@@ -293,3 +293,69 @@ func BenchmarkDecideTiers(b *testing.B) {
 		n++
 	}
 }
+
+// TestTierRolesCoverTheIssueLists: every command of the issue's read and
+// write lists gives the tiers an access of the right kind to the path
+// outside the project it names.
+func TestTierRolesCoverTheIssueLists(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, tier, path string
+	}{
+		{"cat /o/f", TierRead, "/o/f"},
+		{"head -n 3 /o/f", TierRead, "/o/f"},
+		{"tail -f /o/f", TierRead, "/o/f"},
+		{"less /o/f", TierRead, "/o/f"},
+		{"grep -r x /o/d", TierRead, "/o/d"},
+		{"rg x /o/d", TierRead, "/o/d"},
+		{"cp /o/src b", TierRead, "/o/src"},
+		{"tar -czf a.tgz /o/src", TierRead, "/o/src"},
+		{"rsync -a /o/src host:/x", TierRead, "/o/src"},
+		{"scp /o/f host:/x", TierRead, "/o/f"},
+		{"diff a /o/b", TierRead, "/o/b"},
+		{"base64 /o/f", TierRead, "/o/f"},
+		{"xxd /o/f", TierRead, "/o/f"},
+		{"sed -n 1p /o/f", TierRead, "/o/f"},
+		{"awk 1 /o/f", TierRead, "/o/f"},
+		{"jq . /o/f.json", TierRead, "/o/f.json"},
+		{"source /o/env.sh", TierRead, "/o/env.sh"},
+		{". /o/env.sh", TierRead, "/o/env.sh"},
+		{"wc -l < /o/f", TierRead, "/o/f"},
+		{"echo x > /o/f", TierWrite, "/o/f"},
+		{"echo x >> /o/f", TierWrite, "/o/f"},
+		{"echo x >| /o/f", TierWrite, "/o/f"},
+		{"ls &> /o/f", TierWrite, "/o/f"},
+		{"tee /o/f", TierWrite, "/o/f"},
+		{"cp a /o/dst", TierWrite, "/o/dst"},
+		{"mv a /o/dst", TierWrite, "/o/dst"},
+		{"install -m 755 a /o/dst", TierWrite, "/o/dst"},
+		{"ln -s a /o/link", TierWrite, "/o/link"},
+		{"rm -f /o/f", TierWrite, "/o/f"},
+		{"rmdir /o/d", TierWrite, "/o/d"},
+		{"unlink /o/f", TierWrite, "/o/f"},
+		{"truncate -s 0 /o/f", TierWrite, "/o/f"},
+		{"shred /o/f", TierWrite, "/o/f"},
+		{"touch /o/f", TierWrite, "/o/f"},
+		{"mkdir -p /o/d", TierWrite, "/o/d"},
+		{"chmod 600 /o/f", TierWrite, "/o/f"},
+		{"chown u /o/f", TierWrite, "/o/f"},
+		{"sed -i s/a/b/ /o/f", TierWrite, "/o/f"},
+		{"dd if=a of=/o/f", TierWrite, "/o/f"},
+		{"tar -xf a.tar -C /o/d", TierWrite, "/o/d"},
+		{"curl -o /o/f https://h/x", TierWrite, "/o/f"},
+		{"wget -O /o/f https://h/x", TierWrite, "/o/f"},
+		{"git clone https://h/r /o/d", TierWrite, "/o/d"},
+		{"unzip a.zip -d /o/d", TierWrite, "/o/d"},
+		{"cd /o && curl -O https://h/x", TierWrite, "/o"},
+		{"mytool --out=/o/f", TierWrite, "/o/f"},
+	} {
+		a := classify.Analyze(tc.cmd, testOptions())
+		tv := makeTiers(tierSettings(), &Facts{Home: "/home/u"})
+		found := false
+		for _, ac := range tv.accesses(a) {
+			found = found || ac.tier == tc.tier && ac.path == tc.path
+		}
+		if !found {
+			t.Errorf("%q: no %s access to %s among %+v", tc.cmd, tc.tier, tc.path, tv.acc)
+		}
+	}
+}
