@@ -359,3 +359,35 @@ func TestTierRolesCoverTheIssueLists(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecideTiers: any text, decided with every tier on, gives a valid
+// verdict without panicking, and TierPaths lists only absolute paths.
+func FuzzDecideTiers(f *testing.F) {
+	for _, set := range [][]tierCase{readTierCases, writeTierCases, networkTierCases, packageTierCases} {
+		for _, tc := range set {
+			f.Add(tc.cmd)
+		}
+	}
+	s := tierSettings("project-grants allow [read] /srv/data", "global deny [write] /home/u/proj/secrets",
+		"project-grants allow [http] api.github.com", "project-grants allow [packages] npm:left-pad@1.3.0", "global-grants allow curl *")
+	f.Fuzz(func(t *testing.T, text string) {
+		a := classify.Analyze(text, testOptions())
+		paths := TierPaths(a, s, "/home/u")
+		real := map[string]string{}
+		for _, p := range paths {
+			if !strings.HasPrefix(p, "/") {
+				t.Fatalf("%q: TierPaths gave a relative path %q", text, p)
+			}
+			real[p] = "/etc" + p // a hostile disk: every path a link elsewhere
+		}
+		v := DecideWith(a, s, &Facts{Home: "/home/u", Root: "/home/u/proj", Real: real})
+		switch v.Decision {
+		case Allow, Ask, Deny:
+		default:
+			t.Fatalf("%q: decision %q", text, v.Decision)
+		}
+		if a.Fail != "" && v.Decision != Deny {
+			t.Fatalf("%q: a failed analysis was not denied: %+v", text, v)
+		}
+	})
+}
