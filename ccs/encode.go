@@ -15,13 +15,18 @@ func marshalRecord(rec Record) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("json: error calling MarshalJSON for type time.Time: %w", err)
 	}
-	n := 160 + len(t) + len(rec.Agent) + len(rec.Cwd) + len(rec.Command) + len(rec.HMAC) +
-		len(rec.Decision) + len(rec.Rule) + len(rec.Answer) + len(rec.Via) + len(rec.Mode)
+	n := 160 + len(t) + len(rec.Agent) + len(rec.Session) + len(rec.Cwd) + len(rec.Command) + len(rec.HMAC) +
+		len(rec.Decision) + len(rec.Rule) + len(rec.Answer) + len(rec.Via) + len(rec.Mode) + len(rec.Risk) + len(rec.PolicyMode)
 	b := make([]byte, 0, n)
 	b = append(b, `{"time":`...)
 	b = append(b, t...)
+	b = append(b, `,"agent":`...)
+	b = appendJSONString(b, rec.Agent)
+	if rec.Session != "" { // omitempty
+		b = append(b, `,"session":`...)
+		b = appendJSONString(b, rec.Session)
+	}
 	for _, f := range [...]struct{ key, val string }{
-		{`,"agent":`, rec.Agent},
 		{`,"cwd":`, rec.Cwd},
 		{`,"command":`, rec.Command},
 		{`,"hmac":`, rec.HMAC},
@@ -38,6 +43,16 @@ func marshalRecord(rec Record) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(rec.Exit), 10)
 	b = append(b, `,"duration_ms":`...)
 	b = strconv.AppendInt(b, rec.DurationMS, 10)
+	for _, f := range [...]struct{ key, val string }{{`,"risk":`, rec.Risk}, {`,"policy_mode":`, rec.PolicyMode}} {
+		if f.val != "" { // omitempty
+			b = append(b, f.key...)
+			b = appendJSONString(b, f.val)
+		}
+	}
+	if rec.ID != 0 {
+		b = append(b, `,"id":`...)
+		b = strconv.AppendInt(b, rec.ID, 10)
+	}
 	return append(b, '}'), nil
 }
 

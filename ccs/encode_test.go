@@ -22,7 +22,10 @@ var encodeCases = []Record{
 	{Time: time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)},
 	{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.FixedZone("", 30)), Command: "offset with seconds"},
 	{Time: time.Now(), Command: "monotonic clock reading"},
+	{Time: time.Unix(1e9, 0), Agent: "claude", Session: "5f2c\"<\u2028", Command: "git status", Mode: "hook"},
 	{Time: time.Unix(1e9, 0), Command: strings.Repeat("é\"<x", 2000), Cwd: strings.Repeat("/", 5000)},
+	{Time: time.Unix(1e9, 0), Command: "touch x", Decision: "would-ask", Risk: "low", PolicyMode: "dry_run", ID: 42},
+	{Time: time.Unix(1e9, 0), Risk: "high"},
 }
 
 // checkEncode fails unless marshalRecord and encodeRecord agree with

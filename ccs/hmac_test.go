@@ -166,7 +166,8 @@ func TestImportLegacy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v1 := strings.NewReplacer("hmac ", "sha256 ", "via         TEXT NOT NULL DEFAULT '',\n", "").Replace(schema)
+	v1 := strings.NewReplacer("hmac ", "sha256 ", "via         TEXT NOT NULL DEFAULT '',\n", "",
+		",\n\trisk        TEXT NOT NULL DEFAULT '',\n\tpolicy_mode TEXT NOT NULL DEFAULT '',\n\tsession     TEXT NOT NULL DEFAULT ''", "").Replace(schema)
 	if _, err := db.Exec(v1 + `PRAGMA user_version = 1;
 		INSERT INTO audit (time, agent, cwd, command, sha256, decision, rule, answer, mode, exit, duration_ms)
 		VALUES (1, 'a', '/', 'old', 'oldsum', 'allow', '', 'user', 'shell', 0, 0);`); err != nil {

@@ -51,6 +51,7 @@ const (
 type Record struct {
 	Time       time.Time `json:"time"`
 	Agent      string    `json:"agent"`
+	Session    string    `json:"session,omitempty"` // the agent's session id (guard hook)
 	Cwd        string    `json:"cwd"`
 	Command    string    `json:"command"` // redacted
 	HMAC       string    `json:"hmac"`    // keyed hash of the original text (see Store.Sum)
@@ -61,6 +62,11 @@ type Record struct {
 	Mode       string    `json:"mode"`   // shell | exec | stdin | hook | check | cli
 	Exit       int       `json:"exit"`
 	DurationMS int64     `json:"duration_ms"`
+	Risk       string    `json:"risk,omitempty"`        // none | low | high (grants.Risk)
+	PolicyMode string    `json:"policy_mode,omitempty"` // enforce | dry_run | off: the rollout mode it was decided in
+	// ID is the record's row in the database (Audit sets it; 0 in the
+	// journal): increasing in import order, a log shipper's cursor.
+	ID int64 `json:"id,omitempty"`
 }
 
 // Answers, as recorded: how a decision was reached.
@@ -91,6 +97,8 @@ type Query struct {
 	Limit    int       // at most this many (0: no limit)
 	Decision string    // only this decision
 	Since    time.Time // only records at or after this time
+	AfterID  int64     // only records imported after the one with this ID
+	Oldest   bool      // oldest first (import order) instead of newest first
 }
 
 // A Store is the command context store of one state directory. Open is
@@ -220,7 +228,10 @@ CREATE TABLE IF NOT EXISTS audit (
 	via         TEXT NOT NULL DEFAULT '',
 	mode        TEXT NOT NULL,
 	exit        INTEGER NOT NULL,
-	duration_ms INTEGER NOT NULL
+	duration_ms INTEGER NOT NULL,
+	risk        TEXT NOT NULL DEFAULT '',
+	policy_mode TEXT NOT NULL DEFAULT '',
+	session     TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS audit_time ON audit (time);
 CREATE TABLE IF NOT EXISTS journal_position (
@@ -312,13 +323,18 @@ func privateDB(path string) error {
 
 // schemaVersion is stored in PRAGMA user_version once the schema exists,
 // so that opening an existing database writes nothing.
-const schemaVersion = 2
+const schemaVersion = 3
 
 // migrations bring a database of version i+1 to version i+2. Version 2
 // keys the text's hash (sha256 became hmac) and records who answered (via).
 var migrations = [...]string{
 	`ALTER TABLE audit RENAME COLUMN sha256 TO hmac;
 	ALTER TABLE audit ADD COLUMN via TEXT NOT NULL DEFAULT '';`,
+	// version 3: the risk grade, the rollout mode (dry_run's would-deny) and
+	// the agent's session id (guard hook)
+	`ALTER TABLE audit ADD COLUMN risk TEXT NOT NULL DEFAULT '';
+	ALTER TABLE audit ADD COLUMN policy_mode TEXT NOT NULL DEFAULT '';
+	ALTER TABLE audit ADD COLUMN session TEXT NOT NULL DEFAULT '';`,
 }
 
 // applySchema creates the tables in one transaction (one commit), unless

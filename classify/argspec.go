@@ -112,6 +112,12 @@ type Spec struct {
 	// Sub returns the spec of a subcommand (git, go, docker); nil when
 	// the command has none. The first operand is then the subcommand.
 	Sub func(name string) *Spec
+	// Action returns the spec of the words after an action operand (git
+	// submodule add URL PATH, git remote add NAME URL, docker buildx
+	// build): the first operand, when Action knows it, stays an operand
+	// (RoleText) and the rest is read with the spec it returns. nil, or
+	// an action it returns nil for: the operands keep this spec's roles.
+	Action func(name string) *Spec
 }
 
 // Word is one argument of a command, typed by its spec.
@@ -203,7 +209,14 @@ func ParseCommand(name string, args []string) Parsed {
 		tarRoles(&p)
 		return p
 	}
-	return ParseArgs(s, args)
+	p := ParseArgs(s, args)
+	switch s {
+	case &socatSpec:
+		socatRoles(&p)
+	case &lessSpec:
+		lessRoles(&p, args)
+	}
+	return p
 }
 
 // ParseArgs types args (args[0] is the command word) with spec s; a nil
@@ -249,6 +262,13 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 		if dashdash || len(a) < 2 || a[0] != '-' {
 			if s.Sub != nil {
 				return i // git -- push: the subcommand still follows
+			}
+			if s.Action != nil && len(ops) == 0 {
+				if as := s.Action(a); as != nil {
+					p.Words = append(p.Words, Word{Arg: i, Role: RoleText, Val: a})
+					parseInto(p, as, args, i+1)
+					return len(args)
+				}
 			}
 			ops = append(ops, len(p.Words))
 			p.Words = append(p.Words, Word{Arg: i, Val: a})
@@ -333,7 +353,13 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 		}
 		p.Words = append(p.Words, Word{Arg: i, Name: name, Role: o.Val, Val: val})
 	}
-	// operand roles
+	s.operandRoles(p, start, ops, firstGiven)
+	return len(args)
+}
+
+// operandRoles gives the operands (indexes ops into p.Words) their roles,
+// from the options p.Words[start:] holds.
+func (s *Spec) operandRoles(p *Parsed, start int, ops []int, firstGiven bool) {
 	has := func(names []string) bool {
 		for _, w := range p.Words[start:] {
 			if w.Name != "" && contains(names, w.Name) {
@@ -369,7 +395,6 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 		}
 		p.Words[wi].Role = r
 	}
-	return len(args)
 }
 
 // longMatch returns the long name of o that name is (a prefix of).

@@ -12,8 +12,14 @@ func adminSpec(name string) *Spec {
 	switch name {
 	case "fdisk", "sfdisk", "gdisk", "cfdisk", "sgdisk", "parted", "blkdiscard", "sg_format", "pvcreate", "vgcreate",
 		"cryptsetup", "nvme", "hdparm", "mdadm", "zpool", "wipefs", "mke2fs", "mkswap", "mkntfs",
-		"mkdosfs", "mkexfatfs", "mklabel", "mkfs", "ddrescue":
+		"mkdosfs", "mkexfatfs", "mklabel", "mkfs", "ddrescue", "newfs", "format", "format.com":
 		return &diskSpec
+	case "diskutil":
+		// diskutil VERB [apfs VERB] ARGS: verbs and disk names (disk0), text;
+		// the disk-format rule reads the verb
+		return &textSpec
+	case "iptables-restore", "ip6tables-restore", "iptables-legacy-restore", "ip6tables-legacy-restore", "iptables-nft-restore", "ip6tables-nft-restore":
+		return &iptablesRestoreSpec
 	case "dd", "dcfldd", "dc3dd", "gpg", "gpg2":
 		// dd's if=FILE of=FILE (the disk-write rule reads them), gpg's
 		// many modes: any word may be a file read or written
@@ -37,16 +43,25 @@ func adminSpec(name string) *Spec {
 		return &apparmorParserSpec
 	case "killall":
 		return &killallSpec
-	case "pkill":
+	case "pkill", "pgrep":
 		return &pkillSpec
 	}
-	if strings.HasPrefix(name, "mkfs.") {
+	if strings.HasPrefix(name, "mkfs.") || strings.HasPrefix(name, "newfs_") {
 		return &diskSpec
 	}
 	return nil
 }
 
 var diskSpec = Spec{Operands: RoleWrite}
+
+// iptablesRestoreSpec: iptables-restore [FILE] replaces each table it
+// names (the security-off rule reads -n/--noflush and -t/--test).
+var iptablesRestoreSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "n", Long: []string{"noflush"}},
+	{Short: "t", Long: []string{"test"}},
+	{Short: "wWMT", Long: []string{"wait", "wait-interval", "modprobe", "table"}, Val: RoleText},
+	{Short: "cvhV", Long: []string{"counters", "verbose", "help", "version"}},
+}}
 
 // unknownSpec: a command whose words guard types conservatively.
 var unknownSpec = Spec{Operands: RoleUnknown}

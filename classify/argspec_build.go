@@ -49,11 +49,13 @@ func goSub(sub string) *Spec {
 
 var goFlags = []Opt{
 	{Long: []string{"exec", "toolexec", "vettool"}, Val: RoleProgram},
-	{Long: []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "json-out", "test.coverprofile", "test.cpuprofile", "test.memprofile", "test.trace", "pgo"}, Val: RoleWrite},
-	{Long: []string{"C", "outputdir", "pkgdir", "test.outputdir"}, Val: RoleDir},
+	{Long: []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "json-out", "test.coverprofile", "test.cpuprofile", "test.memprofile", "test.trace", "pgo",
+		"test.blockprofile", "test.mutexprofile", "test.testlogfile"}, Val: RoleWrite},
+	// -args passes the rest to the test binary, whose -test.* flags are typed here too
+	{Long: []string{"C", "outputdir", "pkgdir", "test.outputdir", "test.gocoverdir", "test.fuzzcachedir"}, Val: RoleDir},
 	{Long: []string{"overlay", "modfile"}, Val: RoleRead},
 	{Long: []string{"ldflags", "gcflags", "asmflags", "gccgoflags", "compiler", "tags", "run", "skip", "bench", "count", "timeout", "benchtime", "cpu", "p", "parallel", "mod", "covermode", "coverpkg", "buildmode", "buildvcs", "fuzz", "fuzztime", "fuzzminimizetime", "list", "shuffle", "installsuffix", "failfast", "f", "benchmem", "test.run", "test.v", "test.count", "vet", "debug-trace"}, Val: RoleText},
-	{Long: []string{"v", "x", "n", "a", "i", "race", "msan", "asan", "cover", "short", "json", "trimpath", "linkshared", "work", "u", "t", "d", "m", "e", "fix", "insecure", "modcacherw", "c"}},
+	{Long: []string{"v", "x", "n", "a", "i", "race", "msan", "asan", "cover", "short", "json", "trimpath", "linkshared", "work", "u", "t", "d", "m", "e", "fix", "insecure", "modcacherw", "c", "args"}},
 }
 
 var goBuildSpec = Spec{OneDash: true, Operands: RoleText, Opts: goFlags}
@@ -84,6 +86,7 @@ var npmSpec = Spec{Sub: npmSub, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
+	{Long: []string{"pack-destination", "cache"}, Val: RoleDir},
 	{Short: "w", Long: []string{"workspace", "filter"}, Val: RoleText},
 	{Long: []string{"script-shell", "node-options", "shell"}, Val: RoleProgram},
 	{Long: []string{"userconfig", "globalconfig"}, Val: RoleUse},
@@ -145,6 +148,8 @@ func dockerSub(sub string) *Spec {
 		return &dockerComposeSpec
 	case "cp":
 		return &dockerCpSpec
+	case "buildx", "builder":
+		return &dockerBuildxSpec
 	}
 	return &dockerOtherSpec
 }
@@ -171,6 +176,19 @@ var dockerBuildSpec = Spec{Operands: RoleRead, Opts: []Opt{
 	{Short: "t", Long: []string{"tag", "build-arg", "target", "platform", "label", "network", "secret", "ssh", "cache-from", "cache-to", "progress", "add-host", "build-context"}, Val: RoleText},
 	{Short: "q", Long: []string{"quiet", "no-cache", "pull", "load", "push", "rm", "force-rm"}},
 }}
+
+// dockerBuildxSpec: docker buildx build (and docker builder build) is
+// docker build.
+var dockerBuildxSpec = Spec{Operands: RoleUnknown, Action: dockerBuildAction, Opts: []Opt{
+	{Long: []string{"builder"}, Val: RoleText},
+}}
+
+func dockerBuildAction(a string) *Spec {
+	if a == "build" || a == "b" {
+		return &dockerBuildSpec
+	}
+	return nil
+}
 
 var dockerComposeSpec = Spec{Operands: RoleText, Opts: []Opt{
 	{Short: "f", Long: []string{"file", "env-file"}, Val: RoleRead},

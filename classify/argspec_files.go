@@ -1,5 +1,10 @@
 package classify
 
+import (
+	"slices"
+	"strings"
+)
+
 // Specs of coreutils and the other file tools: what each operand and
 // option value is. Options without a value need listing only when a rule
 // asks for them by name; an unlisted option marks the parse Unknown but
@@ -50,7 +55,7 @@ func filesSpec(name string) *Spec {
 		return &lnSpec
 	case "chmod", "chown", "chgrp", "chattr":
 		return &chmodSpec
-	case "echo", "printf", "true", "false", "sleep", "seq", "yes", "tr", "expr", "kill", "pgrep":
+	case "echo", "printf", "true", "false", "sleep", "seq", "yes", "tr", "expr", "kill":
 		return &textSpec
 	case "hostname":
 		return &hostnameSpec
@@ -95,6 +100,27 @@ var headSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "s", Long: []string{"sleep-interval"}, Val: RoleText},
 	{Long: []string{"pid", "max-unchanged-stats"}, Val: RoleText},
 }}
+
+// lessRoles types less's +CMD operands (before --), commands less runs
+// when it starts: +!CMD and +|mCMD run CMD in a shell (a program); any
+// other (+G, +/pattern) is text, not a file.
+func lessRoles(p *Parsed, args []string) {
+	for i := range p.Words {
+		wd := &p.Words[i]
+		if wd.Name != "" || !strings.HasPrefix(wd.Val, "+") || wd.Arg > 0 && wd.Arg < len(args) && slices.Contains(args[1:wd.Arg], "--") {
+			continue
+		}
+		cmd := strings.TrimLeft(wd.Val, "+")
+		switch {
+		case strings.HasPrefix(cmd, "!"):
+			wd.Role, wd.Val = RoleProgram, cmd[1:]
+		case strings.HasPrefix(cmd, "|") && len(cmd) > 2:
+			wd.Role, wd.Val = RoleProgram, cmd[2:]
+		default:
+			wd.Role = RoleText
+		}
+	}
+}
 
 var lessSpec = Spec{Operands: RoleRead, Opts: []Opt{
 	{Short: "NnRrSsiIFXMmEeKfgGqQuUVwW", Long: []string{"LINE-NUMBERS", "RAW-CONTROL-CHARS", "chop-long-lines", "quit-if-one-screen", "no-init"}},

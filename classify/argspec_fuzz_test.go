@@ -7,14 +7,15 @@ import (
 
 // fuzzSpecs are the commands the spec fuzz test parses with.
 var fuzzSpecs = []string{"cat", "head", "grep", "rg", "sed", "awk", "tar", "git", "curl", "wget", "ssh", "rsync",
-	"mysql", "cp", "sort", "go", "make", "pytest", "docker", "find", "jq", "unknown-cmd"}
+	"mysql", "cp", "sort", "go", "make", "pytest", "docker", "find", "jq", "unknown-cmd", "socat", "less", "npm", "iptables-restore"}
 
 // FuzzParseArgs: the parser never panics, every word points into argv,
 // and an attached value means what the separate form means (-fFILE is
 // -f FILE, --file=FILE is --file FILE) for options with a required value.
 func FuzzParseArgs(f *testing.F) {
 	for _, s := range []string{"-v KEY", "-e. x", "-fFILE x", "--file=F x", "--fil F", "-xPft.tar", "--har",
-		"push --delet origin", "-uroot -pX", "test -exec=x ./...", "-- -x", "-C dir -c k=v log", "--", "-", "-abc"} {
+		"push --delet origin", "-uroot -pX", "test -exec=x ./...", "-- -x", "-C dir -c k=v log", "--", "-", "-abc",
+		"submodule --quiet add -b m u p", "remote add -f x /p", "buildx build -o type=local,dest=x .", "- UNIX-CONNECT:/s,retry=3", "+!cmd -- +x f"} {
 		f.Add(uint8(0), s)
 		f.Add(uint8(2), s)
 		f.Add(uint8(7), s)

@@ -1,5 +1,7 @@
 package classify
 
+import "strings"
+
 // Specs of the network tools: what they fetch, write, run, and which
 // values are passwords (RoleSecret, redacted in every record).
 
@@ -45,7 +47,7 @@ var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
-	{Long: []string{"output-dir", "create-dirs"}, Val: RoleDir},
+	{Long: []string{"output-dir"}, Val: RoleDir},
 	{Short: "K", Long: []string{"config", "netrc-file", "etag-compare"}, Val: RoleRead},
 	{Short: "T", Long: []string{"upload-file"}, Val: RoleRead},
 	{Short: "dF", Long: []string{"data", "data-binary", "data-ascii", "data-urlencode", "form", "json", "form-string", "data-raw", "url-query"}, Val: RoleRead},
@@ -54,7 +56,7 @@ var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Short: "uU", Long: []string{"user", "proxy-user", "oauth2-bearer", "pass", "proxy-pass", "key-pass"}, Val: RoleSecret},
 	{Short: "Eb", Long: []string{"cert", "key", "cacert", "capath", "proxy-cert", "proxy-key", "cookie", "pinnedpubkey"}, Val: RoleUse},
 	{Short: "xAeXYyzCmrt", Long: []string{"proxy", "user-agent", "referer", "request", "url", "connect-timeout", "max-time", "retry", "range", "resolve", "connect-to", "limit-rate", "socks5", "socks5-hostname", "preproxy", "interface", "proto", "proto-redir", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time"}, Val: RoleText},
-	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
+	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
 var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
@@ -118,6 +120,49 @@ var socatSpec = Spec{OneDash: true, Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"b", "t", "T", "lp"}, Val: RoleText},
 	{Long: []string{"d", "dd", "ddd", "D", "ly", "lm", "lu", "lh", "u", "U", "v", "x", "r", "R", "s", "g", "h", "hh", "hhh", "V", "4", "6"}},
 }}
+
+// socatAddrs are socat's address types by what their parameter is: a
+// path it opens, reads, connects to or creates; anything else (TCP:,
+// STDIO, -) names no file here. EXEC: and SYSTEM: (a command line) stay
+// unknown: the wrappers judge them as the commands they are.
+var socatAddrs = []struct {
+	types []string
+	role  Role
+}{
+	{[]string{"open", "file", "gopen", "pipe", "unix-connect", "unix-client", "unix-sendto", "unix", "local", "pty", "link"}, RoleUnknown},
+	{[]string{"create", "creat", "unix-listen", "unix-recv", "unix-recvfrom", "unix-l"}, RoleWrite},
+}
+
+// socatRoles types each address operand: the path of a file or socket
+// address becomes the word's value (socat - UNIX-CONNECT:PATH,OPTS names
+// PATH), with the role of what socat does to it; other addresses are
+// text.
+func socatRoles(p *Parsed) {
+	for i := range p.Words {
+		wd := &p.Words[i]
+		if wd.Name != "" {
+			continue
+		}
+		typ, rest, ok := strings.Cut(wd.Val, ":")
+		if !ok {
+			if wd.Val == "-" || strings.EqualFold(wd.Val, "stdio") || strings.EqualFold(wd.Val, "stdin") || strings.EqualFold(wd.Val, "stdout") {
+				wd.Role = RoleText
+			}
+			continue // a bare path is a file address: unknown
+		}
+		typ = strings.ToLower(typ)
+		if typ == "exec" || typ == "system" {
+			continue
+		}
+		wd.Role = RoleText
+		for _, a := range socatAddrs {
+			if contains(a.types, typ) {
+				path, _, _ := strings.Cut(rest, ",")
+				wd.Role, wd.Val = a.role, path
+			}
+		}
+	}
+}
 
 var sshpassSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "p", Val: RoleSecret},

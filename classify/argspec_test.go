@@ -66,6 +66,25 @@ func TestParseArgs(t *testing.T) {
 		{"unknowncmd -x y", "-x:unknown y:unknown"},
 		{"docker login -u bob -p SECRET", "[login] --username=text:bob --password=secret:SECRET"},
 		{"redis-cli -a SECRET get k", "--pass=secret:SECRET get:text k:text"},
+		// an action operand picks the spec of the rest (Spec.Action)
+		{"git submodule add https://h/r ~/x", "[submodule] add:text https://h/r:url ~/x:write"},
+		{"git submodule --quiet add -b main https://h/r p", "[submodule] --quiet add:text --branch=text:main https://h/r:url p:write"},
+		{"git submodule add https://h/r", "[submodule] add:text https://h/r:url"},
+		{"git submodule update --init", "[submodule] update:text --init=unknown:"},
+		{"git submodule foreach make x", "[submodule] foreach:text make:program x:program"},
+		{"git remote add x /tmp/e", "[remote] add:text x:text /tmp/e:url"},
+		{"git remote set-url --push o u", "[remote] set-url:text --push o:text u:url"},
+		{"git remote -v", "[remote] --verbose"},
+		{"git fetch /tmp/e main", "[fetch] /tmp/e:url main:text"},
+		{"docker buildx build -o type=local,dest=x .", "[buildx] build:text --output=write:type=local,dest=x .:read"},
+		{"docker buildx ls", "[buildx] ls:unknown"},
+		{"curl --create-dirs -o f u", "--create-dirs --output=write:f u:url"},
+		{"git am --dir=/x m", "[am] --directory=dir:/x m:read"},
+		{"git merge -sx main", "[merge] --strategy=text:x main:text"},
+		{"git gc --prune=now", "[gc] --prune=text:now"},
+		{"git gc --prune", "[gc] --prune"},
+		{"git update-ref -d refs/heads/x", "[update-ref] --delete refs/heads/x:text"},
+		{"go test ./x -args -test.gocoverdir=/d", "[test] ./x:text --args --test.gocoverdir=dir:/d"},
 	}
 	for _, c := range cases {
 		args := strings.Fields(c.in)
@@ -120,6 +139,8 @@ var ruleCommands = []string{
 	"service", "csrutil", "spctl", "auditctl", "apparmor_parser", "pfctl", "sysctl", "firewall-cmd", "kill",
 	"pkill", "killall", "killall5", "guard", "guard-cli", "make", "pytest", "truncate", "psql", "mysql", "sqlite3",
 	"kubectl", "terraform", "docker", "podman", "declare", "test", "jq", "ps", "env", "sed", "awk", "ssh",
+	"newfs", "newfs_apfs", "diskutil", "format", "iptables-restore", "ip6tables-restore", "pgrep", "socat", "less",
+	"scp", "rsync", "perl", "python3", "xargs", "parallel", "yes",
 }
 
 // TestRuleCommandsHaveSpecs: every command a built-in rule names has a

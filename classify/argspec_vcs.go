@@ -58,8 +58,24 @@ func gitSubSpec(sub string) *Spec {
 		return &gitInitSpec
 	case "ls-remote":
 		return &gitLsRemoteSpec
-	case "fetch", "pull", "archive":
+	case "fetch", "pull":
+		return &gitFetchSpec
+	case "archive":
 		return &gitRemoteSpec
+	case "submodule":
+		return &gitSubmoduleSpec
+	case "remote":
+		return &gitRemoteCmdSpec
+	case "am":
+		return &gitAmSpec
+	case "merge", "cherry-pick", "revert":
+		return &gitMergeSpec
+	case "gc":
+		return &gitGcSpec
+	case "reflog":
+		return &gitReflogSpec
+	case "update-ref":
+		return &gitUpdateRefSpec
 	case "config":
 		return &gitConfigSpec
 	case "difftool", "mergetool":
@@ -68,7 +84,7 @@ func gitSubSpec(sub string) *Spec {
 		return &gitCheckoutIndexSpec
 	case "apply":
 		return &gitApplySpec
-	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "remote", "merge", "add", "rm", "mv", "cherry-pick", "revert", "shortlog", "reflog", "worktree", "submodule", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "update-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "gc", "prune", "bundle", "am", "help", "version", "var", "credential", "credential-store", "credential-cache":
+	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "add", "rm", "mv", "shortlog", "worktree", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "prune", "bundle", "help", "version", "var", "credential", "credential-store", "credential-cache":
 		return &gitOtherSpec
 	}
 	return nil
@@ -218,7 +234,14 @@ var gitInitSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 	{Short: "q", Long: []string{"quiet", "bare"}},
 }}
 
-var gitRemoteSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitRemoteSpec = Spec{Abbrev: true, Operands: RoleText, Opts: gitRemoteOpts}
+
+// gitFetchSpec: git fetch|pull REPOSITORY REFSPEC…: the first operand is
+// a remote's name or a repository's URL (a path: another repository on
+// this machine).
+var gitFetchSpec = Spec{Abbrev: true, First: RoleURL, Operands: RoleText, Opts: gitRemoteOpts}
+
+var gitRemoteOpts = []Opt{
 	{Long: []string{"upload-pack", "exec"}, Val: RoleProgram},
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},
@@ -226,7 +249,7 @@ var gitRemoteSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "mjXs", Val: RoleText},
 	{Long: []string{"recurse-submodules", "rebase", "signoff", "gpg-sign", "log", "cleanup", "recurse-submodules-default"}, Val: RoleText, Optional: true},
 	{Short: "qvapPtfkuln46hr", Long: []string{"quiet", "verbose", "all", "append", "atomic", "prune", "prune-tags", "tags", "no-tags", "force", "keep", "multiple", "dry-run", "progress", "no-progress", "unshallow", "update-shallow", "update-head-ok", "write-fetch-head", "no-write-fetch-head", "set-upstream", "ff", "no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "edit", "no-edit", "stat", "no-stat", "autostash", "no-autostash", "verify", "no-verify", "no-rebase", "heads", "branches", "refs", "get-url", "symref", "exit-code", "list", "ipv4", "ipv6", "show-forced-updates", "no-show-forced-updates", "porcelain", "worktree-attributes", "no-recurse-submodules", "allow-unrelated-histories"}},
-}}
+}
 
 var gitOtherSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},
@@ -294,4 +317,104 @@ var gitFormatPatchSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "GSO", Val: RoleText},
 	{Long: []string{"attach", "inline", "thread"}, Val: RoleText, Optional: true},
 	{Short: "nNksp", Long: []string{"numbered", "no-numbered", "keep-subject", "signoff", "stdout", "no-attach", "no-thread", "cover-letter", "no-cover-letter", "rfc", "zero-commit", "no-signature", "quiet", "progress", "ignore-if-in-upstream", "always", "no-stat", "patch", "stat", "ext-diff", "textconv", "no-ext-diff", "no-textconv", "text", "root"}},
+}}
+
+// gitSubmoduleSpec: git submodule ACTION …: add REPOSITORY PATH clones a
+// repository into PATH (written); foreach runs a command in each.
+var gitSubmoduleSpec = Spec{Abbrev: true, Operands: RoleText, Action: gitSubmoduleAction, Opts: []Opt{
+	{Short: "q", Long: []string{"quiet"}},
+	{Long: []string{"cached"}},
+}}
+
+func gitSubmoduleAction(a string) *Spec {
+	switch a {
+	case "add":
+		return &gitSubmoduleAddSpec
+	case "foreach":
+		return &gitForeachSpec
+	}
+	return nil
+}
+
+var gitSubmoduleAddSpec = Spec{Abbrev: true, Operands: RoleURL, Last: RoleWrite, Opts: []Opt{
+	{Long: []string{"reference"}, Val: RoleRead},
+	{Short: "b", Long: []string{"branch"}, Val: RoleText},
+	{Long: []string{"name", "depth"}, Val: RoleText},
+	{Short: "fq", Long: []string{"force", "quiet", "dissociate"}},
+}}
+
+// gitForeachSpec: git submodule foreach [--recursive] COMMAND…
+var gitForeachSpec = Spec{Abbrev: true, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Short: "q", Long: []string{"quiet"}},
+	{Long: []string{"recursive"}},
+}}
+
+// gitRemoteCmdSpec: git remote add NAME URL and set-url NAME URL point a
+// remote at a repository (a path: another repository on this machine).
+var gitRemoteCmdSpec = Spec{Abbrev: true, Operands: RoleText, Action: gitRemoteAction, Opts: []Opt{
+	{Short: "v", Long: []string{"verbose"}},
+}}
+
+func gitRemoteAction(a string) *Spec {
+	switch a {
+	case "add", "set-url":
+		return &gitRemoteAddSpec
+	}
+	return nil
+}
+
+var gitRemoteAddSpec = Spec{Abbrev: true, Operands: RoleText, Last: RoleURL, Opts: []Opt{
+	{Short: "tm", Long: []string{"track", "master"}, Val: RoleText},
+	{Long: []string{"mirror"}, Val: RoleText, Optional: true},
+	{Short: "f", Long: []string{"fetch"}},
+	{Long: []string{"tags", "no-tags", "push", "add", "delete"}},
+}}
+
+// gitAmSpec: git am MBOX…: --directory writes the patched files under
+// another path, as git apply's does.
+var gitAmSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"directory"}, Val: RoleDir},
+	{Long: []string{"exclude", "include"}, Val: RolePattern},
+	{Short: "pC", Long: []string{"whitespace", "patch-format", "resolvemsg", "quoted-cr", "empty"}, Val: RoleText},
+	{Short: "S", Long: []string{"gpg-sign"}, Val: RoleText, Optional: true},
+	{Short: "sk3qucmi", Long: []string{"signoff", "keep", "keep-non-patch", "keep-cr", "no-keep-cr", "scissors", "no-scissors", "message-id", "no-message-id", "quiet", "utf8", "no-utf8", "3way", "no-3way", "rerere-autoupdate", "no-rerere-autoupdate", "ignore-space-change", "ignore-whitespace", "reject", "interactive", "verify", "no-verify", "committer-date-is-author-date", "ignore-date", "skip", "continue", "resolved", "abort", "quit", "allow-empty", "show-current-patch", "no-gpg-sign"}},
+}}
+
+// gitMergeSpec: git merge|cherry-pick|revert: -s/--strategy names a merge
+// strategy, which git runs as the program git-merge-NAME unless it is
+// one of its own (grants' exec table judges the name).
+var gitMergeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "s", Long: []string{"strategy"}, Val: RoleText},
+	{Short: "F", Long: []string{"file"}, Val: RoleRead},
+	{Short: "X", Long: []string{"strategy-option"}, Val: RoleText},
+	{Long: []string{"cleanup", "into-name"}, Val: RoleText},
+	{Short: "m", Long: []string{"message"}, Val: RoleText},
+	{Long: []string{"mainline"}, Val: RoleText},
+	{Short: "S", Long: []string{"gpg-sign"}, Val: RoleText, Optional: true},
+	{Long: []string{"log", "signoff"}, Val: RoleText, Optional: true},
+	{Short: "nevqx", Long: []string{"commit", "no-commit", "edit", "no-edit", "ff", "no-ff", "ff-only", "squash", "no-squash", "stat", "no-stat", "summary", "no-summary", "verify", "no-verify", "verify-signatures", "no-verify-signatures", "autostash", "no-autostash", "allow-unrelated-histories", "rerere-autoupdate", "no-rerere-autoupdate", "abort", "continue", "quit", "skip", "quiet", "verbose", "progress", "no-progress", "overwrite-ignore", "no-overwrite-ignore", "allow-empty", "allow-empty-message", "keep-redundant-commits", "empty", "no-gpg-sign", "no-log", "no-signoff", "reference"}},
+}}
+
+// gitGcSpec: --prune=DATE deletes unreachable objects older than DATE
+// (now: all of them, the last copy of work a reset or rebase dropped).
+var gitGcSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Long: []string{"prune"}, Val: RoleText, Optional: true},
+	{Short: "q", Long: []string{"quiet"}},
+	{Long: []string{"aggressive", "auto", "force", "keep-largest-pack", "no-prune", "cruft", "no-cruft", "detach", "no-detach"}},
+}}
+
+// gitReflogSpec: git reflog expire|delete forget where branches were, the
+// record a reset --hard or a dropped commit is recovered from.
+var gitReflogSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Long: []string{"expire", "expire-unreachable", "format", "date"}, Val: RoleText},
+	{Short: "n", Long: []string{"dry-run"}},
+	{Long: []string{"all", "rewrite", "updateref", "stale-fix", "verbose", "single-worktree"}},
+}}
+
+// gitUpdateRefSpec: -d deletes a ref (a branch, with its reflog).
+var gitUpdateRefSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+	{Short: "d", Long: []string{"delete"}},
+	{Short: "m", Val: RoleText},
+	{Short: "z"},
+	{Long: []string{"no-deref", "stdin", "create-reflog"}},
 }}

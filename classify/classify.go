@@ -198,6 +198,8 @@ type walker struct {
 
 	oldDirs  []string   // $OLDPWD: where cd - goes back to; nil when unknown
 	dirStack [][]string // pushd's stack, for popd
+
+	pidVars map[string]bool // loop variables over every process's id (for p in $(pgrep .))
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -209,7 +211,8 @@ type cmdInfo struct {
 	stdinLit  bool // stdinText holds the literal text fed on stdin
 	readStdin bool // a shell or interpreter that runs its standard input
 	downloads bool
-	fromFind  bool // run by find -exec for every file found: recursive by nature
+	fromFind  bool  // run by find -exec for every file found: recursive by nature
+	fedBy     int32 // 1 + the command whose output is this one's stdin (a | b), 0 when none; int32 keeps cmdInfo its size
 	// parsed is the argv typed by its spec (words), computed on first use;
 	// parsedArgs the argv it parsed (tar's old form rewritten).
 	parsed     *Parsed
@@ -331,6 +334,7 @@ func (w *walker) command(c syntax.Command, where string) {
 		})
 	case *syntax.WhileClause:
 		w.addComp(CompLoop)
+		w.endlessForks(x.Cond, x.Until, x.Do)
 		w.branch(func() {
 			w.stmts(x.Cond, "loop condition")
 			w.stmts(x.Do, "loop body")
@@ -341,17 +345,22 @@ func (w *walker) command(c syntax.Command, where string) {
 			switch l := x.Loop.(type) {
 			case *syntax.WordIter:
 				inert := true // every value is a literal word without code in it
+				items := len(w.a.Commands)
 				for _, it := range l.Items {
 					fs, _ := w.fields(it, nil)
 					for _, f := range fs {
 						inert = inert && !f.dyn && !strings.ContainsAny(f.val, "$`[")
 					}
 				}
+				w.noteLoopPids(l.Name.Value, items) // for p in $(pgrep .)
 				if strings.HasPrefix(l.Name.Value, "GUARD_") {
 					w.hitDeny("guard-self", -1)
 				}
 				w.setVar(l.Name.Value, varState{dyn: true, inert: inert})
 			default:
+				if cl, ok := l.(*syntax.CStyleLoop); ok && cl.Cond == nil {
+					w.endlessForks(nil, false, x.Do) // for ((;;))
+				}
 				w.walkNested(l)
 			}
 			w.stmts(x.Do, "loop body")
@@ -543,6 +552,7 @@ func (w *walker) pipeline(x *syntax.BinaryCmd) {
 		if c < 0 {
 			continue
 		}
+		w.info[c].fedBy = int32(eff[i-1] + 1)
 		if downloaded && w.runsStdin(c, 0) {
 			w.hitDeny("download-exec", c)
 		}
@@ -1094,6 +1104,8 @@ func (w *walker) afterCall(idx int) {
 			w.dirs = nil
 		}
 		w.oldDirs = prev
+	case "set", "shift":
+		w.setPositional(idx) // set -- / ; rm -rf "$1"
 	case "hash":
 		// hash -p PATH NAME: NAME runs PATH from now on, like an alias
 		for i := 1; i+2 < len(fs); i++ {
@@ -1313,6 +1325,9 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		fs, _ := w.fields(r.Word, nil)
 		if cmd >= 0 && len(fs) == 1 && fs[0].dyn && w.info[cmd].readStdin {
 			w.a.Commands[cmd].Opaque = true
+		}
+		if cmd >= 0 && len(fs) == 1 && fs[0].dyn {
+			w.feedXargsField(cmd, fs[0], "xargs, fed by a here-string") // xargs rm -rf <<< ${X:-/}
 		}
 		if cmd >= 0 && len(fs) == 1 && !fs[0].dyn {
 			w.info[cmd].stdinText, w.info[cmd].stdinLit = fs[0].val+"\n", true

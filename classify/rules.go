@@ -29,8 +29,8 @@ var denyRules = []rule{
 	{"credential-read", "reads a credential file (private keys, cloud or registry credentials, shadow passwords); guard never runs this", (*walker).credentialRead},
 	{"security-off", "turns off a security mechanism (firewall, SELinux, AppArmor, audit, SIP); guard never runs this", (*walker).securityOff},
 	{"kill-all", "signals every process the user can reach (kill -1); guard never runs this", (*walker).killAll},
-	{"guard-self", "changes guard's own grants, config, state or installation from inside a guarded command; only the human may do that, at their terminal", (*walker).guardSelf},
-	{"fork-bomb", "defines a function that forks itself without end (fork bomb); guard never runs this", nil},
+	{"guard-self", "changes guard's own grants, config, state or installation, or an agent's wiring of guard, from inside a guarded command; only the human may do that, at their terminal", (*walker).guardSelf},
+	{"fork-bomb", "forks without end (a function that calls itself in the background, a loop or one-liner that forks forever); guard never runs this", (*walker).forkBomb},
 	{"hidden-exec", "hides code in text bash evaluates at run time (a quoted string in arithmetic or an array subscript, ${x@P}, a computed variable name); write the command out plainly", (*walker).hiddenExec},
 }
 
@@ -42,6 +42,7 @@ var askRules = []rule{
 	{"git-clean", "git clean -f deletes untracked files", (*walker).gitClean},
 	{"git-checkout-discard", "discards uncommitted changes in the working tree", (*walker).gitCheckoutDiscard},
 	{"git-branch-delete", "force-deletes a git branch (-D), unmerged work included", (*walker).gitBranchDelete},
+	{"git-drop-recovery", "deletes the copy git keeps of dropped work (gc --prune, prune, reflog expire/delete, update-ref -d)", (*walker).gitDropsRecovery},
 	{"rm-recursive", "rm -r deletes a whole directory tree", (*walker).rmRecursive},
 	{"rm-home", "deletes files in the home directory, outside the project", (*walker).rmHome},
 	{"find-delete", "find -delete deletes every file it matches", (*walker).findDelete},
@@ -60,7 +61,7 @@ var severity = []string{
 	"rm-root", "disk-format", "disk-write", "fork-bomb", "kill-all", "credential-read", "privilege",
 	"guard-self", "download-exec", "security-off", "chmod-system", "chattr-system", "shred", "hidden-exec",
 	"rm-home", "terraform-destroy", "kubectl-delete", "sql-drop", "git-force-push", "find-delete",
-	"git-clean", "git-reset-hard", "rm-recursive", "git-checkout-discard", "git-branch-delete",
+	"git-clean", "git-reset-hard", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
 	"truncate", "docker-prune", "dotenv-read",
 }
 
@@ -150,7 +151,7 @@ func securityFile(p string) bool {
 		"/proc/sys/kernel/kptr_restrict", "/proc/sys/kernel/dmesg_restrict":
 		return true
 	}
-	return false
+	return kernelSwitchFile(p)
 }
 
 // judge runs every rule on every command and redirect target.

@@ -615,9 +615,16 @@ func (w *walker) valueField(c int, wd Word) field {
 		return field{val: wd.Val, pat: w.homePat(wd.Val)}
 	}
 	f := in.fields[wd.Arg]
-	if cut := len(f.val) - len(wd.Val); cut > 0 && strings.HasPrefix(f.pat, f.val[:cut]) {
+	if cut := len(f.val) - len(wd.Val); cut > 0 && strings.HasSuffix(f.val, wd.Val) && strings.HasPrefix(f.pat, f.val[:cut]) {
 		f.pat = w.homePat(f.pat[cut:])
 		f.val = wd.Val
+	} else if k := strings.Index(f.val, wd.Val); k > 0 && wd.Val != "" && strings.HasPrefix(f.pat, f.val[:k]) {
+		// a value inside its word (socat's UNIX-CONNECT:PATH,OPTS)
+		tail := f.val[k+len(wd.Val):]
+		if pat := f.pat[k:]; strings.HasSuffix(pat, tail) {
+			f.pat = w.homePat(pat[:len(pat)-len(tail)])
+			f.val = wd.Val
+		}
 	}
 	return f
 }

@@ -4,10 +4,12 @@ package classify
 // code hidden in text bash evaluates.
 
 import (
-	"mvdan.cc/sh/v3/syntax"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // privileged are commands that run another as a different user. Like
@@ -39,8 +41,70 @@ func (w *walker) privilege(c int) bool {
 		return v == "shell" || v == "login"
 	case "systemd-run":
 		return hasPrefixWord(fs, "--uid", "--gid", "-pUser=", "--property=User=", "--system")
+	case "ssh", "slogin", "autossh", "mosh", "scp", "sftp", "rsync":
+		return w.rootHere(c)
 	}
 	return false
+}
+
+// rootHere reports ssh (and the tools that log in through it) as root
+// on this machine: ssh root@localhost is sudo by another name. The user
+// comes from USER@HOST (scp and rsync: in any operand, HOST:PATH) or -l;
+// the host is this machine by any of its common names.
+func (w *walker) rootHere(c int) bool {
+	cm := &w.a.Commands[c]
+	p := w.words(c)
+	user := ""
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "l" || wd.Name == "login_name":
+			user = wd.Val
+		case wd.Name == "o":
+			// -o User=root, -o 'User root'
+			k, v, ok := strings.Cut(strings.TrimSpace(wd.Val), "=")
+			if !ok {
+				k, v, ok = strings.Cut(strings.TrimSpace(wd.Val), " ")
+			}
+			if ok && strings.EqualFold(strings.TrimSpace(k), "user") {
+				user = strings.TrimSpace(v)
+			}
+		}
+	}
+	for _, wd := range p.Words {
+		if wd.Name != "" {
+			continue
+		}
+		v := wd.Val
+		if cm.Name == "ssh" || cm.Name == "slogin" || cm.Name == "autossh" || cm.Name == "mosh" {
+			v = strings.TrimPrefix(v, "ssh://")
+		} else if k := strings.IndexByte(v, ':'); k > 0 {
+			v = v[:k] // USER@HOST:PATH
+		} else {
+			continue
+		}
+		u, host, at := strings.Cut(v, "@")
+		if !at {
+			u, host = user, v
+		}
+		if b, _, ok := strings.Cut(strings.TrimPrefix(host, "["), "]"); ok && strings.HasPrefix(host, "[") {
+			host = b // [::1]:22
+		} else {
+			host, _, _ = strings.Cut(host, ":")
+		}
+		if u == "root" && localHost(host) {
+			return true
+		}
+		if cm.Name == "ssh" || cm.Name == "slogin" || cm.Name == "autossh" || cm.Name == "mosh" {
+			break // the first operand is the host; the rest is the command
+		}
+	}
+	return false
+}
+
+// localHost reports a name for this machine.
+func localHost(h string) bool {
+	h = strings.Trim(strings.ToLower(h), "[]")
+	return h == "localhost" || h == "::1" || h == "0.0.0.0" || h == "0" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost") || h == "localhost.localdomain" || h == "ip6-localhost"
 }
 
 // downloaders are commands that can fetch data from the network.
@@ -210,6 +274,410 @@ func (w *walker) forkBombs() {
 			return
 		}
 	}
+}
+
+// forkBomb: the per-command forms of a fork bomb. An interpreter
+// one-liner that forks in an endless loop (perl -e 'fork while 1',
+// python3 -c 'while 1: os.fork()', ruby -e 'loop { fork }'), and xargs -P 0
+// or parallel -j 0 fed by an endless stream (yes | xargs -P0 sh): every line
+// starts another process, with no limit on how many run at once. (The
+// function that calls itself in the background, and the shell loop that
+// backgrounds forever, are found while walking: funcForks, endlessForks.)
+func (w *walker) forkBomb(c int) bool {
+	cm := &w.a.Commands[c]
+	if cm.Opaque {
+		for _, wd := range w.words(c).ByRole(RoleScript) {
+			if strings.Contains(wd.Val, "fork") && endlessLoop(wd.Val) && !strings.Contains(wd.Val, "wait") {
+				return true
+			}
+		}
+	}
+	switch cm.Name {
+	case "xargs", "parallel":
+		if f := int(w.info[c].fedBy); f > 0 && endlessSource(w.a.Commands[f-1].Args) && w.unlimitedJobs(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// endlessLoop reports a loop that never ends in a perl, python, ruby,
+// node, php or lua one-liner (while 1, while(true), until 0, for(;;),
+// loop { }), or a fork that is its own loop's condition (fork while fork),
+// read with blanks removed.
+func endlessLoop(script string) bool {
+	s := strings.Join(strings.Fields(script), "")
+	for _, l := range endlessLoops {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return false
+}
+
+var endlessLoops = [...]string{"while1", "while(1)", "whiletrue", "while(true)", "whileTrue", "while(!0)", "while:", "whilefork",
+	"while(fork", "until0", "until(0)", "untilfalse", "until(false)", "for(;;)", "loop{", "loopdo", "forkwhile", "fork()while",
+	"forkuntil", "fork()until", "forkfor", "fork()for"}
+
+// endlessSource reports a command whose output never ends: yes, cat or
+// head of /dev/zero or /dev/urandom without a count.
+func endlessSource(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch path.Base(args[0]) {
+	case "yes":
+		return true
+	case "cat":
+		return len(args) == 2 && (args[1] == "/dev/zero" || args[1] == "/dev/urandom" || args[1] == "/dev/random")
+	}
+	return false
+}
+
+// unlimitedJobs reports xargs -P 0 (--max-procs=0) or parallel -j 0: as
+// many processes at once as lines arrive.
+func (w *walker) unlimitedJobs(c int) bool {
+	fs := w.info[c].fields
+	for i := 1; i < len(fs); i++ {
+		v := fs[i].val
+		switch {
+		case v == "-P" || v == "--max-procs" || v == "-j" || v == "--jobs":
+			if i+1 < len(fs) && (fs[i+1].val == "0" || fs[i+1].dyn) {
+				return true
+			}
+		case v == "-P0" || v == "--max-procs=0" || v == "-j0" || v == "--jobs=0" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.HasSuffix(v, "P0"):
+			return true
+		}
+	}
+	return false
+}
+
+// endlessForks: a shell loop whose condition is always true (while true,
+// while :, while [ 1 ], while ((1)), until false, for ((;;))) and whose
+// body only starts commands in the background (while :; do sh & done,
+// while :; do (sh &); done) forks without end. A body with a command in
+// the foreground (sleep, wait, inotifywait) may pace itself: it is not
+// judged here.
+func (w *walker) endlessForks(cond []*syntax.Stmt, until bool, body []*syntax.Stmt) {
+	if cond != nil {
+		if len(cond) != 1 || cond[0].Background {
+			return
+		}
+		if until && !alwaysFalse(cond[0].Cmd) || !until && !alwaysTrue(cond[0].Cmd) {
+			return
+		}
+	}
+	if len(body) == 0 {
+		return
+	}
+	for _, s := range body {
+		if !s.Background && !s.Coprocess && !backgroundGroup(s) && !instant(s) {
+			return // a command in the foreground may pace the loop (sleep, wait, inotifywait)
+		}
+	}
+	w.hitDeny("fork-bomb", -1)
+}
+
+// alwaysTrue reports a loop condition that is true every time: true, :,
+// [ WORD ] or test WORD with a literal non-empty word, [[ WORD ]], ((N))
+// with a literal number other than 0.
+func alwaysTrue(c syntax.Command) bool {
+	switch x := c.(type) {
+	case *syntax.CallExpr:
+		if len(x.Assigns) > 0 || len(x.Args) == 0 {
+			return false
+		}
+		lits := make([]string, len(x.Args))
+		for i, a := range x.Args {
+			lits[i] = a.Lit()
+			if lits[i] == "" {
+				return false // not a literal word
+			}
+		}
+		switch {
+		case len(lits) == 1:
+			return lits[0] == "true" || lits[0] == ":"
+		case len(lits) == 3 && lits[0] == "[" && lits[2] == "]", len(lits) == 2 && lits[0] == "test":
+			return true
+		}
+	case *syntax.TestClause:
+		if w, ok := x.X.(*syntax.Word); ok {
+			return w.Lit() != ""
+		}
+	case *syntax.ArithmCmd:
+		if w, ok := x.X.(*syntax.Word); ok {
+			n, err := strconv.Atoi(w.Lit())
+			return err == nil && n != 0
+		}
+	}
+	return false
+}
+
+// alwaysFalse reports an until condition that is false every time.
+func alwaysFalse(c syntax.Command) bool {
+	x, ok := c.(*syntax.CallExpr)
+	return ok && len(x.Assigns) == 0 && len(x.Args) == 1 && x.Args[0].Lit() == "false"
+}
+
+// instant reports a statement that returns at once and so paces nothing:
+// true, :, echo, printf, let, an assignment.
+func instant(s *syntax.Stmt) bool {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	if len(call.Args) == 0 {
+		return true // x=1
+	}
+	switch call.Args[0].Lit() {
+	case "true", ":", "echo", "printf", "let":
+		return true
+	}
+	return false
+}
+
+// backgroundGroup reports a subshell or group whose every statement runs
+// in the background: (sh &), { sh & }.
+func backgroundGroup(s *syntax.Stmt) bool {
+	var stmts []*syntax.Stmt
+	switch x := s.Cmd.(type) {
+	case *syntax.Subshell:
+		stmts = x.Stmts
+	case *syntax.Block:
+		stmts = x.Stmts
+	}
+	if len(stmts) == 0 {
+		return false
+	}
+	for _, t := range stmts {
+		if !t.Background && !t.Coprocess {
+			return false
+		}
+	}
+	return true
+}
+
+// setPositional follows set -- ARG… and shift, which give the script new
+// positional parameters: set -- /; rm -rf "$1" deletes /. Literal words
+// set them; a word guard cannot see, or a set inside a branch, loop or
+// function (it may not run), makes them unknown.
+func (w *walker) setPositional(idx int) {
+	fs := w.info[idx].fields
+	p0 := "bash"
+	if len(w.pos) > 0 {
+		p0 = w.pos[0]
+	}
+	if w.a.Commands[idx].Name == "shift" {
+		n := 1
+		if len(fs) > 1 {
+			k, err := strconv.Atoi(fs[1].val)
+			if err != nil || fs[1].dyn {
+				w.pos = nil
+				return
+			}
+			n = k
+		}
+		switch {
+		case w.pos == nil:
+		case w.cond > 0 || n < 0:
+			w.pos = nil
+		case 1+n <= len(w.pos):
+			w.pos = append([]string{p0}, w.pos[1+n:]...)
+		}
+		return
+	}
+	i := 1
+	args := false
+	for ; i < len(fs); i++ {
+		v := fs[i].val
+		if fs[i].dyn {
+			w.pos = nil
+			return
+		}
+		if v == "--" || v == "-" {
+			i++
+			args = true
+			break
+		}
+		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+			args = true
+			break
+		}
+		if v == "-o" || v == "+o" {
+			i++ // set -o pipefail
+		}
+	}
+	if !args {
+		return // set -e, set -o pipefail: the parameters stay
+	}
+	vals := []string{p0}
+	for _, f := range fs[i:] {
+		if f.dyn || f.glob {
+			w.pos = nil
+			return
+		}
+		vals = append(vals, f.val)
+	}
+	if w.cond > 0 {
+		w.pos = nil
+		return
+	}
+	w.pos = vals
+}
+
+// sedCommands returns the command lines a sed script runs: the text of
+// an e command (1e CMD), and the replacement of an s command with the e
+// flag (s/.*/CMD/e runs the pattern space, which the replacement makes
+// CMD when the whole line matches; judged as written). A script it
+// cannot follow yields what it found so far.
+func sedCommands(script string) []string {
+	var out []string
+	last := "" // the replacement of the last s command
+	i, n := 0, len(script)
+	// part reads up to an unescaped d, unescaping \d; ok is false when
+	// it does not end
+	part := func(d byte) (string, bool) {
+		var b strings.Builder
+		for i < n {
+			c := script[i]
+			switch {
+			case c == '\\' && i+1 < n:
+				if script[i+1] == d {
+					b.WriteByte(d)
+				} else if script[i+1] == 'n' {
+					b.WriteByte('\n')
+				} else {
+					b.WriteByte(c)
+					b.WriteByte(script[i+1])
+				}
+				i += 2
+				continue
+			case c == d:
+				i++
+				return b.String(), true
+			}
+			b.WriteByte(c)
+			i++
+		}
+		return b.String(), false
+	}
+	for i < n {
+		c := script[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '!' || c == '{' || c == '}' || c == ',' || c == '$' || c >= '0' && c <= '9' || c == '~' || c == '+':
+			i++
+		case c == '/' || c == '\\' && i+1 < n:
+			// an address /re/ or \cREc
+			d := byte('/')
+			if c == '\\' {
+				d = script[i+1]
+				i++
+			}
+			i++
+			if _, ok := part(d); !ok {
+				return out
+			}
+			for i < n && (script[i] == 'I' || script[i] == 'M') {
+				i++
+			}
+		case c == 'e':
+			i++
+			end := strings.IndexByte(script[i:], '\n')
+			if end < 0 {
+				end = n - i
+			}
+			if cmd := strings.TrimSpace(script[i : i+end]); cmd != "" {
+				out = append(out, cmd)
+			} else if last != "" {
+				out = append(out, last) // s/.*/CMD/;e runs the pattern space s made
+			}
+			i += end
+		case c == 's' || c == 'y':
+			if i+1 >= n {
+				return out
+			}
+			d := script[i+1]
+			i += 2
+			if _, ok := part(d); !ok {
+				return out
+			}
+			repl, ok := part(d)
+			if !ok {
+				return out
+			}
+			if c == 's' {
+				last = repl
+			}
+			flags := i
+			for i < n && script[i] != ';' && script[i] != '\n' && script[i] != '}' && script[i] != 'w' {
+				i++
+			}
+			if c == 's' && strings.IndexByte(script[flags:i], 'e') >= 0 {
+				out = append(out, repl)
+			}
+			if i < n && script[i] == 'w' {
+				i = skipLine(script, i)
+			}
+		case strings.IndexByte("aicrRwWbtT:#qQlL", c) >= 0:
+			// commands whose argument runs to the end of the line
+			i = skipLine(script, i)
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// skipLine returns the index of the newline ending the line at i, or len(s).
+func skipLine(s string, i int) int {
+	if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+		return i + k
+	}
+	return len(s)
+}
+
+// feedXargsField judges the command xargs c runs with a here-string
+// word guard cannot fully see (xargs rm -rf <<< ${X:-/}) as its last
+// argument, the way the same word written after rm is judged.
+func (w *walker) feedXargsField(c int, f field, where string) {
+	cm := &w.a.Commands[c]
+	if cm.Name != "xargs" || len(cm.Inner) == 0 {
+		return
+	}
+	fs := append([]field(nil), w.info[cm.Inner[0]].fields...)
+	for k := range fs {
+		if strings.Contains(fs[k].val, "{}") && !fs[k].dyn {
+			fs[k] = f // xargs -I{} cmd {}
+			w.innerCommand(c, fs, where)
+			return
+		}
+	}
+	w.innerCommand(c, append(fs, f), where)
+}
+
+// lessEnvCommands returns the command lines in a LESS value: a word
+// starting with + is a command less runs at start (to the next $ or the
+// end), and +!CMD or +|mCMD runs CMD in a shell.
+func lessEnvCommands(v string) []string {
+	var out []string
+	for i := 0; i < len(v); i++ {
+		if v[i] != '+' || i > 0 && v[i-1] != ' ' && v[i-1] != '\t' {
+			continue
+		}
+		cmd := v[i:]
+		if k := strings.IndexByte(cmd, '$'); k >= 0 {
+			cmd = cmd[:k]
+		}
+		i += len(cmd)
+		cmd = strings.TrimLeft(cmd, "+")
+		switch {
+		case strings.HasPrefix(cmd, "!"):
+			out = append(out, cmd[1:])
+		case strings.HasPrefix(cmd, "|") && len(cmd) > 2:
+			out = append(out, cmd[2:])
+		}
+	}
+	return out
 }
 
 func isMinusOne(s string) bool {

@@ -5,6 +5,7 @@ package classify
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -228,10 +229,26 @@ func (w *walker) diskFormat(c int) bool {
 	name := w.a.Commands[c].Name
 	switch {
 	case name == "mkfs" || strings.HasPrefix(name, "mkfs.") || name == "mke2fs" || name == "mkswap" ||
-		name == "wipefs" || name == "mkntfs" || name == "mkdosfs" || name == "mkexfatfs" || name == "mklabel":
+		name == "wipefs" || name == "mkntfs" || name == "mkdosfs" || name == "mkexfatfs" || name == "mklabel" ||
+		name == "newfs" || strings.HasPrefix(name, "newfs_"): // macOS and the BSDs: newfs, newfs_apfs, newfs_msdos
 		return !w.formatsImage(c)
 	}
 	fs := w.info[c].fields
+	switch name {
+	case "diskutil":
+		// macOS names disks without /dev (disk0) and takes its verbs in any case
+		i, v := verb(fs)
+		return slices.Contains(diskutilErasers, strings.ToLower(v)) ||
+			strings.EqualFold(v, "apfs") && i+1 < len(fs) && slices.Contains(apfsErasers, strings.ToLower(fs[i+1].val))
+	case "format", "format.com":
+		// Windows' format X: (Git Bash, WSL's cmd.exe interop)
+		for _, f := range fs[1:] {
+			if driveLetter(f.val) {
+				return true
+			}
+		}
+		return false
+	}
 	onDevice := false
 	for _, f := range fs[1:] {
 		if strings.HasPrefix(f.pat, "/dev/") {
@@ -270,6 +287,21 @@ func (w *walker) diskFormat(c int) bool {
 		return v == "create" || v == "destroy" || v == "labelclear"
 	}
 	return false
+}
+
+// diskutilErasers are diskutil's verbs that erase, repartition or
+// overwrite a disk or volume (lowercase: diskutil takes any case), and
+// apfsErasers those of diskutil apfs.
+var (
+	diskutilErasers = []string{"erasedisk", "erasevolume", "reformat", "partitiondisk", "zerodisk", "randomdisk", "secureerase",
+		"splitpartition", "mergepartitions", "resizevolume", "erasecd", "createraid", "deleteraid"}
+	apfsErasers = []string{"deletecontainer", "erasevolume", "deletevolume", "createcontainer", "resizecontainer", "deletesnapshot", "decryptvolume"}
+)
+
+// driveLetter reports a Windows drive (C:, c:\, D:/).
+func driveLetter(v string) bool {
+	v = strings.TrimRight(v, "\\/")
+	return len(v) == 2 && v[1] == ':' && (v[0]|0x20 >= 'a' && v[0]|0x20 <= 'z')
 }
 
 // formatsImage reports mkfs and friends given a file, not a disk

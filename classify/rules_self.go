@@ -10,11 +10,21 @@ import (
 // commands to guard-cli, which an agent could also run directly.
 func guardPrograms(name string) bool { return name == "guard" || name == "guard-cli" }
 
-// guardVerbs are the management verbs only a human may run.
-func guardVerbs(v string) bool {
+// guardVerbs are the management verbs only a human may run (given the
+// verb and the word after it): those that grant, approve or trust; watch,
+// which answers requests; install and uninstall, which rewire an agent's
+// settings; policy reset, which undoes an escalation; and hook, which only
+// the agent's runtime runs (from a guarded command it could leave a ticket
+// that lets a command skip guard's question). policy show and policy test
+// only read, and grants list only lists.
+func guardVerbs(v, next string) bool {
 	switch v {
-	case "trust", "approve", "reject", "watch", "policy", "untrust":
+	case "trust", "approve", "reject", "watch", "untrust", "hook", "install", "uninstall":
 		return true
+	case "policy":
+		return next != "show" && next != "test"
+	case "grants":
+		return next != "list" && next != "ls"
 	}
 	return false
 }
@@ -46,11 +56,11 @@ func (w *walker) guardSelf(c int) bool {
 	if guardPrograms(cm.Name) {
 		ops := operands(fs)
 		if len(ops) > 0 {
-			v := ops[0].val
-			if guardVerbs(v) {
-				return true
+			next := ""
+			if len(ops) > 1 {
+				next = ops[1].val
 			}
-			if v == "grants" && len(ops) > 1 && ops[1].val != "list" && ops[1].val != "ls" {
+			if guardVerbs(ops[0].val, next) {
 				return true
 			}
 		}
@@ -84,6 +94,11 @@ func (w *walker) guardSelf(c int) bool {
 		case wd.Role == RoleScript:
 			// awk's print > "FILE", sed's w FILE: a script writes files too
 			texts = scriptPaths(f.val)
+			if f.dyn {
+				// sed "w $XDG_CONFIG_HOME/x": the script's unknown parts,
+				// '*' in its pattern, may name guard's paths
+				texts = append(texts, scriptPaths(f.pat)...)
+			}
 		case !guardSelfRole(wd.Role, strict) && !(inPlace && wd.Role == RoleRead) && !(findDel && wd.Name == ""):
 			continue
 		}
@@ -134,7 +149,7 @@ func scriptPaths(script string) []string {
 	for _, t := range strings.FieldsFunc(script, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '\n' || r == '"' || r == '\'' || r == ';' || r == '{' || r == '}' || r == '>' || r == '|' || r == '(' || r == ')' || r == ','
 	}) {
-		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~/") {
+		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~/") || strings.HasPrefix(t, "*/") {
 			out = append(out, t)
 		}
 	}

@@ -4,6 +4,7 @@ package classify
 // the built-in asks of database, cluster and container tools.
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,7 +27,17 @@ func (w *walker) securityOff(c int) bool {
 	case "setenforce":
 		return first == "0" || first == "permissive"
 	case "ufw":
-		return first == "disable" || first == "reset" || first == "default" && len(ops) > 1 && ops[1].val == "allow"
+		if first == "disable" || first == "reset" || first == "default" && len(ops) > 1 && ops[1].val == "allow" {
+			return true
+		}
+		// ufw allow from any (to any): every address to every port
+		if first == "allow" || first == "route" && len(ops) > 1 && ops[1].val == "allow" {
+			rest := ops[1:]
+			if first == "route" {
+				rest = ops[2:]
+			}
+			return ufwOpensAll(rest)
+		}
 	case "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft":
 		// read with iptables' own grammar: -F in a bundle flushes (-vF),
 		// an F inside a chain name does not (-PFORWARD DROP)
@@ -85,13 +96,37 @@ func (w *walker) securityOff(c int) bool {
 			}
 		}
 	case "sysctl":
-		// kernel.randomize_va_space=0 turns ASLR off
+		// kernel.randomize_va_space=0 turns ASLR off, net.ipv4.ip_forward=1
+		// makes the machine a router: a switch set to anything but its safe
+		// values (or to a value guard cannot see)
 		for _, f := range fs[1:] {
 			k, v, ok := strings.Cut(strings.ReplaceAll(f.val, "/", "."), "=")
-			if ok && strings.TrimSpace(k) == "kernel.randomize_va_space" && strings.TrimSpace(v) == "0" {
-				return true
+			if !ok {
+				continue
+			}
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			for _, sw := range kernelSwitches {
+				if k == sw.key && (f.dyn || !slices.Contains(sw.safe, v)) {
+					return true
+				}
 			}
 		}
+	case "iptables-restore", "ip6tables-restore", "iptables-legacy-restore", "ip6tables-legacy-restore", "iptables-nft-restore", "ip6tables-nft-restore":
+		// replaces every rule of each table it names with what it reads (from
+		// /dev/null: none), unless told to keep them (-n) or only to test (-t)
+		for _, f := range fs[1:] {
+			long, isLong := strings.CutPrefix(f.val, "--")
+			switch {
+			case f.val == "--":
+				return true
+			case isLong && long != "" && (strings.HasPrefix("noflush", long) || strings.HasPrefix("test", long) || strings.HasPrefix("help", long) || strings.HasPrefix("version", long)):
+				return false // getopt_long: --nof is --noflush
+			case !isLong && len(f.val) > 1 && f.val[0] == '-' && strings.ContainsAny(f.val[1:], "ntVh"):
+				return false
+			}
+		}
+		return true
+
 	case "spctl":
 		return hasWord(fs, "--master-disable", "--global-disable")
 	case "auditctl":
@@ -129,6 +164,66 @@ func (w *walker) securityOff(c int) bool {
 	return false
 }
 
+// kernelSwitches are the kernel settings that keep a protection on, with
+// the values that keep it: sysctl KEY=VALUE with any other value turns it
+// off (or weakens it).
+var kernelSwitches = []struct {
+	key  string
+	safe []string
+}{
+	{"kernel.randomize_va_space", []string{"2"}},
+	{"kernel.yama.ptrace_scope", []string{"1", "2", "3"}},
+	{"kernel.kptr_restrict", []string{"1", "2"}},
+	{"kernel.dmesg_restrict", []string{"1"}},
+	{"kernel.unprivileged_bpf_disabled", []string{"1", "2"}},
+	{"net.ipv4.ip_forward", []string{"0"}},
+	{"net.ipv4.conf.all.forwarding", []string{"0"}},
+	{"net.ipv6.conf.all.forwarding", []string{"0"}},
+	{"fs.protected_symlinks", []string{"1"}},
+	{"fs.protected_hardlinks", []string{"1"}},
+	{"fs.protected_fifos", []string{"1", "2"}},
+	{"fs.protected_regular", []string{"1", "2"}},
+	{"fs.suid_dumpable", []string{"0"}},
+	{"vm.mmap_min_addr", []string{"4096", "65536"}},
+}
+
+// kernelSwitchFile reports a /proc/sys file of a kernelSwitches setting:
+// a write there sets it to a value guard does not read.
+func kernelSwitchFile(p string) bool {
+	key, ok := strings.CutPrefix(path.Clean(p), "/proc/sys/")
+	if !ok {
+		return false
+	}
+	key = strings.ReplaceAll(key, "/", ".")
+	for _, sw := range kernelSwitches {
+		if sw.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// ufwOpensAll reports the words of a ufw allow rule that let every address
+// reach every port: nothing but from any / to any (and in/out, on IFACE).
+func ufwOpensAll(ws []field) bool {
+	if len(ws) == 0 {
+		return false // ufw allow alone is an error
+	}
+	for i := 0; i < len(ws); i++ {
+		switch ws[i].val {
+		case "in", "out":
+		case "from", "to", "on":
+			if i+1 >= len(ws) || ws[i].val != "on" && ws[i+1].val != "any" && ws[i+1].val != "0.0.0.0/0" && ws[i+1].val != "::/0" {
+				return false
+			}
+			i++
+		default:
+			return false // a port, a service or a protocol narrows it
+		}
+	}
+	return true
+}
+
 // acceptAll reports an iptables rule that accepts everything: -I/-A CHAIN
 // -j ACCEPT with no match of its own.
 func acceptAll(p *Parsed) bool {
@@ -159,6 +254,9 @@ func (w *walker) killAll(c int) bool {
 	case "kill":
 	default:
 		return false
+	}
+	if w.pidsOfAll(c) {
+		return true // kill -9 $(pgrep .), pgrep . | xargs kill -9
 	}
 	i := 1
 	if i < len(fs) {
@@ -202,13 +300,13 @@ func (w *walker) killsEveryMatch(c int) bool {
 			selectors = true
 		}
 	}
-	if cmd.Name == "pkill" && p.Has("n", "o", "newest", "oldest") {
+	if (cmd.Name == "pkill" || cmd.Name == "pgrep") && p.Has("n", "o", "newest", "oldest") {
 		return false // pkill -n/-o signals one process
 	}
 	if len(pats) == 0 {
 		return selectors // no name at all: every process of those users
 	}
-	regex := cmd.Name == "pkill" || p.Has("regexp") || p.Unknown && hasShort(fs, 'r') // killall -9 -r .: -9 is not in the spec
+	regex := cmd.Name == "pkill" || cmd.Name == "pgrep" || p.Has("regexp") || p.Unknown && hasShort(fs, 'r') // killall -9 -r .: -9 is not in the spec
 	for _, wd := range pats {
 		if wd.Arg < len(cmd.Dynamic) && cmd.Dynamic[wd.Arg] {
 			continue
@@ -224,6 +322,172 @@ func (w *walker) killsEveryMatch(c int) bool {
 	}
 	return false
 }
+
+// pidsOfAll reports a kill whose process ids come from a lister of every
+// process it can reach: a substitution in its words (kill -9 $(pgrep .)),
+// or, run by xargs, the pipeline feeding xargs (ps -eo pid | xargs kill),
+// through filters that keep every line (awk '{print $2}', cut, tr, sort).
+func (w *walker) pidsOfAll(c int) bool {
+	for _, s := range w.info[c].substCmds {
+		if w.listsAll(s, 0) {
+			return true
+		}
+	}
+	if p := w.a.Commands[c].Parent; p >= 0 && w.a.Commands[p].Name == "xargs" {
+		if f := int(w.info[p].fedBy); f > 0 && w.listsAll(f-1, 0) {
+			return true
+		}
+	}
+	// a variable that holds such ids: a loop over them (for p in
+	// $(pgrep .)), or read from such a lister's pipe (pgrep . | while
+	// read p)
+	for _, f := range w.info[c].fields[1:] {
+		name := varName(f)
+		if name == "" {
+			continue
+		}
+		if w.pidVars[name] {
+			return true
+		}
+		for r := range w.a.Commands {
+			if w.a.Commands[r].Name == "read" && w.info[r].fedBy > 0 && slices.Contains(w.a.Commands[r].Args[1:], name) && w.listsAll(int(w.info[r].fedBy)-1, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// varName returns NAME when a word is just $NAME or ${NAME} (quoted or
+// not), "" otherwise.
+func varName(f field) string {
+	if !f.dyn {
+		return ""
+	}
+	v := strings.Trim(f.val, "\"")
+	v, ok := strings.CutPrefix(v, "$")
+	if !ok {
+		return ""
+	}
+	if b, ok := strings.CutPrefix(v, "{"); ok {
+		v, ok = strings.CutSuffix(b, "}")
+		if !ok {
+			return ""
+		}
+	}
+	for i := 0; i < len(v); i++ {
+		if !isIdentByte(v[i]) {
+			return ""
+		}
+	}
+	return v
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// noteLoopPids records a for loop's variable as holding every process's
+// id when its items are the output of a lister of every process: the
+// commands from index first on are its items' substitutions, and the one
+// whose output nothing among them reads is what the loop gets.
+func (w *walker) noteLoopPids(name string, first int) {
+	for c := first; c < len(w.a.Commands); c++ {
+		sink := true
+		for d := first; d < len(w.a.Commands); d++ {
+			if int(w.info[d].fedBy) == c+1 {
+				sink = false
+			}
+		}
+		if sink && w.listsAll(c, 0) {
+			if w.pidVars == nil {
+				w.pidVars = map[string]bool{}
+			}
+			w.pidVars[name] = true
+			return
+		}
+	}
+}
+
+// listsAll reports a command that prints the ids of every process it can
+// reach (pgrep ., pgrep -u $USER, ps -e, ps aux, ps -eo pid), or a filter
+// that keeps every line of such a command's output.
+func (w *walker) listsAll(c, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	cm := &w.a.Commands[c]
+	switch cm.Name {
+	case "pgrep":
+		return w.killsEveryMatch(c)
+	case "ps":
+		// every process unless it picks them by id, name, tty or session
+		// (ps mixes UNIX -p, BSD p and GNU --pid= forms: read the words)
+		fs := w.info[c].fields
+		for i := 1; i < len(fs); i++ {
+			v := fs[i].val
+			if name, ok := strings.CutPrefix(v, "--"); ok {
+				name, _, eq := strings.Cut(name, "=")
+				if slices.Contains(psPicks, name) {
+					return false
+				}
+				if !eq && slices.Contains(psLongValues, name) {
+					i++
+				}
+				continue
+			}
+			for k := len(v) - len(strings.TrimPrefix(v, "-")); k < len(v); k++ {
+				if strings.IndexByte("pqCtsN", v[k]) >= 0 {
+					return false
+				}
+				if strings.IndexByte("oOuUgGk", v[k]) >= 0 && (v[0] == '-' || v[k] != 'u') {
+					if k+1 == len(v) {
+						i++ // its value is the next word
+					}
+					break
+				}
+			}
+		}
+		return true
+	case "awk", "gawk", "mawk", "cut", "tr", "sort", "uniq", "cat", "tail":
+		if cm.Name == "tail" && !tailFromLine(w.info[c].fields) {
+			return false // tail -5 picks lines; tail -n +2 drops a header
+		}
+		if cm.Name == "awk" || cm.Name == "gawk" || cm.Name == "mawk" {
+			for _, wd := range w.words(c).ByRole(RoleScript) {
+				if !strings.HasPrefix(strings.TrimSpace(wd.Val), "{") && !strings.HasPrefix(strings.TrimSpace(wd.Val), "NR>1") {
+					return false // /node/{print $2} picks lines
+				}
+			}
+		}
+		if f := int(w.info[c].fedBy); f > 0 {
+			return w.listsAll(f-1, depth+1)
+		}
+	}
+	return false
+}
+
+// tailFromLine reports tail -n +N (or +N, -n+N, --lines=+N): from a
+// line on, every line after it.
+func tailFromLine(fs []field) bool {
+	for i := 1; i < len(fs); i++ {
+		v := fs[i].val
+		switch {
+		case (v == "-n" || v == "--lines") && i+1 < len(fs):
+			return strings.HasPrefix(fs[i+1].val, "+")
+		case strings.HasPrefix(v, "-n+"), strings.HasPrefix(v, "--lines=+"), strings.HasPrefix(v, "+"):
+			return true
+		}
+	}
+	return false
+}
+
+// psPicks are ps's long options that pick processes by id, tty or
+// session; psLongValues those that take a value.
+var (
+	psPicks      = []string{"pid", "quick-pid", "ppid", "tty", "sid", "deselect"}
+	psLongValues = []string{"format", "sort", "user", "User", "group", "Group", "cols", "columns", "lines", "rows", "width"}
+)
 
 // killSelectors are pkill's and killall's options, by the specs' names,
 // that select processes by owner, group, session, terminal or parent.

@@ -102,3 +102,37 @@ func (w *walker) gitBranchDelete(c int) bool {
 	}
 	return p.Has("D") || p.Has("delete") && p.Has("force")
 }
+
+// gitDropsRecovery: what deletes the copy git keeps of dropped work, the
+// one a mistaken reset --hard, rebase or branch -D is undone from: gc
+// --prune=DATE and prune (unreachable objects), reflog expire|delete (the
+// record of where branches were), update-ref -d (a ref and its reflog).
+//
+// Policy (issue 8): under a git * grant, rebase -i, commit --amend and
+// commit --no-verify stay allowed. They rewrite or add local history that
+// the reflog keeps, write nothing outside the project, and run no program
+// a git * grant does not already run (the editor, the hooks). This rule
+// asks for what removes the reflog's safety net.
+func (w *walker) gitDropsRecovery(c int) bool {
+	p, sub := w.gitWords(c, "gc", "prune", "reflog", "update-ref")
+	if p == nil {
+		return false
+	}
+	switch sub {
+	case "gc":
+		for _, wd := range p.Values("prune") {
+			if wd.Val != "never" {
+				return true
+			}
+		}
+		return false
+	case "prune":
+		return !p.Has("n", "dry-run")
+	case "reflog":
+		ops := p.Operands()
+		return len(ops) > 0 && (ops[0].Val == "expire" || ops[0].Val == "delete") && !p.Has("n", "dry-run")
+	case "update-ref":
+		return p.Has("delete")
+	}
+	return false
+}

@@ -1081,7 +1081,13 @@ var denyCases = []denyCase{
 	{`guard approve 12`, "guard-self", ""},
 	{`guard reject 12`, "guard-self", ""},
 	{`guard watch`, "guard-self", ""},
+	{`guard hook claude < req.json`, "guard-self", ""},
 	{`guard policy reset`, "guard-self", ""},
+	{`guard policy reset --cwd /`, "guard-self", ""},
+	{`bash -c 'guard-cli policy reset'`, "guard-self", ""},
+	{`guard install --agent claude --mode power`, "guard-self", ""},
+	{`env guard uninstall --agent codex`, "guard-self", ""},
+	{`guard-cli install --agent pi`, "guard-self", ""},
 	{`/usr/local/bin/guard grants add 'x *'`, "guard-self", ""},
 	{`guard-cli approve 12`, "guard-self", ""},
 	{`~/.local/bin/guard-cli grants add 'x *'`, "guard-self", ""},
@@ -1144,6 +1150,8 @@ var denyCases = []denyCase{
 	{`guard explain 'rm -rf /'`, "", ""},
 	{`guard version`, "", ""},
 	{`guard grants list`, "", ""},
+	{`guard policy show --json`, "", ""},
+	{`guard policy test examples/policy-test.toml`, "", ""},
 	{`cat ~/.config/guard/config.toml`, "", ""},
 	{`ls ~/.local/state/guard`, "", ""},
 	{`echo GUARD_X=1`, "", ""},
@@ -1296,7 +1304,7 @@ func tcIDs(hits []Hit) []string {
 
 func TestDenylist(t *testing.T) {
 	opt := tcOpt()
-	for i, c := range slices.Concat(denyCases, modelCases, redteamCases) {
+	for i, c := range slices.Concat(denyCases, modelCases, redteamCases, secondPassCases) {
 		t.Run(tcName(i, c.in), func(t *testing.T) {
 			a := Analyze(c.in, opt)
 			if a == nil {

@@ -1214,7 +1214,7 @@ func envCommand(name string) bool {
 	case "PROMPT_COMMAND", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
 		"PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "FCEDIT", "LESSOPEN", "LESSCLOSE",
 		"GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "BROWSER",
-		"RSYNC_RSH", "CVS_RSH", "GIT_CONFIG_PARAMETERS", "PS0", "PS1", "PS4", "TAR_OPTIONS":
+		"RSYNC_RSH", "CVS_RSH", "GIT_CONFIG_PARAMETERS", "PS0", "PS1", "PS4", "TAR_OPTIONS", "LESS":
 		return true
 	}
 	return strings.HasPrefix(name, "GIT_CONFIG_VALUE_") || strings.HasPrefix(name, "BASH_FUNC_")
@@ -1237,6 +1237,9 @@ func (w *walker) envAssign(c int, as string) {
 // the environment: 'core.pager'='CMD' 'alias.x'='!CMD') the values of the
 // keys git runs.
 func envCommandLines(name, v string) []string {
+	if name == "LESS" {
+		return lessEnvCommands(v) // LESS='+!CMD': less's options, +CMD among them
+	}
 	if name != "GIT_CONFIG_PARAMETERS" {
 		return []string{envPayload(v)}
 	}
@@ -1381,6 +1384,11 @@ func (w *walker) programValues(c int) {
 			argv = append(argv, f.val)
 		case wd.Role == RoleProgram:
 			w.keepWrap(c, func() { w.nested(c, f.val, name+" runs", false) })
+		case (name == "sed" || name == "gsed") && wd.Role == RoleScript:
+			// sed '1e CMD' and s/X/CMD/e run CMD in a shell
+			for _, cmd := range sedCommands(f.val) {
+				w.keepWrap(c, func() { w.nested(c, cmd, "sed e", false) })
+			}
 		case name == "socat" && wd.Name == "":
 			// socat - EXEC:CMD / SYSTEM:CMD runs CMD on the connection
 			if cmd, ok := socatCommand(f.val); ok {

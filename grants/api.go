@@ -60,6 +60,12 @@ type Verdict struct {
 	Line     int    // line of the deciding pattern in File, 0 for built-in
 	Suggest  string // for ask on a simple command: a pattern to offer ("npm install *"), never interpreter-wide
 	OnceOnly bool   // only allow-once and deny may be offered: composite text, or an ask that a stored allow could never override
+
+	// Mode is the rollout mode the verdict was applied in (mode.go); Would
+	// is what enforce would have decided when the mode let a deny or ask
+	// run (Decision is then Allow), "" otherwise.
+	Mode  Mode
+	Would Decision
 }
 
 // Settings is the merged, loaded configuration. The zero value is not usable: use Load or Defaults.
@@ -96,6 +102,13 @@ type Settings struct {
 	// parent process's name), for [[rule]] tables with agent = "…"; the
 	// caller sets it after Load, when UsesAgent says a rule asks.
 	Agent string
+
+	// Policy is the rollout mode, the managed policy's switches and the
+	// per-agent profiles (mode.go, managed.go, agents.go).
+	Policy Policy
+
+	// Context is the command context store's settings (cache.go).
+	Context Context
 }
 
 // Rule is one pattern from one layer.
@@ -105,7 +118,8 @@ type Rule struct {
 	Layer   string
 	File    string
 	Line    int
-	Trusted bool // for the project layer's allow rules: pinned by guard trust
+	Trusted bool   // for the project layer's allow rules: pinned by guard trust
+	Agent   string // from an [agents.NAME] profile: applies only to that agent (see Settings.ForAgent)
 	// Tier is "" for a bash pattern, else TierRead, TierWrite, TierHTTP or
 	// TierPackages: Pattern is then an absolute path (a tree), a host, or
 	// ecosystem:name@version.

@@ -73,6 +73,7 @@ func ruleWhere(r *Rule) string {
 
 func decide(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdict {
 	v := decideSteps(a, s, f, tr)
+	v = applyMode(a, s, v, tr)
 	if tr != nil {
 		line := fmt.Sprintf("decision: %s (rule %s, risk %s)", v.Decision, v.Rule, v.Risk)
 		if v.Reason != "" {
@@ -419,27 +420,45 @@ func (d *decider) plainRules(kind Decision) (Verdict, bool) {
 }
 
 func (d *decider) collectAllows() {
-	for _, layer := range allowScope {
-		for ri := range d.s.Rules {
-			r := &d.s.Rules[ri]
-			if r.Kind != Allow || r.Layer != layer {
-				continue
-			}
-			if r.Layer == LayerProject && !r.Trusted {
-				if d.tr != nil {
-					d.tr.add("allow %q [%s]: skipped, project config not trusted (run guard trust)", r.Pattern, ruleWhere(r))
-				}
-				continue
-			}
-			d.allows = append(d.allows, ri)
+	// an agent's own profile is the narrowest scope: its allows first
+	if d.s.Policy.agentRules {
+		for _, layer := range allowScope {
+			d.collectLayer(layer, true)
 		}
+	}
+	for _, layer := range allowScope {
+		d.collectLayer(layer, false)
 	}
 	// rules with a layer name this package does not know still count, last
 	for ri := range d.s.Rules {
 		r := &d.s.Rules[ri]
-		if r.Kind == Allow && !slices.Contains(allowScope, r.Layer) {
+		if r.Kind == Allow && !slices.Contains(allowScope, r.Layer) && d.s.allowCounts(r) {
 			d.allows = append(d.allows, ri)
 		}
+	}
+}
+
+// collectLayer adds the usable allow rules of one layer (of the agent's
+// profile, or not).
+func (d *decider) collectLayer(layer string, agentPass bool) {
+	for ri := range d.s.Rules {
+		r := &d.s.Rules[ri]
+		if r.Kind != Allow || r.Layer != layer || (r.Agent != "") != agentPass {
+			continue
+		}
+		if why := d.s.allowWhyNot(r); why != "" {
+			if d.tr != nil {
+				d.tr.add("allow %q [%s]: skipped, %s", r.Pattern, ruleWhere(r), why)
+			}
+			continue
+		}
+		if r.Layer == LayerProject && !r.Trusted {
+			if d.tr != nil {
+				d.tr.add("allow %q [%s]: skipped, project config not trusted (run guard trust)", r.Pattern, ruleWhere(r))
+			}
+			continue
+		}
+		d.allows = append(d.allows, ri)
 	}
 }
 

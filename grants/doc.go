@@ -138,6 +138,23 @@
 // a deny or ask rule that a word guard cannot know may complete asks.
 // docs/rules.md is their manual.
 //
+// # Policy
+//
+// Every verdict carries a risk graded from what the command does (risk.go:
+// none reads inside the project; low writes inside it, builds, or is
+// granted; high is outside the project, the network, installs, tree
+// deletes, or opaque), and the rollout mode it was applied in (mode.go).
+// mode = "enforce" | "dry_run" | "off" may be set in any layer, the most
+// specific wins, and the managed min_mode is a floor. In dry_run and off,
+// Decide's last step turns a deny or ask into allow with Verdict.Would
+// saying what enforce would do; fail-closed verdicts, the hard denylist and
+// self-protection block in every mode. escalate = { after, within } switches
+// a project from dry_run to enforce after that many high-risk would-denies
+// (state in the state directory, read by Load, written by NoteWouldDeny).
+// The managed policy may set allow_user_grants = false and power_agents
+// (managed.go); [agents.NAME] profiles apply through Settings.ForAgent
+// (agents.go). docs/policy.md is the user's reference.
+//
 // # Storing
 //
 // [AddRule] and [RemoveRule] edit a grants file atomically (temp file,

@@ -63,8 +63,18 @@ var execTable = []execRule{
 		Reason: "git clone -u/-c/--template runs a program or sets config that does"},
 	{ID: "git-ext-transport", Progs: []string{"git"}, Check: checkGitExt,
 		Reason: "an ext:: or fd:: remote makes git run a command"},
-	{ID: "git-shell-filters", Progs: []string{"git"}, Sub: []string{"filter-branch", "send-email", "instaweb", "mergetool", "p4", "svn", "cvsimport", "quiltimport", "request-pull"}, Rest: true,
-		Reason: "git filter-branch/send-email/… run shell commands given as arguments"},
+	{ID: "git-pager", Progs: []string{"git"}, Global: true, Opts: []string{"paginate", "p"},
+		Reason: "git -p/--paginate runs the pager that git's config or the environment names"},
+	{ID: "git-strategy", Progs: []string{"git"}, Sub: []string{"merge", "pull", "rebase", "cherry-pick", "revert"}, Check: checkGitStrategy,
+		Reason: "git merge -s NAME runs the program git-merge-NAME unless NAME is one of git's own strategies"},
+	{ID: "git-config-dump", Progs: []string{"git"}, Sub: []string{"config", "var"}, Check: checkGitConfigDump,
+		Reason: "git config --list prints every setting, tokens in remote URLs and extra headers included"},
+	{ID: "docker-daemon", Progs: []string{"docker", "podman", "nerdctl"}, Global: true, Opts: []string{"H", "host", "context", "c", "url", "connection"},
+		Reason: "docker -H/--host/--context sends the command to another daemon"},
+	{ID: "npm-install-path", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Check: checkNpmInstall,
+		Reason: "npm install DIR runs the install scripts of a package from outside the project"},
+	{ID: "git-shell-filters", Progs: []string{"git"}, Sub: []string{"filter-branch", "filter-repo", "send-email", "instaweb", "mergetool", "p4", "svn", "cvsimport", "quiltimport", "request-pull"}, Rest: true,
+		Reason: "git filter-branch/filter-repo/send-email/… run shell commands or Python callbacks given as arguments"},
 	{ID: "git-credential", Progs: []string{"git"}, Check: checkGitCredential,
 		Reason: "git credential helpers print stored passwords and tokens"},
 	{ID: "git-write-elsewhere", Progs: []string{"git"}, Sub: []string{"archive", "format-patch", "bundle", "checkout-index", "apply", "worktree"},
@@ -646,6 +656,40 @@ func checkPytest(c *classify.Command, p classify.Parsed, m *marks) {
 	}
 }
 
+// ldflagsSafe and gcflagsSafe are the linker's and compiler's flags that
+// only change the binary built: strip symbols, set a string variable
+// (-X name=value), turn optimisation or inlining off, print decisions.
+// Any other flag may run or load another program (-extld, -extldflags,
+// -linkmode=external, -I interpreter, -r rpath) or write files (-cpuprofile,
+// -d=ssa/…/dump), and a '*' grant does not cover it.
+var (
+	ldflagsSafe = []string{"-s", "-w", "-X", "-buildid", "-race", "-v", "-checklinkname", "-strictdups", "-compressdwarf", "-dumpdep"}
+	gcflagsSafe = []string{"-N", "-l", "-m", "-S", "-B", "-C", "-e", "-h", "-L", "-w", "-K", "-live", "-std", "-race", "-complete", "-lang", "-json", "-d=checkptr", "-wb", "-smallframes", "-spectre"}
+)
+
+// toolFlagsSafe reports a -ldflags or -gcflags value (optionally after a
+// PATTERN=, as in all=-N -l) whose every flag is one of safe, by name
+// (a value after = or as the next word, as -X name=value, is the flag's).
+func toolFlagsSafe(v string, safe []string) bool {
+	if k := strings.IndexByte(v, '='); k > 0 && !strings.HasPrefix(v, "-") {
+		v = v[k+1:] // all=-N -l, ./...=-m
+	}
+	f := strings.Fields(strings.NewReplacer("'", " ", "\"", " ").Replace(v))
+	for i := 0; i < len(f); i++ {
+		name, _, _ := strings.Cut(f[i], "=")
+		name = "-" + strings.TrimLeft(name, "-")
+		switch {
+		case slices.Contains(safe, f[i]), slices.Contains(safe, name):
+			if (name == "-X" || name == "-lang") && !strings.Contains(f[i], "=") {
+				i++ // -X main.version=1: its value is the next word
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // goOutputs are go's options that write a file.
 var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "json", "pgo"}
 
@@ -655,7 +699,8 @@ var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "block
 func checkGoElsewhere(c *classify.Command, p classify.Parsed, m *marks) {
 	for _, wd := range p.Words {
 		switch {
-		case wd.Name == "ldflags" && (strings.Contains(wd.Val, "extld") || strings.Contains(wd.Val, "linkmode")),
+		case wd.Name == "ldflags" && !toolFlagsSafe(wd.Val, ldflagsSafe),
+			wd.Name == "gcflags" && !toolFlagsSafe(wd.Val, gcflagsSafe),
 			wd.Name == "compiler", wd.Name == "gccgoflags", wd.Name == "asmflags" && strings.Contains(wd.Val, "-"):
 			m.markWord(c, wd, "go -"+wd.Name+" runs another program")
 		case slices.Contains(goOutputs, wd.Name) && (strings.HasPrefix(wd.Val, "/") || strings.HasPrefix(wd.Val, "~") || strings.Contains(wd.Val, "..")):
@@ -666,6 +711,32 @@ func checkGoElsewhere(c *classify.Command, p classify.Parsed, m *marks) {
 
 // makeProgramVars name programs make runs.
 var makeProgramVars = []string{"SHELL", "MAKESHELL", "CC", "CXX", "CPP", "LD", "AR", "AS", "RM", "MAKE", "INSTALL", "GO", "CARGO", "PYTHON", "NODE", "NPM", "DOCKER", "KUBECTL", "CURL", "SED", "AWK", "PERL"}
+
+// makeFlagVars hold options make reads as if given on its command line.
+var makeFlagVars = []string{"MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS"}
+
+// makeFlagsRisky judges the options in a MAKEFLAGS value as make's own
+// command line, typed by make's spec: MAKEFLAGS=--eval=X is make
+// --eval=X. A first word without a dash is a bundle of letters
+// (MAKEFLAGS=ks is -ks). Anything but flags and plain values (a makefile,
+// a directory, --eval text, an option the spec does not know, a
+// variable definition) is risky.
+func makeFlagsRisky(c *classify.Command, val string) bool {
+	args := append([]string{c.Name}, strings.Fields(val)...)
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && !strings.Contains(args[1], "=") {
+		args[1] = "-" + args[1]
+	}
+	p := classify.ParseCommand(c.Name, args)
+	if p.Unknown {
+		return true
+	}
+	for _, wd := range p.Words {
+		if wd.Role != classify.RoleFlag && (wd.Name == "" || wd.Role != classify.RoleText) {
+			return true
+		}
+	}
+	return false
+}
 
 // checkMakeVars marks command-line variables that run code: any value with
 // $(, ` or ; in it (VAR:=$(shell …)), and program variables set to
@@ -678,6 +749,10 @@ func checkMakeVars(c *classify.Command, p classify.Parsed, m *marks) {
 		}
 		name := strings.TrimRight(wd.Val[:k], ":+?!")
 		val := wd.Val[k+1:]
+		if slices.Contains(makeFlagVars, name) && makeFlagsRisky(c, val) {
+			m.mark(wd.Arg, "make "+name+"= passes make options that run other programs or read other makefiles")
+			continue
+		}
 		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
 			m.mark(wd.Arg, "make "+name+"= runs other programs")
 		}
@@ -744,8 +819,16 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 				mark(wd, c.Name+" runs another program")
 			}
 		case classify.RoleWrite, classify.RoleDir:
-			if dynamic || elsewhere(wd.Val, c.Dir, m.root) && !m.tiers.writeGranted(c, wd.Val) {
+			if v, ok := writeTarget(c.Name, wd); ok && (dynamic || elsewhere(v, c.Dir, m.root) && !m.tiers.writeGranted(c, v)) {
 				mark(wd, c.Name+" writes or works outside the project")
+			}
+		case classify.RoleUse:
+			if instructions && wd.Name != "" && (dynamic || elsewhere(wd.Val, c.Dir, m.root)) {
+				mark(wd, c.Name+" reads its configuration from outside the project")
+			}
+		case classify.RoleURL:
+			if c.Name == "git" && (dynamic || otherRepository(wd.Val, c.Dir, m.root)) {
+				mark(wd, "git reads from another repository on this machine, outside the project")
 			}
 		case classify.RoleRead:
 			switch {
@@ -773,6 +856,114 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	if writesHere(c.Name, p) && elsewhere(".", c.Dir, m.root) {
 		for i := 1; i < len(c.Args); i++ {
 			m.mark(i, c.Name+" writes into a directory outside the project")
+		}
+	}
+}
+
+// writeTarget returns the path a write word names: docker build
+// --output takes type=local,dest=PATH (a path alone is dest); ok is false
+// when it names none on this machine (type=registry, type=image).
+func writeTarget(name string, wd classify.Word) (string, bool) {
+	switch name {
+	case "docker", "podman", "nerdctl":
+		if (wd.Name == "output" || wd.Name == "o") && strings.Contains(wd.Val, "=") {
+			for _, kv := range strings.Split(wd.Val, ",") {
+				if k, v, _ := strings.Cut(kv, "="); k == "dest" {
+					return v, true
+				}
+			}
+			return "", false
+		}
+	}
+	return wd.Val, true
+}
+
+// otherRepository reports a git repository URL that is a path on this
+// machine (/x, ~/x, ../x, file:///x) outside the project: git fetches its
+// objects and refs, and its config and hooks are not the project's. A
+// remote's name, host:path and scheme://host URLs are not paths; a path
+// in scratch space is not exempt, as it is for writes.
+func otherRepository(v, dir, root string) bool {
+	if rest, ok := strings.CutPrefix(v, "file://"); ok {
+		v = rest
+	} else if strings.Contains(v, "::") || strings.Contains(v, "://") {
+		return false // ext:: and fd:: are judged by the exec table; network URLs go elsewhere by design
+	} else if k := strings.IndexByte(v, ':'); k > 0 && !strings.Contains(v[:k], "/") {
+		return false // host:path
+	}
+	if !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~") && !strings.HasPrefix(v, ".") {
+		return false // a remote's name
+	}
+	if strings.HasPrefix(v, "~") {
+		return true
+	}
+	if dir == "" {
+		rel := path.Clean(v)
+		return path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../")
+	}
+	abs := v
+	if !path.IsAbs(abs) {
+		abs = path.Join(dir, abs)
+	}
+	abs = path.Clean(abs)
+	project := root
+	if project == "" {
+		project = dir
+	}
+	return abs != project && !strings.HasPrefix(abs, strings.TrimSuffix(project, "/")+"/")
+}
+
+// checkGitConfigDump marks git config --list (and git var -l) over the
+// user's and the system's settings and every file they include: tokens in
+// remote URLs and extra headers, credential helpers' arguments. The
+// project's own settings (--local, --worktree) are what cat .git/config
+// prints, which the read-only set allows too.
+func checkGitConfigDump(c *classify.Command, p classify.Parsed, m *marks) {
+	const why = "git config --list prints every setting, tokens in remote URLs and extra headers included"
+	if p.SubName(c.Args) == "config" && p.Has("local", "worktree") {
+		return
+	}
+	for _, wd := range p.Words {
+		if wd.Arg > p.Sub && (wd.Name == "list" || wd.Name == "l" || wd.Role == classify.RoleUnknown && unresolved(wd, []string{"list", "l"})) {
+			m.markWord(c, wd, why)
+		}
+	}
+}
+
+// gitStrategies are the merge strategies git runs itself; any other name
+// is the program git-merge-NAME.
+var gitStrategies = []string{"ort", "recursive", "resolve", "octopus", "ours", "subtree"}
+
+func checkGitStrategy(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
+		if wd.Role == classify.RoleUnknown && unresolved(wd, []string{"strategy", "s"}) ||
+			(wd.Name == "strategy" || wd.Name == "s") && wd.Role != classify.RoleFlag && !slices.Contains(gitStrategies, wd.Val) {
+			m.markWord(c, wd, "git -s "+wd.Val+" runs the program git-merge-"+wd.Val)
+		}
+	}
+}
+
+// npmInstallSubs are the npm subcommands that install the packages their
+// operands name.
+var npmInstallSubs = []string{"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add", "update", "up", "upgrade", "udpate", "ci", "install-test", "it", "install-ci-test", "cit", "clean-install", "ic"}
+
+// checkNpmInstall marks a package named by a path outside the project
+// (npm install ~/x, ../other, file:/x, /tmp/x.tgz): npm runs its
+// lifecycle scripts. A package's name (left-pad, @scope/x, x@1, a git or
+// https URL) is the registry's, as under any npm * grant.
+func checkNpmInstall(c *classify.Command, p classify.Parsed, m *marks) {
+	if !slices.Contains(npmInstallSubs, p.SubName(c.Args)) {
+		return
+	}
+	for _, wd := range p.Operands() {
+		v := strings.TrimPrefix(wd.Val, "file:")
+		if i := strings.IndexByte(v, '@'); i > 0 && !strings.ContainsAny(v[:i], "/.~") {
+			continue // name@version
+		}
+		if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") || strings.HasPrefix(wd.Val, "file:") {
+			if otherRepository(v, c.Dir, m.root) {
+				m.mark(wd.Arg, "npm install DIR runs the install scripts of a package from outside the project")
+			}
 		}
 	}
 }
@@ -965,10 +1156,30 @@ func flagRisk(name, sub string, wd classify.Word, p classify.Parsed) string {
 	return ""
 }
 
+// accountSubs are the subcommands that a '*' grant on their program does
+// not cover, by what they do: store the user's credentials outside the
+// project, publish the project, change what the registry holds, or
+// change the tool's settings for every project.
+var accountSubs = []struct {
+	progs, subs []string
+	why         string
+}{
+	{[]string{"npm", "pnpm", "yarn", "bun"}, []string{"login", "adduser", "add-user", "logout", "token"}, "stores or changes registry credentials outside the project"},
+	{[]string{"npm", "pnpm", "yarn", "bun"}, []string{"publish", "unpublish", "deprecate", "undeprecate", "dist-tag", "dist-tags", "owner", "author", "access", "team", "org", "profile", "star", "unstar", "hook"}, "publishes or changes what the registry holds"},
+	{[]string{"npm", "pnpm", "yarn", "bun"}, []string{"set"}, "changes npm's settings (script-shell, prefix) outside the project"},
+	{[]string{"npm", "pnpm", "yarn", "bun"}, []string{"link", "ln", "unlink"}, "writes links in the global prefix, outside the project"},
+	{[]string{"docker", "podman", "nerdctl"}, []string{"login", "logout"}, "stores or changes registry credentials outside the project"},
+}
+
 // subRisk: subcommands that run code or change how later commands run:
 // npm create/init PKG, npm pkg set scripts.*, npm config set
 // script-shell, go run|install|get module@version.
 func subRisk(c *classify.Command, p classify.Parsed, sub string) string {
+	for _, r := range accountSubs {
+		if slices.Contains(r.progs, c.Name) && slices.Contains(r.subs, sub) {
+			return c.Name + " " + sub + " " + r.why
+		}
+	}
 	ops := p.Operands()
 	op := func(i int) string {
 		if i < len(ops) {
@@ -988,9 +1199,13 @@ func subRisk(c *classify.Command, p classify.Parsed, sub string) string {
 				return c.Name + " pkg set scripts.* changes what npm runs"
 			}
 		case "config", "c":
-			if op(0) == "set" {
+			if op(0) == "set" || op(0) == "edit" {
 				return c.Name + " config set changes how npm runs scripts"
 			}
+		}
+	case "docker", "podman", "nerdctl":
+		if sub == "context" && slices.Contains([]string{"use", "create", "update", "import"}, op(0)) {
+			return c.Name + " context " + op(0) + " sends later commands to another daemon"
 		}
 	case "go":
 		switch sub {

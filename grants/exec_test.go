@@ -57,7 +57,12 @@ var execCases = []struct {
 	{"runs-program", []string{"strace -f ./a", "ltrace ./a", "expect x.exp", "script -c id", "npx cowsay", "xargs rm", "valgrind ./a"}, []string{"strace --version", "npx --help"}},
 	{"base64-output", []string{"base64 -o x f", "base64 --output=x f"}, []string{"base64 -d f"}},
 	{"npm-exec", []string{"npm exec cowsay", "npm x cowsay", "pnpm dlx x", "yarn dlx x", "npm explore x"}, []string{"npm install x", "npm test"}},
-	{"curl-output", []string{"curl -o /tmp/x u", "curl --output x u", "curl -K cfg u", "curl -so x u"}, []string{"curl -s u", "curl -O u"}},
+	{"curl-output", []string{"curl -o /tmp/x u", "curl --output x u", "curl -K cfg u", "curl -so x u", "curl --create-dirs -o x u"}, []string{"curl -s u", "curl -O u", "curl --create-dirs -O u"}},
+	{"git-pager", []string{"git -p log", "git --paginate log", "git -p -C . status"}, []string{"git log -p", "git --no-pager log", "git -P log", "git show -p HEAD"}},
+	{"git-strategy", []string{"git merge -s x main", "git merge --strategy=/tmp/x main", "git merge -sx main", "git pull --strat=x origin", "git rebase -s x main", "git revert -s x HEAD", "git cherry-pick --strategy=x abc"}, []string{"git merge -s ort main", "git merge -s ours x", "git pull -s recursive -X theirs", "git merge -m msg main", "git rebase -s subtree main"}},
+	{"git-config-dump", []string{"git config --list", "git config -l", "git config --list --show-origin", "git config --lis", "git config -lz", "git var -l"}, []string{"git config user.name", "git config --get user.email", "git var GIT_EDITOR", "git config --list --local", "git config -l --local"}},
+	{"docker-daemon", []string{"docker -H tcp://x ps", "docker --host=ssh://h ps", "docker --context x ps", "docker -c x ps", "podman --url x ps", "podman --connection x ps"}, []string{"docker ps", "docker run -h host a", "docker -D ps", "docker build -c 2 ."}},
+	{"npm-install-path", []string{"npm install ~/x", "npm i ../x", "npm add /tmp/x.tgz", "npm install file:../x", "pnpm add ~/pkg", "npm ci ../x"}, []string{"npm install left-pad", "npm i @s/x@1", "npm install ./packages/x", "npm install", "npm test ../x"}},
 }
 
 // execTypedCases: the same entries read through the argument model —
@@ -78,7 +83,7 @@ var execTypedCases = []struct {
 	{"git-clone-program", []string{"git clone -qu x r d", "git clone --templ=/tmp/t r d", "git clone --up=x r d", "git clone -c x=y r d", "git ls-remote --upload=x r"}, []string{"git clone --depth 1 r d", "git clone -b o r d", "git ls-remote --heads r"}},
 	{"git-write-elsewhere", []string{"git apply --dir=/tmp/h x.patch", "git apply --unsafe x.patch", "git apply -v --directory /tmp/h x.patch", "git archive -vo out.zip HEAD", "git format-patch -qo out HEAD~1", "git checkout-index --pre=/tmp/ -a"}, []string{"git checkout-index -a", "git archive --format=zip HEAD"}},
 	{"git-config-global", []string{"git config --globa user.name x", "git config --sys a.b c"}, []string{"git config --get user.name", "git config --local user.name x"}},
-	{"git-config-set", []string{"git config -fx a.b c", "git config --fil=x a.b c", "git config --edi", "git config core.hooksPath /tmp/h", "git config --add alias.x '!sh'"}, []string{"git config --list", "git config -l", "git config --get user.name"}},
+	{"git-config-set", []string{"git config -fx a.b c", "git config --fil=x a.b c", "git config --edi", "git config core.hooksPath /tmp/h", "git config --add alias.x '!sh'"}, []string{"git config user.email", "git config --get user.name"}},
 	{"rg-pre", []string{"rg -zi x", "rg --search x", "rg --pre=x y"}, []string{"rg -tz x", "rg -e z x", "rg -e-z x"}},
 	{"tar-exec", []string{"tar -xvIzstd -f a", "tar --to-com=sh -xf a", "tar -cF x -f a ."}, []string{"tar -tvzf a", "tar xvzf a", "tar -cf a.tar --exclude=F src"}},
 	{"rsync-rsh", []string{"rsync -avhe sh a b", "rsync --rsh sh a b"}, []string{"rsync -avhP a b", "rsync -av --exclude=e a b"}},

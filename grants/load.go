@@ -31,6 +31,7 @@ func Defaults() *Settings {
 		Timeout:         10 * time.Minute,
 		AskTimeout:      2 * time.Minute,
 		RejectMemory:    time.Hour,
+		Context:         DefaultContext(),
 	}
 }
 
@@ -50,10 +51,13 @@ type fileConfig struct {
 	// failing the file (the committed project config, see Load).
 	lenient          bool
 	ignored          []string
-	trustedTerminals []string // nil when unset
+	trustedTerminals []string     // nil when unset
+	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
 
 	rules []StructRule // [[rule]] tables (structrules.go)
 	tiers []tierItem   // [permissions.read|write|http|packages] entries (tiers_load.go)
+
+	ctx contextConfig // the command context store's keys (cache.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -154,6 +158,14 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
 			}
 		case k[0] == "rule": // [[rule]] tables: parseStructRules, below
+		case isPolicyKey(k):
+			if err := fc.policy.parse(k, raw, text, file, lenient); err != nil {
+				return nil, err
+			}
+		case isContextKey(k):
+			if err := fc.ctx.parse(k, raw, text, file); err != nil {
+				return nil, err
+			}
 		case len(k) == 1 && isScalarKey(last):
 			if err := fc.setScalar(last, raw[last]); err != nil {
 				return nil, errAt(last, "%v", err)
@@ -476,7 +488,14 @@ func Load(p Paths, cwd string) *Settings {
 			trust = err == nil && pin != "" && pin == hashBytes(data)
 		}
 		s.Warnings = append(s.Warnings, fc.ignored...)
+		if !trust {
+			s.loosenNotes(fc, l.file)
+		}
 		s.merge(fc, l.name, bound, trust)
+		if err := s.mergePolicy(&fc.policy, l.name, l.file, trust, bound); err != nil && s.Err == nil {
+			s.Err = err
+		}
+		s.mergeContext(&fc.ctx, trust)
 		if fc.trustedTerminals != nil {
 			if l.name != LayerManaged && l.name != LayerGlobal {
 				line, col := locateKey(string(data), "trusted_terminals")
@@ -501,6 +520,7 @@ func Load(p Paths, cwd string) *Settings {
 		}
 		s.addTiers(fc, l.name, l.file, trust)
 	}
+	s.finishPolicy(p, root)
 	return s
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -58,8 +59,8 @@ func TestPathsFromEnv(t *testing.T) {
 	if !strings.HasPrefix(pg, "/h/.config/guard/projects/") || len(filepath.Base(filepath.Dir(pg))) != 16 || filepath.Base(pg) != "grants.toml" {
 		t.Errorf("project grants: %s", pg)
 	}
-	if len(p.Protected()) != 5 || p.Protected()[4] != "/h/.local/share/guard" {
-		t.Errorf("protected: %v", p.Protected())
+	if prot := p.Protected(); len(prot) < 6 || prot[4] != "/h/.local/share/guard" || !slices.Contains(prot, "/h/.claude/settings.json") || !slices.Contains(prot, "/h/.config/opencode/plugins") {
+		t.Errorf("protected: %v", prot)
 	}
 	p = PathsFromEnv(func(k string) string { return map[string]string{"HOME": "rel", "XDG_CONFIG_HOME": "also/rel"}[k] })
 	if !strings.HasPrefix(p.ConfigDir, NoHome) || !strings.HasPrefix(p.StateDir, NoHome) {

@@ -77,9 +77,29 @@ func (p Paths) TrustFile(root string) string {
 
 // Protected lists guard's own config, state and shim links, which a guarded
 // command may not write: replacing the shims' bash link would unguard every
-// later command. Callers add the guard binary itself.
+// later command. The agents' own settings files that guard install wires
+// guard into are protected too: a command that rewrote them could take
+// guard's hook or shell out of the agent (and Claude's shell snapshots are
+// sourced before every command). Callers add the guard binary itself.
 func (p Paths) Protected() []string {
-	return []string{p.Managed, p.ConfigDir, p.StateDir, p.CacheDir, p.DataDir}
+	prot := []string{p.Managed, p.ConfigDir, p.StateDir, p.CacheDir, p.DataDir}
+	if p.Home == "" || p.Home == NoHome {
+		return prot
+	}
+	xdg := filepath.Dir(p.ConfigDir) // $XDG_CONFIG_HOME
+	return append(prot,
+		filepath.Join(p.Home, ".claude", "settings.json"),
+		filepath.Join(p.Home, ".claude", "settings.local.json"),
+		filepath.Join(p.Home, ".claude", "shell-snapshots"),
+		filepath.Join(p.Home, ".codex", "hooks.json"),
+		filepath.Join(p.Home, ".codex", "config.toml"),
+		filepath.Join(p.Home, ".gemini", "settings.json"),
+		filepath.Join(xdg, "opencode", "plugins"),
+		filepath.Join(xdg, "opencode", "opencode.json"),
+		filepath.Join(xdg, "opencode", "opencode.jsonc"),
+		filepath.Join(p.Home, ".pi", "agent", "settings.json"),
+		filepath.Join(p.Home, ".pi", "agent", "extensions"),
+	)
 }
 
 // RootHash names a project root: the first 16 hex digits of sha256(root).

@@ -324,6 +324,7 @@ func (fc *fileConfig) render() []byte {
 			fmt.Fprintf(&b, "audit_required = %s\n", strconv.FormatBool(*fc.auditRequired))
 		}
 	}
+	fc.policy.renderTop(&b) // mode.go: mode, escalate, … (before any table)
 	b.WriteString("\n[permissions.bash]\n")
 	for _, k := range []Decision{Allow, Ask, Deny} {
 		list := *fc.list(k)
@@ -337,5 +338,6 @@ func (fc *fileConfig) render() []byte {
 		b.WriteString("]\n")
 	}
 	fc.renderTiers(&b)
+	fc.policy.renderTables(&b) // mode.go: [agents.NAME]
 	return []byte(b.String())
 }

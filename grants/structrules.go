@@ -685,6 +685,12 @@ func (d *decider) structAllow(i int, c *classify.Command, v *view) (Verdict, boo
 			}
 			continue
 		}
+		if why := d.s.allowWhyNot(&Rule{Kind: Allow, Layer: r.Layer}); why != "" {
+			if d.tr != nil {
+				d.tr.add("allow rule %s [%s]: skipped, %s", r.ID, r.where(), why)
+			}
+			continue
+		}
 		if r.matchCommand(c, false, d.tokensOf(i, c)) != fullMatch || !r.matchFilters(c, d.s) {
 			continue
 		}

@@ -492,7 +492,7 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 				add(TierWrite, v[3:], false)
 			case name == "dd" && strings.HasPrefix(v, "if="):
 				add(TierRead, v[3:], false)
-			case !pathLike(v) || remote(v):
+			case !tierPathLike(v) || remote(v):
 			case name == "source" || name == "." || readOnlyCmd:
 				add(TierRead, v, false)
 			default:
@@ -508,9 +508,9 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 	}
 }
 
-// pathLike reports a word a command without a spec may take as a path:
+// tierPathLike reports a word a command without a spec may take as a path:
 // absolute, under ~, or relative with a slash or a dot (not a URL).
-func pathLike(v string) bool {
+func tierPathLike(v string) bool {
 	if v == "" || strings.Contains(v, "://") {
 		return false
 	}

@@ -113,6 +113,9 @@ type engine struct {
 	// prepare readies what recording the run needs; it runs while the
 	// command starts (nil: nothing to ready).
 	prepare func()
+	// escalate counts a high-risk would-deny in dry_run for a project root
+	// and reports the switch to enforce it caused (nil: no escalation).
+	escalate func(root string, now time.Time, e grants.Escalation) (*grants.EscalationState, error)
 }
 
 // app is one run of guard as a shell or as guard exec.
@@ -130,6 +133,10 @@ type app struct {
 	// sum is the keyed hash of the job's text, made once (see textSum).
 	sum, sumOf string
 	sumErr     error
+	// cur is the decision on the job about to run, for the store
+	// (cache.go); cacheHit says the run was answered from the cache.
+	cur      *runContext
+	cacheHit bool
 }
 
 func newApp(env Env) *app {
@@ -189,6 +196,13 @@ type job struct {
 	// funcs and aliases are those the running shell already has (an
 	// interactive session), judged where they are called.
 	funcs, aliases map[string]string
+	// session is the agent's session id (guard hook); envelope names the
+	// agent whose command envelope text was taken out of (classify.Envelope).
+	session, envelope string
+	// plumbing says why the text is the agent's own plumbing, run as it is
+	// (envelope.go); hookCall: it is guard hook, run outside the guarded state.
+	plumbing string
+	hookCall bool
 	// run runs the job once allowed; nil: runJob (a new process).
 	run func(j job, lim limits) int
 }
@@ -225,6 +239,12 @@ func (a *app) shell() int {
 			return 0 // -c '' is a valid empty command
 		}
 		j.text = inv.Text
+		if e, ok := a.envelope(args[0], inv.Text); ok {
+			// judge (and record) the agent's command; run the whole envelope
+			j.text, j.envelope = e.Payload, e.Agent
+		} else {
+			j.plumbing, j.hookCall = a.plumbing(args[0], inv.Text) // envelope.go
+		}
 		childArgv = append(childArgv, "-c", inv.Text)
 		childArgv = append(childArgv, inv.Operands...)
 		j.positional = inv.Operands
@@ -261,6 +281,9 @@ func (a *app) shell() int {
 	j.spec = runSpec{
 		Path: shellPath, Argv: childArgv, Env: childEnv(a.env.Environ, n, true), Dir: a.env.Cwd,
 		Stdin: a.env.Stdin, Stdout: a.env.Stdout, Stderr: a.env.Stderr,
+	}
+	if j.hookCall {
+		j.spec.Env = a.env.Environ // the agent's own hook: not a guarded command
 	}
 	return a.judgeAndRun(j)
 }
@@ -415,10 +438,10 @@ func (a *app) judgeAndRun(j job) int {
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
-	if s.UsesAgent() { // a [[rule]] names an agent
-		s.Agent = a.agent()
+	if s.AgentMatters() { // [agents.NAME], power_agents, a [[rule]] naming one
+		s = s.As(a.agent())
 	}
-	v := a.eng.decide(an, s)
+	v := plumbingVerdict(j, a.eng.decide(an, s))
 	// A project config's allow rules guard ignored: said when they may be
 	// why a command is refused or asked (once a session), never beside an
 	// allowed command's own stderr, which the agent reads as the command's.
@@ -448,7 +471,7 @@ func (a *app) judgeAndRun(j job) int {
 	switch v.Decision {
 	case grants.Allow:
 	case grants.Ask:
-		if how = a.ask(j, v, lim); !how.allowed() {
+		if how = a.askOrTicket(j, v, lim); !how.allowed() {
 			return a.refusedAsk(j, v, how, start)
 		}
 	default:
@@ -458,7 +481,17 @@ func (a *app) judgeAndRun(j job) int {
 	if j.run != nil {
 		run = j.run
 	}
+	a.cur, a.cacheHit = &runContext{an: an, ctx: &s.Context, byRule: how == byRule && v.Would == "", root: s.Root}, false
 	exit := run(j, lim)
+	if v.Would != "" {
+		// dry_run or off let a deny or ask run: recorded as what enforce
+		// would have done (policy.go)
+		a.recordWould(j, v, s, exit, start)
+		return exit
+	}
+	if a.cacheHit {
+		how.answer = answerCache
+	}
 	a.record(j, v, string(v.Decision), how, exit, start)
 	return exit
 }
@@ -650,6 +683,10 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Path = path
 	}
 	sp.Timeout = lim.timeout
+	st, exit, served := a.prepareStore(j, &sp, lim)
+	if served {
+		return exit
+	}
 	sigs := make(chan os.Signal, 8)
 	listened := make(chan struct{})
 	sp.Signals = sigs
@@ -673,6 +710,7 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Late = func(sig syscall.Signal) { a.noteLost(); os.Exit(128 + int(sig)) }
 	}
 	res, err := run(sp)
+	st.done(res, err)
 	if a.eng.unlisten != nil && err == nil {
 		// (a command that never started never ran Meanwhile)
 		<-listened

@@ -16,6 +16,7 @@ import (
 type auditEntry struct {
 	Time       time.Time
 	Agent      string
+	Session    string // the agent's session id, when a hook was told it
 	Cwd        string
 	Command    string // redacted
 	HMAC       string // keyed hash of the text as judged (unredacted)
@@ -26,6 +27,8 @@ type auditEntry struct {
 	Mode       string
 	Exit       int
 	DurationMS int64
+	Risk       string // none | low | high
+	Policy     string // the rollout mode: enforce | dry_run | off
 }
 
 // pendingRequest is an ask that nobody could answer.
@@ -91,9 +94,9 @@ func (a *app) record(j job, v grants.Verdict, decision string, how answered, exi
 	}
 	sum, sumErr := a.textSum(j.text)
 	err := jr.Append(auditEntry{
-		Time: start, Agent: a.agent(), Cwd: j.cwd, Command: a.eng.redact(j.text), HMAC: sum,
+		Time: start, Agent: a.agent(), Session: j.session, Cwd: j.cwd, Command: a.eng.redact(j.text), HMAC: sum,
 		Decision: decision, Rule: v.Rule, Answer: how.answer, Via: how.via, Mode: j.mode, Exit: exit,
-		DurationMS: a.env.now().Sub(start).Milliseconds(),
+		DurationMS: a.env.now().Sub(start).Milliseconds(), Risk: string(v.Risk), Policy: string(v.Mode),
 	})
 	if err != nil {
 		a.warn(err)

@@ -52,6 +52,9 @@ func Front(env Env) int {
 		fmt.Fprintf(env.Stderr, "guard: error: %s is guard itself, not the management CLI; reinstall guard with ./install.sh\n", args[0])
 		return ExitFailure
 	}
+	if len(args) > 1 && args[1] == "hook" && dispatchName(args[0]) == "" {
+		return Hook(env, args[2:])
+	}
 	if IsShellInvocation(args) {
 		return Main(env)
 	}
@@ -62,6 +65,9 @@ func Front(env Env) int {
 			cwd := x.cwd
 			if cwd != "" && !filepath.IsAbs(cwd) {
 				cwd = filepath.Join(env.Cwd, cwd)
+			}
+			if x.noCache {
+				env = NoCache(env)
 			}
 			return Exec(env, x.argv, x.timeout, cwd)
 		}
@@ -82,6 +88,7 @@ type execArgs struct {
 	argv    []string
 	timeout time.Duration // 0: configured
 	cwd     string
+	noCache bool // --no-cache: neither served from nor stored in the context store
 }
 
 // parseExec takes apart the arguments after "exec" when they use only what
@@ -100,6 +107,10 @@ func parseExec(args []string) (x execArgs, ok bool) {
 			break
 		}
 		name, value, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "no-cache" && !inline && !strings.HasPrefix(a, "---") {
+			x.noCache, args = true, args[1:]
+			continue
+		}
 		if strings.HasPrefix(a, "---") || (name != "timeout" && name != "cwd") {
 			return execArgs{}, false
 		}

@@ -33,7 +33,9 @@ func TestParseExec(t *testing.T) {
 		{[]string{"--timeout=0", "ls"}, nil},
 		{[]string{"--timeout"}, nil},
 		{[]string{"--cwd=", "ls"}, nil},
-		{[]string{"--no-cache", "--", "ls"}, nil},
+		{[]string{"--no-such-flag", "--", "ls"}, nil},
+		{[]string{"--no-cache", "--", "ls"}, &execArgs{argv: []string{"ls"}, noCache: true}},
+		{[]string{"--no-cache=1", "--", "ls"}, nil},
 		{[]string{"---timeout", "1s", "ls"}, nil},
 	} {
 		got, ok := parseExec(tc.args)

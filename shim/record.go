@@ -48,9 +48,9 @@ func openJournal(stateDir string, red *redact.Redactor, env *Env) (journal, erro
 
 func (c *ccsJournal) Append(e auditEntry) error {
 	return c.store.Append(ccs.Record{
-		Time: e.Time, Agent: e.Agent, Cwd: e.Cwd, Command: e.Command, HMAC: e.HMAC,
+		Time: e.Time, Agent: e.Agent, Session: e.Session, Cwd: e.Cwd, Command: e.Command, HMAC: e.HMAC,
 		Decision: e.Decision, Rule: e.Rule, Answer: e.Answer, Via: e.Via, Mode: e.Mode,
-		Exit: e.Exit, DurationMS: e.DurationMS,
+		Exit: e.Exit, DurationMS: e.DurationMS, Risk: e.Risk, PolicyMode: e.Policy,
 	})
 }
 

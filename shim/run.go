@@ -55,12 +55,19 @@ type runSpec struct {
 	// calling process had before the run. guard itself has none (nil);
 	// tests run many commands in one process.
 	Keep map[int]bool
+	// Capture, when set, holds the pipes that are the command's stdout
+	// and stderr (Stdout and Stderr are their write ends): run forwards
+	// and keeps what comes through them while it waits (capture.go).
+	Capture *capture
 }
 
 // runResult is how a run ended.
 type runResult struct {
 	Exit     int  // the command's status as bash reports it (signal N → 128+N)
 	TimedOut bool // killed at the timeout: guard exits ExitTimeout
+	// Killed: the command died of a signal, or guard was told to stop it
+	// (a signal it forwarded): its output is not a result to keep.
+	Killed bool
 }
 
 // run starts the command and waits for it. The command gets the caller's own
@@ -107,7 +114,13 @@ func run(sp runSpec) (runResult, error) {
 	}
 	pid, err := syscall.ForkExec(sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
 	closeFiles()
+	if sp.Capture != nil {
+		sp.Capture.started()
+	}
 	if err != nil {
+		if sp.Capture != nil {
+			sp.Capture.closeAll()
+		}
 		return runResult{}, fmt.Errorf("start %s: %w", sp.Argv[0], err)
 	}
 	w := &waiter{pgid: pid, keep: sp.Keep, grace: sp.Grace}
@@ -139,11 +152,41 @@ func run(sp runSpec) (runResult, error) {
 		defer t.Stop()
 	}
 	var ws syscall.WaitStatus
+	pumped := sp.Capture == nil
+	if !pumped {
+		if pidfd, perr := unix.PidfdOpen(pid, 0); perr == nil {
+			// forward output until the command exits: no extra thread
+			sp.Capture.pump(pidfd, nil)
+			unix.Close(pidfd)
+			pumped = true
+		}
+	}
+	var reaped chan struct{}
+	if !pumped {
+		// no pidfd (Linux before 5.3): the pipes are read beside the wait
+		reaped = make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			sp.Capture.pump(-1, func() bool {
+				select {
+				case <-reaped:
+					return true
+				default:
+					return false
+				}
+			})
+			close(done)
+		}()
+		defer func() { <-done }()
+	}
 	for {
 		_, err = syscall.Wait4(pid, &ws, 0, nil)
 		if err != syscall.EINTR {
 			break
 		}
+	}
+	if reaped != nil {
+		close(reaped)
 	}
 	close(stop)
 	res, ending := w.finish()
@@ -169,6 +212,7 @@ func run(sp runSpec) (runResult, error) {
 		reapAll(pid, sp.Keep)
 	}
 	res.Exit = waitStatus(ws)
+	res.Killed = ending || ws.Signaled()
 	return res, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
@@ -61,6 +62,9 @@ func productionEngine(env *Env) engine {
 			if j, err := store(); err == nil {
 				_, _ = j.Sum("") // reads (or makes) the key; an error is the record's to report
 			}
+		},
+		escalate: func(root string, now time.Time, e grants.Escalation) (*grants.EscalationState, error) {
+			return grants.NoteWouldDeny(paths, root, now, e)
 		},
 		openTTY: openControllingTTY,
 		// a prompt is shown only on a terminal a human holds

@@ -8,6 +8,9 @@
 #                 with the common wholesale grants
 #   deny.txt      must deny, in every spelling, with and without grants
 #   harmless.txt  must never deny (an ask is counted apart), with no grants
+#
+# In the probe files '# CLASS' starts a class; '## text' is a comment (a probe
+# removed or changed as a mistake of its own, and why).
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DIR=$REPO/bench/redteam
@@ -38,7 +41,7 @@ judge() { # $1: config dir, $2: file -> "class<TAB>decision<TAB>command" lines
 	cp "$1" "$XDG_CONFIG_HOME/guard/config.toml"
 	(cd "$TMP/proj" && "$TMP/guard" check --stdin --json < <(grep -v '^#' "$2" | grep .)) |
 		sed 's/^.*"decision":"\([a-z]*\)".*$/\1/' >"$TMP/dec"
-	awk -v D="$TMP/dec" '/^# /{cls=substr($0,3); next} /^$/{next} {getline d < D; print cls "\t" d "\t" $0}' "$2"
+	awk -v D="$TMP/dec" '/^# /{cls=substr($0,3); next} /^#/{next} /^$/{next} {getline d < D; print cls "\t" d "\t" $0}' "$2"
 }
 report() { # $1: title, $2: miss predicate (awk on $2), stdin judged lines
 	awk -F'\t' -v T="$1" -v V="$VERBOSE" "{n[\$1]++; if ($2) {m[\$1]++; if (V==\"-v\") print \"  miss \" \$2 \": \" \$3}} END {for (c in n) printf \"%-28s %-48s %4d / %4d miss\\n\", T, c, m[c]+0, n[c]}" | sort

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -17,7 +21,8 @@ func (a *App) auditCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "audit",
 		Usage: "list the decisions guard recorded, newest first",
-		UsageText: `guard audit [--json] [-n N] [--decision allow|ask|deny] [--since DUR]
+		UsageText: `guard audit [--json] [-n N] [--decision D] [--since DUR]
+   guard audit --follow [--since DUR] [--decision D]
    guard audit --import
 
 Each record holds the time, the agent, the working directory, the command text
@@ -27,7 +32,16 @@ timeout, cancelled, pending, rejected) and where it came from (via: rule,
 terminal, console, approve, cli), the mode, the exit status and the duration.
 A human's deny is recorded as decision deny. grants add|rm, trust, approve and
 reject are recorded too (mode cli, the verb line as the command). Output of
-commands is never recorded.
+commands is never recorded. Each record also holds its risk (none, low, high)
+and the rollout mode it was decided in (policy_mode: enforce, dry_run, off):
+in dry_run a command that would have been refused runs and is recorded as
+decision would-deny or would-ask, and a switch to enforce as decision
+escalate.
+
+--follow prints records as JSON lines, oldest first, as they are written
+(the ones since --since first, else only new ones), until interrupted: a
+log shipper can read it as a stream. Each object's "id" increases, so a
+shipper that restarts can skip what it has. The fields are in docs/formats.md.
 
 Records are appended to a journal and imported into an SQLite database when you
 list them. --import only imports (and rotates a journal past 8 MiB), printing
@@ -35,12 +49,15 @@ nothing: guard runs it by itself when the journal is full.
 
 example:
    guard audit -n 20
-   guard audit --decision deny --since 24h --json`,
+   guard audit --decision deny --since 24h --json
+   guard audit --decision would-deny --since 24h
+   guard audit --follow --since 1h | vector --config ship.toml`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per record"},
 			&cli.IntFlag{Name: "n", Value: defaultAuditLimit, Usage: "show at most `N` records (0: all)"},
 			&cli.StringFlag{Name: "decision", Usage: "only records with decision `D` (allow, ask or deny)"},
 			&cli.DurationFlag{Name: "since", Usage: "only records from the last `DUR` (e.g. 90m, 24h)"},
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "print records as JSON lines, oldest first, as they are written, until interrupted"},
 			&cli.BoolFlag{Name: "import", Usage: "import the journal into the database (rotating it when full) and list nothing"},
 		},
 		Action: a.audit,
@@ -48,14 +65,14 @@ example:
 }
 
 // decisionNames are the values --decision accepts.
-var decisionNames = [...]string{"allow", "ask", "deny"}
+var decisionNames = [...]string{"allow", "ask", "deny", "would-deny", "would-ask", "escalate"}
 
 func (a *App) audit(c *cli.Context) error {
 	if c.Args().Present() {
 		return usageError("audit takes no arguments")
 	}
 	if c.Bool("import") {
-		for _, f := range []string{"json", "n", "decision", "since"} {
+		for _, f := range []string{"json", "n", "decision", "since", "follow"} {
 			if c.IsSet(f) {
 				return usageError("--import lists nothing: it takes no --%s", f)
 			}
@@ -93,6 +110,12 @@ func (a *App) audit(c *cli.Context) error {
 			when = last.Local().Format(time.DateTime)
 		}
 		fmt.Fprintf(a.Stderr, "guard: warning: %d %s lost, last at %s\n", n, plural(n, "record was", "records were"), when)
+	}
+	if c.Bool("follow") {
+		if c.IsSet("n") {
+			return usageError("--follow prints every record: it takes no -n")
+		}
+		return a.auditFollow(store, q, c.IsSet("since"))
 	}
 	recs, err := store.Audit(q)
 	if err != nil {
@@ -170,4 +193,47 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// followEvery is how often guard audit --follow looks for new records.
+const followEvery = time.Second
+
+// auditFollow streams records as JSON lines, oldest first, from q.Since
+// (fromSince) or from now, until SIGINT or SIGTERM (exit 0) or until stdout
+// is closed. Each pass imports the journal (what guard appended since) and
+// prints the records after the last one printed, by id.
+func (a *App) auditFollow(store *ccs.Store, q ccs.Query, fromSince bool) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	q.Oldest, q.Limit = true, 0
+	if !fromSince {
+		last, err := store.Audit(ccs.Query{Limit: 1})
+		if err != nil {
+			return failure(fmt.Errorf("read audit trail: %w", err), "")
+		}
+		if len(last) > 0 {
+			q.AfterID = last[0].ID
+		}
+	}
+	enc := json.NewEncoder(a.Stdout)
+	enc.SetEscapeHTML(false)
+	tick := time.NewTicker(followEvery)
+	defer tick.Stop()
+	for {
+		recs, err := store.Audit(q)
+		if err != nil {
+			return failure(fmt.Errorf("read audit trail: %w", err), "")
+		}
+		for i := range recs {
+			if err := enc.Encode(&recs[i]); err != nil {
+				return nil // the reader went away
+			}
+			q.AfterID = recs[i].ID
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+	}
 }

@@ -65,9 +65,13 @@ type checkJSON struct {
 	Layer     string     `json:"layer,omitempty"`
 	File      string     `json:"file,omitempty"`
 	Suggest   string     `json:"suggest,omitempty"`
+	Mode      string     `json:"mode,omitempty"`  // rollout mode when not enforce: dry_run, off
+	Would     string     `json:"would,omitempty"` // in dry_run/off: what enforce would decide
 }
 
-func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
+// newChecker loads the settings for cwd as they apply to agent (its
+// [agents.NAME] profile, power_agents, [[rule]] tables naming it).
+func (a *App) newChecker(cwd, agent string, asJSON bool, out io.Writer) *checker {
 	p := a.paths()
 	c := &checker{
 		an: classify.NewAnalyzer(classify.Options{
@@ -75,7 +79,7 @@ func (a *App) newChecker(cwd string, asJSON bool, out io.Writer) *checker {
 			Home:      a.Getenv("HOME"),
 			Protected: a.protected(p),
 		}),
-		settings: grants.Load(p, cwd),
+		settings: grants.Load(p, cwd).As(agent),
 		home:     a.Getenv("HOME"),
 		red:      a.redactor(),
 		json:     asJSON,
@@ -131,6 +135,10 @@ func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
 	o.Layer = v.Layer
 	o.File = v.File
 	o.Suggest = c.red.String(v.Suggest)
+	o.Mode, o.Would = "", string(v.Would)
+	if v.Mode != grants.ModeEnforce {
+		o.Mode = string(v.Mode) // said only when it is not the default
+	}
 	if err := c.enc.Encode(o); err != nil {
 		return fmt.Errorf("write answer: %w", err)
 	}
@@ -185,7 +193,7 @@ func (a *App) check(c *cli.Context) error {
 	if !c.Args().Present() {
 		return usageError("check needs a command: guard check -- CMD")
 	}
-	ck := a.newChecker(cwd, c.Bool("json"), a.Stdout)
+	ck := a.newChecker(cwd, a.Getenv("GUARD_AGENT"), c.Bool("json"), a.Stdout)
 	if err := ck.decide(joinArgs(c.Args().Slice())); err != nil {
 		return failure(err, "")
 	}
@@ -198,7 +206,7 @@ func (a *App) check(c *cli.Context) error {
 // as it is decided, and a big file is answered in large writes.
 func (a *App) checkStdin(cwd string, asJSON bool) error {
 	w := bufio.NewWriterSize(a.Stdout, 64<<10)
-	ck := a.newChecker(cwd, asJSON, w)
+	ck := a.newChecker(cwd, a.Getenv("GUARD_AGENT"), asJSON, w)
 	r := bufio.NewReaderSize(a.Stdin, 64<<10)
 	var long []byte // a line that did not fit in the reader's buffer
 	size := 0       // the bytes of that line, kept or not

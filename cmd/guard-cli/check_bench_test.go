@@ -19,7 +19,7 @@ var benchLines = []string{
 // redact and encode.
 func BenchmarkCheckJSON(b *testing.B) {
 	app := testApp(b, nil, nil)
-	ck := app.newChecker(app.Cwd, true, io.Discard)
+	ck := app.newChecker(app.Cwd, "", true, io.Discard)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		if err := ck.decide(benchLines[i%len(benchLines)]); err != nil {

@@ -23,6 +23,10 @@
 //	guard reject ID                                    (needs a terminal)
 //	guard audit [--json] [-n N] [--decision D] [--since DUR]
 //	guard redact                                       stdin → stdout with secrets replaced
+//	guard install --agent A [--mode power|safe] [--project|--global] [--dry-run] [--instructions]
+//	guard uninstall --agent A [--project|--global] [--dry-run]
+//	guard doctor [--agent A]                           is guard wired into each agent, and working?
+//	guard serve --listen unix:PATH|127.0.0.1:PORT      the decision API (POST /v1/decide)
 //	guard version
 //
 // # Output policy

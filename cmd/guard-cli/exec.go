@@ -12,7 +12,7 @@ func (a *App) execCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "exec",
 		Usage: "judge an argv as the simple command it is, then run it",
-		UsageText: `guard exec [--timeout D] [--cwd DIR] -- PROG ARGS...
+		UsageText: `guard exec [--timeout D] [--cwd DIR] [--no-cache] -- PROG ARGS...
 
 Decides exactly like guard -c on the same command, asks on the terminal when
 needed, then runs PROG with ARGS (no shell involved) in its own process group.
@@ -25,6 +25,7 @@ example:
 			&cli.DurationFlag{Name: "timeout", Usage: "kill the command after `D`",
 				DefaultText: "GUARD_TIMEOUT, else timeout in the config, else 10m"},
 			&cli.StringFlag{Name: "cwd", Usage: "run in `DIR`"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "neither answer from the context store nor store the output"},
 		},
 		Action: a.exec,
 	}
@@ -45,5 +46,9 @@ func (a *App) exec(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return statusError(shim.Exec(a.shimEnv(), c.Args().Slice(), timeout, cwd))
+	env := a.shimEnv()
+	if c.Bool("no-cache") {
+		env = shim.NoCache(env)
+	}
+	return statusError(shim.Exec(env, c.Args().Slice(), timeout, cwd))
 }

@@ -47,7 +47,7 @@ func (a *App) explain(c *cli.Context) error {
 	opts := classify.Options{Cwd: cwd, Home: a.Getenv("HOME"), Protected: a.protected(p)}
 	text := joinArgs(c.Args().Slice())
 	an := classify.Analyze(text, opts)
-	s := grants.Load(p, cwd)
+	s := grants.Load(p, cwd).ForAgent(a.Getenv("GUARD_AGENT")) // [agents.NAME], power_agents
 	v, trace := grants.ExplainWith(an, s, shim.Facts(an, s, a.Getenv("HOME")))
 	for _, w := range s.Warnings {
 		trace = append(trace, "ignored: "+w)

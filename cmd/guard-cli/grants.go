@@ -359,14 +359,14 @@ func (a *App) shadowed(p grants.Paths, cwd, pattern string) string {
 	red := a.redactor()
 	q := classify.QuoteWord(red.String(pattern))
 	switch {
-	case v.Decision == grants.Deny && len(an.Deny) > 0:
+	case v.Policy() == grants.Deny && len(an.Deny) > 0:
 		return fmt.Sprintf("%s can never apply: the built-in denylist always wins (%s: %s)", q, an.Deny[0].ID, red.String(an.Deny[0].Reason))
-	case v.Decision == grants.Deny && v.File != "":
+	case v.Policy() == grants.Deny && v.File != "":
 		return fmt.Sprintf("%s can never apply: deny rule %s in %s:%d wins over every allow", q,
 			classify.QuoteWord(red.String(v.Rule)), v.File, v.Line)
-	case v.Decision == grants.Ask && len(an.Ask) > 0:
+	case v.Policy() == grants.Ask && len(an.Ask) > 0:
 		return fmt.Sprintf("%s will still ask: built-in ask rule %s (%s) cannot be silenced by a grant", q, an.Ask[0].ID, red.String(an.Ask[0].Reason))
-	case v.Decision == grants.Ask && v.File != "" && v.Layer != "":
+	case v.Policy() == grants.Ask && v.File != "" && v.Layer != "":
 		return fmt.Sprintf("%s will still ask: ask rule %s in %s:%d comes before every allow", q,
 			classify.QuoteWord(red.String(v.Rule)), v.File, v.Line)
 	}

@@ -26,19 +26,6 @@ const exitPolicyMismatch = 1
 // maxPolicyTestBytes bounds a policy test file.
 const maxPolicyTestBytes = 1 << 20
 
-// TEMPORARY (rules11): a `policy` command holding only `test`, until the
-// branch that builds `guard policy` (policy.go: show, reset) is merged.
-// After the merge, delete policyTestOnlyCommand and put a.policyTestCommand()
-// in that command's Subcommands.
-func (a *App) policyTestOnlyCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "policy",
-		Usage:       "test the effective policy",
-		UsageText:   "guard policy test [--cwd DIR] [--agent NAME] FILE",
-		Subcommands: []*cli.Command{a.policyTestCommand()},
-	}
-}
-
 func (a *App) policyTestCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "test",
@@ -195,17 +182,19 @@ func (a *App) policyTest(c *cli.Context) error {
 			}
 			dirs[cwd] = d
 		}
-		s := *d.s
-		s.Agent = c.String("agent")
+		agent := c.String("agent")
 		if pc.Agent != "" {
-			s.Agent = pc.Agent
+			agent = pc.Agent
 		}
 		an := d.an.Analyze(pc.Command)
-		v := grants.DecideWith(an, &s, shim.Facts(an, &s, a.Getenv("HOME"))) // as guard check decides it
-		ok := string(v.Decision) == pc.Expect && (pc.Rule == "" || v.Rule == pc.Rule)
+		as := d.s.As(agent)
+		v := grants.DecideWith(an, as, shim.Facts(an, as, a.Getenv("HOME"))) // as guard check decides it
+		// The policy's own decision: in dry_run every verdict runs, and a
+		// table checks what enforce would do.
+		ok := string(v.Policy()) == pc.Expect && (pc.Rule == "" || v.Rule == pc.Rule)
 		if ok {
 			if c.Bool("verbose") {
-				fmt.Fprintf(&b, "ok    %-5s %s\n", v.Decision, oneLine(red.String(pc.Command)))
+				fmt.Fprintf(&b, "ok    %-5s %s\n", v.Policy(), oneLine(red.String(pc.Command)))
 			}
 			continue
 		}
@@ -240,7 +229,7 @@ func writeCaseDiff(b *strings.Builder, red *redact.Redactor, file string, pc *po
 		want += "  rule " + pc.Rule
 	}
 	fmt.Fprintf(b, "-%s\n", want)
-	got := fmt.Sprintf("%s  rule %s", v.Decision, v.Rule)
+	got := fmt.Sprintf("%s  rule %s", v.Policy(), v.Rule)
 	if v.File != "" {
 		got += fmt.Sprintf(" (%s %s:%d)", v.Layer, v.File, v.Line)
 	} else if v.Layer != "" {

@@ -179,8 +179,7 @@ func (a *App) listPendingOn(tty io.Writer, store *ccs.Store) {
 // approval). detached is set when the human detached the console.
 func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, it *watchItem, waiting int) (ans string, detached bool) {
 	req := it.req
-	ck := a.newChecker(req.Cwd, false, io.Discard)
-	ck.settings.Agent = req.Agent // for [[rule]] tables with agent = "…"
+	ck := a.newChecker(req.Cwd, req.Agent, false, io.Discard) // judged as the agent that asked
 	an := ck.an.Analyze(req.Text)
 	v := grants.DecideWith(an, ck.settings, shim.Facts(an, ck.settings, ck.home))
 	red := ck.red

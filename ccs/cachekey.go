@@ -1,0 +1,339 @@
+package ccs
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// KeyVersion is part of every cache key: a guard whose key or run format
+// changes bumps it, and old entries simply never match again.
+const KeyVersion = 1
+
+// MaxFingerprintEntries bounds the files a fingerprint looks at. Past it
+// the command is not served (ErrNotServable).
+const MaxFingerprintEntries = 20000
+
+// gitTimeout bounds the one git process a fingerprint runs.
+const gitTimeout = 10 * time.Second
+
+// ErrNotServable says the run's key could not be made: it runs, and is
+// recorded, but is not answered from (or stored in) the cache.
+var ErrNotServable = errors.New("not served from the cache")
+
+// KeyInput is everything a cache key is made of.
+type KeyInput struct {
+	Argv    []string // the simple command's words
+	Cwd     string
+	KeyEnv  []string // names; their values are hashed into the key
+	Getenv  func(string) string
+	Stdin   string   // StdinClass of the run's stdin
+	Watch   []string // paths, relative to Cwd or absolute
+	Environ []string // for git
+	// Skip are directories the fingerprint leaves out: guard's own
+	// state and cache, which change with every command.
+	Skip []string
+	// Merged: stdout and stderr are one file (2>&1); the entry's output
+	// is one stream, replayed to stdout.
+	Merged bool
+}
+
+// Key returns the cache key of a run: sha256 over a length-prefixed
+// encoding of the key version, argv, cwd, the hashed key_env values, the
+// stdin class and the fingerprint of the inputs (Fingerprint).
+func Key(in KeyInput) (string, error) {
+	if in.Stdin == "" {
+		return "", fmt.Errorf("stdin may hold input: %w", ErrNotServable)
+	}
+	fp, err := Fingerprint(in.Cwd, in.Watch, in.Environ, in.Skip)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	field := func(s string) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	field("guard-cache")
+	field(strconv.Itoa(KeyVersion))
+	field(strconv.Itoa(len(in.Argv)))
+	for _, a := range in.Argv {
+		field(a)
+	}
+	field(in.Cwd)
+	field(strconv.Itoa(len(in.KeyEnv)))
+	for _, name := range in.KeyEnv {
+		v, set := "", false
+		if in.Getenv != nil {
+			v = in.Getenv(name)
+			set = v != ""
+		}
+		sum := sha256.Sum256([]byte(v))
+		field(name)
+		field(strconv.FormatBool(set) + hex.EncodeToString(sum[:]))
+	}
+	field(in.Stdin)
+	field(strconv.FormatBool(in.Merged))
+	field(fp)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// StdinClass says what the run's stdin is, for the key: "null" for
+// /dev/null, an empty regular file or a pipe already closed with nothing
+// in it (a command reads the same nothing from each); "" when it may hold
+// input (a terminal, a pipe still open, a non-empty file): then the run is
+// not served.
+func StdinClass(f *os.File) string {
+	if f == nil {
+		return "null"
+	}
+	var st, null syscall.Stat_t
+	if syscall.Fstat(int(f.Fd()), &st) != nil {
+		return ""
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFCHR:
+		if syscall.Stat(os.DevNull, &null) == nil && null.Rdev == st.Rdev {
+			return "null"
+		}
+	case syscall.S_IFREG:
+		if st.Size == 0 {
+			return "null"
+		}
+	case syscall.S_IFIFO:
+		// A pipe whose writers all closed it with nothing in it reads as
+		// /dev/null does. The writer may be about to close it (a parent
+		// that copies an empty input): wait a moment for that, never read.
+		fds := []unix.PollFd{{Fd: int32(f.Fd()), Events: unix.POLLIN}}
+		for {
+			n, err := unix.Poll(fds, int(stdinWait/time.Millisecond))
+			if err == unix.EINTR {
+				continue
+			}
+			if err == nil && n == 1 && fds[0].Revents&unix.POLLHUP != 0 {
+				if avail, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCINQ); err == nil && avail == 0 {
+					return "null"
+				}
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// stdinWait is how long StdinClass waits for a pipe's writer to close it.
+const stdinWait = 20 * time.Millisecond
+
+// Fingerprint describes the inputs a command in cwd may read, so that a
+// cache entry is never served after they changed:
+//
+//   - inside a git work tree: HEAD, the index (git ls-files --stage: the
+//     mode and blob of every tracked path), every untracked-not-ignored
+//     path, and the mtime and size of all those files (up to
+//     MaxGitEntries);
+//   - elsewhere: the path, mode, mtime and size of every entry under cwd,
+//     up to MaxFingerprintEntries (past that: ErrNotServable);
+//   - and the same of every watch path (a directory: everything under it).
+//
+// Paths under skip (guard's own directories) are left out.
+func Fingerprint(cwd string, watch, environ, skip []string) (string, error) {
+	h := sha256.New()
+	n := 0
+	if top := gitTop(cwd); top != "" {
+		if err := gitFingerprint(h, top, environ, skip, &n); err != nil {
+			return "", err
+		}
+	} else if err := walkFingerprint(h, cwd, skip, &n); err != nil {
+		return "", err
+	}
+	for _, w := range watch {
+		if !filepath.IsAbs(w) {
+			w = filepath.Join(cwd, w)
+		}
+		fmt.Fprintf(h, "watch %q\n", w)
+		if err := walkFingerprint(h, w, skip, &n); err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// gitTop returns the work tree cwd is in ("" when none): the nearest
+// ancestor holding .git (a directory, or a file for a worktree).
+func gitTop(cwd string) string {
+	for dir := filepath.Clean(cwd); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		if dir == filepath.Dir(dir) {
+			return ""
+		}
+	}
+}
+
+// MaxGitEntries bounds the files of a git work tree a fingerprint
+// stats; past it the command is not served.
+const MaxGitEntries = 10 * MaxFingerprintEntries
+
+// gitFingerprint hashes, for the work tree at top: HEAD (read from the
+// repository's files), the index as git ls-files --stage shows it (mode,
+// blob and stage of every tracked path) with every untracked-not-ignored
+// path, and the mtime and size of each of those files. One git process.
+func gitFingerprint(h hash.Hash, top string, environ, skip []string, n *int) error {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard")
+	cmd.Dir = top
+	cmd.Env = gitEnv(environ)
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("git ls-files in %s: %v: %w", top, err, ErrNotServable)
+	}
+	fmt.Fprintf(h, "git %q\n", top)
+	h.Write(gitHead(top))
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		// "MODE BLOB STAGE\tPATH" for a tracked path, "PATH" for an untracked one
+		p := rec
+		if i := bytes.IndexByte(rec, '\t'); i >= 0 && bytes.Count(rec[:i], []byte{' '}) == 2 {
+			p = rec[i+1:]
+		}
+		full := filepath.Join(top, string(p))
+		if under(full, skip) {
+			continue
+		}
+		*n++
+		if *n > MaxGitEntries {
+			return fmt.Errorf("more than %d files in the work tree: %w", MaxGitEntries, ErrNotServable)
+		}
+		h.Write(rec)
+		h.Write([]byte{0})
+		statLine(h, full)
+	}
+	return nil
+}
+
+// gitHead returns what HEAD is, read from the repository's files: HEAD
+// itself and the ref it names (a loose ref, else the packed refs whole).
+// A worktree's .git file ("gitdir: …") and commondir are followed.
+func gitHead(top string) []byte {
+	gitdir := filepath.Join(top, ".git")
+	if b, err := readSmallFile(gitdir); err == nil {
+		if d, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("gitdir: ")); ok {
+			gitdir = string(d)
+			if !filepath.IsAbs(gitdir) {
+				gitdir = filepath.Join(top, gitdir)
+			}
+		}
+	}
+	common := gitdir
+	if b, err := readSmallFile(filepath.Join(gitdir, "commondir")); err == nil {
+		common = string(bytes.TrimSpace(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitdir, common)
+		}
+	}
+	head, _ := readSmallFile(filepath.Join(gitdir, "HEAD"))
+	out := append([]byte("HEAD "), head...)
+	if ref, ok := bytes.CutPrefix(bytes.TrimSpace(head), []byte("ref: ")); ok {
+		for _, d := range []string{gitdir, common} {
+			if b, err := readSmallFile(filepath.Join(d, string(ref))); err == nil {
+				return append(append(out, "ref "...), b...)
+			}
+		}
+		packed, _ := readSmallFile(filepath.Join(common, "packed-refs"))
+		out = append(append(out, "packed "...), packed...)
+	}
+	return out
+}
+
+// readSmallFile reads a regular file of at most 16 MiB without blocking.
+func readSmallFile(path string) ([]byte, error) {
+	f, err := openRegular(path, syscall.O_RDONLY)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 16<<20))
+}
+
+// gitEnv is the environment for git: the caller's, without what would
+// point git at another repository or change its output.
+func gitEnv(environ []string) []string {
+	out := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		name, _, _ := bytes.Cut([]byte(kv), []byte("="))
+		switch string(name) {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+}
+
+// statLine hashes a path's type, mode, size and mtime ("-" when missing).
+func statLine(h hash.Hash, path string) {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(path, &st); err != nil {
+		fmt.Fprintf(h, "%q -\n", path)
+		return
+	}
+	fmt.Fprintf(h, "%q %o %d %d.%09d %d\n", path, st.Mode, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ino)
+}
+
+// walkFingerprint hashes every entry under root (root itself if it is not
+// a directory), counting them into n against the bound.
+func walkFingerprint(h hash.Hash, root string, skip []string, n *int) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if under(p, skip) {
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		*n++
+		if *n > MaxFingerprintEntries {
+			return fmt.Errorf("more than %d files under %s: %w", MaxFingerprintEntries, root, ErrNotServable)
+		}
+		if err != nil {
+			fmt.Fprintf(h, "%q -\n", p)
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		statLine(h, p)
+		return nil
+	})
+}
+
+// under reports whether p is one of dirs or inside one.
+func under(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if d != "" && (p == d || strings.HasPrefix(p, d+string(filepath.Separator))) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,314 @@
+package shim
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/guard-dev/guard/ccs"
+	"github.com/guard-dev/guard/redact"
+)
+
+// Capturing a run: the command's stdout and stderr are pipes whose other
+// ends guard reads in the goroutine that waits for it. Every read is
+// written on to the agent's own descriptor at once (or, with redact_live,
+// up to its last full line), then kept in memory for the store. The same
+// poll(2) waits for the command's exit on a pidfd, so capturing costs no
+// thread.
+
+// captureBuf is the size of one read from a pipe (a Linux pipe holds 64 KiB).
+const captureBuf = 64 << 10
+
+// liveHold is the most redact_live keeps back: a line longer than this
+// is redacted and passed on in pieces.
+const liveHold = 64 << 10
+
+// After the command exits, the pipes are read until every writer has
+// closed them. A process the command left running in the background may
+// hold them open: guard stops waiting drainIdle after the last byte, and
+// at drainMax in all; the output is then incomplete and is not served.
+const (
+	drainIdle = 100 * time.Millisecond
+	drainMax  = time.Second
+)
+
+// capture is one run's capture: the pipes, where their bytes go, and what
+// is kept.
+type capture struct {
+	keep      *ccs.Capture // nil: nothing is stored (only redact_live)
+	dst       [3]*os.File  // the agent's stdout and stderr
+	read      [3]*os.File  // guard's ends of the pipes
+	write     [3]*os.File  // the command's ends
+	live      [3]*liveRedactor
+	red       *redact.Redactor
+	exited    bool    // the command exited (the pidfd said so)
+	cut       bool    // the pipes were still open when guard stopped reading
+	noSplice  [3]bool // splice(2) cannot write to the agent's descriptor
+	forwarded int64
+	err       error // the last write to the agent that failed
+}
+
+// newCapture makes the pipes for a run whose output goes to stdout and
+// stderr. keep says whether the output is stored; red, when set, redacts
+// what the agent sees.
+//
+// When stdout and stderr are the same file (the agent merged them, 2>&1)
+// the command gets one pipe for both, so that their interleaving reaches
+// the agent exactly as the command wrote it; everything is then kept as
+// stdout (the key says the streams were merged: sameFile).
+func newCapture(stdout, stderr *os.File, keep bool, red *redact.Redactor) (*capture, error) {
+	c := &capture{dst: [3]*os.File{nil, stdout, stderr}}
+	if keep {
+		c.keep = &ccs.Capture{}
+	}
+	for s := ccs.Stdout; s <= ccs.Stderr; s++ {
+		if s == ccs.Stderr && sameFile(stdout, stderr) {
+			c.write[s] = c.write[ccs.Stdout] // read[Stderr] stays nil
+			break
+		}
+		// Bare blocking descriptors: os.Pipe would register both ends with
+		// the runtime's poller (an epoll set and six more system calls on
+		// every command) for files only poll(2) and read(2) touch.
+		var p [2]int
+		if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+			c.closeAll()
+			return nil, fmt.Errorf("capture output: %w", err)
+		}
+		c.read[s], c.write[s] = os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1")
+		if red != nil {
+			c.live[s] = &liveRedactor{red: red}
+		}
+	}
+	return c, nil
+}
+
+// closeAll closes every pipe end still open.
+func (c *capture) closeAll() {
+	for s := range c.read {
+		for _, f := range []*os.File{c.read[s], c.write[s]} {
+			if f != nil {
+				f.Close() // a second Close of a shared end is harmless
+			}
+		}
+		c.read[s], c.write[s] = nil, nil
+	}
+}
+
+// started closes the command's ends of the pipes in guard, so that the
+// pipes end when the command (and whatever it started) closes them.
+func (c *capture) started() {
+	for s := range c.write {
+		if c.write[s] != nil {
+			c.write[s].Close()
+			c.write[s] = nil
+		}
+	}
+}
+
+// sameFile reports whether a and b are the same open file: the same
+// pipe, socket or file (device and inode).
+func sameFile(a, b *os.File) bool {
+	var sa, sb unix.Stat_t
+	if unix.Fstat(int(a.Fd()), &sa) != nil || unix.Fstat(int(b.Fd()), &sb) != nil {
+		return false
+	}
+	return sa.Dev == sb.Dev && sa.Ino == sb.Ino
+}
+
+// fd is the descriptor poll watches for stream s (-1: none).
+func (c *capture) fd(s int) int32 {
+	if c.read[s] == nil {
+		return -1
+	}
+	return int32(c.read[s].Fd())
+}
+
+// pump forwards and keeps output until the command exited and its pipes
+// are drained (see drainIdle). pidfd is the command's pidfd, readable once
+// it exited; without one (-1) pump polls exited every 20 ms instead.
+func (c *capture) pump(pidfd int, exited func() bool) {
+	fds := []unix.PollFd{
+		{Fd: int32(pidfd), Events: unix.POLLIN},
+		{Fd: c.fd(ccs.Stdout), Events: unix.POLLIN},
+		{Fd: c.fd(ccs.Stderr), Events: unix.POLLIN},
+	}
+	buf := make([]byte, captureBuf)
+	var exitedAt time.Time
+	markExited := func() {
+		c.exited = true
+		exitedAt = time.Now()
+		fds[0].Fd = -1
+	}
+	for {
+		if !c.exited && pidfd < 0 && exited() {
+			markExited()
+		}
+		timeout := -1
+		if pidfd < 0 && !c.exited {
+			timeout = 20
+		}
+		if c.exited {
+			if fds[1].Fd < 0 && fds[2].Fd < 0 {
+				break
+			}
+			left := drainMax - time.Since(exitedAt)
+			if left <= 0 {
+				c.cut = true
+				break
+			}
+			timeout = int(min(left, drainIdle) / time.Millisecond)
+		}
+		n, err := unix.Poll(fds, timeout)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			c.cut = true
+			break
+		}
+		if n == 0 {
+			if c.exited {
+				c.cut = true // the pipes are held open by something still running
+				break
+			}
+			continue
+		}
+		for s := ccs.Stdout; s <= ccs.Stderr; s++ {
+			if fds[s].Fd < 0 || fds[s].Revents == 0 {
+				continue
+			}
+			ok := true
+			if c.passOn(s) {
+				// Nothing more is kept or redacted: the kernel moves the
+				// bytes on (splice), with no copy through guard.
+				k, err := unix.Splice(int(fds[s].Fd), nil, int(c.dst[s].Fd()), nil, 4*captureBuf, 0)
+				switch {
+				case err == unix.EINTR || err == unix.EAGAIN:
+					continue
+				case err == unix.EPIPE:
+					ok = false
+				case err != nil:
+					c.noSplice[s] = true // not a file or pipe splice can write to: copy
+					continue
+				case k == 0:
+					fds[s].Fd = -1
+					continue
+				}
+				c.forwarded += k
+				if c.keep != nil {
+					c.keep.Passed() // the run's output is no longer whole
+				}
+			} else {
+				k, err := unix.Read(int(fds[s].Fd), buf)
+				if err == unix.EINTR || err == unix.EAGAIN {
+					continue
+				}
+				if k <= 0 {
+					fds[s].Fd = -1
+					continue
+				}
+				ok = c.forward(s, buf[:k])
+			}
+			if !ok {
+				// The agent closed its end: close ours, so that the
+				// command learns it (EPIPE, SIGPIPE) as it would have.
+				fds[s].Fd = -1
+				c.read[s].Close()
+				c.read[s] = nil
+				c.cut = true
+			}
+		}
+		if fds[0].Fd >= 0 && fds[0].Revents != 0 {
+			markExited()
+		}
+	}
+	c.finish()
+}
+
+// passOn reports whether stream s is only passed on now: nothing more is
+// kept (the capture is full, or nothing is stored) and nothing redacted.
+func (c *capture) passOn(s int) bool {
+	return c.live[s] == nil && !c.noSplice[s] && c.dst[s] != nil && (c.keep == nil || c.keep.Full())
+}
+
+// forward passes p (read from stream s) on to the agent, then keeps it.
+// It reports false when the agent's descriptor is gone (EPIPE).
+func (c *capture) forward(s int, p []byte) bool {
+	ok := true
+	if c.live[s] != nil {
+		ok = c.write1(s, c.live[s].write(p, false))
+	} else {
+		ok = c.write1(s, p)
+	}
+	if c.keep != nil {
+		c.keep.Add(s, p)
+	}
+	return ok
+}
+
+// finish passes on what redact_live still holds and closes guard's ends.
+func (c *capture) finish() {
+	for s := ccs.Stdout; s <= ccs.Stderr; s++ {
+		if c.live[s] != nil {
+			c.write1(s, c.live[s].write(nil, true))
+		}
+	}
+	c.closeAll()
+}
+
+// write1 writes p whole to the agent's descriptor for stream s. It
+// reports false when the descriptor's reader is gone.
+func (c *capture) write1(s int, p []byte) bool {
+	if len(p) == 0 || c.dst[s] == nil {
+		return true
+	}
+	fd := int(c.dst[s].Fd())
+	for len(p) > 0 {
+		k, err := unix.Write(fd, p)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			// a non-blocking descriptor the agent gave us: wait until it drains
+			_, _ = unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}, -1)
+			continue
+		case err != nil:
+			c.err = err
+			return err != unix.EPIPE
+		}
+		c.forwarded += int64(k)
+		p = p[k:]
+	}
+	return true
+}
+
+// liveRedactor is redact_live on one stream: it passes on everything up to
+// the last newline it has, redacted, and keeps the rest (at most liveHold)
+// for the next read. An unfinished PEM block is kept whole, up to liveHold.
+type liveRedactor struct {
+	red *redact.Redactor
+	buf []byte
+}
+
+func (l *liveRedactor) write(p []byte, final bool) []byte {
+	l.buf = append(l.buf, p...)
+	cut := len(l.buf)
+	if !final && len(l.buf) < liveHold {
+		cut = bytes.LastIndexByte(l.buf, '\n') + 1
+		if b := bytes.LastIndex(l.buf[:cut], []byte("-----BEGIN ")); b >= 0 && !bytes.Contains(l.buf[b:cut], []byte("-----END ")) {
+			cut = b // the rest of a private key may still come
+		}
+	}
+	if cut <= 0 {
+		return nil
+	}
+	out := l.red.Bytes(l.buf[:cut])
+	if len(out) > 0 && &out[0] == &l.buf[0] {
+		out = append([]byte(nil), out...)
+	}
+	l.buf = l.buf[:copy(l.buf, l.buf[cut:])]
+	return out
+}
