@@ -59,11 +59,9 @@ func (c *Capture) Truncated() bool { return c.truncated }
 func (c *Capture) Output(r *redact.Redactor) (chunks []Chunk, redacted bool) {
 	var red [3][]byte
 	for s := Stdout; s <= Stderr; s++ {
-		raw := c.bufs[s].Bytes()
-		red[s] = r.Bytes(raw)
-		if !bytes.Equal(red[s], raw) {
-			redacted = true
-		}
+		var changed bool
+		red[s], changed = r.Redact(c.bufs[s].Bytes())
+		redacted = redacted || changed
 	}
 	if redacted {
 		for s := Stdout; s <= Stderr; s++ {

@@ -95,6 +95,10 @@ type Settings struct {
 	// hosts (absolute paths), read only from the managed and global configs.
 	TrustedTerminals []string
 
+	// RedactPatterns are the redact_patterns of every layer (any layer may
+	// add redaction; none can take it away).
+	RedactPatterns []string
+
 	// Structured holds every [[rule]] table from every layer, in layer
 	// order (structrules.go).
 	Structured []StructRule

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/guard-dev/guard/redact"
 )
 
 // maxConfigBytes bounds every settings file guard reads.
@@ -52,6 +54,7 @@ type fileConfig struct {
 	lenient          bool
 	ignored          []string
 	trustedTerminals []string     // nil when unset
+	redactPatterns   []string     // redact_patterns: only ever add redaction
 	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
 
 	rules []StructRule // [[rule]] tables (structrules.go)
@@ -156,6 +159,21 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			}
 			if list == nil {
 				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
+			}
+		case len(k) == 1 && last == "redact_patterns":
+			list, ok := raw[last].([]any)
+			if !ok {
+				return nil, errAt(last, "redact_patterns must be an array of regular expressions")
+			}
+			for n, e := range list {
+				p, ok := e.(string)
+				if !ok {
+					return nil, errAt(last, "redact_patterns entry %d is not a string", n+1)
+				}
+				if err := redact.CheckPattern(p); err != nil {
+					return nil, errAt(last, "redact_patterns entry %d: %v", n+1, err)
+				}
+				fc.redactPatterns = append(fc.redactPatterns, p)
 			}
 		case k[0] == "rule": // [[rule]] tables: parseStructRules, below
 		case isPolicyKey(k):
@@ -488,6 +506,8 @@ func Load(p Paths, cwd string) *Settings {
 			trust = err == nil && pin != "" && pin == hashBytes(data)
 		}
 		s.Warnings = append(s.Warnings, fc.ignored...)
+		// every layer may add redaction, a project config trusted or not
+		s.RedactPatterns = append(s.RedactPatterns, fc.redactPatterns...)
 		if !trust {
 			s.loosenNotes(fc, l.file)
 		}

@@ -324,6 +324,13 @@ func (fc *fileConfig) render() []byte {
 			fmt.Fprintf(&b, "audit_required = %s\n", strconv.FormatBool(*fc.auditRequired))
 		}
 	}
+	if len(fc.redactPatterns) > 0 { // kept: a rewrite must never drop redaction
+		b.WriteString("redact_patterns = [\n")
+		for _, p := range fc.redactPatterns {
+			fmt.Fprintf(&b, "  %s,\n", tomlString(p))
+		}
+		b.WriteString("]\n")
+	}
 	fc.policy.renderTop(&b) // mode.go: mode, escalate, … (before any table)
 	b.WriteString("\n[permissions.bash]\n")
 	for _, k := range []Decision{Allow, Ask, Deny} {

@@ -20,37 +20,64 @@ const maxMarker = 256
 // values ("1", "true", "us") would redact ordinary words everywhere.
 const minEnvValue = 8
 
+// maxLine is the longest unit of text redacted as one: a longer line is cut
+// (see segCut), so that a stream never holds back more than this.
+const maxLine = 64 << 10
+
+// cutWindow is how far back from maxLine segCut looks for a separator.
+const cutWindow = 4 << 10
+
 // envWords mark an environment variable as secret when its name (in upper
 // case) contains one of them, once the envNotWords are taken out.
-var envWords = [...]string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"}
+var envWords = [...]string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "AUTH", "PRIVATE"}
 
 // envNotWords are names that merely look secret: GIT_AUTHOR_NAME holds a
 // person's name, KEYBOARD_LAYOUT a keyboard.
 var envNotWords = [...]string{"AUTHOR", "KEYBOARD", "KEYMAP"}
 
+// Owners of spans that are not a pattern or an environment value.
+const (
+	ownBlockRest = -2 // lines of a private-key block after its first: dropped
+	ownBlock     = -1 // a private-key block that goes on past its line
+)
+
 // A Redactor replaces secrets with [REDACTED:kind]. It is immutable after New
 // and safe for concurrent use.
 //
+// Text is redacted one line at a time (a line longer than 64 KiB is cut in
+// pieces, see segCut); only a private-key block spans lines, and it is
+// followed line by line. That is what makes the streaming Writer's output
+// equal to the whole-buffer result, however the input is cut into writes.
+//
 // Secrets are found in one pass: every environment value and every
-// pattern's trigger strings sit in one table indexed by their first two
-// bytes, and a scan of the input notes where they occur. Environment values
-// are secrets where they occur; a pattern's regular expression then runs
-// only on the lines holding one of its triggers.
+// pattern's trigger strings sit in one table indexed by a hash of their
+// first two bytes, behind a bitmap of their first two bytes and one of
+// their first three, and a scan of the input notes where they occur. Environment values are secrets where they occur; a
+// pattern's matcher then runs only on the lines holding one of its triggers.
 type Redactor struct {
 	env      []envSecret // longest value first
+	pats     []*pattern  // the built-in table, then the user's
+	always   []int       // patterns with no trigger: run on every line
 	triggers []trigger
-	byFirst  [256][]int32 // trigger indices by first byte (both cases when folded)
-	pairs    [1 << 16 / 64]uint64
-	hold     int // bytes the streaming writer keeps back
+	// pairIdx[pairOff[k]:pairOff[k+1]] are the triggers whose first two
+	// bytes (each case when folded) hash to k
+	pairIdx []int32
+	pairOff [1024 + 1]int32
+	pairs   [1 << 16 / 64]uint64
+	// trigrams hashes the first three bytes of every trigger (all of a
+	// two-byte trigger's continuations): a second sieve behind pairs.
+	trigrams [1 << 16 / 64]uint64
 	// compiled holds each pattern's regexp once a trigger made it needed:
 	// compiling all of them costs more than guard's whole decision.
-	compiled [len(patterns)]*regexp.Regexp
-	once     [len(patterns)]sync.Once
+	compiled []*regexp.Regexp
+	once     []sync.Once
+	keyRE    [len(keyExprSrc)]*regexp.Regexp
+	keyOnce  [len(keyExprSrc)]sync.Once
 }
 
 // regexp returns pattern i's compiled expression, compiling it on first use.
 func (r *Redactor) regexp(i int) *regexp.Regexp {
-	r.once[i].Do(func() { r.compiled[i] = regexp.MustCompile(patterns[i].expr) })
+	r.once[i].Do(func() { r.compiled[i] = r.pats[i].compile() })
 	return r.compiled[i]
 }
 
@@ -63,67 +90,165 @@ type envSecret struct {
 // number the env secrets first, then the patterns; a lower owner wins when
 // matches overlap.
 type trigger struct {
-	text  []byte
-	fold  bool
-	owner int
+	text      string
+	fold      bool
+	wordStart bool // only where no letter, digit or '_' comes before
+	owner     int
+}
+
+// An Option changes what a Redactor looks for.
+type Option func(*options)
+
+type options struct {
+	patterns []userPattern
+}
+
+// WithPatterns adds regular expressions (Go syntax) whose matches are
+// redacted as [REDACTED:custom], or only their groups named s when they have
+// any. They can only add redaction. A match never spans lines. An
+// expression that does not compile is matched as literal text instead, so
+// that a typo never silently drops the redaction it asked for; check
+// expressions with CheckPattern first to report it.
+func WithPatterns(exprs ...string) Option {
+	return func(o *options) {
+		for _, e := range exprs {
+			if e != "" {
+				o.patterns = append(o.patterns, userPattern(e))
+			}
+		}
+	}
 }
 
 // New returns a Redactor for the patterns of this package and for the values
 // of the secret-looking variables in environ (as returned by os.Environ).
-// New(nil) knows only the patterns.
-func New(environ []string) *Redactor {
-	r := &Redactor{hold: maxMatch}
+// New(nil) knows only the patterns. New does no I/O and compiles nothing:
+// each expression is compiled the first time its trigger is seen.
+func New(environ []string, opts ...Option) *Redactor {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	r := &Redactor{}
 	seen := map[string]bool{}
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || len(value) < minEnvValue || seen[value] || !secretName(name) {
+		if !ok || !secretName(name) {
 			continue
 		}
-		seen[value] = true
-		r.env = append(r.env, envSecret{
-			value:       []byte(value),
-			replacement: []byte(marker + "env:" + name + "]"),
-		})
-		r.hold = max(r.hold, len(value))
+		// A value of several lines is looked for line by line: nothing
+		// but a private key spans lines here.
+		for _, v := range strings.Split(value, "\n") {
+			v = strings.TrimSuffix(v, "\r")
+			if len(v) < minEnvValue || seen[v] || !secretEnvValue(v) {
+				continue
+			}
+			seen[v] = true
+			r.env = append(r.env, envSecret{value: []byte(v), replacement: []byte(marker + "env:" + name + "]")})
+		}
 	}
 	slices.SortStableFunc(r.env, func(a, b envSecret) int { return cmp.Compare(len(b.value), len(a.value)) })
 
-	for i, e := range r.env {
-		r.addTrigger(trigger{text: e.value, owner: i})
+	r.pats = make([]*pattern, 0, len(builtin)+len(o.patterns))
+	for i := range builtin {
+		r.pats = append(r.pats, &builtin[i])
 	}
-	for i := range patterns {
-		p := &patterns[i]
+	for _, u := range o.patterns {
+		r.pats = append(r.pats, u.pattern())
+	}
+	r.compiled = make([]*regexp.Regexp, len(r.pats))
+	r.once = make([]sync.Once, len(r.pats))
+
+	r.triggers = make([]trigger, 0, len(r.env)+len(r.pats)*3)
+	entries := make([][2]int32, 0, 2*cap(r.triggers))
+	for i, e := range r.env {
+		r.addTrigger(trigger{text: string(e.value), owner: i}, &entries)
+	}
+	for i, p := range r.pats {
+		if len(p.triggers) == 0 {
+			r.always = append(r.always, i)
+		}
 		for _, t := range p.triggers {
-			r.addTrigger(trigger{text: []byte(t), fold: p.fold, owner: len(r.env) + i})
+			r.addTrigger(trigger{text: t, fold: p.fold, wordStart: p.wordStart, owner: len(r.env) + i}, &entries)
 		}
 	}
+	r.buildPairs(entries)
 	return r
 }
 
-func (r *Redactor) addTrigger(t trigger) {
+// addTrigger adds t to the tables; entries notes each (bucket, trigger)
+// for buildPairs.
+func (r *Redactor) addTrigger(t trigger, entries *[][2]int32) {
 	idx := int32(len(r.triggers))
 	r.triggers = append(r.triggers, t)
-	firsts, seconds := []byte{t.text[0]}, []byte{t.text[1]}
-	if t.fold {
-		firsts, seconds = bothCases(t.text[0]), bothCases(t.text[1])
+	var fa, fb, fc [2]byte
+	firsts, seconds := cases(t.text[0], t.fold, &fa), cases(t.text[1], t.fold, &fb)
+	var thirds []byte
+	if len(t.text) > 2 {
+		thirds = cases(t.text[2], t.fold, &fc)
 	}
 	for _, a := range firsts {
-		r.byFirst[a] = append(r.byFirst[a], idx)
 		for _, b := range seconds {
+			*entries = append(*entries, [2]int32{int32(pairBucket(a, b)), idx})
 			k := uint(a)<<8 | uint(b)
 			r.pairs[k/64] |= 1 << (k % 64)
+			if thirds == nil { // a two-byte trigger: any third byte
+				for c := range 256 {
+					h := trigram(a, b, byte(c))
+					r.trigrams[h/64] |= 1 << (h % 64)
+				}
+			}
+			for _, c := range thirds {
+				h := trigram(a, b, c)
+				r.trigrams[h/64] |= 1 << (h % 64)
+			}
 		}
 	}
 }
 
-func bothCases(c byte) []byte {
+// buildPairs lays the (bucket, trigger) entries out by bucket: the
+// triggers of bucket k are pairIdx[pairOff[k]:pairOff[k+1]].
+func (r *Redactor) buildPairs(entries [][2]int32) {
+	for _, e := range entries {
+		r.pairOff[e[0]+1]++
+	}
+	for k := 1; k < len(r.pairOff); k++ {
+		r.pairOff[k] += r.pairOff[k-1]
+	}
+	r.pairIdx = make([]int32, len(entries))
+	var fill [len(r.pairOff)]int32
+	for _, e := range entries {
+		k := e[0]
+		r.pairIdx[r.pairOff[k]+fill[k]] = e[1]
+		fill[k]++
+	}
+}
+
+// cases returns c, and its other case when fold is set and c is a letter,
+// in buf.
+func cases(c byte, fold bool, buf *[2]byte) []byte {
+	buf[0] = c
+	if !fold {
+		return buf[:1]
+	}
 	switch {
 	case 'a' <= c && c <= 'z':
-		return []byte{c, c - 'a' + 'A'}
+		buf[1] = c - 'a' + 'A'
 	case 'A' <= c && c <= 'Z':
-		return []byte{c, c - 'A' + 'a'}
+		buf[1] = c - 'A' + 'a'
+	default:
+		return buf[:1]
 	}
-	return []byte{c}
+	return buf[:2]
+}
+
+// pairBucket hashes two bytes to an index of byPair.
+func pairBucket(a, b byte) int {
+	return int((uint32(a)<<8|uint32(b))*0x9E3779B1>>22) & 1023
+}
+
+// trigram hashes three bytes to 16 bits.
+func trigram(a, b, c byte) uint32 {
+	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> 16
 }
 
 // secretName reports whether an environment variable's name says it holds a
@@ -141,9 +266,20 @@ func secretName(name string) bool {
 	return false
 }
 
+// secretEnvValue rejects the values of secret-named variables that are not
+// secrets: a path (SSH_AUTH_SOCK, XAUTHORITY, GOOGLE_APPLICATION_CREDENTIALS
+// name files, which show up in ordinary output) or a placeholder.
+func secretEnvValue(v string) bool {
+	if strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " +=") && strings.Count(v, "/") >= 2 {
+		return false
+	}
+	return !placeholder([]byte(v))
+}
+
 // String returns s with every secret replaced.
 func (r *Redactor) String(s string) string {
-	return string(r.redact([]byte(s)))
+	b := r.redact([]byte(s))
+	return string(b)
 }
 
 // Bytes returns b with every secret replaced. b is never modified; when
@@ -152,80 +288,164 @@ func (r *Redactor) Bytes(b []byte) []byte {
 	return r.redact(b)
 }
 
-func (r *Redactor) redact(b []byte) []byte {
-	spans := r.find(b, false)
-	if len(spans) == 0 {
-		return b
+// Redact is Bytes that also reports whether anything was replaced.
+func (r *Redactor) Redact(b []byte) ([]byte, bool) {
+	var st state
+	out, changed := r.process(nil, b, &st, true)
+	if !changed {
+		return b, false
 	}
-	out := make([]byte, 0, len(b))
-	last := 0
-	for _, sp := range spans {
-		out = append(out, b[last:sp.s]...)
-		out = append(out, r.replacement(sp.owner)...)
-		last = sp.e
-	}
-	return append(out, b[last:]...)
+	return out, true
 }
 
-func (r *Redactor) replacement(owner int) []byte {
-	if owner < len(r.env) {
-		return r.env[owner].replacement
+func (r *Redactor) redact(b []byte) []byte {
+	out, _ := r.Redact(b)
+	return out
+}
+
+// replacement is what replaces a span of owner.
+func (r *Redactor) replacement(owner int) string {
+	switch {
+	case owner == ownBlockRest:
+		return ""
+	case owner == ownBlock:
+		return marker + "private-key]"
+	case owner < len(r.env):
+		return string(r.env[owner].replacement)
 	}
-	return []byte(marker + patterns[owner-len(r.env)].kind + "]")
+	return marker + r.pats[owner-len(r.env)].kind + "]"
 }
 
 // A span is text to replace, b[s:e], named after its owner.
 type span struct{ s, e, owner int }
 
-// A region is a stretch of input (whole lines) a pattern must be run on.
-type region struct{ s, e int }
+// A unit is one line (or piece of a long line): content b[s:e], and the next
+// unit starts at n (e+1 after a newline, e after a cut or at the end).
+type unit struct{ s, e, n int }
 
-// find returns the disjoint spans of b to replace, in order. Overlapping
-// matches are merged and named after the lowest owner. With whole set, a
-// pattern's span is its whole match (label included) rather than its
-// secret groups, and no candidate is rejected: the streaming writer uses
-// that to know where it must not cut.
-func (r *Redactor) find(b []byte, whole bool) []span {
-	var spans []span
-	var regions [][]region // by pattern, made on the first trigger found
+// A hit is a trigger found in unit u: a pattern to run there (owner ≥
+// len(env)) or an environment value at b[s:e].
+type hit struct {
+	u     unit
+	owner int
+	s, e  int
+}
+
+// state carries a private-key block from one call of process to the next.
+type state struct {
+	inBlock   bool
+	body      bool // a base64 line has been seen: no more headers
+	pendingNL bool // the newline after the block's last line, held back
+	prefix    int  // how far into its line the block's BEGIN armour started
+}
+
+// unitAt returns the unit of b holding position i. b starts at a unit start.
+func unitAt(b []byte, i int) unit {
+	ls := bytes.LastIndexByte(b[:i], '\n') + 1
+	le := len(b)
+	if n := bytes.IndexByte(b[i:], '\n'); n >= 0 {
+		le = i + n
+	}
+	s := ls
+	for {
+		c := segCut(b[s:le])
+		if i < s+c || s+c == le {
+			e := s + c
+			n := e
+			if e == le && le < len(b) {
+				n = le + 1
+			}
+			return unit{s, e, n}
+		}
+		s += c
+	}
+}
+
+// segCut returns the length of the first unit of a line piece: all of it up
+// to maxLine, else a cut just after the last separator in the window before
+// maxLine (so that a token is not cut in two), else maxLine. It depends only
+// on p[:maxLine+1], so a stream can decide it as soon as that has arrived.
+func segCut(p []byte) int {
+	if len(p) <= maxLine {
+		return len(p)
+	}
+	w := p[maxLine-cutWindow : maxLine]
+	if j := bytes.LastIndexAny(w, " \t,;\"'&<>"); j >= 0 {
+		return maxLine - cutWindow + j + 1
+	}
+	return maxLine
+}
+
+// completeUnits returns how much of b (which starts at a unit start) is
+// whole units: up to the last newline, and then each piece of an unfinished
+// line that is already longer than maxLine.
+func completeUnits(b []byte) int {
+	k := bytes.LastIndexByte(b, '\n') + 1
+	for len(b)-k > maxLine {
+		k += segCut(b[k:])
+	}
+	return k
+}
+
+// scan finds every trigger in b, in order. A hit counts only when its
+// trigger ends inside its unit (never across a cut).
+func (r *Redactor) scan(b []byte) []hit {
+	var hits []hit
+	var cur unit
+	have := false
+	// seen marks the patterns already noted for the current unit
+	var seen []uint64
+	pairs, trigrams := &r.pairs, &r.trigrams
 	for i := 0; i+1 < len(b); i++ {
 		k := uint(b[i])<<8 | uint(b[i+1])
-		if r.pairs[k/64]&(1<<(k%64)) == 0 {
+		if pairs[k/64]&(1<<(k%64)) == 0 {
 			continue
 		}
-		for _, ti := range r.byFirst[b[i]] {
+		if i+2 < len(b) {
+			if h := trigram(b[i], b[i+1], b[i+2]); trigrams[h/64]&(1<<(h%64)) == 0 {
+				continue
+			}
+		}
+		pb := pairBucket(b[i], b[i+1])
+		for _, ti := range r.pairIdx[r.pairOff[pb]:r.pairOff[pb+1]] {
 			t := &r.triggers[ti]
 			if !t.at(b, i) {
 				continue
 			}
-			if t.owner < len(r.env) {
-				spans = append(spans, span{i, i + len(t.text), t.owner})
+			if !have || i >= cur.n {
+				cur, have = unitAt(b, i), true
+				clear(seen)
+			}
+			if i+len(t.text) > cur.e {
 				continue
 			}
-			if regions == nil {
-				regions = make([][]region, len(patterns))
+			if t.owner < len(r.env) {
+				hits = append(hits, hit{u: cur, owner: t.owner, s: i, e: i + len(t.text)})
+				continue
+			}
+			if t.wordStart && i > cur.s && isWord(b[i-1]) {
+				continue
+			}
+			p := r.pats[t.owner-len(r.env)]
+			if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
+				continue
 			}
 			pi := t.owner - len(r.env)
-			rs := regions[pi]
-			if len(rs) > 0 && i < rs[len(rs)-1].e {
-				continue // this line is already to be searched
+			if seen == nil {
+				seen = make([]uint64, (len(r.pats)+63)/64)
 			}
-			ls := bytes.LastIndexByte(b[:i], '\n') + 1
-			le := len(b)
-			if !patterns[pi].multiline {
-				if n := bytes.IndexByte(b[i:], '\n'); n >= 0 {
-					le = i + n
-				}
+			if seen[pi/64]&(1<<(pi%64)) != 0 {
+				continue
 			}
-			regions[pi] = append(rs, region{ls, le})
+			seen[pi/64] |= 1 << (pi % 64)
+			hits = append(hits, hit{u: cur, owner: t.owner})
 		}
 	}
-	for pi, rs := range regions {
-		for _, rg := range rs {
-			spans = patterns[pi].find(r.regexp(pi), spans, b[rg.s:rg.e], rg.s, len(r.env)+pi, whole)
-		}
-	}
-	return merge(spans)
+	return hits
+}
+
+func isWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // at reports whether t occurs in b at i.
@@ -234,10 +454,10 @@ func (t *trigger) at(b []byte, i int) bool {
 		return false
 	}
 	if !t.fold {
-		return bytes.Equal(b[i:i+len(t.text)], t.text)
+		return string(b[i:i+len(t.text)]) == t.text
 	}
-	for j, c := range t.text {
-		d := b[i+j]
+	for j := range len(t.text) {
+		c, d := t.text[j], b[i+j]
 		if 'A' <= d && d <= 'Z' {
 			d += 'a' - 'A'
 		}
@@ -248,14 +468,152 @@ func (t *trigger) at(b []byte, i int) bool {
 	return true
 }
 
-// find appends p's spans in b (which starts at offset off of the input).
-func (p *pattern) find(re *regexp.Regexp, spans []span, b []byte, off, owner int, whole bool) []span {
-	names := re.SubexpNames()
-	for _, m := range re.FindAllSubmatchIndex(b, -1) {
-		if whole {
-			spans = append(spans, span{off + m[0], off + m[1], owner})
+// process appends the redaction of b to dst. b starts at a unit start and,
+// unless final, ends at a unit end (see completeUnits); st carries an open
+// private-key block between calls. changed reports whether the output
+// differs from b; when it does not and dst is nil, out may be nil (b is the
+// output).
+func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, changed bool) {
+	hits := r.scan(b)
+	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock) {
+		dst = make([]byte, 0, len(b)+len(b)/16+64)
+	}
+	var scratch []span     // reused by every unit
+	pos, ns, hi := 0, 0, 0 // copied up to pos; the next unit starts at ns
+	changed = st.pendingNL
+	for ns < len(b) {
+		if st.inBlock {
+			u := unitAt(b, ns)
+			end, goesOn := r.blockLine(b[u.s:u.e], st)
+			switch {
+			case goesOn:
+				st.pendingNL = u.n > u.e
+				pos, ns = u.n, u.n
+				changed = true
+				for hi < len(hits) && hits[hi].u.s < u.n {
+					hi++
+				}
+				continue
+			case end >= 0:
+				st.inBlock, st.pendingNL = false, false
+				scratch = append(scratch[:0], span{u.s, u.s + end, ownBlockRest})
+				var open int
+				dst, hi, open, _ = r.emitUnit(dst, b, u, hits, hi, scratch)
+				changed = true
+				pos, ns = r.afterUnit(u, open, st)
+				continue
+			default:
+				st.inBlock = false
+				if st.pendingNL {
+					dst = append(dst, '\n')
+					st.pendingNL = false
+				}
+			}
+		}
+		var u unit
+		switch {
+		case len(r.always) > 0:
+			u = unitAt(b, ns)
+		case hi < len(hits):
+			u = hits[hi].u
+		default:
+			if dst == nil && !changed {
+				return nil, false // the caller has b
+			}
+			return append(dst, b[pos:]...), changed
+		}
+		dst = append(dst, b[pos:u.s]...)
+		var open int
+		var did bool
+		dst, hi, open, did = r.emitUnit(dst, b, u, hits, hi, scratch[:0])
+		changed = changed || did
+		pos, ns = r.afterUnit(u, open, st)
+	}
+	dst = append(dst, b[pos:]...)
+	if final && st.pendingNL {
+		dst = append(dst, '\n')
+		*st = state{}
+	}
+	return dst, changed
+}
+
+// afterUnit returns where processing goes on after unit u; when u opened a
+// private-key block, its newline is held back (it goes if the block does).
+func (r *Redactor) afterUnit(u unit, open int, st *state) (pos, ns int) {
+	if open < 0 {
+		return u.e, u.n
+	}
+	st.inBlock, st.body = true, false
+	st.pendingNL = u.n > u.e
+	st.prefix = open - u.s
+	return u.n, u.n
+}
+
+// emitUnit appends unit u of b, redacted, to dst: the spans given, the
+// environment values hit in it, and the matches of every pattern hit in it
+// (hits from index hi on). It returns the index of the first hit past u,
+// where a private-key block that goes on to the next line starts in u (-1:
+// none), and whether anything was replaced.
+func (r *Redactor) emitUnit(dst, b []byte, u unit, hits []hit, hi int, spans []span) ([]byte, int, int, bool) {
+	line := b[u.s:u.e]
+	for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
+		h := hits[hi]
+		if h.owner < len(r.env) {
+			spans = append(spans, span{h.s, h.e, h.owner})
 			continue
 		}
+		spans = r.run(spans, line, u.s, h.owner-len(r.env))
+	}
+	for _, pi := range r.always {
+		spans = r.run(spans, line, u.s, pi)
+	}
+	spans = merge(spans)
+	open := -1
+	last := u.s
+	for _, sp := range spans {
+		dst = append(dst, b[last:sp.s]...)
+		dst = append(dst, r.replacement(sp.owner)...)
+		last = sp.e
+		if sp.owner == ownBlock && sp.e == u.e {
+			open = sp.s
+		}
+	}
+	return append(dst, b[last:u.e]...), hi, open, len(spans) > 0
+}
+
+// run appends pattern pi's spans in line (which starts at offset off of the
+// input).
+func (r *Redactor) run(spans []span, line []byte, off, pi int) []span {
+	p := r.pats[pi]
+	owner := len(r.env) + pi
+	if p.scan != nil {
+		sink := spanSink{spans: spans, off: off, owner: owner}
+		p.scan(r, line, &sink)
+		return sink.spans
+	}
+	return p.find(r.regexp(pi), spans, line, off, owner)
+}
+
+// A spanSink collects what a hand-written matcher finds in a line.
+type spanSink struct {
+	spans      []span
+	off, owner int
+}
+
+// add records line[s:e]; with open, a private-key block that goes on to
+// the next line.
+func (k *spanSink) add(s, e int, open bool) {
+	o := k.owner
+	if open {
+		o = ownBlock
+	}
+	k.spans = append(k.spans, span{k.off + s, k.off + e, o})
+}
+
+// find appends p's spans in b (which starts at offset off of the input).
+func (p *pattern) find(re *regexp.Regexp, spans []span, b []byte, off, owner int) []span {
+	names := re.SubexpNames()
+	for _, m := range re.FindAllSubmatchIndex(b, -1) {
 		if insideMarker(b, m[0]) {
 			continue // text redacted before: guard may redact twice
 		}
@@ -266,12 +624,12 @@ func (p *pattern) find(re *regexp.Regexp, spans []span, b []byte, off, owner int
 			}
 			grouped = true
 			s, e := m[2*g], m[2*g+1]
-			if s < 0 || (p.valid != nil && !p.valid(b[s:e])) {
+			if s < 0 || s == e || insideMarker(b, s) || !p.accept(b[s:e]) {
 				continue
 			}
 			spans = append(spans, span{off + s, off + e, owner})
 		}
-		if !grouped && (p.valid == nil || p.valid(b[m[0]:m[1]])) {
+		if !grouped && m[0] < m[1] && p.accept(b[m[0]:m[1]]) {
 			spans = append(spans, span{off + m[0], off + m[1], owner})
 		}
 	}
@@ -298,17 +656,6 @@ func merge(spans []span) []span {
 		out = append(out, sp)
 	}
 	return out
-}
-
-// safeCut returns the largest cut <= want such that no secret found in b
-// starts before the cut and ends after it.
-func (r *Redactor) safeCut(b []byte, want int) int {
-	for _, sp := range r.find(b, true) {
-		if sp.s < want && want < sp.e {
-			return sp.s
-		}
-	}
-	return want
 }
 
 // insideMarker reports whether position i of b falls inside a complete

@@ -6,73 +6,103 @@ import (
 	"io"
 )
 
-// defaultChunk is how much a Writer gathers beyond its hold-back before it
-// redacts and passes text on, so that many small writes cost one scan.
-const defaultChunk = 32 << 10
-
 var errClosed = errors.New("redact: write after close")
 
 // Writer returns a filter that redacts what is written to it and writes the
-// result to w. It keeps back the last bytes it was given (at least the
-// longest secret it can recognise) until more arrive, so a secret split
-// across writes is still caught; output therefore lags input by up to that
-// much. Close flushes the rest; it does not close w.
+// result to w. It is line-buffered: each complete line goes on (redacted)
+// in the Write that completes it, and a line longer than 64 KiB goes on in
+// 64 KiB pieces, so output lags input by at most one line or 64 KiB. The
+// exception is a private-key block: the newline after its last line so far
+// is held until the next line shows whether the block goes on.
+//
+// The output equals what Bytes returns for the whole input, however the
+// input is cut into writes. Close flushes the rest; it does not close w.
+// A Writer is for one goroutine; the Redactor behind it may serve many.
 func (r *Redactor) Writer(w io.Writer) io.WriteCloser {
-	return r.writer(w, r.hold, defaultChunk)
+	return r.Stream(w)
 }
 
-func (r *Redactor) writer(w io.Writer, hold, chunk int) *streamWriter {
-	return &streamWriter{r: r, w: w, hold: hold, chunk: chunk}
+// Stream is Writer with its concrete type, for callers that need to know
+// whether anything was redacted (an output store must not replay a
+// redacted output as if it were the real one).
+func (r *Redactor) Stream(w io.Writer) *Stream {
+	return &Stream{r: r, w: w}
 }
 
-type streamWriter struct {
-	r      *Redactor
-	w      io.Writer
-	buf    []byte
-	hold   int // never pass on the last hold bytes before Close
-	chunk  int // pass on only once this much beyond hold has gathered
-	err    error
-	closed bool
+// A Stream is the filter Writer returns.
+type Stream struct {
+	r        *Redactor
+	w        io.Writer
+	buf      []byte // input not yet passed on: the start of a line (or piece)
+	st       state
+	err      error
+	closed   bool
+	redacted bool
 }
 
-func (sw *streamWriter) Write(p []byte) (int, error) {
+func (sw *Stream) Write(p []byte) (int, error) {
 	if sw.closed {
 		return 0, errClosed
 	}
 	if sw.err != nil {
 		return 0, sw.err
 	}
+	// Scan only what is new for a newline: a long line written in many
+	// small pieces must not cost a rescan of the whole line each time.
+	old := len(sw.buf)
 	sw.buf = append(sw.buf, p...)
-	if len(sw.buf) >= sw.hold+sw.chunk {
-		cut := sw.r.safeCut(sw.buf, len(sw.buf)-sw.hold)
-		if cut == 0 && len(sw.buf) > 4*sw.hold+sw.chunk {
-			// Overlapping candidates chained all the way back: give up
-			// exactness rather than memory.
-			cut = len(sw.buf) - sw.hold
-		}
-		if err := sw.flush(cut); err != nil {
-			return 0, err
-		}
+	k := 0
+	if hasNL(sw.buf[old:]) || len(sw.buf) > maxLine {
+		k = completeUnits(sw.buf)
+	}
+	if k == 0 {
+		return len(p), nil
+	}
+	if err := sw.flush(k, false); err != nil {
+		return 0, err
 	}
 	return len(p), nil
 }
 
-// flush redacts and writes buf[:cut], keeping the rest.
-func (sw *streamWriter) flush(cut int) error {
-	if cut <= 0 {
-		return nil
+func hasNL(b []byte) bool {
+	for _, c := range b {
+		if c == '\n' {
+			return true
+		}
 	}
-	out := sw.r.redact(sw.buf[:cut])
-	if _, err := sw.w.Write(out); err != nil {
-		sw.err = fmt.Errorf("write redacted output: %w", err)
-		return sw.err
+	return false
+}
+
+// flush redacts and writes buf[:k], keeping the rest.
+func (sw *Stream) flush(k int, final bool) error {
+	out, changed := sw.r.process(nil, sw.buf[:k], &sw.st, final)
+	if !changed {
+		out = sw.buf[:k]
 	}
-	sw.buf = sw.buf[:copy(sw.buf, sw.buf[cut:])]
+	sw.redacted = sw.redacted || changed
+	if len(out) > 0 {
+		if _, err := sw.w.Write(out); err != nil {
+			sw.err = fmt.Errorf("write redacted output: %w", err)
+			return sw.err
+		}
+	}
+	sw.buf = sw.buf[:copy(sw.buf, sw.buf[k:])]
 	return nil
 }
 
+// Redacted reports whether anything written so far and passed on was
+// replaced (after Close: anything at all).
+func (sw *Stream) Redacted() bool {
+	return sw.redacted
+}
+
+// Buffered returns how many bytes were written but not yet passed on.
+func (sw *Stream) Buffered() int {
+	return len(sw.buf)
+}
+
 // Close redacts and writes everything still held back.
-func (sw *streamWriter) Close() error {
+func (sw *Stream) Close() error {
 	if sw.closed {
 		return sw.err
 	}
@@ -80,7 +110,7 @@ func (sw *streamWriter) Close() error {
 	if sw.err != nil {
 		return sw.err
 	}
-	err := sw.flush(len(sw.buf))
+	err := sw.flush(len(sw.buf), true)
 	sw.buf = nil
 	return err
 }

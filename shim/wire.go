@@ -5,6 +5,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/guard-dev/guard/classify"
@@ -18,14 +19,37 @@ func productionEngine(env *Env) engine {
 	// The redactor is built on first use (tens of microseconds, for every
 	// environment value that looks secret): for an allowed command that is
 	// its record, and prepare builds it while the command starts.
-	red := sync.OnceValue(func() *redact.Redactor { return redact.New(env.Environ) })
+	//
+	// It adds the redact_patterns of the settings and the project's
+	// .guard/redact file (both can only add redaction), read on that first
+	// use, from the settings this run loaded (or loads them, on a path that
+	// needs redaction before the decision).
+	var loaded atomic.Pointer[grants.Settings]
+	red := sync.OnceValue(func() *redact.Redactor {
+		s := loaded.Load()
+		if s == nil {
+			s = grants.Load(paths, env.Cwd)
+		}
+		pats := s.RedactPatterns
+		if s.Root != "" {
+			// invalid lines are matched as literal text; an unreadable
+			// file adds nothing (it could only have added)
+			more, _ := redact.ReadPatternFile(redact.ProjectFile(s.Root))
+			pats = append(pats[:len(pats):len(pats)], more...)
+		}
+		return redact.New(env.Environ, redact.WithPatterns(pats...))
+	})
 	// One store per run, opened on first use (no I/O). prepare reads its
 	// hash key while the command starts, so the record after it only hashes.
 	store := sync.OnceValues(func() (journal, error) { return openJournal(paths.StateDir, red(), env) })
 	return engine{
 		analyze:     classify.Analyze,
 		analyzeArgv: classify.AnalyzeArgv,
-		settings:    func(cwd string) *grants.Settings { return grants.Load(paths, cwd) },
+		settings: func(cwd string) *grants.Settings {
+			s := grants.Load(paths, cwd)
+			loaded.CompareAndSwap(nil, s)
+			return s
+		},
 		decide: func(a *classify.Analysis, s *grants.Settings) grants.Verdict {
 			// the path tiers' facts from the disk (facts.go); none for a
 			// text that names no path
