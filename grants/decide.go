@@ -170,7 +170,10 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 	// 5. composite; a redirect or heredoc that is a project write the
 	// write tier allows makes nothing composite (tiers.go, redirectsOK)
 	reasons := a.Composite
-	projectWrite := len(a.Redirects) > 0 && d.t.redirectsOK(a)
+	projectWrite, gap := false, (*access)(nil)
+	if len(a.Redirects) > 0 {
+		projectWrite, gap = d.t.redirectsOK(a)
+	}
 	if projectWrite {
 		reasons = withoutRedirects(reasons)
 		if tr != nil {
@@ -186,6 +189,21 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 		v = j.v
 		if !j.ok && (v.Rule == RuleUnknown || v.Rule == RuleExecCapable || v.Rule == RuleEnvDump) && v.Suggest == "" {
 			v.Suggest = Suggest(a.Commands[top[0]])
+		}
+	}
+	if gap != nil && v.Decision == Ask && v.Rule == RuleComposite && v.Suggest == "" {
+		// only a redirect outside the project keeps it composite: a tree
+		// grant for its target would make it a project write
+		if rest := withoutRedirects(reasons); len(rest) == 0 || d.eachEligible(rest) && len(top) > 0 {
+			if tree := d.t.offerTree(gap.path, gap); tree != "" && !runsFromHere(gap.path) {
+				verb := "writes"
+				if gap.tier == TierRead {
+					verb = "reads"
+				}
+				v.Suggest, v.OnceOnly = TierGrant(gap.tier, tree), false
+				v.Reason = fmt.Sprintf("composite command (%s): a redirect %s %s, outside the project; a %s grant for %s makes it a project write",
+					strings.Join(reasons, ", "), verb, gap.path, gap.tier, tree)
+			}
 		}
 	}
 	if v.Decision != Allow {

@@ -658,11 +658,16 @@ func (t *tiers) offerTree(p string, ac *access) string {
 // the read or write tier allows (not .git internals, not .guard/, not a
 // place outside the project no grant covers), and heredocs only into cat
 // or tee, which copy them. It returns false when there is none.
-func (t *tiers) redirectsOK(a *classify.Analysis) bool {
+//
+// When the only thing that stops it is a literal target no entry covers
+// (outside the project), missing is that target's access: a tree grant for
+// it would make the redirect a project write.
+func (t *tiers) redirectsOK(a *classify.Analysis) (ok bool, missing *access) {
 	if t.root == "" {
-		return false
+		return false, nil
 	}
 	any := false
+	var gap *access
 	for ri := range a.Redirects {
 		r := &a.Redirects[ri]
 		if !r.Top {
@@ -671,31 +676,40 @@ func (t *tiers) redirectsOK(a *classify.Analysis) bool {
 		any = true
 		if r.Op == "<<" || r.Op == "<<<" {
 			if r.Cmd < 0 || r.Cmd >= len(a.Commands) {
-				return false
+				return false, nil
 			}
 			if n := a.Commands[r.Cmd].Name; n != "cat" || len(a.Commands[r.Cmd].Args) == 0 {
 				if n != "tee" {
-					return false
+					return false, nil
 				}
 			}
 			continue
 		}
 		if r.Dynamic || r.Rel || len(r.Paths) == 0 || r.Op == ">&" {
-			return false
+			return false, nil
 		}
 		for _, p := range r.Paths {
 			p = t.real(t.follow(p))
-			if r.Op == "<" || r.Op == "<>" {
-				if t.decidePath(TierRead, p).kind != Allow {
-					return false
+			for _, tier := range [...]string{TierRead, TierWrite} {
+				if tier == TierRead && r.Op != "<" && r.Op != "<>" || tier == TierWrite && !r.Writes() {
+					continue
 				}
-			}
-			if r.Writes() && t.decidePath(TierWrite, p).kind != Allow {
-				return false
+				switch t.decidePath(tier, p).kind {
+				case Allow:
+				case "":
+					if gap == nil {
+						gap = &access{tier: tier, path: p, cmd: r.Cmd, word: p}
+					}
+				default:
+					return false, nil // an ask or deny entry: no grant helps
+				}
 			}
 		}
 	}
-	return any
+	if gap != nil {
+		return false, gap
+	}
+	return any, nil
 }
 
 // TierPaths returns the absolute paths the tiers will judge for a under s,
