@@ -46,6 +46,23 @@ while IFS= read -r p; do
 done <"$TMP/grants"
 "$guard" check --stdin --json <"$TMP/cmds" >"$TMP/second"
 count "after $(grep -c . "$TMP/grants" || true) project answers" <"$TMP/second"
+# ... and answers the questions a grant uncovers (a command's grant first,
+# then the host it reaches: [http] HOST), for up to two more rounds
+rounds=1
+cp "$TMP/second" "$TMP/last"
+while [ "$rounds" -lt 3 ]; do
+	grep '"decision":"ask"' "$TMP/last" | grep -o '"suggest":"[^"]*"' | sed 's/^"suggest":"//; s/"$//' | sort -u |
+		grep -vxF -f "$TMP/grants" >"$TMP/more" || true
+	[ -s "$TMP/more" ] || break
+	while IFS= read -r p; do
+		"$guard" grants add --project "$p" >/dev/null 2>&1 || true
+	done <"$TMP/more"
+	cat "$TMP/more" >>"$TMP/grants"
+	rounds=$((rounds + 1))
+	"$guard" check --stdin --json <"$TMP/cmds" >"$TMP/last"
+	count "after $(grep -c . "$TMP/grants" || true) answers, round $rounds" <"$TMP/last"
+done
+cp "$TMP/last" "$TMP/second"
 echo
 # list FILE: the asks of a judged run, with their rule and command
 list() {

@@ -88,6 +88,29 @@ type Analysis struct {
 	// passwords (mysql -pSECRET, sshpass -p SECRET) or that password
 	// variables are set to (PGPASSWORD=…): every record redacts them.
 	Secrets []string
+	// Redirects are the text's redirects and heredocs that name a file or
+	// feed a command (not 2>&1, >/dev/null and the like), in source order:
+	// the path tiers judge their targets.
+	Redirects []Redirect
+}
+
+// Redirect is one redirect or heredoc found anywhere in the text.
+type Redirect struct {
+	Cmd     int      // index in Commands of the command it applies to; -1 when none
+	Op      string   // ">", ">>", ">|", "&>", "&>>", "<", "<>", ">&", "<<" (a heredoc), "<<<" (a here-string)
+	Paths   []string // absolute paths the target may name (one per directory the shell may be in); nil for heredocs
+	Dynamic bool     // the target is not literal
+	Rel     bool     // a relative target whose directory is unknown: Paths holds it as written
+	Top     bool     // it belongs to the text's own syntax (its reason is in Composite), not a nested script's
+}
+
+// Writes reports a redirect that creates, truncates or appends to its target.
+func (r *Redirect) Writes() bool {
+	switch r.Op {
+	case "<", "<<", "<<<":
+		return false
+	}
+	return true
 }
 
 // Top returns the indexes of the commands that the text itself runs (Parent == -1

@@ -1306,6 +1306,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 	}()
 	if r.Hdoc != nil {
 		w.addComp(CompHeredoc)
+		w.a.Redirects = append(w.a.Redirects, Redirect{Cmd: cmd, Op: "<<", Top: w.comp == &w.a.Composite})
 		// Unquoted heredocs expand substitutions in the outer shell.
 		w.walkNested(r.Hdoc)
 		if cmd >= 0 {
@@ -1320,6 +1321,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 	}
 	if r.Op == syntax.WordHdoc {
 		w.addComp(CompHeredoc)
+		w.a.Redirects = append(w.a.Redirects, Redirect{Cmd: cmd, Op: "<<<", Top: w.comp == &w.a.Composite})
 		fs, _ := w.fields(r.Word, nil)
 		if cmd >= 0 && len(fs) == 1 && fs[0].dyn && w.info[cmd].readStdin {
 			w.a.Commands[cmd].Opaque = true
@@ -1340,6 +1342,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 	fs, err := w.fields(r.Word, nil)
 	if err != nil || len(fs) != 1 {
 		w.addComp(CompRedirect)
+		w.a.Redirects = append(w.a.Redirects, Redirect{Cmd: cmd, Op: r.Op.String(), Dynamic: true, Rel: true, Top: w.comp == &w.a.Composite})
 		return
 	}
 	f := fs[0]
@@ -1370,8 +1373,11 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		}
 	}
 	rt := redirTarget{op: r.Op, dyn: f.dyn, cmd: cmd}
-	rt.paths, _ = w.resolve(f, w.dirs)
+	var rel bool
+	rt.paths, rel = w.resolve(f, w.dirs)
 	w.redirs = append(w.redirs, rt)
+	w.a.Redirects = append(w.a.Redirects, Redirect{Cmd: cmd, Op: r.Op.String(), Paths: rt.paths, Dynamic: f.dyn, Rel: rel || len(rt.paths) == 0,
+		Top: w.comp == &w.a.Composite})
 	if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && cmd >= 0 && w.info[cmd].readStdin {
 		// A shell reading a file: opaque, like bash script.sh.
 		w.a.Commands[cmd].Opaque = true

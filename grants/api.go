@@ -83,8 +83,13 @@ type Settings struct {
 	RejectMemory    time.Duration // how long a rejected text is refused without asking again
 	AuditRequired   bool          // refuse to run a command whose audit record cannot be written
 	Rules           []Rule        // every rule from every layer, in layer order
-	Err             error         // a config that failed to load: every decision denies with this
-	Warnings        []string      // "file:line:col: problem" for what loading ignored (a project config's refused allow rules)
+	// Tiers are the entries of [permissions.read], [permissions.write],
+	// [permissions.http] and [permissions.packages] from every layer, in
+	// layer order (Rule.Tier says which; Pattern holds the path, host or
+	// package). See docs/tiers.md.
+	Tiers    []Rule
+	Err      error    // a config that failed to load: every decision denies with this
+	Warnings []string // "file:line:col: problem" for what loading ignored (a project config's refused allow rules)
 
 	// TrustedTerminals are executables the user vouches for as terminal
 	// hosts (absolute paths), read only from the managed and global configs.
@@ -119,6 +124,10 @@ type Rule struct {
 	Line    int
 	Trusted bool   // for the project layer's allow rules: pinned by guard trust
 	Agent   string // from an [agents.NAME] profile: applies only to that agent (see Settings.ForAgent)
+	// Tier is "" for a bash pattern, else TierRead, TierWrite, TierHTTP or
+	// TierPackages: Pattern is then an absolute path (a tree), a host, or
+	// ecosystem:name@version.
+	Tier string
 }
 
 // Layer is one file-backed settings layer, for `guard grants list`.
@@ -132,14 +141,28 @@ type Layer struct {
 // Decide is the pure decision on a, under s: no disk, no clock. A nil or
 // failed Analysis, nil Settings or Settings.Err deny.
 func Decide(a *classify.Analysis, s *Settings) Verdict {
-	return decide(a, s, nil)
+	return decide(a, s, nil, nil)
+}
+
+// DecideWith is Decide with the facts the path tiers need from the disk
+// (the home directory, the real project root, symlinks resolved), which
+// the caller gathers first: [TierPaths] lists the paths to resolve. It is
+// as pure as Decide; Decide is DecideWith(a, s, nil), which takes every
+// path as written.
+func DecideWith(a *classify.Analysis, s *Settings, f *Facts) Verdict {
+	return decide(a, s, f, nil)
 }
 
 // Explain returns the same Verdict as Decide and a readable trace: the
 // commands found, each rule tried with its layer and file:line, and why it
 // matched or not. The trace holds command text: redact it before storing.
 func Explain(a *classify.Analysis, s *Settings) (Verdict, []string) {
+	return ExplainWith(a, s, nil)
+}
+
+// ExplainWith is Explain with the facts of DecideWith.
+func ExplainWith(a *classify.Analysis, s *Settings, f *Facts) (Verdict, []string) {
 	var t tracer
-	v := decide(a, s, &t)
+	v := decide(a, s, f, &t)
 	return v, t.lines
 }

@@ -46,6 +46,8 @@ type decider struct {
 	// each command's normalised tokens, for [[rule]] tables (structrules.go)
 	toks    [][]string
 	tokDone []bool
+	t       *tiers // the path, network and package tiers (tiers.go): &tv
+	tv      tiers
 }
 
 // judgement is the verdict on one command judged on its own (steps 6-9).
@@ -69,8 +71,8 @@ func ruleWhere(r *Rule) string {
 	return fmt.Sprintf("%s %s:%d", r.Layer, r.File, r.Line)
 }
 
-func decide(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
-	v := decideSteps(a, s, tr)
+func decide(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdict {
+	v := decideSteps(a, s, f, tr)
 	v = applyMode(a, s, v, tr)
 	if tr != nil {
 		line := fmt.Sprintf("decision: %s (rule %s, risk %s)", v.Decision, v.Rule, v.Risk)
@@ -85,7 +87,7 @@ func decide(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 	return v
 }
 
-func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
+func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdict {
 	if s == nil {
 		return deny(RuleConfigError, "no settings loaded", LayerBuiltin)
 	}
@@ -111,7 +113,8 @@ func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 	if why := invalid(a); why != "" {
 		return deny(RuleInvalid, "malformed analysis: "+why, LayerBuiltin)
 	}
-	d := &decider{a: a, s: s, tr: tr, views: make([]view, len(a.Commands))}
+	d := &decider{a: a, s: s, tr: tr, views: make([]view, len(a.Commands)), tv: makeTiers(s, f)}
+	d.t = &d.tv
 	if tr != nil {
 		d.traceParse()
 	}
@@ -128,11 +131,15 @@ func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 		tr.add("step 2 hard denylist: no hit")
 	}
 
-	// 3. deny rules, on every command anywhere
+	// 3. deny rules, on every command anywhere; then the tiers' deny
+	// entries, on every path, host and package (tiers.go)
 	if v, ok := d.plainRules(Deny); ok {
 		return v
 	}
 	if v, ok := d.structRules(Deny); ok {
+		return v
+	}
+	if v, ok := d.tierDenied(); ok {
 		return v
 	}
 	// 4. built-in destructive patterns and ask rules
@@ -160,17 +167,102 @@ func decideSteps(a *classify.Analysis, s *Settings, tr *tracer) Verdict {
 	if len(a.Commands) == 0 && len(a.Composite) == 0 {
 		return Verdict{Decision: Allow, Rule: RuleEmpty, Reason: "nothing to run", Risk: RiskNone, Layer: LayerBuiltin}
 	}
-	// 5. composite
-	if len(a.Composite) > 0 || len(top) != 1 {
-		return d.composite(top)
+	// 5. composite; a redirect or heredoc that is a project write the
+	// write tier allows makes nothing composite (tiers.go, redirectsOK)
+	reasons := a.Composite
+	projectWrite, gap := false, (*access)(nil)
+	if len(a.Redirects) > 0 {
+		projectWrite, gap = d.t.redirectsOK(a)
 	}
-	// 6-9. one simple command
-	j := d.judge(top[0], &a.Commands[top[0]], 0)
-	v := j.v
-	if !j.ok && (v.Rule == RuleUnknown || v.Rule == RuleExecCapable || v.Rule == RuleEnvDump) && v.Suggest == "" {
-		v.Suggest = Suggest(a.Commands[top[0]])
+	if projectWrite {
+		reasons = withoutRedirects(reasons)
+		if tr != nil {
+			tr.add("step 5 redirects: every target is a project write the tiers allow; composite reasons left: %d", len(reasons))
+		}
+	}
+	var v Verdict
+	if len(reasons) > 0 || len(top) != 1 {
+		v = d.composite(top, reasons)
+	} else {
+		// 6-9. one simple command
+		j := d.judge(top[0], &a.Commands[top[0]], 0)
+		v = j.v
+		if !j.ok && (v.Rule == RuleUnknown || v.Rule == RuleExecCapable || v.Rule == RuleEnvDump) && v.Suggest == "" {
+			v.Suggest = Suggest(a.Commands[top[0]])
+		}
+	}
+	if gap != nil && v.Decision == Ask && v.Rule == RuleComposite && v.Suggest == "" {
+		// only a redirect outside the project keeps it composite: a tree
+		// grant for its target would make it a project write
+		if rest := withoutRedirects(reasons); len(rest) == 0 || d.eachEligible(rest) && len(top) > 0 {
+			if tree := d.t.offerTree(gap.path, gap); tree != "" && !runsFromHere(gap.path) {
+				verb := "writes"
+				if gap.tier == TierRead {
+					verb = "reads"
+				}
+				v.Suggest, v.OnceOnly = TierGrant(gap.tier, tree), false
+				v.Reason = fmt.Sprintf("composite command (%s): a redirect %s %s, outside the project; a %s grant for %s makes it a project write",
+					strings.Join(reasons, ", "), verb, gap.path, gap.tier, tree)
+			}
+		}
+	}
+	if v.Decision != Allow {
+		return v
+	}
+	// 10. an allowed text still needs the tiers: every path it reads or
+	// writes, and every host it reaches, granted
+	if tv, ok := d.tierAsked(); ok {
+		return tv
+	}
+	if projectWrite {
+		v.Risk = maxRisk(v.Risk, RiskLow)
 	}
 	return v
+}
+
+// withoutRedirects drops the reasons a project write makes: redirect,
+// heredoc.
+func withoutRedirects(reasons []string) []string {
+	out := make([]string, 0, len(reasons))
+	for _, r := range reasons {
+		if r != classify.CompRedirect && r != classify.CompHeredoc {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// tierDenied applies the tiers' deny entries to every path, host and
+// package of the text.
+func (d *decider) tierDenied() (Verdict, bool) {
+	for _, check := range [...]func(*classify.Analysis) (Verdict, bool){d.t.denied, d.t.hostDenied, d.t.packagesDenied} {
+		if v, ok := check(d.a); ok {
+			if d.tr != nil {
+				d.tr.add("step 3 tiers: %s", v.Reason)
+			}
+			return v, true
+		}
+	}
+	if d.tr != nil {
+		d.tr.add("step 3 tiers: no deny entry covers a path, host or package")
+	}
+	return Verdict{}, false
+}
+
+// tierAsked applies the read, write and network tiers to an allowed text.
+func (d *decider) tierAsked() (Verdict, bool) {
+	for _, check := range [...]func(*classify.Analysis) (Verdict, bool){d.t.asked, d.t.hostAsked} {
+		if v, ok := check(d.a); ok {
+			if d.tr != nil {
+				d.tr.add("step 10 tiers: %s", v.Reason)
+			}
+			return v, true
+		}
+	}
+	if d.tr != nil {
+		d.tr.add("step 10 tiers: every path and host is granted")
+	}
+	return Verdict{}, false
 }
 
 // invalid returns why an Analysis breaks its own invariants, or "".
@@ -291,6 +383,7 @@ func (d *decider) marked(v *view, c *classify.Command) *view {
 	cc := *c
 	cc.Name = commandName(c)
 	v.m.root = d.s.Root
+	v.m.tiers = d.t
 	markCommand(&cc, &v.m)
 	for k, s := range v.m.sens {
 		if s {
@@ -417,22 +510,21 @@ func maxRisk(a, b Risk) Risk {
 	return a
 }
 
-func (d *decider) composite(top []int) Verdict {
-	reasons := d.a.Composite
+func (d *decider) composite(top []int, reasons []string) Verdict {
 	if len(reasons) == 0 {
 		reasons = []string{classify.CompOther}
 	}
 	list := strings.Join(reasons, ", ")
 	ask := Verdict{Decision: Ask, Rule: RuleComposite, Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true,
 		Reason: "composite command (" + list + "): allow once or deny"}
-	if len(top) == 0 || !d.eachEligible(d.a.Composite) {
+	if len(top) == 0 || !d.eachEligible(reasons) {
 		if d.tr != nil {
 			d.tr.add("step 5 composite (%s): composite = %q, asks", list, d.s.Composite)
 		}
 		return ask
 	}
 	risk := RiskNone
-	blocked, blockedAt := -1, 0
+	blocked, blockedAt, blockedSug := -1, 0, ""
 	for n, i := range top {
 		j := d.judge(i, &d.a.Commands[i], 0)
 		if !j.ok {
@@ -440,12 +532,13 @@ func (d *decider) composite(top []int) Verdict {
 				d.tr.add("step 5 composite each: part %d is not allowed on its own (%s)", n+1, j.v.Rule)
 			}
 			ask.Reason = fmt.Sprintf("composite command (%s) with part %d not allowed on its own (%s): allow once or deny", list, n+1, j.v.Rule)
-			if blocked >= 0 || j.v.Rule != RuleUnknown || strings.Contains(j.v.Reason, "not read-only here") {
+			grantable := j.v.Rule == RuleUnknown || j.v.Rule == RulePackage && j.v.Suggest != "" && !j.v.OnceOnly
+			if blocked >= 0 || !grantable || strings.Contains(j.v.Reason, "not read-only here") {
 				// a grant would not make this part safe: a name computed
 				// at run time, a directory guard lost track of
 				return ask
 			}
-			blocked, blockedAt = i, n+1
+			blocked, blockedAt, blockedSug = i, n+1, j.v.Suggest
 			continue
 		}
 		risk = maxRisk(risk, j.v.Risk)
@@ -453,7 +546,11 @@ func (d *decider) composite(top []int) Verdict {
 	if blocked >= 0 {
 		// Only one part is missing, and only for want of a grant: offer
 		// that part's pattern, which lets this composite through next time.
-		if sug := Suggest(d.a.Commands[blocked]); sug != "" {
+		sug := blockedSug
+		if sug == "" {
+			sug = Suggest(d.a.Commands[blocked])
+		}
+		if sug != "" {
 			ask.Suggest, ask.OnceOnly = sug, false
 			ask.Reason = fmt.Sprintf("composite command (%s): part %d (%s) is not allowed yet; allowing %q lets it through", list, blockedAt, d.a.Commands[blocked].Name, sug)
 		}
@@ -579,6 +676,14 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 		return judgement{v: Verdict{Decision: Ask, Rule: RuleDynamicCommand, Reason: "the command word is not literal, so no grant can cover it",
 			Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true}}
 	}
+	// package installs are decided by package approvals, not by grants
+	if pi := classify.Packages(c); pi != nil {
+		j := d.t.packageJudgement(c, pi)
+		if tr != nil {
+			tr.add("command %s: installs packages: %s", label(i), j.v.Reason)
+		}
+		return j
+	}
 	v := d.marked(d.view(i, c), c)
 
 	// 7. allow grants; step 6's exec-capable check is a '*' that matches
@@ -688,6 +793,15 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 	}
 	if innerFail != nil {
 		return judgement{v: *innerFail}
+	}
+
+	// tee into the project is a project write, like a redirect (tiers.go)
+	if d.t.teeOK(c) {
+		if tr != nil {
+			tr.add("command %s: tee writes only where the write tier allows", label(i))
+		}
+		return judgement{ok: true, v: Verdict{Decision: Allow, Rule: RuleProjectWrite, Reason: "tee writes only inside the project",
+			Risk: RiskLow, Layer: LayerBuiltin}}
 	}
 
 	// 8. built-in read-only set

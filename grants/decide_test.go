@@ -97,7 +97,8 @@ var decideTable = []decideCase{
 	{name: "ssh ProxyCommand attached", cmd: "ssh -oProxyCommand=sh host", rules: []string{"global-grants allow ssh *"}, want: Ask, rule: RuleExecCapable},
 	{name: "ssh -o LocalCommand", cmd: "ssh -o 'LocalCommand id' host", rules: []string{"global-grants allow ssh *"}, want: Ask, rule: RuleExecCapable},
 	{name: "ssh -F", cmd: "ssh -F ./cfg host", rules: []string{"global-grants allow ssh *"}, want: Ask, rule: RuleExecCapable},
-	{name: "ssh plain", cmd: "ssh -p 22 -o ConnectTimeout=5 host", rules: []string{"global-grants allow ssh *"}, want: Allow},
+	{name: "ssh plain", cmd: "ssh -p 22 -o ConnectTimeout=5 host", rules: []string{"global-grants allow ssh *", "project-grants allow [http] host"}, want: Allow},
+	{name: "ssh plain, host not granted", cmd: "ssh -p 22 -o ConnectTimeout=5 host", rules: []string{"global-grants allow ssh *"}, want: Ask, rule: RuleNetwork},
 	{name: "scp -S", cmd: "scp -S ./x a b:", rules: []string{"global-grants allow scp *"}, want: Ask, rule: RuleExecCapable},
 	{name: "sed -i", cmd: "sed -i s/a/b/ f", rules: []string{"global-grants allow sed *"}, want: Ask, rule: RuleExecCapable},
 	{name: "sed -ni bundle", cmd: "sed -ni p f", rules: []string{"global-grants allow sed *"}, want: Ask, rule: RuleExecCapable},
@@ -126,7 +127,8 @@ var decideTable = []decideCase{
 	{name: "gdb -ex", cmd: "gdb -ex run ./a", rules: []string{"global-grants allow gdb *"}, want: Ask, rule: RuleExecCapable},
 	{name: "strace runs program", cmd: "strace -f ./a", rules: []string{"global-grants allow strace *"}, want: Ask, rule: RuleExecCapable},
 	{name: "npm exec", cmd: "npm exec cowsay", rules: []string{"global-grants allow npm *"}, want: Ask, rule: RuleExecCapable},
-	{name: "npm install fine", cmd: "npm install left-pad", rules: []string{"global-grants allow npm *"}, want: Allow},
+	{name: "npm install fine", cmd: "npm install", rules: []string{"global-grants allow npm *"}, want: Allow},
+	{name: "npm install a package", cmd: "npm install left-pad", rules: []string{"global-grants allow npm *"}, want: Ask, rule: RulePackagePin},
 	{name: "base64 -o", cmd: "base64 -o /tmp/x f", rules: []string{"global-grants allow base64 *"}, want: Ask, rule: RuleExecCapable},
 	{name: "dynamic arg under git *", cmd: "git $ARGS", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},
 	// npm takes --script-shell anywhere, so a dynamic argument could be it
@@ -287,8 +289,8 @@ func TestDecideVerdictDetails(t *testing.T) {
 	if v.Layer != "global" || v.File != "/cfg/global.toml" || v.Line != 1 {
 		t.Errorf("deny verdict origin: %+v", v)
 	}
-	v = Decide(an("npm install left-pad"), s)
-	if v.Decision != Ask || v.Suggest != "npm install *" || v.OnceOnly {
+	v = Decide(an("npm run lint"), s)
+	if v.Decision != Ask || v.Suggest != "npm run *" || v.OnceOnly {
 		t.Errorf("unknown verdict: %+v", v)
 	}
 	v = Decide(an("ls | head"), s)
@@ -299,8 +301,8 @@ func TestDecideVerdictDetails(t *testing.T) {
 	if !strings.Contains(v.Reason, "git -c") || v.Suggest != "git -c core.pager=sh log" {
 		t.Errorf("exec-capable verdict: %+v", v)
 	}
-	v = Decide(an("timeout 5 npm install x"), s)
-	if v.Suggest != "npm install *" {
+	v = Decide(an("timeout 5 npm run x"), s)
+	if v.Suggest != "npm run *" {
 		t.Errorf("wrapped suggestion: %+v", v)
 	}
 	_, trace := Explain(an("npm test"), s)

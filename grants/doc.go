@@ -28,6 +28,16 @@
 //     (rule env-dump);
 //  9. otherwise unknown = "ask" (default) or "deny".
 //
+// The path, network and package tiers (docs/tiers.md) add to this: their
+// deny entries deny with step 3; a redirect, or a heredoc into cat or tee,
+// whose target the write tier allows (inside the project, not .git or
+// .guard) is no composite reason at step 5; an install that names packages
+// is decided by its package approvals instead of steps 7-9; and a text
+// allowed by steps 5-8 is then asked about (step 10) if it reads or writes
+// a path, or reaches a host, that no entry allows. [DecideWith] takes the
+// [Facts] they need from the disk (symlinks resolved), which the caller
+// gathers for the paths [TierPaths] lists.
+//
 // A config that failed to load makes every decision deny with rule
 // "config-error". [Explain] returns the same verdict plus a trace of every
 // command found and every rule tried, with its layer and file:line.

@@ -171,6 +171,9 @@ type marks struct {
 	// root is the project root "outside the project" is judged against
 	// (Settings.Root); "" takes the command's own directory.
 	root string
+	// tiers, when set, knows the user's write grants: a write outside the
+	// project that one covers is not marked (tiers.go, writeGranted).
+	tiers *tiers
 }
 
 func (m *marks) mark(i int, reason string) {
@@ -816,7 +819,7 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 				mark(wd, c.Name+" runs another program")
 			}
 		case classify.RoleWrite, classify.RoleDir:
-			if v, ok := writeTarget(c.Name, wd); ok && (dynamic || elsewhere(v, c.Dir, m.root)) {
+			if v, ok := writeTarget(c.Name, wd); ok && (dynamic || elsewhere(v, c.Dir, m.root) && !m.tiers.writeGranted(c, v)) {
 				mark(wd, c.Name+" writes or works outside the project")
 			}
 		case classify.RoleUse:

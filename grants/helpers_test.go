@@ -201,6 +201,12 @@ func settings(rules ...string) *Settings {
 			trusted = false
 		}
 		layer = strings.TrimSuffix(layer, "+")
+		if tier, values, ok := ParseTierGrant(pat); ok {
+			for _, v := range values {
+				s.Tiers = append(s.Tiers, Rule{Kind: Decision(kind), Pattern: v, Tier: tier, Layer: layer, File: "/cfg/" + layer + ".toml", Line: n + 1, Trusted: trusted})
+			}
+			continue
+		}
 		s.Rules = append(s.Rules, Rule{Kind: Decision(kind), Pattern: pat, Layer: layer, File: "/cfg/" + layer + ".toml", Line: n + 1, Trusted: trusted})
 	}
 	return s

@@ -58,6 +58,7 @@ type fileConfig struct {
 	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
 
 	rules []StructRule // [[rule]] tables (structrules.go)
+	tiers []tierItem   // [permissions.read|write|http|packages] entries (tiers_load.go)
 
 	ctx contextConfig // the command context store's keys (cache.go)
 }
@@ -141,6 +142,10 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 				case Deny:
 					fc.deny, fc.denyLine = append(fc.deny, p), append(fc.denyLine, line)
 				}
+			}
+		case len(k) >= 2 && k[0] == "permissions" && isTier(k[1]):
+			if err := fc.parseTierKey(k, raw, text, file, errAt); err != nil {
+				return nil, err
 			}
 		case len(k) == 1 && last == "trusted_terminals":
 			list, _ := raw[last].([]any)
@@ -533,6 +538,7 @@ func Load(p Paths, cwd string) *Settings {
 		if err := s.addStructRules(fc.rules, l.name, trust, p.Home, cwd); err != nil && s.Err == nil {
 			s.Err = err
 		}
+		s.addTiers(fc, l.name, l.file, trust)
 	}
 	s.finishPolicy(p, root)
 	return s

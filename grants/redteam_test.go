@@ -22,6 +22,10 @@ func TestCommonGrantsKeepTheirPromise(t *testing.T) {
 	for _, p := range commonGrants {
 		s.Rules = append(s.Rules, Rule{Kind: Allow, Pattern: p, Layer: LayerProjectGrants})
 	}
+	// the hosts the cases reach: the network tier is not what this tests
+	for _, h := range []string{"h", "x"} {
+		s.Tiers = append(s.Tiers, Rule{Kind: Allow, Pattern: h, Tier: TierHTTP, Layer: LayerProjectGrants})
+	}
 	cases := []struct {
 		cmd   string
 		allow bool

@@ -113,7 +113,22 @@ func loadForEdit(file string) (*fileConfig, error) {
 // the file), atomically and under a file lock. A pattern already in that
 // list is not added twice. Other settings in the file are kept; comments
 // are not (guard owns grants files).
+//
+// A tier grant ([TierGrant]: "[write] /srv/data", "[http] api.github.com",
+// "[packages] npm:left-pad@1.3.0 npm:x@1.0.0") goes to its own table.
 func AddRule(file string, kind Decision, pattern string) error {
+	if tier, values, ok := ParseTierGrant(pattern); ok {
+		return withLock(file, func() error {
+			fc, err := loadForEdit(file)
+			if err != nil {
+				return fmt.Errorf("add %s rule: %w", kind, err)
+			}
+			if err := fc.addTierEntry(tier, kind, values); err != nil {
+				return fmt.Errorf("add %s rule: %w", kind, err)
+			}
+			return writeAtomic(file, fc.render(), 0o600)
+		})
+	}
 	if err := ValidatePattern(kind, pattern); err != nil {
 		return fmt.Errorf("add %s rule: %w", kind, err)
 	}
@@ -141,6 +156,9 @@ func RemoveRule(file, pattern string) (removed bool, err error) {
 		fc, err := loadForEdit(file)
 		if err != nil {
 			return fmt.Errorf("remove rule: %w", err)
+		}
+		if tier, values, ok := ParseTierGrant(pattern); ok {
+			removed = fc.removeTierEntry(tier, values)
 		}
 		for _, k := range []Decision{Allow, Ask, Deny} {
 			list := fc.list(k)
@@ -326,6 +344,7 @@ func (fc *fileConfig) render() []byte {
 		}
 		b.WriteString("]\n")
 	}
+	fc.renderTiers(&b)
 	fc.policy.renderTables(&b) // mode.go: [agents.NAME]
 	return []byte(b.String())
 }

@@ -127,7 +127,7 @@ func TestStructRules(t *testing.T) {
 		{cmd: "rm -f /data/x", want: Ask},
 		{cmd: "rm -rf data", want: Ask},
 		{cmd: "echo rm -rf /data", want: Allow},
-		{cmd: "grep -r -f /data x", want: Allow},
+		{cmd: "grep -r -f /data x", want: Ask, rule: RulePathRead}, // no structured rule: the read tier asks for /data, outside the project
 		{cmd: "git rm -rf /data", want: Ask},
 		{cmd: "rmdir /data", want: Ask},
 		// words not known until they run: a deny rule that may match asks

@@ -68,6 +68,17 @@ func TestSuggestionsMatchTheirCommand(t *testing.T) {
 		}
 		n++
 		s := Defaults()
+		if tier, values, ok := ParseTierGrant(v.Suggest); ok {
+			// a tier grant (a package approval, a host): granting it must
+			// settle what was asked
+			for _, val := range values {
+				s.Tiers = append(s.Tiers, Rule{Kind: Allow, Pattern: val, Tier: tier, Layer: LayerProjectGrants, File: "grants.toml", Line: 1})
+			}
+			if after := Decide(a, s); after.Decision == v.Decision && after.Reason == v.Reason {
+				t.Errorf("%q: granting %q changes nothing: %s", text, v.Suggest, after.Reason)
+			}
+			continue
+		}
 		s.Rules = append(s.Rules, Rule{Kind: Allow, Pattern: v.Suggest, Layer: LayerProjectGrants, File: "grants.toml", Line: 1})
 		after := Decide(a, s)
 		if after.Decision == Allow {

@@ -21,6 +21,13 @@ func TestWholesaleGrantsSecondPass(t *testing.T) {
 	for _, p := range commonGrants {
 		s.Rules = append(s.Rules, Rule{Kind: Allow, Pattern: p, Layer: LayerProjectGrants})
 	}
+	// the hosts and packages the cases name: the tiers are not what this tests
+	for _, h := range []string{"api.github.com", "github.com", "x"} {
+		s.Tiers = append(s.Tiers, Rule{Kind: Allow, Pattern: h, Tier: TierHTTP, Layer: LayerProjectGrants})
+	}
+	for _, p := range []string{"npm:left-pad@1.3.0", "npm:@scope/x@1.2.3"} {
+		s.Tiers = append(s.Tiers, Rule{Kind: Allow, Pattern: p, Tier: TierPackages, Layer: LayerProjectGrants})
+	}
 	cases := []struct {
 		cmd   string
 		allow bool
@@ -134,7 +141,7 @@ func TestWholesaleGrantsSecondPass(t *testing.T) {
 		{"sh -c \"env timeout 5 npm install ~/x\"", false},
 		{"npm pack --pack-destination ~", false},
 		{"npm pack", true},
-		{"npm install left-pad", true},
+		{"npm install left-pad@1.3.0", true},
 		{"npm i @scope/x@1.2.3", true},
 		{"npm install ./packages/x", true},
 		{"npm install", true},

@@ -68,6 +68,9 @@ type Question struct {
 	Rule     string
 	Suggest  string // pattern offered for p/g; "" offers allow once and deny only
 	OnceOnly bool   // composite: allow once and deny only
+	// ProjectOnly: the grant counts only for this project (a host, see
+	// grants.ProjectOnly): "allow everywhere" is not offered.
+	ProjectOnly bool
 	// Unredacted is the command as the agent wrote it, secrets included;
 	// "" offers no v. The human may view it once, on this terminal; it is
 	// never stored or written anywhere else.
@@ -200,7 +203,9 @@ func (p *prompter) ask() (Reply, error) {
 	}
 	for {
 		valid, line := "od", "[o] allow once"
-		if full {
+		if full && q.ProjectOnly {
+			valid, line = "oped", line+"  [p] allow for this project  [e] edit pattern"
+		} else if full {
 			valid, line = "opged", line+"  [p] allow for this project  [g] allow everywhere  [e] edit pattern"
 		}
 		if q.Unredacted != "" && !p.viewed {
@@ -231,7 +236,7 @@ func (p *prompter) ask() (Reply, error) {
 				return Reply{Answer: AnswerGlobal, Pattern: q.Suggest, Outcome: OutcomeGlobal}, nil
 			}
 		case 'e':
-			return p.edit(q.Suggest)
+			return p.edit(q.Suggest, q.ProjectOnly)
 		case 'v':
 			p.viewed = true
 			p.say("\r\n")
@@ -273,7 +278,7 @@ func (p *prompter) confirmGlobal(pattern string) (bool, error) {
 }
 
 // edit lets the human change the pattern, then choose where to store it.
-func (p *prompter) edit(pattern string) (Reply, error) {
+func (p *prompter) edit(pattern string, projectOnly bool) (Reply, error) {
 	orig := pattern
 	p.say("\r\n")
 	p.cue("  pattern (enter to accept, esc to deny): %s", visible(pattern))
@@ -318,9 +323,13 @@ func (p *prompter) edit(pattern string) (Reply, error) {
 		return o
 	}
 	for {
-		p.say("\r\n  [p] allow for this project  [g] allow everywhere  [d] deny\r\n")
+		choices, valid := "[p] allow for this project  [g] allow everywhere  [d] deny", "pgd"
+		if projectOnly {
+			choices, valid = "[p] allow for this project  [d] deny", "pd"
+		}
+		p.say("\r\n  %s\r\n", choices)
 		p.cue("  answer, then enter: ")
-		c, err := p.choose("pgd")
+		c, err := p.choose(valid)
 		if err != nil {
 			return Reply{}, err
 		}

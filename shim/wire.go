@@ -50,7 +50,11 @@ func productionEngine(env *Env) engine {
 			loaded.CompareAndSwap(nil, s)
 			return s
 		},
-		decide: grants.Decide,
+		decide: func(a *classify.Analysis, s *grants.Settings) grants.Verdict {
+			// the path tiers' facts from the disk (facts.go); none for a
+			// text that names no path
+			return grants.DecideWith(a, s, Facts(a, s, env.getenv("HOME")))
+		},
 		protected: func() []string {
 			// guard's own files, and the binary itself: an agent that
 			// replaced it would unguard every later command
@@ -66,6 +70,9 @@ func productionEngine(env *Env) engine {
 			return paths.ProjectGrants(root)
 		},
 		addRule: func(file, pattern string) error {
+			if _, _, tier := grants.ParseTierGrant(pattern); tier {
+				return grants.AddRule(file, grants.Allow, pattern) // a tree, host or package: its table
+			}
 			if err := grants.ValidatePattern(grants.Allow, pattern); err != nil {
 				return err
 			}

@@ -177,22 +177,22 @@ func (g *guardEnv) decision(t *testing.T, command string) string {
 
 func TestApproveProjectStoresPattern(t *testing.T) {
 	g := newGuardEnv(t)
-	id := g.pendingID(t, "npm install left-pad")
+	id := g.pendingID(t, "npm run lint")
 	screen, code := g.runTTY(t, "y", "approve", id, "--project")
 	if code != 0 {
 		t.Fatalf("approve: status %d; terminal:\n%s", code, screen)
 	}
-	if !strings.Contains(screen, "npm install left-pad") || !strings.Contains(screen, "npm install *") {
+	if !strings.Contains(screen, "npm run lint") || !strings.Contains(screen, "npm run *") {
 		t.Errorf("the terminal did not show the request and the pattern:\n%s", screen)
 	}
-	if d := g.decision(t, "npm install lodash"); d != "allow" {
-		t.Errorf("after approve --project: npm install lodash is %s, want allow", d)
+	if d := g.decision(t, "npm run fmt"); d != "allow" {
+		t.Errorf("after approve --project: npm run fmt is %s, want allow", d)
 	}
 	stdout, _, _ := g.run(t, "grants", "list")
 	if !strings.Contains(stdout, "project-grants") {
 		t.Errorf("the pattern is not in the project grants:\n%s", stdout)
 	}
-	if stdout, _, _ := g.run(t, "pending"); strings.Contains(stdout, "left-pad") {
+	if stdout, _, _ := g.run(t, "pending"); strings.Contains(stdout, "npm run lint") {
 		t.Errorf("the approved request is still pending:\n%s", stdout)
 	}
 	if stdout, _, _ := g.run(t, "audit", "--json"); !strings.Contains(stdout, `"command":"guard approve `+id+` --project","hmac":"`) ||
@@ -203,15 +203,15 @@ func TestApproveProjectStoresPattern(t *testing.T) {
 
 func TestApproveAnswerNoStoresNothing(t *testing.T) {
 	g := newGuardEnv(t)
-	id := g.pendingID(t, "npm install left-pad")
+	id := g.pendingID(t, "npm run lint")
 	screen, code := g.runTTY(t, "n", "approve", id, "--global")
 	if code != exitRefused {
 		t.Fatalf("approve answered n: status %d, want %d; terminal:\n%s", code, exitRefused, screen)
 	}
-	if d := g.decision(t, "npm install left-pad"); d != "ask" {
+	if d := g.decision(t, "npm run lint"); d != "ask" {
 		t.Errorf("after a cancelled approve: %s, want ask", d)
 	}
-	if stdout, _, _ := g.run(t, "pending"); !strings.Contains(stdout, "left-pad") {
+	if stdout, _, _ := g.run(t, "pending"); !strings.Contains(stdout, "npm run lint") {
 		t.Errorf("the cancelled request is no longer pending:\n%s", stdout)
 	}
 }
@@ -236,21 +236,21 @@ func TestApproveOnceRunsOnce(t *testing.T) {
 
 func TestReject(t *testing.T) {
 	g := newGuardEnv(t)
-	id := g.pendingID(t, "npm install left-pad")
+	id := g.pendingID(t, "npm run lint")
 	if screen, code := g.runTTY(t, "y", "reject", id); code != 0 {
 		t.Fatalf("reject: status %d; terminal:\n%s", code, screen)
 	}
-	if stdout, _, _ := g.run(t, "pending"); strings.Contains(stdout, "left-pad") {
+	if stdout, _, _ := g.run(t, "pending"); strings.Contains(stdout, "npm run lint") {
 		t.Errorf("the rejected request is still pending:\n%s", stdout)
 	}
-	if d := g.decision(t, "npm install left-pad"); d != "ask" {
+	if d := g.decision(t, "npm run lint"); d != "ask" {
 		t.Errorf("after reject: %s, want ask", d)
 	}
 	if stdout, _, _ := g.run(t, "audit", "--json", "--decision", "deny"); !strings.Contains(stdout, `"answer":"deny","via":"approve","mode":"cli"`) {
 		t.Errorf("the rejection is not in the audit trail:\n%s", stdout)
 	}
 	// The agent's retry learns the answer instead of making a new request.
-	_, stderr, code := g.run(t, "-c", "npm install left-pad")
+	_, stderr, code := g.run(t, "-c", "npm run lint")
 	if code != exitRefused || !regexp.MustCompile(`^guard: denied: rejected by the human at \d\d:\d\d; do not retry\n$`).MatchString(stderr) {
 		t.Errorf("retry after reject: status %d, stderr %q", code, stderr)
 	}
@@ -258,14 +258,14 @@ func TestReject(t *testing.T) {
 		t.Errorf("the refused retry is not recorded as rejected:\n%s", stdout)
 	}
 	// Another text is still asked about.
-	if _, stderr, _ := g.run(t, "-c", "npm install lodash"); !strings.HasPrefix(stderr, "guard: needs approval: ") {
+	if _, stderr, _ := g.run(t, "-c", "npm run fmt"); !strings.HasPrefix(stderr, "guard: needs approval: ") {
 		t.Errorf("another text after reject: %q", stderr)
 	}
 }
 
 func TestApproveRefusedWithoutTerminal(t *testing.T) {
 	g := newGuardEnv(t)
-	id := g.pendingID(t, "npm install left-pad")
+	id := g.pendingID(t, "npm run lint")
 	stdout, stderr, code := g.run(t, "approve", id, "--global")
 	if code != exitRefused {
 		t.Errorf("status %d, want %d", code, exitRefused)
@@ -273,7 +273,7 @@ func TestApproveRefusedWithoutTerminal(t *testing.T) {
 	if stdout != "" || !strings.HasPrefix(stderr, "guard: denied: approve needs a human at a terminal\n") {
 		t.Errorf("stdout %q, stderr %q", stdout, stderr)
 	}
-	if d := g.decision(t, "npm install left-pad"); d != "ask" {
+	if d := g.decision(t, "npm run lint"); d != "ask" {
 		t.Errorf("after a refused approve: %s, want ask", d)
 	}
 }
@@ -284,7 +284,7 @@ func TestApproveUnknownOrResolved(t *testing.T) {
 	if code != exitUsage || !strings.Contains(screen, "guard: error: request ffffff") {
 		t.Errorf("approve of an unknown id: status %d; terminal:\n%s", code, screen)
 	}
-	id := g.pendingID(t, "npm install left-pad")
+	id := g.pendingID(t, "npm run lint")
 	if screen, code := g.runTTY(t, "y", "reject", id); code != 0 {
 		t.Fatalf("reject: status %d; terminal:\n%s", code, screen)
 	}
@@ -292,7 +292,7 @@ func TestApproveUnknownOrResolved(t *testing.T) {
 	if code != exitUsage || !strings.Contains(screen, "is already rejected") {
 		t.Errorf("approve of a rejected request: status %d; terminal:\n%s", code, screen)
 	}
-	if d := g.decision(t, "npm install left-pad"); d != "ask" {
+	if d := g.decision(t, "npm run lint"); d != "ask" {
 		t.Errorf("after approving a rejected request: %s, want ask", d)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
 	"github.com/guard-dev/guard/redact"
+	"github.com/guard-dev/guard/shim"
 )
 
 func (a *App) checkCommand() *cli.Command {
@@ -44,6 +45,7 @@ example:
 type checker struct {
 	an       *classify.Analyzer
 	settings *grants.Settings
+	home     string // for the path tiers' facts (shim.Facts)
 	red      *redact.Redactor
 	json     bool
 	enc      *json.Encoder
@@ -78,6 +80,7 @@ func (a *App) newChecker(cwd, agent string, asJSON bool, out io.Writer) *checker
 			Protected: a.protected(p),
 		}),
 		settings: grants.Load(p, cwd).As(agent),
+		home:     a.Getenv("HOME"),
 		red:      a.redactor(),
 		json:     asJSON,
 		out:      out,
@@ -107,7 +110,7 @@ func (c *checker) decideSized(text string, size int) error {
 	if size > len(text) && an.Fail == classify.FailTooLong {
 		an.FailReason = fmt.Sprintf("command is %d bytes, over the %d byte limit", size, classify.MaxTextBytes)
 	}
-	v := grants.Decide(an, c.settings)
+	v := grants.DecideWith(an, c.settings, shim.Facts(an, c.settings, c.home))
 	if c.json {
 		return c.writeJSON(an, v)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
 	"github.com/guard-dev/guard/redact"
+	"github.com/guard-dev/guard/shim"
 )
 
 func (a *App) explainCommand() *cli.Command {
@@ -47,7 +48,7 @@ func (a *App) explain(c *cli.Context) error {
 	text := joinArgs(c.Args().Slice())
 	an := classify.Analyze(text, opts)
 	s := grants.Load(p, cwd).ForAgent(a.Getenv("GUARD_AGENT")) // [agents.NAME], power_agents
-	v, trace := grants.Explain(an, s)
+	v, trace := grants.ExplainWith(an, s, shim.Facts(an, s, a.Getenv("HOME")))
 	for _, w := range s.Warnings {
 		trace = append(trace, "ignored: "+w)
 	}

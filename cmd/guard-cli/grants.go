@@ -160,6 +160,10 @@ func (a *App) grantsList(c *cli.Context) error {
 		out.Rules = append(out.Rules, ruleJSON{Kind: string(r.Kind), Pattern: r.Pattern, Layer: r.Layer,
 			File: r.File, Line: r.Line, Trusted: r.Trusted})
 	}
+	for _, r := range s.Tiers { // [permissions.read|write|http|packages], as grants add takes them
+		out.Rules = append(out.Rules, ruleJSON{Kind: string(r.Kind), Pattern: grants.TierGrant(r.Tier, r.Pattern), Layer: r.Layer,
+			File: r.File, Line: r.Line, Trusted: r.Trusted})
+	}
 	if c.Bool("builtin") {
 		for _, set := range []struct {
 			kind  grants.Decision

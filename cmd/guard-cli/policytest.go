@@ -15,6 +15,7 @@ import (
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
 	"github.com/guard-dev/guard/redact"
+	"github.com/guard-dev/guard/shim"
 )
 
 // exitPolicyMismatch is guard policy test's status when a case's decision
@@ -185,7 +186,9 @@ func (a *App) policyTest(c *cli.Context) error {
 		if pc.Agent != "" {
 			agent = pc.Agent
 		}
-		v := grants.Decide(d.an.Analyze(pc.Command), d.s.As(agent))
+		an := d.an.Analyze(pc.Command)
+		as := d.s.As(agent)
+		v := grants.DecideWith(an, as, shim.Facts(an, as, a.Getenv("HOME"))) // as guard check decides it
 		// The policy's own decision: in dry_run every verdict runs, and a
 		// table checks what enforce would do.
 		ok := string(v.Policy()) == pc.Expect && (pc.Rule == "" || v.Rule == pc.Rule)

@@ -75,7 +75,7 @@ func TestServeDecides(t *testing.T) {
 	cases := []struct{ command, decision, rule string }{
 		{"git status", "allow", "builtin-readonly"},
 		{"sudo -n true", "deny", "privilege"},
-		{"npm install left-pad", "ask", "unknown"},
+		{"npm run lint", "ask", "unknown"},
 		{"rm -rf /", "deny", "rm-root"},
 	}
 	for _, tc := range cases {

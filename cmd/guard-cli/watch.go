@@ -180,7 +180,8 @@ func (a *App) listPendingOn(tty io.Writer, store *ccs.Store) {
 func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, it *watchItem, waiting int) (ans string, detached bool) {
 	req := it.req
 	ck := a.newChecker(req.Cwd, req.Agent, false, io.Discard) // judged as the agent that asked
-	v := grants.Decide(ck.an.Analyze(req.Text), ck.settings)
+	an := ck.an.Analyze(req.Text)
+	v := grants.DecideWith(an, ck.settings, shim.Facts(an, ck.settings, ck.home))
 	red := ck.red
 	shown := red.String(req.Text)
 	more := ""

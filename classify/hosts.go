@@ -1,0 +1,304 @@
+package classify
+
+// The network tier's extraction: which hosts a command reaches. Pure: it
+// reads the command's words (typed by its spec where there is one), never
+// the network or the disk.
+
+import "strings"
+
+// Hosts returns the hosts command c reaches, normalised by [HostOf]
+// (lowercase, no userinfo, no port), each once. unknown reports a reach
+// guard cannot read: a URL or remote that is not literal, or a host that
+// does not parse. Commands that reach no host (or that guard does not know
+// as network clients) return nothing.
+//
+// Covered: curl, wget, httpie (http, https), xh; nc, ncat, netcat, socat,
+// telnet; ssh, scp, sftp, rsync remotes ([user@]host:path, scheme URLs);
+// git clone, fetch, pull, push, ls-remote, submodule add and remote add
+// with a literal URL (https://…, ssh://…, git@github.com:org/repo); and
+// any URL given to a package installer (pip install git+https://…, npm
+// install https://…/x.tgz, cargo install --git URL, --index-url URL).
+func Hosts(c *Command) (hosts []string, unknown bool) {
+	if c == nil || len(c.Args) == 0 {
+		return nil, false
+	}
+	h := hostList{c: c}
+	switch name := c.Name; name {
+	case "curl", "wget", "wget2":
+		p := c.Words()
+		for _, wd := range p.ByRole(RoleURL) {
+			h.url(wd.Arg, wd.Val)
+		}
+	case "http", "https", "xh", "xhs", "httpie":
+		// [METHOD] URL [ITEM…]: the first operand that is not a method
+		for i := 1; i < len(c.Args); i++ {
+			a := c.Args[i]
+			if strings.HasPrefix(a, "-") && !h.dyn(i) {
+				continue
+			}
+			if !h.dyn(i) && isMethod(a) {
+				continue
+			}
+			if !h.dyn(i) && strings.HasPrefix(a, ":") {
+				h.add("localhost") // httpie's :3000/path shorthand
+				break
+			}
+			h.url(i, a)
+			break
+		}
+	case "nc", "ncat", "netcat", "telnet":
+		ops := plainOperands(c)
+		if listening(c) {
+			return nil, false
+		}
+		if len(ops) > 0 {
+			h.remote(ops[0], c.Args[ops[0]], false)
+		}
+	case "socat":
+		for _, i := range plainOperands(c) {
+			h.socat(i, c.Args[i])
+		}
+	case "ssh":
+		p := c.Words()
+		if ops := p.Operands(); len(ops) > 0 {
+			h.remote(ops[0].Arg, ops[0].Val, false)
+		}
+	case "sftp":
+		p := c.Words()
+		if ops := p.Operands(); len(ops) > 0 {
+			h.remote(ops[0].Arg, ops[0].Val, false)
+		}
+	case "scp", "rsync":
+		p := c.Words()
+		for _, wd := range p.Operands() {
+			h.remote(wd.Arg, wd.Val, true)
+		}
+	case "git":
+		p := c.Words()
+		switch sub := p.SubName(c.Args); sub {
+		case "clone", "fetch", "pull", "push", "ls-remote", "submodule", "remote":
+			for _, wd := range p.Operands() {
+				if h.dyn(wd.Arg) {
+					if sub == "clone" || sub == "ls-remote" {
+						h.unknown = true
+					}
+					continue
+				}
+				if gitURL(wd.Val) {
+					h.remote(wd.Arg, wd.Val, true)
+				}
+			}
+		}
+	default:
+		if installer(name) {
+			for i := 1; i < len(c.Args); i++ {
+				a := c.Args[i]
+				if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
+					a = v
+				}
+				if strings.Contains(a, "://") {
+					h.url(i, a)
+				}
+			}
+		}
+	}
+	return h.hosts, h.unknown
+}
+
+type hostList struct {
+	c       *Command
+	hosts   []string
+	unknown bool
+}
+
+func (h *hostList) dyn(i int) bool {
+	return i < len(h.c.Dynamic) && h.c.Dynamic[i]
+}
+
+func (h *hostList) add(host string) {
+	if host == "" {
+		h.unknown = true
+		return
+	}
+	for _, x := range h.hosts {
+		if x == host {
+			return
+		}
+	}
+	h.hosts = append(h.hosts, host)
+}
+
+// url adds the host of a URL word (a scheme-less one too, as curl takes it).
+func (h *hostList) url(i int, v string) {
+	if h.dyn(i) && !literalHostPrefix(v) {
+		h.unknown = true
+		return
+	}
+	h.add(HostOf(v))
+}
+
+// remote adds the host of an ssh-style remote: [user@]host, host:path with
+// needColon, or a scheme URL. A word that names a local path adds nothing.
+func (h *hostList) remote(i int, v string, needColon bool) {
+	if h.dyn(i) {
+		h.unknown = true
+		return
+	}
+	if strings.Contains(v, "://") {
+		h.add(HostOf(v))
+		return
+	}
+	if needColon {
+		k := strings.IndexByte(v, ':')
+		if k <= 0 || strings.Contains(v[:k], "/") {
+			return // a local path
+		}
+	}
+	h.add(HostOf(v))
+}
+
+// socat addresses that connect: TYPE:host:port (PROXY and SOCKS name the
+// proxy first; it is contacted too).
+func (h *hostList) socat(i int, v string) {
+	if h.dyn(i) {
+		if strings.Contains(v, ":") {
+			h.unknown = true
+		}
+		return
+	}
+	typ, rest, ok := strings.Cut(v, ":")
+	if !ok {
+		return
+	}
+	switch strings.ToUpper(typ) {
+	case "TCP", "TCP4", "TCP6", "TCP-CONNECT", "TCP4-CONNECT", "TCP6-CONNECT", "UDP", "UDP4", "UDP6", "UDP-CONNECT",
+		"UDP4-CONNECT", "UDP6-CONNECT", "SSL", "OPENSSL", "OPENSSL-CONNECT", "SCTP", "SCTP-CONNECT", "DCCP", "DCCP-CONNECT",
+		"PROXY", "PROXY-CONNECT", "SOCKS", "SOCKS4", "SOCKS4A", "SOCKS5", "SOCKS5-CONNECT":
+		host, _, _ := strings.Cut(rest, ",") // options follow a comma
+		if strings.HasPrefix(host, "[") {
+			if k := strings.IndexByte(host, ']'); k > 0 {
+				h.add(HostOf(host[:k+1]))
+				return
+			}
+		}
+		first, _, _ := strings.Cut(host, ":")
+		h.add(HostOf(first))
+	}
+}
+
+// HostOf returns the host a URL or remote names, normalised: the scheme,
+// userinfo, port, path, query and brackets stripped, lowercase, without a
+// trailing dot. "" when there is none. It takes https://u:p@API.x.com:443/y,
+// git+ssh://git@h/x, git@github.com:org/repo, user@host, host:path,
+// [::1]:8080 and scheme-less host/path (as curl reads it).
+func HostOf(s string) string {
+	s = strings.TrimSpace(s)
+	if k := strings.Index(s, "://"); k >= 0 {
+		s = s[k+3:]
+	} else if strings.HasPrefix(s, "//") {
+		s = s[2:]
+	}
+	if k := strings.IndexAny(s, "/?#"); k >= 0 {
+		s = s[:k]
+	}
+	if k := strings.LastIndexByte(s, '@'); k >= 0 {
+		s = s[k+1:]
+	}
+	if strings.HasPrefix(s, "[") {
+		if k := strings.IndexByte(s, ']'); k > 0 {
+			return strings.ToLower(s[1:k]) // an IPv6 literal
+		}
+		return ""
+	}
+	if strings.Count(s, ":") > 1 {
+		return strings.ToLower(s) // a bare IPv6 literal has colons of its own (no net/netip: guard starts lean)
+	}
+	if k := strings.IndexByte(s, ':'); k >= 0 {
+		s = s[:k]
+	}
+	s = strings.TrimSuffix(strings.ToLower(s), ".")
+	return s
+}
+
+// gitURL reports a git remote written as a URL or scp-like address rather
+// than a remote's name or a local path: scheme://…, user@host:path, or
+// host:path with no slash before the colon.
+func gitURL(v string) bool {
+	if strings.Contains(v, "://") {
+		return !strings.HasPrefix(v, "file://")
+	}
+	k := strings.IndexByte(v, ':')
+	return k > 0 && !strings.Contains(v[:k], "/")
+}
+
+// literalHostPrefix reports a partly dynamic URL whose host is literal
+// (https://api.x.com/$PATH): the host is known even if the rest is not.
+// The Args of a dynamic word hold its source text, so the host part must
+// hold no $ or `.
+func literalHostPrefix(v string) bool {
+	k := strings.Index(v, "://")
+	if k <= 0 || strings.ContainsAny(v[:k], "$`") {
+		return false
+	}
+	rest := v[k+3:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		return false
+	}
+	return !strings.ContainsAny(rest[:end], "$`{}*?[")
+}
+
+func isMethod(a string) bool {
+	switch a {
+	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
+		return true
+	}
+	return false
+}
+
+// listening reports nc -l (a bundle holding l) or ncat --listen: a server,
+// which reaches no host.
+func listening(c *Command) bool {
+	for _, a := range c.Args[1:] {
+		if a == "--listen" || a == "-U" || a == "--unixsock" {
+			return true
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "lU") {
+			return true
+		}
+	}
+	return false
+}
+
+// plainOperands returns the indexes of c's arguments that are not options
+// and not the value of an option that takes one (nc -p PORT, -w SECS, -s
+// ADDR, -x PROXY).
+func plainOperands(c *Command) []int {
+	var out []int
+	skip := false
+	for i := 1; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if skip {
+			skip = false
+			continue
+		}
+		if len(a) > 1 && a[0] == '-' && !(i < len(c.Dynamic) && c.Dynamic[i]) {
+			// -p 80, -w 3: a lone option letter among those that take a value
+			if len(a) == 2 && strings.IndexByte("pswxXqiIOGgTbemPc", a[1]) >= 0 {
+				skip = true
+			}
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// installer names the package managers whose URL arguments reach a host.
+func installer(name string) bool {
+	switch name {
+	case "npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "cargo", "gem", "go", "brew", "apt-get", "apt", "pipx", "poetry":
+		return true
+	}
+	return false
+}
