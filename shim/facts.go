@@ -20,6 +20,32 @@ const maxLinkHops = 40
 // no path costs no system call. guard check, explain and watch use it
 // too, so that they decide as the shim does.
 func Facts(an *classify.Analysis, s *grants.Settings, home string) *grants.Facts {
+	return (*Resolver)(nil).Facts(an, s, home)
+}
+
+// Resolver remembers where paths pointed, for a process that decides many
+// texts in a row (guard check --stdin): the home directory, the project
+// root and a path named again are resolved once. The zero Resolver and a
+// nil one remember nothing.
+type Resolver struct{ memo map[string]string }
+
+func (r *Resolver) resolve(p string) string {
+	if r == nil {
+		return resolveExisting(p)
+	}
+	if q, ok := r.memo[p]; ok {
+		return q
+	}
+	q := resolveExisting(p)
+	if r.memo == nil || len(r.memo) > 1<<14 {
+		r.memo = map[string]string{}
+	}
+	r.memo[p] = q
+	return q
+}
+
+// Facts is the package's Facts, resolving through r's memory.
+func (r *Resolver) Facts(an *classify.Analysis, s *grants.Settings, home string) *grants.Facts {
 	if !filepath.IsAbs(home) {
 		home = ""
 	}
@@ -29,14 +55,14 @@ func Facts(an *classify.Analysis, s *grants.Settings, home string) *grants.Facts
 		return f
 	}
 	if home != "" {
-		f.Home = resolveExisting(home)
+		f.Home = r.resolve(home)
 	}
 	if s != nil && s.Root != "" {
-		f.Root = resolveExisting(s.Root)
+		f.Root = r.resolve(s.Root)
 	}
 	f.Real = make(map[string]string, len(paths))
 	for _, p := range paths {
-		f.Real[p] = resolveExisting(p)
+		f.Real[p] = r.resolve(p)
 	}
 	return f
 }

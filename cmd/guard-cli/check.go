@@ -45,7 +45,8 @@ example:
 type checker struct {
 	an       *classify.Analyzer
 	settings *grants.Settings
-	home     string // for the path tiers' facts (shim.Facts)
+	home     string        // for the path tiers' facts (shim.Facts)
+	res      shim.Resolver // where paths pointed, remembered across the lines of --stdin
 	red      *redact.Redactor
 	json     bool
 	enc      *json.Encoder
@@ -110,7 +111,7 @@ func (c *checker) decideSized(text string, size int) error {
 	if size > len(text) && an.Fail == classify.FailTooLong {
 		an.FailReason = fmt.Sprintf("command is %d bytes, over the %d byte limit", size, classify.MaxTextBytes)
 	}
-	v := grants.DecideWith(an, c.settings, shim.Facts(an, c.settings, c.home))
+	v := grants.DecideWith(an, c.settings, c.res.Facts(an, c.settings, c.home))
 	if c.json {
 		return c.writeJSON(an, v)
 	}
