@@ -253,12 +253,6 @@ func trigram(a, b, c byte) uint32 {
 // secretName reports whether an environment variable's name says it holds a
 // secret.
 func secretName(name string) bool {
-	// Most names hold no secret word at all: say so without an
-	// allocation (taking the not-words out cannot make a word appear).
-	// Non-ASCII names take the long way: ToUpper maps ſ to S and ı to I.
-	if isASCII(name) && !containsAnyFold(name, envWords[:]) {
-		return false
-	}
 	n := strings.ToUpper(name)
 	for _, w := range envNotWords {
 		n = strings.ReplaceAll(n, w, "_")
@@ -684,36 +678,4 @@ func insideMarker(b []byte, i int) bool {
 		}
 	}
 	return false
-}
-
-// containsAnyFold reports whether s contains one of words (upper case
-// ASCII) in any case.
-func containsAnyFold(s string, words []string) bool {
-	for _, w := range words {
-		for i := 0; i+len(w) <= len(s); i++ {
-			j := 0
-			for ; j < len(w); j++ {
-				c := s[i+j]
-				if 'a' <= c && c <= 'z' {
-					c -= 'a' - 'A'
-				}
-				if c != w[j] {
-					break
-				}
-			}
-			if j == len(w) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }

@@ -169,8 +169,7 @@ func TestRedactEnv(t *testing.T) {
 	}
 }
 
-// FuzzSecretName holds the fast path (no allocation for a name with no
-// secret word) to the plain definition.
+// FuzzSecretName holds secretName to its plain definition.
 func FuzzSecretName(f *testing.F) {
 	for _, s := range []string{"GITHUB_TOKEN", "HOME", "ſECRET", "keyboard", "GIT_AUTHOR_TOKEN"} {
 		f.Add(s)
