@@ -128,6 +128,13 @@ var builtinTiers = [...]tierEntry{
 	{TierRead, Allow, "~", ".nvm/versions"},
 	{TierRead, Allow, "~", ".pyenv/versions"},
 	{TierRead, Allow, "~", ".rbenv/versions"},
+	// The home directory is no built-in grant's, even where a wider entry
+	// covers it: a HOME under /tmp (containers, CI, sandboxes) must not make
+	// ~/.bashrc scratch space. The empty kind decides nothing (asked, with a
+	// grant offered, as outside any entry); a project inside it, and the
+	// toolchain caches above, are longer entries.
+	{TierRead, "", "~", ""},
+	{TierWrite, "", "~", ""},
 	{TierWrite, Allow, "/", "tmp"},
 	{TierWrite, Allow, "/", "var/tmp"},
 	{TierWrite, Allow, "/", "private/tmp"},
@@ -265,6 +272,11 @@ func (t *tiers) decidePath(tier, p string) pathVerdict {
 			base = t.root
 		case "~":
 			base = t.home
+			if e.rel == "" && t.root != "" && base != "" {
+				if _, inside := underJoined(base, t.root, ""); inside {
+					continue // the home is the project (or inside it): the project's entry decides
+				}
+			}
 		default:
 			base = "/"
 		}

@@ -395,3 +395,35 @@ func FuzzDecideTiers(f *testing.F) {
 		}
 	})
 }
+
+// TestHomeUnderTmp: a HOME under /tmp (containers, CI, sandboxes) is not
+// scratch space: the built-in /tmp entries stop at the home directory, so
+// its dotfiles are asked about like any home path, while /tmp itself, the
+// toolchain caches and a project inside the home keep their entries.
+func TestHomeUnderTmp(t *testing.T) {
+	const home = "/tmp/sandbox/home"
+	cases := []struct {
+		cmd  string
+		cwd  string
+		want Decision
+	}{
+		{"echo x >> ~/.bashrc", "/srv/proj", Ask},
+		{"printf x >| ~/.profile", "/srv/proj", Ask},
+		{"cat ~/notes.txt", "/srv/proj", Ask},
+		{"echo x > /tmp/out.txt", "/srv/proj", Allow},
+		{"cat /tmp/build.log", "/srv/proj", Allow},
+		{"ls ~/go/pkg/mod", "/srv/proj", Allow},
+		{"echo x >> notes.md", home + "/proj", Allow},
+		{"cat ~/.bashrc", home, Allow}, // the home is the project: its own entry decides
+	}
+	for _, tc := range cases {
+		opt := classify.Options{Cwd: tc.cwd, Home: home}
+		a := classify.Analyze(tc.cmd, opt)
+		s := settings()
+		s.Root, s.Composite = tc.cwd, "each"
+		v := DecideWith(a, s, &Facts{Home: home})
+		if v.Decision != tc.want {
+			t.Errorf("%q in %s: got %s (%s: %s), want %s", tc.cmd, tc.cwd, v.Decision, v.Rule, v.Reason, tc.want)
+		}
+	}
+}
