@@ -839,3 +839,23 @@ func (t *tiers) writeGranted(c *classify.Command, w string) bool {
 	v := t.decidePath(TierWrite, t.real(p))
 	return v.kind == Allow && v.rule != nil
 }
+
+// TierEntryCounts says whether a tier entry takes part in decisions, and
+// why not when it does not: a host allowed outside project scope, an
+// untrusted project config's allow, or an allow the managed policy keeps
+// from counting. For guard policy show.
+func (s *Settings) TierEntryCounts(r *Rule) (bool, string) {
+	if r.Kind != Allow {
+		return true, ""
+	}
+	switch {
+	case !tierAllowLayer(r.Tier, r.Layer):
+		return false, "a host is granted per project: global grants do not count"
+	case r.Layer == LayerProject && !r.Trusted:
+		return false, "project config not trusted (run guard trust)"
+	}
+	if why := s.allowWhyNot(r); why != "" {
+		return false, why
+	}
+	return true, ""
+}

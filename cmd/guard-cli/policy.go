@@ -177,6 +177,21 @@ func (a *App) policyShow(c *cli.Context) error {
 		out.Rules = append(out.Rules, policyRuleOut{Kind: string(r.Kind), Pattern: red.String(r.Pattern), Layer: r.Layer, File: r.File,
 			Line: r.Line, Agent: r.Agent, Counts: r.Counts, Why: r.Why})
 	}
+	for i := range s.Tiers {
+		r := &s.Tiers[i]
+		counts, why := s.TierEntryCounts(r)
+		out.Rules = append(out.Rules, policyRuleOut{Kind: string(r.Kind), Pattern: red.String(grants.TierGrant(r.Tier, r.Pattern)),
+			Layer: r.Layer, File: r.File, Line: r.Line, Agent: r.Agent, Counts: counts, Why: why})
+	}
+	for i := range s.Structured {
+		r := &s.Structured[i]
+		counts, why := true, ""
+		if r.Kind == grants.Allow && !r.Trusted {
+			counts, why = false, "project config not trusted (run guard trust)"
+		}
+		out.Rules = append(out.Rules, policyRuleOut{Kind: string(r.Kind), Pattern: red.String("[[rule]] " + r.ID + ": " + strings.Join(r.Commands, "|")),
+			Layer: r.Layer, File: r.File, Line: r.Line, Agent: r.Agent, Counts: counts, Why: why})
+	}
 	for _, w := range grants.PolicyWarnings(s, opts) {
 		out.Warnings = append(out.Warnings, red.String(w))
 	}

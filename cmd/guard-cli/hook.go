@@ -1,0 +1,29 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/guard-dev/guard/shim"
+)
+
+// hookCommand lists guard hook in the help. The lean guard answers it
+// itself (it runs before every shell command an agent sends, so it never
+// starts guard-cli); guard-cli hook runs the same code, for completeness.
+func (a *App) hookCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "hook",
+		Usage: "the pre-tool hook an agent runs before each shell command (guard install wires it in)",
+		UsageText: `guard hook claude|codex|gemini|opencode|pi < REQUEST.json
+
+Reads the agent's JSON request on stdin, decides as guard -c would, and
+answers in that agent's protocol (docs/agents.md). Anything guard cannot read
+or decide is a deny; it never exits 1. Refused inside a guarded command.
+
+example:
+   echo '{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"/tmp"}' | guard hook claude`,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			return statusError(shim.Hook(a.shimEnv(), c.Args().Slice()))
+		},
+	}
+}
