@@ -2,6 +2,7 @@ package classify
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -106,16 +107,33 @@ func NormalizeArgs(name string, args []string, home string) []string {
 	return normalize(name, argv, ParseCommand(name, argv), "", home, true)
 }
 
-// tokens collects a set of strings.
+// tokens collects a set of strings, in the order first added. Up to 32
+// they are searched as they come; past that they are appended and
+// de-duplicated once (uniq), so a command of thousands of words (brace
+// expansion allows 4096) stays linear.
 type tokens []string
 
 func (t *tokens) add(s string) {
-	for _, x := range *t {
-		if x == s {
-			return
-		}
+	if len(*t) < 32 && slices.Contains(*t, s) {
+		return
 	}
 	*t = append(*t, s)
+}
+
+// uniq returns the set with its later duplicates dropped.
+func (t tokens) uniq() []string {
+	if len(t) <= 32 {
+		return t
+	}
+	seen := make(map[string]bool, len(t))
+	out := t[:0]
+	for _, s := range t {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func normalize(name string, args []string, p Parsed, dir, home string, pattern bool) []string {
@@ -136,7 +154,7 @@ func normalize(name string, args []string, p Parsed, dir, home string, pattern b
 				}
 			}
 		}
-		return t
+		return t.uniq()
 	}
 	spec := SpecFor(name)
 	raw := args
@@ -177,7 +195,7 @@ func normalize(name string, args []string, p Parsed, dir, home string, pattern b
 			}
 		}
 	}
-	return t
+	return t.uniq()
 }
 
 func optToken(name string) string {
