@@ -177,32 +177,7 @@ func openContextDB(path string) (*sql.DB, error) {
 }
 
 func applyContextSchema(db *sql.DB) error {
-	var v int
-	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
-		return err
-	}
-	if v >= contextSchemaVersion {
-		return nil
-	}
-	tx, err := db.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if v == 0 {
-		if _, err := tx.Exec(contextSchema); err != nil {
-			return err
-		}
-	}
-	for i := max(v-1, 0); v > 0 && i < len(contextMigrations); i++ {
-		if _, err := tx.Exec(contextMigrations[i]); err != nil {
-			return fmt.Errorf("migrate the context database to version %d: %w", i+2, err)
-		}
-	}
-	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, contextSchemaVersion)); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return migrate(db, "context database", contextSchema, contextMigrations, contextSchemaVersion)
 }
 
 // tx runs fn in one write transaction, retried while busy.

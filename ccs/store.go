@@ -337,14 +337,22 @@ var migrations = [...]string{
 	ALTER TABLE audit ADD COLUMN session TEXT NOT NULL DEFAULT '';`,
 }
 
-// applySchema creates the tables in one transaction (one commit), unless
-// they exist already.
+// applySchema creates the audit tables in one transaction (one commit),
+// unless they exist already.
 func applySchema(db *sql.DB) error {
+	return migrate(db, "database", schema, migrations[:], schemaVersion)
+}
+
+// migrate brings db to version: a new database gets create (the current
+// schema) in one transaction, an older one the migrations after its
+// PRAGMA user_version (migrations[i] takes version i+1 to i+2). name says
+// which database an error is about.
+func migrate(db *sql.DB, name, create string, migrations []string, version int) error {
 	var v int
 	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
 		return err
 	}
-	if v >= schemaVersion {
+	if v >= version {
 		return nil
 	}
 	tx, err := db.Begin()
@@ -353,16 +361,16 @@ func applySchema(db *sql.DB) error {
 	}
 	defer tx.Rollback()
 	if v == 0 {
-		if _, err := tx.Exec(schema); err != nil {
+		if _, err := tx.Exec(create); err != nil {
 			return err
 		}
 	}
 	for i := max(v-1, 0); v > 0 && i < len(migrations); i++ {
 		if _, err := tx.Exec(migrations[i]); err != nil {
-			return fmt.Errorf("migrate the database to version %d: %w", i+2, err)
+			return fmt.Errorf("migrate the %s to version %d: %w", name, i+2, err)
 		}
 	}
-	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
+	if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, version)); err != nil {
 		return err
 	}
 	return tx.Commit()
