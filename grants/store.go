@@ -59,8 +59,13 @@ func flockWait(fd, how int, wait time.Duration) error {
 	}
 }
 
-// writeAtomic replaces file with data: temp file in the same directory,
-// fsync, rename, fsync of the directory.
+// WriteAtomic replaces file with data: temp file in the same directory,
+// fsync, rename, fsync of the directory. A reader sees the old file or the
+// new one, never a part.
+func WriteAtomic(file string, data []byte, perm os.FileMode) error {
+	return writeAtomic(file, data, perm)
+}
+
 func writeAtomic(file string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(file)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(file)+".*.tmp")

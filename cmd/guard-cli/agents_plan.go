@@ -569,37 +569,9 @@ func (p *plan) apply(changes []fileChange) ([]string, error) {
 // symbolic link at file is followed, so a dotfiles manager's link stays.
 func writeFileAtomic(file string, data []byte, perm os.FileMode) error {
 	if t, err := filepath.EvalSymlinks(file); err == nil {
-		file = t
+		file = t // write where a linked settings file points, keeping the link
 	}
-	dir := filepath.Dir(file)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(file)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", file, err)
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return fmt.Errorf("write %s: %w", file, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("write %s: %w", file, err)
-	}
-	if err := os.Rename(name, file); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("write %s: %w", file, err)
-	}
-	return nil
+	return grants.WriteAtomic(file, data, perm)
 }
 
 func saveRecord(path string, rec *installRecord) error {
