@@ -408,8 +408,10 @@ func answerGemini(w io.Writer, h *hookVerdict) int {
 	return 0
 }
 
-// checkOut is guard check --json's object, field for field (docs/formats.md).
-type checkOut struct {
+// CheckJSON is guard check --json's object, field order included
+// (docs/formats.md): guard check and serve print it, and so does guard
+// hook opencode|pi.
+type CheckJSON struct {
 	Command   string     `json:"command"`
 	Decision  string     `json:"decision"`
 	Rule      string     `json:"rule"`
@@ -420,6 +422,8 @@ type checkOut struct {
 	Layer     string     `json:"layer,omitempty"`
 	File      string     `json:"file,omitempty"`
 	Suggest   string     `json:"suggest,omitempty"`
+	Mode      string     `json:"mode,omitempty"`  // rollout mode when not enforce: dry_run, off
+	Would     string     `json:"would,omitempty"` // in dry_run/off: what enforce would decide
 }
 
 // answerCheckJSON is guard's own protocol (OpenCode and Pi plugins): the
@@ -429,9 +433,13 @@ func answerCheckJSON(w io.Writer, h *hookVerdict) int {
 	if d != grants.Allow && d != grants.Ask {
 		d = grants.Deny
 	}
-	o := checkOut{
+	o := CheckJSON{
 		Command: h.redact(h.text), Decision: string(d), Rule: h.v.Rule, Reason: h.redact(h.v.Reason),
 		Risk: string(h.v.Risk), Commands: [][]string{}, Layer: h.v.Layer, File: h.v.File, Suggest: h.redact(h.v.Suggest),
+		Would: string(h.v.Would),
+	}
+	if h.v.Mode != "" && h.v.Mode != grants.ModeEnforce {
+		o.Mode = string(h.v.Mode)
 	}
 	if o.Risk == "" {
 		o.Risk = string(grants.RiskHigh)

@@ -54,21 +54,9 @@ type checker struct {
 	obj      checkJSON
 }
 
-// checkJSON is the machine-readable contract, field order included.
-type checkJSON struct {
-	Command   string     `json:"command"`
-	Decision  string     `json:"decision"`
-	Rule      string     `json:"rule"`
-	Reason    string     `json:"reason"`
-	Risk      string     `json:"risk"`
-	Composite bool       `json:"composite"`
-	Commands  [][]string `json:"commands"`
-	Layer     string     `json:"layer,omitempty"`
-	File      string     `json:"file,omitempty"`
-	Suggest   string     `json:"suggest,omitempty"`
-	Mode      string     `json:"mode,omitempty"`  // rollout mode when not enforce: dry_run, off
-	Would     string     `json:"would,omitempty"` // in dry_run/off: what enforce would decide
-}
+// checkJSON is the machine-readable contract (shim.CheckJSON, which guard
+// hook opencode|pi prints too).
+type checkJSON = shim.CheckJSON
 
 // newChecker loads the settings for cwd as they apply to agent (its
 // [agents.NAME] profile, power_agents, [[rule]] tables naming it).
