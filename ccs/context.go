@@ -186,21 +186,7 @@ func (cs *ContextStore) tx(fn func(*sql.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	err = retryBusy(func() error {
-		tx, err := db.Begin()
-		if err != nil {
-			return err
-		}
-		if err := fn(tx); err != nil {
-			tx.Rollback()
-			return err
-		}
-		return tx.Commit()
-	})
-	if err != nil {
-		return explainDB(cs.path(contextDB), err)
-	}
-	return nil
+	return inTx(db, cs.path(contextDB), fn)
 }
 
 // encodeOutput lays chunks out for the output column, cut at max bytes of

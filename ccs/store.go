@@ -389,7 +389,13 @@ func (s *Store) tx(fn func(*sql.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	err = retryBusy(func() error {
+	return inTx(db, s.path(dbName), fn)
+}
+
+// inTx runs fn in one transaction of db (the database at file, for the
+// error), retrying the whole of it while another process holds the lock.
+func inTx(db *sql.DB, file string, fn func(*sql.Tx) error) error {
+	err := retryBusy(func() error {
 		tx, err := db.Begin()
 		if err != nil {
 			return err
@@ -401,7 +407,7 @@ func (s *Store) tx(fn func(*sql.Tx) error) error {
 		return tx.Commit()
 	})
 	if err != nil {
-		return explainDB(s.path(dbName), err)
+		return explainDB(file, err)
 	}
 	return nil
 }

@@ -457,7 +457,10 @@ func visible(s string) string {
 	return b.String()
 }
 
-// shortDuration prints 2m instead of 2m0s and 1.5s as is.
+// ShortDuration prints 2m instead of 2m0s, 1h instead of 1h0m0s, and 1.5s
+// as is.
+func ShortDuration(d time.Duration) string { return shortDuration(d) }
+
 func shortDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {

@@ -12,6 +12,7 @@ import (
 	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
+	"github.com/guard-dev/guard/shim"
 )
 
 func (a *App) policyCommand() *cli.Command {
@@ -289,16 +290,7 @@ func dashed(s string) string {
 }
 
 // shortDur prints a duration without zero units (1h, not 1h0m0s).
-func shortDur(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
+func shortDur(d time.Duration) string { return shim.ShortDuration(d) }
 
 func (a *App) policyReset(c *cli.Context) error {
 	if err := a.refuseInsideGuard("policy reset"); err != nil {
