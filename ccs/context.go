@@ -151,29 +151,7 @@ func damaged(err error) bool {
 }
 
 func openContextDB(path string) (*sql.DB, error) {
-	for _, name := range []string{path, path + "-wal", path + "-shm"} {
-		if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
-			return nil, notRegular(name, uint32(fi.Sys().(*syscall.Stat_t).Mode))
-		}
-	}
-	if !haveSQLite {
-		return nil, explainDB(path, errNoSQLite)
-	}
-	if err := privateDB(path); err != nil {
-		return nil, err
-	}
-	dsn := fmt.Sprintf("file:%s?_journal_mode=WAL&_busy_timeout=%d&_txlock=immediate&_synchronous=NORMAL",
-		uriEscape(path), busyTimeout.Milliseconds())
-	db, err := sql.Open("sqlite3", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open context database %s: %w", path, err)
-	}
-	db.SetMaxOpenConns(1)
-	if err := retryBusy(func() error { return applyContextSchema(db) }); err != nil {
-		db.Close()
-		return nil, explainDB(path, err)
-	}
-	return db, nil
+	return openSQLite(path, "context database", applyContextSchema)
 }
 
 func applyContextSchema(db *sql.DB) error {

@@ -253,11 +253,24 @@ func (s *Store) database() (*sql.DB, error) {
 	if err := s.ensureDir(); err != nil {
 		return nil, err
 	}
-	path := s.path(dbName)
-	// SQLite opens these blocking: a FIFO at any of them would hang guard-cli.
-	for _, name := range []string{path, path + "-wal", path + "-shm"} {
-		if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
-			return nil, notRegular(name, uint32(fi.Sys().(*syscall.Stat_t).Mode))
+	db, err := openSQLite(s.path(dbName), "guard database", applySchema)
+	if err != nil {
+		return nil, err
+	}
+	s.db = db
+	return db, nil
+}
+
+// openSQLite opens the database at path (name says which, in errors) in
+// WAL mode with a busy timeout and brings its schema up with apply. SQLite
+// opens the file and its -wal and -shm blocking: a FIFO at any of them
+// would hang guard-cli, so they must be regular files when they exist.
+// One connection: guard-cli is a short-lived process, and SQLite
+// serialises writers anyway.
+func openSQLite(path, name string, apply func(*sql.DB) error) (*sql.DB, error) {
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		if fi, err := os.Stat(f); err == nil && !fi.Mode().IsRegular() {
+			return nil, notRegular(f, uint32(fi.Sys().(*syscall.Stat_t).Mode))
 		}
 	}
 	if !haveSQLite {
@@ -270,17 +283,13 @@ func (s *Store) database() (*sql.DB, error) {
 		uriEscape(path), busyTimeout.Milliseconds())
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open guard database %s: %w", path, err)
+		return nil, fmt.Errorf("open %s %s: %w", name, path, err)
 	}
-	// One connection: guard is one short-lived process, and SQLite
-	// serialises writers anyway.
 	db.SetMaxOpenConns(1)
-	err = retryBusy(func() error { return applySchema(db) })
-	if err != nil {
+	if err := retryBusy(func() error { return apply(db) }); err != nil {
 		db.Close()
 		return nil, explainDB(path, err)
 	}
-	s.db = db
 	return db, nil
 }
 
