@@ -224,27 +224,21 @@ func (fs *fileState) emptied() bool {
 }
 
 func (p *plan) jsonSet(path string, keys []string, v any) error {
-	fs, err := p.load(path, "json")
-	if err != nil {
-		return err
-	}
-	c, changed, err := fs.doc.Set(keys, v)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if changed {
-		fs.rec.JSON = append(fs.rec.JSON, c)
-		fs.exists = true
-	}
-	return nil
+	return p.jsonEdit(path, func(d *agentcfg.Doc) (agentcfg.Change, bool, error) { return d.Set(keys, v) })
 }
 
 func (p *plan) jsonAppend(path string, keys []string, v any) error {
+	return p.jsonEdit(path, func(d *agentcfg.Doc) (agentcfg.Change, bool, error) { return d.Append(keys, v) })
+}
+
+// jsonEdit applies one edit to the JSON file at path and records it, so
+// that uninstall can undo it.
+func (p *plan) jsonEdit(path string, edit func(*agentcfg.Doc) (agentcfg.Change, bool, error)) error {
 	fs, err := p.load(path, "json")
 	if err != nil {
 		return err
 	}
-	c, changed, err := fs.doc.Append(keys, v)
+	c, changed, err := edit(fs.doc)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
