@@ -171,7 +171,10 @@ func RecognizeEnvelope(text string, ctx EnvelopeContext) (env Envelope, ok bool)
 			env, ok = Envelope{}, false
 		}
 	}()
-	if len(text) > MaxTextBytes {
+	if len(text) > MaxTextBytes || strings.IndexByte(text, 0) >= 0 {
+		// A NUL is no part of any agent's plumbing, and the parser reads
+		// a word's value without it: the checked path would not be the
+		// text's (an argv or a C string ends there anyway).
 		return Envelope{}, false
 	}
 	if strings.HasPrefix(text, geminiPrefix) {
@@ -490,7 +493,7 @@ func RecognizeSnapshotScript(text string, ctx EnvelopeContext, rcFiles []string)
 			env, ok = Envelope{}, false
 		}
 	}()
-	if len(text) > MaxTextBytes || !strings.HasPrefix(strings.TrimSpace(text), snapshotVar+"=") {
+	if len(text) > MaxTextBytes || strings.IndexByte(text, 0) >= 0 || !strings.HasPrefix(strings.TrimSpace(text), snapshotVar+"=") {
 		return Envelope{}, false
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
