@@ -2,6 +2,7 @@ package ccs
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/guard-dev/guard/redact"
 )
@@ -11,14 +12,48 @@ import (
 // kept, and the run is marked truncated (never served).
 const MaxCapture = 8 << 20
 
+// redactAhead is how much output a Capture holds before it starts
+// redacting beside the run (see Capture): below it, redacting at the end
+// costs less than handing the work to another goroutine.
+const redactAhead = 256 << 10
+
 // A Capture gathers one run's output in the order it was read, in memory
 // only: nothing reaches the disk before Output has redacted it.
+//
+// Redacting 8 MiB takes tens of milliseconds, and done at the end it would
+// delay the command's exit by that much. So once a run has printed more
+// than redactAhead bytes and a redactor was given (SetRedactor), a
+// goroutine redacts each stream as it arrives, on another core, while the
+// command still writes: at the end only the last piece is left. The
+// result is the same as redacting each stream whole (redact.Stream's
+// contract, fuzzed as FuzzRedactStream).
 type Capture struct {
 	reads     []chunkLen // stream and length of each read (runs of one stream merged)
 	size      int
 	truncated bool
-	bufs      [3]bytes.Buffer // per stream, the raw bytes in order
+	bufs      [3]bytes.Buffer // per stream, the raw bytes not yet handed to the redactor
+
+	redactor func() *redact.Redactor
+	ahead    *ahead // the redacting goroutine; nil until it runs
 }
+
+// ahead is the goroutine that redacts beside the run. Add never waits for
+// it (the command's output must never wait for redaction): it appends to
+// pending under mu and wakes the goroutine, which takes all there is.
+type ahead struct {
+	mu      sync.Mutex
+	pending [3][]byte
+	closed  bool
+	wake    chan struct{} // one wake-up is enough: the goroutine takes everything
+	done    chan struct{} // closed when all was redacted
+	red     [3]bytes.Buffer
+	streams [3]*redact.Stream
+}
+
+// SetRedactor lets the capture redact beside the run, with the redactor fn
+// returns (called once, when it starts). Output must then be given the
+// same redactor.
+func (c *Capture) SetRedactor(fn func() *redact.Redactor) { c.redactor = fn }
 
 // Add records p, just read from stream (Stdout or Stderr). p is copied.
 func (c *Capture) Add(stream int, p []byte) {
@@ -30,12 +65,81 @@ func (c *Capture) Add(stream int, p []byte) {
 		c.truncated = true
 	}
 	c.size += len(p)
-	c.bufs[stream].Write(p)
+	if c.ahead != nil {
+		c.ahead.add(stream, p)
+	} else {
+		c.bufs[stream].Write(p)
+		if c.size > redactAhead && c.redactor != nil {
+			c.startRedacting()
+		}
+	}
 	if n := len(c.reads); n > 0 && c.reads[n-1].stream == stream {
 		c.reads[n-1].n += len(p)
 		return
 	}
 	c.reads = append(c.reads, chunkLen{stream, len(p)})
+}
+
+// startRedacting starts the goroutine that redacts each stream as it
+// arrives and hands it what was captured so far.
+func (c *Capture) startRedacting() {
+	r := c.redactor()
+	a := &ahead{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	for s := Stdout; s <= Stderr; s++ {
+		a.streams[s] = r.Stream(&a.red[s])
+		a.pending[s] = append(a.pending[s], c.bufs[s].Bytes()...)
+		c.bufs[s] = bytes.Buffer{}
+	}
+	c.ahead = a
+	go a.run()
+	a.signal()
+}
+
+func (a *ahead) add(stream int, p []byte) {
+	a.mu.Lock()
+	a.pending[stream] = append(a.pending[stream], p...)
+	a.mu.Unlock()
+	a.signal()
+}
+
+func (a *ahead) signal() {
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run redacts what Add gave until Output closed the capture.
+func (a *ahead) run() {
+	defer close(a.done)
+	var spare [3][]byte
+	for range a.wake {
+		a.mu.Lock()
+		take, closed := a.pending, a.closed
+		a.pending = spare
+		a.mu.Unlock()
+		for s, b := range take {
+			if len(b) > 0 {
+				_, _ = a.streams[s].Write(b) // a bytes.Buffer takes every write
+			}
+			spare[s] = b[:0]
+		}
+		if closed {
+			break
+		}
+	}
+	for s := Stdout; s <= Stderr; s++ {
+		_ = a.streams[s].Close()
+	}
+}
+
+// finish waits until everything added was redacted.
+func (a *ahead) finish() {
+	a.mu.Lock()
+	a.closed = true
+	a.mu.Unlock()
+	a.signal()
+	<-a.done
 }
 
 // Full reports whether the capture took all it keeps (MaxCapture).
@@ -55,13 +159,22 @@ func (c *Capture) Truncated() bool { return c.truncated }
 // chunks and whether redaction changed anything. When it changed nothing
 // the chunks are exactly the reads, in order, so a replay interleaves
 // stdout and stderr as the command did; when it did, each stream's
-// redacted text comes back as one chunk, stdout first.
+// redacted text comes back as one chunk, stdout first. Nothing may be
+// added after Output.
 func (c *Capture) Output(r *redact.Redactor) (chunks []Chunk, redacted bool) {
 	var red [3][]byte
-	for s := Stdout; s <= Stderr; s++ {
-		var changed bool
-		red[s], changed = r.Redact(c.bufs[s].Bytes())
-		redacted = redacted || changed
+	if a := c.ahead; a != nil {
+		a.finish()
+		for s := Stdout; s <= Stderr; s++ {
+			red[s] = a.red[s].Bytes()
+			redacted = redacted || a.streams[s].Redacted()
+		}
+	} else {
+		for s := Stdout; s <= Stderr; s++ {
+			var changed bool
+			red[s], changed = r.Redact(c.bufs[s].Bytes())
+			redacted = redacted || changed
+		}
 	}
 	if redacted {
 		for s := Stdout; s <= Stderr; s++ {

@@ -445,3 +445,48 @@ func TestImportTrigger(t *testing.T) {
 		t.Errorf("importer not called again after %v", spoolImportWait)
 	}
 }
+
+// TestCaptureAhead: a capture that redacts beside the run (past
+// redactAhead) keeps exactly what redacting each stream whole at the end
+// keeps, however the output was cut into reads and interleaved.
+func TestCaptureAhead(t *testing.T) {
+	red := redact.New([]string{"MY_API_TOKEN=s3cr3t-value-0123456789"})
+	var out, errs bytes.Buffer
+	for i := 0; out.Len()+errs.Len() < 3*redactAhead; i++ {
+		fmt.Fprintf(&out, "line %d ok\n", i)
+		if i%97 == 0 {
+			fmt.Fprintf(&errs, "token ghp_abcdefghijklmnopqrstuvwxyz0123456789 and s3cr3t-value-0123456789 at %d\n", i)
+		}
+	}
+	fmt.Fprintf(&out, "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\ntail")
+	for _, step := range []int{1 << 16, 4093, 17} {
+		var whole, ahead Capture
+		ahead.SetRedactor(func() *redact.Redactor { return red })
+		o, e := out.Bytes(), errs.Bytes()
+		for len(o) > 0 || len(e) > 0 {
+			for _, s := range []struct {
+				stream int
+				b      *[]byte
+			}{{Stdout, &o}, {Stderr, &e}} {
+				n := min(step, len(*s.b))
+				whole.Add(s.stream, (*s.b)[:n])
+				ahead.Add(s.stream, (*s.b)[:n])
+				*s.b = (*s.b)[n:]
+			}
+		}
+		if ahead.ahead == nil {
+			t.Fatalf("step %d: %d bytes did not start redacting ahead", step, ahead.size)
+		}
+		wc, wr := whole.Output(red)
+		ac, ar := ahead.Output(red)
+		if wr != ar || fmt.Sprint(wc) != fmt.Sprint(ac) {
+			t.Fatalf("step %d: ahead differs from whole (redacted %v vs %v)", step, ar, wr)
+		}
+		all := fmt.Sprint(ac)
+		for _, secret := range []string{"ghp_abc", "s3cr3t", "b3BlbnNzaC1"} {
+			if strings.Contains(all, secret) {
+				t.Errorf("step %d: %s kept", step, secret)
+			}
+		}
+	}
+}

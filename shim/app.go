@@ -100,6 +100,10 @@ type engine struct {
 	// (pid and uid from SO_PEERCRED); nil: checkConsolePeer.
 	trustConsole func(pid, uid int) error
 	redact       func(string) string
+	// redactor is the filter behind redact (the environment's secrets, the
+	// settings' redact_patterns and the project's .guard/redact), for
+	// output; nil: the environment's only.
+	redactor func() *redact.Redactor
 	// openTTY opens the human's terminal for a prompt.
 	openTTY func() (*os.File, error)
 	// trustTTY judges whether a human holds it (TrustTerminal).

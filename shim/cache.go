@@ -112,6 +112,9 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 		a.storeWarn(err)
 		return nil, 0, false
 	}
+	if cp.keep != nil {
+		cp.keep.SetRedactor(st.redactor) // a long output is redacted while it runs
+	}
 	st.cap = cp
 	sp.Stdout, sp.Stderr = cp.write[ccs.Stdout], cp.write[ccs.Stderr]
 	sp.Capture = cp
@@ -296,11 +299,17 @@ func (a *app) merged(sp *runSpec) bool {
 	return sameFile(sp.Stdout, sp.Stderr)
 }
 
-// redactor is the secret filter for this run's output, built on first use
-// (tens of microseconds: every secret-looking environment value).
+// redactor is the secret filter for this run's output: the one the audit
+// uses (the environment's secrets, redact_patterns, .guard/redact), built
+// on first use (tens of microseconds: every secret-looking environment
+// value).
 func (st *storeRun) redactor() *redact.Redactor {
 	if st.red == nil {
-		st.red = redact.New(st.a.env.Environ)
+		if st.a.eng.redactor != nil {
+			st.red = st.a.eng.redactor()
+		} else {
+			st.red = redact.New(st.a.env.Environ)
+		}
 	}
 	return st.red
 }

@@ -37,6 +37,7 @@ func captured(t *testing.T, text string, merged bool, red *redact.Redactor) (out
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.keep.SetRedactor(func() *redact.Redactor { return redact.New(nil) }) // as prepareStore does
 	res = runBash(t, text, func(sp *runSpec) {
 		sp.Stdout, sp.Stderr, sp.Capture = c.write[ccs.Stdout], c.write[ccs.Stderr], c
 	})

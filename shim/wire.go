@@ -78,9 +78,10 @@ func productionEngine(env *Env) engine {
 			}
 			return grants.AddRule(file, grants.Allow, pattern)
 		},
-		journal: store,
-		console: func() string { return filepath.Join(paths.StateDir, ConsoleName) },
-		redact:  func(s string) string { return red().String(s) },
+		journal:  store,
+		console:  func() string { return filepath.Join(paths.StateDir, ConsoleName) },
+		redact:   func(s string) string { return red().String(s) },
+		redactor: red,
 		prepare: func() {
 			red()
 			if j, err := store(); err == nil {
