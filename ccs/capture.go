@@ -8,9 +8,17 @@ import (
 )
 
 // MaxCapture is how much of one run's output guard keeps (all streams
-// together): what comes after is passed on to the agent as before but not
-// kept, and the run is marked truncated (never served).
+// together) when the run may answer later ones (a [[cache]] rule matched
+// it): what comes after is passed on to the agent as before but not kept,
+// and the run is marked truncated (never served).
 const MaxCapture = 8 << 20
+
+// MaxRecord is how much guard keeps of a run that is only recorded (no
+// [[cache]] rule matched it): its first MiB. Keeping costs a copy and
+// redaction of every byte kept; a command that prints 100 MB at full
+// speed would pay for 8 MiB of it with about half its own run time, and no
+// agent reads a record that long back.
+const MaxRecord = 1 << 20
 
 // redactAhead is how much output a Capture holds before it starts
 // redacting beside the run (see Capture): below it, redacting at the end
@@ -30,6 +38,7 @@ const redactAhead = 256 << 10
 type Capture struct {
 	reads     []chunkLen // stream and length of each read (runs of one stream merged)
 	size      int
+	limit     int // what it keeps at most; 0: MaxCapture
 	truncated bool
 	bufs      [3]bytes.Buffer // per stream, the raw bytes not yet handed to the redactor
 
@@ -55,13 +64,24 @@ type ahead struct {
 // same redactor.
 func (c *Capture) SetRedactor(fn func() *redact.Redactor) { c.redactor = fn }
 
+// SetLimit makes the capture keep at most n bytes (MaxRecord,
+// MaxCapture), instead of MaxCapture.
+func (c *Capture) SetLimit(n int) { c.limit = min(n, MaxCapture) }
+
+func (c *Capture) max() int {
+	if c.limit > 0 {
+		return c.limit
+	}
+	return MaxCapture
+}
+
 // Add records p, just read from stream (Stdout or Stderr). p is copied.
 func (c *Capture) Add(stream int, p []byte) {
-	if len(p) == 0 || c.truncated && c.size >= MaxCapture {
+	if len(p) == 0 || c.truncated && c.size >= c.max() {
 		return
 	}
-	if c.size+len(p) > MaxCapture {
-		p = p[:MaxCapture-c.size]
+	if c.size+len(p) > c.max() {
+		p = p[:c.max()-c.size]
 		c.truncated = true
 	}
 	c.size += len(p)
@@ -142,8 +162,8 @@ func (a *ahead) finish() {
 	<-a.done
 }
 
-// Full reports whether the capture took all it keeps (MaxCapture).
-func (c *Capture) Full() bool { return c.size >= MaxCapture }
+// Full reports whether the capture took all it keeps (its limit).
+func (c *Capture) Full() bool { return c.size >= c.max() }
 
 // Passed records that output went on to the agent without being kept.
 func (c *Capture) Passed() { c.truncated = true }
@@ -151,7 +171,7 @@ func (c *Capture) Passed() { c.truncated = true }
 // Empty reports whether nothing was captured.
 func (c *Capture) Empty() bool { return c.size == 0 }
 
-// Truncated reports whether output was left out past MaxCapture.
+// Truncated reports whether output was left out past the limit.
 func (c *Capture) Truncated() bool { return c.truncated }
 
 // Output redacts what was captured, each stream as a whole (so a secret

@@ -114,6 +114,9 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 	}
 	if cp.keep != nil {
 		cp.keep.SetRedactor(st.redactor) // a long output is redacted while it runs
+		if st.key == "" {
+			cp.keep.SetLimit(ccs.MaxRecord) // only a record: its head is enough
+		}
 	}
 	st.cap = cp
 	sp.Stdout, sp.Stderr = cp.write[ccs.Stdout], cp.write[ccs.Stderr]

@@ -22,6 +22,16 @@ import (
 // captureBuf is the size of one read from a pipe (a Linux pipe holds 64 KiB).
 const captureBuf = 64 << 10
 
+// A stream that has passed bigPipeAt bytes gets a pipe of bigPipe bytes
+// (when the system allows it), and is then moved bigPipe bytes at a time:
+// with 64 KiB pipes, a command that prints at full speed costs a wake-up
+// of three processes every 64 KiB. The pipe grows only then, because its
+// size counts against the user's pipe quota while it lives.
+const (
+	bigPipeAt = 1 << 20
+	bigPipe   = 1 << 20
+)
+
 // liveHold is the most redact_live keeps back: a line longer than this
 // is redacted and passed on in pieces.
 const liveHold = 64 << 10
@@ -47,6 +57,8 @@ type capture struct {
 	exited    bool    // the command exited (the pidfd said so)
 	cut       bool    // the pipes were still open when guard stopped reading
 	noSplice  [3]bool // splice(2) cannot write to the agent's descriptor
+	grown     [3]bool // the pipe was asked to grow to bigPipe
+	passed    [3]int64
 	forwarded int64
 	err       error // the last write to the agent that failed
 }
@@ -135,7 +147,7 @@ func (c *capture) pump(pidfd int, exited func() bool) {
 		{Fd: c.fd(ccs.Stdout), Events: unix.POLLIN},
 		{Fd: c.fd(ccs.Stderr), Events: unix.POLLIN},
 	}
-	buf := make([]byte, captureBuf)
+	buf := make([]byte, captureBuf) // grows with the pipe (grow)
 	var exitedAt time.Time
 	markExited := func() {
 		c.exited = true
@@ -184,7 +196,7 @@ func (c *capture) pump(pidfd int, exited func() bool) {
 			if c.passOn(s) {
 				// Nothing more is kept or redacted: the kernel moves the
 				// bytes on (splice), with no copy through guard.
-				k, err := unix.Splice(int(fds[s].Fd), nil, int(c.dst[s].Fd()), nil, 4*captureBuf, 0)
+				k, err := unix.Splice(int(fds[s].Fd), nil, int(c.dst[s].Fd()), nil, bigPipe, 0)
 				switch {
 				case err == unix.EINTR || err == unix.EAGAIN:
 					continue
@@ -198,10 +210,14 @@ func (c *capture) pump(pidfd int, exited func() bool) {
 					continue
 				}
 				c.forwarded += k
+				c.grow(s, k)
 				if c.keep != nil {
 					c.keep.Passed() // the run's output is no longer whole
 				}
 			} else {
+				if c.grown[s] && len(buf) < bigPipe {
+					buf = make([]byte, bigPipe)
+				}
 				k, err := unix.Read(int(fds[s].Fd), buf)
 				if err == unix.EINTR || err == unix.EAGAIN {
 					continue
@@ -211,6 +227,7 @@ func (c *capture) pump(pidfd int, exited func() bool) {
 					continue
 				}
 				ok = c.forward(s, buf[:k])
+				c.grow(s, int64(k))
 			}
 			if !ok {
 				// The agent closed its end: close ours, so that the
@@ -226,6 +243,17 @@ func (c *capture) pump(pidfd int, exited func() bool) {
 		}
 	}
 	c.finish()
+}
+
+// grow counts n more bytes through stream s, and grows its pipe once they
+// pass bigPipeAt.
+func (c *capture) grow(s int, n int64) {
+	c.passed[s] += n
+	if !c.grown[s] && c.passed[s] >= bigPipeAt {
+		c.grown[s] = true
+		// EPERM past the user's pipe quota: the pipe stays as it is
+		_, _ = unix.FcntlInt(c.read[s].Fd(), unix.F_SETPIPE_SZ, bigPipe)
+	}
 }
 
 // passOn reports whether stream s is only passed on now: nothing more is
