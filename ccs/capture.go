@@ -162,6 +162,9 @@ func (a *ahead) finish() {
 	<-a.done
 }
 
+// Room is how many more bytes the capture keeps.
+func (c *Capture) Room() int { return max(c.max()-c.size, 0) }
+
 // Full reports whether the capture took all it keeps (its limit).
 func (c *Capture) Full() bool { return c.size >= c.max() }
 

@@ -218,15 +218,21 @@
 //	logs/ID.run      the whole output of a run larger than store_max_inline
 //	hits.log         one line per hit served, imported for guard context stats
 //
-// Capture (package shim): the command's stdout and stderr are pipes, read
-// in the goroutine that waits for it, on one poll(2) that also watches a
-// pidfd for its exit, so capturing starts no thread. Each read goes on to
-// the agent at once; Capture keeps it in memory (at most MaxCapture) and
-// Capture.Output redacts each stream whole before anything is written. If
-// redaction changed nothing, the chunks are the reads, so a replay
+// Capture (package shim): a stream whose destination is a regular file of
+// the agent's is not piped: the command writes to that file itself, and
+// guard reads back what it appended (from a second, read-only handle on
+// the file) when it is done. Other streams are pipes, read in the
+// goroutine that waits for the command, on one poll(2) that also watches
+// a pidfd for its exit, so capturing starts no thread. Each read goes on
+// to the agent at once; Capture keeps it in memory (at most MaxCapture
+// for a run a [[cache]] rule matched, MaxRecord for any other) and
+// Capture.Output redacts each stream whole before anything is written:
+// past 256 KiB a goroutine redacts beside the run, with the same result.
+// If redaction changed nothing, the chunks are the reads, so a replay
 // interleaves stdout and stderr as the command did (when the agent merged
-// them, 2>&1, the command gets one pipe for both and the order is exact).
-// Past MaxCapture the rest is spliced to the agent, not kept.
+// them, 2>&1, the command gets one pipe, or one file, for both and the
+// order is exact). Past the limit the rest is spliced to the agent, not
+// kept, through a pipe grown to 1 MiB.
 //
 // Serving (cgo-free, in the lean guard): Key hashes the length-prefixed
 // argv, cwd, hashed key_env values, the stdin class, whether the streams

@@ -3,7 +3,9 @@ package shim
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -54,10 +56,11 @@ type capture struct {
 	write     [3]*os.File  // the command's ends
 	live      [3]*liveRedactor
 	red       *redact.Redactor
-	exited    bool    // the command exited (the pidfd said so)
-	cut       bool    // the pipes were still open when guard stopped reading
-	noSplice  [3]bool // splice(2) cannot write to the agent's descriptor
-	grown     [3]bool // the pipe was asked to grow to bigPipe
+	exited    bool         // the command exited (the pidfd said so)
+	cut       bool         // the pipes were still open when guard stopped reading
+	noSplice  [3]bool      // splice(2) cannot write to the agent's descriptor
+	back      [3]*readBack // streams that go straight to the agent's file, read back after
+	grown     [3]bool      // the pipe was asked to grow to bigPipe
 	passed    [3]int64
 	forwarded int64
 	err       error // the last write to the agent that failed
@@ -71,6 +74,13 @@ type capture struct {
 // the command gets one pipe for both, so that their interleaving reaches
 // the agent exactly as the command wrote it; everything is then kept as
 // stdout (the key says the streams were merged: sameFile).
+//
+// A stream whose destination is a regular file the agent opened is not
+// piped at all: the command writes to that file as it would without
+// guard, and what it appended is read back from the file when it is done
+// (readBack). Nothing then stands between the command and the agent's
+// file: no copy, no wake-up, and cat's copy_file_range stays a copy in
+// the kernel.
 func newCapture(stdout, stderr *os.File, keep bool, red *redact.Redactor) (*capture, error) {
 	c := &capture{dst: [3]*os.File{nil, stdout, stderr}}
 	if keep {
@@ -79,7 +89,15 @@ func newCapture(stdout, stderr *os.File, keep bool, red *redact.Redactor) (*capt
 	for s := ccs.Stdout; s <= ccs.Stderr; s++ {
 		if s == ccs.Stderr && sameFile(stdout, stderr) {
 			c.write[s] = c.write[ccs.Stdout] // read[Stderr] stays nil
+			c.back[s] = nil                  // stdout's read-back has both
 			break
+		}
+		if keep && red == nil {
+			if b := openReadBack(c.dst[s]); b != nil {
+				c.back[s] = b
+				c.write[s] = c.dst[s] // the agent's own file: never closed here
+				continue
+			}
 		}
 		// Bare blocking descriptors: os.Pipe would register both ends with
 		// the runtime's poller (an epoll set and six more system calls on
@@ -97,26 +115,121 @@ func newCapture(stdout, stderr *os.File, keep bool, red *redact.Redactor) (*capt
 	return c, nil
 }
 
-// closeAll closes every pipe end still open.
+// closeAll closes every pipe end still open, and the read-back handles.
 func (c *capture) closeAll() {
 	for s := range c.read {
 		for _, f := range []*os.File{c.read[s], c.write[s]} {
-			if f != nil {
+			if f != nil && !c.agents(f) {
 				f.Close() // a second Close of a shared end is harmless
 			}
 		}
 		c.read[s], c.write[s] = nil, nil
+		if c.back[s] != nil {
+			c.back[s].f.Close()
+			c.back[s] = nil
+		}
 	}
+}
+
+// agents reports whether f is one of the agent's own files.
+func (c *capture) agents(f *os.File) bool {
+	return f == c.dst[ccs.Stdout] || f == c.dst[ccs.Stderr]
 }
 
 // started closes the command's ends of the pipes in guard, so that the
 // pipes end when the command (and whatever it started) closes them.
 func (c *capture) started() {
 	for s := range c.write {
-		if c.write[s] != nil {
+		if c.write[s] != nil && !c.agents(c.write[s]) {
 			c.write[s].Close()
-			c.write[s] = nil
 		}
+		c.write[s] = nil
+	}
+}
+
+// readBack is a stream that goes straight to a regular file of the
+// agent's: a second, read-only handle on that file, and where the
+// command's output in it starts.
+type readBack struct {
+	dst    *os.File
+	f      *os.File
+	start  int64
+	append bool // the agent's handle appends: the output is what the file grew by
+}
+
+// where returns where output written now on b's handle would land: the
+// end of the file for an appending handle (its offset moves only when it
+// writes), else the handle's offset.
+func (b *readBack) where() (int64, error) {
+	if b.append {
+		var st unix.Stat_t
+		err := unix.Fstat(int(b.dst.Fd()), &st)
+		return st.Size, err
+	}
+	return unix.Seek(int(b.dst.Fd()), 0, io.SeekCurrent)
+}
+
+// openReadBack returns a read-back for dst when it is a regular file guard
+// can read (the agent's handle is often write-only, so guard opens the
+// same file again through /proc/self/fd), or nil: then the stream is
+// piped.
+func openReadBack(dst *os.File) *readBack {
+	if dst == nil {
+		return nil
+	}
+	var st unix.Stat_t
+	if unix.Fstat(int(dst.Fd()), &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil
+	}
+	flags, err := unix.FcntlInt(dst.Fd(), unix.F_GETFL, 0)
+	if err != nil {
+		return nil
+	}
+	b := &readBack{dst: dst, append: flags&unix.O_APPEND != 0}
+	if b.start, err = b.where(); err != nil {
+		return nil
+	}
+	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(int(dst.Fd())), unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	var again unix.Stat_t
+	if unix.Fstat(fd, &again) != nil || again.Dev != st.Dev || again.Ino != st.Ino {
+		unix.Close(fd) // not the same file (renamed over meanwhile): pipe it
+		return nil
+	}
+	b.f = os.NewFile(uintptr(fd), "readback")
+	return b
+}
+
+// readBack keeps what the command wrote to stream s's file: from where its
+// first write would have landed to where the next would (the command
+// shared the agent's handle, so its writes moved it), at most what the
+// capture keeps.
+func (c *capture) readBack(s int) {
+	b := c.back[s]
+	end, err := b.where()
+	if err != nil || end < b.start {
+		c.keep.Passed() // moved back: what it wrote is not known
+		return
+	}
+	n := end - b.start
+	want := min(n, int64(c.keep.Room()))
+	buf := make([]byte, want)
+	got := 0
+	for int64(got) < want {
+		k, err := unix.Pread(int(b.f.Fd()), buf[got:], b.start+int64(got))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || k == 0 {
+			break // cut short meanwhile
+		}
+		got += k
+	}
+	c.keep.Add(s, buf[:got])
+	if int64(got) < n {
+		c.keep.Passed()
 	}
 }
 
@@ -277,11 +390,15 @@ func (c *capture) forward(s int, p []byte) bool {
 	return ok
 }
 
-// finish passes on what redact_live still holds and closes guard's ends.
+// finish passes on what redact_live still holds, reads back the streams
+// that went to the agent's files, and closes guard's ends.
 func (c *capture) finish() {
 	for s := ccs.Stdout; s <= ccs.Stderr; s++ {
 		if c.live[s] != nil {
 			c.write1(s, c.live[s].write(nil, true))
+		}
+		if c.back[s] != nil && c.keep != nil {
+			c.readBack(s)
 		}
 	}
 	c.closeAll()

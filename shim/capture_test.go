@@ -17,36 +17,70 @@ import (
 )
 
 // captured runs text under capture with the agent's stdout and stderr
-// being files, and returns what the agent got and what was kept.
+// being files (read back after the run), and returns what the agent got and
+// what was kept.
 func captured(t *testing.T, text string, merged bool, red *redact.Redactor) (out, errOut []byte, chunks []ccs.Chunk, res runResult) {
+	return capturedTo(t, "file", text, merged, red)
+}
+
+// capturedTo is captured with the agent's ends being dest: "file", or
+// "pipe" (read by the test as the agent would: the command's output then
+// passes through guard).
+func capturedTo(t *testing.T, dest, text string, merged bool, red *redact.Redactor) (out, errOut []byte, chunks []ccs.Chunk, res runResult) {
 	t.Helper()
-	dir := t.TempDir()
-	stdout, err := os.Create(filepath.Join(dir, "out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdout.Close()
-	stderr := stdout
-	if !merged {
-		if stderr, err = os.Create(filepath.Join(dir, "err")); err != nil {
+	var files [2]*os.File
+	var got [2]chan []byte
+	for i := range 2 {
+		if i == 1 && merged {
+			files[1] = files[0]
+			break
+		}
+		if dest == "file" {
+			f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			files[i] = f
+			continue
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
 			t.Fatal(err)
 		}
-		defer stderr.Close()
+		files[i] = w
+		got[i] = make(chan []byte, 1)
+		go func(c chan<- []byte) {
+			b, _ := io.ReadAll(r)
+			r.Close()
+			c <- b
+		}(got[i])
 	}
-	c, err := newCapture(stdout, stderr, true, red)
+	c, err := newCapture(files[0], files[1], true, red)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if (c.back[ccs.Stdout] != nil) != (dest == "file" && red == nil) {
+		t.Fatalf("dest %s: read back %v", dest, c.back[ccs.Stdout] != nil)
 	}
 	c.keep.SetRedactor(func() *redact.Redactor { return redact.New(nil) }) // as prepareStore does
 	res = runBash(t, text, func(sp *runSpec) {
 		sp.Stdout, sp.Stderr, sp.Capture = c.write[ccs.Stdout], c.write[ccs.Stderr], c
 	})
-	out, _ = os.ReadFile(stdout.Name())
-	if !merged {
-		errOut, _ = os.ReadFile(stderr.Name())
+	outs := [2][]byte{}
+	for i := range 2 {
+		if i == 1 && merged {
+			break
+		}
+		if dest == "file" {
+			outs[i], _ = os.ReadFile(files[i].Name())
+			continue
+		}
+		files[i].Close()
+		outs[i] = <-got[i]
 	}
 	chunks, _ = c.keep.Output(redact.New(nil))
-	return out, errOut, chunks, res
+	return outs[0], outs[1], chunks, res
 }
 
 func joined(chunks []ccs.Chunk, stream int) []byte {
@@ -67,12 +101,17 @@ func TestCaptureByteExact(t *testing.T) {
 	rand.Read(data)
 	in := filepath.Join(dir, "in")
 	os.WriteFile(in, data, 0o600)
-	out, errOut, chunks, res := captured(t, "cat "+in+"; cat "+in+" >&2; exit 3", false, nil)
-	if res.Exit != 3 || !bytes.Equal(out, data) || !bytes.Equal(errOut, data) {
-		t.Fatalf("exit %d, stdout %d bytes, stderr %d bytes", res.Exit, len(out), len(errOut))
-	}
-	if !bytes.Equal(joined(chunks, ccs.Stdout), data) || !bytes.Equal(joined(chunks, ccs.Stderr), data) {
-		t.Error("the store kept other bytes than the agent got")
+	for _, dest := range []string{"file", "pipe"} {
+		out, errOut, chunks, res := capturedTo(t, dest, "cat "+in+"; cat "+in+" >&2; exit 3", false, nil)
+		if res.Exit != 3 || !bytes.Equal(out, data) || !bytes.Equal(errOut, data) {
+			t.Fatalf("%s: exit %d, stdout %d bytes, stderr %d bytes", dest, res.Exit, len(out), len(errOut))
+		}
+		// random bytes now and then hold something that redacts (a
+		// label and a value): the store keeps what redaction makes of them
+		want := redact.New(nil).Bytes(data)
+		if !bytes.Equal(joined(chunks, ccs.Stdout), want) || !bytes.Equal(joined(chunks, ccs.Stderr), want) {
+			t.Errorf("%s: the store kept other bytes than the agent got", dest)
+		}
 	}
 }
 
@@ -84,9 +123,11 @@ func TestCaptureMergedOrder(t *testing.T) {
 		script.WriteString("echo o" + string(rune('0'+i%10)) + "; echo e >&2; ")
 		want.WriteString("o" + string(rune('0'+i%10)) + "\ne\n")
 	}
-	out, _, chunks, _ := captured(t, script.String(), true, nil)
-	if string(out) != want.String() || string(joined(chunks, ccs.Stdout)) != want.String() {
-		t.Errorf("merged output reordered:\n%.80q", out)
+	for _, dest := range []string{"file", "pipe"} {
+		out, _, chunks, _ := capturedTo(t, dest, script.String(), true, nil)
+		if string(out) != want.String() || string(joined(chunks, ccs.Stdout)) != want.String() {
+			t.Errorf("%s: merged output reordered:\n%.80q", dest, out)
+		}
 	}
 }
 
@@ -144,9 +185,13 @@ func TestCaptureRedactLive(t *testing.T) {
 // cut (never served).
 func TestCaptureBackgroundHolder(t *testing.T) {
 	start := time.Now()
-	dir := t.TempDir()
-	f, _ := os.Create(filepath.Join(dir, "out"))
+	r, f, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
 	defer f.Close()
+	go io.Copy(io.Discard, r)
 	c, err := newCapture(f, f, true, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -177,5 +222,64 @@ func TestDetaches(t *testing.T) {
 		if got := detaches(classify.Analyze(text, classify.Options{Cwd: "/p"})); got != want {
 			t.Errorf("detaches(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// TestCaptureReadBack: a stream that goes to the agent's regular file is
+// not piped; what the command appended after the agent's own text is kept,
+// from a write-only handle, and only that.
+func TestCaptureReadBack(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "out")
+	os.WriteFile(name, []byte("the agent's own text\n"), 0o600)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := newCapture(f, f, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.back[ccs.Stdout] == nil || c.read[ccs.Stdout] != nil {
+		t.Fatal("a regular file was piped")
+	}
+	res := runBash(t, "echo one; echo two >&2; exit 4", func(sp *runSpec) {
+		sp.Stdout, sp.Stderr, sp.Capture = c.write[ccs.Stdout], c.write[ccs.Stderr], c
+	})
+	chunks, _ := c.keep.Output(redact.New(nil))
+	if res.Exit != 4 || string(joined(chunks, ccs.Stdout)) != "one\ntwo\n" || c.keep.Truncated() {
+		t.Errorf("exit %d, kept %q (truncated %v)", res.Exit, joined(chunks, ccs.Stdout), c.keep.Truncated())
+	}
+	if _, err := f.Write([]byte("after\n")); err != nil {
+		t.Errorf("the agent's file was closed: %v", err)
+	}
+	if b, _ := os.ReadFile(name); string(b) != "the agent's own text\none\ntwo\nafter\n" {
+		t.Errorf("the agent's file holds %q", b)
+	}
+}
+
+// TestCaptureReadBackOffset: with a handle that does not append, the
+// output starts where the agent's handle stood; past the limit the run is
+// kept cut short and marked truncated.
+func TestCaptureReadBackOffset(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "out")
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString("header\n")
+	c, err := newCapture(f, f, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.keep.SetLimit(1000)
+	runBash(t, "seq 1 1000", func(sp *runSpec) {
+		sp.Stdout, sp.Stderr, sp.Capture = c.write[ccs.Stdout], c.write[ccs.Stderr], c
+	})
+	chunks, _ := c.keep.Output(redact.New(nil))
+	kept := string(joined(chunks, ccs.Stdout))
+	if !strings.HasPrefix(kept, "1\n2\n3\n") || len(kept) != 1000 || !c.keep.Truncated() {
+		t.Errorf("kept %d bytes starting %.20q, truncated %v", len(kept), kept, c.keep.Truncated())
 	}
 }
