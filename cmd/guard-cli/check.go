@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -194,6 +195,10 @@ func (a *App) check(c *cli.Context) error {
 // read that could block: a caller talking over a pipe gets each answer as soon
 // as it is decided, and a big file is answered in large writes.
 func (a *App) checkStdin(cwd string, asJSON bool) error {
+	// Each line allocates a little and keeps nothing: with the collector's
+	// default target a third of the time went to collecting (50,000 lines:
+	// 21,000-22,000 lines/s at the default, 24,000-28,000 at 400).
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	w := bufio.NewWriterSize(a.Stdout, 64<<10)
 	ck := a.newChecker(cwd, a.Getenv("GUARD_AGENT"), asJSON, w)
 	r := bufio.NewReaderSize(a.Stdin, 64<<10)
