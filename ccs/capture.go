@@ -1,7 +1,6 @@
 package ccs
 
 import (
-	"bytes"
 	"sync"
 
 	"github.com/guard-dev/guard/redact"
@@ -35,28 +34,56 @@ const redactAhead = 256 << 10
 // command still writes: at the end only the last piece is left. The
 // result is the same as redacting each stream whole (redact.Stream's
 // contract, fuzzed as FuzzRedactStream).
+//
+// The raw bytes are kept once: the goroutine reads them where Add put
+// them (Add only ever appends, so what it reads never moves under it), and
+// its redacted copy is made only from the first change on (sink).
 type Capture struct {
 	reads     []chunkLen // stream and length of each read (runs of one stream merged)
 	size      int
 	limit     int // what it keeps at most; 0: MaxCapture
 	truncated bool
-	bufs      [3]bytes.Buffer // per stream, the raw bytes not yet handed to the redactor
+
+	mu   sync.Mutex // guards raw once the goroutine runs
+	raw  [3][]byte  // per stream, the bytes read, in order
+	done [3]int     // per stream, how much of raw the goroutine has taken
 
 	redactor func() *redact.Redactor
 	ahead    *ahead // the redacting goroutine; nil until it runs
 }
 
 // ahead is the goroutine that redacts beside the run. Add never waits for
-// it (the command's output must never wait for redaction): it appends to
-// pending under mu and wakes the goroutine, which takes all there is.
+// it (the command's output must never wait for redaction): it appends
+// under the capture's lock and wakes the goroutine, which takes all there
+// is.
 type ahead struct {
-	mu      sync.Mutex
-	pending [3][]byte
-	closed  bool
+	closed  bool          // under Capture.mu: nothing more comes
 	wake    chan struct{} // one wake-up is enough: the goroutine takes everything
-	done    chan struct{} // closed when all was redacted
-	red     [3]bytes.Buffer
+	fin     chan struct{} // closed when all was redacted
+	sinks   [3]*sink
 	streams [3]*redact.Stream
+}
+
+// A sink takes a stream's redacted output. Until the stream first changes
+// something the output is the input, so it only counts; from then on it
+// keeps a copy: the input so far, then each redacted piece.
+type sink struct {
+	stream *redact.Stream
+	raw    func() []byte // the stream's raw bytes so far (under no lock: only the prefix is read)
+	same   int           // bytes passed on unchanged before the first change
+	out    []byte        // nil until the first change
+}
+
+func (k *sink) Write(p []byte) (int, error) {
+	if k.out == nil && !k.stream.Redacted() {
+		k.same += len(p)
+		return len(p), nil
+	}
+	if k.out == nil {
+		k.out = append(make([]byte, 0, k.same+len(p)+len(p)/2), k.raw()[:k.same]...)
+	}
+	k.out = append(k.out, p...)
+	return len(p), nil
 }
 
 // SetRedactor lets the capture redact beside the run, with the redactor fn
@@ -85,10 +112,16 @@ func (c *Capture) Add(stream int, p []byte) {
 		c.truncated = true
 	}
 	c.size += len(p)
-	if c.ahead != nil {
-		c.ahead.add(stream, p)
+	if a := c.ahead; a != nil {
+		c.mu.Lock()
+		c.raw[stream] = append(c.raw[stream], p...)
+		c.mu.Unlock()
+		a.signal()
 	} else {
-		c.bufs[stream].Write(p)
+		if c.raw[stream] == nil {
+			c.raw[stream] = make([]byte, 0, min(max(len(p), 4<<10), c.max()))
+		}
+		c.raw[stream] = append(c.raw[stream], p...)
 		if c.size > redactAhead && c.redactor != nil {
 			c.startRedacting()
 		}
@@ -101,25 +134,31 @@ func (c *Capture) Add(stream int, p []byte) {
 }
 
 // startRedacting starts the goroutine that redacts each stream as it
-// arrives and hands it what was captured so far.
+// arrives. Each stream's buffer is made as big as the capture may grow
+// (memory the kernel gives only when it is written), so that appending
+// never copies it.
 func (c *Capture) startRedacting() {
 	r := c.redactor()
-	a := &ahead{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	a := &ahead{wake: make(chan struct{}, 1), fin: make(chan struct{})}
 	for s := Stdout; s <= Stderr; s++ {
-		a.streams[s] = r.Stream(&a.red[s])
-		a.pending[s] = append(a.pending[s], c.bufs[s].Bytes()...)
-		c.bufs[s] = bytes.Buffer{}
+		if room := c.max() - c.size + len(c.raw[s]); cap(c.raw[s]) < room {
+			c.raw[s] = append(make([]byte, 0, room), c.raw[s]...)
+		}
+		k := &sink{raw: func() []byte { return c.taken(s) }}
+		a.sinks[s] = k
+		a.streams[s] = r.Stream(k)
+		k.stream = a.streams[s]
 	}
 	c.ahead = a
-	go a.run()
+	go c.run()
 	a.signal()
 }
 
-func (a *ahead) add(stream int, p []byte) {
-	a.mu.Lock()
-	a.pending[stream] = append(a.pending[stream], p...)
-	a.mu.Unlock()
-	a.signal()
+// taken returns the part of stream s's raw bytes the goroutine has taken.
+func (c *Capture) taken(s int) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.raw[s][:c.done[s]]
 }
 
 func (a *ahead) signal() {
@@ -129,20 +168,23 @@ func (a *ahead) signal() {
 	}
 }
 
-// run redacts what Add gave until Output closed the capture.
-func (a *ahead) run() {
-	defer close(a.done)
-	var spare [3][]byte
+// run redacts what Add appended until Output closed the capture.
+func (c *Capture) run() {
+	a := c.ahead
+	defer close(a.fin)
 	for range a.wake {
-		a.mu.Lock()
-		take, closed := a.pending, a.closed
-		a.pending = spare
-		a.mu.Unlock()
-		for s, b := range take {
-			if len(b) > 0 {
-				_, _ = a.streams[s].Write(b) // a bytes.Buffer takes every write
+		var take [3][]byte
+		c.mu.Lock()
+		for s := Stdout; s <= Stderr; s++ {
+			take[s] = c.raw[s][c.done[s]:len(c.raw[s]):len(c.raw[s])]
+			c.done[s] = len(c.raw[s])
+		}
+		closed := a.closed
+		c.mu.Unlock()
+		for s := Stdout; s <= Stderr; s++ {
+			if len(take[s]) > 0 {
+				_, _ = a.streams[s].Write(take[s]) // a sink takes every write
 			}
-			spare[s] = b[:0]
 		}
 		if closed {
 			break
@@ -154,12 +196,12 @@ func (a *ahead) run() {
 }
 
 // finish waits until everything added was redacted.
-func (a *ahead) finish() {
-	a.mu.Lock()
+func (a *ahead) finish(mu *sync.Mutex) {
+	mu.Lock()
 	a.closed = true
-	a.mu.Unlock()
+	mu.Unlock()
 	a.signal()
-	<-a.done
+	<-a.fin
 }
 
 // Room is how many more bytes the capture keeps.
@@ -187,15 +229,17 @@ func (c *Capture) Truncated() bool { return c.truncated }
 func (c *Capture) Output(r *redact.Redactor) (chunks []Chunk, redacted bool) {
 	var red [3][]byte
 	if a := c.ahead; a != nil {
-		a.finish()
+		a.finish(&c.mu)
 		for s := Stdout; s <= Stderr; s++ {
-			red[s] = a.red[s].Bytes()
-			redacted = redacted || a.streams[s].Redacted()
+			red[s] = c.raw[s]
+			if k := a.sinks[s]; k.out != nil {
+				red[s], redacted = k.out, true
+			}
 		}
 	} else {
 		for s := Stdout; s <= Stderr; s++ {
 			var changed bool
-			red[s], changed = r.Redact(c.bufs[s].Bytes())
+			red[s], changed = r.Redact(c.raw[s])
 			redacted = redacted || changed
 		}
 	}
