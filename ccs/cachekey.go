@@ -24,7 +24,7 @@ import (
 
 // KeyVersion is part of every cache key: a guard whose key or run format
 // changes bumps it, and old entries simply never match again.
-const KeyVersion = 1
+const KeyVersion = 2
 
 // MaxFingerprintEntries bounds the files a fingerprint looks at. Past it
 // the command is not served (ErrNotServable).
@@ -194,10 +194,77 @@ func gitTop(cwd string) string {
 const MaxGitEntries = 10 * MaxFingerprintEntries
 
 // gitFingerprint hashes, for the work tree at top: HEAD (read from the
-// repository's files), the index as git ls-files --stage shows it (mode,
-// blob and stage of every tracked path) with every untracked-not-ignored
-// path, and the mtime and size of each of those files. One git process.
+// repository's files) and what git ls-files --cached --others
+// --exclude-standard lists with the lstat of each path: every index entry
+// (mode, object id, stage, path and the skip-worktree and intent-to-add
+// flags, not the index's stat cache, which a git status refreshes), then
+// every untracked path that is not ignored, and info/exclude. It reads
+// the index and the .gitignore files itself (gitindex.go, gitignore.go)
+// and starts no process; where it cannot read them exactly
+// (errGitFallback: a split or sparse index, an unknown index version or
+// mandatory extension, a symlinked .gitignore, …) it runs one
+// git ls-files instead (gitLsFilesFingerprint).
 func gitFingerprint(h hash.Hash, top string, environ, skip []string, n *int) error {
+	g := sha256.New()
+	m := *n
+	err := gitFilesFingerprint(g, top, skip, &m)
+	if errors.Is(err, errGitFallback) {
+		return gitLsFilesFingerprint(h, top, environ, skip, n)
+	}
+	if err != nil {
+		return err
+	}
+	*n = m
+	fmt.Fprintf(h, "git files %q %x\n", top, g.Sum(nil))
+	return nil
+}
+
+// gitFilesFingerprint is gitFingerprint without git: see there. The order
+// is deterministic: index order, then the walk's (sorted names, depth
+// first).
+func gitFilesFingerprint(h hash.Hash, top string, skip []string, n *int) error {
+	t, err := readGitTree(top, skip)
+	if err != nil {
+		return err
+	}
+	count := func() error {
+		*n++
+		if *n > MaxGitEntries {
+			return fmt.Errorf("more than %d files in the work tree: %w", MaxGitEntries, ErrNotServable)
+		}
+		return nil
+	}
+	head := gitHead(top)
+	fmt.Fprintf(h, "%d %s\n%d %s\n", len(head), head, len(t.exclude), t.exclude)
+	var line []byte
+	for _, e := range t.index {
+		full := top + "/" + e.path
+		if len(skip) > 0 && under(full, skip) {
+			continue
+		}
+		if err := count(); err != nil {
+			return err
+		}
+		line = strconv.AppendUint(line[:0], uint64(e.mode), 8)
+		line = fmt.Appendf(line, " %x %d %d ", e.oid, e.stage, e.ext)
+		h.Write(line)
+		statLine(h, full)
+	}
+	return t.walk(func(kind byte, rel string) error {
+		if err := count(); err != nil {
+			return err
+		}
+		h.Write([]byte{kind, ' '})
+		statLine(h, top+"/"+rel)
+		return nil
+	})
+}
+
+// gitLsFilesFingerprint is gitFingerprint with one git process: HEAD, the
+// index as git ls-files --stage shows it (mode, blob and stage of every
+// tracked path) with every untracked-not-ignored path, and the lstat of
+// each of those files.
+func gitLsFilesFingerprint(h hash.Hash, top string, environ, skip []string, n *int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard")
@@ -237,22 +304,7 @@ func gitFingerprint(h hash.Hash, top string, environ, skip []string, n *int) err
 // itself and the ref it names (a loose ref, else the packed refs whole).
 // A worktree's .git file ("gitdir: …") and commondir are followed.
 func gitHead(top string) []byte {
-	gitdir := filepath.Join(top, ".git")
-	if b, err := readSmallFile(gitdir); err == nil {
-		if d, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("gitdir: ")); ok {
-			gitdir = string(d)
-			if !filepath.IsAbs(gitdir) {
-				gitdir = filepath.Join(top, gitdir)
-			}
-		}
-	}
-	common := gitdir
-	if b, err := readSmallFile(filepath.Join(gitdir, "commondir")); err == nil {
-		common = string(bytes.TrimSpace(b))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(gitdir, common)
-		}
-	}
+	gitdir, common := gitDirs(top)
 	head, _ := readSmallFile(filepath.Join(gitdir, "HEAD"))
 	out := append([]byte("HEAD "), head...)
 	if ref, ok := bytes.CutPrefix(bytes.TrimSpace(head), []byte("ref: ")); ok {
