@@ -3,6 +3,7 @@ package ccs
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -264,4 +265,113 @@ func TestGitListingMatchesGit(t *testing.T) {
 		}
 	}
 	t.Logf("%d trees compared exactly, %d as a superset; %d paths listed, about %d ignored", exact, unknown, listed, hidden)
+}
+
+// TestGitIgnoreCases: hand-picked corners of git's rules, each compared
+// with git ls-files exactly.
+func TestGitIgnoreCases(t *testing.T) {
+	needGit(t)
+	for _, tc := range []struct {
+		name  string
+		files map[string]string // ending in "/": a directory; "->x": a symlink to x
+	}{
+		{"prefix then ** crosses /", map[string]string{".gitignore": "a/b**\n!a/ba/\n", "a/ba/x": "", "a/ba/y/z": "", "a/bc/y": "", "a/b/c": ""}},
+		{"**/ forms", map[string]string{".gitignore": "**/y.log\na/**/b\n/**/q\n", "y.log": "", "d/e/y.log": "", "a/b": "", "a/x/y/b": "", "x/q": "", "q": "", "a/bb": ""}},
+		{"dist/** re-include", map[string]string{".gitignore": "dist/**\n!dist/keep.me\n!dist/sub/\n", "dist/keep.me": "", "dist/x": "", "dist/sub/y": "", "dist/sub/keep.me": ""}},
+		{"excluded directory cannot re-include", map[string]string{".gitignore": "node_modules/\n!node_modules/keep\n", "node_modules/keep": "", "node_modules/a/b": ""}},
+		{"escapes", map[string]string{".gitignore": "\\#h\n\\!n\nsp\\ \na\\\n#c\n", "#h": "", "!n": "", "sp ": "", "sp": "", "a": "", "#c": ""}},
+		{"trailing spaces and CRLF", map[string]string{".gitignore": "\xef\xbb\xbfa  \r\nb \\ \r\n", "a": "", "b  ": "", "b \\": "", "c": ""}},
+		{"deeper file wins", map[string]string{".gitignore": "*.o\n!keep.log\n", "sub/.gitignore": "!x.o\n*.log\n", "x.o": "", "sub/x.o": "", "sub/y.o": "", "sub/keep.log": "", "keep.log": ""}},
+		{"anchored", map[string]string{".gitignore": "/top\nmid/x\n", "top": "", "d/top": "", "mid/x": "", "d/mid/x": ""}},
+		{"dir-only and symlinks", map[string]string{".gitignore": "dir/\nlink/\n*/\n!d2/\n", "dir/x": "", "link": "->dir", "d2/y": "", "f": ""}},
+		{"classes", map[string]string{".gitignore": "[a-c]x\n[!a]y\n[]]z\n[a-]w\na[\n", "ax": "", "dx": "", "ay": "", "by": "", "]z": "", "-w": "", "bw": "", "a[": ""}},
+		{"nested repositories", map[string]string{".gitignore": "ign/\n", "nest/f": "", "ign/f": "", "plain/.git": "not a repository"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home, top := t.TempDir(), t.TempDir()
+			gitRun(t, home, top, "init", "-q", "-b", "main")
+			for name, content := range tc.files {
+				p := filepath.Join(top, name)
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if target, ok := strings.CutPrefix(content, "->"); ok {
+					os.Symlink(target, p)
+				} else {
+					os.WriteFile(p, []byte(content), 0o644)
+				}
+			}
+			if tc.name == "nested repositories" {
+				gitRun(t, home, filepath.Join(top, "nest"), "init", "-q")
+				gitRun(t, home, filepath.Join(top, "ign"), "init", "-q")
+			}
+			want := gitPaths(t, home, top)
+			got, err := ourPaths(t, top)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.name == "nested repositories" {
+				delete(got, "plain") // not a repository: git lists its files, we also the directory
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("ours %v\ngit's %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+			}
+		})
+	}
+}
+
+// simpleGlob reports whether s uses only what path.Match and wildmatch
+// (WM_PATHNAME) read alike: letters, digits, '.', '_', '-', '/', '*'
+// and '?', without "**".
+func simpleGlob(s string, wild bool) bool {
+	for _, c := range []byte(s) {
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '.', c == '_', c == '-', c == '/':
+		case wild && (c == '*' || c == '?'):
+		default:
+			return false
+		}
+	}
+	return !strings.Contains(s, "**")
+}
+
+// FuzzGitignorePattern: parsing and matching any pattern against any path
+// never panics, and a simple pattern matches as path.Match does.
+//
+//	go test ./ccs -run '^$' -fuzz FuzzGitignorePattern -fuzztime 20s
+func FuzzGitignorePattern(f *testing.F) {
+	for _, s := range patSegments {
+		f.Add(s, "a/b/c")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 40 {
+		f.Add(randPattern(r), path.Join(treeNames[r.IntN(len(treeNames))], treeNames[r.IntN(len(treeNames))]))
+	}
+	f.Add("a/b**", "a/bc/d")
+	f.Add("[[:alpha:]]", "a")
+	f.Add("*.go", "x.go")
+	f.Add("a/*/c", "a/b/c")
+	f.Fuzz(func(t *testing.T, pat, name string) {
+		l := parseIgnoreFile([]byte(pat), "")
+		sub := parseIgnoreFile([]byte(pat), "a")
+		for _, isDir := range []bool{false, true} {
+			ignored([]*ignoreList{l, sub}, l, name, isDir)
+		}
+		wildmatch(pat, name, true)
+		wildmatch(pat, name, false)
+		if !simpleGlob(pat, true) || !simpleGlob(name, false) || name == "" {
+			return
+		}
+		want, err := path.Match(pat, name)
+		if err != nil {
+			return
+		}
+		if got := wildmatch(pat, name, true); got != want {
+			t.Errorf("wildmatch(%q, %q) = %v, path.Match %v", pat, name, got, want)
+		}
+		p := parseIgnorePattern(pat)
+		if !p.unknown && !p.noDir && !p.mustDir && !strings.HasPrefix(pat, "/") {
+			if got := p.matchPathname(name, ""); got != want {
+				t.Errorf("pattern %q on %q: %v, path.Match %v", pat, name, got, want)
+			}
+		}
+	})
 }
