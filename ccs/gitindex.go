@@ -292,8 +292,10 @@ func indexVarint(b []byte) (uint64, int) {
 
 // checkIndexSum checks the index's trailing checksum (sha1 or sha256 of
 // everything before it, by its size). All zeros is what git writes with
-// index.skipHash; that is accepted. The check costs about a microsecond per
-// 100 entries (BenchmarkGitIndex).
+// index.skipHash; that is accepted. Git itself checks it only in fsck; here
+// it costs about 7 µs for 100 entries against 11 µs for parsing them
+// (BenchmarkGitIndex), and makes a torn or damaged index fall back to git
+// instead of being half read.
 func checkIndexSum(body, sum []byte) error {
 	if bytes.Count(sum, []byte{0}) == len(sum) {
 		return nil

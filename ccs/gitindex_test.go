@@ -344,3 +344,82 @@ func TestGitFingerprintSkip(t *testing.T) {
 		t.Errorf("past MaxGitEntries: %v", err)
 	}
 }
+
+// benchRepo makes a repository of files tracked files (50 a directory)
+// and an ignored node_modules of ignoredFiles files.
+func benchRepo(b *testing.B, files, ignoredFiles int) (top, home string) {
+	b.Helper()
+	needGit(b)
+	home, top = b.TempDir(), b.TempDir()
+	gitRun(b, home, top, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(top, ".gitignore"), []byte("node_modules/\n*.o\n/build\n"), 0o644)
+	for i := range files {
+		dir := top
+		if files > 100 {
+			dir = filepath.Join(top, fmt.Sprintf("d%d", i/50))
+			os.MkdirAll(dir, 0o755)
+		}
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", i)), []byte(fmt.Sprint(i)), 0o644)
+	}
+	gitRun(b, home, top, "add", "-A")
+	gitRun(b, home, top, "commit", "-qm", "bench")
+	for i := range ignoredFiles {
+		dir := filepath.Join(top, "node_modules", fmt.Sprintf("m%d", i/100))
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("i%d.js", i)), nil, 0o644)
+	}
+	return top, home
+}
+
+// BenchmarkGitFingerprint: a work tree's fingerprint through git ls-files
+// (before) and from the repository's files (now).
+//
+//	go test ./ccs -run '^$' -bench GitFingerprint -benchtime 20x
+func BenchmarkGitFingerprint(b *testing.B) {
+	for _, size := range []struct {
+		name           string
+		files, ignored int
+	}{{"100files", 100, 0}, {"5000files+20000ignored", 5000, 20000}} {
+		b.Run(size.name, func(b *testing.B) {
+			top, home := benchRepo(b, size.files, size.ignored)
+			env := gitEnvFor(home)
+			b.Run("git-ls-files", func(b *testing.B) {
+				for b.Loop() {
+					if err := gitLsFilesFingerprint(sha1.New(), top, env, nil, new(int)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("files", func(b *testing.B) {
+				for b.Loop() {
+					if err := gitFilesFingerprint(sha1.New(), top, nil, new(int)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkGitIndex: parsing an index of 100 entries, and the part of it
+// that checks the trailing checksum.
+func BenchmarkGitIndex(b *testing.B) {
+	top, _ := benchRepo(b, 100, 0)
+	data, err := os.ReadFile(filepath.Join(top, ".git", "index"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("parse", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := parseGitIndex(data, sha1.Size); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("checksum", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			checkIndexSum(data[:len(data)-sha1.Size], data[len(data)-sha1.Size:])
+		}
+	})
+}
