@@ -30,7 +30,8 @@ const KeyVersion = 2
 // the command is not served (ErrNotServable).
 const MaxFingerprintEntries = 20000
 
-// gitTimeout bounds the one git process a fingerprint runs.
+// gitTimeout bounds the git process a fingerprint runs when it cannot
+// read the repository's files itself.
 const gitTimeout = 10 * time.Second
 
 // ErrNotServable says the run's key could not be made: it runs, and is
@@ -145,10 +146,13 @@ const stdinWait = 20 * time.Millisecond
 // Fingerprint describes the inputs a command in cwd may read, so that a
 // cache entry is never served after they changed:
 //
-//   - inside a git work tree: HEAD, the index (git ls-files --stage: the
-//     mode and blob of every tracked path), every untracked-not-ignored
-//     path, and the mtime and size of all those files (up to
-//     MaxGitEntries);
+//   - inside a git work tree: HEAD, the index (the mode, object id and
+//     stage of every tracked path), every untracked-not-ignored path,
+//     info/exclude, and the lstat (mode, size, mtime, inode) of all those
+//     paths, up to MaxGitEntries. The paths are a superset of what git
+//     ls-files --cached --others --exclude-standard lists; they are read
+//     from the repository's files (gitFingerprint), with one git process
+//     only as the fallback;
 //   - elsewhere: the path, mode, mtime and size of every entry under cwd,
 //     up to MaxFingerprintEntries (past that: ErrNotServable);
 //   - and the same of every watch path (a directory: everything under it).

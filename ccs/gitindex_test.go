@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -207,6 +208,26 @@ func TestGitIndexFallback(t *testing.T) {
 			if e, err := parseGitIndex(b, sha1.Size); err == nil && len(e) != len(full) {
 				t.Errorf("index cut at %d parsed as %d entries", n, len(e))
 			}
+		}
+	})
+	t.Run("linked worktree", func(t *testing.T) {
+		main, home := newRepo(t, indexFiles)
+		os.WriteFile(filepath.Join(main, ".git", "info", "exclude"), []byte("*.tmp\n"), 0o644)
+		top := filepath.Join(t.TempDir(), "wt")
+		gitRun(t, home, main, "worktree", "add", "-q", "-b", "wt", top)
+		for _, name := range []string{"x.tmp", "x.o", "y"} {
+			os.WriteFile(filepath.Join(top, name), nil, 0o644)
+		}
+		got, _, err := ourStage(t, top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := lsStage(t, home, top); got != want {
+			t.Errorf("index read as\n%s\ngit ls-files --stage:\n%s", got, want)
+		}
+		paths, err := ourPaths(t, top)
+		if want := gitPaths(t, home, top); err != nil || !maps.Equal(paths, want) {
+			t.Errorf("ours %v (%v), git's %v", paths, err, want)
 		}
 	})
 	t.Run("no index", func(t *testing.T) {
