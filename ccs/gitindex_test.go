@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -199,6 +200,12 @@ func TestGitIndexFallback(t *testing.T) {
 		if _, err := parseGitIndex(v5, sha1.Size); !errors.Is(err, errGitFallback) {
 			t.Errorf("version 5 read: %v", err)
 		}
+		// every byte flipped: no panic (the checksum would catch it)
+		for i := 12; i < len(zero)-sha1.Size; i++ {
+			b := append([]byte{}, zero...)
+			b[i] ^= 0xa5
+			parseGitIndex(b, sha1.Size)
+		}
 		// every truncation (checksum zeroed, so the parser itself is
 		// tested) falls back without a panic, unless it cuts between
 		// extensions
@@ -228,6 +235,25 @@ func TestGitIndexFallback(t *testing.T) {
 		paths, err := ourPaths(t, top)
 		if want := gitPaths(t, home, top); err != nil || !maps.Equal(paths, want) {
 			t.Errorf("ours %v (%v), git's %v", paths, err, want)
+		}
+	})
+	t.Run("merge conflict", func(t *testing.T) {
+		top, home := newRepo(t, indexFiles)
+		gitRun(t, home, top, "checkout", "-q", "-b", "side")
+		os.WriteFile(filepath.Join(top, "a.txt"), []byte("side"), 0o644)
+		gitRun(t, home, top, "commit", "-qam", "side")
+		gitRun(t, home, top, "checkout", "-q", "main")
+		os.WriteFile(filepath.Join(top, "a.txt"), []byte("main"), 0o644)
+		gitRun(t, home, top, "commit", "-qam", "main")
+		cmd := exec.Command("git", "merge", "-q", "side")
+		cmd.Dir, cmd.Env = top, gitEnvFor(home)
+		cmd.Run() // fails: the conflict is what is wanted
+		got, _, err := ourStage(t, top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := lsStage(t, home, top); got != want || !strings.Contains(want, " 3\ta.txt") {
+			t.Errorf("index read as\n%s\ngit ls-files --stage:\n%s", got, want)
 		}
 	})
 	t.Run("no index", func(t *testing.T) {
