@@ -238,11 +238,11 @@ func gitFilesFingerprint(h hash.Hash, top string, skip []string, n *int) error {
 		}
 		return nil
 	}
-	head := gitHead(top)
+	head := gitHeadIn(t.gitdir, t.common)
 	fmt.Fprintf(h, "%d %s\n%d %s\n", len(head), head, len(t.exclude), t.exclude)
 	var line []byte
 	for _, e := range t.index {
-		full := top + "/" + e.path
+		full := t.join(e.path)
 		if len(skip) > 0 && under(full, skip) {
 			continue
 		}
@@ -261,7 +261,7 @@ func gitFilesFingerprint(h hash.Hash, top string, skip []string, n *int) error {
 			return err
 		}
 		h.Write([]byte{kind, ' '})
-		statLine(h, top+"/"+rel)
+		statLine(h, t.join(rel))
 		return nil
 	})
 }
@@ -310,7 +310,12 @@ func gitLsFilesFingerprint(h hash.Hash, top string, environ, skip []string, n *i
 // itself and the ref it names (a loose ref, else the packed refs whole).
 // A worktree's .git file ("gitdir: …") and commondir are followed.
 func gitHead(top string) []byte {
-	gitdir, common := gitDirs(top)
+	return gitHeadIn(gitDirs(top))
+}
+
+// gitHeadIn is gitHead of the repository directory gitdir, whose common
+// directory is common.
+func gitHeadIn(gitdir, common string) []byte {
 	head, _ := readSmallFile(filepath.Join(gitdir, "HEAD"))
 	out := append([]byte("HEAD "), head...)
 	if ref, ok := bytes.CutPrefix(bytes.TrimSpace(head), []byte("ref: ")); ok {

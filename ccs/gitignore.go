@@ -442,7 +442,9 @@ const maxIgnoreFile = 4 << 20
 
 // gitTree is what a work tree's fingerprint reads from its repository.
 type gitTree struct {
-	top      string
+	top      string // with no trailing '/' (the root is "")
+	gitdir   string
+	common   string
 	skip     []string
 	hashSize int
 	index    []indexEntry // sorted by path, then stage
@@ -459,7 +461,7 @@ func readGitTree(top string, skip []string) (*gitTree, error) {
 	if err := syscall.Stat(filepath.Join(gitdir, "HEAD"), &st); err != nil {
 		return nil, fallback("no HEAD in %s", gitdir)
 	}
-	g := &gitTree{top: top, skip: skip}
+	g := &gitTree{top: strings.TrimSuffix(top, "/"), gitdir: gitdir, common: common, skip: skip}
 	var err error
 	if g.hashSize, err = gitHashSize(common); err != nil {
 		return nil, err
@@ -520,11 +522,13 @@ func (g *gitTree) walk(visit func(kind byte, rel string) error) error {
 	return g.walkDir("", nil, visit)
 }
 
+// join returns the absolute path of rel, a path relative to the top.
+func (g *gitTree) join(rel string) string {
+	return g.top + "/" + rel
+}
+
 func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte, rel string) error) error {
-	full := g.top
-	if rel != "" {
-		full = g.top + "/" + rel
-	}
+	full := g.join(rel)
 	ents, err := os.ReadDir(full)
 	if err != nil {
 		if rel == "" {
@@ -543,7 +547,7 @@ func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte,
 		if d.Type() != 0 {
 			return fallback("%s.gitignore is not a regular file", prefix)
 		}
-		b, err := readIgnoreFile(full+"/.gitignore", true)
+		b, err := readIgnoreFile(g.join(prefix+".gitignore"), true)
 		if err != nil {
 			return err
 		}
@@ -555,7 +559,7 @@ func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte,
 			continue
 		}
 		child := prefix + name
-		if len(g.skip) > 0 && under(g.top+"/"+child, g.skip) {
+		if len(g.skip) > 0 && under(g.join(child), g.skip) {
 			continue
 		}
 		switch typ := d.Type(); {
@@ -567,11 +571,11 @@ func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte,
 				continue
 			}
 			if !indexHasUnder(g.index, child) {
-				if _, err := os.Lstat(g.top + "/" + child + "/.git"); err == nil {
+				if _, err := os.Lstat(g.join(child) + "/.git"); err == nil {
 					if err := visit(gitNested, child); err != nil {
 						return err
 					}
-					if nestedRepo(g.top+"/"+child, g.hashSize) {
+					if nestedRepo(g.join(child), g.hashSize) {
 						continue
 					}
 				}
