@@ -298,7 +298,9 @@
 //	cache hit for a command that takes 1 s    median, 40 runs   vs floor true
 //	  plain directory of 100 files            3.27 ms           1.02x
 //	  git work tree of 100 files              4.98 ms           1.55x (1.32x in
-//	                                                            another run)
+//	                                                            another run;
+//	                                                            1.15x since it
+//	                                                            starts no git)
 //
 //	100 MB through guard -c 'cat FILE' | cat  CPU (all)   wall
 //	  GUARD_NO_CACHE=1 (passthrough)          50 ms       64 ms
