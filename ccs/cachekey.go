@@ -202,7 +202,8 @@ const MaxGitEntries = 10 * MaxFingerprintEntries
 // --exclude-standard lists with the lstat of each path: every index entry
 // (mode, object id, stage, path and the skip-worktree and intent-to-add
 // flags, not the index's stat cache, which a git status refreshes), then
-// every untracked path that is not ignored, and info/exclude. It reads
+// every untracked path that is not ignored, every .gitignore read (even
+// one that ignores itself) and info/exclude. It reads
 // the index and the .gitignore files itself (gitindex.go, gitignore.go)
 // and starts no process; where it cannot read them exactly
 // (errGitFallback: a split or sparse index, an unknown index version or

@@ -434,6 +434,7 @@ const (
 	gitUntracked  = 'u' // a file or symlink not in the index and not ignored
 	gitNested     = 'n' // a directory holding a .git of its own (not entered if a repository)
 	gitUnreadable = 'x' // a directory that could not be listed
+	gitIgnoreFile = 'g' // a .gitignore read (hashed even when it ignores itself)
 )
 
 // maxIgnoreFile bounds a .gitignore or info/exclude read; a larger one
@@ -514,7 +515,8 @@ func readIgnoreFile(path string, nofollow bool) ([]byte, error) {
 
 // walk reports, in a deterministic order, every path of the work tree that
 // `git ls-files --others --exclude-standard` lists (gitUntracked,
-// gitNested), and perhaps a few more (see ignored): it enters every
+// gitNested), and perhaps a few more (see ignored), and every .gitignore
+// it reads (gitIgnoreFile, even one that ignores itself): it enters every
 // directory that is not ignored, not a submodule (a gitlink in the index),
 // not a nested repository and not under skip, and never .git. Symlinks are
 // not followed.
@@ -549,6 +551,9 @@ func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte,
 		}
 		b, err := readIgnoreFile(g.join(prefix+".gitignore"), true)
 		if err != nil {
+			return err
+		}
+		if err := visit(gitIgnoreFile, prefix+".gitignore"); err != nil {
 			return err
 		}
 		lists = append(lists[:len(lists):len(lists)], parseIgnoreFile(b, rel))

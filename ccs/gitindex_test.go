@@ -338,6 +338,8 @@ func TestGitFingerprint(t *testing.T) {
 		{"stash pop", func() { git("stash", "pop", "-q") }, true},
 		{".gitignore edit that un-ignores a file", func() { write(".gitignore", "*.log\n!other.log\nignored/\n/build\n") }, true},
 		{"info/exclude edit", func() { write(".git/info/exclude", "new*\n") }, true},
+		{"a .gitignore that ignores itself", func() { write("self/.gitignore", ".gitignore\n") }, true},
+		{"and its edit", func() { write("self/.gitignore", ".gitignore\n#\n") }, true},
 	}
 	prev := fp()
 	for _, s := range steps {
