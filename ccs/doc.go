@@ -251,11 +251,12 @@
 // checkout) falls back to one git ls-files. TestGitListingMatchesGit holds
 // it to git ls-files over 300 random trees: a superset always, equal when
 // every pattern is understood. A hit in a git work tree of 100 files
-// (bench/context.sh section 2, before and after interleaved, 30 runs,
-// 2026-12-02; wall times noisy) went from 1.76x to 1.15x the floor
-// (a plain directory: 1.14x), from 7.0 to 3.0 ms of CPU in all processes
-// (perf stat task-clock; the floor is 1.9 ms), and from about 780 to
-// about 450 system calls (strace -f, two execve to one). In process
+// (bench/context.sh section 2, and the same with before and after
+// interleaved, 30 runs each, 2026-12-02; wall times noisy) went from
+// 1.65-1.77x to 1.15-1.19x the floor (a plain directory: 1.06-1.21x),
+// from 6.0-7.0 to 3.0-3.6 ms of CPU in all processes (perf stat
+// task-clock; the floor 1.9-2.2 ms), and from about 770 to about 470
+// system calls (strace -f, two execve to one). In process
 // (BenchmarkGitFingerprint): 100 files 1.6-1.9 ms through git ls-files,
 // 0.26-0.33 ms read from the files.
 //
