@@ -24,13 +24,14 @@ import (
 
 // KeyVersion is part of every cache key: a guard whose key or run format
 // changes bumps it, and old entries simply never match again.
-const KeyVersion = 1
+const KeyVersion = 2
 
 // MaxFingerprintEntries bounds the files a fingerprint looks at. Past it
 // the command is not served (ErrNotServable).
 const MaxFingerprintEntries = 20000
 
-// gitTimeout bounds the one git process a fingerprint runs.
+// gitTimeout bounds the git process a fingerprint runs when it cannot
+// read the repository's files itself.
 const gitTimeout = 10 * time.Second
 
 // ErrNotServable says the run's key could not be made: it runs, and is
@@ -145,10 +146,13 @@ const stdinWait = 20 * time.Millisecond
 // Fingerprint describes the inputs a command in cwd may read, so that a
 // cache entry is never served after they changed:
 //
-//   - inside a git work tree: HEAD, the index (git ls-files --stage: the
-//     mode and blob of every tracked path), every untracked-not-ignored
-//     path, and the mtime and size of all those files (up to
-//     MaxGitEntries);
+//   - inside a git work tree: HEAD, the index (the mode, object id and
+//     stage of every tracked path), every untracked-not-ignored path,
+//     info/exclude, and the lstat (mode, size, mtime, inode) of all those
+//     paths, up to MaxGitEntries. The paths are a superset of what git
+//     ls-files --cached --others --exclude-standard lists; they are read
+//     from the repository's files (gitFingerprint), with one git process
+//     only as the fallback;
 //   - elsewhere: the path, mode, mtime and size of every entry under cwd,
 //     up to MaxFingerprintEntries (past that: ErrNotServable);
 //   - and the same of every watch path (a directory: everything under it).
@@ -194,10 +198,80 @@ func gitTop(cwd string) string {
 const MaxGitEntries = 10 * MaxFingerprintEntries
 
 // gitFingerprint hashes, for the work tree at top: HEAD (read from the
-// repository's files), the index as git ls-files --stage shows it (mode,
-// blob and stage of every tracked path) with every untracked-not-ignored
-// path, and the mtime and size of each of those files. One git process.
+// repository's files) and what git ls-files --cached --others
+// --exclude-standard lists with the lstat of each path: every index entry
+// (mode, object id, stage, path and the skip-worktree and intent-to-add
+// flags, not the index's stat cache, which a git status refreshes), then
+// every untracked path that is not ignored, every .gitignore read (even
+// one that ignores itself) and info/exclude. It reads
+// the index and the .gitignore files itself (gitindex.go, gitignore.go)
+// and starts no process; where it cannot read them exactly
+// (errGitFallback: a split or sparse index, an unknown index version or
+// mandatory extension, a symlinked .gitignore, …) it runs one
+// git ls-files instead (gitLsFilesFingerprint).
 func gitFingerprint(h hash.Hash, top string, environ, skip []string, n *int) error {
+	g := sha256.New()
+	m := *n
+	err := gitFilesFingerprint(g, top, skip, &m)
+	if errors.Is(err, errGitFallback) {
+		return gitLsFilesFingerprint(h, top, environ, skip, n)
+	}
+	if err != nil {
+		return err
+	}
+	*n = m
+	fmt.Fprintf(h, "git files %q %x\n", top, g.Sum(nil))
+	return nil
+}
+
+// gitFilesFingerprint is gitFingerprint without git: see there. The order
+// is deterministic: index order, then the walk's (sorted names, depth
+// first).
+func gitFilesFingerprint(h hash.Hash, top string, skip []string, n *int) error {
+	t, err := readGitTree(top, skip)
+	if err != nil {
+		return err
+	}
+	count := func() error {
+		*n++
+		if *n > MaxGitEntries {
+			return fmt.Errorf("more than %d files in the work tree: %w", MaxGitEntries, ErrNotServable)
+		}
+		return nil
+	}
+	head := gitHeadIn(t.gitdir, t.common)
+	fmt.Fprintf(h, "%d %s\n%d %s\n", len(head), head, len(t.exclude), t.exclude)
+	var line []byte
+	for _, e := range t.index {
+		full := t.join(e.path)
+		if len(skip) > 0 && under(full, skip) {
+			continue
+		}
+		if err := count(); err != nil {
+			return err
+		}
+		line = strconv.AppendUint(line[:0], uint64(e.mode), 8)
+		line = hex.AppendEncode(append(line, ' '), e.oid)
+		line = strconv.AppendUint(append(line, ' '), uint64(e.stage), 10)
+		line = strconv.AppendUint(append(line, ' '), uint64(e.ext), 10)
+		h.Write(append(line, ' '))
+		statLine(h, full)
+	}
+	return t.walk(func(kind byte, rel string) error {
+		if err := count(); err != nil {
+			return err
+		}
+		h.Write([]byte{kind, ' '})
+		statLine(h, t.join(rel))
+		return nil
+	})
+}
+
+// gitLsFilesFingerprint is gitFingerprint with one git process: HEAD, the
+// index as git ls-files --stage shows it (mode, blob and stage of every
+// tracked path) with every untracked-not-ignored path, and the lstat of
+// each of those files.
+func gitLsFilesFingerprint(h hash.Hash, top string, environ, skip []string, n *int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard")
@@ -237,22 +311,12 @@ func gitFingerprint(h hash.Hash, top string, environ, skip []string, n *int) err
 // itself and the ref it names (a loose ref, else the packed refs whole).
 // A worktree's .git file ("gitdir: …") and commondir are followed.
 func gitHead(top string) []byte {
-	gitdir := filepath.Join(top, ".git")
-	if b, err := readSmallFile(gitdir); err == nil {
-		if d, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("gitdir: ")); ok {
-			gitdir = string(d)
-			if !filepath.IsAbs(gitdir) {
-				gitdir = filepath.Join(top, gitdir)
-			}
-		}
-	}
-	common := gitdir
-	if b, err := readSmallFile(filepath.Join(gitdir, "commondir")); err == nil {
-		common = string(bytes.TrimSpace(b))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(gitdir, common)
-		}
-	}
+	return gitHeadIn(gitDirs(top))
+}
+
+// gitHeadIn is gitHead of the repository directory gitdir, whose common
+// directory is common.
+func gitHeadIn(gitdir, common string) []byte {
 	head, _ := readSmallFile(filepath.Join(gitdir, "HEAD"))
 	out := append([]byte("HEAD "), head...)
 	if ref, ok := bytes.CutPrefix(bytes.TrimSpace(head), []byte("ref: ")); ok {
@@ -292,14 +356,24 @@ func gitEnv(environ []string) []string {
 	return append(out, "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
 }
 
-// statLine hashes a path's type, mode, size and mtime ("-" when missing).
+// statLine hashes a path (length-prefixed) and its lstat: mode, size,
+// mtime and inode ("-" when missing). It is formatted by hand: with
+// fmt, formatting cost as much as the lstat.
 func statLine(h hash.Hash, path string) {
+	var buf [160]byte
+	b := strconv.AppendInt(buf[:0], int64(len(path)), 10)
+	b = append(append(b, ' '), path...)
 	var st syscall.Stat_t
 	if err := syscall.Lstat(path, &st); err != nil {
-		fmt.Fprintf(h, "%q -\n", path)
+		h.Write(append(b, " -\n"...))
 		return
 	}
-	fmt.Fprintf(h, "%q %o %d %d.%09d %d\n", path, st.Mode, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ino)
+	b = strconv.AppendUint(append(b, ' '), uint64(st.Mode), 8)
+	b = strconv.AppendInt(append(b, ' '), st.Size, 10)
+	b = strconv.AppendInt(append(b, ' '), st.Mtim.Sec, 10)
+	b = strconv.AppendInt(append(b, '.'), st.Mtim.Nsec, 10)
+	b = strconv.AppendUint(append(b, ' '), st.Ino, 10)
+	h.Write(append(b, '\n'))
 }
 
 // walkFingerprint hashes every entry under root (root itself if it is not
