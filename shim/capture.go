@@ -27,8 +27,11 @@ const captureBuf = 64 << 10
 // A stream that has passed bigPipeAt bytes gets a pipe of bigPipe bytes
 // (when the system allows it), and is then moved bigPipe bytes at a time:
 // with 64 KiB pipes, a command that prints at full speed costs a wake-up
-// of three processes every 64 KiB. The pipe grows only then, because its
-// size counts against the user's pipe quota while it lives.
+// of three processes every 64 KiB. When the agent reads from a pipe too,
+// that pipe is asked to grow as well: guard can move no more per wake-up
+// than it holds. Pipes grow only then, because their size counts against
+// the user's pipe quota while they live (past the quota the kernel says
+// no, and they stay as they are).
 const (
 	bigPipeAt = 1 << 20
 	bigPipe   = 1 << 20
@@ -366,6 +369,12 @@ func (c *capture) grow(s int, n int64) {
 		c.grown[s] = true
 		// EPERM past the user's pipe quota: the pipe stays as it is
 		_, _ = unix.FcntlInt(c.read[s].Fd(), unix.F_SETPIPE_SZ, bigPipe)
+		var st unix.Stat_t
+		if d := c.dst[s]; d != nil && unix.Fstat(int(d.Fd()), &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFIFO {
+			if n, err := unix.FcntlInt(d.Fd(), unix.F_GETPIPE_SZ, 0); err == nil && n < bigPipe {
+				_, _ = unix.FcntlInt(d.Fd(), unix.F_SETPIPE_SZ, bigPipe)
+			}
+		}
 	}
 }
 

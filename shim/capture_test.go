@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/redact"
@@ -281,5 +283,36 @@ func TestCaptureReadBackOffset(t *testing.T) {
 	kept := string(joined(chunks, ccs.Stdout))
 	if !strings.HasPrefix(kept, "1\n2\n3\n") || len(kept) != 1000 || !c.keep.Truncated() {
 		t.Errorf("kept %d bytes starting %.20q, truncated %v", len(kept), kept, c.keep.Truncated())
+	}
+}
+
+// TestCapturePipeGrows: a stream past bigPipeAt moves through 1 MiB pipes,
+// the agent's included, so a command that prints at full speed costs a
+// wake-up per MiB, not per 64 KiB; a short output leaves the agent's pipe
+// as it was.
+func TestCapturePipeGrows(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{{"head -c 3000000 /dev/zero", bigPipe}, {"echo short", 64 << 10}} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go io.Copy(io.Discard, r)
+		c, err := newCapture(w, w, true, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.keep.SetLimit(ccs.MaxRecord)
+		runBash(t, tc.text, func(sp *runSpec) {
+			sp.Stdout, sp.Stderr, sp.Capture = c.write[ccs.Stdout], c.write[ccs.Stderr], c
+		})
+		got, err := unix.FcntlInt(w.Fd(), unix.F_GETPIPE_SZ, 0)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: the agent's pipe holds %d bytes (%v), want %d", tc.text, got, err, tc.want)
+		}
+		w.Close()
+		r.Close()
 	}
 }
