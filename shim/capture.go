@@ -118,7 +118,7 @@ func newCapture(stdout, stderr *os.File, keep bool, red *redact.Redactor) (*capt
 	return c, nil
 }
 
-// closeAll closes every pipe end still open, and the read-back handles.
+// closeAll closes every pipe end still open.
 func (c *capture) closeAll() {
 	for s := range c.read {
 		for _, f := range []*os.File{c.read[s], c.write[s]} {
@@ -127,10 +127,7 @@ func (c *capture) closeAll() {
 			}
 		}
 		c.read[s], c.write[s] = nil, nil
-		if c.back[s] != nil {
-			c.back[s].f.Close()
-			c.back[s] = nil
-		}
+		c.back[s] = nil
 	}
 }
 
@@ -151,13 +148,12 @@ func (c *capture) started() {
 }
 
 // readBack is a stream that goes straight to a regular file of the
-// agent's: a second, read-only handle on that file, and where the
-// command's output in it starts.
+// agent's: which file, and where the command's output in it starts.
 type readBack struct {
-	dst    *os.File
-	f      *os.File
-	start  int64
-	append bool // the agent's handle appends: the output is what the file grew by
+	dst      *os.File
+	dev, ino uint64
+	start    int64
+	append   bool // the agent's handle appends: the output is what the file grew by
 }
 
 // where returns where output written now on b's handle would land: the
@@ -172,10 +168,8 @@ func (b *readBack) where() (int64, error) {
 	return unix.Seek(int(b.dst.Fd()), 0, io.SeekCurrent)
 }
 
-// openReadBack returns a read-back for dst when it is a regular file guard
-// can read (the agent's handle is often write-only, so guard opens the
-// same file again through /proc/self/fd), or nil: then the stream is
-// piped.
+// openReadBack returns a read-back for dst when it is a regular file, or
+// nil: then the stream is piped.
 func openReadBack(dst *os.File) *readBack {
 	if dst == nil {
 		return nil
@@ -188,27 +182,21 @@ func openReadBack(dst *os.File) *readBack {
 	if err != nil {
 		return nil
 	}
-	b := &readBack{dst: dst, append: flags&unix.O_APPEND != 0}
-	if b.start, err = b.where(); err != nil {
+	b := &readBack{dst: dst, dev: st.Dev, ino: st.Ino, append: flags&unix.O_APPEND != 0}
+	if b.append {
+		b.start = st.Size
+	} else if b.start, err = unix.Seek(int(dst.Fd()), 0, io.SeekCurrent); err != nil {
 		return nil
 	}
-	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(int(dst.Fd())), unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return nil
-	}
-	var again unix.Stat_t
-	if unix.Fstat(fd, &again) != nil || again.Dev != st.Dev || again.Ino != st.Ino {
-		unix.Close(fd) // not the same file (renamed over meanwhile): pipe it
-		return nil
-	}
-	b.f = os.NewFile(uintptr(fd), "readback")
 	return b
 }
 
 // readBack keeps what the command wrote to stream s's file: from where its
 // first write would have landed to where the next would (the command
 // shared the agent's handle, so its writes moved it), at most what the
-// capture keeps.
+// capture keeps. The agent's handle is often write-only, so the file is
+// opened again, for reading, through /proc/self/fd; a file guard cannot
+// read that way is not kept (the run is marked truncated).
 func (c *capture) readBack(s int) {
 	b := c.back[s]
 	end, err := b.where()
@@ -217,11 +205,25 @@ func (c *capture) readBack(s int) {
 		return
 	}
 	n := end - b.start
+	if n == 0 {
+		return
+	}
+	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(int(b.dst.Fd())), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		c.keep.Passed()
+		return
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Dev != b.dev || st.Ino != b.ino {
+		c.keep.Passed() // not the same file (replaced meanwhile)
+		return
+	}
 	want := min(n, int64(c.keep.Room()))
 	buf := make([]byte, want)
 	got := 0
 	for int64(got) < want {
-		k, err := unix.Pread(int(b.f.Fd()), buf[got:], b.start+int64(got))
+		k, err := unix.Pread(fd, buf[got:], b.start+int64(got))
 		if err == unix.EINTR {
 			continue
 		}
@@ -244,6 +246,11 @@ func sameFile(a, b *os.File) bool {
 		return false
 	}
 	return sa.Dev == sb.Dev && sa.Ino == sb.Ino
+}
+
+// piped reports whether any stream passes through a pipe guard reads.
+func (c *capture) piped() bool {
+	return c.read[ccs.Stdout] != nil || c.read[ccs.Stderr] != nil
 }
 
 // fd is the descriptor poll watches for stream s (-1: none).

@@ -152,7 +152,9 @@ func run(sp runSpec) (runResult, error) {
 		defer t.Stop()
 	}
 	var ws syscall.WaitStatus
-	pumped := sp.Capture == nil
+	// Nothing to read while it runs (no output, or only the agent's files,
+	// read back after): the capture finishes once the command is reaped.
+	pumped := sp.Capture == nil || !sp.Capture.piped()
 	if !pumped {
 		if pidfd, perr := unix.PidfdOpen(pid, 0); perr == nil {
 			// forward output until the command exits: no extra thread
@@ -187,6 +189,9 @@ func run(sp runSpec) (runResult, error) {
 	}
 	if reaped != nil {
 		close(reaped)
+	}
+	if sp.Capture != nil && !sp.Capture.piped() {
+		sp.Capture.finish()
 	}
 	close(stop)
 	res, ending := w.finish()
