@@ -119,7 +119,7 @@ func (c *Capture) Add(stream int, p []byte) {
 		a.signal()
 	} else {
 		if c.raw[stream] == nil {
-			c.raw[stream] = make([]byte, 0, min(max(len(p), 4<<10), c.max()))
+			c.raw[stream] = make([]byte, 0, c.firstCap(len(p)))
 		}
 		c.raw[stream] = append(c.raw[stream], p...)
 		if c.size > redactAhead && c.redactor != nil {
@@ -131,6 +131,18 @@ func (c *Capture) Add(stream int, p []byte) {
 		return
 	}
 	c.reads = append(c.reads, chunkLen{stream, len(p)})
+}
+
+// firstCap is the capacity of a stream's buffer at its first read of n
+// bytes: a short output gets what it needs, and a stream whose first read
+// filled a pipe (64 KiB or more: bulk output) gets the whole limit at once,
+// so that appending never copies it (the kernel provides the pages only
+// when they are written).
+func (c *Capture) firstCap(n int) int {
+	if n >= 64<<10 {
+		return c.max()
+	}
+	return min(max(n, 4<<10), c.max())
 }
 
 // startRedacting starts the goroutine that redacts each stream as it
