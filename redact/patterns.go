@@ -23,8 +23,12 @@ type pattern struct {
 	fold      bool
 	wordStart bool
 	near      func(line []byte, i int) bool
-	expr      string
-	scan      func(r *Redactor, line []byte, k *spanSink)
+	// nearAny: near holds on the whole input wherever it holds on the
+	// line (it reads only bytes around the trigger that it needs inside
+	// the line), so scan may try it before it finds the line
+	nearAny bool
+	expr    string
+	scan    func(r *Redactor, line []byte, k *spanSink)
 	// valid, when set, rejects a candidate secret (the replaced text).
 	valid func(secret []byte) bool
 	// literal: expr is matched as plain text (a user pattern that does not
@@ -104,7 +108,7 @@ var builtin = [...]pattern{
 		expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`,
 	},
 	{
-		kind: "aws-secret-access-key", triggers: []string{"secret"}, fold: true, near: awsBefore,
+		kind: "aws-secret-access-key", triggers: []string{"secret"}, fold: true, near: awsBefore, nearAny: true,
 		expr: `(?i)aws[_-]?secret(?:[_-]?access)?[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+=]{16,128})`,
 	},
 	{
@@ -172,7 +176,7 @@ var builtin = [...]pattern{
 	{
 		// bot tokens: the bot's id in base64 (M…, N…, O…), a dot, a
 		// timestamp, a dot, an HMAC
-		kind: "discord", triggers: []string{"MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"}, wordStart: true, near: discordNear,
+		kind: "discord", triggers: []string{"MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"}, wordStart: true, near: discordNear, nearAny: true,
 		expr: `\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b`,
 	},
 	{kind: "discord-webhook", triggers: []string{"discord"}, expr: `discord(?:app)?\.com/api/webhooks/[0-9]+/(?P<s>[A-Za-z0-9_-]{40,})`},
@@ -229,7 +233,7 @@ var builtin = [...]pattern{
 	// ---- SaaS -----------------------------------------------------------
 	{kind: "sendgrid", triggers: []string{"SG."}, wordStart: true, expr: `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`},
 	{kind: "mailgun", triggers: []string{"key-"}, wordStart: true, expr: `\bkey-[0-9a-f]{32}\b`},
-	{kind: "twilio", triggers: []string{"SK"}, wordStart: true, near: hexAfter(2, 32), expr: `\bSK[0-9a-fA-F]{32}\b`},
+	{kind: "twilio", triggers: []string{"SK"}, wordStart: true, near: hexAfter(2, 32), nearAny: true, expr: `\bSK[0-9a-fA-F]{32}\b`},
 	{kind: "linear", triggers: []string{"lin_api_"}, wordStart: true, expr: `\blin_api_[A-Za-z0-9]{40}`},
 	{kind: "notion", triggers: []string{"ntn_", "secret_"}, wordStart: true, expr: `\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b`, valid: mixedCase},
 	{kind: "postman", triggers: []string{"PMAK-"}, wordStart: true, expr: `\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}`},
@@ -241,14 +245,14 @@ var builtin = [...]pattern{
 
 	{kind: "mapbox", triggers: []string{"sk.eyJ"}, wordStart: true, expr: `\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`},
 	{kind: "contentful", triggers: []string{"CFPAT-"}, wordStart: true, expr: `\bCFPAT-[A-Za-z0-9_-]{43}`},
-	{kind: "airtable", triggers: []string{"pat"}, wordStart: true, near: airtableNear, expr: `\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`},
+	{kind: "airtable", triggers: []string{"pat"}, wordStart: true, near: airtableNear, nearAny: true, expr: `\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`},
 	{kind: "cloudflare", triggers: []string{"v1.0-"}, wordStart: true, expr: `\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}`},
 	{kind: "circleci", triggers: []string{"CCIPAT_"}, wordStart: true, expr: `\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}`},
 	{kind: "buildkite", triggers: []string{"bkua_"}, wordStart: true, expr: `\bbkua_[a-f0-9]{40}`},
 	{kind: "sourcegraph", triggers: []string{"sgp_"}, wordStart: true, expr: `\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}`},
 	{kind: "sonarqube", triggers: []string{"squ_", "sqp_", "sqa_"}, wordStart: true, expr: `\bsq[upa]_[a-f0-9]{40}`},
 	{kind: "twitter", triggers: []string{"AAAAAAAAAAAAAAAAAAAAA"}, expr: `AAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{60,}`, valid: hasPercent},
-	{kind: "mailchimp", triggers: []string{"-us"}, near: hexBefore(32), expr: `\b[0-9a-f]{32}-us[0-9]{1,2}\b`},
+	{kind: "mailchimp", triggers: []string{"-us"}, near: hexBefore(32), nearAny: true, expr: `\b[0-9a-f]{32}-us[0-9]{1,2}\b`},
 	{kind: "aws-ecr", triggers: []string{"eyJwYXlsb2FkIjoi"}, wordStart: true, expr: `\beyJwYXlsb2FkIjoi[A-Za-z0-9+/=]{100,}`},
 	{
 		// PHP: define('DB_PASSWORD', '…'); (wp-config.php and its salts)

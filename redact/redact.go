@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"regexp"
 	"slices"
 	"strings"
@@ -50,31 +51,58 @@ const (
 // equal to the whole-buffer result, however the input is cut into writes.
 //
 // Secrets are found in one pass: every environment value and every
-// pattern's trigger strings sit in one table indexed by a hash of their
-// first two bytes, behind a bitmap of their first two bytes and one of
-// their first three, and a scan of the input notes where they occur. Environment values are secrets where they occur; a
-// pattern's matcher then runs only on the lines holding one of its triggers.
+// pattern's trigger strings sit in one table, and a scan of the input notes
+// where they occur. Environment values are secrets where they occur; a
+// pattern's matcher then runs only on the lines holding one of its
+// triggers.
 type Redactor struct {
 	env      []envSecret // longest value first
 	pats     []*pattern  // the built-in table, then the user's
 	always   []int       // patterns with no trigger: run on every line
 	triggers []trigger
-	// pairIdx[pairOff[k]:pairOff[k+1]] are the triggers whose first two
-	// bytes (each case when folded) hash to k
-	pairIdx []int32
-	pairOff [1024 + 1]int32
-	pairs   [1 << 16 / 64]uint64
-	// trigrams hashes the first three bytes of every trigger: a second
-	// sieve behind pairs. A pair that begins a two-byte trigger is in
-	// pairsOpen instead, and passes whatever byte follows.
-	trigrams  [1 << 16 / 64]uint64
-	pairsOpen [1 << 16 / 64]uint64
+	// A trigger of three bytes or more is found by its first three bytes
+	// (each case when folded), a two-byte one by its two: triBits holds a
+	// 16-bit hash of every such three (see triHash), pairBits every such
+	// two. Where one of them says yes, the bucket of the hash (its top 12
+	// bits) or of the pair lists the triggers to compare, with the exact
+	// bytes they start with, in the order of triggers.
+	triBits  [1 << 16 / 64]uint64
+	pairBits [1 << 16 / 64]uint64
+	triOff   [triBuckets + 1]int32
+	pairOff  [pairBuckets + 1]int32
+	triEnt   []bucketEntry // bucket k is triEnt[triOff[k]:triOff[k+1]]
+	pairEnt  []bucketEntry
 	// compiled holds each pattern's regexp once a trigger made it needed:
 	// compiling all of them costs more than guard's whole decision.
 	compiled []*regexp.Regexp
 	once     []sync.Once
 	keyRE    [len(keyExprSrc)]*regexp.Regexp
 	keyOnce  [len(keyExprSrc)]sync.Once
+}
+
+// Buckets of the trigger tables.
+const (
+	triBuckets  = 1 << 12
+	pairBuckets = 1 << 8
+)
+
+// A bucketEntry is a trigger (an index of triggers) and the bytes it
+// starts with (three or two, the first in the low byte), in the case of
+// one of its spellings.
+type bucketEntry struct {
+	key  uint32
+	trig int32
+}
+
+// triHash hashes the three bytes of key (the first in the low byte) to 16
+// bits.
+func triHash(key uint32) uint32 {
+	return key * 0x9E3779B1 >> 16
+}
+
+// pairBucket hashes the two bytes of key to a bucket of pairOff.
+func pairBucket(key uint32) uint32 {
+	return key * 0x9E3779B1 >> 24
 }
 
 // regexp returns pattern i's compiled expression, compiling it on first use.
@@ -161,65 +189,81 @@ func New(environ []string, opts ...Option) *Redactor {
 	r.once = make([]sync.Once, len(r.pats))
 
 	r.triggers = make([]trigger, 0, len(r.env)+len(r.pats)*3)
-	entries := make([][2]int32, 0, 2*cap(r.triggers))
 	for i, e := range r.env {
-		r.addTrigger(trigger{text: string(e.value), owner: i}, &entries)
+		r.triggers = append(r.triggers, trigger{text: string(e.value), owner: i})
 	}
 	for i, p := range r.pats {
 		if len(p.triggers) == 0 {
 			r.always = append(r.always, i)
 		}
 		for _, t := range p.triggers {
-			r.addTrigger(trigger{text: t, fold: p.fold, wordStart: p.wordStart, owner: len(r.env) + i}, &entries)
+			r.triggers = append(r.triggers, trigger{text: t, fold: p.fold, wordStart: p.wordStart, owner: len(r.env) + i})
 		}
 	}
-	r.buildPairs(entries)
+	r.buildBuckets()
 	return r
 }
 
-// addTrigger adds t to the tables; entries notes each (bucket, trigger)
-// for buildPairs.
-func (r *Redactor) addTrigger(t trigger, entries *[][2]int32) {
-	idx := int32(len(r.triggers))
-	r.triggers = append(r.triggers, t)
-	var fa, fb, fc [2]byte
-	firsts, seconds := cases(t.text[0], t.fold, &fa), cases(t.text[1], t.fold, &fb)
-	var thirds []byte
-	if len(t.text) > 2 {
-		thirds = cases(t.text[2], t.fold, &fc)
-	}
-	for _, a := range firsts {
-		for _, b := range seconds {
-			*entries = append(*entries, [2]int32{int32(pairBucket(a, b)), idx})
-			k := uint(a)<<8 | uint(b)
-			r.pairs[k/64] |= 1 << (k % 64)
-			if thirds == nil { // a two-byte trigger: any third byte
-				r.pairsOpen[k/64] |= 1 << (k % 64)
-			}
-			for _, c := range thirds {
-				h := trigram(a, b, c)
-				r.trigrams[h/64] |= 1 << (h % 64)
+// buildBuckets fills the bitmaps and buckets of the triggers: an entry for
+// every spelling of a trigger's first bytes, laid out by bucket in the
+// order of triggers (a counting sort: one pass to count, one to place).
+func (r *Redactor) buildBuckets() {
+	// each pass calls visit for every (spelling, trigger)
+	each := func(visit func(key uint32, long bool, ti int32)) {
+		for ti := range r.triggers {
+			t := &r.triggers[ti]
+			var fa, fb, fc [2]byte
+			firsts, seconds := cases(t.text[0], t.fold, &fa), cases(t.text[1], t.fold, &fb)
+			for _, a := range firsts {
+				for _, b := range seconds {
+					k := uint32(a) | uint32(b)<<8
+					if len(t.text) == 2 {
+						visit(k, false, int32(ti))
+						continue
+					}
+					for _, c := range cases(t.text[2], t.fold, &fc) {
+						visit(k|uint32(c)<<16, true, int32(ti))
+					}
+				}
 			}
 		}
 	}
-}
-
-// buildPairs lays the (bucket, trigger) entries out by bucket: the
-// triggers of bucket k are pairIdx[pairOff[k]:pairOff[k+1]].
-func (r *Redactor) buildPairs(entries [][2]int32) {
-	for _, e := range entries {
-		r.pairOff[e[0]+1]++
+	each(func(key uint32, long bool, _ int32) {
+		if long {
+			h := triHash(key)
+			r.triBits[h/64] |= 1 << (h % 64)
+			r.triOff[h>>4+1]++
+		} else {
+			r.pairBits[key/64] |= 1 << (key % 64)
+			r.pairOff[pairBucket(key)+1]++
+		}
+	})
+	for k := 1; k < len(r.triOff); k++ {
+		r.triOff[k] += r.triOff[k-1]
 	}
 	for k := 1; k < len(r.pairOff); k++ {
 		r.pairOff[k] += r.pairOff[k-1]
 	}
-	r.pairIdx = make([]int32, len(entries))
-	var fill [len(r.pairOff)]int32
-	for _, e := range entries {
-		k := e[0]
-		r.pairIdx[r.pairOff[k]+fill[k]] = e[1]
-		fill[k]++
-	}
+	r.triEnt = make([]bucketEntry, r.triOff[triBuckets])
+	r.pairEnt = make([]bucketEntry, r.pairOff[pairBuckets])
+	// place each entry at the start of its bucket's free part: the
+	// offsets move up by one as they go and end one bucket on, so they
+	// are shifted back after
+	each(func(key uint32, long bool, ti int32) {
+		if long {
+			k := triHash(key) >> 4
+			r.triEnt[r.triOff[k]] = bucketEntry{key, ti}
+			r.triOff[k]++
+		} else {
+			k := pairBucket(key)
+			r.pairEnt[r.pairOff[k]] = bucketEntry{key, ti}
+			r.pairOff[k]++
+		}
+	})
+	copy(r.triOff[1:], r.triOff[:triBuckets])
+	r.triOff[0] = 0
+	copy(r.pairOff[1:], r.pairOff[:pairBuckets])
+	r.pairOff[0] = 0
 }
 
 // cases returns c, and its other case when fold is set and c is a letter,
@@ -238,16 +282,6 @@ func cases(c byte, fold bool, buf *[2]byte) []byte {
 		return buf[:1]
 	}
 	return buf[:2]
-}
-
-// pairBucket hashes two bytes to an index of byPair.
-func pairBucket(a, b byte) int {
-	return int((uint32(a)<<8|uint32(b))*0x9E3779B1>>22) & 1023
-}
-
-// trigram hashes three bytes to 16 bits.
-func trigram(a, b, c byte) uint32 {
-	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> 16
 }
 
 // secretName reports whether an environment variable's name says it holds a
@@ -386,61 +420,162 @@ func completeUnits(b []byte) int {
 	return k
 }
 
+// minCut is the shortest unit that ends at a cut rather than a newline
+// (see segCut): a unit starts inside a line only that far from its start.
+const minCut = maxLine - cutWindow + 1
+
 // scan finds every trigger in b, in order. A hit counts only when its
 // trigger ends inside its unit (never across a cut).
+//
+// It looks at each position's next three bytes (a 32-bit load) and tests
+// their hash in triBits and their first two in pairBits, without a branch
+// between: ordinary text passes almost nowhere, and where it does the
+// bucket holds about one trigger.
 func (r *Redactor) scan(b []byte) []hit {
-	var hits []hit
-	var cur unit
-	have := false
-	// seen marks the patterns already noted for the current unit
-	var seen []uint64
-	pairs, trigrams, open := &r.pairs, &r.trigrams, &r.pairsOpen
-	for i := 0; i+1 < len(b); i++ {
-		k := uint(b[i])<<8 | uint(b[i+1])
-		if pairs[k/64]&(1<<(k%64)) == 0 {
+	s := scanner{r: r, b: b, nl: -1}
+	i := 0
+	// four positions from each 64-bit load, one branch for the four
+	for ; i+8 <= len(b); i += 4 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		k0, k1, k2, k3 := uint32(x)&0xffffff, uint32(x>>8)&0xffffff, uint32(x>>16)&0xffffff, uint32(x>>24)&0xffffff
+		if r.maybe(k0)|r.maybe(k1)|r.maybe(k2)|r.maybe(k3) == 0 {
 			continue
 		}
-		if i+2 < len(b) && open[k/64]&(1<<(k%64)) == 0 {
-			if h := trigram(b[i], b[i+1], b[i+2]); trigrams[h/64]&(1<<(h%64)) == 0 {
-				continue
+		for j, k := range [4]uint32{k0, k1, k2, k3} {
+			if r.maybe(k) != 0 {
+				s.at(i+j, k, true)
 			}
-		}
-		pb := pairBucket(b[i], b[i+1])
-		for _, ti := range r.pairIdx[r.pairOff[pb]:r.pairOff[pb+1]] {
-			t := &r.triggers[ti]
-			if !t.at(b, i) {
-				continue
-			}
-			if !have || i >= cur.n {
-				cur, have = unitAt(b, i), true
-				clear(seen)
-			}
-			if i+len(t.text) > cur.e {
-				continue
-			}
-			if t.owner < len(r.env) {
-				hits = append(hits, hit{u: cur, owner: t.owner, s: i, e: i + len(t.text)})
-				continue
-			}
-			if t.wordStart && i > cur.s && isWord(b[i-1]) {
-				continue
-			}
-			p := r.pats[t.owner-len(r.env)]
-			if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
-				continue
-			}
-			pi := t.owner - len(r.env)
-			if seen == nil {
-				seen = make([]uint64, (len(r.pats)+63)/64)
-			}
-			if seen[pi/64]&(1<<(pi%64)) != 0 {
-				continue
-			}
-			seen[pi/64] |= 1 << (pi % 64)
-			hits = append(hits, hit{u: cur, owner: t.owner})
 		}
 	}
-	return hits
+	for ; i+4 <= len(b); i++ {
+		if k := binary.LittleEndian.Uint32(b[i:]) & 0xffffff; r.maybe(k) != 0 {
+			s.at(i, k, true)
+		}
+	}
+	// the last three positions: a trigger of three bytes fits only
+	// before the last two
+	for ; i+1 < len(b); i++ {
+		x := uint32(b[i]) | uint32(b[i+1])<<8
+		if i+2 < len(b) {
+			x |= uint32(b[i+2]) << 16
+		}
+		s.at(i, x, i+2 < len(b))
+	}
+	return s.hits
+}
+
+// maybe is 1 (else 0) when a trigger may start with the three bytes of
+// key: their hash is in triBits or their first two in pairBits.
+func (r *Redactor) maybe(key uint32) uint64 {
+	h, p := triHash(key), key&0xffff
+	return (r.triBits[h/64]>>(h%64) | r.pairBits[p/64]>>(p%64)) & 1
+}
+
+// A scanner is the state of one scan.
+type scanner struct {
+	r    *Redactor
+	b    []byte
+	hits []hit
+	cur  unit // the unit of the last hit, when have
+	have bool
+	// nl is a newline before the current position, or -1 (b starts a
+	// unit): a unit starts inside a line only minCut after it
+	nl int
+	// seen marks the patterns already noted for cur
+	seen []uint64
+}
+
+// at tries the triggers that may start at i: those of the three bytes
+// key (when three) and of its first two, in the order of triggers.
+func (s *scanner) at(i int, key uint32, three bool) {
+	r := s.r
+	var tl, pl []bucketEntry
+	if three {
+		if h := triHash(key); r.triBits[h/64]&(1<<(h%64)) != 0 {
+			tl = r.triEnt[r.triOff[h>>4]:r.triOff[h>>4+1]]
+		}
+	}
+	key2 := key & 0xffff
+	if r.pairBits[key2/64]&(1<<(key2%64)) != 0 {
+		k := pairBucket(key2)
+		pl = r.pairEnt[r.pairOff[k]:r.pairOff[k+1]]
+	}
+	for {
+		for len(tl) > 0 && tl[0].key != key {
+			tl = tl[1:]
+		}
+		for len(pl) > 0 && pl[0].key != key2 {
+			pl = pl[1:]
+		}
+		switch {
+		case len(tl) > 0 && (len(pl) == 0 || tl[0].trig < pl[0].trig):
+			s.try(i, tl[0].trig)
+			tl = tl[1:]
+		case len(pl) > 0:
+			s.try(i, pl[0].trig)
+			pl = pl[1:]
+		default:
+			return
+		}
+	}
+}
+
+// try notes trigger ti at i when it is there, ends in its unit and passes
+// its pattern's checks. The checks that need no unit come first, so that
+// a word such as "path" (the trigger "pat") costs no look for its line.
+func (s *scanner) try(i int, ti int32) {
+	r, b := s.r, s.b
+	t := &r.triggers[ti]
+	if !t.at(b, i) {
+		return
+	}
+	inCur := s.have && i < s.cur.n
+	pi := t.owner - len(r.env)
+	var p *pattern
+	if pi >= 0 {
+		p = r.pats[pi]
+		if inCur && s.seen != nil && s.seen[pi/64]&(1<<(pi%64)) != 0 {
+			return
+		}
+		// a word character before the trigger: only a unit that starts
+		// at i (a cut) lets it pass, and none starts within minCut of
+		// a newline
+		if t.wordStart && !inCur && i > 0 && isWord(b[i-1]) && i < s.nl+1+minCut {
+			return
+		}
+		if p.nearAny && !p.near(b, i) {
+			return
+		}
+	}
+	if !inCur {
+		s.cur, s.have = unitAt(b, i), true
+		if s.cur.n > s.cur.e {
+			s.nl = s.cur.e
+		}
+		clear(s.seen)
+	}
+	cur := s.cur
+	if i+len(t.text) > cur.e {
+		return
+	}
+	if p == nil {
+		s.hits = append(s.hits, hit{u: cur, owner: t.owner, s: i, e: i + len(t.text)})
+		return
+	}
+	if t.wordStart && i > cur.s && isWord(b[i-1]) {
+		return
+	}
+	if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
+		return
+	}
+	if s.seen == nil {
+		s.seen = make([]uint64, (len(r.pats)+63)/64)
+	}
+	if s.seen[pi/64]&(1<<(pi%64)) != 0 {
+		return
+	}
+	s.seen[pi/64] |= 1 << (pi % 64)
+	s.hits = append(s.hits, hit{u: cur, owner: t.owner})
 }
 
 func isWord(c byte) bool {

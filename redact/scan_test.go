@@ -1,0 +1,260 @@
+package redact
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// refTables are the lookup tables scan used before triggers were bucketed
+// by their first three bytes: every trigger in 1024 buckets hashed on its
+// first two bytes, behind a bitmap of those pairs and a hashed one of the
+// first three bytes. They are built from r.triggers, in their order.
+type refTables struct {
+	pairIdx   []int32
+	pairOff   [1024 + 1]int32
+	pairs     [1 << 16 / 64]uint64
+	trigrams  [1 << 16 / 64]uint64
+	pairsOpen [1 << 16 / 64]uint64
+}
+
+func refPairBucket(a, b byte) int {
+	return int((uint32(a)<<8|uint32(b))*0x9E3779B1>>22) & 1023
+}
+
+func refTrigram(a, b, c byte) uint32 {
+	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> 16
+}
+
+func newRefTables(r *Redactor) *refTables {
+	rt := &refTables{}
+	var entries [][2]int32
+	for idx, t := range r.triggers {
+		var fa, fb, fc [2]byte
+		firsts, seconds := cases(t.text[0], t.fold, &fa), cases(t.text[1], t.fold, &fb)
+		var thirds []byte
+		if len(t.text) > 2 {
+			thirds = cases(t.text[2], t.fold, &fc)
+		}
+		for _, a := range firsts {
+			for _, b := range seconds {
+				entries = append(entries, [2]int32{int32(refPairBucket(a, b)), int32(idx)})
+				k := uint(a)<<8 | uint(b)
+				rt.pairs[k/64] |= 1 << (k % 64)
+				if thirds == nil {
+					rt.pairsOpen[k/64] |= 1 << (k % 64)
+				}
+				for _, c := range thirds {
+					h := refTrigram(a, b, c)
+					rt.trigrams[h/64] |= 1 << (h % 64)
+				}
+			}
+		}
+	}
+	for _, e := range entries {
+		rt.pairOff[e[0]+1]++
+	}
+	for k := 1; k < len(rt.pairOff); k++ {
+		rt.pairOff[k] += rt.pairOff[k-1]
+	}
+	rt.pairIdx = make([]int32, len(entries))
+	var fill [len(rt.pairOff)]int32
+	for _, e := range entries {
+		k := e[0]
+		rt.pairIdx[rt.pairOff[k]+fill[k]] = e[1]
+		fill[k]++
+	}
+	return rt
+}
+
+// scanReference is scan as it was before the trigram buckets, kept to
+// prove that the faster scan finds exactly the same hits.
+func scanReference(r *Redactor, rt *refTables, b []byte) []hit {
+	var hits []hit
+	var cur unit
+	have := false
+	var seen []uint64
+	pairs, trigrams, open := &rt.pairs, &rt.trigrams, &rt.pairsOpen
+	for i := 0; i+1 < len(b); i++ {
+		k := uint(b[i])<<8 | uint(b[i+1])
+		if pairs[k/64]&(1<<(k%64)) == 0 {
+			continue
+		}
+		if i+2 < len(b) && open[k/64]&(1<<(k%64)) == 0 {
+			if h := refTrigram(b[i], b[i+1], b[i+2]); trigrams[h/64]&(1<<(h%64)) == 0 {
+				continue
+			}
+		}
+		pb := refPairBucket(b[i], b[i+1])
+		for _, ti := range rt.pairIdx[rt.pairOff[pb]:rt.pairOff[pb+1]] {
+			t := &r.triggers[ti]
+			if !t.at(b, i) {
+				continue
+			}
+			if !have || i >= cur.n {
+				cur, have = unitAt(b, i), true
+				clear(seen)
+			}
+			if i+len(t.text) > cur.e {
+				continue
+			}
+			if t.owner < len(r.env) {
+				hits = append(hits, hit{u: cur, owner: t.owner, s: i, e: i + len(t.text)})
+				continue
+			}
+			if t.wordStart && i > cur.s && isWord(b[i-1]) {
+				continue
+			}
+			p := r.pats[t.owner-len(r.env)]
+			if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
+				continue
+			}
+			pi := t.owner - len(r.env)
+			if seen == nil {
+				seen = make([]uint64, (len(r.pats)+63)/64)
+			}
+			if seen[pi/64]&(1<<(pi%64)) != 0 {
+				continue
+			}
+			seen[pi/64] |= 1 << (pi % 64)
+			hits = append(hits, hit{u: cur, owner: t.owner})
+		}
+	}
+	return hits
+}
+
+// diffScan reports the first difference between scan and scanReference on
+// b, or "".
+func diffScan(r *Redactor, rt *refTables, b []byte) string {
+	got, want := r.scan(b), scanReference(r, rt, b)
+	if slices.Equal(got, want) {
+		return ""
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Sprintf("hit %d of %d/%d: got %+v, want %+v", i, len(got), len(want), got[i], want[i])
+		}
+	}
+	return fmt.Sprintf("got %d hits, want %d", len(got), len(want))
+}
+
+// scanRedactors are redactors with environment secrets and user patterns
+// of every shape (two-byte prefixes, folded, literal) beside the table.
+func scanRedactors() []*Redactor {
+	return []*Redactor{
+		New(nil),
+		New([]string{"GITHUB_TOKEN=" + ghp, "AWS_SECRET_ACCESS_KEY=" + awsSecret, "X_TOKEN=envsecretvalue99", "MY_PASSWORD=path=/api/v1/items"},
+			WithPatterns(`ab[0-9]+`, `(?i)zq-[a-z]+`, `Mx[0-9]{4}`, `inter(nal`, `(?i)id=[0-9]+`, `[a-z]+@example\.com`, `--x`, `pa`)),
+	}
+}
+
+// scanTexts are the benchmark inputs, the corpus and the test tables.
+func scanTexts(t *testing.T) map[string][]byte {
+	texts := benchInputs()
+	files, _ := filepath.Glob(filepath.Join("testdata", "corpus", "*.txtar"))
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			texts[filepath.Base(file)+"/"+f.Name] = f.Data
+		}
+	}
+	texts["seeds"] = []byte(strings.Join(streamSeeds(), "\n"))
+	return texts
+}
+
+// TestScanEqualsReference runs scan and scanReference over the benchmark
+// inputs, the corpus and the test tables, whole and cut at odd places
+// (a buffer may end inside a trigger), and over long lines that are cut
+// into units.
+func TestScanEqualsReference(t *testing.T) {
+	for ri, r := range scanRedactors() {
+		rt := newRefTables(r)
+		for name, text := range scanTexts(t) {
+			if d := diffScan(r, rt, text); d != "" {
+				t.Errorf("redactor %d, %s: %s", ri, name, d)
+			}
+			for _, n := range []int{1, 2, 3, 4, 5, 17, 4093} {
+				if n < len(text) {
+					if d := diffScan(r, rt, text[:len(text)-n]); d != "" {
+						t.Errorf("redactor %d, %s less %d bytes: %s", ri, name, n, d)
+					}
+					if d := diffScan(r, rt, text[n:]); d != "" {
+						t.Errorf("redactor %d, %s from %d: %s", ri, name, n, d)
+					}
+				}
+			}
+		}
+		// lines longer than maxLine, cut with and without separators, so
+		// that units start right after a word character
+		for _, fill := range []string{"x", "ab ", "pat", "MTxxxxxxxxxxxxxxxxxxxxxx.", "--pass ", "secretpatMT-ghp_"} {
+			long := strings.Repeat(fill, 3*maxLine/len(fill))
+			for _, text := range []string{long, "a\n" + long, long + "\n" + long, "patxxxxxxxxxxxxxx." + long, long + "pat\nsecret_x pat" + long} {
+				if d := diffScan(r, rt, []byte(text)); d != "" {
+					t.Errorf("redactor %d, long line of %q: %s", ri, fill, d)
+				}
+			}
+		}
+	}
+}
+
+// TestScanRandom runs scan and scanReference over random texts made of
+// trigger texts (in both cases), their pieces and separators.
+func TestScanRandom(t *testing.T) {
+	seps := []string{" ", "\n", "\t", "=", ":", ".", "_", "-", "/", "\"", "x", "7", "\r\n", "A"}
+	for ri, r := range scanRedactors() {
+		rt := newRefTables(r)
+		var words []string
+		for _, tr := range r.triggers {
+			words = append(words, tr.text, strings.ToUpper(tr.text), tr.text[:len(tr.text)-1], tr.text[1:])
+		}
+		rng := rand.New(rand.NewPCG(1, uint64(ri)))
+		for n := range 3000 {
+			var sb strings.Builder
+			for range rng.IntN(40) {
+				if rng.IntN(3) == 0 {
+					sb.WriteString(seps[rng.IntN(len(seps))])
+				} else {
+					sb.WriteString(words[rng.IntN(len(words))])
+				}
+				if rng.IntN(2) == 0 {
+					sb.WriteString(seps[rng.IntN(len(seps))])
+				}
+			}
+			text := []byte(sb.String())
+			if d := diffScan(r, rt, text); d != "" {
+				t.Fatalf("redactor %d, text %d %q: %s", ri, n, text, d)
+			}
+		}
+	}
+}
+
+// FuzzScan compares scan with scanReference on any text.
+func FuzzScan(f *testing.F) {
+	for _, s := range streamSeeds() {
+		f.Add(s)
+	}
+	f.Add("path=/x pat " + strings.Repeat("a", 14) + ".x MTxxxxxxxxxxxxxxxxxxxxxxxx.y --password=x")
+	rs := scanRedactors()
+	rts := make([]*refTables, len(rs))
+	for i, r := range rs {
+		rts[i] = newRefTables(r)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for i, r := range rs {
+			if d := diffScan(r, rts[i], []byte(text)); d != "" {
+				t.Fatalf("redactor %d: %s", i, d)
+			}
+		}
+	})
+}
+
+var _ = bytes.Equal
