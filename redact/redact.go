@@ -607,13 +607,20 @@ func (t *trigger) at(b []byte, i int) bool {
 // private-key block between calls. changed reports whether the output
 // differs from b; when it does not and dst is nil, out may be nil (b is the
 // output).
+//
+// The output is made at the first change: until then it is b[:pos], so a
+// line whose trigger turns out to hold no secret (password_file, the
+// word token in prose) costs no copy.
 func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, changed bool) {
 	hits := r.scan(b)
-	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock) {
-		dst = make([]byte, 0, len(b)+len(b)/16+64)
+	// grow makes dst when the first change comes
+	grow := func() {
+		if dst == nil {
+			dst = make([]byte, 0, len(b)+len(b)/16+64)
+		}
 	}
-	var scratch []span     // reused by every unit
-	pos, ns, hi := 0, 0, 0 // copied up to pos; the next unit starts at ns
+	var spans []span       // reused by every unit
+	pos, ns, hi := 0, 0, 0 // output made up to pos; the next unit starts at ns
 	changed = st.pendingNL
 	for ns < len(b) {
 		if st.inBlock {
@@ -621,6 +628,8 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 			end, goesOn := r.blockLine(b[u.s:u.e], st)
 			switch {
 			case goesOn:
+				grow()
+				dst = append(dst, b[pos:u.s]...)
 				st.pendingNL = u.n > u.e
 				pos, ns = u.n, u.n
 				changed = true
@@ -630,16 +639,20 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 				continue
 			case end >= 0:
 				st.inBlock, st.pendingNL = false, false
-				scratch = append(scratch[:0], span{u.s, u.s + end, ownBlockRest})
+				spans, hi = r.unitSpans(b, u, hits, hi, append(spans[:0], span{u.s, u.s + end, ownBlockRest}))
+				grow()
+				dst = append(dst, b[pos:u.s]...)
 				var open int
-				dst, hi, open, _ = r.emitUnit(dst, b, u, hits, hi, scratch)
+				dst, open = r.emitSpans(dst, b, u, spans)
 				changed = true
 				pos, ns = r.afterUnit(u, open, st)
 				continue
 			default:
 				st.inBlock = false
 				if st.pendingNL {
-					dst = append(dst, '\n')
+					grow()
+					dst = append(append(dst, b[pos:u.s]...), '\n')
+					pos = u.s
 					st.pendingNL = false
 				}
 			}
@@ -651,24 +664,31 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 		case hi < len(hits):
 			u = hits[hi].u
 		default:
-			if dst == nil && !changed {
-				return nil, false // the caller has b
-			}
-			return append(dst, b[pos:]...), changed
+			ns = len(b)
+			continue
 		}
+		spans, hi = r.unitSpans(b, u, hits, hi, spans[:0])
+		if len(spans) == 0 {
+			ns = u.n // nothing to replace: the unit stays in b[pos:]
+			continue
+		}
+		grow()
 		dst = append(dst, b[pos:u.s]...)
 		var open int
-		var did bool
-		dst, hi, open, did = r.emitUnit(dst, b, u, hits, hi, scratch[:0])
-		changed = changed || did
+		dst, open = r.emitSpans(dst, b, u, spans)
+		changed = true
 		pos, ns = r.afterUnit(u, open, st)
 	}
+	if !changed {
+		return dst, false // dst is nil: the caller has b
+	}
+	grow()
 	dst = append(dst, b[pos:]...)
 	if final && st.pendingNL {
 		dst = append(dst, '\n')
 		*st = state{}
 	}
-	return dst, changed
+	return dst, true
 }
 
 // afterUnit returns where processing goes on after unit u; when u opened a
@@ -683,12 +703,11 @@ func (r *Redactor) afterUnit(u unit, open int, st *state) (pos, ns int) {
 	return u.n, u.n
 }
 
-// emitUnit appends unit u of b, redacted, to dst: the spans given, the
-// environment values hit in it, and the matches of every pattern hit in it
-// (hits from index hi on). It returns the index of the first hit past u,
-// where a private-key block that goes on to the next line starts in u (-1:
-// none), and whether anything was replaced.
-func (r *Redactor) emitUnit(dst, b []byte, u unit, hits []hit, hi int, spans []span) ([]byte, int, int, bool) {
+// unitSpans appends to spans what to replace in unit u of b: the
+// environment values hit in it and the matches of every pattern hit in it
+// (hits from index hi on), merged. It returns the index of the first hit
+// past u.
+func (r *Redactor) unitSpans(b []byte, u unit, hits []hit, hi int, spans []span) ([]span, int) {
 	line := b[u.s:u.e]
 	for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
 		h := hits[hi]
@@ -701,7 +720,12 @@ func (r *Redactor) emitUnit(dst, b []byte, u unit, hits []hit, hi int, spans []s
 	for _, pi := range r.always {
 		spans = r.run(spans, line, u.s, pi)
 	}
-	spans = merge(spans)
+	return merge(spans), hi
+}
+
+// emitSpans appends unit u of b to dst with spans replaced, and where a
+// private-key block that goes on to the next line starts in u (-1: none).
+func (r *Redactor) emitSpans(dst, b []byte, u unit, spans []span) ([]byte, int) {
 	open := -1
 	last := u.s
 	for _, sp := range spans {
@@ -712,7 +736,7 @@ func (r *Redactor) emitUnit(dst, b []byte, u unit, hits []hit, hi int, spans []s
 			open = sp.s
 		}
 	}
-	return append(dst, b[last:u.e]...), hi, open, len(spans) > 0
+	return append(dst, b[last:u.e]...), open
 }
 
 // run appends pattern pi's spans in line (which starts at offset off of the
