@@ -61,11 +61,11 @@ type Redactor struct {
 	always   []int       // patterns with no trigger: run on every line
 	triggers []trigger
 	// A trigger of three bytes or more is found by its first three bytes
-	// (each case when folded), a two-byte one by its two: triBits holds a
-	// 16-bit hash of every such three (see triHash), pairBits every such
-	// two. Where one of them says yes, the bucket of the hash (its top 12
-	// bits) or of the pair lists the triggers to compare, with the exact
-	// bytes they start with, in the order of triggers.
+	// (each spelling of them when folded), a two-byte one by its two:
+	// triBits holds a 16-bit hash of every such three (see triHash),
+	// pairBits every such two. Where one of them says yes, the bucket of
+	// the hash (its top 12 bits) or of the pair lists the triggers to
+	// compare, in their order.
 	triBits  [1 << 16 / 64]uint64
 	pairBits [1 << 16 / 64]uint64
 	triOff   [triBuckets + 1]int32
@@ -86,12 +86,14 @@ const (
 	pairBuckets = 1 << 8
 )
 
-// A bucketEntry is a trigger (an index of triggers) and the bytes it
-// starts with (three or two, the first in the low byte), in the case of
-// one of its spellings.
+// A bucketEntry is a trigger (an index of triggers) and a cheap test of
+// the eight bytes x at a position (the first in the low byte):
+// (x|fold)&mask == key holds wherever the trigger's first eight bytes (or
+// all of it, when shorter) are. fold sets 0x20 in each byte of a folded
+// trigger, which makes a letter lower-case.
 type bucketEntry struct {
-	key  uint32
-	trig int32
+	key, mask, fold uint64
+	trig            int32
 }
 
 // triHash hashes the three bytes of key (the first in the low byte) to 16
@@ -204,40 +206,49 @@ func New(environ []string, opts ...Option) *Redactor {
 	return r
 }
 
-// buildBuckets fills the bitmaps and buckets of the triggers: an entry for
-// every spelling of a trigger's first bytes, laid out by bucket in the
-// order of triggers (a counting sort: one pass to count, one to place).
+// buildBuckets fills the bitmaps and buckets of the triggers, laid out by
+// bucket in the order of triggers (a counting sort: one pass counts, the
+// other places). A trigger goes once in each bucket that one of its
+// spellings hashes to.
 func (r *Redactor) buildBuckets() {
-	// each pass calls visit for every (spelling, trigger)
-	each := func(visit func(key uint32, long bool, ti int32)) {
-		for ti := range r.triggers {
-			t := &r.triggers[ti]
-			var fa, fb, fc [2]byte
-			firsts, seconds := cases(t.text[0], t.fold, &fa), cases(t.text[1], t.fold, &fb)
-			for _, a := range firsts {
-				for _, b := range seconds {
-					k := uint32(a) | uint32(b)<<8
-					if len(t.text) == 2 {
-						visit(k, false, int32(ti))
-						continue
+	// buckets returns the buckets of trigger t's spellings (of pairOff
+	// when two: true), each once, and sets their bits.
+	buckets := func(t *trigger, buf *[8]uint32) ([]uint32, bool) {
+		var fa, fb, fc [2]byte
+		two := len(t.text) == 2
+		bs := buf[:0]
+		for _, a := range cases(t.text[0], t.fold, &fa) {
+			for _, b := range cases(t.text[1], t.fold, &fb) {
+				k := uint32(a) | uint32(b)<<8
+				if two {
+					r.pairBits[k/64] |= 1 << (k % 64)
+					if q := pairBucket(k); !slices.Contains(bs, q) {
+						bs = append(bs, q)
 					}
-					for _, c := range cases(t.text[2], t.fold, &fc) {
-						visit(k|uint32(c)<<16, true, int32(ti))
+					continue
+				}
+				for _, c := range cases(t.text[2], t.fold, &fc) {
+					h := triHash(k | uint32(c)<<16)
+					r.triBits[h/64] |= 1 << (h % 64)
+					if q := h >> 4; !slices.Contains(bs, q) {
+						bs = append(bs, q)
 					}
 				}
 			}
 		}
+		return bs, two
 	}
-	each(func(key uint32, long bool, _ int32) {
-		if long {
-			h := triHash(key)
-			r.triBits[h/64] |= 1 << (h % 64)
-			r.triOff[h>>4+1]++
-		} else {
-			r.pairBits[key/64] |= 1 << (key % 64)
-			r.pairOff[pairBucket(key)+1]++
+	var buf [8]uint32
+	for ti := range r.triggers {
+		bs, two := buckets(&r.triggers[ti], &buf)
+		for _, q := range bs {
+			if two {
+				r.pairOff[q+1]++
+			} else {
+				r.triOff[q+1]++
+			}
 		}
-	})
+	}
 	for k := 1; k < len(r.triOff); k++ {
 		r.triOff[k] += r.triOff[k-1]
 	}
@@ -246,20 +257,32 @@ func (r *Redactor) buildBuckets() {
 	}
 	r.triEnt = make([]bucketEntry, r.triOff[triBuckets])
 	r.pairEnt = make([]bucketEntry, r.pairOff[pairBuckets])
-	// place each entry at the start of its bucket's free part: the
-	// offsets move up by one as they go and end one bucket on, so they
-	// are shifted back after
-	each(func(key uint32, long bool, ti int32) {
-		if long {
-			k := triHash(key) >> 4
-			r.triEnt[r.triOff[k]] = bucketEntry{key, ti}
-			r.triOff[k]++
-		} else {
-			k := pairBucket(key)
-			r.pairEnt[r.pairOff[k]] = bucketEntry{key, ti}
-			r.pairOff[k]++
+	// each entry goes to the start of its bucket's free part: the
+	// offsets move up as they go and end one bucket on, so they are
+	// shifted back after
+	for ti := range r.triggers {
+		t := &r.triggers[ti]
+		e := bucketEntry{trig: int32(ti)}
+		for j := range min(8, len(t.text)) {
+			c := uint64(t.text[j])
+			if t.fold {
+				c |= 0x20
+				e.fold |= 0x20 << (8 * j)
+			}
+			e.key |= c << (8 * j)
+			e.mask |= 0xff << (8 * j)
 		}
-	})
+		bs, two := buckets(t, &buf)
+		for _, q := range bs {
+			if two {
+				r.pairEnt[r.pairOff[q]] = e
+				r.pairOff[q]++
+			} else {
+				r.triEnt[r.triOff[q]] = e
+				r.triOff[q]++
+			}
+		}
+	}
 	copy(r.triOff[1:], r.triOff[:triBuckets])
 	r.triOff[0] = 0
 	copy(r.pairOff[1:], r.pairOff[:pairBuckets])
@@ -447,21 +470,30 @@ func (r *Redactor) scan(b []byte) []hit {
 			}
 		}
 	}
-	for ; i+4 <= len(b); i++ {
-		if k := binary.LittleEndian.Uint32(b[i:]) & 0xffffff; r.maybe(k) != 0 {
-			s.at(i, k, true)
-		}
-	}
-	// the last three positions: a trigger of three bytes fits only
-	// before the last two
 	for ; i+1 < len(b); i++ {
-		x := uint32(b[i]) | uint32(b[i+1])<<8
-		if i+2 < len(b) {
-			x |= uint32(b[i+2]) << 16
+		k := uint32(load8(b, i)) & 0xffffff
+		three := i+2 < len(b)
+		if !three {
+			k &= 0xffff
 		}
-		s.at(i, x, i+2 < len(b))
+		if r.maybe(k) != 0 {
+			s.at(i, k, three)
+		}
 	}
 	return s.hits
+}
+
+// load8 returns the eight bytes of b from i (the first in the low byte),
+// zeros past its end.
+func load8(b []byte, i int) uint64 {
+	if i+8 <= len(b) {
+		return binary.LittleEndian.Uint64(b[i:])
+	}
+	var x uint64
+	for j := len(b) - 1; j >= i; j-- {
+		x = x<<8 | uint64(b[j])
+	}
+	return x
 }
 
 // maybe is 1 (else 0) when a trigger may start with the three bytes of
@@ -485,8 +517,10 @@ type scanner struct {
 	seen []uint64
 }
 
-// at tries the triggers that may start at i: those of the three bytes
-// key (when three) and of its first two, in the order of triggers.
+// at tries the triggers that may start at i, whose first three bytes are
+// key (two when not three), in the order of triggers: those
+// of three bytes or more from the bucket of key, the others from the
+// bucket of its first two.
 func (s *scanner) at(i int, key uint32, three bool) {
 	r := s.r
 	var tl, pl []bucketEntry
@@ -495,16 +529,16 @@ func (s *scanner) at(i int, key uint32, three bool) {
 			tl = r.triEnt[r.triOff[h>>4]:r.triOff[h>>4+1]]
 		}
 	}
-	key2 := key & 0xffff
-	if r.pairBits[key2/64]&(1<<(key2%64)) != 0 {
-		k := pairBucket(key2)
-		pl = r.pairEnt[r.pairOff[k]:r.pairOff[k+1]]
+	if k := key & 0xffff; r.pairBits[k/64]&(1<<(k%64)) != 0 {
+		b := pairBucket(k)
+		pl = r.pairEnt[r.pairOff[b]:r.pairOff[b+1]]
 	}
+	x := load8(s.b, i)
 	for {
-		for len(tl) > 0 && tl[0].key != key {
+		for len(tl) > 0 && (x|tl[0].fold)&tl[0].mask != tl[0].key {
 			tl = tl[1:]
 		}
-		for len(pl) > 0 && pl[0].key != key2 {
+		for len(pl) > 0 && (x|pl[0].fold)&pl[0].mask != pl[0].key {
 			pl = pl[1:]
 		}
 		switch {
