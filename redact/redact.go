@@ -64,14 +64,12 @@ type Redactor struct {
 	// (each spelling of them when folded), a two-byte one by its two:
 	// triBits holds a 16-bit hash of every such three (see triHash),
 	// pairBits every such two. Where one of them says yes, the bucket of
-	// the hash (its top 12 bits) or of the pair lists the triggers to
-	// compare, in their order.
-	triBits  [1 << 16 / 64]uint64
-	pairBits [1 << 16 / 64]uint64
-	triOff   [triBuckets + 1]int32
-	pairOff  [pairBuckets + 1]int32
-	triEnt   []bucketEntry // bucket k is triEnt[triOff[k]:triOff[k+1]]
-	pairEnt  []bucketEntry
+	// the bytes (see bucketOf) lists the triggers to compare, in their
+	// order: bucketIdx[bucketOff[k]:bucketOff[k+1]].
+	triBits   [1 << 16 / 64]uint64
+	pairBits  [1 << 16 / 64]uint64
+	bucketOff [triBuckets + pairBuckets + 1]int32
+	bucketIdx []int32
 	// compiled holds each pattern's regexp once a trigger made it needed:
 	// compiling all of them costs more than guard's whole decision.
 	compiled []*regexp.Regexp
@@ -82,19 +80,9 @@ type Redactor struct {
 
 // Buckets of the trigger tables.
 const (
-	triBuckets  = 1 << 12
+	triBuckets  = 1 << 10
 	pairBuckets = 1 << 8
 )
-
-// A bucketEntry is a trigger (an index of triggers) and a cheap test of
-// the eight bytes x at a position (the first in the low byte):
-// (x|fold)&mask == key holds wherever the trigger's first eight bytes (or
-// all of it, when shorter) are. fold sets 0x20 in each byte of a folded
-// trigger, which makes a letter lower-case.
-type bucketEntry struct {
-	key, mask, fold uint64
-	trig            int32
-}
 
 // triHash hashes the three bytes of key (the first in the low byte) to 16
 // bits.
@@ -102,9 +90,9 @@ func triHash(key uint32) uint32 {
 	return key * 0x9E3779B1 >> 16
 }
 
-// pairBucket hashes the two bytes of key to a bucket of pairOff.
+// pairBucket hashes the two bytes of key to a bucket of bucketOff.
 func pairBucket(key uint32) uint32 {
-	return key * 0x9E3779B1 >> 24
+	return triBuckets + key*0x9E3779B1>>24
 }
 
 // regexp returns pattern i's compiled expression, compiling it on first use.
@@ -126,6 +114,12 @@ type trigger struct {
 	fold      bool
 	wordStart bool // only where no letter, digit or '_' comes before
 	owner     int
+	// a cheap test of the eight bytes x at a position (the first in the
+	// low byte): (x|headFold)&headMask == head holds wherever the
+	// trigger's first eight bytes (or all of it, when shorter) are;
+	// headFold sets 0x20 in each byte of a folded trigger, which makes a
+	// letter lower-case
+	head, headMask, headFold uint64
 }
 
 // An Option changes what a Redactor looks for.
@@ -190,7 +184,11 @@ func New(environ []string, opts ...Option) *Redactor {
 	r.compiled = make([]*regexp.Regexp, len(r.pats))
 	r.once = make([]sync.Once, len(r.pats))
 
-	r.triggers = make([]trigger, 0, len(r.env)+len(r.pats)*3)
+	n := len(r.env)
+	for _, p := range r.pats {
+		n += len(p.triggers)
+	}
+	r.triggers = make([]trigger, 0, n)
 	for i, e := range r.env {
 		r.triggers = append(r.triggers, trigger{text: string(e.value), owner: i})
 	}
@@ -206,87 +204,67 @@ func New(environ []string, opts ...Option) *Redactor {
 	return r
 }
 
-// buildBuckets fills the bitmaps and buckets of the triggers, laid out by
-// bucket in the order of triggers (a counting sort: one pass counts, the
-// other places). A trigger goes once in each bucket that one of its
-// spellings hashes to.
+// buildBuckets fills the bitmaps and buckets of the triggers. The bitmaps
+// take every spelling of a folded trigger; its bucket is that of its
+// bytes with 0x20 set (a lower-case letter for a letter of either case),
+// so that it sits in one bucket, laid out in the order of triggers (a
+// counting sort).
 func (r *Redactor) buildBuckets() {
-	// buckets returns the buckets of trigger t's spellings (of pairOff
-	// when two: true), each once, and sets their bits.
-	buckets := func(t *trigger, buf *[8]uint32) ([]uint32, bool) {
+	off := &r.bucketOff
+	var buf [8]byte
+	for ti := range r.triggers {
+		t := &r.triggers[ti]
+		n := copy(buf[:], t.text)
+		clear(buf[n:])
+		t.headMask = ^uint64(0) >> (64 - 8*n)
+		if t.fold {
+			t.headFold = 0x2020202020202020 & t.headMask
+		}
+		x := binary.LittleEndian.Uint64(buf[:])
+		t.head = x | t.headFold
+		off[bucketOf(uint32(x), len(t.text) > 2)+1]++
 		var fa, fb, fc [2]byte
-		two := len(t.text) == 2
-		bs := buf[:0]
 		for _, a := range cases(t.text[0], t.fold, &fa) {
 			for _, b := range cases(t.text[1], t.fold, &fb) {
 				k := uint32(a) | uint32(b)<<8
-				if two {
+				if len(t.text) == 2 {
 					r.pairBits[k/64] |= 1 << (k % 64)
-					if q := pairBucket(k); !slices.Contains(bs, q) {
-						bs = append(bs, q)
-					}
 					continue
 				}
 				for _, c := range cases(t.text[2], t.fold, &fc) {
 					h := triHash(k | uint32(c)<<16)
 					r.triBits[h/64] |= 1 << (h % 64)
-					if q := h >> 4; !slices.Contains(bs, q) {
-						bs = append(bs, q)
-					}
 				}
 			}
 		}
-		return bs, two
 	}
-	var buf [8]uint32
-	for ti := range r.triggers {
-		bs, two := buckets(&r.triggers[ti], &buf)
-		for _, q := range bs {
-			if two {
-				r.pairOff[q+1]++
-			} else {
-				r.triOff[q+1]++
-			}
-		}
+	sum := int32(0)
+	for k := range off {
+		sum += off[k]
+		off[k] = sum
 	}
-	for k := 1; k < len(r.triOff); k++ {
-		r.triOff[k] += r.triOff[k-1]
-	}
-	for k := 1; k < len(r.pairOff); k++ {
-		r.pairOff[k] += r.pairOff[k-1]
-	}
-	r.triEnt = make([]bucketEntry, r.triOff[triBuckets])
-	r.pairEnt = make([]bucketEntry, r.pairOff[pairBuckets])
-	// each entry goes to the start of its bucket's free part: the
+	// each trigger goes to the start of its bucket's free part: the
 	// offsets move up as they go and end one bucket on, so they are
 	// shifted back after
+	r.bucketIdx = make([]int32, len(r.triggers))
 	for ti := range r.triggers {
 		t := &r.triggers[ti]
-		e := bucketEntry{trig: int32(ti)}
-		for j := range min(8, len(t.text)) {
-			c := uint64(t.text[j])
-			if t.fold {
-				c |= 0x20
-				e.fold |= 0x20 << (8 * j)
-			}
-			e.key |= c << (8 * j)
-			e.mask |= 0xff << (8 * j)
-		}
-		bs, two := buckets(t, &buf)
-		for _, q := range bs {
-			if two {
-				r.pairEnt[r.pairOff[q]] = e
-				r.pairOff[q]++
-			} else {
-				r.triEnt[r.triOff[q]] = e
-				r.triOff[q]++
-			}
-		}
+		q := bucketOf(uint32(t.head), len(t.text) > 2)
+		r.bucketIdx[off[q]] = int32(ti)
+		off[q]++
 	}
-	copy(r.triOff[1:], r.triOff[:triBuckets])
-	r.triOff[0] = 0
-	copy(r.pairOff[1:], r.pairOff[:pairBuckets])
-	r.pairOff[0] = 0
+	copy(off[1:], off[:len(off)-1])
+	off[0] = 0
+}
+
+// bucketOf returns the bucket of a trigger that starts with the bytes of
+// key (three when three, else two; the first in the low byte).
+func bucketOf(key uint32, three bool) uint32 {
+	key |= 0x202020
+	if three {
+		return triHash(key&0xffffff) >> 6
+	}
+	return pairBucket(key & 0xffff)
 }
 
 // cases returns c, and its other case when fold is set and c is a letter,
@@ -523,30 +501,36 @@ type scanner struct {
 // bucket of its first two.
 func (s *scanner) at(i int, key uint32, three bool) {
 	r := s.r
-	var tl, pl []bucketEntry
+	var tl, pl []int32
 	if three {
 		if h := triHash(key); r.triBits[h/64]&(1<<(h%64)) != 0 {
-			tl = r.triEnt[r.triOff[h>>4]:r.triOff[h>>4+1]]
+			q := bucketOf(key, true)
+			tl = r.bucketIdx[r.bucketOff[q]:r.bucketOff[q+1]]
 		}
 	}
 	if k := key & 0xffff; r.pairBits[k/64]&(1<<(k%64)) != 0 {
-		b := pairBucket(k)
-		pl = r.pairEnt[r.pairOff[b]:r.pairOff[b+1]]
+		q := bucketOf(k, false)
+		pl = r.bucketIdx[r.bucketOff[q]:r.bucketOff[q+1]]
 	}
 	x := load8(s.b, i)
+	ts := r.triggers
+	maybe := func(ti int32) bool {
+		t := &ts[ti]
+		return (x|t.headFold)&t.headMask == t.head
+	}
 	for {
-		for len(tl) > 0 && (x|tl[0].fold)&tl[0].mask != tl[0].key {
+		for len(tl) > 0 && !maybe(tl[0]) {
 			tl = tl[1:]
 		}
-		for len(pl) > 0 && (x|pl[0].fold)&pl[0].mask != pl[0].key {
+		for len(pl) > 0 && !maybe(pl[0]) {
 			pl = pl[1:]
 		}
 		switch {
-		case len(tl) > 0 && (len(pl) == 0 || tl[0].trig < pl[0].trig):
-			s.try(i, tl[0].trig)
+		case len(tl) > 0 && (len(pl) == 0 || tl[0] < pl[0]):
+			s.try(i, tl[0])
 			tl = tl[1:]
 		case len(pl) > 0:
-			s.try(i, pl[0].trig)
+			s.try(i, pl[0])
 			pl = pl[1:]
 		default:
 			return
