@@ -377,9 +377,10 @@ func flagNear(line []byte, i int) bool {
 	for j < len(line) && (isWord(line[j]) || line[j] == '-') {
 		j++
 	}
-	name := bytes.ToLower(line[i+2 : j])
+	// the name is ASCII: compare its end without a lower-case copy
+	name := line[i+2 : j]
 	for _, w := range flagWords {
-		if bytes.HasSuffix(name, []byte(w)) {
+		if len(name) >= len(w) && bytes.EqualFold(name[len(name)-len(w):], []byte(w)) {
 			return true
 		}
 	}
@@ -1171,6 +1172,20 @@ func labelName(name []byte) bool {
 	}
 	if len(name) >= 14 && bytes.EqualFold(name[len(name)-14:], []byte("existingsecret")) {
 		return false // a Helm chart's name of a Kubernetes Secret
+	}
+	// every labelWord ends in d, e, t, n, y or g: most names are turned
+	// away by their last letter (separators do not count)
+	j := len(name) - 1
+	for j >= 0 && (name[j] == '_' || name[j] == '-' || name[j] == '.') {
+		j--
+	}
+	if j < 0 {
+		return false
+	}
+	switch name[j] | 0x20 {
+	case 'd', 'e', 't', 'n', 'y', 'g':
+	default:
+		return false
 	}
 	var buf [64]byte
 	n := 0

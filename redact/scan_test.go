@@ -418,3 +418,52 @@ func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, s
 	}
 	return append(dst, b[last:u.e]...), hi, open, len(spans) > 0
 }
+
+// TestLabelNameLastLetter checks labelName's shortcut: every labelWord
+// ends in a letter it lets through.
+func TestLabelNameLastLetter(t *testing.T) {
+	for _, w := range labelWords {
+		for _, name := range []string{w, strings.ToUpper(w), "db_" + w + "_", "x." + w + "-"} {
+			if !labelName([]byte(name)) {
+				t.Errorf("labelName(%q) = false", name)
+			}
+		}
+	}
+	for _, name := range []string{"", "_", "-._", "name", "tokens", "passwordx"} {
+		if labelName([]byte(name)) {
+			t.Errorf("labelName(%q) = true", name)
+		}
+	}
+}
+
+// flagNearReference is flagNear as it was, with a lower-case copy.
+func flagNearReference(line []byte, i int) bool {
+	j := i + 2
+	for j < len(line) && (isWord(line[j]) || line[j] == '-') {
+		j++
+	}
+	name := bytes.ToLower(line[i+2 : j])
+	for _, w := range flagWords {
+		if bytes.HasSuffix(name, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFlagNear compares flagNear with flagNearReference on random flags.
+func TestFlagNear(t *testing.T) {
+	parts := []string{"-", "pass", "PASS", "word", "Token", "key", "KEY", "api_", "x", "=", " ", "secret", "é", "K", "\u212a"}
+	rng := rand.New(rand.NewPCG(2, 3))
+	for range 20000 {
+		var sb strings.Builder
+		sb.WriteString("--")
+		for range rng.IntN(6) {
+			sb.WriteString(parts[rng.IntN(len(parts))])
+		}
+		line := []byte(sb.String())
+		if got, want := flagNear(line, 0), flagNearReference(line, 0); got != want {
+			t.Fatalf("flagNear(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
