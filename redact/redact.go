@@ -60,14 +60,15 @@ type Redactor struct {
 	pats     []*pattern  // the built-in table, then the user's
 	always   []int       // patterns with no trigger: run on every line
 	triggers []trigger
-	// A trigger of three bytes or more is found by its first three bytes
-	// (each spelling of them when folded), a two-byte one by its two:
-	// triBits holds a 16-bit hash of every such three (see triHash),
-	// pairBits every such two. Where one of them says yes, the bucket of
-	// the bytes (see bucketOf) lists the triggers to compare, in their
-	// order: bucketIdx[bucketOff[k]:bucketOff[k+1]].
-	triBits   [1 << 16 / 64]uint64
-	pairBits  [1 << 16 / 64]uint64
+	// A trigger is found by its first three bytes (two for a two-byte
+	// one), each spelling of them when folded. The triggers fall in 64
+	// classes, neighbours in the order of their first bytes together;
+	// class[j][c] has bit k set when byte j of a trigger of class k can be
+	// c (any c for the third of a two-byte trigger). Where the three
+	// bytes at a position share a bit, the bucket of the bytes (see
+	// bucketOf) lists the triggers to compare, in their order:
+	// bucketIdx[bucketOff[k]:bucketOff[k+1]].
+	class     [3][256]uint64
 	bucketOff [triBuckets + pairBuckets + 1]int32
 	bucketIdx []int32
 	// compiled holds each pattern's regexp once a trigger made it needed:
@@ -204,14 +205,21 @@ func New(environ []string, opts ...Option) *Redactor {
 	return r
 }
 
-// buildBuckets fills the bitmaps and buckets of the triggers. The bitmaps
-// take every spelling of a folded trigger; its bucket is that of its
-// bytes with 0x20 set (a lower-case letter for a letter of either case),
-// so that it sits in one bucket, laid out in the order of triggers (a
-// counting sort).
+// buildBuckets fills the class tables and the buckets of the triggers.
+// A folded trigger's bucket is that of its bytes with 0x20 set (a
+// lower-case letter for a letter of either case), so that it sits in one
+// bucket; a bucket lists its triggers in their order (a counting sort).
 func (r *Redactor) buildBuckets() {
 	off := &r.bucketOff
 	var buf [8]byte
+	// order sorts the triggers by their first three bytes with 0x20 set
+	// (a two-byte trigger's third as 0; a radix sort, the last byte
+	// first): the class of a trigger is its rank among the distinct
+	// sorts, scaled to 64, so that a class holds triggers that start
+	// alike and its bytes in class are few
+	nt := len(r.triggers)
+	keys := make([]uint32, 3*nt)
+	order, tmp, key := keys[:nt], keys[nt:2*nt], keys[2*nt:]
 	for ti := range r.triggers {
 		t := &r.triggers[ti]
 		n := copy(buf[:], t.text)
@@ -223,19 +231,55 @@ func (r *Redactor) buildBuckets() {
 		x := binary.LittleEndian.Uint64(buf[:])
 		t.head = x | t.headFold
 		off[bucketOf(uint32(x), len(t.text) > 2)+1]++
-		var fa, fb, fc [2]byte
-		for _, a := range cases(t.text[0], t.fold, &fa) {
-			for _, b := range cases(t.text[1], t.fold, &fb) {
-				k := uint32(a) | uint32(b)<<8
-				if len(t.text) == 2 {
-					r.pairBits[k/64] |= 1 << (k % 64)
-					continue
-				}
-				for _, c := range cases(t.text[2], t.fold, &fc) {
-					h := triHash(k | uint32(c)<<16)
-					r.triBits[h/64] |= 1 << (h % 64)
-				}
+		order[ti] = uint32(ti)
+		key[ti] = uint32(x|0x202020) & 0xffffff
+		if len(t.text) == 2 {
+			key[ti] &= 0xffff
+		}
+	}
+	for shift := 16; shift >= 0; shift -= 8 {
+		var count [256 + 1]int32
+		for _, ti := range order {
+			count[key[ti]>>shift&0xff+1]++
+		}
+		for k := 1; k < len(count); k++ {
+			count[k] += count[k-1]
+		}
+		for _, ti := range order {
+			c := key[ti] >> shift & 0xff
+			tmp[count[c]] = ti
+			count[c]++
+		}
+		order, tmp = tmp, order
+	}
+	distinct := 0
+	for k, ti := range order {
+		if k == 0 || key[ti] != key[order[k-1]] {
+			distinct++
+		}
+	}
+	rank := -1
+	var anyThird uint64 // the classes of two-byte triggers
+	for k, ti := range order {
+		t := &r.triggers[ti]
+		if k == 0 || key[ti] != key[order[k-1]] {
+			rank++
+		}
+		bit := uint64(1) << (rank * 64 / distinct)
+		for j := range min(3, len(t.text)) {
+			c := t.text[j]
+			r.class[j][c] |= bit
+			if t.fold && ('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+				r.class[j][c^0x20] |= bit
 			}
+		}
+		if len(t.text) == 2 {
+			anyThird |= bit
+		}
+	}
+	if anyThird != 0 {
+		for c := range r.class[2] {
+			r.class[2][c] |= anyThird
 		}
 	}
 	sum := int32(0)
@@ -428,35 +472,38 @@ const minCut = maxLine - cutWindow + 1
 // scan finds every trigger in b, in order. A hit counts only when its
 // trigger ends inside its unit (never across a cut).
 //
-// It looks at each position's next three bytes (a 32-bit load) and tests
-// their hash in triBits and their first two in pairBits, without a branch
-// between: ordinary text passes almost nowhere, and where it does the
-// bucket holds about one trigger.
+// It looks up each byte in the class tables (three loads and two ANDs a
+// position, four positions from each 64-bit load, one branch for the
+// four): ordinary text passes at a few positions in a hundred, and there
+// the bucket holds about one trigger.
 func (r *Redactor) scan(b []byte) []hit {
 	s := scanner{r: r, b: b, nl: -1}
+	c0, c1, c2 := &r.class[0], &r.class[1], &r.class[2]
 	i := 0
-	// four positions from each 64-bit load, one branch for the four
 	for ; i+8 <= len(b); i += 4 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		k0, k1, k2, k3 := uint32(x)&0xffffff, uint32(x>>8)&0xffffff, uint32(x>>16)&0xffffff, uint32(x>>24)&0xffffff
-		if r.maybe(k0)|r.maybe(k1)|r.maybe(k2)|r.maybe(k3) == 0 {
+		b0, b1, b2, b3, b4, b5 := byte(x), byte(x>>8), byte(x>>16), byte(x>>24), byte(x>>32), byte(x>>40)
+		m0 := c0[b0] & c1[b1] & c2[b2]
+		m1 := c0[b1] & c1[b2] & c2[b3]
+		m2 := c0[b2] & c1[b3] & c2[b4]
+		m3 := c0[b3] & c1[b4] & c2[b5]
+		if m0|m1|m2|m3 == 0 {
 			continue
 		}
-		for j, k := range [4]uint32{k0, k1, k2, k3} {
-			if r.maybe(k) != 0 {
-				s.at(i+j, k, true)
+		for j, m := range [4]uint64{m0, m1, m2, m3} {
+			if m != 0 {
+				s.at(i+j, uint32(x>>(8*j))&0xffffff, true)
 			}
 		}
 	}
+	// the last positions: at looks at each
 	for ; i+1 < len(b); i++ {
-		k := uint32(load8(b, i)) & 0xffffff
 		three := i+2 < len(b)
+		k := uint32(load8(b, i)) & 0xffffff
 		if !three {
 			k &= 0xffff
 		}
-		if r.maybe(k) != 0 {
-			s.at(i, k, three)
-		}
+		s.at(i, k, three)
 	}
 	return s.hits
 }
@@ -472,13 +519,6 @@ func load8(b []byte, i int) uint64 {
 		x = x<<8 | uint64(b[j])
 	}
 	return x
-}
-
-// maybe is 1 (else 0) when a trigger may start with the three bytes of
-// key: their hash is in triBits or their first two in pairBits.
-func (r *Redactor) maybe(key uint32) uint64 {
-	h, p := triHash(key), key&0xffff
-	return (r.triBits[h/64]>>(h%64) | r.pairBits[p/64]>>(p%64)) & 1
 }
 
 // A scanner is the state of one scan.
@@ -503,15 +543,11 @@ func (s *scanner) at(i int, key uint32, three bool) {
 	r := s.r
 	var tl, pl []int32
 	if three {
-		if h := triHash(key); r.triBits[h/64]&(1<<(h%64)) != 0 {
-			q := bucketOf(key, true)
-			tl = r.bucketIdx[r.bucketOff[q]:r.bucketOff[q+1]]
-		}
+		q := bucketOf(key, true)
+		tl = r.bucketIdx[r.bucketOff[q]:r.bucketOff[q+1]]
 	}
-	if k := key & 0xffff; r.pairBits[k/64]&(1<<(k%64)) != 0 {
-		q := bucketOf(k, false)
-		pl = r.bucketIdx[r.bucketOff[q]:r.bucketOff[q+1]]
-	}
+	q := bucketOf(key&0xffff, false)
+	pl = r.bucketIdx[r.bucketOff[q]:r.bucketOff[q+1]]
 	x := load8(s.b, i)
 	ts := r.triggers
 	maybe := func(ti int32) bool {
