@@ -28,7 +28,10 @@ type pattern struct {
 	// the line), so scan may try it before it finds the line
 	nearAny bool
 	expr    string
-	scan    func(r *Redactor, line []byte, k *spanSink)
+	// pre, when set, holds on every line where expr matches and costs
+	// far less: a line it turns away needs no regexp
+	pre  func(line []byte) bool
+	scan func(r *Redactor, line []byte, k *spanSink)
 	// valid, when set, rejects a candidate secret (the replaced text).
 	valid func(secret []byte) bool
 	// literal: expr is matched as plain text (a user pattern that does not
@@ -232,10 +235,10 @@ var builtin = [...]pattern{
 
 	// ---- SaaS -----------------------------------------------------------
 	{kind: "sendgrid", triggers: []string{"SG."}, wordStart: true, expr: `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`},
-	{kind: "mailgun", triggers: []string{"key-"}, wordStart: true, expr: `\bkey-[0-9a-f]{32}\b`},
+	{kind: "mailgun", triggers: []string{"key-"}, wordStart: true, pre: runOf(32, lowerHex), expr: `\bkey-[0-9a-f]{32}\b`},
 	{kind: "twilio", triggers: []string{"SK"}, wordStart: true, near: hexAfter(2, 32), nearAny: true, expr: `\bSK[0-9a-fA-F]{32}\b`},
 	{kind: "linear", triggers: []string{"lin_api_"}, wordStart: true, expr: `\blin_api_[A-Za-z0-9]{40}`},
-	{kind: "notion", triggers: []string{"ntn_", "secret_"}, wordStart: true, expr: `\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b`, valid: mixedCase},
+	{kind: "notion", triggers: []string{"ntn_", "secret_"}, wordStart: true, pre: runOf(40, alnum), expr: `\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b`, valid: mixedCase},
 	{kind: "postman", triggers: []string{"PMAK-"}, wordStart: true, expr: `\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}`},
 	{kind: "newrelic", triggers: []string{"NRAK-", "NRII-"}, wordStart: true, expr: `\bNR(?:AK|II)-[A-Z0-9]{27,32}`},
 	{kind: "grafana", triggers: []string{"glc_", "glsa_"}, wordStart: true, expr: `\b(?:glc_[A-Za-z0-9+/=]{32,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`},
@@ -245,7 +248,7 @@ var builtin = [...]pattern{
 
 	{kind: "mapbox", triggers: []string{"sk.eyJ"}, wordStart: true, expr: `\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`},
 	{kind: "contentful", triggers: []string{"CFPAT-"}, wordStart: true, expr: `\bCFPAT-[A-Za-z0-9_-]{43}`},
-	{kind: "airtable", triggers: []string{"pat"}, wordStart: true, near: airtableNear, nearAny: true, expr: `\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`},
+	{kind: "airtable", triggers: []string{"pat"}, wordStart: true, near: airtableNear, nearAny: true, pre: runOf(64, lowerHex), expr: `\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`},
 	{kind: "cloudflare", triggers: []string{"v1.0-"}, wordStart: true, expr: `\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}`},
 	{kind: "circleci", triggers: []string{"CCIPAT_"}, wordStart: true, expr: `\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}`},
 	{kind: "buildkite", triggers: []string{"bkua_"}, wordStart: true, expr: `\bbkua_[a-f0-9]{40}`},
@@ -286,19 +289,19 @@ var builtin = [...]pattern{
 	},
 	{
 		// .netrc: machine h login u password p on one line
-		kind: "netrc", triggers: []string{"machine", "default"}, near: lineStart,
+		kind: "netrc", triggers: []string{"machine", "default"}, near: lineStart, pre: hasPassword,
 		expr:  `^[ \t]*(?:machine|default)\b.*?\bpassword[ \t]+(?P<s>\S+)`,
 		valid: notPlaceholder,
 	},
 	{
 		// .netrc: login u password p, without machine on the line
-		kind: "netrc", triggers: []string{"login"}, near: lineStart,
+		kind: "netrc", triggers: []string{"login"}, near: lineStart, pre: hasPassword,
 		expr:  `^[ \t]*login[ \t]+\S+[ \t]+password[ \t]+(?P<s>\S+)`,
 		valid: notPlaceholder,
 	},
 	{
 		// .netrc: password p on a line of its own
-		kind: "netrc", triggers: []string{"password"}, near: lineStart,
+		kind: "netrc", triggers: []string{"password"}, near: lineStart, pre: passwordBlank,
 		expr:  `^[ \t]*password[ \t]+(?P<s>\S+)[ \t]*$`,
 		valid: notPlaceholder,
 	},
@@ -345,6 +348,39 @@ var builtin = [...]pattern{
 // labelTriggers are the triggers of the label patterns: every way a
 // secretWords label can be spelled.
 var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "api key", "access key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey", "dockerconfigjson", "dockercfg", "app_key", "appkey", "app-key", "sharedkey", "shared_key", "hmackey", "hmac_key", "presharedkey", "licensekey", "license_key", "secretid", "secret_id", "pwd"}
+
+// runOf returns a pre check: n bytes in a row that in accepts.
+func runOf(n int, in func(c byte) bool) func([]byte) bool {
+	return func(line []byte) bool {
+		run := 0
+		for _, c := range line {
+			if !in(c) {
+				run = 0
+				continue
+			}
+			if run++; run >= n {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func lowerHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
+
+func alnum(c byte) bool { return isWord(c) && c != '_' }
+
+// hasPassword is the pre check of the netrc lines that hold "password".
+func hasPassword(line []byte) bool {
+	return bytes.Contains(line, []byte("password"))
+}
+
+// passwordBlank is the pre check of a netrc "password p" line: blanks,
+// password, a blank.
+func passwordBlank(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	return len(t) > 8 && string(t[:8]) == "password" && (t[8] == ' ' || t[8] == '\t')
+}
 
 // awsBefore reports whether "aws" (any case) ends at most one byte before
 // position i: aws_secret…, AWS-SECRET…, awssecret….

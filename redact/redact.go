@@ -803,6 +803,9 @@ func (r *Redactor) run(spans []span, line []byte, off, pi int) []span {
 		p.scan(r, line, &sink)
 		return sink.spans
 	}
+	if p.pre != nil && !p.pre(line) {
+		return spans
+	}
 	return p.find(r.regexp(pi), spans, line, off, owner)
 }
 

@@ -467,3 +467,47 @@ func TestFlagNear(t *testing.T) {
 		}
 	}
 }
+
+// TestPre checks that a pattern's pre check holds on every line where its
+// expression matches: the lines of the corpus, the test tables and the
+// benchmark inputs, and lines made of tokens of every length.
+func TestPre(t *testing.T) {
+	var lines [][]byte
+	for _, text := range scanTexts(t) {
+		lines = append(lines, bytes.Split(text[:min(len(text), 256<<10)], []byte("\n"))...)
+	}
+	rng := rand.New(rand.NewPCG(4, 5))
+	sets := []string{"0123456789abcdef", "0123456789abcdefABCDEFxyz", "0123456789abcdefABCDEFxyz_. \t"}
+	for range 5000 {
+		chars := sets[rng.IntN(len(sets))]
+		tok := make([]byte, rng.IntN(90))
+		for i := range tok {
+			tok[i] = chars[rng.IntN(len(chars))]
+		}
+		if len(tok) > 20 && rng.IntN(2) == 0 {
+			tok[14] = '.' // airtable: pat, 14 letters or digits, a dot
+		}
+		for _, p := range []string{"key-", "pat", "ntn_", "secret_", "password ", "  password\t", "machine h login u password ", " login u password "} {
+			lines = append(lines, append([]byte(p), tok...), append([]byte("x "+p), tok...))
+		}
+	}
+	r := New(nil)
+	for i, p := range r.pats {
+		if p.pre == nil {
+			continue
+		}
+		re := r.regexp(i)
+		n := 0
+		for _, line := range lines {
+			if re.Match(line) {
+				n++
+				if !p.pre(line) {
+					t.Errorf("%s: pre turns away %q, where %s matches", p.kind, line, p.expr)
+				}
+			}
+		}
+		if n < 5 {
+			t.Errorf("%s: only %d lines match %s", p.kind, n, p.expr)
+		}
+	}
+}
