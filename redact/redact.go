@@ -211,61 +211,78 @@ func New(environ []string, opts ...Option) *Redactor {
 // bucket; a bucket lists its triggers in their order (a counting sort).
 func (r *Redactor) buildBuckets() {
 	off := &r.bucketOff
-	var buf [8]byte
-	// order sorts the triggers by their first three bytes with 0x20 set
-	// (a two-byte trigger's third as 0; a radix sort, the last byte
-	// first): the class of a trigger is its rank among the distinct
-	// sorts, scaled to 64, so that a class holds triggers that start
-	// alike and its bytes in class are few
+	// order sorts the triggers by their first three bytes with 0x20 set,
+	// two-byte triggers after the others: the class of a trigger is its
+	// rank among the distinct keys of its kind, scaled to the classes of
+	// its kind, so that a class holds triggers that start alike and its
+	// bytes in class are few. Two-byte triggers pass any third byte: in
+	// a class of their own (up to 8 of them) they do not open the others
+	// to it. key is the bytes, the first the highest, and 1<<24 for two;
+	// the sort counts by key>>16, then sorts each run of one first byte
+	// (a few triggers) by insertion.
 	nt := len(r.triggers)
-	keys := make([]uint32, 3*nt)
-	order, tmp, key := keys[:nt], keys[nt:2*nt], keys[2*nt:]
+	key := make([]uint32, nt)
+	order := make([]uint64, nt) // key<<32 | trigger
+	var count [512 + 1]int32
 	for ti := range r.triggers {
 		t := &r.triggers[ti]
-		n := copy(buf[:], t.text)
-		clear(buf[n:])
+		n := min(8, len(t.text))
+		var x uint64
+		for j := n - 1; j >= 0; j-- {
+			x = x<<8 | uint64(t.text[j])
+		}
 		t.headMask = ^uint64(0) >> (64 - 8*n)
 		if t.fold {
 			t.headFold = 0x2020202020202020 & t.headMask
 		}
-		x := binary.LittleEndian.Uint64(buf[:])
 		t.head = x | t.headFold
 		off[bucketOf(uint32(x), len(t.text) > 2)+1]++
-		order[ti] = uint32(ti)
-		key[ti] = uint32(x|0x202020) & 0xffffff
-		if len(t.text) == 2 {
-			key[ti] &= 0xffff
+		f := uint32(x | 0x202020)
+		key[ti] = f&0xff<<16 | f&0xff00
+		if len(t.text) > 2 {
+			key[ti] |= f >> 16 & 0xff
+		} else {
+			key[ti] |= 1 << 24
+		}
+		count[key[ti]>>16+1]++
+	}
+	for k := 1; k < len(count); k++ {
+		count[k] += count[k-1]
+	}
+	for ti := range r.triggers {
+		c := key[ti] >> 16
+		order[count[c]] = uint64(key[ti])<<32 | uint64(ti)
+		count[c]++
+	}
+	for k := 1; k < len(order); k++ {
+		e := order[k]
+		j := k
+		for ; j > 0 && order[j-1] > e; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = e
+	}
+	var distinct [2]int // of three bytes or more, of two
+	for k, e := range order {
+		if k == 0 || e>>32 != order[k-1]>>32 {
+			distinct[e>>56]++
 		}
 	}
-	for shift := 16; shift >= 0; shift -= 8 {
-		var count [256 + 1]int32
-		for _, ti := range order {
-			count[key[ti]>>shift&0xff+1]++
-		}
-		for k := 1; k < len(count); k++ {
-			count[k] += count[k-1]
-		}
-		for _, ti := range order {
-			c := key[ti] >> shift & 0xff
-			tmp[count[c]] = ti
-			count[c]++
-		}
-		order, tmp = tmp, order
+	classes := [2]int{64, 0}
+	if distinct[1] > 0 {
+		classes[1] = min(8, distinct[1])
+		classes[0] -= classes[1]
 	}
-	distinct := 0
-	for k, ti := range order {
-		if k == 0 || key[ti] != key[order[k-1]] {
-			distinct++
-		}
-	}
-	rank := -1
+	rank := [2]int{-1, -1}
 	var anyThird uint64 // the classes of two-byte triggers
-	for k, ti := range order {
-		t := &r.triggers[ti]
-		if k == 0 || key[ti] != key[order[k-1]] {
-			rank++
+	var bit uint64
+	for k, e := range order {
+		t := &r.triggers[uint32(e)]
+		if k == 0 || e>>32 != order[k-1]>>32 {
+			g := e >> 56
+			rank[g]++
+			bit = 1 << (int(g)*classes[0] + rank[g]*classes[g]/distinct[g])
 		}
-		bit := uint64(1) << (rank * 64 / distinct)
 		for j := range min(3, len(t.text)) {
 			c := t.text[j]
 			r.class[j][c] |= bit
