@@ -89,12 +89,16 @@
 // # Cost
 //
 // Every pattern has trigger substrings (ghp_, ://, password, …). A scan
-// of the input looks each position up in a bitmap of the triggers' first
-// two bytes and a hashed one of their first three; only where both say yes
-// are the triggers compared. A pattern's matcher then runs only on the
-// lines holding one of its triggers, and its regular expression is
-// compiled the first time that happens, so New compiles nothing (20-110 µs
-// and 43 KB in 18 allocations, most of it the trigger tables). The matchers
+// of the input looks each byte up in three tables of 64 classes of
+// triggers (the classes whose first, second or third byte it can be);
+// only where three bytes in a row share a class are the triggers in the
+// bucket of those bytes compared, eight bytes at once, and the checks that
+// need no line (a letter before a trigger that must start a word, the
+// "pat" of "path" not followed by an Airtable token) come before the line
+// is found. A pattern's matcher then runs only on the lines holding one of
+// its triggers, and its regular expression is compiled the first time that
+// happens, so New compiles nothing (20-110 µs and 56 KB in 19
+// allocations, most of it the trigger tables). The matchers
 // of the most common triggers (labels, URLs, cookies, private keys) are
 // written by hand: a regexp engine costs a hundred times more on text dense
 // with password= labels. Text with nothing to redact is never copied.

@@ -23,8 +23,15 @@ type pattern struct {
 	fold      bool
 	wordStart bool
 	near      func(line []byte, i int) bool
-	expr      string
-	scan      func(r *Redactor, line []byte, k *spanSink)
+	// nearAny: near holds on the whole input wherever it holds on the
+	// line (it reads only bytes around the trigger that it needs inside
+	// the line), so scan may try it before it finds the line
+	nearAny bool
+	expr    string
+	// pre, when set, holds on every line where expr matches and costs
+	// far less: a line it turns away needs no regexp
+	pre  func(line []byte) bool
+	scan func(r *Redactor, line []byte, k *spanSink)
 	// valid, when set, rejects a candidate secret (the replaced text).
 	valid func(secret []byte) bool
 	// literal: expr is matched as plain text (a user pattern that does not
@@ -104,7 +111,7 @@ var builtin = [...]pattern{
 		expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`,
 	},
 	{
-		kind: "aws-secret-access-key", triggers: []string{"secret"}, fold: true, near: awsBefore,
+		kind: "aws-secret-access-key", triggers: []string{"secret"}, fold: true, near: awsBefore, nearAny: true,
 		expr: `(?i)aws[_-]?secret(?:[_-]?access)?[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+=]{16,128})`,
 	},
 	{
@@ -172,7 +179,7 @@ var builtin = [...]pattern{
 	{
 		// bot tokens: the bot's id in base64 (M…, N…, O…), a dot, a
 		// timestamp, a dot, an HMAC
-		kind: "discord", triggers: []string{"MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"}, wordStart: true, near: discordNear,
+		kind: "discord", triggers: []string{"MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"}, wordStart: true, near: discordNear, nearAny: true,
 		expr: `\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b`,
 	},
 	{kind: "discord-webhook", triggers: []string{"discord"}, expr: `discord(?:app)?\.com/api/webhooks/[0-9]+/(?P<s>[A-Za-z0-9_-]{40,})`},
@@ -228,10 +235,10 @@ var builtin = [...]pattern{
 
 	// ---- SaaS -----------------------------------------------------------
 	{kind: "sendgrid", triggers: []string{"SG."}, wordStart: true, expr: `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`},
-	{kind: "mailgun", triggers: []string{"key-"}, wordStart: true, expr: `\bkey-[0-9a-f]{32}\b`},
-	{kind: "twilio", triggers: []string{"SK"}, wordStart: true, near: hexAfter(2, 32), expr: `\bSK[0-9a-fA-F]{32}\b`},
+	{kind: "mailgun", triggers: []string{"key-"}, wordStart: true, pre: runOf(32, lowerHex), expr: `\bkey-[0-9a-f]{32}\b`},
+	{kind: "twilio", triggers: []string{"SK"}, wordStart: true, near: hexAfter(2, 32), nearAny: true, expr: `\bSK[0-9a-fA-F]{32}\b`},
 	{kind: "linear", triggers: []string{"lin_api_"}, wordStart: true, expr: `\blin_api_[A-Za-z0-9]{40}`},
-	{kind: "notion", triggers: []string{"ntn_", "secret_"}, wordStart: true, expr: `\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b`, valid: mixedCase},
+	{kind: "notion", triggers: []string{"ntn_", "secret_"}, wordStart: true, pre: runOf(40, alnum), expr: `\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b`, valid: mixedCase},
 	{kind: "postman", triggers: []string{"PMAK-"}, wordStart: true, expr: `\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}`},
 	{kind: "newrelic", triggers: []string{"NRAK-", "NRII-"}, wordStart: true, expr: `\bNR(?:AK|II)-[A-Z0-9]{27,32}`},
 	{kind: "grafana", triggers: []string{"glc_", "glsa_"}, wordStart: true, expr: `\b(?:glc_[A-Za-z0-9+/=]{32,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`},
@@ -241,14 +248,14 @@ var builtin = [...]pattern{
 
 	{kind: "mapbox", triggers: []string{"sk.eyJ"}, wordStart: true, expr: `\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`},
 	{kind: "contentful", triggers: []string{"CFPAT-"}, wordStart: true, expr: `\bCFPAT-[A-Za-z0-9_-]{43}`},
-	{kind: "airtable", triggers: []string{"pat"}, wordStart: true, near: airtableNear, expr: `\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`},
+	{kind: "airtable", triggers: []string{"pat"}, wordStart: true, near: airtableNear, nearAny: true, pre: runOf(64, lowerHex), expr: `\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`},
 	{kind: "cloudflare", triggers: []string{"v1.0-"}, wordStart: true, expr: `\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}`},
 	{kind: "circleci", triggers: []string{"CCIPAT_"}, wordStart: true, expr: `\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}`},
 	{kind: "buildkite", triggers: []string{"bkua_"}, wordStart: true, expr: `\bbkua_[a-f0-9]{40}`},
 	{kind: "sourcegraph", triggers: []string{"sgp_"}, wordStart: true, expr: `\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}`},
 	{kind: "sonarqube", triggers: []string{"squ_", "sqp_", "sqa_"}, wordStart: true, expr: `\bsq[upa]_[a-f0-9]{40}`},
 	{kind: "twitter", triggers: []string{"AAAAAAAAAAAAAAAAAAAAA"}, expr: `AAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{60,}`, valid: hasPercent},
-	{kind: "mailchimp", triggers: []string{"-us"}, near: hexBefore(32), expr: `\b[0-9a-f]{32}-us[0-9]{1,2}\b`},
+	{kind: "mailchimp", triggers: []string{"-us"}, near: hexBefore(32), nearAny: true, expr: `\b[0-9a-f]{32}-us[0-9]{1,2}\b`},
 	{kind: "aws-ecr", triggers: []string{"eyJwYXlsb2FkIjoi"}, wordStart: true, expr: `\beyJwYXlsb2FkIjoi[A-Za-z0-9+/=]{100,}`},
 	{
 		// PHP: define('DB_PASSWORD', '…'); (wp-config.php and its salts)
@@ -282,19 +289,19 @@ var builtin = [...]pattern{
 	},
 	{
 		// .netrc: machine h login u password p on one line
-		kind: "netrc", triggers: []string{"machine", "default"}, near: lineStart,
+		kind: "netrc", triggers: []string{"machine", "default"}, near: lineStart, pre: hasPassword,
 		expr:  `^[ \t]*(?:machine|default)\b.*?\bpassword[ \t]+(?P<s>\S+)`,
 		valid: notPlaceholder,
 	},
 	{
 		// .netrc: login u password p, without machine on the line
-		kind: "netrc", triggers: []string{"login"}, near: lineStart,
+		kind: "netrc", triggers: []string{"login"}, near: lineStart, pre: hasPassword,
 		expr:  `^[ \t]*login[ \t]+\S+[ \t]+password[ \t]+(?P<s>\S+)`,
 		valid: notPlaceholder,
 	},
 	{
 		// .netrc: password p on a line of its own
-		kind: "netrc", triggers: []string{"password"}, near: lineStart,
+		kind: "netrc", triggers: []string{"password"}, near: lineStart, pre: passwordBlank,
 		expr:  `^[ \t]*password[ \t]+(?P<s>\S+)[ \t]*$`,
 		valid: notPlaceholder,
 	},
@@ -342,6 +349,39 @@ var builtin = [...]pattern{
 // secretWords label can be spelled.
 var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "api key", "access key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey", "dockerconfigjson", "dockercfg", "app_key", "appkey", "app-key", "sharedkey", "shared_key", "hmackey", "hmac_key", "presharedkey", "licensekey", "license_key", "secretid", "secret_id", "pwd"}
 
+// runOf returns a pre check: n bytes in a row that in accepts.
+func runOf(n int, in func(c byte) bool) func([]byte) bool {
+	return func(line []byte) bool {
+		run := 0
+		for _, c := range line {
+			if !in(c) {
+				run = 0
+				continue
+			}
+			if run++; run >= n {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func lowerHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
+
+func alnum(c byte) bool { return isWord(c) && c != '_' }
+
+// hasPassword is the pre check of the netrc lines that hold "password".
+func hasPassword(line []byte) bool {
+	return bytes.Contains(line, []byte("password"))
+}
+
+// passwordBlank is the pre check of a netrc "password p" line: blanks,
+// password, a blank.
+func passwordBlank(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	return len(t) > 8 && string(t[:8]) == "password" && (t[8] == ' ' || t[8] == '\t')
+}
+
 // awsBefore reports whether "aws" (any case) ends at most one byte before
 // position i: aws_secret…, AWS-SECRET…, awssecret….
 func awsBefore(line []byte, i int) bool {
@@ -373,9 +413,10 @@ func flagNear(line []byte, i int) bool {
 	for j < len(line) && (isWord(line[j]) || line[j] == '-') {
 		j++
 	}
-	name := bytes.ToLower(line[i+2 : j])
+	// the name is ASCII: compare its end without a lower-case copy
+	name := line[i+2 : j]
 	for _, w := range flagWords {
-		if bytes.HasSuffix(name, []byte(w)) {
+		if len(name) >= len(w) && bytes.EqualFold(name[len(name)-len(w):], []byte(w)) {
 			return true
 		}
 	}
@@ -1167,6 +1208,20 @@ func labelName(name []byte) bool {
 	}
 	if len(name) >= 14 && bytes.EqualFold(name[len(name)-14:], []byte("existingsecret")) {
 		return false // a Helm chart's name of a Kubernetes Secret
+	}
+	// every labelWord ends in d, e, t, n, y or g: most names are turned
+	// away by their last letter (separators do not count)
+	j := len(name) - 1
+	for j >= 0 && (name[j] == '_' || name[j] == '-' || name[j] == '.') {
+		j--
+	}
+	if j < 0 {
+		return false
+	}
+	switch name[j] | 0x20 {
+	case 'd', 'e', 't', 'n', 'y', 'g':
+	default:
+		return false
 	}
 	var buf [64]byte
 	n := 0

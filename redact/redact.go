@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"regexp"
 	"slices"
 	"strings"
@@ -50,31 +51,49 @@ const (
 // equal to the whole-buffer result, however the input is cut into writes.
 //
 // Secrets are found in one pass: every environment value and every
-// pattern's trigger strings sit in one table indexed by a hash of their
-// first two bytes, behind a bitmap of their first two bytes and one of
-// their first three, and a scan of the input notes where they occur. Environment values are secrets where they occur; a
-// pattern's matcher then runs only on the lines holding one of its triggers.
+// pattern's trigger strings sit in one table, and a scan of the input notes
+// where they occur. Environment values are secrets where they occur; a
+// pattern's matcher then runs only on the lines holding one of its
+// triggers.
 type Redactor struct {
 	env      []envSecret // longest value first
 	pats     []*pattern  // the built-in table, then the user's
 	always   []int       // patterns with no trigger: run on every line
 	triggers []trigger
-	// pairIdx[pairOff[k]:pairOff[k+1]] are the triggers whose first two
-	// bytes (each case when folded) hash to k
-	pairIdx []int32
-	pairOff [1024 + 1]int32
-	pairs   [1 << 16 / 64]uint64
-	// trigrams hashes the first three bytes of every trigger: a second
-	// sieve behind pairs. A pair that begins a two-byte trigger is in
-	// pairsOpen instead, and passes whatever byte follows.
-	trigrams  [1 << 16 / 64]uint64
-	pairsOpen [1 << 16 / 64]uint64
+	// A trigger is found by its first three bytes (two for a two-byte
+	// one), each spelling of them when folded. The triggers fall in 64
+	// classes, neighbours in the order of their first bytes together;
+	// class[j][c] has bit k set when byte j of a trigger of class k can be
+	// c (any c for the third of a two-byte trigger). Where the three
+	// bytes at a position share a bit, the bucket of the bytes (see
+	// bucketOf) lists the triggers to compare, in their order:
+	// bucketIdx[bucketOff[k]:bucketOff[k+1]].
+	class     [3][256]uint64
+	bucketOff [triBuckets + pairBuckets + 1]int32
+	bucketIdx []int32
 	// compiled holds each pattern's regexp once a trigger made it needed:
 	// compiling all of them costs more than guard's whole decision.
 	compiled []*regexp.Regexp
 	once     []sync.Once
 	keyRE    [len(keyExprSrc)]*regexp.Regexp
 	keyOnce  [len(keyExprSrc)]sync.Once
+}
+
+// Buckets of the trigger tables.
+const (
+	triBuckets  = 1 << 10
+	pairBuckets = 1 << 8
+)
+
+// triHash hashes the three bytes of key (the first in the low byte) to 16
+// bits.
+func triHash(key uint32) uint32 {
+	return key * 0x9E3779B1 >> 16
+}
+
+// pairBucket hashes the two bytes of key to a bucket of bucketOff.
+func pairBucket(key uint32) uint32 {
+	return triBuckets + key*0x9E3779B1>>24
 }
 
 // regexp returns pattern i's compiled expression, compiling it on first use.
@@ -96,6 +115,12 @@ type trigger struct {
 	fold      bool
 	wordStart bool // only where no letter, digit or '_' comes before
 	owner     int
+	// a cheap test of the eight bytes x at a position (the first in the
+	// low byte): (x|headFold)&headMask == head holds wherever the
+	// trigger's first eight bytes (or all of it, when shorter) are;
+	// headFold sets 0x20 in each byte of a folded trigger, which makes a
+	// letter lower-case
+	head, headMask, headFold uint64
 }
 
 // An Option changes what a Redactor looks for.
@@ -160,66 +185,147 @@ func New(environ []string, opts ...Option) *Redactor {
 	r.compiled = make([]*regexp.Regexp, len(r.pats))
 	r.once = make([]sync.Once, len(r.pats))
 
-	r.triggers = make([]trigger, 0, len(r.env)+len(r.pats)*3)
-	entries := make([][2]int32, 0, 2*cap(r.triggers))
+	n := len(r.env)
+	for _, p := range r.pats {
+		n += len(p.triggers)
+	}
+	r.triggers = make([]trigger, 0, n)
 	for i, e := range r.env {
-		r.addTrigger(trigger{text: string(e.value), owner: i}, &entries)
+		r.triggers = append(r.triggers, trigger{text: string(e.value), owner: i})
 	}
 	for i, p := range r.pats {
 		if len(p.triggers) == 0 {
 			r.always = append(r.always, i)
 		}
 		for _, t := range p.triggers {
-			r.addTrigger(trigger{text: t, fold: p.fold, wordStart: p.wordStart, owner: len(r.env) + i}, &entries)
+			r.triggers = append(r.triggers, trigger{text: t, fold: p.fold, wordStart: p.wordStart, owner: len(r.env) + i})
 		}
 	}
-	r.buildPairs(entries)
+	r.buildBuckets()
 	return r
 }
 
-// addTrigger adds t to the tables; entries notes each (bucket, trigger)
-// for buildPairs.
-func (r *Redactor) addTrigger(t trigger, entries *[][2]int32) {
-	idx := int32(len(r.triggers))
-	r.triggers = append(r.triggers, t)
-	var fa, fb, fc [2]byte
-	firsts, seconds := cases(t.text[0], t.fold, &fa), cases(t.text[1], t.fold, &fb)
-	var thirds []byte
-	if len(t.text) > 2 {
-		thirds = cases(t.text[2], t.fold, &fc)
+// buildBuckets fills the class tables and the buckets of the triggers.
+// A folded trigger's bucket is that of its bytes with 0x20 set (a
+// lower-case letter for a letter of either case), so that it sits in one
+// bucket; a bucket lists its triggers in their order (a counting sort).
+func (r *Redactor) buildBuckets() {
+	off := &r.bucketOff
+	// order sorts the triggers by their first three bytes with 0x20 set,
+	// two-byte triggers after the others: the class of a trigger is its
+	// rank among the distinct keys of its kind, scaled to the classes of
+	// its kind, so that a class holds triggers that start alike and its
+	// bytes in class are few. Two-byte triggers pass any third byte: in
+	// a class of their own (up to 8 of them) they do not open the others
+	// to it. key is the bytes, the first the highest, and 1<<24 for two;
+	// the sort counts by key>>16, then sorts each run of one first byte
+	// (a few triggers) by insertion.
+	nt := len(r.triggers)
+	key := make([]uint32, nt)
+	order := make([]uint64, nt) // key<<32 | trigger
+	var count [512 + 1]int32
+	for ti := range r.triggers {
+		t := &r.triggers[ti]
+		n := min(8, len(t.text))
+		var x uint64
+		for j := n - 1; j >= 0; j-- {
+			x = x<<8 | uint64(t.text[j])
+		}
+		t.headMask = ^uint64(0) >> (64 - 8*n)
+		if t.fold {
+			t.headFold = 0x2020202020202020 & t.headMask
+		}
+		t.head = x | t.headFold
+		off[bucketOf(uint32(x), len(t.text) > 2)+1]++
+		f := uint32(x | 0x202020)
+		key[ti] = f&0xff<<16 | f&0xff00
+		if len(t.text) > 2 {
+			key[ti] |= f >> 16 & 0xff
+		} else {
+			key[ti] |= 1 << 24
+		}
+		count[key[ti]>>16+1]++
 	}
-	for _, a := range firsts {
-		for _, b := range seconds {
-			*entries = append(*entries, [2]int32{int32(pairBucket(a, b)), idx})
-			k := uint(a)<<8 | uint(b)
-			r.pairs[k/64] |= 1 << (k % 64)
-			if thirds == nil { // a two-byte trigger: any third byte
-				r.pairsOpen[k/64] |= 1 << (k % 64)
-			}
-			for _, c := range thirds {
-				h := trigram(a, b, c)
-				r.trigrams[h/64] |= 1 << (h % 64)
-			}
+	for k := 1; k < len(count); k++ {
+		count[k] += count[k-1]
+	}
+	for ti := range r.triggers {
+		c := key[ti] >> 16
+		order[count[c]] = uint64(key[ti])<<32 | uint64(ti)
+		count[c]++
+	}
+	for k := 1; k < len(order); k++ {
+		e := order[k]
+		j := k
+		for ; j > 0 && order[j-1] > e; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = e
+	}
+	var distinct [2]int // of three bytes or more, of two
+	for k, e := range order {
+		if k == 0 || e>>32 != order[k-1]>>32 {
+			distinct[e>>56]++
 		}
 	}
+	classes := [2]int{64, 0}
+	if distinct[1] > 0 {
+		classes[1] = min(8, distinct[1])
+		classes[0] -= classes[1]
+	}
+	rank := [2]int{-1, -1}
+	var anyThird uint64 // the classes of two-byte triggers
+	var bit uint64
+	for k, e := range order {
+		t := &r.triggers[uint32(e)]
+		if k == 0 || e>>32 != order[k-1]>>32 {
+			g := e >> 56
+			rank[g]++
+			bit = 1 << (int(g)*classes[0] + rank[g]*classes[g]/distinct[g])
+		}
+		for j := range min(3, len(t.text)) {
+			c := t.text[j]
+			r.class[j][c] |= bit
+			if t.fold && ('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+				r.class[j][c^0x20] |= bit
+			}
+		}
+		if len(t.text) == 2 {
+			anyThird |= bit
+		}
+	}
+	if anyThird != 0 {
+		for c := range r.class[2] {
+			r.class[2][c] |= anyThird
+		}
+	}
+	sum := int32(0)
+	for k := range off {
+		sum += off[k]
+		off[k] = sum
+	}
+	// each trigger goes to the start of its bucket's free part: the
+	// offsets move up as they go and end one bucket on, so they are
+	// shifted back after
+	r.bucketIdx = make([]int32, len(r.triggers))
+	for ti := range r.triggers {
+		t := &r.triggers[ti]
+		q := bucketOf(uint32(t.head), len(t.text) > 2)
+		r.bucketIdx[off[q]] = int32(ti)
+		off[q]++
+	}
+	copy(off[1:], off[:len(off)-1])
+	off[0] = 0
 }
 
-// buildPairs lays the (bucket, trigger) entries out by bucket: the
-// triggers of bucket k are pairIdx[pairOff[k]:pairOff[k+1]].
-func (r *Redactor) buildPairs(entries [][2]int32) {
-	for _, e := range entries {
-		r.pairOff[e[0]+1]++
+// bucketOf returns the bucket of a trigger that starts with the bytes of
+// key (three when three, else two; the first in the low byte).
+func bucketOf(key uint32, three bool) uint32 {
+	key |= 0x202020
+	if three {
+		return triHash(key&0xffffff) >> 6
 	}
-	for k := 1; k < len(r.pairOff); k++ {
-		r.pairOff[k] += r.pairOff[k-1]
-	}
-	r.pairIdx = make([]int32, len(entries))
-	var fill [len(r.pairOff)]int32
-	for _, e := range entries {
-		k := e[0]
-		r.pairIdx[r.pairOff[k]+fill[k]] = e[1]
-		fill[k]++
-	}
+	return pairBucket(key & 0xffff)
 }
 
 // cases returns c, and its other case when fold is set and c is a letter,
@@ -238,16 +344,6 @@ func cases(c byte, fold bool, buf *[2]byte) []byte {
 		return buf[:1]
 	}
 	return buf[:2]
-}
-
-// pairBucket hashes two bytes to an index of byPair.
-func pairBucket(a, b byte) int {
-	return int((uint32(a)<<8|uint32(b))*0x9E3779B1>>22) & 1023
-}
-
-// trigram hashes three bytes to 16 bits.
-func trigram(a, b, c byte) uint32 {
-	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> 16
 }
 
 // secretName reports whether an environment variable's name says it holds a
@@ -386,61 +482,171 @@ func completeUnits(b []byte) int {
 	return k
 }
 
+// minCut is the shortest unit that ends at a cut rather than a newline
+// (see segCut): a unit starts inside a line only that far from its start.
+const minCut = maxLine - cutWindow + 1
+
 // scan finds every trigger in b, in order. A hit counts only when its
 // trigger ends inside its unit (never across a cut).
+//
+// It looks up each byte in the class tables (three loads and two ANDs a
+// position, four positions from each 64-bit load, one branch for the
+// four): ordinary text passes at a few positions in a hundred, and there
+// the bucket holds about one trigger.
 func (r *Redactor) scan(b []byte) []hit {
-	var hits []hit
-	var cur unit
-	have := false
-	// seen marks the patterns already noted for the current unit
-	var seen []uint64
-	pairs, trigrams, open := &r.pairs, &r.trigrams, &r.pairsOpen
-	for i := 0; i+1 < len(b); i++ {
-		k := uint(b[i])<<8 | uint(b[i+1])
-		if pairs[k/64]&(1<<(k%64)) == 0 {
+	s := scanner{r: r, b: b, nl: -1}
+	c0, c1, c2 := &r.class[0], &r.class[1], &r.class[2]
+	i := 0
+	for ; i+8 <= len(b); i += 4 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		b0, b1, b2, b3, b4, b5 := byte(x), byte(x>>8), byte(x>>16), byte(x>>24), byte(x>>32), byte(x>>40)
+		m0 := c0[b0] & c1[b1] & c2[b2]
+		m1 := c0[b1] & c1[b2] & c2[b3]
+		m2 := c0[b2] & c1[b3] & c2[b4]
+		m3 := c0[b3] & c1[b4] & c2[b5]
+		if m0|m1|m2|m3 == 0 {
 			continue
 		}
-		if i+2 < len(b) && open[k/64]&(1<<(k%64)) == 0 {
-			if h := trigram(b[i], b[i+1], b[i+2]); trigrams[h/64]&(1<<(h%64)) == 0 {
-				continue
+		for j, m := range [4]uint64{m0, m1, m2, m3} {
+			if m != 0 {
+				s.at(i+j, uint32(x>>(8*j))&0xffffff, true)
 			}
-		}
-		pb := pairBucket(b[i], b[i+1])
-		for _, ti := range r.pairIdx[r.pairOff[pb]:r.pairOff[pb+1]] {
-			t := &r.triggers[ti]
-			if !t.at(b, i) {
-				continue
-			}
-			if !have || i >= cur.n {
-				cur, have = unitAt(b, i), true
-				clear(seen)
-			}
-			if i+len(t.text) > cur.e {
-				continue
-			}
-			if t.owner < len(r.env) {
-				hits = append(hits, hit{u: cur, owner: t.owner, s: i, e: i + len(t.text)})
-				continue
-			}
-			if t.wordStart && i > cur.s && isWord(b[i-1]) {
-				continue
-			}
-			p := r.pats[t.owner-len(r.env)]
-			if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
-				continue
-			}
-			pi := t.owner - len(r.env)
-			if seen == nil {
-				seen = make([]uint64, (len(r.pats)+63)/64)
-			}
-			if seen[pi/64]&(1<<(pi%64)) != 0 {
-				continue
-			}
-			seen[pi/64] |= 1 << (pi % 64)
-			hits = append(hits, hit{u: cur, owner: t.owner})
 		}
 	}
-	return hits
+	// the last positions: at looks at each
+	for ; i+1 < len(b); i++ {
+		three := i+2 < len(b)
+		k := uint32(load8(b, i)) & 0xffffff
+		if !three {
+			k &= 0xffff
+		}
+		s.at(i, k, three)
+	}
+	return s.hits
+}
+
+// load8 returns the eight bytes of b from i (the first in the low byte),
+// zeros past its end.
+func load8(b []byte, i int) uint64 {
+	if i+8 <= len(b) {
+		return binary.LittleEndian.Uint64(b[i:])
+	}
+	var x uint64
+	for j := len(b) - 1; j >= i; j-- {
+		x = x<<8 | uint64(b[j])
+	}
+	return x
+}
+
+// A scanner is the state of one scan.
+type scanner struct {
+	r    *Redactor
+	b    []byte
+	hits []hit
+	cur  unit // the unit of the last hit, when have
+	have bool
+	// nl is a newline before the current position, or -1 (b starts a
+	// unit): a unit starts inside a line only minCut after it
+	nl int
+	// seen marks the patterns already noted for cur
+	seen []uint64
+}
+
+// at tries the triggers that may start at i, whose first three bytes are
+// key (two when not three), in the order of triggers: those
+// of three bytes or more from the bucket of key, the others from the
+// bucket of its first two.
+func (s *scanner) at(i int, key uint32, three bool) {
+	r := s.r
+	var tl, pl []int32
+	if three {
+		q := bucketOf(key, true)
+		tl = r.bucketIdx[r.bucketOff[q]:r.bucketOff[q+1]]
+	}
+	q := bucketOf(key&0xffff, false)
+	pl = r.bucketIdx[r.bucketOff[q]:r.bucketOff[q+1]]
+	x := load8(s.b, i)
+	ts := r.triggers
+	maybe := func(ti int32) bool {
+		t := &ts[ti]
+		return (x|t.headFold)&t.headMask == t.head
+	}
+	for {
+		for len(tl) > 0 && !maybe(tl[0]) {
+			tl = tl[1:]
+		}
+		for len(pl) > 0 && !maybe(pl[0]) {
+			pl = pl[1:]
+		}
+		switch {
+		case len(tl) > 0 && (len(pl) == 0 || tl[0] < pl[0]):
+			s.try(i, tl[0])
+			tl = tl[1:]
+		case len(pl) > 0:
+			s.try(i, pl[0])
+			pl = pl[1:]
+		default:
+			return
+		}
+	}
+}
+
+// try notes trigger ti at i when it is there, ends in its unit and passes
+// its pattern's checks. The checks that need no unit come first, so that
+// a word such as "path" (the trigger "pat") costs no look for its line.
+func (s *scanner) try(i int, ti int32) {
+	r, b := s.r, s.b
+	t := &r.triggers[ti]
+	if !t.at(b, i) {
+		return
+	}
+	inCur := s.have && i < s.cur.n
+	pi := t.owner - len(r.env)
+	var p *pattern
+	if pi >= 0 {
+		p = r.pats[pi]
+		if inCur && s.seen != nil && s.seen[pi/64]&(1<<(pi%64)) != 0 {
+			return
+		}
+		// a word character before the trigger: only a unit that starts
+		// at i (a cut) lets it pass, and none starts within minCut of
+		// a newline
+		if t.wordStart && !inCur && i > 0 && isWord(b[i-1]) && i < s.nl+1+minCut {
+			return
+		}
+		if p.nearAny && !p.near(b, i) {
+			return
+		}
+	}
+	if !inCur {
+		s.cur, s.have = unitAt(b, i), true
+		if s.cur.n > s.cur.e {
+			s.nl = s.cur.e
+		}
+		clear(s.seen)
+	}
+	cur := s.cur
+	if i+len(t.text) > cur.e {
+		return
+	}
+	if p == nil {
+		s.hits = append(s.hits, hit{u: cur, owner: t.owner, s: i, e: i + len(t.text)})
+		return
+	}
+	if t.wordStart && i > cur.s && isWord(b[i-1]) {
+		return
+	}
+	if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
+		return
+	}
+	if s.seen == nil {
+		s.seen = make([]uint64, (len(r.pats)+63)/64)
+	}
+	if s.seen[pi/64]&(1<<(pi%64)) != 0 {
+		return
+	}
+	s.seen[pi/64] |= 1 << (pi % 64)
+	s.hits = append(s.hits, hit{u: cur, owner: t.owner})
 }
 
 func isWord(c byte) bool {
@@ -472,13 +678,20 @@ func (t *trigger) at(b []byte, i int) bool {
 // private-key block between calls. changed reports whether the output
 // differs from b; when it does not and dst is nil, out may be nil (b is the
 // output).
+//
+// The output is made at the first change: until then it is b[:pos], so a
+// line whose trigger turns out to hold no secret (password_file, the
+// word token in prose) costs no copy.
 func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, changed bool) {
 	hits := r.scan(b)
-	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock) {
-		dst = make([]byte, 0, len(b)+len(b)/16+64)
+	// grow makes dst when the first change comes
+	grow := func() {
+		if dst == nil {
+			dst = make([]byte, 0, len(b)+len(b)/16+64)
+		}
 	}
-	var scratch []span     // reused by every unit
-	pos, ns, hi := 0, 0, 0 // copied up to pos; the next unit starts at ns
+	var spans []span       // reused by every unit
+	pos, ns, hi := 0, 0, 0 // output made up to pos; the next unit starts at ns
 	changed = st.pendingNL
 	for ns < len(b) {
 		if st.inBlock {
@@ -486,6 +699,8 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 			end, goesOn := r.blockLine(b[u.s:u.e], st)
 			switch {
 			case goesOn:
+				grow()
+				dst = append(dst, b[pos:u.s]...)
 				st.pendingNL = u.n > u.e
 				pos, ns = u.n, u.n
 				changed = true
@@ -495,16 +710,20 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 				continue
 			case end >= 0:
 				st.inBlock, st.pendingNL = false, false
-				scratch = append(scratch[:0], span{u.s, u.s + end, ownBlockRest})
+				spans, hi = r.unitSpans(b, u, hits, hi, append(spans[:0], span{u.s, u.s + end, ownBlockRest}))
+				grow()
+				dst = append(dst, b[pos:u.s]...)
 				var open int
-				dst, hi, open, _ = r.emitUnit(dst, b, u, hits, hi, scratch)
+				dst, open = r.emitSpans(dst, b, u, spans)
 				changed = true
 				pos, ns = r.afterUnit(u, open, st)
 				continue
 			default:
 				st.inBlock = false
 				if st.pendingNL {
-					dst = append(dst, '\n')
+					grow()
+					dst = append(append(dst, b[pos:u.s]...), '\n')
+					pos = u.s
 					st.pendingNL = false
 				}
 			}
@@ -516,24 +735,31 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 		case hi < len(hits):
 			u = hits[hi].u
 		default:
-			if dst == nil && !changed {
-				return nil, false // the caller has b
-			}
-			return append(dst, b[pos:]...), changed
+			ns = len(b)
+			continue
 		}
+		spans, hi = r.unitSpans(b, u, hits, hi, spans[:0])
+		if len(spans) == 0 {
+			ns = u.n // nothing to replace: the unit stays in b[pos:]
+			continue
+		}
+		grow()
 		dst = append(dst, b[pos:u.s]...)
 		var open int
-		var did bool
-		dst, hi, open, did = r.emitUnit(dst, b, u, hits, hi, scratch[:0])
-		changed = changed || did
+		dst, open = r.emitSpans(dst, b, u, spans)
+		changed = true
 		pos, ns = r.afterUnit(u, open, st)
 	}
+	if !changed {
+		return dst, false // dst is nil: the caller has b
+	}
+	grow()
 	dst = append(dst, b[pos:]...)
 	if final && st.pendingNL {
 		dst = append(dst, '\n')
 		*st = state{}
 	}
-	return dst, changed
+	return dst, true
 }
 
 // afterUnit returns where processing goes on after unit u; when u opened a
@@ -548,12 +774,11 @@ func (r *Redactor) afterUnit(u unit, open int, st *state) (pos, ns int) {
 	return u.n, u.n
 }
 
-// emitUnit appends unit u of b, redacted, to dst: the spans given, the
-// environment values hit in it, and the matches of every pattern hit in it
-// (hits from index hi on). It returns the index of the first hit past u,
-// where a private-key block that goes on to the next line starts in u (-1:
-// none), and whether anything was replaced.
-func (r *Redactor) emitUnit(dst, b []byte, u unit, hits []hit, hi int, spans []span) ([]byte, int, int, bool) {
+// unitSpans appends to spans what to replace in unit u of b: the
+// environment values hit in it and the matches of every pattern hit in it
+// (hits from index hi on), merged. It returns the index of the first hit
+// past u.
+func (r *Redactor) unitSpans(b []byte, u unit, hits []hit, hi int, spans []span) ([]span, int) {
 	line := b[u.s:u.e]
 	for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
 		h := hits[hi]
@@ -566,7 +791,12 @@ func (r *Redactor) emitUnit(dst, b []byte, u unit, hits []hit, hi int, spans []s
 	for _, pi := range r.always {
 		spans = r.run(spans, line, u.s, pi)
 	}
-	spans = merge(spans)
+	return merge(spans), hi
+}
+
+// emitSpans appends unit u of b to dst with spans replaced, and where a
+// private-key block that goes on to the next line starts in u (-1: none).
+func (r *Redactor) emitSpans(dst, b []byte, u unit, spans []span) ([]byte, int) {
 	open := -1
 	last := u.s
 	for _, sp := range spans {
@@ -577,7 +807,7 @@ func (r *Redactor) emitUnit(dst, b []byte, u unit, hits []hit, hi int, spans []s
 			open = sp.s
 		}
 	}
-	return append(dst, b[last:u.e]...), hi, open, len(spans) > 0
+	return append(dst, b[last:u.e]...), open
 }
 
 // run appends pattern pi's spans in line (which starts at offset off of the
@@ -589,6 +819,9 @@ func (r *Redactor) run(spans []span, line []byte, off, pi int) []span {
 		sink := spanSink{spans: spans, off: off, owner: owner}
 		p.scan(r, line, &sink)
 		return sink.spans
+	}
+	if p.pre != nil && !p.pre(line) {
+		return spans
 	}
 	return p.find(r.regexp(pi), spans, line, off, owner)
 }
