@@ -376,10 +376,18 @@ func hasPassword(line []byte) bool {
 }
 
 // passwordBlank is the pre check of a netrc "password p" line: blanks,
-// password, a blank.
+// password, blanks, one token (no \t, \n, \f, \r or space: \S), blanks.
 func passwordBlank(line []byte) bool {
 	t := bytes.TrimLeft(line, " \t")
-	return len(t) > 8 && string(t[:8]) == "password" && (t[8] == ' ' || t[8] == '\t')
+	if len(t) <= 8 || string(t[:8]) != "password" || t[8] != ' ' && t[8] != '\t' {
+		return false
+	}
+	t = bytes.TrimLeft(t[8:], " \t")
+	e := 0
+	for e < len(t) && !bytes.ContainsRune([]byte("\t\n\f\r "), rune(t[e])) {
+		e++
+	}
+	return e > 0 && len(bytes.Trim(t[e:], " \t")) == 0
 }
 
 // awsBefore reports whether "aws" (any case) ends at most one byte before

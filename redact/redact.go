@@ -896,7 +896,11 @@ func merge(spans []span) []span {
 // look like the start of one cannot hide a secret.
 func insideMarker(b []byte, i int) bool {
 	// A marker is short: look back no further than the longest one.
-	m := bytes.LastIndex(b[max(0, i-maxMarker):i], []byte(marker))
+	w := b[max(0, i-maxMarker):i]
+	if bytes.IndexByte(w, '[') < 0 {
+		return false // the common case, found with a vector search
+	}
+	m := bytes.LastIndex(w, []byte(marker))
 	if m < 0 {
 		return false
 	}
