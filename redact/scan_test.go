@@ -241,6 +241,19 @@ func TestScanEqualsReference(t *testing.T) {
 				}
 			}
 		}
+		// a trigger that must start a word, right at a cut after a word
+		// character (the cut starts its unit, so it counts), and one
+		// byte off
+		for _, at := range []string{"pat" + strings.Repeat("a", 14) + "." + strings.Repeat("0f", 32), "AKIA" + strings.Repeat("Q", 16), "MT" + strings.Repeat("x", 22) + ".abcdef." + strings.Repeat("y", 27)} {
+			for _, n := range []int{maxLine - 1, maxLine, maxLine + 1} {
+				for _, pre := range []string{"", "a\n", strings.Repeat("b", 3000) + "\n"} {
+					text := []byte(pre + strings.Repeat("x", n) + at + " tail\n")
+					if d := diffScan(r, rt, text); d != "" {
+						t.Errorf("redactor %d, %q at %d: %s", ri, at[:4], n, d)
+					}
+				}
+			}
+		}
 		// lines longer than maxLine, cut with and without separators, so
 		// that units start right after a word character
 		for _, fill := range []string{"x", "ab ", "pat", "MTxxxxxxxxxxxxxxxxxxxxxx.", "--pass ", "secretpatMT-ghp_"} {
