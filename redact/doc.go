@@ -97,22 +97,30 @@
 // "pat" of "path" not followed by an Airtable token) come before the line
 // is found. A pattern's matcher then runs only on the lines holding one of
 // its triggers, and its regular expression is compiled the first time that
-// happens, so New compiles nothing (20-110 µs and 56 KB in 19
+// happens, so New compiles nothing (20-110 µs and 34 KB in 19
 // allocations, most of it the trigger tables). The matchers
 // of the most common triggers (labels, URLs, cookies, private keys) are
 // written by hand: a regexp engine costs a hundred times more on text dense
 // with password= labels. Text with nothing to redact is never copied.
-// `go test -bench . ./redact/` on the shared 2-core build machine (load 8
-// to 14, so absolute figures swing threefold; compare with Baseline, a loop
-// that only sums the bytes):
+// `go test -bench . ./redact/` on the shared 2-core build machine (loaded,
+// so absolute figures swing twofold; compare with Baseline, a loop that
+// only sums the bytes; instructions a byte, counted by callgrind, do not
+// swing):
 //
 //	Baseline (sum of bytes)                   750-1500 MB/s
-//	1 MiB of build log, no trigger            190-330 MB/s, 0 allocations
-//	the same through Writer in 4 KiB writes   260-370 MB/s
-//	1 MiB of build log, a secret every 4 KiB  95-280 MB/s
-//	the benign corpus (a grep for passwords)  35-70 MB/s   (label-dense: a worst ordinary case)
+//	1 MiB of build log, no trigger            400-490 MB/s, 18-20 instructions a byte, 0 allocations
+//	the same through Writer in 4 KiB writes   260-460 MB/s
+//	1 MiB of an application log               300 MB/s, 26 instructions a byte
+//	go test -v, compiler, pod JSON, git log   100-270 MB/s, 23-54 instructions a byte
+//	source code (token, secret in every line) 60 MB/s, 83 instructions a byte
+//	1 MiB of build log, a secret every 4 KiB  160-240 MB/s
+//	the benign corpus (a grep for passwords)  45-65 MB/s   (label-dense: a worst ordinary case)
 //	1 MiB of nothing but password=hunter2     17-32 MB/s   (the worst case)
 //	a typical command                         0.5-1 µs
+//
+// Ordinary text costs what its triggers cost: a line holding token,
+// secret or password runs the label matcher, which is most of the cost
+// of source code and test logs.
 //
 // Run through guard redact, 40 MB of real text (Go module sources, the
 // Python standard library, JavaScript, /etc, documentation, git log -p)

@@ -376,10 +376,18 @@ func hasPassword(line []byte) bool {
 }
 
 // passwordBlank is the pre check of a netrc "password p" line: blanks,
-// password, a blank.
+// password, blanks, one token (no \t, \n, \f, \r or space: \S), blanks.
 func passwordBlank(line []byte) bool {
 	t := bytes.TrimLeft(line, " \t")
-	return len(t) > 8 && string(t[:8]) == "password" && (t[8] == ' ' || t[8] == '\t')
+	if len(t) <= 8 || string(t[:8]) != "password" || t[8] != ' ' && t[8] != '\t' {
+		return false
+	}
+	t = bytes.TrimLeft(t[8:], " \t")
+	e := 0
+	for e < len(t) && !bytes.ContainsRune([]byte("\t\n\f\r "), rune(t[e])) {
+		e++
+	}
+	return e > 0 && len(bytes.Trim(t[e:], " \t")) == 0
 }
 
 // awsBefore reports whether "aws" (any case) ends at most one byte before
@@ -938,11 +946,20 @@ func scanURLPassword(_ *Redactor, line []byte, sink *spanSink) {
 // runs to the end of the line, less a trailing # comment.
 func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 	scanTableLabel(line, sink)
+	// colon and eq are the next ':' and '=' at or after j (len(line):
+	// none), found by a vector search and looked for again once passed
+	colon, eq := -1, -1
 	for j := 0; j < len(line); j++ {
-		c := line[j]
-		if c != ':' && c != '=' {
-			continue
+		if colon < j {
+			colon = indexFrom(line, j, ':')
 		}
+		if eq < j {
+			eq = indexFrom(line, j, '=')
+		}
+		if j = min(colon, eq); j >= len(line) {
+			return
+		}
+		c := line[j]
 		// the label, before the separator: blanks, a closing quote, the name
 		k := j
 		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
@@ -1057,6 +1074,15 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 		}
 		j = max(j, e-1)
 	}
+}
+
+// indexFrom returns the index of the first c in b at or after i, or
+// len(b).
+func indexFrom(b []byte, i int, c byte) int {
+	if k := bytes.IndexByte(b[i:], c); k >= 0 {
+		return i + k
+	}
+	return len(b)
 }
 
 // firstToken returns b up to its first blank, ',' or '|'.

@@ -691,6 +691,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 		}
 	}
 	var spans []span       // reused by every unit
+	sink := new(spanSink)  // for the hand-written matchers
 	pos, ns, hi := 0, 0, 0 // output made up to pos; the next unit starts at ns
 	changed = st.pendingNL
 	for ns < len(b) {
@@ -710,7 +711,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 				continue
 			case end >= 0:
 				st.inBlock, st.pendingNL = false, false
-				spans, hi = r.unitSpans(b, u, hits, hi, append(spans[:0], span{u.s, u.s + end, ownBlockRest}))
+				spans, hi = r.unitSpans(sink, b, u, hits, hi, append(spans[:0], span{u.s, u.s + end, ownBlockRest}))
 				grow()
 				dst = append(dst, b[pos:u.s]...)
 				var open int
@@ -738,7 +739,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 			ns = len(b)
 			continue
 		}
-		spans, hi = r.unitSpans(b, u, hits, hi, spans[:0])
+		spans, hi = r.unitSpans(sink, b, u, hits, hi, spans[:0])
 		if len(spans) == 0 {
 			ns = u.n // nothing to replace: the unit stays in b[pos:]
 			continue
@@ -778,7 +779,7 @@ func (r *Redactor) afterUnit(u unit, open int, st *state) (pos, ns int) {
 // environment values hit in it and the matches of every pattern hit in it
 // (hits from index hi on), merged. It returns the index of the first hit
 // past u.
-func (r *Redactor) unitSpans(b []byte, u unit, hits []hit, hi int, spans []span) ([]span, int) {
+func (r *Redactor) unitSpans(sink *spanSink, b []byte, u unit, hits []hit, hi int, spans []span) ([]span, int) {
 	line := b[u.s:u.e]
 	for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
 		h := hits[hi]
@@ -786,10 +787,10 @@ func (r *Redactor) unitSpans(b []byte, u unit, hits []hit, hi int, spans []span)
 			spans = append(spans, span{h.s, h.e, h.owner})
 			continue
 		}
-		spans = r.run(spans, line, u.s, h.owner-len(r.env))
+		spans = r.run(sink, spans, line, u.s, h.owner-len(r.env))
 	}
 	for _, pi := range r.always {
-		spans = r.run(spans, line, u.s, pi)
+		spans = r.run(sink, spans, line, u.s, pi)
 	}
 	return merge(spans), hi
 }
@@ -811,14 +812,17 @@ func (r *Redactor) emitSpans(dst, b []byte, u unit, spans []span) ([]byte, int) 
 }
 
 // run appends pattern pi's spans in line (which starts at offset off of the
-// input).
-func (r *Redactor) run(spans []span, line []byte, off, pi int) []span {
+// input). A hand-written matcher gets sink (one for a whole process: one
+// made here would go to the heap at every call).
+func (r *Redactor) run(sink *spanSink, spans []span, line []byte, off, pi int) []span {
 	p := r.pats[pi]
 	owner := len(r.env) + pi
 	if p.scan != nil {
-		sink := spanSink{spans: spans, off: off, owner: owner}
-		p.scan(r, line, &sink)
-		return sink.spans
+		*sink = spanSink{spans: spans, off: off, owner: owner}
+		p.scan(r, line, sink)
+		spans = sink.spans
+		sink.spans = nil
+		return spans
 	}
 	if p.pre != nil && !p.pre(line) {
 		return spans
@@ -896,7 +900,11 @@ func merge(spans []span) []span {
 // look like the start of one cannot hide a secret.
 func insideMarker(b []byte, i int) bool {
 	// A marker is short: look back no further than the longest one.
-	m := bytes.LastIndex(b[max(0, i-maxMarker):i], []byte(marker))
+	w := b[max(0, i-maxMarker):i]
+	if bytes.IndexByte(w, '[') < 0 {
+		return false // the common case, found with a vector search
+	}
+	m := bytes.LastIndex(w, []byte(marker))
 	if m < 0 {
 		return false
 	}

@@ -241,6 +241,19 @@ func TestScanEqualsReference(t *testing.T) {
 				}
 			}
 		}
+		// a trigger that must start a word, right at a cut after a word
+		// character (the cut starts its unit, so it counts), and one
+		// byte off
+		for _, at := range []string{"pat" + strings.Repeat("a", 14) + "." + strings.Repeat("0f", 32), "AKIA" + strings.Repeat("Q", 16), "MT" + strings.Repeat("x", 22) + ".abcdef." + strings.Repeat("y", 27)} {
+			for _, n := range []int{maxLine - 1, maxLine, maxLine + 1} {
+				for _, pre := range []string{"", "a\n", strings.Repeat("b", 3000) + "\n"} {
+					text := []byte(pre + strings.Repeat("x", n) + at + " tail\n")
+					if d := diffScan(r, rt, text); d != "" {
+						t.Errorf("redactor %d, %q at %d: %s", ri, at[:4], n, d)
+					}
+				}
+			}
+		}
 		// lines longer than maxLine, cut with and without separators, so
 		// that units start right after a word character
 		for _, fill := range []string{"x", "ab ", "pat", "MTxxxxxxxxxxxxxxxxxxxxxx.", "--pass ", "secretpatMT-ghp_"} {
@@ -400,10 +413,10 @@ func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, s
 			spans = append(spans, span{h.s, h.e, h.owner})
 			continue
 		}
-		spans = r.run(spans, line, u.s, h.owner-len(r.env))
+		spans = r.run(new(spanSink), spans, line, u.s, h.owner-len(r.env))
 	}
 	for _, pi := range r.always {
-		spans = r.run(spans, line, u.s, pi)
+		spans = r.run(new(spanSink), spans, line, u.s, pi)
 	}
 	spans = merge(spans)
 	open := -1
@@ -509,5 +522,164 @@ func TestPre(t *testing.T) {
 		if n < 5 {
 			t.Errorf("%s: only %d lines match %s", p.kind, n, p.expr)
 		}
+	}
+}
+
+// scanLabelsReference is scanLabels as it was before it jumped from one
+// separator to the next with a vector search.
+func scanLabelsReference(_ *Redactor, line []byte, sink *spanSink) {
+	scanTableLabel(line, sink)
+	for j := 0; j < len(line); j++ {
+		c := line[j]
+		if c != ':' && c != '=' {
+			continue
+		}
+		// the label, before the separator: blanks, a closing quote, the name
+		k := j
+		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
+			k--
+		}
+		if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
+			k--
+			if k > 0 && line[k-1] == '\\' { // JSON inside a JSON string: \"password\":
+				k--
+			}
+		}
+		ne := k
+		for k > 0 && (isWord(line[k-1]) || line[k-1] == '-' || line[k-1] == '.') {
+			k--
+		}
+		ok := ne > k && labelName(line[k:ne])
+		if !ok && ne > k {
+			if w := spacedLabel(line, k, ne); w != k {
+				k, ok = w, true // "API Key: …", "Secret Access Key: …"
+			}
+		}
+		if !ok {
+			continue
+		}
+		if k > 0 && line[k-1] == '/' {
+			continue // https://x-access-token:pw@…: the URL's to judge
+		}
+		if k >= 2 && line[k-2] == '$' && line[k-1] == '{' {
+			continue // ${DB_PASSWORD:-default}: a shell expansion
+		}
+		if docParam(line[:k]) {
+			continue // :param password: the password to use
+		}
+		if nsswitch(line[k:ne], line[j+1:]) {
+			continue // /etc/nsswitch.conf: "passwd: files systemd"
+		}
+		// the separator: = : := => (not == or ::)
+		v := j + 1
+		if v < len(line) && (c == ':' && line[v] == '=' || c == '=' && line[v] == '>') {
+			v++
+		}
+		if v < len(line) && (line[v] == '=' || line[v] == ':') {
+			j = v
+			continue
+		}
+		blank := v < len(line) && (line[v] == ' ' || line[v] == '\t')
+		for v < len(line) && (line[v] == ' ' || line[v] == '\t') {
+			v++
+		}
+		if v >= len(line) {
+			return
+		}
+		s, e := v, v
+		switch q := line[v]; {
+		case q == '\\' && v+1 < len(line) && line[v+1] == '"':
+			// \"…\" inside a JSON string
+			s = v + 2
+			i := bytes.Index(line[s:], []byte(`\"`))
+			if i < 0 {
+				continue
+			}
+			e = s + i
+		case q == '"' || q == '\'':
+			s = v + 1
+			e = s
+			for e < len(line) && line[e] != q {
+				if q == '"' && line[e] == '\\' {
+					e++
+				}
+				e++
+			}
+			if e >= len(line) {
+				continue // no closing quote on this line
+			}
+		default:
+			if blank && labelStartsLine(line[:k]) {
+				if t := firstToken(line[v:]); !notPlaceholder(t) {
+					j = v
+					continue // client_token: str | None = None
+				}
+				e = len(line)
+				if h := bytes.Index(line[v:], []byte(" #")); h >= 0 {
+					e = v + h
+				}
+				for e > v && (line[e-1] == ' ' || line[e-1] == '\t' || line[e-1] == '\r' || line[e-1] == ',' || line[e-1] == ';') {
+					e--
+				}
+				break
+			}
+			for e < len(line) && !bytes.ContainsRune([]byte(" \t\r\"'`&;,)]}>"), rune(line[e])) {
+				e++
+			}
+		}
+		if quoted := k < ne && ne < len(line) && (line[ne] == '"' || line[ne] == '\''); quoted && s == v && identifier(line[s:e]) {
+			j = max(j, e-1)
+			continue // {'token': tstring}: a quoted key, a bare name: code
+		}
+		if lexerToken(line[k:ne], line[s:e]) {
+			j = max(j, e-1)
+			continue // {token: "keyword.operator"}: a lexer's token type
+		}
+		if codeLabel(line[k:ne]) && identifier(line[s:e]) && s == v {
+			j = max(j, e-1)
+			continue // self._token = value: code moving a value around
+		}
+		if pwdPath(line[k:ne], line[s:e]) {
+			j = max(j, e-1)
+			continue // PWD=/home/me: the shell's directory, not ODBC's Pwd=
+		}
+		if e > s && !insideMarker(line, s) && notPlaceholder(line[s:e]) && !(c == ':' && blank && s == v && !labelStartsLine(line[:k]) && lowerWord(line[s:e])) {
+			sink.add(s, e, false)
+		}
+		j = max(j, e-1)
+	}
+}
+
+// TestScanLabels compares scanLabels with scanLabelsReference on the lines
+// of the corpus, the test tables and the benchmark inputs, and on random
+// lines of labels, separators and values.
+func TestScanLabels(t *testing.T) {
+	var lines [][]byte
+	for _, text := range scanTexts(t) {
+		lines = append(lines, bytes.Split(text[:min(len(text), 256<<10)], []byte("\n"))...)
+	}
+	parts := []string{"password", "api_key", "token", "secret", ":", "=", ": ", " = ", ":=", "==", "::", "\"", "'", "\\\"", " ", "\t", "x", "hunter2", "${X}", "/", "-", "&", "#", ",", "[REDACTED:x]", "- ", "export ", "self.", "key", "API Key"}
+	rng := rand.New(rand.NewPCG(6, 7))
+	for range 20000 {
+		var sb strings.Builder
+		for range rng.IntN(12) {
+			sb.WriteString(parts[rng.IntN(len(parts))])
+		}
+		lines = append(lines, []byte(sb.String()))
+	}
+	found := 0
+	for _, line := range lines {
+		var got, want spanSink
+		scanLabels(nil, line, &got)
+		scanLabelsReference(nil, line, &want)
+		if !slices.Equal(got.spans, want.spans) {
+			t.Fatalf("scanLabels(%q) = %v, want %v", line, got.spans, want.spans)
+		}
+		if len(want.spans) > 0 {
+			found++
+		}
+	}
+	if found < 500 {
+		t.Errorf("only %d lines hold a label's value", found)
 	}
 }
