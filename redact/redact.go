@@ -691,7 +691,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 		}
 	}
 	var spans []span       // reused by every unit
-	sink := new(spanSink)  // for the hand-written matchers
+	var sink *spanSink     // for the hand-written matchers, made on first use
 	pos, ns, hi := 0, 0, 0 // output made up to pos; the next unit starts at ns
 	changed = st.pendingNL
 	for ns < len(b) {
@@ -711,7 +711,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 				continue
 			case end >= 0:
 				st.inBlock, st.pendingNL = false, false
-				spans, hi = r.unitSpans(sink, b, u, hits, hi, append(spans[:0], span{u.s, u.s + end, ownBlockRest}))
+				spans, hi = r.unitSpans(&sink, b, u, hits, hi, append(spans[:0], span{u.s, u.s + end, ownBlockRest}))
 				grow()
 				dst = append(dst, b[pos:u.s]...)
 				var open int
@@ -739,7 +739,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 			ns = len(b)
 			continue
 		}
-		spans, hi = r.unitSpans(sink, b, u, hits, hi, spans[:0])
+		spans, hi = r.unitSpans(&sink, b, u, hits, hi, spans[:0])
 		if len(spans) == 0 {
 			ns = u.n // nothing to replace: the unit stays in b[pos:]
 			continue
@@ -779,7 +779,7 @@ func (r *Redactor) afterUnit(u unit, open int, st *state) (pos, ns int) {
 // environment values hit in it and the matches of every pattern hit in it
 // (hits from index hi on), merged. It returns the index of the first hit
 // past u.
-func (r *Redactor) unitSpans(sink *spanSink, b []byte, u unit, hits []hit, hi int, spans []span) ([]span, int) {
+func (r *Redactor) unitSpans(sink **spanSink, b []byte, u unit, hits []hit, hi int, spans []span) ([]span, int) {
 	line := b[u.s:u.e]
 	for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
 		h := hits[hi]
@@ -812,12 +812,16 @@ func (r *Redactor) emitSpans(dst, b []byte, u unit, spans []span) ([]byte, int) 
 }
 
 // run appends pattern pi's spans in line (which starts at offset off of the
-// input). A hand-written matcher gets sink (one for a whole process: one
-// made here would go to the heap at every call).
-func (r *Redactor) run(sink *spanSink, spans []span, line []byte, off, pi int) []span {
+// input). A hand-written matcher gets *sink, made on first use and kept
+// for a whole process: one made at each call would go to the heap.
+func (r *Redactor) run(sink **spanSink, spans []span, line []byte, off, pi int) []span {
 	p := r.pats[pi]
 	owner := len(r.env) + pi
 	if p.scan != nil {
+		if *sink == nil {
+			*sink = new(spanSink)
+		}
+		sink := *sink
 		*sink = spanSink{spans: spans, off: off, owner: owner}
 		p.scan(r, line, sink)
 		spans = sink.spans

@@ -413,10 +413,10 @@ func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, s
 			spans = append(spans, span{h.s, h.e, h.owner})
 			continue
 		}
-		spans = r.run(new(spanSink), spans, line, u.s, h.owner-len(r.env))
+		spans = r.run(new(*spanSink), spans, line, u.s, h.owner-len(r.env))
 	}
 	for _, pi := range r.always {
-		spans = r.run(new(spanSink), spans, line, u.s, pi)
+		spans = r.run(new(*spanSink), spans, line, u.s, pi)
 	}
 	spans = merge(spans)
 	open := -1
