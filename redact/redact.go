@@ -550,6 +550,12 @@ type scanner struct {
 	nl int
 	// seen marks the patterns already noted for cur
 	seen []uint64
+	// run is the last run of a flag's name measured (see
+	// pattern.flagRun): b[run[0]:run[1]], in cur; runLong is what
+	// flagName said of a name of maxFlagWord bytes or more ending there
+	// (it looks at no more), when runKnown
+	run               [2]int
+	runLong, runKnown bool
 }
 
 // at tries the triggers that may start at i, whose first three bytes are
@@ -636,7 +642,26 @@ func (s *scanner) try(i int, ti int32) {
 	if t.wordStart && i > cur.s && isWord(b[i-1]) {
 		return
 	}
-	if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
+	if p.flagRun {
+		// a position inside the run measured last has its end
+		if k := i + 2; !(s.run[0] <= k && k < s.run[1] && s.run[1] <= cur.e && s.run[0] >= cur.s) {
+			s.run = [2]int{k, cur.s + flagEnd(b[cur.s:cur.e], k-cur.s)}
+			s.runKnown = false
+		}
+		name := b[i+2 : s.run[1]]
+		if len(name) < maxFlagWord {
+			if !flagName(name) {
+				return
+			}
+		} else {
+			if !s.runKnown {
+				s.runLong, s.runKnown = flagName(name), true
+			}
+			if !s.runLong {
+				return
+			}
+		}
+	} else if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
 		return
 	}
 	if s.seen == nil {
