@@ -108,15 +108,16 @@
 // swing):
 //
 //	Baseline (sum of bytes)                   750-1500 MB/s
-//	1 MiB of build log, no trigger            400-490 MB/s, 18-20 instructions a byte, 0 allocations
-//	the same through Writer in 4 KiB writes   260-460 MB/s
-//	1 MiB of an application log               300 MB/s, 26 instructions a byte
-//	go test -v, compiler, pod JSON, git log   100-270 MB/s, 23-54 instructions a byte
-//	source code (token, secret in every line) 60 MB/s, 83 instructions a byte
-//	1 MiB of build log, a secret every 4 KiB  160-240 MB/s
-//	the benign corpus (a grep for passwords)  45-65 MB/s   (label-dense: a worst ordinary case)
-//	1 MiB of nothing but password=hunter2     17-32 MB/s   (the worst case)
-//	a typical command                         0.5-1 µs
+//	1 MiB of build log, no trigger            490-870 MB/s, 18 instructions a byte, 0 allocations
+//	the same through Writer in 4 KiB writes   460-770 MB/s
+//	1 MiB of an application log               300-580 MB/s, 25 instructions a byte
+//	npm/pip logs, pod JSON, git log -p        330-410 MB/s, 25-39 instructions a byte
+//	go test -v, compiler output               135-240 MB/s, 45-57 instructions a byte
+//	source code (token, secret in each line)  110 MB/s, 84 instructions a byte
+//	1 MiB of build log, a secret every 4 KiB  240-350 MB/s
+//	the benign corpus (a grep for passwords)  65-130 MB/s  (label-dense: a worst ordinary case)
+//	1 MiB of nothing but password=hunter2     20-32 MB/s   (the worst case)
+//	a typical command                         0.4-1 µs
 //
 // Ordinary text costs what its triggers cost: a line holding token,
 // secret or password runs the label matcher, which is most of the cost

@@ -27,6 +27,10 @@ type pattern struct {
 	// line (it reads only bytes around the trigger that it needs inside
 	// the line), so scan may try it before it finds the line
 	nearAny bool
+	// flagRun: near is flagNear, which looks at the whole run of a flag's
+	// name; scan measures each run once, not once for each "--" in it
+	// (a line of dashes is one run)
+	flagRun bool
 	expr    string
 	// pre, when set, holds on every line where expr matches and costs
 	// far less: a line it turns away needs no regexp
@@ -338,7 +342,7 @@ var builtin = [...]pattern{
 	{
 		// --password hunter2, --registry-token=…, --client-secret …
 		kind: "credential", triggers: []string{"--"},
-		near: flagNear,
+		near: flagNear, flagRun: true,
 		expr: `(?i)--(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|secret|token|api-?key|api_key|client-secret|secret-key|access-key|secret-access-key)(?:[ \t]+|=)` +
 			labelValue,
 		valid: notFlagValue,
@@ -417,12 +421,25 @@ var flagWords = [...]string{"pass", "passwd", "password", "passphrase", "secret"
 // flagNear is a cheap look at "--" before the credential-flag expression
 // runs: the flag's name must hold one of the flagWords.
 func flagNear(line []byte, i int) bool {
-	j := i + 2
-	for j < len(line) && (isWord(line[j]) || line[j] == '-') {
-		j++
+	return flagName(line[i+2 : flagEnd(line, i+2)])
+}
+
+// flagEnd returns where the run of letters, digits, '_' and '-' that
+// starts at k in line ends.
+func flagEnd(line []byte, k int) int {
+	for k < len(line) && (isWord(line[k]) || line[k] == '-') {
+		k++
 	}
+	return k
+}
+
+// maxFlagWord is the length of the longest flagWord: flagName looks at
+// no more of a name's end.
+const maxFlagWord = len("passphrase")
+
+// flagName reports whether a flag's name ends in one of the flagWords.
+func flagName(name []byte) bool {
 	// the name is ASCII: compare its end without a lower-case copy
-	name := line[i+2 : j]
 	for _, w := range flagWords {
 		if len(name) >= len(w) && bytes.EqualFold(name[len(name)-len(w):], []byte(w)) {
 			return true

@@ -550,6 +550,12 @@ type scanner struct {
 	nl int
 	// seen marks the patterns already noted for cur
 	seen []uint64
+	// run is the last run of a flag's name measured (see
+	// pattern.flagRun): b[run[0]:run[1]], in cur; runLong is what
+	// flagName said of a name of maxFlagWord bytes or more ending there
+	// (it looks at no more), when runKnown
+	run               [2]int
+	runLong, runKnown bool
 }
 
 // at tries the triggers that may start at i, whose first three bytes are
@@ -636,7 +642,26 @@ func (s *scanner) try(i int, ti int32) {
 	if t.wordStart && i > cur.s && isWord(b[i-1]) {
 		return
 	}
-	if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
+	if p.flagRun {
+		// a position inside the run measured last has its end
+		if k := i + 2; !(s.run[0] <= k && k < s.run[1] && s.run[1] <= cur.e && s.run[0] >= cur.s) {
+			s.run = [2]int{k, cur.s + flagEnd(b[cur.s:cur.e], k-cur.s)}
+			s.runKnown = false
+		}
+		name := b[i+2 : s.run[1]]
+		if len(name) < maxFlagWord {
+			if !flagName(name) {
+				return
+			}
+		} else {
+			if !s.runKnown {
+				s.runLong, s.runKnown = flagName(name), true
+			}
+			if !s.runLong {
+				return
+			}
+		}
+	} else if p.near != nil && !p.near(b[cur.s:cur.e], i-cur.s) {
 		return
 	}
 	if s.seen == nil {
@@ -691,7 +716,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 		}
 	}
 	var spans []span       // reused by every unit
-	sink := new(spanSink)  // for the hand-written matchers
+	var sink *spanSink     // for the hand-written matchers, made on first use
 	pos, ns, hi := 0, 0, 0 // output made up to pos; the next unit starts at ns
 	changed = st.pendingNL
 	for ns < len(b) {
@@ -711,7 +736,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 				continue
 			case end >= 0:
 				st.inBlock, st.pendingNL = false, false
-				spans, hi = r.unitSpans(sink, b, u, hits, hi, append(spans[:0], span{u.s, u.s + end, ownBlockRest}))
+				spans, hi = r.unitSpans(&sink, b, u, hits, hi, append(spans[:0], span{u.s, u.s + end, ownBlockRest}))
 				grow()
 				dst = append(dst, b[pos:u.s]...)
 				var open int
@@ -739,7 +764,7 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 			ns = len(b)
 			continue
 		}
-		spans, hi = r.unitSpans(sink, b, u, hits, hi, spans[:0])
+		spans, hi = r.unitSpans(&sink, b, u, hits, hi, spans[:0])
 		if len(spans) == 0 {
 			ns = u.n // nothing to replace: the unit stays in b[pos:]
 			continue
@@ -779,7 +804,7 @@ func (r *Redactor) afterUnit(u unit, open int, st *state) (pos, ns int) {
 // environment values hit in it and the matches of every pattern hit in it
 // (hits from index hi on), merged. It returns the index of the first hit
 // past u.
-func (r *Redactor) unitSpans(sink *spanSink, b []byte, u unit, hits []hit, hi int, spans []span) ([]span, int) {
+func (r *Redactor) unitSpans(sink **spanSink, b []byte, u unit, hits []hit, hi int, spans []span) ([]span, int) {
 	line := b[u.s:u.e]
 	for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
 		h := hits[hi]
@@ -812,12 +837,16 @@ func (r *Redactor) emitSpans(dst, b []byte, u unit, spans []span) ([]byte, int) 
 }
 
 // run appends pattern pi's spans in line (which starts at offset off of the
-// input). A hand-written matcher gets sink (one for a whole process: one
-// made here would go to the heap at every call).
-func (r *Redactor) run(sink *spanSink, spans []span, line []byte, off, pi int) []span {
+// input). A hand-written matcher gets *sink, made on first use and kept
+// for a whole process: one made at each call would go to the heap.
+func (r *Redactor) run(sink **spanSink, spans []span, line []byte, off, pi int) []span {
 	p := r.pats[pi]
 	owner := len(r.env) + pi
 	if p.scan != nil {
+		if *sink == nil {
+			*sink = new(spanSink)
+		}
+		sink := *sink
 		*sink = spanSink{spans: spans, off: off, owner: owner}
 		p.scan(r, line, sink)
 		spans = sink.spans

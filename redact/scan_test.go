@@ -241,6 +241,16 @@ func TestScanEqualsReference(t *testing.T) {
 				}
 			}
 		}
+		// runs of dashes and flags, which scan measures once a run
+		for _, text := range []string{strings.Repeat("-", 3000), strings.Repeat("--x", 1000) + "--password=1\n" + strings.Repeat("-", 79) + "\n",
+			"a --token--x --pass--word=2 --no-password --api_KEY x\n--\n---\n-- --secret", strings.Repeat("--pass", 500) + " --x\n"} {
+			if d := diffScan(r, rt, []byte(text)); d != "" {
+				t.Errorf("redactor %d, flags %q: %s", ri, text[:10], d)
+			}
+			if d := diffProcess(r, rt, []byte(text), 100); d != "" {
+				t.Errorf("redactor %d, flags %q: %s", ri, text[:10], d)
+			}
+		}
 		// a trigger that must start a word, right at a cut after a word
 		// character (the cut starts its unit, so it counts), and one
 		// byte off
@@ -413,10 +423,10 @@ func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, s
 			spans = append(spans, span{h.s, h.e, h.owner})
 			continue
 		}
-		spans = r.run(new(spanSink), spans, line, u.s, h.owner-len(r.env))
+		spans = r.run(new(*spanSink), spans, line, u.s, h.owner-len(r.env))
 	}
 	for _, pi := range r.always {
-		spans = r.run(new(spanSink), spans, line, u.s, pi)
+		spans = r.run(new(*spanSink), spans, line, u.s, pi)
 	}
 	spans = merge(spans)
 	open := -1
@@ -466,6 +476,11 @@ func flagNearReference(line []byte, i int) bool {
 
 // TestFlagNear compares flagNear with flagNearReference on random flags.
 func TestFlagNear(t *testing.T) {
+	for _, w := range flagWords {
+		if len(w) > maxFlagWord {
+			t.Fatalf("flag word %q is longer than maxFlagWord", w)
+		}
+	}
 	parts := []string{"-", "pass", "PASS", "word", "Token", "key", "KEY", "api_", "x", "=", " ", "secret", "é", "K", "\u212a"}
 	rng := rand.New(rand.NewPCG(2, 3))
 	for range 20000 {
