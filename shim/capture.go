@@ -64,7 +64,7 @@ type capture struct {
 	noSplice  [3]bool      // splice(2) cannot write to the agent's descriptor
 	back      [3]*readBack // streams that go straight to the agent's file, read back after
 	grown     [3]bool      // the pipe was asked to grow to bigPipe
-	passed    [3]int64
+	passed    [3]int64     // bytes moved through stream s's pipe so far
 	forwarded int64
 	err       error // the last write to the agent that failed
 }
@@ -91,8 +91,7 @@ func newCapture(stdout, stderr *os.File, keep bool, red *redact.Redactor) (*capt
 	}
 	for s := ccs.Stdout; s <= ccs.Stderr; s++ {
 		if s == ccs.Stderr && sameFile(stdout, stderr) {
-			c.write[s] = c.write[ccs.Stdout] // read[Stderr] stays nil
-			c.back[s] = nil                  // stdout's read-back has both
+			c.write[s] = c.write[ccs.Stdout] // read[Stderr] and back[Stderr] stay nil: stdout's has both
 			break
 		}
 		if keep && red == nil {
