@@ -154,7 +154,8 @@ func run(sp runSpec) (runResult, error) {
 	var ws syscall.WaitStatus
 	// Nothing to read while it runs (no output, or only the agent's files,
 	// read back after): the capture finishes once the command is reaped.
-	pumped := sp.Capture == nil || !sp.Capture.piped()
+	unpiped := sp.Capture != nil && !sp.Capture.piped()
+	pumped := sp.Capture == nil || unpiped
 	if !pumped {
 		if pidfd, perr := unix.PidfdOpen(pid, 0); perr == nil {
 			// forward output until the command exits: no extra thread
@@ -190,7 +191,7 @@ func run(sp runSpec) (runResult, error) {
 	if reaped != nil {
 		close(reaped)
 	}
-	if sp.Capture != nil && !sp.Capture.piped() {
+	if unpiped {
 		sp.Capture.finish()
 	}
 	close(stop)
