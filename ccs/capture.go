@@ -69,7 +69,7 @@ type ahead struct {
 // keeps a copy: the input so far, then each redacted piece.
 type sink struct {
 	stream *redact.Stream
-	raw    func() []byte // the stream's raw bytes so far (under no lock: only the prefix is read)
+	raw    func() []byte // the stream's raw bytes the goroutine has taken (Capture.taken)
 	same   int           // bytes passed on unchanged before the first change
 	out    []byte        // nil until the first change
 }
