@@ -247,6 +247,11 @@ func sameFile(a, b *os.File) bool {
 	return sa.Dev == sb.Dev && sa.Ino == sb.Ino
 }
 
+// readsBack reports whether any stream goes straight to the agent's file.
+func (c *capture) readsBack() bool {
+	return c.back[ccs.Stdout] != nil || c.back[ccs.Stderr] != nil
+}
+
 // piped reports whether any stream passes through a pipe guard reads.
 func (c *capture) piped() bool {
 	return c.read[ccs.Stdout] != nil || c.read[ccs.Stderr] != nil

@@ -316,3 +316,33 @@ func TestCapturePipeGrows(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestCaptureReadBackHolder: a process the command left running in its
+// group may still write to the agent's file after guard read it back: the
+// run is marked cut (kept, never served), and guard does not wait for it.
+func TestCaptureReadBackHolder(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, tc := range []struct {
+		text string
+		cut  bool
+	}{{"echo hi; (sleep 3; echo late) &", true}, {"echo hi", false}} {
+		c, err := newCapture(f, f, true, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		runBash(t, tc.text, func(sp *runSpec) {
+			sp.Stdout, sp.Stderr, sp.Capture = c.write[ccs.Stdout], c.write[ccs.Stderr], c
+		})
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: guard waited %v", tc.text, d)
+		}
+		if c.cut != tc.cut {
+			t.Errorf("%s: cut %v, want %v", tc.text, c.cut, tc.cut)
+		}
+	}
+}

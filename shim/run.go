@@ -191,6 +191,12 @@ func run(sp runSpec) (runResult, error) {
 	if reaped != nil {
 		close(reaped)
 	}
+	if sp.Capture != nil && sp.Capture.readsBack() && unix.Kill(-pid, 0) == nil {
+		// Something the command started still runs and may write to the
+		// agent's file after guard read it back: keep the run, never
+		// serve it (the pipes tell guard the same by staying open).
+		sp.Capture.cut = true
+	}
 	if unpiped {
 		sp.Capture.finish()
 	}
