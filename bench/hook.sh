@@ -77,33 +77,11 @@ run_one() {
 	floor) "$FLOOR" true ;;
 	esac
 }
-now_us() { REPLY=${EPOCHREALTIME/./}; }
+# shellcheck source=bench/lib.sh
+. "$REPO/bench/lib.sh"
 
-VARIANTS=(hook bash floor)
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-	for v in "${VARIANTS[@]}"; do run_one "$v" >/dev/null || die "$v failed"; done
-done
-echo "timing $N repetitions of each, alternating" >&2
-for v in "${VARIANTS[@]}"; do : >"$TMP/$v.us"; done
-for ((i = 0; i < N; i++)); do
-	for ((k = 0; k < 3; k++)); do
-		v=${VARIANTS[(i + k) % 3]}
-		now_us
-		t0=$REPLY
-		run_one "$v" >/dev/null || die "$v failed on repetition $i"
-		now_us
-		echo $((REPLY - t0)) >>"$TMP/$v.us"
-	done
-done
-stats() {
-	sort -n "$1" | awk '{ a[NR] = $1 }
-		END {
-			m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-			r = int(0.9 * NR); if (r < 0.9 * NR) r++
-			printf "%.2f %.2f %.2f\n", m / 1000, a[r] / 1000, a[1] / 1000
-		}'
-}
+time_alternating "$N" hook bash floor
 read -r h_med h_p90 h_min < <(stats "$TMP/hook.us")
 read -r b_med b_p90 b_min < <(stats "$TMP/bash.us")
 read -r f_med f_p90 f_min < <(stats "$TMP/floor.us")

@@ -120,15 +120,8 @@ if ! "$GUARD" -c true 2>"$TMP/sanity.err"; then
 	die "'guard -c true' did not exit 0 in the bench setup; guard is not ready to measure"
 fi
 
-# now_us prints the wall clock in microseconds.
-if [[ -n ${EPOCHREALTIME:-} ]]; then
-	now_us() { REPLY=${EPOCHREALTIME/./}; }
-	# shellcheck disable=SC2016 # the name, not its value
-	CLOCK='$EPOCHREALTIME'
-else
-	now_us() { REPLY=$(($(date +%s%N) / 1000)); }
-	CLOCK='date +%s%N (adds a fork per sample; bash >= 5 is better)'
-fi
+# shellcheck source=bench/lib.sh
+. "$REPO/bench/lib.sh"
 
 # run_one VARIANT runs one variant once, output discarded, exit status checked.
 run_one() {
@@ -140,35 +133,8 @@ run_one() {
 }
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)
-VARIANTS=(guard bash floor)
 echo "warming up" >&2
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-	for v in "${VARIANTS[@]}"; do run_one "$v" >/dev/null || die "$v failed"; done
-done
-
-echo "timing $N repetitions of each, alternating (clock: $CLOCK)" >&2
-for v in "${VARIANTS[@]}"; do : >"$TMP/$v.us"; done
-for ((i = 0; i < N; i++)); do
-	for ((k = 0; k < 3; k++)); do
-		v=${VARIANTS[(i + k) % 3]}
-		now_us
-		t0=$REPLY
-		run_one "$v" >/dev/null || die "$v failed on repetition $i"
-		now_us
-		echo $((REPLY - t0)) >>"$TMP/$v.us"
-	done
-done
-
-# stats FILE prints "median p90 min" in milliseconds (nearest-rank p90). The
-# minimum is the cost with the least interference from the rest of the machine.
-stats() {
-	sort -n "$1" | awk '{ a[NR] = $1 }
-		END {
-			m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-			r = int(0.9 * NR); if (r < 0.9 * NR) r++
-			printf "%.2f %.2f %.2f\n", m / 1000, a[r] / 1000, a[1] / 1000
-		}'
-}
+time_alternating "$N" guard bash floor
 read -r g_med g_p90 g_min < <(stats "$TMP/guard.us")
 read -r b_med b_p90 b_min < <(stats "$TMP/bash.us")
 read -r f_med f_p90 f_min < <(stats "$TMP/floor.us")
