@@ -16,7 +16,7 @@ func marshalRecord(rec Record) ([]byte, error) {
 		return nil, fmt.Errorf("json: error calling MarshalJSON for type time.Time: %w", err)
 	}
 	n := 160 + len(t) + len(rec.Agent) + len(rec.Session) + len(rec.Cwd) + len(rec.Command) + len(rec.HMAC) +
-		len(rec.Decision) + len(rec.Rule) + len(rec.Answer) + len(rec.Via) + len(rec.Mode) + len(rec.Risk) + len(rec.PolicyMode)
+		len(rec.Decision) + len(rec.Rule) + len(rec.Answer) + len(rec.Via) + len(rec.Mode) + len(rec.Risk) + len(rec.PolicyMode) + len(rec.Confined)
 	b := make([]byte, 0, n)
 	b = append(b, `{"time":`...)
 	b = append(b, t...)
@@ -43,7 +43,7 @@ func marshalRecord(rec Record) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(rec.Exit), 10)
 	b = append(b, `,"duration_ms":`...)
 	b = strconv.AppendInt(b, rec.DurationMS, 10)
-	for _, f := range [...]struct{ key, val string }{{`,"risk":`, rec.Risk}, {`,"policy_mode":`, rec.PolicyMode}} {
+	for _, f := range [...]struct{ key, val string }{{`,"risk":`, rec.Risk}, {`,"policy_mode":`, rec.PolicyMode}, {`,"confined":`, rec.Confined}} {
 		if f.val != "" { // omitempty
 			b = append(b, f.key...)
 			b = appendJSONString(b, f.val)

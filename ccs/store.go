@@ -64,6 +64,10 @@ type Record struct {
 	DurationMS int64     `json:"duration_ms"`
 	Risk       string    `json:"risk,omitempty"`        // none | low | high (grants.Risk)
 	PolicyMode string    `json:"policy_mode,omitempty"` // enforce | dry_run | off: the rollout mode it was decided in
+	// Confined is the kernel boundary the command ran in ("fs=project
+	// net=hosts"; "unconfined: why" where the kernel could not; "" for a
+	// command that did not run).
+	Confined string `json:"confined,omitempty"`
 	// ID is the record's row in the database (Audit sets it; 0 in the
 	// journal): increasing in import order, a log shipper's cursor.
 	ID int64 `json:"id,omitempty"`
@@ -231,7 +235,8 @@ CREATE TABLE IF NOT EXISTS audit (
 	duration_ms INTEGER NOT NULL,
 	risk        TEXT NOT NULL DEFAULT '',
 	policy_mode TEXT NOT NULL DEFAULT '',
-	session     TEXT NOT NULL DEFAULT ''
+	session     TEXT NOT NULL DEFAULT '',
+	confined    TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS audit_time ON audit (time);
 CREATE TABLE IF NOT EXISTS journal_position (
@@ -332,7 +337,7 @@ func privateDB(path string) error {
 
 // schemaVersion is stored in PRAGMA user_version once the schema exists,
 // so that opening an existing database writes nothing.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // migrations bring a database of version i+1 to version i+2. Version 2
 // keys the text's hash (sha256 became hmac) and records who answered (via).
@@ -344,6 +349,8 @@ var migrations = [...]string{
 	`ALTER TABLE audit ADD COLUMN risk TEXT NOT NULL DEFAULT '';
 	ALTER TABLE audit ADD COLUMN policy_mode TEXT NOT NULL DEFAULT '';
 	ALTER TABLE audit ADD COLUMN session TEXT NOT NULL DEFAULT '';`,
+	// version 4: the kernel boundary the command ran in
+	`ALTER TABLE audit ADD COLUMN confined TEXT NOT NULL DEFAULT '';`,
 }
 
 // applySchema creates the audit tables in one transaction (one commit),

@@ -66,6 +66,11 @@ type Verdict struct {
 	// run (Decision is then Allow), "" otherwise.
 	Mode  Mode
 	Would Decision
+
+	// Network is the network of the [[rule]] that allowed the command
+	// (network = "none" | "hosts" | "open"), "" when it names none: see
+	// Settings.ConfineFor.
+	Network string
 }
 
 // Settings is the merged, loaded configuration. The zero value is not usable: use Load or Defaults.
@@ -113,6 +118,10 @@ type Settings struct {
 
 	// Context is the command context store's settings (cache.go).
 	Context Context
+
+	// Confine is what the kernel is asked to hold a command to
+	// ([confine], confine.go); ConfineFor adds a rule's own network.
+	Confine Confine
 }
 
 // Rule is one pattern from one layer.

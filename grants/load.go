@@ -34,6 +34,7 @@ func Defaults() *Settings {
 		AskTimeout:      2 * time.Minute,
 		RejectMemory:    time.Hour,
 		Context:         DefaultContext(),
+		Confine:         DefaultConfine(),
 	}
 }
 
@@ -61,6 +62,8 @@ type fileConfig struct {
 	tiers []tierItem   // [permissions.read|write|http|packages] entries (tiers_load.go)
 
 	ctx contextConfig // the command context store's keys (cache.go)
+
+	confine confineConfig // [confine] (confine.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
@@ -178,6 +181,10 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 		case k[0] == "rule": // [[rule]] tables: parseStructRules, below
 		case isPolicyKey(k):
 			if err := fc.policy.parse(k, raw, text, file, lenient); err != nil {
+				return nil, err
+			}
+		case isConfineKey(k):
+			if err := fc.confine.parse(k, raw, text, file); err != nil {
 				return nil, err
 			}
 		case isContextKey(k):
@@ -516,6 +523,7 @@ func Load(p Paths, cwd string) *Settings {
 			s.Err = err
 		}
 		s.mergeContext(&fc.ctx, trust)
+		s.mergeConfine(&fc.confine, l.name, trust, bound, p.Home)
 		if fc.trustedTerminals != nil {
 			if l.name != LayerManaged && l.name != LayerGlobal {
 				line, col := locateKey(string(data), "trusted_terminals")

@@ -5,6 +5,7 @@ package grants
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/guard-dev/guard/classify"
 )
@@ -113,4 +114,35 @@ func (t *tiers) hostAsked(a *classify.Analysis) (Verdict, bool) {
 			Reason: fmt.Sprintf("%s reaches %s, a host this project has not granted", h.name, h.host)}, true
 	}
 	return Verdict{}, false
+}
+
+// registries are the public package registries of the toolchains guard
+// knows: a confined command with network = "hosts" reaches them through
+// guard's proxy without a grant (downloads there are judged as package
+// installs, see packages.go).
+var registries = []string{
+	"proxy.golang.org", "sum.golang.org", "index.golang.org",
+	"registry.npmjs.org", "registry.yarnpkg.com",
+	"pypi.org", "files.pythonhosted.org",
+	"crates.io", "index.crates.io", "static.crates.io",
+	"rubygems.org", "index.rubygems.org",
+	"repo.maven.apache.org", "repo1.maven.org",
+}
+
+// HostAllowed reports whether a confined command may reach host (lowercase,
+// no port) through guard's proxy: a built-in registry or an http allow
+// entry at project scope, and no deny or ask entry. grant is what would
+// allow it when it may not.
+func (s *Settings) HostAllowed(host string) (ok bool, grant string) {
+	t := tiers{s: s}
+	k, _ := t.hostDecision(host)
+	switch {
+	case k == Deny:
+		return false, ""
+	case k == Allow:
+		return true, ""
+	case k == "" && slices.Contains(registries, host):
+		return true, ""
+	}
+	return false, "guard grants add --project " + classify.QuoteWord(TierGrant(TierHTTP, host))
 }

@@ -39,6 +39,7 @@ type StructRule struct {
 	Reason   string   // shown in the refusal
 	Examples []string // must match
 	Not      []string // must not match
+	Network  string   // network = "…": the confinement of a command this allow rule lets run
 	Layer    string
 	File     string
 	Line     int  // line of the [[rule]] header
@@ -58,7 +59,7 @@ type ruleTokens struct {
 }
 
 // ruleKeys are the keys a [[rule]] table may hold.
-var ruleKeys = []string{"id", "command", "args_contain", "args_any", "args_regex", "cwd", "agent", "effect", "reason", "examples", "not_examples"}
+var ruleKeys = []string{"id", "command", "args_contain", "args_any", "args_regex", "cwd", "agent", "effect", "reason", "examples", "not_examples", "network"}
 
 // parseStructRules reads the [[rule]] tables of one file (raw: the decoded
 // value of the "rule" key, nil when absent). Errors read "file:line: rule
@@ -185,13 +186,18 @@ func parseStructRule(t map[string]any, n int) (StructRule, error) {
 	for _, f := range []struct {
 		key string
 		dst *string
-	}{{"id", &r.ID}, {"args_regex", &r.Regex}, {"cwd", &r.Cwd}, {"agent", &r.Agent}, {"reason", &r.Reason}} {
+	}{{"id", &r.ID}, {"args_regex", &r.Regex}, {"cwd", &r.Cwd}, {"agent", &r.Agent}, {"reason", &r.Reason}, {"network", &r.Network}} {
 		s, err := str(f.key)
 		if err != nil {
 			return r, err
 		}
 		if s != "" {
 			*f.dst = s
+		}
+	}
+	if r.Network != "" {
+		if err := checkNetwork(r.Network); err != nil {
+			return r, err
 		}
 	}
 	if strings.ContainsAny(r.ID, " \t\n") {
@@ -708,6 +714,7 @@ func (d *decider) structAllow(i int, c *classify.Command, v *view) (Verdict, boo
 			out.Reason = fmt.Sprintf("allowed by rule %s (%s)", r.ID, r.Layer)
 		}
 		out.Risk = RiskLow
+		out.Network = r.Network
 		return out, true
 	}
 	return Verdict{}, false

@@ -117,6 +117,12 @@ type engine struct {
 	// prepare readies what recording the run needs; it runs while the
 	// command starts (nil: nothing to ready).
 	prepare func()
+	// confine says what a command allowed under s and v may touch (nil
+	// engine field, or a nil result: unconfined). confine.go.
+	confine func(j job, s *grants.Settings, v grants.Verdict) *confinement
+	// confineNotice says, at most once a day, that the kernel cannot
+	// confine commands here (nil: never said).
+	confineNotice func(why string)
 	// escalate counts a high-risk would-deny in dry_run for a project root
 	// and reports the switch to enforce it caused (nil: no escalation).
 	escalate func(root string, now time.Time, e grants.Escalation) (*grants.EscalationState, error)
@@ -141,6 +147,10 @@ type app struct {
 	// (cache.go); cacheHit says the run was answered from the cache.
 	cur      *runContext
 	cacheHit bool
+	// conf is the boundary of the job about to run (nil: unconfined);
+	// confined is what the record says of it.
+	conf     *confinement
+	confined string
 }
 
 func newApp(env Env) *app {
@@ -486,6 +496,9 @@ func (a *app) judgeAndRun(j job) int {
 		run = j.run
 	}
 	a.cur, a.cacheHit = &runContext{an: an, ctx: &s.Context, byRule: how == byRule && v.Would == "", root: s.Root}, false
+	if refused, exit := a.confineJob(j, s, v, start); refused {
+		return exit
+	}
 	exit := run(j, lim)
 	if v.Would != "" {
 		// dry_run or off let a deny or ask run: recorded as what enforce
@@ -687,6 +700,7 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Path = path
 	}
 	sp.Timeout = lim.timeout
+	sp.Confine = a.conf
 	st, exit, served := a.prepareStore(j, &sp, lim)
 	if served {
 		return exit

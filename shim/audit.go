@@ -29,6 +29,7 @@ type auditEntry struct {
 	DurationMS int64
 	Risk       string // none | low | high
 	Policy     string // the rollout mode: enforce | dry_run | off
+	Confined   string // the kernel boundary it ran in (ccs.Record.Confined)
 }
 
 // pendingRequest is an ask that nobody could answer.
@@ -97,6 +98,7 @@ func (a *app) record(j job, v grants.Verdict, decision string, how answered, exi
 		Time: start, Agent: a.agent(), Session: j.session, Cwd: j.cwd, Command: a.eng.redact(j.text), HMAC: sum,
 		Decision: decision, Rule: v.Rule, Answer: how.answer, Via: how.via, Mode: j.mode, Exit: exit,
 		DurationMS: a.env.now().Sub(start).Milliseconds(), Risk: string(v.Risk), Policy: string(v.Mode),
+		Confined: a.confined,
 	})
 	if err != nil {
 		a.warn(err)

@@ -59,6 +59,9 @@ type runSpec struct {
 	// and stderr (Stdout and Stderr are their write ends): run forwards
 	// and keeps what comes through them while it waits (capture.go).
 	Capture *capture
+	// Confine, when set, is the kernel boundary the command starts in
+	// (confine.go); nil runs it unconfined.
+	Confine *confinement
 }
 
 // runResult is how a run ended.
@@ -112,8 +115,9 @@ func run(sp runSpec) (runResult, error) {
 	if err != nil {
 		return runResult{}, err
 	}
-	pid, err := syscall.ForkExec(sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
+	pid, release, err := startProcess(sp.Confine, sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
 	closeFiles()
+	defer release()
 	if sp.Capture != nil {
 		sp.Capture.started()
 	}
@@ -226,6 +230,22 @@ func run(sp runSpec) (runResult, error) {
 	res.Exit = waitStatus(ws)
 	res.Killed = ending || ws.Signaled()
 	return res, nil
+}
+
+// startProcess forks and execs path, inside c's boundary when c is not nil.
+// release ends what the start left running for the child's sake (the
+// confined thread its parent-death signal is tied to); call it once the
+// child was reaped.
+func startProcess(c *confinement, path string, argv []string, pa *syscall.ProcAttr) (pid int, release func(), err error) {
+	if c == nil {
+		pid, err = syscall.ForkExec(path, argv, pa)
+		return pid, func() {}, err
+	}
+	pid, release, err = c.start(path, argv, pa)
+	if err != nil {
+		return 0, func() {}, err
+	}
+	return pid, release, nil
 }
 
 // childFiles returns the descriptors the child gets as 0, 1 and 2: the

@@ -91,7 +91,11 @@ func productionEngine(env *Env) engine {
 		escalate: func(root string, now time.Time, e grants.Escalation) (*grants.EscalationState, error) {
 			return grants.NoteWouldDeny(paths, root, now, e)
 		},
-		openTTY: openControllingTTY,
+		confine: func(j job, s *grants.Settings, v grants.Verdict) *confinement {
+			return newConfinement(s, v, j.cwd, env.getenv, paths, env.Self)
+		},
+		confineNotice: func(why string) { confineNotice(paths.StateDir, env.Stderr, why) },
+		openTTY:       openControllingTTY,
 		// a prompt is shown only on a terminal a human holds
 		trustTTY: TrustTerminal,
 		// guard exits right after the run, so signals are never stopped:

@@ -1,0 +1,381 @@
+package shim
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/guard-dev/guard/grants"
+)
+
+// Confinement: what guard lets run stays inside a kernel boundary. This
+// file says what the boundary is (portable, no system calls beyond stat);
+// confine_linux.go draws it (Landlock, a mount namespace, a network
+// namespace, seccomp); proxy.go is the network's one way out under
+// network = "hosts". See doc.go, "Confinement".
+
+// confinement is the boundary of one run; nil runs unconfined.
+type confinement struct {
+	spec grants.Confine
+	home string // $HOME when absolute and a directory, else ""
+	root string // the project root
+	// write are the trees the command may write (and read): the project,
+	// its git directories, the temporary trees, the toolchain caches,
+	// write grants. Only existing ones are listed.
+	write []string
+	// keep are the entries of home the command sees (everything else in
+	// home is hidden): the project and writable trees under home, the
+	// toolchains and caches, the read grants, a few harmless dotfiles.
+	keep []kept
+	// protect are existing paths inside writable trees that stay
+	// read-only: the project's agent and guard configs, .git/hooks,
+	// .git/config, guard's own config and binaries.
+	protect []string
+	// hide are existing paths the command must not read even where a
+	// tree around them is readable: guard's state (approvals, the hash
+	// key) and, for root, the credential files under /etc.
+	hide []string
+	// self is guard's own program: run confined commands may exec it (a
+	// nested guard), never write it.
+	self string
+	// proxy is guard's proxy, for network = "hosts".
+	proxy *proxy
+	// applied says what the kernel took, for the record ("" until run).
+	applied string
+}
+
+// kept is an entry of home the confined command sees.
+type kept struct {
+	path     string
+	writable bool
+}
+
+// homeToolchains are the trees under home that toolchains and their caches
+// live in: readable and writable (a build fills its cache). Only existing
+// ones count. A file holding credentials inside one of these (cargo's
+// credentials.toml) is listed in homeHidden.
+var homeCaches = []string{
+	"go/pkg/mod", ".cache/go-build", ".cache/golangci-lint",
+	".cargo/registry", ".cargo/git", ".rustup",
+	".npm", ".cache/yarn", ".yarn/berry/cache", ".pnpm-store", ".local/share/pnpm", ".cache/pnpm", ".bun/install/cache",
+	".cache/pip", ".cache/pypoetry", ".cache/uv", ".cache/pre-commit",
+	".m2/repository", ".gradle/caches", ".gradle/wrapper",
+	".cache/deno", ".nuget/packages", ".cache/ccache", ".ccache", ".cache/sccache", ".cache/node-gyp",
+}
+
+// homeTools are the trees under home that hold installed toolchains:
+// readable, never writable.
+var homeTools = []string{
+	".pyenv", ".rbenv", ".nvm", ".volta", ".asdf", ".sdkman", ".cargo/bin", "go/bin", ".local/bin", ".local/lib",
+	".bun/bin", ".deno/bin", ".dotnet", ".nix-profile", ".local/share/mise",
+}
+
+// homeDotfiles are harmless configuration files a command may read:
+// git's, the shells' and the editors'. Nothing here holds a credential by
+// convention (git's credential store is ~/.git-credentials, not listed).
+var homeDotfiles = []string{
+	".gitconfig", ".config/git", ".gitignore_global", ".bashrc", ".bash_profile", ".bash_login", ".profile",
+	".bash_logout", ".zshrc", ".zshenv", ".zprofile", ".inputrc", ".editorconfig", ".vimrc", ".tmux.conf",
+}
+
+// homeHidden are credential files inside kept trees: hidden again.
+var homeHidden = []string{".cargo/credentials", ".cargo/credentials.toml", ".gradle/gradle.properties", ".m2/settings-security.xml"}
+
+// projectProtected are the project's files that define what runs outside
+// guard (agents' hooks and MCP servers, editors' tasks, git's hooks and
+// config) or what guard allows: read-only for a confined command, even
+// though the project is writable.
+var projectProtected = []string{
+	".claude", ".mcp.json", ".gemini", ".codex", ".cursor", ".vscode/tasks.json", ".vscode/settings.json",
+	".opencode", ".guard", ".pi",
+}
+
+// gitProtected are the files of a git directory that run code or say
+// where code comes from.
+var gitProtected = []string{"hooks", "config", "config.worktree", "info/attributes"}
+
+// etcSecrets are the credential files a root command must not read under
+// /etc. Non-root users cannot read them anyway.
+var etcSecrets = []string{
+	"shadow", "shadow-", "gshadow", "gshadow-", "sudoers", "sudoers.d", "security/opasswd",
+	"ssl/private", "pki/tls/private", "letsencrypt/live", "letsencrypt/archive", "letsencrypt/keys", "letsencrypt/accounts",
+	"ssh/ssh_host_rsa_key", "ssh/ssh_host_ecdsa_key", "ssh/ssh_host_ed25519_key", "ssh/ssh_host_dsa_key",
+	"krb5.keytab", "wireguard", "NetworkManager/system-connections", "openvpn", "ipsec.secrets", "ipsec.d/private",
+	"strongswan/ipsec.secrets", "swanctl/private", "ppp/chap-secrets", "ppp/pap-secrets",
+	"postfix/sasl_passwd", "postfix/sasl_passwd.db", "sssd/sssd.conf", "ldap.secret", "libnss-ldap.secret", "pam_ldap.secret",
+	"mysql/debian.cnf", "rancher/k3s/k3s.yaml", "rancher/node/password", "kubernetes/admin.conf", "kubernetes/pki",
+	"gitlab-runner/config.toml", "apt/auth.conf", "apt/auth.conf.d", "docker/key.json", "containerd/certs.d",
+	"cups/ssl", "dovecot/private", "samba/smbpasswd", "exim4/passwd.client", "fetchmailrc", "shadow.lock",
+	"wpa_supplicant/wpa_supplicant.conf", "wpa_supplicant.conf", "machine-id.key", "restic", "borg",
+}
+
+// controlSockets are local control APIs a confined command must not reach
+// through the filesystem (root through the Docker API is root on the host).
+var controlSockets = []string{
+	"/run/docker.sock", "/var/run/docker.sock", "/run/containerd/containerd.sock", "/run/podman/podman.sock",
+	"/run/crio/crio.sock", "/run/buildkit/buildkitd.sock", "/var/run/libvirt/libvirt-sock", "/run/k3s/containerd/containerd.sock",
+}
+
+// newConfinement says what a command allowed under s and v may touch, or
+// nil when confinement is off. proj is the project root, getenv the
+// command's environment, self guard's program and guardPaths guard's own
+// config, state, cache and data directories.
+func newConfinement(s *grants.Settings, v grants.Verdict, cwd string, getenv func(string) string, paths grants.Paths, self string) *confinement {
+	spec := s.ConfineFor(v)
+	if spec.Mode == grants.ConfineOff {
+		return nil
+	}
+	c := &confinement{spec: spec, self: self}
+	if h := getenv("HOME"); filepath.IsAbs(h) && h != "/" && isDir(h) {
+		c.home = filepath.Clean(h)
+	}
+	c.root = s.Root
+	if c.root == "" {
+		c.root = grants.ProjectRoot(cwd)
+	}
+	if c.root == "" || c.root == "/" {
+		c.root = cwd
+	}
+	add := func(list *[]string, p string) {
+		if p != "" && filepath.IsAbs(p) && exists(p) && !slices.Contains(*list, filepath.Clean(p)) {
+			*list = append(*list, filepath.Clean(p))
+		}
+	}
+	// A project root of / or home would make everything writable: then
+	// only the working directory is (and never / or home itself).
+	if c.root != "/" && c.root != c.home {
+		add(&c.write, c.root)
+	}
+	gitDirs := gitDirs(c.root)
+	for _, d := range gitDirs {
+		add(&c.write, d)
+	}
+	for _, t := range []string{"/tmp", "/var/tmp", "/dev/shm", getenv("TMPDIR")} {
+		if t != "/" && t != c.home {
+			add(&c.write, t)
+		}
+	}
+	for _, t := range spec.Write {
+		add(&c.write, t)
+	}
+	for i := range s.Tiers {
+		r := &s.Tiers[i]
+		if r.Kind != grants.Allow || r.Tier != grants.TierWrite || r.Layer == grants.LayerProject && !r.Trusted {
+			continue
+		}
+		if p := filepath.Clean(r.Pattern); p != "/" && p != c.home {
+			add(&c.write, p)
+		}
+	}
+	if c.home != "" {
+		keepAt := func(rel string, writable bool) {
+			p := filepath.Join(c.home, rel)
+			if exists(p) {
+				c.keep = append(c.keep, kept{p, writable})
+			}
+		}
+		for _, rel := range homeCaches {
+			keepAt(rel, true)
+			if exists(filepath.Join(c.home, rel)) {
+				add(&c.write, filepath.Join(c.home, rel))
+			}
+		}
+		for _, rel := range homeTools {
+			keepAt(rel, false)
+		}
+		for _, rel := range homeDotfiles {
+			keepAt(rel, false)
+		}
+		for i := range s.Tiers {
+			r := &s.Tiers[i]
+			if r.Kind == grants.Allow && r.Tier == grants.TierRead && (r.Layer != grants.LayerProject || r.Trusted) &&
+				under(r.Pattern, c.home) && r.Pattern != c.home && exists(r.Pattern) {
+				c.keep = append(c.keep, kept{filepath.Clean(r.Pattern), false})
+			}
+		}
+		// Claude Code sources its shell snapshot before every command.
+		for _, d := range []string{getenv("CLAUDE_CONFIG_DIR"), filepath.Join(c.home, ".claude")} {
+			if d != "" && under(d, c.home) {
+				keepAt(strings.TrimPrefix(filepath.Join(d, "shell-snapshots"), c.home+"/"), false)
+			}
+		}
+		for _, w := range c.write {
+			if under(w, c.home) && w != c.home {
+				c.keep = append(c.keep, kept{w, true})
+			}
+		}
+		// a nested guard judges with the same config and finds its links
+		for _, d := range []string{paths.ConfigDir, paths.DataDir, filepath.Dir(self)} {
+			if d != "" && under(d, c.home) && d != c.home && exists(d) {
+				c.keep = append(c.keep, kept{filepath.Clean(d), false})
+			}
+		}
+		for _, rel := range homeHidden {
+			if p := filepath.Join(c.home, rel); exists(p) {
+				c.hide = append(c.hide, p)
+			}
+		}
+	}
+	for _, rel := range projectProtected {
+		add(&c.protect, filepath.Join(c.root, rel))
+	}
+	for _, d := range gitDirs {
+		for _, rel := range gitProtected {
+			add(&c.protect, filepath.Join(d, rel))
+		}
+	}
+	// guard's own files: the config is readable (a nested guard judges
+	// with it), never writable; the state (approvals, the hash key, the
+	// journal) and the cache are neither.
+	add(&c.protect, paths.ConfigDir)
+	add(&c.protect, paths.DataDir)
+	add(&c.protect, paths.Managed)
+	for _, b := range Binaries(self) {
+		add(&c.protect, b)
+	}
+	add(&c.hide, paths.StateDir)
+	add(&c.hide, paths.CacheDir)
+	for _, sock := range controlSockets {
+		add(&c.hide, sock)
+	}
+	if os.Geteuid() == 0 {
+		for _, rel := range etcSecrets {
+			add(&c.hide, filepath.Join("/etc", rel))
+		}
+	}
+	return c
+}
+
+// gitDirs are the project's git directory and, for a worktree or a
+// submodule (.git is a file naming it), that directory and its common
+// directory: where git commit writes.
+func gitDirs(root string) []string {
+	dotgit := filepath.Join(root, ".git")
+	fi, err := os.Lstat(dotgit)
+	if err != nil {
+		return nil
+	}
+	if fi.IsDir() {
+		return []string{dotgit}
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > 4096 {
+		return nil
+	}
+	b, err := os.ReadFile(dotgit)
+	if err != nil {
+		return nil
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return nil
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	dir = filepath.Clean(dir)
+	out := []string{dir}
+	if b, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil && len(b) < 4096 {
+		common := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(dir, common)
+		}
+		out = append(out, filepath.Clean(common))
+	}
+	return out
+}
+
+// under reports whether p is dir or below it.
+func under(p, dir string) bool {
+	p, dir = filepath.Clean(p), filepath.Clean(dir)
+	return p == dir || strings.HasPrefix(p, dir+"/") || dir == "/"
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// confineJob readies the boundary of an allowed job (a.conf, and what the
+// record says of it). With [confine] required, a kernel that cannot
+// confine refuses the command; without it, the command runs as before and
+// the human is told at most once a day. The agent's own plumbing and
+// hooks run as the agent would run them.
+func (a *app) confineJob(j job, s *grants.Settings, v grants.Verdict, start time.Time) (refused bool, exit int) {
+	a.conf, a.confined = nil, ""
+	if a.eng.confine == nil || j.hookCall || j.plumbing != "" {
+		return false, 0
+	}
+	c := a.eng.confine(j, s, v)
+	if c == nil {
+		a.confined = grants.ConfineOff
+		return false, 0
+	}
+	if landlockABI() < 1 {
+		why := "this kernel has no Landlock"
+		a.confined = "unconfined: " + why
+		if c.spec.Required {
+			fmt.Fprintf(a.env.Stderr, "guard: denied: confine: %s and [confine] required = true, so the command did not run\n", why)
+			v.Rule, v.Reason = "confine-required", why
+			a.record(j, v, "deny", byRule, ExitRefused, start)
+			return true, ExitRefused
+		}
+		if a.eng.confineNotice != nil {
+			a.eng.confineNotice(why)
+		}
+		return false, 0
+	}
+	a.conf, a.confined = c, c.spec.String()
+	if c.spec.Network == grants.NetHosts {
+		c.proxy = &proxy{allowed: s.HostAllowed, stderr: a.env.Stderr, refused: a.proxyRefused(j, v, start)}
+	}
+	return false, 0
+}
+
+// proxyRefused records each host the proxy refused, as a deny of its own
+// (rule network-proxy) beside the command's record. It runs on the
+// proxy's goroutines, so it touches only the journal.
+func (a *app) proxyRefused(j job, v grants.Verdict, start time.Time) func(host string, port int) {
+	jr := a.journal()
+	agent := a.agent()
+	text := a.eng.redact(j.text)
+	spec := a.confined
+	return func(host string, port int) {
+		if jr == nil {
+			return
+		}
+		_ = jr.Append(auditEntry{
+			Time: a.env.now(), Agent: agent, Session: j.session, Cwd: j.cwd,
+			Command:  text + "  # network: " + host + ":" + strconv.Itoa(port),
+			Decision: string(grants.Deny), Rule: "network-proxy", Answer: answerRule, Via: viaRule, Mode: j.mode,
+			Exit: ExitRefused, Risk: string(grants.RiskHigh), Confined: spec,
+		})
+	}
+}
+
+// confineNotice tells the human, at most once a day (a marker file in the
+// state directory), that commands run unconfined here and why.
+func confineNotice(stateDir string, w io.Writer, why string) {
+	marker := filepath.Join(stateDir, "confine-notice")
+	if fi, err := os.Lstat(marker); err == nil && time.Since(fi.ModTime()) < 24*time.Hour {
+		return
+	}
+	fmt.Fprintf(w, "guard: warning: commands run unconfined: %s (guard doctor says more; [confine] required = true refuses instead)\n", why)
+	if f, err := os.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600); err == nil {
+		f.Close()
+		now := time.Now()
+		_ = os.Chtimes(marker, now, now)
+	}
+}
