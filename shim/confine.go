@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -45,7 +44,7 @@ type confinement struct {
 	// nested guard), never write it.
 	self string
 	// proxy is guard's proxy, for network = "hosts".
-	proxy *proxy
+	proxy *proxyLink
 	// applied says what the kernel took, for the record ("" until run).
 	applied string
 }
@@ -164,6 +163,9 @@ func newConfinement(s *grants.Settings, v grants.Verdict, cwd string, getenv fun
 	for _, t := range spec.Write {
 		add(&c.write, t)
 	}
+	for _, t := range envCaches(getenv, c.home, paths) {
+		add(&c.write, t)
+	}
 	for i := range s.Tiers {
 		r := &s.Tiers[i]
 		if r.Kind != grants.Allow || r.Tier != grants.TierWrite || r.Layer == grants.LayerProject && !r.Trusted {
@@ -174,6 +176,13 @@ func newConfinement(s *grants.Settings, v grants.Verdict, cwd string, getenv fun
 		}
 	}
 	if c.home != "" {
+		// the XDG cache tree is the caches' own (guard's cache in it stays
+		// hidden): made if missing, so a first build can fill it
+		xdgCache := filepath.Join(c.home, ".cache")
+		if !exists(xdgCache) {
+			_ = os.Mkdir(xdgCache, 0o700)
+		}
+		add(&c.write, xdgCache)
 		keepAt := func(rel string, writable bool) {
 			p := filepath.Join(c.home, rel)
 			if exists(p) {
@@ -250,6 +259,52 @@ func newConfinement(s *grants.Settings, v grants.Verdict, cwd string, getenv fun
 		}
 	}
 	return c
+}
+
+// cacheVars name the caches a toolchain was told to use.
+var cacheVars = []string{
+	"GOCACHE", "GOMODCACHE", "XDG_CACHE_HOME", "npm_config_cache", "NPM_CONFIG_CACHE", "YARN_CACHE_FOLDER",
+	"PIP_CACHE_DIR", "UV_CACHE_DIR", "CARGO_HOME", "RUSTUP_HOME", "GRADLE_USER_HOME", "DENO_DIR",
+	"BUN_INSTALL_CACHE_DIR", "NUGET_PACKAGES", "CCACHE_DIR", "SCCACHE_DIR", "PRE_COMMIT_HOME",
+}
+
+// systemTrees are never writable, whatever a variable says.
+var systemTrees = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot", "/proc", "/sys", "/dev", "/opt", "/var/lib", "/var/log", "/run"}
+
+// envCaches are the caches the environment names, where they can be
+// nothing else: the agent sets the environment, so a variable may not make
+// home, a system tree or a short path (/root) writable. Inside home only a
+// tree under ~/.cache or one of the known caches counts.
+func envCaches(getenv func(string) string, home string, paths grants.Paths) []string {
+	var out []string
+	for _, v := range cacheVars {
+		p := getenv(v)
+		if p == "" || !filepath.IsAbs(p) {
+			continue
+		}
+		p = filepath.Clean(p)
+		if strings.Count(p, "/") < 3 || (home != "" && under(home, p)) {
+			continue
+		}
+		bad := false
+		for _, t := range systemTrees {
+			bad = bad || under(p, t)
+		}
+		for _, g := range []string{paths.ConfigDir, paths.StateDir, paths.DataDir} {
+			bad = bad || under(g, p)
+		}
+		if home != "" && under(p, home) {
+			ok := under(p, filepath.Join(home, ".cache"))
+			for _, rel := range homeCaches {
+				ok = ok || under(p, filepath.Join(home, rel))
+			}
+			bad = bad || !ok
+		}
+		if !bad {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // gitDirs are the project's git directory and, for a worktree or a
@@ -339,30 +394,10 @@ func (a *app) confineJob(j job, s *grants.Settings, v grants.Verdict, start time
 	}
 	a.conf, a.confined = c, c.spec.String()
 	if c.spec.Network == grants.NetHosts {
-		c.proxy = &proxy{allowed: s.HostAllowed, stderr: a.env.Stderr, refused: a.proxyRefused(j, v, start)}
+		cli, _ := FindCLI(a.env.Self, a.env.getenv("PATH"))
+		c.proxy = &proxyLink{cli: cli, cwd: j.cwd, text: a.eng.redact(j.text), environ: a.env.Environ}
 	}
 	return false, 0
-}
-
-// proxyRefused records each host the proxy refused, as a deny of its own
-// (rule network-proxy) beside the command's record. It runs on the
-// proxy's goroutines, so it touches only the journal.
-func (a *app) proxyRefused(j job, v grants.Verdict, start time.Time) func(host string, port int) {
-	jr := a.journal()
-	agent := a.agent()
-	text := a.eng.redact(j.text)
-	spec := a.confined
-	return func(host string, port int) {
-		if jr == nil {
-			return
-		}
-		_ = jr.Append(auditEntry{
-			Time: a.env.now(), Agent: agent, Session: j.session, Cwd: j.cwd,
-			Command:  text + "  # network: " + host + ":" + strconv.Itoa(port),
-			Decision: string(grants.Deny), Rule: "network-proxy", Answer: answerRule, Via: viaRule, Mode: j.mode,
-			Exit: ExitRefused, Risk: string(grants.RiskHigh), Confined: spec,
-		})
-	}
 }
 
 // confineNotice tells the human, at most once a day (a marker file in the

@@ -135,14 +135,6 @@ func (c *confinement) start(path string, argv []string, pa *syscall.ProcAttr) (p
 			pa.Env = append(withoutVars(pa.Env, proxyVars), c.proxy.env()...)
 		}
 		pid, err := syscall.ForkExec(path, argv, pa)
-		if err == nil && c.proxy != nil {
-			err = c.proxy.serve()
-			if err != nil {
-				unix.Kill(pid, unix.SIGKILL)
-				var ws unix.WaitStatus
-				unix.Wait4(pid, &ws, 0, nil)
-			}
-		}
 		done <- started{pid, err}
 		if err == nil {
 			<-hold
@@ -151,6 +143,16 @@ func (c *confinement) start(path string, argv []string, pa *syscall.ProcAttr) (p
 	r := <-done
 	if r.err != nil {
 		return 0, nil, r.err
+	}
+	if c.proxy != nil {
+		// from this (unconfined) thread: the proxy reaches the hosts
+		if err := c.proxy.spawn(); err != nil {
+			unix.Kill(r.pid, unix.SIGKILL)
+			var ws unix.WaitStatus
+			unix.Wait4(r.pid, &ws, 0, nil)
+			close(hold)
+			return 0, nil, fmt.Errorf("confine: %w", err)
+		}
 	}
 	return r.pid, func() {
 		close(hold)

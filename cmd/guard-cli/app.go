@@ -234,6 +234,7 @@ func (a *App) cli() *cli.App {
 			a.installCommand(),
 			a.uninstallCommand(),
 			a.serveCommand(),
+			a.proxyCommand(),
 			a.hookCommand(),
 			a.doctorCommand(),
 			a.versionCommand(),

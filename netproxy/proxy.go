@@ -1,4 +1,14 @@
-package shim
+// Package netproxy is guard's proxy for commands confined with network =
+// "hosts": the command runs in a network namespace with nothing but its own
+// loopback, guard makes a listening socket there, and guard-cli serves it
+// (HTTP CONNECT, plain HTTP, SOCKS5), dialling from outside the namespace to
+// the hosts the network tier allows. A refused host costs one line on the
+// command's stderr and a record.
+//
+// It is a package of its own, not part of shim, because it needs the net
+// package (a resolver and dialler), whose initialisation the lean guard
+// binary must not pay on every command; guard-cli runs it (guard-cli proxy).
+package netproxy
 
 import (
 	"bufio"
@@ -10,110 +20,41 @@ import (
 	"io"
 	"net"
 	"net/netip"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
-// proxy is the only way out of a command confined with network = "hosts":
-// the command runs in a network namespace with nothing but its own
-// loopback, and guard listens there (HTTP CONNECT, plain HTTP, SOCKS5),
-// then dials from outside the namespace to the hosts the network tier
-// allows. A refused host costs one line on the command's stderr and a
-// record.
-type proxy struct {
-	// allowed decides a host (lowercase, no port): ok, and when not, the
+// Proxy serves one confined command's connections.
+type Proxy struct {
+	// Allowed decides a host (lowercase, no port): ok, and when not, the
 	// grant that would allow it.
-	allowed func(host string) (ok bool, grant string)
-	stderr  io.Writer
-	// refused records a refusal (nil: not recorded).
-	refused func(host string, port int)
+	Allowed func(host string) (ok bool, grant string)
+	// Stderr is the command's stderr, for the one line per refused host.
+	Stderr io.Writer
+	// Refused records a refusal (nil: not recorded).
+	Refused func(host string, port int)
 
-	fd   int // the listening socket, made inside the namespace
-	port int
-	ln   net.Listener
-	once sync.Once
 	mu   sync.Mutex
 	said map[string]bool // hosts already refused with a line
 }
 
-// listen makes the listening socket on 127.0.0.1 of the calling thread's
-// network namespace (the command's, when called from confinement.enter).
-func (p *proxy) listen() error {
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		unix.Close(fd)
-		return err
-	}
-	if err := unix.Listen(fd, 128); err != nil {
-		unix.Close(fd)
-		return err
-	}
-	sa, err := unix.Getsockname(fd)
-	if err != nil {
-		unix.Close(fd)
-		return err
-	}
-	p.fd, p.port = fd, sa.(*unix.SockaddrInet4).Port
-	return nil
-}
-
-// serve accepts connections until close; call it after listen, from any
-// goroutine (the socket stays in the namespace it was made in).
-func (p *proxy) serve() error {
-	f := os.NewFile(uintptr(p.fd), "proxy")
-	ln, err := net.FileListener(f)
-	f.Close()
-	if err != nil {
-		return err
-	}
-	p.ln = ln
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go p.handle(c)
+// Serve accepts connections on ln until it is closed.
+func (p *Proxy) Serve(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
 		}
-	}()
-	return nil
-}
-
-// close stops accepting; connections in flight end with the command.
-func (p *proxy) close() {
-	if p.ln != nil {
-		p.ln.Close()
+		go p.handle(c)
 	}
 }
-
-// env is what the command is told about the proxy: the conventional
-// variables, in both cases, and loopback left direct (it is the
-// namespace's own).
-func (p *proxy) env() []string {
-	u := "http://127.0.0.1:" + strconv.Itoa(p.port)
-	s := "socks5h://127.0.0.1:" + strconv.Itoa(p.port)
-	no := "localhost,127.0.0.1,::1"
-	return []string{
-		"HTTP_PROXY=" + u, "HTTPS_PROXY=" + u, "http_proxy=" + u, "https_proxy=" + u,
-		"ALL_PROXY=" + s, "all_proxy=" + s, "NO_PROXY=" + no, "no_proxy=" + no,
-	}
-}
-
-// proxyVars are the variables env sets, dropped from the agent's own.
-var proxyVars = []string{"HTTP_PROXY=", "HTTPS_PROXY=", "http_proxy=", "https_proxy=", "ALL_PROXY=", "all_proxy=", "NO_PROXY=", "no_proxy="}
 
 const proxyTimeout = 30 * time.Second
 
-func (p *proxy) handle(c net.Conn) {
+func (p *Proxy) handle(c net.Conn) {
 	defer c.Close()
 	_ = c.SetReadDeadline(time.Now().Add(proxyTimeout))
 	br := bufio.NewReaderSize(c, 4096)
@@ -131,7 +72,7 @@ func (p *proxy) handle(c net.Conn) {
 // http serves one CONNECT, or one plain request with an absolute URL
 // (sent on with Connection: close, so that one connection reaches one
 // host).
-func (p *proxy) http(c net.Conn, br *bufio.Reader) {
+func (p *Proxy) http(c net.Conn, br *bufio.Reader) {
 	var head bytes.Buffer
 	for head.Len() < 64<<10 {
 		line, err := br.ReadSlice('\n')
@@ -209,7 +150,7 @@ func (p *proxy) http(c net.Conn, br *bufio.Reader) {
 }
 
 // socks serves one SOCKS5 CONNECT (no authentication).
-func (p *proxy) socks(c net.Conn, br *bufio.Reader) {
+func (p *Proxy) socks(c net.Conn, br *bufio.Reader) {
 	var hdr [2]byte
 	if _, err := io.ReadFull(br, hdr[:]); err != nil {
 		return
@@ -274,14 +215,14 @@ func (p *proxy) socks(c net.Conn, br *bufio.Reader) {
 // metadata addresses whatever the name resolves to, and loopback unless
 // the host granted is a loopback one. On refusal it says why (and has
 // told the command's stderr once per host).
-func (p *proxy) dial(host string, port int) (net.Conn, string) {
+func (p *Proxy) dial(host string, port int) (net.Conn, string) {
 	if host == "" || port <= 0 || port > 65535 {
 		return nil, "bad address"
 	}
-	if metadataHost(host) {
+	if MetadataHost(host) {
 		return nil, p.refuse(host, port, "is a cloud metadata address; guard never lets a command reach it", "")
 	}
-	ok, grant := p.allowed(host)
+	ok, grant := p.Allowed(host)
 	if !ok {
 		return nil, p.refuse(host, port, "is not a granted host", grant)
 	}
@@ -306,7 +247,7 @@ func (p *proxy) dial(host string, port int) (net.Conn, string) {
 
 // refuse says once per host, on the command's stderr, why guard's proxy
 // refused it and what would allow it, and records it.
-func (p *proxy) refuse(host string, port int, why, grant string) string {
+func (p *Proxy) refuse(host string, port int, why, grant string) string {
 	msg := fmt.Sprintf("network: %s %s", host, why)
 	if grant != "" {
 		msg += "; to allow it: " + grant
@@ -319,9 +260,9 @@ func (p *proxy) refuse(host string, port int, why, grant string) string {
 	p.said[host] = true
 	p.mu.Unlock()
 	if first {
-		fmt.Fprintf(p.stderr, "guard: denied: %s\n", oneLine(msg))
-		if p.refused != nil {
-			p.refused(host, port)
+		fmt.Fprintf(p.Stderr, "guard: denied: %s\n", strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(msg))
+		if p.Refused != nil {
+			p.Refused(host, port)
 		}
 	}
 	return msg
@@ -384,9 +325,9 @@ func normHost(h string) string {
 	return h
 }
 
-// metadataHost reports the cloud metadata services' names and addresses in
+// MetadataHost reports the cloud metadata services' names and addresses in
 // the spellings a URL may use (decimal, hex and octal IPv4 among them).
-func metadataHost(h string) bool {
+func MetadataHost(h string) bool {
 	switch h {
 	case "metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal":
 		return true

@@ -1,0 +1,105 @@
+package shim
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// proxyLink is guard's side of the proxy of a command confined with
+// network = "hosts": the listening socket, made inside the command's
+// network namespace before it starts, and the guard-cli proxy process that
+// serves it (netproxy). guard itself links no network code: it would cost
+// every command its start-up.
+type proxyLink struct {
+	cli     string   // guard-cli
+	cwd     string   // the command's directory: whose grants decide
+	text    string   // the command, redacted, for the refusals' records
+	environ []string // guard-cli's environment (guard's own)
+
+	fd, port int      // the listening socket on 127.0.0.1
+	pid      int      // guard-cli proxy
+	life     *os.File // its stdin: closing it ends the proxy
+}
+
+// listen makes the listening socket on 127.0.0.1 of the calling thread's
+// network namespace (the command's, when called from confinement.enter).
+func (p *proxyLink) listen() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		unix.Close(fd)
+		return err
+	}
+	if err := unix.Listen(fd, 128); err != nil {
+		unix.Close(fd)
+		return err
+	}
+	sa, err := unix.Getsockname(fd)
+	if err != nil {
+		unix.Close(fd)
+		return err
+	}
+	p.fd, p.port = fd, sa.(*unix.SockaddrInet4).Port
+	return nil
+}
+
+// env is what the command is told about the proxy: the conventional
+// variables in both cases, and no NO_PROXY: a loopback service of the
+// host is reached through the proxy too, when its host is granted (the
+// namespace's own loopback is reached directly by clients that skip
+// proxies for it, as Go's do).
+func (p *proxyLink) env() []string {
+	u := "http://127.0.0.1:" + strconv.Itoa(p.port)
+	s := "socks5h://127.0.0.1:" + strconv.Itoa(p.port)
+	return []string{
+		"HTTP_PROXY=" + u, "HTTPS_PROXY=" + u, "http_proxy=" + u, "https_proxy=" + u,
+		"ALL_PROXY=" + s, "all_proxy=" + s,
+	}
+}
+
+// proxyVars are the variables env sets, dropped from the agent's own.
+var proxyVars = []string{"HTTP_PROXY=", "HTTPS_PROXY=", "http_proxy=", "https_proxy=", "ALL_PROXY=", "all_proxy=", "NO_PROXY=", "no_proxy="}
+
+// spawn starts guard-cli proxy on the socket, from an unconfined thread.
+func (p *proxyLink) spawn() error {
+	if p.cli == "" {
+		return fmt.Errorf("guard-cli not found: the proxy cannot run")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	argv := []string{CLIName, "proxy", "--cwd", p.cwd, "--command", p.text}
+	pid, err := syscall.ForkExec(p.cli, argv, &syscall.ProcAttr{
+		Env: p.environ, Files: []uintptr{r.Fd(), uintptr(unix.Stderr), uintptr(unix.Stderr), uintptr(p.fd)},
+		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+	})
+	unix.Close(p.fd)
+	if err != nil {
+		w.Close()
+		return fmt.Errorf("start the proxy: %w", err)
+	}
+	p.pid, p.life = pid, w
+	return nil
+}
+
+// close ends the proxy and reaps it.
+func (p *proxyLink) close() {
+	if p.life == nil {
+		return
+	}
+	p.life.Close()
+	var ws unix.WaitStatus
+	for {
+		if _, err := unix.Wait4(p.pid, &ws, 0, nil); err != unix.EINTR {
+			return
+		}
+	}
+}
