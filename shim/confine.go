@@ -414,3 +414,20 @@ func confineNotice(stateDir string, w io.Writer, why string) {
 		_ = os.Chtimes(marker, now, now)
 	}
 }
+
+// ConfigReadOnly reports whether guard's config directory (or, before it
+// exists, its nearest existing parent) is on a read-only mount: what every
+// process a confined command started sees, detached or not. guard-cli's
+// granting verbs refuse there with a line that says so.
+func ConfigReadOnly(dir string) bool {
+	for d := filepath.Clean(dir); filepath.IsAbs(d); d = filepath.Dir(d) {
+		var st syscall.Statfs_t
+		if err := syscall.Statfs(d, &st); err == nil {
+			return st.Flags&1 != 0 // ST_RDONLY
+		}
+		if d == "/" {
+			break
+		}
+	}
+	return false
+}

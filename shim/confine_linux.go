@@ -201,10 +201,16 @@ func (c *confinement) enter() error {
 			flags |= unix.CLONE_NEWNET
 		}
 		if err := unix.Unshare(flags); err == nil {
-			if err := c.mounts(); err != nil {
+			err := c.mounts()
+			switch {
+			case errors.Is(err, unix.EPERM):
+				// inside a guard's boundary already (a nested guard):
+				// Landlock forbids mounts, and the outer view holds
+			case err != nil:
 				return fmt.Errorf("confine: %w", err)
+			default:
+				parts = append(parts, "mounts")
 			}
-			parts = append(parts, "mounts")
 			netns = flags&unix.CLONE_NEWNET != 0
 			if netns {
 				if err := loopbackUp(); err != nil {
@@ -329,6 +335,11 @@ func (c *confinement) readRules(rule func(string, uint64) error) error {
 			}
 		}
 		return nil
+	}
+	// listing directories (names, not contents) is allowed everywhere:
+	// ls / must work, and READ_DIR is inherited down every tree
+	if err := rule("/", unix.LANDLOCK_ACCESS_FS_READ_DIR); err != nil {
+		return err
 	}
 	if err := walk("/"); err != nil {
 		return err

@@ -20,6 +20,8 @@ import (
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/guard-dev/guard/grants"
 )
 
 // An interactive session: guard started with no -c and no script file, on a
@@ -71,12 +73,14 @@ type session struct {
 	a       *app
 	tty     *os.File // the terminal: guard's stdin
 	fd      int
-	out     io.Writer // where the prompt and the editor's echo go
-	fg      bool      // guard holds the terminal's foreground: hand it over per line
-	bash    bool      // the shell is bash (functions and aliases are reported)
-	pid     int       // the shell, leader of its own process group
-	script  *os.File  // the shell reads its commands from here
-	rpath   string    // where the shell opens the report pipe's write end
+	out     io.Writer    // where the prompt and the editor's echo go
+	fg      bool         // guard holds the terminal's foreground: hand it over per line
+	bash    bool         // the shell is bash (functions and aliases are reported)
+	pid     int          // the shell, leader of its own process group
+	script  *os.File     // the shell reads its commands from here
+	rpath   string       // where the shell opens the report pipe's write end
+	rdir    string       // the private directory of rpath, removed at the end
+	conf    *confinement // the shell's boundary (nil: unconfined)
 	chunks  chan []byte
 	exited  chan int // the shell's status when it ended
 	ended   bool
@@ -103,6 +107,14 @@ func (a *app) interactive(shellPath string, flags []string, depth int) int {
 		s.fg = true
 	}
 	env := childEnv(a.env.Environ, depth, true)
+	// The session's shell is confined once, at its start, as the
+	// settings of its directory say; every line runs inside that.
+	if set := a.eng.settings(a.env.Cwd); set != nil {
+		if refused, exit := a.confineJob(job{mode: modeInteractive, cwd: a.env.Cwd, text: "guard (interactive session)"}, set, grants.Verdict{}, a.env.now()); refused {
+			return exit
+		}
+		s.conf = a.conf
+	}
 	if err := s.start(shellPath, sessionFlags(flags), env); err != nil {
 		a.errorf("start the session's shell: %v", err)
 		return ExitFailure
@@ -211,20 +223,33 @@ func (s *session) start(shellPath string, flags, env []string) error {
 		return err
 	}
 	defer sr.Close()
-	rr, rw, err := os.Pipe()
+	// The report comes through a FIFO in a private directory under /tmp:
+	// a confined shell may not open guard's descriptors through /proc
+	// (Landlock keeps it from every process outside its boundary). guard
+	// holds it open for reading and writing, so the shell's open never
+	// blocks and guard never sees an end before it closes it.
+	dir, err := os.MkdirTemp("", "guard-session-")
 	if err != nil {
 		sw.Close()
 		return err
 	}
-	// Only the read end stays open; the shell opens the write end through
-	// /proc for each report (guard keeps it open meanwhile).
-	s.rpath = "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/" + strconv.Itoa(int(rw.Fd()))
-	keepWriter := rw
+	s.rdir = dir
+	s.rpath = filepath.Join(dir, "report")
+	if err := unix.Mkfifo(s.rpath, 0o600); err != nil {
+		sw.Close()
+		return err
+	}
+	rr, err := os.OpenFile(s.rpath, os.O_RDWR, 0)
+	if err != nil {
+		sw.Close()
+		return err
+	}
+	keepWriter := rr
 	files, closeFiles, err := childFiles(s.a.env.Stdin, s.a.env.Stdout, s.a.env.Stderr)
 	if err != nil {
 		sw.Close()
 		rr.Close()
-		rw.Close()
+		os.RemoveAll(dir)
 		return err
 	}
 	defer closeFiles()
@@ -242,11 +267,11 @@ func (s *session) start(shellPath string, flags, env []string) error {
 		// that once, at start). guard takes it back after the prelude.
 		attr.Foreground, attr.Ctty = true, s.fd
 	}
-	pid, err := syscall.ForkExec(shellPath, argv, &syscall.ProcAttr{Dir: s.a.env.Cwd, Env: env, Files: files, Sys: attr})
+	pid, release, err := startProcess(s.conf, shellPath, argv, &syscall.ProcAttr{Dir: s.a.env.Cwd, Env: env, Files: files, Sys: attr})
 	if err != nil {
 		sw.Close()
 		rr.Close()
-		rw.Close()
+		os.RemoveAll(dir)
 		return fmt.Errorf("start %s: %w", shellPath, err)
 	}
 	s.pid, s.script = pid, sw
@@ -260,6 +285,8 @@ func (s *session) start(shellPath string, flags, env []string) error {
 			}
 		}
 		keepWriter.Close()
+		release()
+		os.RemoveAll(s.rdir)
 		s.exited <- waitStatus(ws)
 	}()
 	s.chunks = make(chan []byte, 16)

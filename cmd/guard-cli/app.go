@@ -184,6 +184,12 @@ func (a *App) refuseInsideGuard(verb string) error {
 		return refused(fmt.Sprintf("%s cannot run inside a guarded command (started under guard, pid %d)", verb, pid),
 			"run it yourself in a terminal outside the agent")
 	}
+	// The kernel's word: every process a confined command starts, detached
+	// or not, sees guard's config read-only.
+	if shim.ConfigReadOnly(a.paths().ConfigDir) {
+		return refused(verb+" cannot run inside a guarded command (guard's config is read-only here: the command is confined)",
+			"run it yourself in a terminal outside the agent")
+	}
 	return nil
 }
 

@@ -58,7 +58,7 @@ func (a *App) proxy(c *cli.Context) error {
 		Refused: func(host string, port int) {
 			_ = store.Append(ccs.Record{
 				Time: a.Now(), Agent: os.Getenv("GUARD_AGENT"), Cwd: cwd,
-				Command: text + "  # network: " + host + ":" + strconv.Itoa(port),
+				Command:  text + "  # network: " + host + ":" + strconv.Itoa(port),
 				Decision: "deny", Rule: "network-proxy", Answer: ccs.AnswerRule, Via: ccs.ViaRule, Mode: "proxy",
 				Exit: 126, Risk: "high", Confined: "fs=project net=hosts",
 			})
