@@ -431,3 +431,7 @@ func ConfigReadOnly(dir string) bool {
 	}
 	return false
 }
+
+// LandlockABI is the kernel's Landlock ABI version (0: none): whether guard
+// can confine what it runs here.
+func LandlockABI() int { return landlockABI() }

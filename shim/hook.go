@@ -424,6 +424,22 @@ type CheckJSON struct {
 	Suggest   string     `json:"suggest,omitempty"`
 	Mode      string     `json:"mode,omitempty"`  // rollout mode when not enforce: dry_run, off
 	Would     string     `json:"would,omitempty"` // in dry_run/off: what enforce would decide
+	// Confined is the kernel boundary the command would run in when
+	// allowed ("fs=project net=hosts", "off", "unconfined: why").
+	Confined string `json:"confined,omitempty"`
+}
+
+// ConfinedFor says what a command allowed or asked under v would run
+// confined to, as check, explain and the record show it ("" for a deny).
+func ConfinedFor(s *grants.Settings, v grants.Verdict) string {
+	if v.Decision == grants.Deny || v.Decision == "" {
+		return ""
+	}
+	c := s.ConfineFor(v)
+	if c.Mode != grants.ConfineOff && landlockABI() < 1 {
+		return "unconfined: this kernel has no Landlock"
+	}
+	return c.String()
 }
 
 // answerCheckJSON is guard's own protocol (OpenCode and Pi plugins): the

@@ -126,6 +126,7 @@ func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
 	o.File = v.File
 	o.Suggest = c.red.String(v.Suggest)
 	o.Mode, o.Would = "", string(v.Would)
+	o.Confined = shim.ConfinedFor(c.settings, v)
 	if v.Mode != grants.ModeEnforce {
 		o.Mode = string(v.Mode) // said only when it is not the default
 	}

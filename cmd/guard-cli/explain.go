@@ -120,6 +120,9 @@ func writeExplain(b *strings.Builder, red *redact.Redactor, cwd string, an *clas
 		}
 	}
 	b.WriteString("\n")
+	if conf := shim.ConfinedFor(s, v); conf != "" {
+		fmt.Fprintf(b, "  confined: %s\n", conf)
+	}
 	if v.Decision == grants.Ask {
 		switch {
 		case v.OnceOnly:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +45,21 @@ func TestScripts(t *testing.T) {
 		},
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Condition:           scriptCondition,
 	})
+}
+
+// scriptCondition answers the scripts' own conditions: [landlock] (the
+// kernel can confine commands), [mountns] (guard draws a mount namespace:
+// root with Landlock), [netns] (and a network namespace).
+func scriptCondition(cond string) (bool, error) {
+	switch cond {
+	case "landlock":
+		return shim.LandlockABI() > 0, nil
+	case "mountns", "netns":
+		return shim.LandlockABI() > 0 && os.Geteuid() == 0, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 // goEnvironment returns the Go settings of the environment running the tests
