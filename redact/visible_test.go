@@ -165,3 +165,19 @@ func ExampleVisible() {
 	// true
 	// ls \u202egnp.exe
 }
+
+func BenchmarkVisible(b *testing.B) {
+	for _, bc := range []struct{ name, in string }{
+		{"plain command", "git log --oneline -n 20 -- cmd/guard-cli/audit.go"},
+		{"utf-8 command", "echo 'café 日本語 🙂' > notes.txt"},
+		{"attack", "touch pwned #\x1b[1G\x1b[2K  command: git status"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(bc.in)))
+			for b.Loop() {
+				_ = redact.Visible(bc.in)
+			}
+		})
+	}
+}
