@@ -137,4 +137,15 @@
 // over several lines (a YAML block scalar after password: |) is not
 // followed. An unterminated line is held by the Writer until it ends (a
 // prompt with no newline shows when the program ends its line).
+//
+// # Showing text
+//
+// Redacted text is still the agent's text, and a terminal obeys what is in
+// it: ESC sequences move the cursor and clear lines, bidi overrides
+// reorder letters, zero-width characters hide them. [Visible] shows each
+// of those as an escape (\x1b, \u202e), and every view that puts agent or
+// command text before a human (the prompt, guard watch, approve, pending,
+// audit, context list, explain, check) passes it through Visible after
+// redaction. [HasControl] tells a view when to add the line "note: the
+// command holds control characters, shown escaped".
 package redact

@@ -795,8 +795,7 @@ func (a *app) textSum(text string) (string, error) {
 	return a.sum, a.sumErr
 }
 
-// oneLine keeps a message on one line: an agent reads stderr line by line.
-func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\r", `\r`)
-	return strings.ReplaceAll(s, "\n", `\n`)
-}
+// oneLine keeps a message on one line, an agent reads stderr line by line,
+// and shows control characters escaped: the same line may reach a human's
+// terminal.
+func oneLine(s string) string { return redact.Visible(s) }

@@ -56,8 +56,10 @@
 // one line "guard: needs approval: CMD (REASON (WHY NOT ASKED)); to allow
 // it here: guard grants add --project 'PATTERN'  (or: guard approve ID)".
 // Answers p and g store the pattern with grants.AddRule in the project's or
-// the global grants. Text shown anywhere goes through redact first, and the
-// prompt prints control characters escaped.
+// the global grants. Text shown anywhere goes through redact first, then
+// redact.Visible: the prompt and every message print control, bidi and
+// zero-width characters escaped, and the prompt adds a line saying so
+// ([ControlNote]).
 //
 // # Whose terminal is it
 //

@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
+
+	"github.com/guard-dev/guard/redact"
 )
 
 // Answer is the human's answer to a prompt. The zero value is deny.
@@ -58,7 +60,8 @@ type Reply struct {
 }
 
 // Question is what the prompt shows. Command and Suggest must already be
-// redacted; control characters in them are shown escaped, never sent raw.
+// redacted; control characters in every field are shown escaped
+// (redact.Visible), never sent raw, and a line says when there are any.
 type Question struct {
 	Command  string
 	Cwd      string
@@ -185,21 +188,24 @@ func (p *prompter) ask() (Reply, error) {
 	q := p.q
 	p.say("\r\nguard: the agent wants to run:\r\n")
 	p.showCommand(q.Command)
+	if note := ControlNote(q.Command+q.Suggest+q.Reason, q.Cwd+q.Root, ""); note != "" {
+		p.say("  %s\r\n", note)
+	}
 	if q.Cwd != "" {
-		p.say("  in:     %s\r\n", visible(q.Cwd))
+		p.say("  in:     %s\r\n", redact.Visible(q.Cwd))
 	}
 	if q.Root != "" && !q.OnceOnly && q.Suggest != "" {
-		p.say("  project: %s\r\n", visible(q.Root))
+		p.say("  project: %s\r\n", redact.Visible(q.Root))
 	}
-	p.say("  risk:   %s\r\n", visible(q.Risk))
+	p.say("  risk:   %s\r\n", redact.Visible(q.Risk))
 	reason := q.Reason
 	if q.Rule != "" {
 		reason += " [" + q.Rule + "]"
 	}
-	p.say("  why:    %s\r\n", visible(reason))
+	p.say("  why:    %s\r\n", redact.Visible(reason))
 	full := !q.OnceOnly && q.Suggest != ""
 	if full {
-		p.say("  grant:  %s\r\n", visible(q.Suggest))
+		p.say("  grant:  %s\r\n", redact.Visible(q.Suggest))
 	}
 	for {
 		valid, line := "od", "[o] allow once"
@@ -225,7 +231,7 @@ func (p *prompter) ask() (Reply, error) {
 			p.say("\r\n  deny\r\n")
 			return Reply{Answer: AnswerDeny, Outcome: OutcomeDeny}, nil
 		case 'p':
-			p.say("\r\n  allow for this project: %s\r\n", visible(q.Suggest))
+			p.say("\r\n  allow for this project: %s\r\n", redact.Visible(q.Suggest))
 			return Reply{Answer: AnswerProject, Pattern: q.Suggest, Outcome: OutcomeProject}, nil
 		case 'g':
 			ok, err := p.confirmGlobal(q.Suggest)
@@ -260,20 +266,21 @@ func (p *prompter) showCommand(text string) {
 			p.say("    … %d more lines not shown\r\n", len(lines)-i)
 			break
 		}
-		p.say("    %s\r\n", visible(l))
+		// A tab is laid out, not escaped: it cannot move the cursor back.
+		p.say("    %s\r\n", redact.Visible(strings.ReplaceAll(l, "\t", "    ")))
 	}
 }
 
 // confirmGlobal asks again before a pattern is granted in every project.
 func (p *prompter) confirmGlobal(pattern string) (bool, error) {
-	p.say("\r\n  allow %s in every project?\r\n", visible(pattern))
+	p.say("\r\n  allow %s in every project?\r\n", redact.Visible(pattern))
 	p.cue("  [y] then enter to confirm, any other key to go back: ")
 	c, err := p.choose("y")
 	if err != nil || c != 'y' {
 		p.say("\r\n")
 		return false, err
 	}
-	p.say("\r\n  allow everywhere: %s\r\n", visible(pattern))
+	p.say("\r\n  allow everywhere: %s\r\n", redact.Visible(pattern))
 	return true, nil
 }
 
@@ -281,7 +288,7 @@ func (p *prompter) confirmGlobal(pattern string) (bool, error) {
 func (p *prompter) edit(pattern string, projectOnly bool) (Reply, error) {
 	orig := pattern
 	p.say("\r\n")
-	p.cue("  pattern (enter to accept, esc to deny): %s", visible(pattern))
+	p.cue("  pattern (enter to accept, esc to deny): %s", redact.Visible(pattern))
 	line := []byte(pattern)
 	for accepted := false; !accepted; {
 		c, err := p.keys.next()
@@ -335,7 +342,7 @@ func (p *prompter) edit(pattern string, projectOnly bool) (Reply, error) {
 		}
 		switch c {
 		case 'p':
-			p.say("\r\n  allow for this project: %s\r\n", visible(pattern))
+			p.say("\r\n  allow for this project: %s\r\n", redact.Visible(pattern))
 			return Reply{Answer: AnswerProject, Pattern: pattern, Outcome: outcome(OutcomeProject)}, nil
 		case 'g':
 			ok, err := p.confirmGlobal(pattern)
@@ -435,26 +442,26 @@ func (k *keyReader) byte() (byte, error) {
 	return c, nil
 }
 
-// visible escapes control characters so that text from a command can never
-// move the cursor, clear the screen or fake a line of the prompt.
-func visible(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteString("    ")
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		case unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029:
-			// bidi overrides, zero-width and line separators can disguise text
-			fmt.Fprintf(&b, "\\u%04x", r)
-		case r == utf8.RuneError:
-			b.WriteString("\\ufffd")
-		default:
-			b.WriteRune(r)
+// ControlNote is the line a view that shows a request adds when its
+// command, its directory or the agent's name holds control characters
+// (redact.HasControl), which the view shows escaped: a written-out \x1b
+// and a real ESC would look alike otherwise. It is "" when none does.
+func ControlNote(command, dir, agent string) string {
+	var what []string
+	for _, part := range [...]struct{ name, text string }{
+		{"command", command}, {"directory", dir}, {"agent name", agent},
+	} {
+		if redact.HasControl(part.text) {
+			what = append(what, "the "+part.name)
 		}
 	}
-	return b.String()
+	switch len(what) {
+	case 0:
+		return ""
+	case 1:
+		return "note: " + what[0] + " holds control characters, shown escaped"
+	}
+	return "note: " + strings.Join(what[:len(what)-1], ", ") + " and " + what[len(what)-1] + " hold control characters, shown escaped"
 }
 
 // ShortDuration prints 2m instead of 2m0s, 1h instead of 1h0m0s, and 1.5s

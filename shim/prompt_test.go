@@ -334,15 +334,29 @@ func TestPromptShowsControlCharsEscaped(t *testing.T) {
 	if strings.Contains(out, "\x1b[2K") || strings.Contains(out, "\u202e") {
 		t.Errorf("raw control sequence reached the terminal: %q", out)
 	}
-	if !strings.Contains(out, `echo hi\x1b[2K\x0dfake\u202e`) {
+	if !strings.Contains(out, `echo hi\x1b[2K\rfake\u202e`) {
 		t.Errorf("escaped command not shown: %q", out)
+	}
+	if !strings.Contains(out, "note: the command holds control characters, shown escaped\r\n") {
+		t.Errorf("no note: %q", out)
 	}
 }
 
-func TestVisibleAndDuration(t *testing.T) {
-	if got := visible("a\tb\x00"); got != `a    b\x00` {
-		t.Errorf("visible: %q", got)
+func TestControlNote(t *testing.T) {
+	for _, tt := range []struct{ cmd, dir, agent, want string }{
+		{"ls", "/src", "claude", ""},
+		{"cat <<EOF\n\tx\nEOF", "/src", "claude", ""}, // newlines and tabs are ordinary
+		{"ls\x1b[2K", "/src", "", "note: the command holds control characters, shown escaped"},
+		{"ls", "/src/\u202e", "", "note: the directory holds control characters, shown escaped"},
+		{"ls\r", "/src/\u202e", "x\x1b", "note: the command, the directory and the agent name hold control characters, shown escaped"},
+	} {
+		if got := ControlNote(tt.cmd, tt.dir, tt.agent); got != tt.want {
+			t.Errorf("ControlNote(%q, %q, %q) = %q, want %q", tt.cmd, tt.dir, tt.agent, got, tt.want)
+		}
 	}
+}
+
+func TestDuration(t *testing.T) {
 	for d, want := range map[time.Duration]string{2 * time.Minute: "2m", 1500 * time.Millisecond: "1.5s", time.Hour: "1h", 90 * time.Second: "1m30s"} {
 		if got := shortDuration(d); got != want {
 			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)

@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
+
+	"github.com/guard-dev/guard/redact"
 )
 
 // TTYTrust is the verdict on one terminal: may guard ask a human there?
@@ -418,9 +420,9 @@ func descendsFrom(pid, anc int) bool {
 // its comm.
 func procName(p procInfo) string {
 	if exe, _, err := procExe(p.pid); err == nil {
-		return visible(filepath.Base(exe))
+		return redact.Visible(filepath.Base(exe))
 	}
-	return visible(p.comm)
+	return redact.Visible(p.comm)
 }
 
 func isOneOf(path string, list []string) bool {

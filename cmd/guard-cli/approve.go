@@ -242,21 +242,24 @@ func (a *App) resolve(id, status, verb string) error {
 		decision = "deny"
 	}
 	a.recordVerb(store, decision, status, answer, ccs.ViaApprove, p.HMAC)
-	fmt.Fprintf(a.Stdout, "%s: request %s: %s\n", status, id, oneLine(p.Command))
+	fmt.Fprintf(a.Stdout, "%s: request %s: %s\n", status, oneLine(id), oneLine(p.Command))
 	if file != "" {
-		fmt.Fprintf(a.Stdout, "stored allow %s in %s\n", classify.QuoteWord(p.Suggest), file)
+		fmt.Fprintf(a.Stdout, "stored allow %s in %s\n", oneLine(classify.QuoteWord(p.Suggest)), oneLine(file))
 	}
 	return nil
 }
 
 func describe(p ccs.Pending, status, file string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "request %s from %s\n  command: %s\n", p.ID, p.Cwd, oneLine(p.Command))
+	fmt.Fprintf(&b, "request %s from %s\n  command: %s\n", oneLine(p.ID), oneLine(p.Cwd), oneLine(p.Command))
+	if note := shim.ControlNote(p.Command+p.Suggest, p.Cwd, ""); note != "" {
+		fmt.Fprintf(&b, "  %s\n", note)
+	}
 	switch status {
 	case statusOnce:
 		b.WriteString("  allow this exact text once, within 10 minutes\n")
 	case statusProject, statusGlobal:
-		fmt.Fprintf(&b, "  store allow %s in %s\n", classify.QuoteWord(p.Suggest), file)
+		fmt.Fprintf(&b, "  store allow %s in %s\n", oneLine(classify.QuoteWord(p.Suggest)), oneLine(file))
 	case statusReject:
 		b.WriteString("  reject it\n")
 	}

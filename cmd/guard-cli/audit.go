@@ -15,6 +15,7 @@ import (
 
 	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/classify"
+	"github.com/guard-dev/guard/redact"
 )
 
 func (a *App) auditCommand() *cli.Command {
@@ -135,8 +136,8 @@ func (a *App) audit(c *cli.Context) error {
 	fmt.Fprintln(tw, "TIME\tDECISION\tRULE\tANSWER\tVIA\tEXIT\tMS\tAGENT\tCOMMAND")
 	for _, r := range recs {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n",
-			r.Time.Local().Format(time.DateTime), r.Decision, dash(r.Rule), dash(r.Answer), dash(r.Via), r.Exit, r.DurationMS,
-			dash(r.Agent), oneLine(r.Command))
+			r.Time.Local().Format(time.DateTime), oneLine(r.Decision), oneLine(dash(r.Rule)), oneLine(dash(r.Answer)), oneLine(dash(r.Via)),
+			r.Exit, r.DurationMS, oneLine(dash(r.Agent)), oneLine(r.Command))
 	}
 	if err := tw.Flush(); err != nil {
 		return failure(fmt.Errorf("write audit: %w", err), "")
@@ -181,11 +182,11 @@ func dash(s string) string {
 	return s
 }
 
-// oneLine keeps a listing to one line per entry: newlines and tabs in command
-// text are shown escaped.
-func oneLine(s string) string {
-	return strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
-}
+// oneLine keeps a listing to one line per entry, and a column to its
+// column: newlines, tabs and every other control character in text from an
+// agent or a command are shown escaped (redact.Visible), never sent raw to
+// the terminal.
+func oneLine(s string) string { return redact.Visible(s) }
 
 // plural picks the singular or plural form for n.
 func plural(n int, one, many string) string {

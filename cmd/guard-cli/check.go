@@ -160,9 +160,9 @@ func (c *checker) redactArgs(args []string) []string {
 
 func (c *checker) writeText(v grants.Verdict) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  %s  %s\n", v.Decision, v.Rule, c.red.String(v.Reason))
+	fmt.Fprintf(&b, "%s  %s  %s\n", v.Decision, oneLine(v.Rule), oneLine(c.red.String(v.Reason)))
 	if v.Decision == grants.Ask && v.Suggest != "" && !v.OnceOnly {
-		fmt.Fprintf(&b, "suggest  guard grants add --project %s\n", classify.QuoteWord(c.red.String(v.Suggest)))
+		fmt.Fprintf(&b, "suggest  guard grants add --project %s\n", oneLine(classify.QuoteWord(c.red.String(v.Suggest))))
 	}
 	if _, err := io.WriteString(c.out, b.String()); err != nil {
 		return fmt.Errorf("write answer: %w", err)

@@ -62,17 +62,21 @@ func (a *App) explain(c *cli.Context) error {
 	return nil
 }
 
-// writeExplain renders the trace. Every piece of command text goes through red.
+// writeExplain renders the trace. Every piece of command text goes through
+// red and then redact.Visible (shown), every path through redact.Visible.
 func writeExplain(b *strings.Builder, red *redact.Redactor, cwd string, an *classify.Analysis,
 	s *grants.Settings, v grants.Verdict, trace []string) {
-	fmt.Fprintf(b, "command: %s\n", red.String(an.Text))
-	fmt.Fprintf(b, "cwd: %s\n", cwd)
+	fmt.Fprintf(b, "command: %s\n", shown(red, an.Text))
+	if note := shim.ControlNote(red.String(an.Text), cwd, ""); note != "" {
+		fmt.Fprintf(b, "%s\n", note)
+	}
+	fmt.Fprintf(b, "cwd: %s\n", redact.Visible(cwd))
 	root, how := grants.FindProjectRoot(cwd)
-	fmt.Fprintf(b, "project root: %s (found by %s; project grants and .guard/config.toml are this root's)\n", root, how)
+	fmt.Fprintf(b, "project root: %s (found by %s; project grants and .guard/config.toml are this root's)\n", redact.Visible(root), how)
 
 	b.WriteString("\nparse:\n")
 	if an.Fail != "" {
-		fmt.Fprintf(b, "  does not parse (%s): %s\n", an.Fail, red.String(an.FailReason))
+		fmt.Fprintf(b, "  does not parse (%s): %s\n", an.Fail, shown(red, an.FailReason))
 	}
 	if len(an.Commands) == 0 && an.Fail == "" {
 		b.WriteString("  no commands\n")
@@ -95,7 +99,7 @@ func writeExplain(b *strings.Builder, red *redact.Redactor, cwd string, an *clas
 
 	b.WriteString("\nsettings:\n")
 	if s.Err != nil {
-		fmt.Fprintf(b, "  config error: %s\n", red.String(s.Err.Error()))
+		fmt.Fprintf(b, "  config error: %s\n", shown(red, s.Err.Error()))
 	}
 	fmt.Fprintf(b, "  unknown = %s, composite = %s, builtin_readonly = %t\n", s.Unknown, s.Composite, s.BuiltinReadonly)
 
@@ -104,17 +108,17 @@ func writeExplain(b *strings.Builder, red *redact.Redactor, cwd string, an *clas
 		b.WriteString("  none\n")
 	}
 	for _, line := range trace {
-		fmt.Fprintf(b, "  %s\n", red.String(line))
+		fmt.Fprintf(b, "  %s\n", shown(red, line))
 	}
 
 	b.WriteString("\nverdict:\n")
-	fmt.Fprintf(b, "  %s  %s  %s\n", v.Decision, v.Rule, red.String(v.Reason))
+	fmt.Fprintf(b, "  %s  %s  %s\n", v.Decision, redact.Visible(v.Rule), shown(red, v.Reason))
 	fmt.Fprintf(b, "  risk %s", v.Risk)
 	if v.Layer != "" {
 		fmt.Fprintf(b, ", layer %s", v.Layer)
 	}
 	if v.File != "" {
-		fmt.Fprintf(b, ", file %s", v.File)
+		fmt.Fprintf(b, ", file %s", redact.Visible(v.File))
 		if v.Line > 0 {
 			fmt.Fprintf(b, ":%d", v.Line)
 		}
@@ -128,15 +132,15 @@ func writeExplain(b *strings.Builder, red *redact.Redactor, cwd string, an *clas
 		case v.OnceOnly:
 			fmt.Fprintf(b, "  %s\n", onceOnlyWhy(v.Rule))
 		case v.Suggest != "":
-			sug := red.String(v.Suggest)
+			sug := shown(red, v.Suggest)
 			fmt.Fprintf(b, "  suggested pattern: %s\n", sug)
-			fmt.Fprintf(b, "  to allow it in this project: guard grants add --project %s\n", classify.QuoteWord(sug))
+			fmt.Fprintf(b, "  to allow it in this project: guard grants add --project %s\n", redact.Visible(classify.QuoteWord(red.String(v.Suggest))))
 		}
 	}
 }
 
 func writeCommand(b *strings.Builder, red *redact.Redactor, i int, c *classify.Command) {
-	fmt.Fprintf(b, "  [%d] %s\n", i, red.String(quoteWords(c.Args)))
+	fmt.Fprintf(b, "  [%d] %s\n", i, shown(red, quoteWords(c.Args)))
 	fmt.Fprintf(b, "      where: %s, at %s, depth %d", c.Where, c.Pos, c.Depth)
 	if c.Parent >= 0 {
 		fmt.Fprintf(b, ", run by [%d]", c.Parent)
@@ -149,14 +153,14 @@ func writeCommand(b *strings.Builder, red *redact.Redactor, i int, c *classify.C
 	if dir == "" {
 		dir = "unknown"
 	}
-	fmt.Fprintf(b, "      dir: %s\n", dir)
+	fmt.Fprintf(b, "      dir: %s\n", redact.Visible(dir))
 	if len(c.Assigns) > 0 {
-		fmt.Fprintf(b, "      assigns: %s\n", red.String(strings.Join(c.Assigns, " ")))
+		fmt.Fprintf(b, "      assigns: %s\n", shown(red, strings.Join(c.Assigns, " ")))
 	}
 	var dyn []string
 	for j, d := range c.Dynamic {
 		if d && j < len(c.Args) {
-			dyn = append(dyn, fmt.Sprintf("word %d %s", j, red.String(strconv.Quote(c.Args[j]))))
+			dyn = append(dyn, fmt.Sprintf("word %d %s", j, shown(red, strconv.Quote(c.Args[j]))))
 		}
 	}
 	if len(dyn) > 0 {
@@ -165,7 +169,7 @@ func writeCommand(b *strings.Builder, red *redact.Redactor, i int, c *classify.C
 	if w := wrapName(c.Wrap); w != "" {
 		fmt.Fprintf(b, "      wrapper: %s", w)
 		if c.Wrap != classify.WrapShell && c.InnerStart > 0 && c.InnerStart < len(c.Args) {
-			fmt.Fprintf(b, ", runs %s", red.String(quoteWords(c.Args[c.InnerStart:])))
+			fmt.Fprintf(b, ", runs %s", shown(red, quoteWords(c.Args[c.InnerStart:])))
 		}
 		if len(c.Inner) > 0 {
 			refs := make([]string, len(c.Inner))
@@ -194,9 +198,13 @@ func writeHits(b *strings.Builder, red *redact.Redactor, hits []classify.Hit, no
 		if h.Cmd >= 0 {
 			where = fmt.Sprintf("command [%d]", h.Cmd)
 		}
-		fmt.Fprintf(b, "  %s  %s: %s\n", h.ID, where, red.String(h.Reason))
+		fmt.Fprintf(b, "  %s  %s: %s\n", h.ID, where, shown(red, h.Reason))
 	}
 }
+
+// shown is s as explain prints it: redacted, then with control characters
+// escaped.
+func shown(red *redact.Redactor, s string) string { return redact.Visible(red.String(s)) }
 
 func wrapName(w classify.Wrap) string {
 	switch w {

@@ -200,7 +200,7 @@ func (a *App) grantsList(c *cli.Context) error {
 
 func writeList(a *App, l listJSON) error {
 	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "project root: %s (found by %s)\n", l.Root, l.RootBy)
+	fmt.Fprintf(tw, "project root: %s (found by %s)\n", oneLine(l.Root), l.RootBy)
 	fmt.Fprintln(tw, "files:")
 	for _, f := range l.Files {
 		state := "missing"
@@ -212,24 +212,24 @@ func writeList(a *App, l listJSON) error {
 		case f.Exists:
 			state = "present"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Layer, f.File, state)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Layer, oneLine(f.File), state)
 	}
 	fmt.Fprintln(tw, "rules:")
 	if len(l.Rules) == 0 {
 		fmt.Fprintln(tw, "  none")
 	}
 	for _, r := range l.Rules {
-		where := r.File
+		where := oneLine(r.File)
 		if where == "" {
 			where = "built-in"
 		} else if r.Line > 0 {
-			where = fmt.Sprintf("%s:%d", r.File, r.Line)
+			where = fmt.Sprintf("%s:%d", oneLine(r.File), r.Line)
 		}
 		note := ""
 		if r.Layer == grants.LayerProject && r.Kind == string(grants.Allow) && !r.Trusted {
 			note = "\t(untrusted: run guard trust)"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\n", r.Kind, r.Pattern, r.Layer, where, note)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\n", r.Kind, oneLine(r.Pattern), r.Layer, where, note)
 	}
 	if len(l.Stale) > 0 {
 		fmt.Fprintln(tw, "grants of projects that no longer exist (remove a folder to drop them):")
@@ -240,12 +240,12 @@ func writeList(a *App, l listJSON) error {
 			root = "(root not recorded)"
 		}
 		// no tabs: these lines keep out of the rules' columns
-		fmt.Fprintf(tw, "  %s, folder %s\n", root, pr.Dir)
+		fmt.Fprintf(tw, "  %s, folder %s\n", oneLine(root), oneLine(pr.Dir))
 		if pr.Error != "" {
-			fmt.Fprintf(tw, "    error: %s\n", pr.Error)
+			fmt.Fprintf(tw, "    error: %s\n", oneLine(pr.Error))
 		}
 		for _, r := range pr.Rules {
-			fmt.Fprintf(tw, "    %s %s\n", r.Kind, r.Pattern)
+			fmt.Fprintf(tw, "    %s %s\n", r.Kind, oneLine(r.Pattern))
 		}
 	}
 	if len(l.Builtin) > 0 {
@@ -311,7 +311,7 @@ func (a *App) grantsAdd(c *cli.Context) error {
 		where += " of " + grants.ProjectRoot(cwd)
 	}
 	if hasRule(grants.Load(p, cwd), file, kind, pattern) {
-		fmt.Fprintf(a.Stdout, "%s %s is already in %s (%s)\n", kind, classify.QuoteWord(pattern), where, file)
+		fmt.Fprintf(a.Stdout, "%s %s is already in %s (%s)\n", kind, oneLine(classify.QuoteWord(pattern)), oneLine(where), oneLine(file))
 		return nil
 	}
 	if err := grants.AddRule(file, kind, pattern); err != nil {
@@ -323,7 +323,7 @@ func (a *App) grantsAdd(c *cli.Context) error {
 		}
 	}
 	a.recordVerb(nil, string(kind), layer, "", ccs.ViaCLI, "")
-	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, classify.QuoteWord(pattern), where, file)
+	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, oneLine(classify.QuoteWord(pattern)), oneLine(where), oneLine(file))
 	if kind == grants.Allow {
 		if w := a.shadowed(p, cwd, pattern); w != "" {
 			a.diag("warning", w)
@@ -399,6 +399,6 @@ func (a *App) grantsRm(c *cli.Context) error {
 			hint: "see guard grants list, or try " + other}
 	}
 	a.recordVerb(nil, "remove", layer, "", ccs.ViaCLI, "")
-	fmt.Fprintf(a.Stdout, "removed %s from %s (%s)\n", classify.QuoteWord(pattern), layer, file)
+	fmt.Fprintf(a.Stdout, "removed %s from %s (%s)\n", oneLine(classify.QuoteWord(pattern)), layer, oneLine(file))
 	return nil
 }

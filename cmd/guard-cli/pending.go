@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/guard-dev/guard/ccs"
+	"github.com/guard-dev/guard/shim"
 )
 
 func (a *App) pendingCommand() *cli.Command {
@@ -49,11 +50,18 @@ func (a *App) pending(c *cli.Context) error {
 	now := a.Now()
 	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tAGE\tCWD\tCOMMAND\tSUGGEST")
+	var notes []string
 	for _, p := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, age(now.Sub(p.Time)), p.Cwd, oneLine(p.Command), dash(p.Suggest))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oneLine(p.ID), age(now.Sub(p.Time)), oneLine(p.Cwd), oneLine(p.Command), oneLine(dash(p.Suggest)))
+		if note := shim.ControlNote(p.Command+p.Suggest, p.Cwd, ""); note != "" {
+			notes = append(notes, fmt.Sprintf("%s (request %s)\n", note, oneLine(p.ID)))
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return failure(fmt.Errorf("write pending: %w", err), "")
+	}
+	for _, n := range notes {
+		fmt.Fprint(a.Stdout, n)
 	}
 	return nil
 }

@@ -169,7 +169,10 @@ func (a *App) listPendingOn(tty io.Writer, store *ccs.Store) {
 	fmt.Fprintf(tty, "%d earlier request(s), answer with guard approve ID:\r\n", len(list))
 	now := a.Now()
 	for _, p := range list {
-		fmt.Fprintf(tty, "  %s  %4s  %s\r\n", p.ID, age(now.Sub(p.Time)), oneLine(p.Command))
+		fmt.Fprintf(tty, "  %s  %4s  %s\r\n", oneLine(p.ID), age(now.Sub(p.Time)), oneLine(p.Command))
+		if note := shim.ControlNote(p.Command, p.Cwd, ""); note != "" {
+			fmt.Fprintf(tty, "    %s\r\n", note)
+		}
 	}
 }
 
@@ -188,16 +191,25 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 	if waiting > 0 {
 		more = fmt.Sprintf(" · %d more waiting", waiting)
 	}
-	fmt.Fprintf(tty, "\r\n── request %s · agent %s · %s · %s%s\r\n", req.ID, oneLine(dash(red.String(req.Agent))),
+	fmt.Fprintf(tty, "\r\n── request %s · agent %s · %s · %s%s\r\n", oneLine(req.ID), oneLine(dash(red.String(req.Agent))),
 		oneLine(red.String(req.Cwd)), it.got.Local().Format(time.TimeOnly), more)
+	// The prompt notes control characters in the command and directory it
+	// shows; the agent's name is shown only here.
+	note := shim.ControlNote("", "", red.String(req.Agent))
+	if v.Decision == grants.Allow || v.Decision == grants.Deny {
+		note = shim.ControlNote(shown, red.String(req.Cwd), red.String(req.Agent))
+	}
+	if note != "" {
+		fmt.Fprintf(tty, "  %s\r\n", note)
+	}
 	switch v.Decision {
 	case grants.Allow:
 		// A grant was added since guard asked: nothing to ask.
-		fmt.Fprintf(tty, "  %s\r\n  allowed by %s\r\n", oneLine(shown), dash(v.Rule))
+		fmt.Fprintf(tty, "  %s\r\n  allowed by %s\r\n", oneLine(shown), oneLine(dash(v.Rule)))
 		a.resolvePending(store, req, ccs.StatusUsed)
 		return ccs.AnswerOnce, false
 	case grants.Deny:
-		fmt.Fprintf(tty, "  %s\r\n  denied by %s: %s\r\n", oneLine(shown), dash(v.Rule), oneLine(red.String(v.Reason)))
+		fmt.Fprintf(tty, "  %s\r\n  denied by %s: %s\r\n", oneLine(shown), oneLine(dash(v.Rule)), oneLine(red.String(v.Reason)))
 		return ccs.AnswerDeny, false
 	}
 	suggest := red.String(v.Suggest)
@@ -250,7 +262,7 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 		// The human allowed this run; only remembering it failed.
 		fmt.Fprintf(tty, "guard: warning: grant not stored: %s\r\n", oneLine(err.Error()))
 	} else {
-		fmt.Fprintf(tty, "  stored allow %s in %s\r\n", classify.QuoteWord(pattern), file)
+		fmt.Fprintf(tty, "  stored allow %s in %s\r\n", oneLine(classify.QuoteWord(pattern)), oneLine(file))
 	}
 	a.resolvePending(store, req, status)
 	return name, false

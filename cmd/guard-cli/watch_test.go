@@ -150,13 +150,20 @@ func (g *guardEnv) termHost(t *testing.T, extra string) string {
 // beside it): guard then knows it by its path for its own program.
 func (g *guardEnv) inTerminal(t *testing.T, extra string, args ...string) *console {
 	t.Helper()
+	return g.inTerminalAs(t, shim.CLIName, extra, args...)
+}
+
+// inTerminalAs runs the test binary as prog (guard or guard-cli) with ARGS
+// in the trusted terminal.
+func (g *guardEnv) inTerminalAs(t *testing.T, prog, extra string, args ...string) *console {
+	t.Helper()
 	host := g.termHost(t, extra)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(host, append([]string{exe}, args...)...)
-	cmd.Env = append(append([]string{}, g.env...), envTerminal+"="+shim.CLIName)
+	cmd.Env = append(append([]string{}, g.env...), envTerminal+"="+prog)
 	cmd.Dir = g.proj
 	c := &console{cmd: cmd, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = c, c
