@@ -151,6 +151,9 @@ type app struct {
 	// confined is what the record says of it.
 	conf     *confinement
 	confined string
+	// inside: this guard runs inside another guard's boundary (confine.go)
+	insideOnce sync.Once
+	inside     bool
 }
 
 func newApp(env Env) *app {

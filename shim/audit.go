@@ -80,7 +80,7 @@ func (a *app) close() {
 
 // warn prints the audit warning, once per run.
 func (a *app) warn(err error) {
-	if a.warned {
+	if a.warned || a.insideBoundary() {
 		return
 	}
 	a.warned = true

@@ -67,7 +67,7 @@ func isTerminal(f *os.File) bool {
 // to capture.
 func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit int, served bool) {
 	rc := a.cur
-	if rc == nil || rc.ctx == nil || sp.Stdout == nil || sp.Stderr == nil {
+	if rc == nil || rc.ctx == nil || sp.Stdout == nil || sp.Stderr == nil || a.insideBoundary() {
 		return nil, 0, false
 	}
 	c := rc.ctx

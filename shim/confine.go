@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -373,6 +374,10 @@ func (a *app) confineJob(j job, s *grants.Settings, v grants.Verdict, start time
 	if a.eng.confine == nil || j.hookCall || j.plumbing != "" {
 		return false, 0
 	}
+	if a.insideBoundary() {
+		a.confined = "inside an outer guard's boundary"
+		return false, 0
+	}
 	c := a.eng.confine(j, s, v)
 	if c == nil {
 		a.confined = grants.ConfineOff
@@ -435,3 +440,68 @@ func ConfigReadOnly(dir string) bool {
 // LandlockABI is the kernel's Landlock ABI version (0: none): whether guard
 // can confine what it runs here.
 func LandlockABI() int { return landlockABI() }
+
+// ProbeConfinement runs a harmless probe inside the boundary a command in
+// cwd would get: it tries to create a file directly in home, which must
+// fail. It reports what the kernel took ("landlock+mounts", …) or why the
+// boundary does not hold.
+func ProbeConfinement(s *grants.Settings, cwd string, getenv func(string) string, self string) (string, error) {
+	c := newConfinement(s, grants.Verdict{Decision: grants.Allow}, cwd, getenv, grants.PathsFromEnv(getenv), self)
+	if c == nil {
+		return "", errors.New(`[confine] mode = "off"`)
+	}
+	if landlockABI() < 1 {
+		return "", errUnconfined
+	}
+	if c.home == "" {
+		return "", errors.New("HOME is not a directory")
+	}
+	probe := filepath.Join(c.home, ".guard-doctor-probe")
+	sh := "/bin/sh"
+	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return "", err
+	}
+	defer devnull.Close()
+	fd := devnull.Fd()
+	pid, release, err := c.start(sh, []string{"sh", "-c", `: > "$1"`, "sh", probe}, &syscall.ProcAttr{
+		Dir: cwd, Env: []string{"PATH=/usr/bin:/bin"}, Files: []uintptr{fd, fd, fd},
+		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		return "", err
+	}
+	var ws syscall.WaitStatus
+	for {
+		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+			break
+		}
+	}
+	release()
+	if _, err := os.Lstat(probe); err == nil || ws.ExitStatus() == 0 {
+		os.Remove(probe)
+		return c.applied, fmt.Errorf("a confined probe created %s: the boundary does not hold", probe)
+	}
+	return c.applied, nil
+}
+
+// insideBoundary reports whether this guard runs inside another guard's
+// boundary (a nested guard: a confined command ran bash through guard's
+// link). The kernel says so, not the environment: no_new_privs and a
+// seccomp filter are set, and guard's state directory is on a read-only
+// mount. The outer guard judged the whole text, keeps its record and holds
+// the boundary; this one judges again but neither confines again (Landlock
+// allows 16 nested domains) nor warns that it cannot write a record.
+func (a *app) insideBoundary() bool {
+	a.insideOnce.Do(func() {
+		if a.env.getenv("GUARD_DEPTH") == "" || a.env.getenv("GUARD_DEPTH") == "0" {
+			return
+		}
+		b, err := os.ReadFile("/proc/self/status")
+		if err != nil || !strings.Contains(string(b), "\nNoNewPrivs:\t1\n") || !strings.Contains(string(b), "\nSeccomp:\t2\n") {
+			return
+		}
+		a.inside = ConfigReadOnly(grants.PathsFromEnv(a.env.getenv).StateDir)
+	})
+	return a.inside
+}

@@ -422,17 +422,17 @@ type CheckJSON struct {
 	Layer     string     `json:"layer,omitempty"`
 	File      string     `json:"file,omitempty"`
 	Suggest   string     `json:"suggest,omitempty"`
-	Mode      string     `json:"mode,omitempty"`  // rollout mode when not enforce: dry_run, off
-	Would     string     `json:"would,omitempty"` // in dry_run/off: what enforce would decide
-	// Confined is the kernel boundary the command would run in when
-	// allowed ("fs=project net=hosts", "off", "unconfined: why").
+	// Confined is the kernel boundary an allowed command runs in
+	// ("fs=project net=hosts", "off", "unconfined: why").
 	Confined string `json:"confined,omitempty"`
+	Mode     string `json:"mode,omitempty"`  // rollout mode when not enforce: dry_run, off
+	Would    string `json:"would,omitempty"` // in dry_run/off: what enforce would decide
 }
 
 // ConfinedFor says what a command allowed or asked under v would run
 // confined to, as check, explain and the record show it ("" for a deny).
 func ConfinedFor(s *grants.Settings, v grants.Verdict) string {
-	if v.Decision == grants.Deny || v.Decision == "" {
+	if v.Decision != grants.Allow {
 		return ""
 	}
 	c := s.ConfineFor(v)

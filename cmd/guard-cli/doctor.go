@@ -18,6 +18,7 @@ import (
 	"github.com/guard-dev/guard/agentcfg"
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
+	"github.com/guard-dev/guard/shim"
 	"github.com/guard-dev/guard/integrations"
 )
 
@@ -122,6 +123,7 @@ func (a *App) doctor(c *cli.Context) error {
 	} else {
 		g.ok("config loads")
 	}
+	d.confinement(settings, g)
 	for _, cmd := range []string{probeRead, probeDeny} {
 		var buf bytes.Buffer
 		ck := a.newChecker(cwd, "", true, &buf)
@@ -177,6 +179,36 @@ func (a *App) doctor(c *cli.Context) error {
 		return &cliError{code: exitProblems, kind: "error", msg: fmt.Sprintf("%d problem(s) found; each FAIL above names its fix", problems)}
 	}
 	return nil
+}
+
+// confinement says whether what guard allows runs inside the kernel
+// boundary here, with a live probe (a confined write into home must fail).
+func (d *doctorRun) confinement(s *grants.Settings, g *report) {
+	c := s.Confine
+	switch {
+	case c.Mode == grants.ConfineOff:
+		g.note(`confinement is off ([confine] mode = "off"): allowed commands run with your full rights`)
+		return
+	case shim.LandlockABI() < 1 && c.Required:
+		g.fail("run guard on Linux 5.13 or newer with Landlock enabled (lsm=landlock,…), or set [confine] required = false",
+			"this kernel has no Landlock and [confine] required = true: every command is refused")
+		return
+	case shim.LandlockABI() < 1:
+		g.note("commands run unconfined: this kernel has no Landlock (Linux 5.13+, lsm=landlock); [confine] required = true would refuse them instead")
+		return
+	}
+	applied, err := shim.ProbeConfinement(s, d.cwd, d.a.Getenv, d.guard)
+	if err != nil {
+		g.fail("guard explain 'git status' shows the settings; report this with the line above", "confinement probe: %s", oneLine(err.Error()))
+		return
+	}
+	g.ok("confinement holds (Landlock ABI %d, %s): %s", shim.LandlockABI(), applied, c.String())
+	if !strings.Contains(applied, "mounts") {
+		g.note("no mount namespace (guard is not root): the project's agent configs and .git/hooks stay writable, and home is hidden by Landlock only")
+	}
+	if c.Network != grants.NetOpen && !strings.Contains(applied, "netns") {
+		g.note("no network namespace: under network = %q only TCP is held to guard's proxy (Landlock), not UDP", c.Network)
+	}
 }
 
 // check runs one agent's checks, for its global settings and, where the
