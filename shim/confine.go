@@ -46,8 +46,20 @@ type confinement struct {
 	self string
 	// proxy is guard's proxy, for network = "hosts".
 	proxy *proxyLink
-	// applied says what the kernel took, for the record ("" until run).
+	// applied says what the kernel took, for the record ("" until run);
+	// mounted: the mount namespace was drawn.
 	applied string
+	mounted bool
+}
+
+// keptWritable reports whether p is inside a writable entry of home's view.
+func (c *confinement) keptWritable(p string) bool {
+	for _, k := range c.keep {
+		if k.writable && under(p, k.path) {
+			return true
+		}
+	}
+	return false
 }
 
 // kept is an entry of home the confined command sees.

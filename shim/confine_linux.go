@@ -145,8 +145,9 @@ func (c *confinement) start(path string, argv []string, pa *syscall.ProcAttr) (p
 		return 0, nil, r.err
 	}
 	if c.proxy != nil {
-		// from this (unconfined) thread: the proxy reaches the hosts
-		if err := c.proxy.spawn(); err != nil {
+		// from an unconfined thread, at the first connection: the proxy
+		// reaches the hosts
+		if err := c.proxy.watch(); err != nil {
 			unix.Kill(r.pid, unix.SIGKILL)
 			var ws unix.WaitStatus
 			unix.Wait4(r.pid, &ws, 0, nil)
@@ -209,6 +210,7 @@ func (c *confinement) enter() error {
 			case err != nil:
 				return fmt.Errorf("confine: %w", err)
 			default:
+				c.mounted = true
 				parts = append(parts, "mounts")
 			}
 			netns = flags&unix.CLONE_NEWNET != 0
@@ -284,7 +286,7 @@ func (c *confinement) landlock(abi int, netns bool) error {
 	// only what the mount namespace kept when there is one, else only the
 	// kept entries (rules are inherited down a tree, so home's ancestors
 	// are enumerated entry by entry).
-	if err := c.readRules(rule); err != nil {
+	if err := c.readRules(rule, c.mounted); err != nil {
 		return err
 	}
 	for _, d := range devices {
@@ -308,7 +310,11 @@ func (c *confinement) landlock(abi int, netns bool) error {
 // readRules adds the read rules: "/" entry by entry, skipping /dev and
 // descending along the path to home so that home itself gets no rule;
 // inside home, the kept entries.
-func (c *confinement) readRules(rule func(string, uint64) error) error {
+func (c *confinement) readRules(rule func(string, uint64) error, mounted bool) error {
+	home := c.home
+	if mounted {
+		home = "" // the mount namespace's view of home hides what is not kept
+	}
 	var walk func(dir string) error
 	walk = func(dir string) error {
 		f, err := os.Open(dir)
@@ -322,9 +328,9 @@ func (c *confinement) readRules(rule func(string, uint64) error) error {
 			switch {
 			case p == "/dev":
 				continue
-			case c.home != "" && p == c.home:
+			case home != "" && p == home:
 				continue
-			case c.home != "" && strings.HasPrefix(c.home, p+"/"):
+			case home != "" && strings.HasPrefix(home, p+"/"):
 				if err := walk(p); err != nil {
 					return err
 				}
@@ -343,6 +349,9 @@ func (c *confinement) readRules(rule func(string, uint64) error) error {
 	}
 	if err := walk("/"); err != nil {
 		return err
+	}
+	if mounted {
+		return nil
 	}
 	for _, k := range c.keep {
 		if err := rule(k.path, llRead); err != nil {
@@ -365,6 +374,9 @@ func (c *confinement) mounts() error {
 		}
 	}
 	for _, p := range c.protect {
+		if c.home != "" && under(p, c.home) && !c.keptWritable(p) {
+			continue // read-only already: home's view
+		}
 		if err := readOnly(p); err != nil && !errors.Is(err, unix.ENOENT) {
 			return fmt.Errorf("read-only %s: %w", p, err)
 		}
@@ -502,10 +514,9 @@ func cover(p string) error {
 	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
 		return unix.Mount("tmpfs", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=000")
 	}
-	if err := unix.Mount("/dev/null", p, "", unix.MS_BIND, ""); err != nil {
-		return err
-	}
-	return remount(p, unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY)
+	// /dev/null reads empty and takes writes to nowhere (and Landlock
+	// refuses writes outside the writable trees anyway)
+	return unix.Mount("/dev/null", p, "", unix.MS_BIND, "")
 }
 
 // loopbackUp brings up lo in the new network namespace: a command there

@@ -23,6 +23,41 @@ type proxyLink struct {
 	fd, port int      // the listening socket on 127.0.0.1
 	pid      int      // guard-cli proxy
 	life     *os.File // its stdin: closing it ends the proxy
+	wake     *os.File // closing it ends watch
+	watching chan struct{}
+	err      error // why the proxy could not start (refused connections follow)
+}
+
+// watch starts guard-cli proxy when the first connection arrives, and not
+// before: a command that never reaches the network never pays for it.
+func (p *proxyLink) watch() error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	p.wake, p.watching = w, make(chan struct{})
+	go func() {
+		defer close(p.watching)
+		defer r.Close()
+		fds := []unix.PollFd{{Fd: int32(p.fd), Events: unix.POLLIN}, {Fd: int32(r.Fd()), Events: unix.POLLIN}}
+		for {
+			_, err := unix.Poll(fds, -1)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil || fds[1].Revents != 0 {
+				unix.Close(p.fd)
+				return
+			}
+			if fds[0].Revents&unix.POLLIN != 0 {
+				// (spawn closes guard's copy of the socket either way: with
+				// no proxy, the command's connections are refused)
+				p.err = p.spawn()
+				return
+			}
+		}
+	}()
+	return nil
 }
 
 // listen makes the listening socket on 127.0.0.1 of the calling thread's
@@ -68,6 +103,7 @@ var proxyVars = []string{"HTTP_PROXY=", "HTTPS_PROXY=", "http_proxy=", "https_pr
 
 // spawn starts guard-cli proxy on the socket, from an unconfined thread.
 func (p *proxyLink) spawn() error {
+	defer unix.Close(p.fd)
 	if p.cli == "" {
 		return fmt.Errorf("guard-cli not found: the proxy cannot run")
 	}
@@ -77,11 +113,11 @@ func (p *proxyLink) spawn() error {
 	}
 	defer r.Close()
 	argv := []string{CLIName, "proxy", "--cwd", p.cwd, "--command", p.text}
+	// (no Pdeathsig: the thread that forks it may end before it does)
 	pid, err := syscall.ForkExec(p.cli, argv, &syscall.ProcAttr{
 		Env: p.environ, Files: []uintptr{r.Fd(), uintptr(unix.Stderr), uintptr(unix.Stderr), uintptr(p.fd)},
-		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		Sys: &syscall.SysProcAttr{Setpgid: true},
 	})
-	unix.Close(p.fd)
 	if err != nil {
 		w.Close()
 		return fmt.Errorf("start the proxy: %w", err)
@@ -90,16 +126,14 @@ func (p *proxyLink) spawn() error {
 	return nil
 }
 
-// close ends the proxy and reaps it.
+// close ends the watch and the proxy (which exits at the end of its
+// stdin, unwaited for: guard itself exits after the run).
 func (p *proxyLink) close() {
-	if p.life == nil {
-		return
+	if p.wake != nil {
+		p.wake.Close()
+		<-p.watching
 	}
-	p.life.Close()
-	var ws unix.WaitStatus
-	for {
-		if _, err := unix.Wait4(p.pid, &ws, 0, nil); err != unix.EINTR {
-			return
-		}
+	if p.life != nil {
+		p.life.Close()
 	}
 }
