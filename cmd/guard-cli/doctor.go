@@ -18,8 +18,8 @@ import (
 	"github.com/guard-dev/guard/agentcfg"
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
-	"github.com/guard-dev/guard/shim"
 	"github.com/guard-dev/guard/integrations"
+	"github.com/guard-dev/guard/shim"
 )
 
 // exitProblems is guard doctor's status when something is broken.
