@@ -177,6 +177,23 @@
 // itself produces: [ExitUsage], [ExitTimeout], [ExitFailure], [ExitRefused],
 // [ExitNoProg].
 //
+// # Confinement
+//
+// What guard runs starts inside a kernel boundary (confine.go says what it
+// is, confine_linux.go draws it, confine_proxy.go is guard's side of the
+// proxy): on an OS thread of its own, locked and never given back, guard
+// unshares a mount namespace (and a network namespace under network =
+// "hosts" or "none") when it is root, makes home a read-only view of its
+// kept entries, binds the protected paths read-only, covers hidden ones,
+// sets no_new_privs and a seccomp filter (TIOCSTI, TIOCLINUX, foreign ABIs),
+// enforces a Landlock ruleset on that thread, and forks the command from it:
+// the child inherits all of it before its first instruction. The thread lives
+// until the command is reaped (the child's parent-death signal is tied to it).
+// guard's own threads stay unconfined: the record is written as before. A
+// kernel without Landlock runs commands unconfined (said once a day, or
+// refused with [confine] required); a nested guard inside a boundary does not
+// confine again. docs/confinement.md is the user's page.
+//
 // # Record
 //
 // Every decision becomes one audit record (ccs, all of it in record.go):
