@@ -72,8 +72,12 @@ func start(t *testing.T, allowed ...string) (addr string, stderr *syncBuffer, re
 			}
 			return false, "guard grants add --project '[http] " + host + "'"
 		},
-		Stderr:  stderr,
-		Refused: func(host string, port int) { mu.Lock(); got = append(got, fmt.Sprintf("%s:%d", host, port)); mu.Unlock() },
+		Stderr: stderr,
+		Refused: func(host string, port int) {
+			mu.Lock()
+			got = append(got, fmt.Sprintf("%s:%d", host, port))
+			mu.Unlock()
+		},
 	}
 	go p.Serve(ln)
 	return ln.Addr().String(), stderr, &got
@@ -84,8 +88,12 @@ type syncBuffer struct {
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
-func (s *syncBuffer) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // origin is a loopback HTTP server saying hello.
 func origin(t *testing.T) (port int) {
