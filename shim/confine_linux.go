@@ -125,8 +125,23 @@ func (c *confinement) start(path string, argv []string, pa *syscall.ProcAttr) (p
 	}
 	done := make(chan started, 1)
 	hold := make(chan struct{})
-	go func() {
+	var confined func(locked chan<- struct{})
+	confined = func(locked chan<- struct{}) {
 		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
+		if unix.Gettid() == unix.Getpid() {
+			// The process's main thread: its id is guard's pid, what a
+			// confined command would ptrace or open under /proc as
+			// "guard", so it must stay outside the boundary. Hold it
+			// until another thread has locked itself to the work.
+			onOther := make(chan struct{})
+			go confined(onOther)
+			<-onOther
+			runtime.UnlockOSThread()
+			return
+		}
+		if locked != nil {
+			close(locked)
+		}
 		if err := c.enter(); err != nil {
 			done <- started{err: err}
 			return
@@ -139,7 +154,8 @@ func (c *confinement) start(path string, argv []string, pa *syscall.ProcAttr) (p
 		if err == nil {
 			<-hold
 		}
-	}()
+	}
+	go confined(nil)
 	r := <-done
 	if r.err != nil {
 		return 0, nil, r.err
