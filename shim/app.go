@@ -226,10 +226,15 @@ func (a *app) shell() int {
 		a.errorf("%v", err)
 		return ExitFailure
 	}
-	shellPath, err := newShellFinder(&a.env).find(a.env.getenv("GUARD_REAL_SHELL"), args[0])
+	shellPath, err := newShellFinder(&a.env).find(args[0])
 	if err != nil {
 		a.errorf("%v", err)
 		return ExitFailure
+	}
+	if f := startupFileFlag(inv.Flags); f != "" && (inv.HasC || len(inv.Operands) > 0 || !isTTY(a.env.Stdin)) {
+		// bash -i sources the file named: code that nobody judged
+		return a.refuse(job{mode: modeShell, cwd: a.env.Cwd, text: inv.Text}, ruleStartupFile,
+			f+" makes the shell run a file unjudged; run the command without it")
 	}
 	name := dispatchName(args[0])
 	if name == "" {
@@ -287,7 +292,7 @@ func (a *app) shell() int {
 		Stdin: a.env.Stdin, Stdout: a.env.Stdout, Stderr: a.env.Stderr,
 	}
 	if j.hookCall {
-		j.spec.Env = a.env.Environ // the agent's own hook: not a guarded command
+		j.spec.Env = safeEnviron(a.env.Environ) // the agent's own hook: not a guarded command
 	}
 	return a.judgeAndRun(j)
 }
@@ -314,6 +319,24 @@ func (a *app) exec(argv []string, timeout time.Duration, cwd string) int {
 	}
 	return a.judgeAndRun(j)
 }
+
+// ruleStartupFile refuses a shell command line that names a start-up file.
+const ruleStartupFile = "shell-startup-file"
+
+// startupFileFlag returns --rcfile or --init-file when flags hold one: with
+// -i, bash sources the file before the command (an interactive session
+// drops it instead, see sessionFlags).
+func startupFileFlag(flags []string) string {
+	for _, f := range flags {
+		if f == "--rcfile" || f == "--init-file" {
+			return f
+		}
+	}
+	return ""
+}
+
+// isTTY reports whether f is a terminal.
+func isTTY(f *os.File) bool { return f != nil && term.IsTerminal(int(f.Fd())) }
 
 // constError is an error that can be a constant.
 type constError string
@@ -362,11 +385,12 @@ func optTakesArg(f string) bool {
 }
 
 // childEnv is the caller's environment plus GUARD_ACTIVE=1 (for a guarded
-// command) and the nesting depth.
+// command) and the nesting depth, without what a shell would run from it
+// (see shellSafe).
 func childEnv(environ []string, depth int, active bool) []string {
 	out := make([]string, 0, len(environ)+2)
 	for _, kv := range environ {
-		if strings.HasPrefix(kv, "GUARD_DEPTH=") || (active && strings.HasPrefix(kv, "GUARD_ACTIVE=")) {
+		if strings.HasPrefix(kv, "GUARD_DEPTH=") || (active && strings.HasPrefix(kv, "GUARD_ACTIVE=")) || !shellSafe(kv) {
 			continue
 		}
 		out = append(out, kv)
@@ -374,6 +398,45 @@ func childEnv(environ []string, depth int, active bool) []string {
 	out = append(out, "GUARD_DEPTH="+strconv.Itoa(depth+1))
 	if active {
 		out = append(out, "GUARD_ACTIVE=1")
+	}
+	return out
+}
+
+// shellCodeVars are the variables whose value bash (or sh) runs as code, or
+// which turn on what does, before or beside the command guard judged:
+// BASH_ENV and ENV name a file sourced at start-up, SHELLOPTS and BASHOPTS
+// set options at start-up (xtrace, then PS4 is expanded for every
+// command), PS4 is expanded with xtrace, PROMPT_COMMAND and PS0 run around
+// each interactive command. The agent sets guard's environment (it is the
+// agent's $SHELL), so guard drops them all from what the command gets: a
+// judged ls must not source evil.sh on the way. Dropping is safe (the
+// command runs as if they were never set) and costs nothing to judge.
+var shellCodeVars = []string{"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "PS0"}
+
+// shellSafe reports whether a NAME=VALUE entry may reach the shell guard
+// runs: not one of shellCodeVars, and not an exported function
+// (BASH_FUNC_NAME%%=() { …; }, or BASH_FUNC_NAME()= before bash 4.3-p27),
+// which bash defines at start-up and a judged "ls" would then call.
+func shellSafe(kv string) bool {
+	name, _, _ := strings.Cut(kv, "=")
+	if strings.HasPrefix(name, "BASH_FUNC_") {
+		return false
+	}
+	for _, v := range shellCodeVars {
+		if name == v {
+			return false
+		}
+	}
+	return true
+}
+
+// safeEnviron is environ without what shellSafe refuses.
+func safeEnviron(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if shellSafe(kv) {
+			out = append(out, kv)
+		}
 	}
 	return out
 }

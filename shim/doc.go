@@ -37,8 +37,9 @@
 //
 // # Finding the real shell
 //
-// GUARD_REAL_SHELL, else the dispatch name after guard's own directory on
-// PATH, else bash then sh on PATH. Relative PATH entries are never used, and
+// The dispatch name after guard's own directory on PATH, else bash then sh
+// on PATH. No variable names it: the agent sets guard's environment, and a
+// shell it named would run every command unjudged. Relative PATH entries are never used, and
 // any candidate that is guard itself (os.SameFile, so through links) is
 // skipped; when only guard was found the run stops with exit 125 and
 // "guard: error: loop: …". GUARD_DEPTH counts nested guards; at 40 the run
@@ -127,8 +128,11 @@
 // # Running
 //
 // The real shell runs in its own process group with the caller's environment
-// plus GUARD_ACTIVE=1, and with the caller's own stdin, stdout and stderr
-// (nothing is copied). When stdin is the terminal and guard is in its
+// plus GUARD_ACTIVE=1, minus what bash would run from it (BASH_ENV, ENV,
+// exported functions, SHELLOPTS, BASHOPTS, PS4, PROMPT_COMMAND, PS0: dropped,
+// not judged, see shellCodeVars), and with the caller's own stdin, stdout
+// and stderr (nothing is copied). A command line naming --rcfile or
+// --init-file is refused: with -i bash would source that file. When stdin is the terminal and guard is in its
 // foreground, the child puts its group in the foreground itself (between fork
 // and exec, so it can never be stopped for reading too early) and guard takes
 // the terminal back afterwards. SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGWINCH
