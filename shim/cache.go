@@ -67,7 +67,8 @@ func isTerminal(f *os.File) bool {
 // to capture.
 func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit int, served bool) {
 	rc := a.cur
-	if rc == nil || rc.ctx == nil || sp.Stdout == nil || sp.Stderr == nil {
+	if rc == nil || rc.ctx == nil || sp.Stdout == nil || sp.Stderr == nil || startedClosed(sp.Stdout) || startedClosed(sp.Stderr) {
+		// (a stream closed when guard started stays closed: nothing to pipe)
 		return nil, 0, false
 	}
 	c := rc.ctx

@@ -229,7 +229,9 @@ func run(sp runSpec) (runResult, error) {
 }
 
 // childFiles returns the descriptors the child gets as 0, 1 and 2: the
-// caller's files, or /dev/null for nil ones; closeFiles closes what it opened.
+// caller's files, or /dev/null for nil ones, and none (closed) for a
+// stdout or stderr that was closed when guard started (startedClosed);
+// closeFiles closes what it opened.
 func childFiles(in, out, errf *os.File) (fds []uintptr, closeFiles func(), err error) {
 	var opened []*os.File
 	closeFiles = func() {
@@ -237,7 +239,11 @@ func childFiles(in, out, errf *os.File) (fds []uintptr, closeFiles func(), err e
 			f.Close()
 		}
 	}
-	for _, f := range []*os.File{in, out, errf} {
+	for i, f := range []*os.File{in, out, errf} {
+		if i > 0 && startedClosed(f) {
+			fds = append(fds, ^uintptr(0)) // -1: closed in the child
+			continue
+		}
 		if f == nil {
 			if f, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
 				closeFiles()
