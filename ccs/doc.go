@@ -168,7 +168,9 @@
 // the same directory that is already pending is the same request). A human
 // answers with Resolve: approved-once, approved-project, approved-global or
 // rejected. TakeOnce consumes an approved-once answer for exactly that text
-// (hmac) in exactly that directory within ten minutes of the answer; a
+// (hmac) in exactly that directory (the keyed hash of the unredacted cwd,
+// cwd_hmac: the stored cwd is redacted, and proj/ghp_A and proj/ghp_B
+// redact alike) within ten minutes of the answer; a
 // consumed request is marked used and never counts again. guard watch
 // answers a request whose command is waiting with used (allowed once, run
 // now) or one of the others. Rejected finds a request for the same text in
