@@ -38,6 +38,9 @@
 //	audit.import   when the hot binary last called its importer
 //	audit-lost     "N TIME": how many records could not be written, and
 //	               when the last one was (Store.NoteLost, Store.Lost)
+//	audit-lost.d/  one empty file per lost record that the marker could
+//	               not count either (a file size limit lets no byte in):
+//	               NANOS-PID-RANDOM; Lost adds them up
 //	audit.db       SQLite (WAL): the imported records and the import
 //	               position (an older database also keeps its table of
 //	               pending requests, unused: requests waiting there when

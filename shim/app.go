@@ -141,6 +141,11 @@ type app struct {
 	// (cache.go); cacheHit says the run was answered from the cache.
 	cur      *runContext
 	cacheHit bool
+	// fileLimit is the file size limit guard was started with, when it
+	// raised its own for its writes; the command gets it back (rlimit.go).
+	fileLimit *unix.Rlimit
+	// auditRequired: the settings of this run set audit_required.
+	auditRequired bool
 }
 
 func newApp(env Env) *app {
@@ -154,7 +159,7 @@ func newApp(env Env) *app {
 			env.Cwd = wd
 		}
 	}
-	return &app{env: env, eng: productionEngine(&env)}
+	return &app{env: env, eng: productionEngine(&env), fileLimit: raiseFileLimit()}
 }
 
 // Main runs guard as a shell (guard -c, bash/sh links, a script on stdin, an
@@ -524,6 +529,7 @@ func (a *app) judgeAndRun(j job) int {
 		a.record(j, v, "deny", byRule, ExitFailure, start)
 		return ExitFailure
 	}
+	a.auditRequired = s.AuditRequired
 	if s.AuditRequired && v.Decision != grants.Deny {
 		// Checked before asking: a human should not answer in vain.
 		if err := a.probeAudit(); err != nil {
@@ -750,6 +756,7 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Path = path
 	}
 	sp.Timeout = lim.timeout
+	sp.FileLimit = a.fileLimit
 	st, exit, served := a.prepareStore(j, &sp, lim)
 	if served {
 		return exit

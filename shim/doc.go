@@ -194,14 +194,24 @@
 // state directory's audit-lost marker (count and last time), which guard
 // audit reports ("guard: warning: N records were lost, last at TIME").
 //
+// The agent's file size limit (ulimit -f) is the command's, not guard's:
+// guard raises its own soft limit to the hard one for its writes and gives
+// the command the limit it was started with (rlimit.go). A hard limit it
+// cannot raise makes every record a loss, counted as above (an empty file
+// per loss in audit-lost.d when not even the marker can grow).
+//
 // audit_required = true (config; default false) turns that around: before an
 // allowed command runs, guard checks that its record can be written (the
-// state directory exists and the journal opens for appending as a regular
-// file); if not, the command does not run and guard exits 125 (guard failed,
+// state directory exists, the journal opens for appending as a regular
+// file, and a record's worth of bytes written at the journal's end offset
+// into an unnamed file there lands: a file size limit or a full disk fails
+// it); if not, the command does not run and guard exits 125 (guard failed,
 // not a refusal of the command: 126 would tell the agent the command itself
 // is forbidden) with one "guard: error: audit_required …" line. The record is
 // written after the command, so a record can still be lost in between (the
-// disk fills while it runs); that is counted. The default is false because
+// disk fills while it runs); that is counted, and said in one "guard:
+// error: audit_required …" line after the command's output. The default is
+// false because
 // guard's first job is to judge: a full disk or a broken state directory
 // should not stop all work when every command is still judged, refused or
 // asked as usual; a user who must have a complete trail sets it.

@@ -242,7 +242,7 @@ func (s *session) start(shellPath string, flags, env []string) error {
 		// that once, at start). guard takes it back after the prelude.
 		attr.Foreground, attr.Ctty = true, s.fd
 	}
-	pid, err := syscall.ForkExec(shellPath, argv, &syscall.ProcAttr{Dir: s.a.env.Cwd, Env: env, Files: files, Sys: attr})
+	pid, err := forkExec(s.a.fileLimit, shellPath, argv, &syscall.ProcAttr{Dir: s.a.env.Cwd, Env: env, Files: files, Sys: attr})
 	if err != nil {
 		sw.Close()
 		rr.Close()

@@ -55,6 +55,9 @@ type runSpec struct {
 	// calling process had before the run. guard itself has none (nil);
 	// tests run many commands in one process.
 	Keep map[int]bool
+	// FileLimit is the file size limit the command gets, when guard raised
+	// its own (rlimit.go); nil: guard's.
+	FileLimit *unix.Rlimit
 	// Capture, when set, holds the pipes that are the command's stdout
 	// and stderr (Stdout and Stderr are their write ends): run forwards
 	// and keeps what comes through them while it waits (capture.go).
@@ -112,7 +115,7 @@ func run(sp runSpec) (runResult, error) {
 	if err != nil {
 		return runResult{}, err
 	}
-	pid, err := syscall.ForkExec(sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
+	pid, err := forkExec(sp.FileLimit, sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
 	closeFiles()
 	if sp.Capture != nil {
 		sp.Capture.started()
