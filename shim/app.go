@@ -247,6 +247,7 @@ func (a *app) shell() int {
 	}
 	j := job{mode: modeShell, cwd: a.env.Cwd}
 	childArgv := append([]string{shellPath}, inv.Flags...)
+	var files *envelopeFiles
 	switch {
 	case inv.HasC:
 		if inv.Text == "" {
@@ -254,12 +255,30 @@ func (a *app) shell() int {
 		}
 		j.text = inv.Text
 		if e, ok := a.envelope(args[0], inv.Text); ok {
-			// judge (and record) the agent's command; run the whole envelope
+			// judge (and record) the agent's command; run the whole
+			// envelope, its files handled by guard (envelope_run.go)
 			j.text, j.envelope = e.Payload, e.Agent
+			if e.CwdFile != "" {
+				if files, err = a.checkEnvelope(e); err != nil {
+					return a.refuse(job{mode: modeShell, cwd: a.env.Cwd, text: e.Payload, envelope: e.Agent}, ruleSnapshot, err.Error())
+				}
+			}
 		} else {
-			j.plumbing, j.hookCall = a.plumbing(args[0], inv.Text) // envelope.go
+			var snapshot string
+			j.plumbing, j.hookCall, snapshot = a.plumbing(args[0], inv.Text) // envelope.go
+			if snapshot != "" {
+				j.run = func(j job, lim limits) int {
+					exit := a.runJob(j, lim)
+					a.recordSnapshot(snapshot) // as written: no later rewrite is first seen
+					return exit
+				}
+			}
 		}
 		childArgv = append(childArgv, "-c", inv.Text)
+		if files != nil {
+			textAt := len(childArgv) - 1
+			j.run = func(j job, lim limits) int { return a.runEnvelope(j, lim, files, textAt) }
+		}
 		childArgv = append(childArgv, inv.Operands...)
 		j.positional = inv.Operands
 		if len(j.positional) == 0 {

@@ -29,6 +29,7 @@ type runSpec struct {
 	Env                   []string
 	Dir                   string
 	Stdin, Stdout, Stderr *os.File      // nil: /dev/null
+	Extra                 []*os.File    // the child's descriptors 3, 4, …
 	Timeout               time.Duration // 0: no timeout
 	Grace                 time.Duration // SIGTERM → SIGKILL; 0: defaultGrace
 	// Signals carries the signals guard received, to forward to the group.
@@ -114,6 +115,9 @@ func run(sp runSpec) (runResult, error) {
 	files, closeFiles, err := childFiles(sp.Stdin, sp.Stdout, sp.Stderr)
 	if err != nil {
 		return runResult{}, err
+	}
+	for _, f := range sp.Extra {
+		files = append(files, f.Fd())
 	}
 	pid, err := forkExec(sp.FileLimit, sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
 	closeFiles()
