@@ -108,8 +108,7 @@ func readSnapshot(path string) ([]byte, *unix.Stat_t, error) {
 		}
 		return nil, nil, fmt.Errorf("open shell snapshot %s: %w", path, err)
 	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
+	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
 		return nil, nil, fmt.Errorf("stat shell snapshot %s: %w", path, err)
@@ -123,7 +122,7 @@ func readSnapshot(path string) ([]byte, *unix.Stat_t, error) {
 	if st.Size > maxSnapshot {
 		return nil, nil, fmt.Errorf("shell snapshot %s is larger than %d MiB", path, maxSnapshot>>20)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSnapshot+1))
+	b, err := readFD(fd, st.Size)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read shell snapshot %s: %w", path, err)
 	}
@@ -247,13 +246,34 @@ func readSmallFile(path string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
+	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, errors.New("not a regular file")
 	}
-	return io.ReadAll(io.LimitReader(f, max))
+	return readFD(fd, min(st.Size, max))
+}
+
+// readFD reads up to n bytes of a regular file from its start, with bare
+// system calls: os.NewFile would set up the runtime's poller for a
+// descriptor opened O_NONBLOCK, a cost paid on every envelope.
+func readFD(fd int, n int64) ([]byte, error) {
+	b := make([]byte, n)
+	got := 0
+	for got < len(b) {
+		m, err := unix.Pread(fd, b[got:], int64(got))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if m == 0 {
+			break
+		}
+		got += m
+	}
+	return b[:got], nil
 }
 
 // runEnvelope runs a Claude envelope with its files handled by guard (see
