@@ -252,7 +252,14 @@ func childFiles(in, out, errf *os.File) (fds []uintptr, closeFiles func(), err e
 			continue
 		}
 		if f == nil {
-			if f, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
+			// read-only for stdin, write-only for the others, as os/exec
+			// opens it: a read-write /dev/null on 1 or 2 is what a nested
+			// guard takes for a descriptor that was closed (startedClosed)
+			mode := os.O_WRONLY
+			if i == 0 {
+				mode = os.O_RDONLY
+			}
+			if f, err = os.OpenFile(os.DevNull, mode, 0); err != nil {
 				closeFiles()
 				return nil, nil, fmt.Errorf("open %s: %w", os.DevNull, err)
 			}
