@@ -131,8 +131,10 @@
 // plus GUARD_ACTIVE=1, minus what bash would run from it (BASH_ENV, ENV,
 // exported functions, SHELLOPTS, BASHOPTS, PS4, PROMPT_COMMAND, PS0: dropped,
 // not judged, see shellCodeVars), and with the caller's own stdin, stdout
-// and stderr (nothing is copied). A command line naming --rcfile or
-// --init-file is refused: with -i bash would source that file. When stdin is the terminal and guard is in its
+// and stderr (nothing is copied); a stdout or stderr that was closed when
+// guard started stays closed for it, as with bash (stdclosed.go). A command
+// line naming --rcfile or --init-file is refused: with -i bash would source
+// that file. When stdin is the terminal and guard is in its
 // foreground, the child puts its group in the foreground itself (between fork
 // and exec, so it can never be stopped for reading too early) and guard takes
 // the terminal back afterwards. SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGWINCH
