@@ -13,7 +13,8 @@ package shim
 //
 //   - The snapshot is opened without following a link, must be a regular
 //     file of the user's, writable by nobody else, with one name, and no
-//     larger than maxSnapshot; what was read is what bash sources (a
+//     larger than maxSnapshot, in a directory of the user's that is no
+//     link and that nobody else may write; what was read is what bash sources (a
 //     sealed memfd, /dev/fd/4), so a change after the check changes
 //     nothing. guard keeps a note of each snapshot it sources (device,
 //     inode, size, mtime, ctime; snapshots/ in the state directory),
@@ -98,6 +99,16 @@ func (a *app) checkEnvelope(e classify.Envelope) (*envelopeFiles, error) {
 // readSnapshot opens the snapshot without following a link, checks it and
 // reads it whole.
 func readSnapshot(path string) ([]byte, *unix.Stat_t, error) {
+	// its directory too: a link there would point the path elsewhere
+	var dst unix.Stat_t
+	if dir := filepath.Dir(path); unix.Lstat(dir, &dst) == nil {
+		switch {
+		case dst.Mode&unix.S_IFMT != unix.S_IFDIR:
+			return nil, nil, fmt.Errorf("shell snapshot directory %s is not a directory (a symbolic link?)", dir)
+		case int(dst.Uid) != os.Geteuid() || dst.Mode&0o022 != 0:
+			return nil, nil, fmt.Errorf("shell snapshot directory %s is another user's or writable by others", dir)
+		}
+	}
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		if err == unix.ELOOP {
