@@ -479,6 +479,10 @@ func (s *Store) TakeOnce(hmac, cwd string, now time.Time) (bool, error) {
 	return s.takeOnce(hmac, cwdSum, now)
 }
 
+// SumCwd is the keyed hash of a directory (unredacted), as a request keeps
+// it in CwdHMAC.
+func (s *Store) SumCwd(cwd string) (string, error) { return s.cwdSum(cwd) }
+
 // cwdSum is the keyed hash of a directory, as requests keep it. The prefix
 // keeps it apart from the hash of a command text that reads the same.
 func (s *Store) cwdSum(cwd string) (string, error) {
