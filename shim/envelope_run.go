@@ -72,8 +72,8 @@ const (
 // envelopeFiles is what guard checked before a Claude envelope runs.
 type envelopeFiles struct {
 	env      classify.Envelope
-	snapshot []byte // the snapshot as checked; nil: none to source
-	hasSnap  bool
+	snapshot []byte // the snapshot as checked and noted
+	hasSnap  bool   // there is a snapshot to source (it may be empty)
 }
 
 // checkEnvelope reads and checks the snapshot a Claude envelope sources.
