@@ -146,6 +146,10 @@ type app struct {
 	fileLimit *unix.Rlimit
 	// auditRequired: the settings of this run set audit_required.
 	auditRequired bool
+	// pre are the settings shell() loaded for preCwd (the real shell is
+	// named there); the decision on a job in preCwd takes them, once.
+	pre    *grants.Settings
+	preCwd string
 }
 
 func newApp(env Env) *app {
@@ -231,7 +235,14 @@ func (a *app) shell() int {
 		a.errorf("%v", err)
 		return ExitFailure
 	}
-	shellPath, err := newShellFinder(&a.env).find(args[0])
+	// The settings are loaded here (and the decision takes them): the
+	// real shell may be named in them.
+	a.pre, a.preCwd = a.eng.settings(a.env.Cwd), a.env.Cwd
+	realShell := ""
+	if a.pre != nil {
+		realShell = a.pre.RealShell
+	}
+	shellPath, err := newShellFinder(&a.env).find(realShell, args[0])
 	if err != nil {
 		a.errorf("%v", err)
 		return ExitFailure
@@ -289,7 +300,9 @@ func (a *app) shell() int {
 		j.text = quoteArgv(append([]string{name}, inv.Operands...))
 		childArgv = append(childArgv, inv.Operands...)
 	case a.env.Stdin != nil && term.IsTerminal(int(a.env.Stdin.Fd())):
-		// Someone is typing: every line is judged (interactive.go).
+		// Someone is typing: every line is judged (interactive.go), each
+		// with the settings as they are when it is typed.
+		a.pre = nil
 		return a.interactive(shellPath, inv.Flags, n)
 	default:
 		text, err := readScript(a.env.Stdin)
@@ -525,7 +538,12 @@ func (a *app) judgeAndRun(j job) int {
 		a.eng.redact = func(s string) string { return base(redact.Values(s, an.Secrets)) }
 		defer func() { a.eng.redact = base }()
 	}
-	s := a.eng.settings(j.cwd)
+	var s *grants.Settings
+	if a.pre != nil && a.preCwd == j.cwd {
+		s, a.pre = a.pre, nil // loaded by shell() for the real shell
+	} else {
+		s = a.eng.settings(j.cwd)
+	}
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}

@@ -51,16 +51,29 @@ func newShimTree(t *testing.T) shimTree {
 	return st
 }
 
+// findWith runs the shell finder with PATH path and real_shell configured.
+func findWith(st shimTree, path, configured, argv0 string) (string, error) {
+	env := &Env{Self: st.self, Getenv: func(k string) string {
+		if k == "PATH" {
+			return path
+		}
+		return ""
+	}}
+	return newShellFinder(env).find(configured, argv0)
+}
+
 func TestShellFinder(t *testing.T) {
 	st := newShimTree(t)
-	find := func(path, argv0 string) (string, error) {
-		env := &Env{Self: st.self, Getenv: func(k string) string {
-			if k == "PATH" {
-				return path
-			}
-			return ""
-		}}
-		return newShellFinder(env).find(argv0)
+	find := func(path, argv0 string) (string, error) { return findWith(st, path, "", argv0) }
+	for _, tc := range []struct{ name, configured, want, err string }{
+		{"configured", st.real + "/sh", st.real + "/sh", ""},
+		{"configured is guard", st.shims + "/bash", "", `loop: real_shell = "` + st.shims + `/bash" in the config is guard itself`},
+		{"configured missing", "/nonexistent/bash", "", `real_shell = "/nonexistent/bash" in the config is not an executable file`},
+	} {
+		got, err := findWith(st, st.shims, tc.configured, st.shims+"/bash")
+		if tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) || tc.err == "" && (err != nil || got != tc.want) {
+			t.Errorf("%s: got %q, %v; want %q, %q", tc.name, got, err, tc.want, tc.err)
+		}
 	}
 	list := func(dirs ...string) string { return strings.Join(dirs, ":") }
 	for _, tc := range []struct {
@@ -75,7 +88,7 @@ func TestShellFinder(t *testing.T) {
 		{"relative entries ignored", list(".", "", st.real), "guard", st.real + "/bash", ""},
 		{"loop: only guard after the shim dir", list(st.shims, st.shims2), st.shims + "/bash", "", "loop: no real bash on PATH after " + st.shims + " except guard itself"},
 		{"loop: only guard anywhere", list(st.shims, st.shims2), "guard", "", "loop: no bash or sh found on PATH except guard itself"},
-		{"nothing after", list(st.real, st.shims), st.shims + "/bash", "", "no real bash on PATH after " + st.shims + "; put the real shell's directory on PATH after guard's"},
+		{"nothing after", list(st.real, st.shims), st.shims + "/bash", "", "no real bash on PATH after " + st.shims + "; put the real shell's directory on PATH after guard's, or name it with real_shell in config.toml"},
 	} {
 		got, err := find(tc.path, tc.argv0)
 		if tc.err != "" {

@@ -37,8 +37,10 @@
 //
 // # Finding the real shell
 //
-// The dispatch name after guard's own directory on PATH, else bash then sh
-// on PATH. No variable names it: the agent sets guard's environment, and a
+// real_shell from the global config or the managed policy (loaded before
+// the shell is found; the decision takes the same settings), else the
+// dispatch name after guard's own directory on PATH, else bash then sh on
+// PATH. No variable names it: the agent sets guard's environment, and a
 // shell it named would run every command unjudged. Relative PATH entries are never used, and
 // any candidate that is guard itself (os.SameFile, so through links) is
 // skipped; when only guard was found the run stops with exit 125 and

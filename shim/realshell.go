@@ -86,6 +86,8 @@ func (f *shellFinder) search(dirs []string, name string) string {
 }
 
 // find returns the absolute path of the real shell:
+//   - configured, the real_shell of the global config or the managed policy
+//     (an absolute path; grants keeps it out of every other file);
 //   - invoked as bash or sh (argv0): the shell of that name on PATH after the
 //     directory guard was invoked from;
 //   - else bash, then sh, on PATH.
@@ -94,7 +96,16 @@ func (f *shellFinder) search(dirs []string, name string) string {
 // error says there is a loop. No variable names the shell: the agent sets
 // guard's environment, and a shell it named would run every command unjudged
 // (GUARD_REAL_SHELL did, until issue 22).
-func (f *shellFinder) find(argv0 string) (string, error) {
+func (f *shellFinder) find(configured, argv0 string) (string, error) {
+	if configured != "" {
+		if f.isSelf(configured) {
+			return "", &setupError{fmt.Sprintf("loop: real_shell = %q in the config is guard itself; point it at the real shell", configured)}
+		}
+		if !executable(configured) {
+			return "", &setupError{fmt.Sprintf("real_shell = %q in the config is not an executable file", configured)}
+		}
+		return configured, nil
+	}
 	if name := dispatchName(argv0); name != "" {
 		dirs, after := f.after(argv0, name)
 		if path := f.search(dirs, name); path != "" {
@@ -113,9 +124,9 @@ func (f *shellFinder) find(argv0 string) (string, error) {
 // notFound words the failure, naming a loop when guard found only itself.
 func (f *shellFinder) notFound(msg string) error {
 	if len(f.selfSeen) > 0 {
-		return &setupError{fmt.Sprintf("loop: %s except guard itself (%s); put the real shell's directory on PATH after guard's", msg, f.selfSeen[0])}
+		return &setupError{fmt.Sprintf("loop: %s except guard itself (%s); put the real shell's directory on PATH after guard's, or name it with real_shell in config.toml", msg, f.selfSeen[0])}
 	}
-	return &setupError{msg + "; put the real shell's directory on PATH after guard's"}
+	return &setupError{msg + "; put the real shell's directory on PATH after guard's, or name it with real_shell in config.toml"}
 }
 
 // after returns the PATH entries after the directory guard was invoked from,
