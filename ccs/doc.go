@@ -38,6 +38,9 @@
 //	audit.import   when the hot binary last called its importer
 //	audit-lost     "N TIME": how many records could not be written, and
 //	               when the last one was (Store.NoteLost, Store.Lost)
+//	audit-lost.d/  one empty file per lost record that the marker could
+//	               not count either (a file size limit lets no byte in):
+//	               NANOS-PID-RANDOM; Lost adds them up
 //	audit.db       SQLite (WAL): the imported records and the import
 //	               position (an older database also keeps its table of
 //	               pending requests, unused: requests waiting there when
@@ -168,7 +171,9 @@
 // the same directory that is already pending is the same request). A human
 // answers with Resolve: approved-once, approved-project, approved-global or
 // rejected. TakeOnce consumes an approved-once answer for exactly that text
-// (hmac) in exactly that directory within ten minutes of the answer; a
+// (hmac) in exactly that directory (the keyed hash of the unredacted cwd,
+// cwd_hmac: the stored cwd is redacted, and proj/ghp_A and proj/ghp_B
+// redact alike) within ten minutes of the answer; a
 // consumed request is marked used and never counts again. guard watch
 // answers a request whose command is waiting with used (allowed once, run
 // now) or one of the others. Rejected finds a request for the same text in

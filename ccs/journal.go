@@ -1,13 +1,19 @@
 package ccs
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 )
 
 // cutMark ends a field that was shortened to keep a record in one write.
@@ -466,11 +472,17 @@ func cutString(s string, n int) string {
 const lostName = "audit-lost"
 
 // Probe checks, without writing a record, that one could be appended now:
-// the state directory exists (it is created if missing) and the journal
-// opens for appending as a regular file. guard calls it before running a
-// command when audit_required is set. A record can still be lost after a
-// successful Probe (the disk fills while the command runs); NoteLost
-// counts that.
+// the state directory exists (it is created if missing), the journal
+// opens for appending as a regular file, and a record's worth of bytes
+// written where the next record would go lands. That last part is a real
+// write: maxRecord bytes at the journal's end offset, into an unnamed
+// temporary file in the state directory (O_TMPFILE, gone when closed), so
+// a file size limit (ulimit -f) that the journal would hit, or a full
+// disk, fails the probe as it would fail the record. Where O_TMPFILE is
+// not supported, the limit is compared with the journal's size instead.
+// guard calls it before running a command when audit_required is set. A
+// record can still be lost after a successful Probe (the disk fills while
+// the command runs); NoteLost counts that.
 func (s *Store) Probe() error {
 	if err := s.ensureDir(); err != nil {
 		return err
@@ -479,13 +491,62 @@ func (s *Store) Probe() error {
 	if err != nil {
 		return explainFS(err)
 	}
-	return f.Close()
+	fi, err := f.Stat()
+	f.Close()
+	if err != nil {
+		return explainFS(err)
+	}
+	return probeWrite(s.dir, fi.Size())
+}
+
+// probeWrite writes maxRecord bytes at offset end of an unnamed file in dir.
+func probeWrite(dir string, end int64) error {
+	fd, err := syscall.Open(dir, unix.O_TMPFILE|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		var lim syscall.Rlimit
+		if syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim) == nil && lim.Cur != unix.RLIM_INFINITY && uint64(end)+maxRecord > lim.Cur {
+			return fmt.Errorf("the file size limit (ulimit -f) of %d bytes is below the audit journal's next record", lim.Cur)
+		}
+		return nil // no unnamed files here: the open above is all there is to check
+	}
+	defer closeFD(fd)
+	var buf [maxRecord]byte
+	for done := 0; done < len(buf) && err == nil; {
+		// a short write goes on: the next one says why (EFBIG, ENOSPC)
+		var n int
+		err = retryEINTR(func() (err error) { n, err = syscall.Pwrite(fd, buf[done:], end+int64(done)); return err })
+		if err == nil && n == 0 {
+			err = syscall.ENOSPC
+		}
+		done += n
+	}
+	if errors.Is(err, syscall.EFBIG) {
+		return fmt.Errorf("the file size limit (ulimit -f) keeps the next record out of the audit journal in %s", dir)
+	}
+	if err != nil {
+		return explainFS(&fs.PathError{Op: "write a test record in", Path: dir, Err: err})
+	}
+	return nil
 }
 
 // NoteLost counts one audit record that could not be written, at time at,
-// in the marker file (under its own bounded lock). It fails, too, when the
+// in the marker file (under its own bounded lock). When the marker cannot
+// be written either (a file size limit of 0 lets no byte into any file), the
+// loss is counted as an empty file in audit-lost.d, named by the time: an
+// empty file takes no byte that a size limit counts. It fails, too, when the
 // state directory cannot be written at all.
 func (s *Store) NoteLost(at time.Time) error {
+	err := s.noteLost(at)
+	if err == nil {
+		return nil
+	}
+	if err2 := s.noteLostEntry(at); err2 != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *Store) noteLost(at time.Time) error {
 	f, err := openRegular(s.path(lostName), syscall.O_RDWR|syscall.O_CREAT)
 	if err != nil {
 		return fmt.Errorf("note a lost audit record: %w", explainFS(err))
@@ -496,8 +557,10 @@ func (s *Store) NoteLost(at time.Time) error {
 	}
 	n, _, _ := readLost(f)
 	line := fmt.Sprintf("%d %s\n", n+1, at.UTC().Format(time.RFC3339))
-	if err := f.Truncate(0); err == nil {
-		_, err = f.WriteAt([]byte(line), 0)
+	// Written before the old text is cut: a write that fails leaves the
+	// count as it was, never an empty marker.
+	if _, err = f.WriteAt([]byte(line), 0); err == nil {
+		err = f.Truncate(int64(len(line)))
 	}
 	if err != nil {
 		return fmt.Errorf("note a lost audit record: %w", explainFS(err))
@@ -505,9 +568,51 @@ func (s *Store) NoteLost(at time.Time) error {
 	return nil
 }
 
+// lostDirName holds one empty file per lost record that could not be
+// counted in the marker: NANOS-PID-RANDOM, NANOS the Unix time in
+// nanoseconds of the loss.
+const lostDirName = "audit-lost.d"
+
+func (s *Store) noteLostEntry(at time.Time) error {
+	dir := s.path(lostDirName)
+	if err := os.Mkdir(dir, stateDirMode); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	var r [4]byte
+	_, _ = rand.Read(r[:])
+	name := fmt.Sprintf("%d-%d-%x", at.UnixNano(), os.Getpid(), r)
+	fd, err := openFD(filepath.Join(dir, name), syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL)
+	if err != nil {
+		return err
+	}
+	closeFD(fd)
+	return nil
+}
+
 // Lost reports how many audit records could not be written, and when the
 // last one was; 0 when none were (or the marker is missing).
 func (s *Store) Lost() (int, time.Time, error) {
+	n, last, err := s.lostMarker()
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	ents, err := os.ReadDir(s.path(lostDirName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 0, time.Time{}, fmt.Errorf("read lost-record count: %w", err)
+	}
+	for _, e := range ents {
+		n++
+		nanos, _, _ := strings.Cut(e.Name(), "-")
+		if v, err := strconv.ParseInt(nanos, 10, 64); err == nil {
+			if t := time.Unix(0, v); t.After(last) {
+				last = t
+			}
+		}
+	}
+	return n, last, nil
+}
+
+func (s *Store) lostMarker() (int, time.Time, error) {
 	f, err := openRegular(s.path(lostName), syscall.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, time.Time{}, nil

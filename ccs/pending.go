@@ -48,12 +48,15 @@ var ErrNotFound = errors.New("no such request")
 // A Pending is a command that needed a human's approval when none could be
 // asked. The human answers later with guard approve or guard reject.
 type Pending struct {
-	ID       string
-	Time     time.Time
-	Cwd      string
-	Root     string
-	Command  string // redacted
-	HMAC     string // keyed hash of the original text (see Store.Sum)
+	ID      string
+	Time    time.Time
+	Cwd     string
+	Root    string
+	Command string // redacted
+	HMAC    string // keyed hash of the original text (see Store.Sum)
+	// CwdHMAC is the keyed hash of the unredacted Cwd (cwdSum): approvals
+	// match it, not the redacted Cwd, which two directories can share.
+	CwdHMAC  string
 	Suggest  string // the suggested grant pattern, if any
 	Status   string // pending | approved-once | approved-project | approved-global | rejected | used
 	Resolved time.Time
@@ -81,6 +84,7 @@ type pendingFile struct {
 	Root     string    `json:"root"`
 	Command  string    `json:"command"`
 	HMAC     string    `json:"hmac"`
+	CwdHMAC  string    `json:"cwd_hmac,omitempty"`
 	Suggest  string    `json:"suggest"`
 	Status   string    `json:"status"`
 	Resolved time.Time `json:"resolved,omitzero"`
@@ -100,6 +104,13 @@ const onceSuffix = ".once"
 // are redacted. A zero Time is taken as now. Requests answered more than
 // seven days before Time are removed on the way.
 func (s *Store) AddPending(p Pending) (Pending, error) {
+	if p.HMAC != "" {
+		sum, err := s.cwdSum(p.Cwd)
+		if err != nil {
+			return Pending{}, fmt.Errorf("add pending request: %w", err)
+		}
+		p.CwdHMAC = sum
+	}
 	p.Command = s.red.String(p.Command)
 	p.Cwd = s.red.String(p.Cwd)
 	p.Root = s.red.String(p.Root)
@@ -143,7 +154,7 @@ func (s *Store) addPending(p Pending) (Pending, error) {
 	}
 	var same []Pending
 	for _, q := range all {
-		if q.Status == StatusPending && p.HMAC != "" && q.HMAC == p.HMAC && q.Cwd == p.Cwd {
+		if q.Status == StatusPending && p.HMAC != "" && q.HMAC == p.HMAC && q.CwdHMAC == p.CwdHMAC {
 			same = append(same, q)
 		}
 	}
@@ -446,9 +457,11 @@ func (s *Store) resolve(id, status string, now time.Time) error {
 }
 
 // TakeOnce consumes one approved-once request for exactly this text
-// (hmac) in exactly this directory, answered within the last ten minutes
-// before now. It reports whether there was one; a consumed request never
-// counts again.
+// (hmac) in exactly this directory (cwd, unredacted: compared by its keyed
+// hash, since the stored Cwd is redacted and proj/ghp_A and proj/ghp_B
+// redact alike), answered within the last ten minutes before now. It
+// reports whether there was one; a consumed request never counts again. A
+// request stored without the hash of its directory matches nothing.
 //
 // It runs whenever guard must ask, so it first looks without the lock,
 // and reads only the requests that have a marker (approved-once); only
@@ -458,12 +471,29 @@ func (s *Store) TakeOnce(hmac, cwd string, now time.Time) (bool, error) {
 	if hmac == "" {
 		return false, nil // no hash, no match: never the empty hash of another text
 	}
-	cwd = s.red.String(cwd) // stored redacted
+	cwdSum, err := s.cwdSum(cwd)
+	if err != nil {
+		return false, err
+	}
 	// takeOnce's errors already say what failed (read request directory …).
-	return s.takeOnce(hmac, cwd, now)
+	return s.takeOnce(hmac, cwdSum, now)
 }
 
-func (s *Store) takeOnce(hmac, cwd string, now time.Time) (bool, error) {
+// SumCwd is the keyed hash of a directory (unredacted), as a request keeps
+// it in CwdHMAC.
+func (s *Store) SumCwd(cwd string) (string, error) { return s.cwdSum(cwd) }
+
+// cwdSum is the keyed hash of a directory, as requests keep it. The prefix
+// keeps it apart from the hash of a command text that reads the same.
+func (s *Store) cwdSum(cwd string) (string, error) {
+	sum, err := s.Sum("cwd\x00" + cwd)
+	if err != nil {
+		return "", fmt.Errorf("hash directory: %w", err)
+	}
+	return sum, nil
+}
+
+func (s *Store) takeOnce(hmac, cwdSum string, now time.Time) (bool, error) {
 	dir := s.path(pendingDirName)
 	find := func() (Pending, bool, error) {
 		all, err := onceCandidates(dir)
@@ -473,7 +503,7 @@ func (s *Store) takeOnce(hmac, cwd string, now time.Time) (bool, error) {
 		var best Pending
 		found := false
 		for _, p := range all {
-			if p.Status != StatusApprovedOnce || p.HMAC != hmac || p.Cwd != cwd ||
+			if p.Status != StatusApprovedOnce || p.HMAC != hmac || p.CwdHMAC == "" || p.CwdHMAC != cwdSum ||
 				p.Resolved.Before(now.Add(-onceWindow)) || p.Resolved.After(now) {
 				continue
 			}

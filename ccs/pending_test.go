@@ -123,6 +123,39 @@ func TestTakeOnce(t *testing.T) {
 	}
 }
 
+// TestTakeOnceUnredactedCwd: an approval is for the directory it was asked
+// in, not for every directory that redacts the same (issue 22: one in
+// proj/ghp_A was used in proj/ghp_B).
+func TestTakeOnceUnredactedCwd(t *testing.T) {
+	a, b := "/w/proj/ghp_x7Kq2Lm9Pz4Rt8Vw1Yb6Nc3Hd5Jf0Gs2Ae7A", "/w/proj/ghp_x7Kq2Lm9Pz4Rt8Vw1Yb6Nc3Hd5Jf0Gs2Ae7B"
+	s := Open(t.TempDir(), redact.New(nil))
+	defer s.Close()
+	now := time.Now()
+	p, err := s.AddPending(Pending{Time: now, Cwd: a, Command: "make", HMAC: "h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := s.AddPending(Pending{Time: now, Cwd: b, Command: "make", HMAC: "h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Cwd != q.Cwd || strings.Contains(p.Cwd, "x7Kq2") {
+		t.Fatalf("the test needs two directories that redact alike: %q, %q", p.Cwd, q.Cwd)
+	}
+	if p.ID == q.ID {
+		t.Fatal("a request in another directory that redacts alike was merged into the first")
+	}
+	if err := s.Resolve(p.ID, StatusApprovedOnce, now); err != nil {
+		t.Fatal(err)
+	}
+	if took, err := s.TakeOnce("h", b, now); took || err != nil {
+		t.Fatalf("the approval in %s was used in %s (%v)", a, b, err)
+	}
+	if took, err := s.TakeOnce("h", a, now); !took || err != nil {
+		t.Fatalf("the approval was not used in its own directory (%v)", err)
+	}
+}
+
 // TestTakeOnceRace lets many Stores race for one approval: exactly one wins.
 func TestTakeOnceRace(t *testing.T) {
 	dir := t.TempDir()

@@ -11,7 +11,8 @@ package classify
 // shapes each agent version produces: every part but the eval must be the
 // known plumbing, byte for byte, and the parts that vary (the snapshot path,
 // the cwd file, the eval argument) must be what the agent puts there. The
-// caller judges only the payload and runs the whole string unchanged. Text
+// caller judges only the payload and runs the whole string, unchanged but
+// for the two files, which it handles itself (Envelope.Rewrite). Text
 // that is not exactly a known shape is not an envelope: it is judged as the
 // composite it is.
 
@@ -30,6 +31,64 @@ type Envelope struct {
 	// Snapshot is the file a snapshot-creation script writes
 	// (RecognizeSnapshotScript); "" for an envelope.
 	Snapshot string
+	// Sourced is the shell snapshot a Claude envelope sources, and CwdFile
+	// the file its last link writes the working directory to ("" when
+	// the shape has none). See Rewrite.
+	Sourced, CwdFile string
+
+	text                     string
+	srcWord, evalEnd, cwdAll span // where Rewrite cuts text (zero: absent)
+}
+
+// span is a byte range of an envelope's text.
+type span struct{ start, end int }
+
+// Rewrite returns a Claude envelope's text with the agent's file
+// plumbing handed to the caller: the snapshot is sourced from the
+// descriptor snapFD (/dev/fd/N; from /dev/null when snapFD < 0) and
+// "pwd -P" writes to descriptor cwdFD instead of the cwd file, both closed
+// for the payload's eval. Everything else is the text as it came, byte for
+// byte. ok is false for an envelope without a cwd file (Gemini's).
+//
+// The caller then reads the snapshot itself (checked, and copied where it
+// cannot change) and writes the cwd file itself (no-follow, the user's
+// own regular file): bash, redirecting with >| and sourcing by path, would
+// follow a link an agent planted at either.
+func (e Envelope) Rewrite(snapFD, cwdFD int) (text string, ok bool) {
+	if e.cwdAll.end == 0 || e.evalEnd.end == 0 || cwdFD < 0 {
+		return "", false
+	}
+	if e.srcWord.end == 0 {
+		snapFD = -1 // nothing sourced: nothing to close
+	}
+	var b strings.Builder
+	at := 0
+	if e.srcWord.end != 0 {
+		b.WriteString(e.text[:e.srcWord.start])
+		if snapFD >= 0 {
+			b.WriteString("/dev/fd/" + itoa(snapFD))
+		} else {
+			b.WriteString("/dev/null")
+		}
+		at = e.srcWord.end
+	}
+	b.WriteString(e.text[at:e.evalEnd.end])
+	b.WriteString(" " + itoa(cwdFD) + ">&-")
+	if snapFD >= 0 {
+		b.WriteString(" " + itoa(snapFD) + "<&-")
+	}
+	b.WriteString(e.text[e.evalEnd.end:e.cwdAll.start])
+	b.WriteString("pwd -P >&" + itoa(cwdFD))
+	b.WriteString(e.text[e.cwdAll.end:])
+	return b.String(), true
+}
+
+// itoa is strconv.Itoa for the small numbers of descriptors.
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // EnvelopeContext is where an agent's plumbing may point. The caller fills
@@ -192,8 +251,9 @@ func RecognizeEnvelope(text string, ctx EnvelopeContext) (env Envelope, ok bool)
 		return Envelope{}, false
 	}
 	for _, sh := range envelopeShapes {
-		if payload, ok := matchShape(text, sh, links, ctx); ok {
-			return Envelope{Agent: sh.agent, Shape: sh.id, Payload: payload}, true
+		if e, ok := matchShape(text, sh, links, ctx); ok {
+			e.Agent, e.Shape, e.text = sh.agent, sh.id, text
+			return e, true
 		}
 	}
 	return Envelope{}, false
@@ -233,40 +293,48 @@ func plainStmt(st *syntax.Stmt) bool {
 	return st != nil && st.Cmd != nil && !st.Negated && !st.Background && !st.Coprocess && len(st.Comments) == 0
 }
 
-// matchShape matches the links against one shape and returns the payload.
-func matchShape(text string, sh envelopeShape, links []link, ctx EnvelopeContext) (string, bool) {
+// matchShape matches the links against one shape and returns the
+// envelope's payload, the files it names and where they are in text.
+func matchShape(text string, sh envelopeShape, links []link, ctx EnvelopeContext) (Envelope, bool) {
+	var e Envelope
 	if len(links) != len(sh.parts) {
-		return "", false
+		return e, false
 	}
-	payload, found := "", false
+	found := false
 	for i, p := range sh.parts {
 		l := links[i]
 		if l.op != p.op {
-			return "", false
+			return e, false
 		}
 		src := stmtText(text, l.st)
 		switch p.kind {
 		case partExact:
 			if src != p.text {
-				return "", false
+				return e, false
 			}
 		case partSource:
 			if !matchSource(text, l.st, src, ctx) {
-				return "", false
+				return e, false
 			}
+			w := l.st.Cmd.(*syntax.CallExpr).Args[1]
+			e.Sourced, _ = literalWord(w)
+			e.srcWord = span{int(w.Pos().Offset()), int(w.End().Offset())}
 		case partCwd:
 			if !matchCwd(text, l.st, src, ctx) {
-				return "", false
+				return e, false
 			}
+			e.CwdFile, _ = literalWord(l.st.Redirs[0].Word)
+			e.cwdAll = span{int(l.st.Pos().Offset()), int(l.st.End().Offset())}
 		case partEval:
 			s, ok := matchEval(text, l.st, src)
 			if !ok {
-				return "", false
+				return e, false
 			}
-			payload, found = s, true
+			e.Payload, found = s, true
+			e.evalEnd = span{int(l.st.Pos().Offset()), int(l.st.End().Offset())}
 		}
 	}
-	return payload, found
+	return e, found
 }
 
 func stmtText(text string, st *syntax.Stmt) string {

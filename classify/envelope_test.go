@@ -293,3 +293,52 @@ func FuzzWordValue(f *testing.F) {
 		}
 	})
 }
+
+// TestEnvelopeRewrite: the rewritten text is the envelope's own, byte for
+// byte, except the snapshot sourced from a descriptor and pwd -P writing to
+// another, both closed for the payload (issue 22: bash followed a link
+// planted at the cwd file).
+func TestEnvelopeRewrite(t *testing.T) {
+	for _, c := range envelopeCaptures {
+		if c.shape == "" {
+			continue
+		}
+		e, ok := RecognizeEnvelope(c.in, envCtx)
+		if !ok {
+			t.Fatalf("%s: not recognised", c.name)
+		}
+		if e.CwdFile == "" || !strings.HasPrefix(e.CwdFile, "/tmp/claude-") {
+			t.Errorf("%s: cwd file %q", c.name, e.CwdFile)
+		}
+		got, ok := e.Rewrite(4, 3)
+		if !ok {
+			t.Fatalf("%s: no rewrite", c.name)
+		}
+		want := strings.Replace(c.in, "pwd -P >| "+e.CwdFile, "pwd -P >&3", 1)
+		if e.Sourced != "" {
+			want = strings.Replace(want, "source "+c.in[e.srcWord.start:e.srcWord.end]+" ", "source /dev/fd/4 ", 1)
+		}
+		closes := " 3>&-"
+		if e.Sourced != "" {
+			closes += " 4<&-"
+		}
+		i := strings.LastIndex(want, " && pwd -P >&3")
+		want = want[:i] + closes + want[i:]
+		if got != want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, want)
+		}
+		if _, err := syntax.NewParser().Parse(strings.NewReader(got), ""); err != nil {
+			t.Errorf("%s: the rewrite does not parse: %v", c.name, err)
+		}
+		if nosnap, _ := e.Rewrite(-1, 3); e.Sourced != "" && !strings.Contains(nosnap, "source /dev/null 2>/dev/null") {
+			t.Errorf("%s: a missing snapshot is still sourced: %s", c.name, nosnap)
+		}
+	}
+	g, ok := RecognizeEnvelope(geminiWrap("ls"), envCtx)
+	if !ok {
+		t.Fatal("gemini's wrapper not recognised")
+	}
+	if _, ok := g.Rewrite(4, 3); ok {
+		t.Error("gemini's wrapper, which has no cwd file, was rewritten")
+	}
+}

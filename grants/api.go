@@ -100,6 +100,11 @@ type Settings struct {
 	// hosts (absolute paths), read only from the managed and global configs.
 	TrustedTerminals []string
 
+	// RealShell is the shell guard runs commands with (real_shell: an
+	// absolute path), read only from the managed and global configs; the
+	// managed one wins. "": found on PATH after guard's own directory.
+	RealShell string
+
 	// RedactPatterns are the redact_patterns of every layer (any layer may
 	// add redaction; none can take it away).
 	RedactPatterns []string

@@ -55,6 +55,7 @@ type fileConfig struct {
 	lenient          bool
 	ignored          []string
 	trustedTerminals []string     // nil when unset
+	realShell        string       // real_shell; "" when unset
 	redactPatterns   []string     // redact_patterns: only ever add redaction
 	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
 
@@ -163,6 +164,12 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			if list == nil {
 				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
 			}
+		case len(k) == 1 && last == "real_shell":
+			p, ok := raw[last].(string)
+			if !ok || !filepath.IsAbs(p) {
+				return nil, errAt(last, "real_shell must be an absolute path")
+			}
+			fc.realShell = filepath.Clean(p)
 		case len(k) == 1 && last == "redact_patterns":
 			list, ok := raw[last].([]any)
 			if !ok {
@@ -533,6 +540,20 @@ func Load(p Paths, cwd string) *Settings {
 				continue
 			}
 			s.TrustedTerminals = append(s.TrustedTerminals, fc.trustedTerminals...)
+		}
+		if fc.realShell != "" {
+			// the shell every command runs with: never a project's (nor a
+			// grants file's) to choose
+			if l.name != LayerManaged && l.name != LayerGlobal {
+				line, col := locateKey(string(data), "real_shell")
+				if s.Err == nil {
+					s.Err = fmt.Errorf("%s:%d:%d: real_shell is read only from the global config.toml or the managed policy", l.file, line, col)
+				}
+				continue
+			}
+			if s.RealShell == "" { // the managed policy's, read first, wins
+				s.RealShell = fc.realShell
+			}
 		}
 		add := func(kind Decision, pats []string, lines []int) {
 			for i, pat := range pats {

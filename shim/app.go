@@ -154,6 +154,15 @@ type app struct {
 	// inside: this guard runs inside another guard's boundary (confine.go)
 	insideOnce sync.Once
 	inside     bool
+	// fileLimit is the file size limit guard was started with, when it
+	// raised its own for its writes; the command gets it back (rlimit.go).
+	fileLimit *unix.Rlimit
+	// auditRequired: the settings of this run set audit_required.
+	auditRequired bool
+	// pre are the settings shell() loaded for preCwd (the real shell is
+	// named there); the decision on a job in preCwd takes them, once.
+	pre    *grants.Settings
+	preCwd string
 }
 
 func newApp(env Env) *app {
@@ -167,7 +176,7 @@ func newApp(env Env) *app {
 			env.Cwd = wd
 		}
 	}
-	return &app{env: env, eng: productionEngine(&env)}
+	return &app{env: env, eng: productionEngine(&env), fileLimit: raiseFileLimit()}
 }
 
 // Main runs guard as a shell (guard -c, bash/sh links, a script on stdin, an
@@ -239,10 +248,22 @@ func (a *app) shell() int {
 		a.errorf("%v", err)
 		return ExitFailure
 	}
-	shellPath, err := newShellFinder(&a.env).find(a.env.getenv("GUARD_REAL_SHELL"), args[0])
+	// The settings are loaded here (and the decision takes them): the
+	// real shell may be named in them.
+	a.pre, a.preCwd = a.eng.settings(a.env.Cwd), a.env.Cwd
+	realShell := ""
+	if a.pre != nil {
+		realShell = a.pre.RealShell
+	}
+	shellPath, err := newShellFinder(&a.env).find(realShell, args[0])
 	if err != nil {
 		a.errorf("%v", err)
 		return ExitFailure
+	}
+	if f := startupFileFlag(inv.Flags); f != "" && (inv.HasC || len(inv.Operands) > 0 || !isTTY(a.env.Stdin)) {
+		// bash -i sources the file named: code that nobody judged
+		return a.refuse(job{mode: modeShell, cwd: a.env.Cwd, text: inv.Text}, ruleStartupFile,
+			f+" makes the shell run a file unjudged; run the command without it")
 	}
 	name := dispatchName(args[0])
 	if name == "" {
@@ -250,6 +271,7 @@ func (a *app) shell() int {
 	}
 	j := job{mode: modeShell, cwd: a.env.Cwd}
 	childArgv := append([]string{shellPath}, inv.Flags...)
+	var files *envelopeFiles
 	switch {
 	case inv.HasC:
 		if inv.Text == "" {
@@ -257,12 +279,30 @@ func (a *app) shell() int {
 		}
 		j.text = inv.Text
 		if e, ok := a.envelope(args[0], inv.Text); ok {
-			// judge (and record) the agent's command; run the whole envelope
+			// judge (and record) the agent's command; run the whole
+			// envelope, its files handled by guard (envelope_run.go)
 			j.text, j.envelope = e.Payload, e.Agent
+			if e.CwdFile != "" {
+				if files, err = a.checkEnvelope(e); err != nil {
+					return a.refuse(job{mode: modeShell, cwd: a.env.Cwd, text: e.Payload, envelope: e.Agent}, ruleSnapshot, err.Error())
+				}
+			}
 		} else {
-			j.plumbing, j.hookCall = a.plumbing(args[0], inv.Text) // envelope.go
+			var snapshot string
+			j.plumbing, j.hookCall, snapshot = a.plumbing(args[0], inv.Text) // envelope.go
+			if snapshot != "" {
+				j.run = func(j job, lim limits) int {
+					exit := a.runJob(j, lim)
+					a.recordSnapshot(snapshot) // as written: no later rewrite is first seen
+					return exit
+				}
+			}
 		}
 		childArgv = append(childArgv, "-c", inv.Text)
+		if files != nil {
+			textAt := len(childArgv) - 1
+			j.run = func(j job, lim limits) int { return a.runEnvelope(j, lim, files, textAt) }
+		}
 		childArgv = append(childArgv, inv.Operands...)
 		j.positional = inv.Operands
 		if len(j.positional) == 0 {
@@ -273,7 +313,9 @@ func (a *app) shell() int {
 		j.text = quoteArgv(append([]string{name}, inv.Operands...))
 		childArgv = append(childArgv, inv.Operands...)
 	case a.env.Stdin != nil && term.IsTerminal(int(a.env.Stdin.Fd())):
-		// Someone is typing: every line is judged (interactive.go).
+		// Someone is typing: every line is judged (interactive.go), each
+		// with the settings as they are when it is typed.
+		a.pre = nil
 		return a.interactive(shellPath, inv.Flags, n)
 	default:
 		text, err := readScript(a.env.Stdin)
@@ -300,7 +342,7 @@ func (a *app) shell() int {
 		Stdin: a.env.Stdin, Stdout: a.env.Stdout, Stderr: a.env.Stderr,
 	}
 	if j.hookCall {
-		j.spec.Env = a.env.Environ // the agent's own hook: not a guarded command
+		j.spec.Env = safeEnviron(a.env.Environ) // the agent's own hook: not a guarded command
 	}
 	return a.judgeAndRun(j)
 }
@@ -327,6 +369,24 @@ func (a *app) exec(argv []string, timeout time.Duration, cwd string) int {
 	}
 	return a.judgeAndRun(j)
 }
+
+// ruleStartupFile refuses a shell command line that names a start-up file.
+const ruleStartupFile = "shell-startup-file"
+
+// startupFileFlag returns --rcfile or --init-file when flags hold one: with
+// -i, bash sources the file before the command (an interactive session
+// drops it instead, see sessionFlags).
+func startupFileFlag(flags []string) string {
+	for _, f := range flags {
+		if f == "--rcfile" || f == "--init-file" {
+			return f
+		}
+	}
+	return ""
+}
+
+// isTTY reports whether f is a terminal.
+func isTTY(f *os.File) bool { return f != nil && term.IsTerminal(int(f.Fd())) }
 
 // constError is an error that can be a constant.
 type constError string
@@ -375,11 +435,12 @@ func optTakesArg(f string) bool {
 }
 
 // childEnv is the caller's environment plus GUARD_ACTIVE=1 (for a guarded
-// command) and the nesting depth.
+// command) and the nesting depth, without what a shell would run from it
+// (see shellSafe).
 func childEnv(environ []string, depth int, active bool) []string {
 	out := make([]string, 0, len(environ)+2)
 	for _, kv := range environ {
-		if strings.HasPrefix(kv, "GUARD_DEPTH=") || (active && strings.HasPrefix(kv, "GUARD_ACTIVE=")) {
+		if strings.HasPrefix(kv, "GUARD_DEPTH=") || (active && strings.HasPrefix(kv, "GUARD_ACTIVE=")) || !shellSafe(kv) {
 			continue
 		}
 		out = append(out, kv)
@@ -387,6 +448,45 @@ func childEnv(environ []string, depth int, active bool) []string {
 	out = append(out, "GUARD_DEPTH="+strconv.Itoa(depth+1))
 	if active {
 		out = append(out, "GUARD_ACTIVE=1")
+	}
+	return out
+}
+
+// shellCodeVars are the variables whose value bash (or sh) runs as code, or
+// which turn on what does, before or beside the command guard judged:
+// BASH_ENV and ENV name a file sourced at start-up, SHELLOPTS and BASHOPTS
+// set options at start-up (xtrace, then PS4 is expanded for every
+// command), PS4 is expanded with xtrace, PROMPT_COMMAND and PS0 run around
+// each interactive command. The agent sets guard's environment (it is the
+// agent's $SHELL), so guard drops them all from what the command gets: a
+// judged ls must not source evil.sh on the way. Dropping is safe (the
+// command runs as if they were never set) and costs nothing to judge.
+var shellCodeVars = []string{"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "PS0"}
+
+// shellSafe reports whether a NAME=VALUE entry may reach the shell guard
+// runs: not one of shellCodeVars, and not an exported function
+// (BASH_FUNC_NAME%%=() { …; }, or BASH_FUNC_NAME()= before bash 4.3-p27),
+// which bash defines at start-up and a judged "ls" would then call.
+func shellSafe(kv string) bool {
+	name, _, _ := strings.Cut(kv, "=")
+	if strings.HasPrefix(name, "BASH_FUNC_") {
+		return false
+	}
+	for _, v := range shellCodeVars {
+		if name == v {
+			return false
+		}
+	}
+	return true
+}
+
+// safeEnviron is environ without what shellSafe refuses.
+func safeEnviron(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if shellSafe(kv) {
+			out = append(out, kv)
+		}
 	}
 	return out
 }
@@ -451,7 +551,12 @@ func (a *app) judgeAndRun(j job) int {
 		a.eng.redact = func(s string) string { return base(redact.Values(s, an.Secrets)) }
 		defer func() { a.eng.redact = base }()
 	}
-	s := a.eng.settings(j.cwd)
+	var s *grants.Settings
+	if a.pre != nil && a.preCwd == j.cwd {
+		s, a.pre = a.pre, nil // loaded by shell() for the real shell
+	} else {
+		s = a.eng.settings(j.cwd)
+	}
 	if s == nil {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
@@ -474,6 +579,7 @@ func (a *app) judgeAndRun(j job) int {
 		a.record(j, v, "deny", byRule, ExitFailure, start)
 		return ExitFailure
 	}
+	a.auditRequired = s.AuditRequired
 	if s.AuditRequired && v.Decision != grants.Deny {
 		// Checked before asking: a human should not answer in vain.
 		if err := a.probeAudit(); err != nil {
@@ -704,6 +810,7 @@ func (a *app) runJob(j job, lim limits) int {
 	}
 	sp.Timeout = lim.timeout
 	sp.Confine = a.conf
+	sp.FileLimit = a.fileLimit
 	st, exit, served := a.prepareStore(j, &sp, lim)
 	if served {
 		return exit

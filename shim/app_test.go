@@ -447,3 +447,24 @@ func TestAgentName(t *testing.T) {
 		t.Errorf("parent: got %q, want %q", got, want)
 	}
 }
+
+// TestAuditRequiredLostAfterRun: with audit_required, a record that does
+// not land after the command ran (here the command itself put a directory
+// where the journal goes) is said as an error, not only a warning (issue 22).
+func TestAuditRequiredLostAfterRun(t *testing.T) {
+	r := newTestRun(t, "allow")
+	code := r.do(func(a *app) int {
+		a.eng.settings = func(string) *grants.Settings { return &grants.Settings{AuditRequired: true} }
+		a.env.Args = []string{"guard", "-c", "mkdir " + filepath.Join(r.te.dir, "audit.jsonl")}
+		return a.shell()
+	})
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, r.errOut())
+	}
+	if want := "guard: error: audit_required is set and the audit record of this command was not written (it ran, exit 0): "; !strings.HasPrefix(r.errOut(), want) {
+		t.Errorf("stderr %q, want a line starting %q", r.errOut(), want)
+	}
+	if n := strings.Count(r.errOut(), "\n"); n != 1 {
+		t.Errorf("%d lines on stderr, want one: %q", n, r.errOut())
+	}
+}

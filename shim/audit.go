@@ -101,6 +101,13 @@ func (a *app) record(j job, v grants.Verdict, decision string, how answered, exi
 		Confined: a.confined,
 	})
 	if err != nil {
+		if a.auditRequired && !a.warned {
+			// the probe passed, yet the record did not land (the disk
+			// filled while the command ran): said as loudly as a refusal
+			a.warned = true
+			a.errorf("audit_required is set and the audit record of this command was not written (it ran, exit %d): %s",
+				exit, oneLine(a.eng.redact(err.Error())))
+		}
 		a.warn(err)
 		a.noteLost()
 	} else if sumErr != nil {

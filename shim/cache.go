@@ -67,7 +67,10 @@ func isTerminal(f *os.File) bool {
 // to capture.
 func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit int, served bool) {
 	rc := a.cur
-	if rc == nil || rc.ctx == nil || sp.Stdout == nil || sp.Stderr == nil || a.insideBoundary() {
+	if rc == nil || rc.ctx == nil || sp.Stdout == nil || sp.Stderr == nil || startedClosed(sp.Stdout) || startedClosed(sp.Stderr) ||
+		a.insideBoundary() {
+		// (a stream closed when guard started stays closed: nothing to
+		// pipe; a guard inside another's boundary stores nothing)
 		return nil, 0, false
 	}
 	c := rc.ctx

@@ -476,7 +476,7 @@ func ProbeConfinement(s *grants.Settings, cwd string, getenv func(string) string
 	}
 	defer devnull.Close()
 	fd := devnull.Fd()
-	pid, release, err := c.start(sh, []string{"sh", "-c", `: > "$1"`, "sh", probe}, &syscall.ProcAttr{
+	pid, release, err := c.start(nil, sh, []string{"sh", "-c", `: > "$1"`, "sh", probe}, &syscall.ProcAttr{
 		Dir: cwd, Env: []string{"PATH=/usr/bin:/bin"}, Files: []uintptr{fd, fd, fd},
 		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	})

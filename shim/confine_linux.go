@@ -118,7 +118,7 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/d
 // before its first instruction. The thread is never given back to the Go
 // runtime: it dies with its goroutine, which lives until release is called
 // (the child's parent-death signal is tied to the thread that forked it).
-func (c *confinement) start(path string, argv []string, pa *syscall.ProcAttr) (pid int, release func(), err error) {
+func (c *confinement) start(lim *unix.Rlimit, path string, argv []string, pa *syscall.ProcAttr) (pid int, release func(), err error) {
 	type started struct {
 		pid int
 		err error
@@ -149,7 +149,7 @@ func (c *confinement) start(path string, argv []string, pa *syscall.ProcAttr) (p
 		if c.proxy != nil {
 			pa.Env = append(withoutVars(pa.Env, proxyVars), c.proxy.env()...)
 		}
-		pid, err := syscall.ForkExec(path, argv, pa)
+		pid, err := forkExec(lim, path, argv, pa)
 		done <- started{pid, err}
 		if err == nil {
 			<-hold

@@ -5,6 +5,8 @@ package shim
 import (
 	"errors"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 var errUnconfined = errors.New("the kernel cannot confine commands")
@@ -13,6 +15,6 @@ func landlockABI() int { return 0 }
 
 // start is never reached off Linux: the confinement is dropped before the
 // run, with the once-a-day notice.
-func (c *confinement) start(path string, argv []string, pa *syscall.ProcAttr) (int, func(), error) {
+func (c *confinement) start(_ *unix.Rlimit, path string, argv []string, pa *syscall.ProcAttr) (int, func(), error) {
 	return 0, nil, errUnconfined
 }

@@ -51,37 +51,46 @@ func newShimTree(t *testing.T) shimTree {
 	return st
 }
 
+// findWith runs the shell finder with PATH path and real_shell configured.
+func findWith(st shimTree, path, configured, argv0 string) (string, error) {
+	env := &Env{Self: st.self, Getenv: func(k string) string {
+		if k == "PATH" {
+			return path
+		}
+		return ""
+	}}
+	return newShellFinder(env).find(configured, argv0)
+}
+
 func TestShellFinder(t *testing.T) {
 	st := newShimTree(t)
-	find := func(path, realShell, argv0 string) (string, error) {
-		env := &Env{Self: st.self, Getenv: func(k string) string {
-			if k == "PATH" {
-				return path
-			}
-			return ""
-		}}
-		return newShellFinder(env).find(realShell, argv0)
+	find := func(path, argv0 string) (string, error) { return findWith(st, path, "", argv0) }
+	for _, tc := range []struct{ name, configured, want, err string }{
+		{"configured", st.real + "/sh", st.real + "/sh", ""},
+		{"configured is guard", st.shims + "/bash", "", `loop: real_shell = "` + st.shims + `/bash" in the config is guard itself`},
+		{"configured missing", "/nonexistent/bash", "", `real_shell = "/nonexistent/bash" in the config is not an executable file`},
+	} {
+		got, err := findWith(st, st.shims, tc.configured, st.shims+"/bash")
+		if tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) || tc.err == "" && (err != nil || got != tc.want) {
+			t.Errorf("%s: got %q, %v; want %q, %q", tc.name, got, err, tc.want, tc.err)
+		}
 	}
 	list := func(dirs ...string) string { return strings.Join(dirs, ":") }
 	for _, tc := range []struct {
-		name, path, realShell, argv0 string
-		want, err                    string
+		name, path, argv0 string
+		want, err         string
 	}{
-		{"link by path", list(st.shims, st.real), "", st.shims + "/bash", st.real + "/bash", ""},
-		{"link by name", list(st.shims, st.real), "", "bash", st.real + "/bash", ""},
-		{"sh link", list(st.shims, st.real), "", st.shims + "/sh", st.real + "/sh", ""},
-		{"login argv0", list(st.shims, st.real), "", "-bash", st.real + "/bash", ""},
-		{"guard -c skips itself", list(st.shims, st.real), "", "/opt/guard", st.real + "/bash", ""},
-		{"relative entries ignored", list(".", "", st.real), "", "guard", st.real + "/bash", ""},
-		{"override", list(st.shims), st.real + "/sh", st.shims + "/bash", st.real + "/sh", ""},
-		{"override by name", list(st.shims, st.real), "sh", "guard", st.real + "/sh", ""},
-		{"loop: only guard after the shim dir", list(st.shims, st.shims2), "", st.shims + "/bash", "", "loop: no real bash on PATH after " + st.shims + " except guard itself"},
-		{"loop: only guard anywhere", list(st.shims, st.shims2), "", "guard", "", "loop: no bash or sh found on PATH except guard itself"},
-		{"loop: override is guard", list(st.real), st.shims + "/bash", "guard", "", "loop: GUARD_REAL_SHELL=" + st.shims + "/bash is guard itself"},
-		{"nothing after", list(st.real, st.shims), "", st.shims + "/bash", "", "no real bash on PATH after " + st.shims + "; set GUARD_REAL_SHELL"},
-		{"override missing", list(st.real), "/nonexistent/bash", "guard", "", "GUARD_REAL_SHELL=/nonexistent/bash is not an executable file"},
+		{"link by path", list(st.shims, st.real), st.shims + "/bash", st.real + "/bash", ""},
+		{"link by name", list(st.shims, st.real), "bash", st.real + "/bash", ""},
+		{"sh link", list(st.shims, st.real), st.shims + "/sh", st.real + "/sh", ""},
+		{"login argv0", list(st.shims, st.real), "-bash", st.real + "/bash", ""},
+		{"guard -c skips itself", list(st.shims, st.real), "/opt/guard", st.real + "/bash", ""},
+		{"relative entries ignored", list(".", "", st.real), "guard", st.real + "/bash", ""},
+		{"loop: only guard after the shim dir", list(st.shims, st.shims2), st.shims + "/bash", "", "loop: no real bash on PATH after " + st.shims + " except guard itself"},
+		{"loop: only guard anywhere", list(st.shims, st.shims2), "guard", "", "loop: no bash or sh found on PATH except guard itself"},
+		{"nothing after", list(st.real, st.shims), st.shims + "/bash", "", "no real bash on PATH after " + st.shims + "; put the real shell's directory on PATH after guard's, or name it with real_shell in config.toml"},
 	} {
-		got, err := find(tc.path, tc.realShell, tc.argv0)
+		got, err := find(tc.path, tc.argv0)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: got %q, %v; want error %q", tc.name, got, err, tc.err)
@@ -157,12 +166,16 @@ func TestDispatchLoopDetected(t *testing.T) {
 
 func TestDispatchDepthMarker(t *testing.T) {
 	st := newShimTree(t)
-	// A GUARD_REAL_SHELL that leads back to guard through a script: only
-	// the depth marker can see that loop.
-	wrapper := filepath.Join(t.TempDir(), "wrapper")
-	os.WriteFile(wrapper, []byte("#!/bin/sh\nexec "+st.shims+"/bash \"$@\"\n"), 0o755)
+	// A "bash" after the shim directory that leads back to guard through
+	// a script: only the depth marker can see that loop.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "bash"), []byte("#!/bin/sh\nexec "+st.shims+"/bash \"$@\"\n"), 0o755)
 	cmd := guardCmd(t, st, filepath.Join(st.shims, "bash"), "allow", "-c", "true")
-	cmd.Env = append(cmd.Env, "GUARD_REAL_SHELL="+wrapper)
+	for i, kv := range cmd.Env {
+		if strings.HasPrefix(kv, "PATH=") {
+			cmd.Env[i] = "PATH=" + st.shims + ":" + dir + ":" + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	if code := exitCode(t, cmd.Run()); code != ExitFailure || !strings.Contains(errb.String(), "guard: error: loop: guard is nested 40 deep") {

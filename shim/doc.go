@@ -37,8 +37,11 @@
 //
 // # Finding the real shell
 //
-// GUARD_REAL_SHELL, else the dispatch name after guard's own directory on
-// PATH, else bash then sh on PATH. Relative PATH entries are never used, and
+// real_shell from the global config or the managed policy (loaded before
+// the shell is found; the decision takes the same settings), else the
+// dispatch name after guard's own directory on PATH, else bash then sh on
+// PATH. No variable names it: the agent sets guard's environment, and a
+// shell it named would run every command unjudged. Relative PATH entries are never used, and
 // any candidate that is guard itself (os.SameFile, so through links) is
 // skipped; when only guard was found the run stops with exit 125 and
 // "guard: error: loop: …". GUARD_DEPTH counts nested guards; at 40 the run
@@ -129,8 +132,13 @@
 // # Running
 //
 // The real shell runs in its own process group with the caller's environment
-// plus GUARD_ACTIVE=1, and with the caller's own stdin, stdout and stderr
-// (nothing is copied). When stdin is the terminal and guard is in its
+// plus GUARD_ACTIVE=1, minus what bash would run from it (BASH_ENV, ENV,
+// exported functions, SHELLOPTS, BASHOPTS, PS4, PROMPT_COMMAND, PS0: dropped,
+// not judged, see shellCodeVars), and with the caller's own stdin, stdout
+// and stderr (nothing is copied); a stdout or stderr that was closed when
+// guard started stays closed for it, as with bash (stdclosed.go). A command
+// line naming --rcfile or --init-file is refused: with -i bash would source
+// that file. When stdin is the terminal and guard is in its
 // foreground, the child puts its group in the foreground itself (between fork
 // and exec, so it can never be stopped for reading too early) and guard takes
 // the terminal back afterwards. SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGWINCH
@@ -209,14 +217,24 @@
 // state directory's audit-lost marker (count and last time), which guard
 // audit reports ("guard: warning: N records were lost, last at TIME").
 //
+// The agent's file size limit (ulimit -f) is the command's, not guard's:
+// guard raises its own soft limit to the hard one for its writes and gives
+// the command the limit it was started with (rlimit.go). A hard limit it
+// cannot raise makes every record a loss, counted as above (an empty file
+// per loss in audit-lost.d when not even the marker can grow).
+//
 // audit_required = true (config; default false) turns that around: before an
 // allowed command runs, guard checks that its record can be written (the
-// state directory exists and the journal opens for appending as a regular
-// file); if not, the command does not run and guard exits 125 (guard failed,
+// state directory exists, the journal opens for appending as a regular
+// file, and a record's worth of bytes written at the journal's end offset
+// into an unnamed file there lands: a file size limit or a full disk fails
+// it); if not, the command does not run and guard exits 125 (guard failed,
 // not a refusal of the command: 126 would tell the agent the command itself
 // is forbidden) with one "guard: error: audit_required …" line. The record is
 // written after the command, so a record can still be lost in between (the
-// disk fills while it runs); that is counted. The default is false because
+// disk fills while it runs); that is counted, and said in one "guard:
+// error: audit_required …" line after the command's output. The default is
+// false because
 // guard's first job is to judge: a full disk or a broken state directory
 // should not stop all work when every command is still judged, refused or
 // asked as usual; a user who must have a complete trail sets it.

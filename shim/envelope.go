@@ -76,15 +76,17 @@ func (a *app) snapshotScript(argv0, text string) (string, bool) {
 // plumbing recognises the agent's own plumbing that reaches guard as its
 // bash: Claude Code's snapshot-creation script, and guard hook itself (Gemini
 // CLI runs its hooks with the bash on PATH, which may be guard's link). It
-// returns why it is plumbing, and whether it is a hook call.
-func (a *app) plumbing(argv0, text string) (string, bool) {
+// returns why it is plumbing, whether it is a hook call, and the snapshot a
+// creation script writes ("" for none), which guard notes once written
+// (envelope_run.go).
+func (a *app) plumbing(argv0, text string) (why string, hook bool, snapshot string) {
 	if s, ok := a.snapshotScript(argv0, text); ok {
-		return "Claude Code writes its shell snapshot " + s, false
+		return "Claude Code writes its shell snapshot " + s, false, s
 	}
 	if a.hookInvocation(text) {
-		return "the agent runs guard's hook", true
+		return "the agent runs guard's hook", true, ""
 	}
-	return "", false
+	return "", false, ""
 }
 
 // hookInvocation reports whether text is exactly guard's own hook command

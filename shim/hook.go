@@ -234,11 +234,18 @@ func readHookInput(r io.Reader) ([]byte, error) {
 }
 
 // command finds the shell command in the request. isShell is false when the
-// request is about another tool, which guard does not judge.
+// request is about another tool, which guard does not judge. Only a JSON
+// string (or a list of strings) is a command: null, a number, an object, a
+// list holding anything but strings, and an empty or blank command are
+// errors, which the caller answers with a deny. encoding/json would read
+// null into a string as "" without a word, and "" judged is an allow.
 func (p hookProtocol) command(in *hookIn) (text string, field json.RawMessage, isShell bool, err error) {
 	if p.shellTools == nil {
 		if in.Command == nil {
 			return "", nil, true, errors.New(`the request has no "command"`)
+		}
+		if strings.TrimSpace(*in.Command) == "" {
+			return "", nil, true, errors.New(`the request's "command" is empty`)
 		}
 		return *in.Command, nil, true, nil
 	}
@@ -251,19 +258,48 @@ func (p hookProtocol) command(in *hookIn) (text string, field json.RawMessage, i
 	if !ok {
 		return "", nil, true, errors.New(`the request has no tool_input.command`)
 	}
-	var s string
-	if err := json.Unmarshal(field, &s); err == nil {
+	if s, ok := jsonStringValue(field); ok {
+		if strings.TrimSpace(s) == "" {
+			return "", nil, true, errors.New("tool_input.command is empty")
+		}
 		return s, field, true, nil
 	}
-	var argv []string
-	if err := json.Unmarshal(field, &argv); err != nil || len(argv) == 0 {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(field, &elems); err != nil || len(elems) == 0 {
 		return "", nil, true, errors.New("tool_input.command is neither a string nor a list of strings")
+	}
+	argv := make([]string, len(elems))
+	for i, e := range elems {
+		s, ok := jsonStringValue(e)
+		if !ok {
+			return "", nil, true, errors.New("tool_input.command is a list with something else than strings in it")
+		}
+		argv[i] = s
+	}
+	if argv[0] == "" {
+		return "", nil, true, errors.New("tool_input.command names no program")
 	}
 	// ["bash", "-lc", SCRIPT] runs SCRIPT: judge the script as guard -c would
 	if len(argv) == 3 && isOneOf(filepath.Base(argv[0]), shellPrograms) && (argv[1] == "-c" || argv[1] == "-lc") {
+		if strings.TrimSpace(argv[2]) == "" {
+			return "", nil, true, errors.New("tool_input.command runs an empty script")
+		}
 		return argv[2], field, true, nil
 	}
 	return quoteArgv(argv), field, true, nil
+}
+
+// jsonStringValue decodes raw when it is a JSON string, and only then.
+func jsonStringValue(raw json.RawMessage) (string, bool) {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 || b[0] != '"' {
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // cwd is the directory the command runs in: the request's cwd (absolute),

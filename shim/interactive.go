@@ -267,7 +267,7 @@ func (s *session) start(shellPath string, flags, env []string) error {
 		// that once, at start). guard takes it back after the prelude.
 		attr.Foreground, attr.Ctty = true, s.fd
 	}
-	pid, release, err := startProcess(s.conf, shellPath, argv, &syscall.ProcAttr{Dir: s.a.env.Cwd, Env: env, Files: files, Sys: attr})
+	pid, release, err := startProcess(s.conf, s.a.fileLimit, shellPath, argv, &syscall.ProcAttr{Dir: s.a.env.Cwd, Env: env, Files: files, Sys: attr})
 	if err != nil {
 		sw.Close()
 		rr.Close()

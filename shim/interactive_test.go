@@ -318,16 +318,17 @@ func TestInteractiveRefusesRedefiningItsMachinery(t *testing.T) {
 	p.wait()
 }
 
-func TestInteractiveFunctionJudgedWithBody(t *testing.T) {
+func TestInteractiveDropsExportedFunctions(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
-	// A function the shell has (here from the environment) is judged with
-	// its body where it is called: sudo through it is the privilege rule,
-	// not an unknown command.
+	// A function exported in the environment is dropped before the
+	// session's shell starts (issue 22): runit is no function there, just
+	// an unknown command. (Functions the session defines are judged with
+	// their bodies where they are called: classify's Options.Funcs.)
 	p := startSession(t, "real", "GUARD_NO_PROMPT=1", "BASH_FUNC_runit%%=() {  \"$@\"\n}")
 	p.send("runit sudo -n true\r")
-	p.expect(`guard: denied: privilege: `)
+	p.expect(`guard: needs approval: runit sudo -n true \(no grant covers runit\)`)
 	p.expect(`guard:\S*\$ `)
 	p.send("exit\r")
 	p.wait()

@@ -86,29 +86,25 @@ func (f *shellFinder) search(dirs []string, name string) string {
 }
 
 // find returns the absolute path of the real shell:
-//   - GUARD_REAL_SHELL when set (an absolute path, or a name looked up on PATH);
+//   - configured, the real_shell of the global config or the managed policy
+//     (an absolute path; grants keeps it out of every other file);
 //   - invoked as bash or sh (argv0): the shell of that name on PATH after the
 //     directory guard was invoked from;
 //   - else bash, then sh, on PATH.
 //
 // Candidates that are guard itself are skipped; when only guard was found the
-// error says there is a loop.
-func (f *shellFinder) find(realShell, argv0 string) (string, error) {
-	if realShell != "" {
-		path := realShell
-		if !filepath.IsAbs(path) {
-			path = f.search(f.path, realShell)
-			if path == "" {
-				return "", f.notFound(fmt.Sprintf("GUARD_REAL_SHELL=%s not found on PATH", realShell))
-			}
+// error says there is a loop. No variable names the shell: the agent sets
+// guard's environment, and a shell it named would run every command unjudged
+// (GUARD_REAL_SHELL did, until issue 22).
+func (f *shellFinder) find(configured, argv0 string) (string, error) {
+	if configured != "" {
+		if f.isSelf(configured) {
+			return "", &setupError{fmt.Sprintf("loop: real_shell = %q in the config is guard itself; point it at the real shell", configured)}
 		}
-		if f.isSelf(path) {
-			return "", &setupError{fmt.Sprintf("loop: GUARD_REAL_SHELL=%s is guard itself; point it at the real shell", realShell)}
+		if !executable(configured) {
+			return "", &setupError{fmt.Sprintf("real_shell = %q in the config is not an executable file", configured)}
 		}
-		if !executable(path) {
-			return "", &setupError{fmt.Sprintf("GUARD_REAL_SHELL=%s is not an executable file", realShell)}
-		}
-		return path, nil
+		return configured, nil
 	}
 	if name := dispatchName(argv0); name != "" {
 		dirs, after := f.after(argv0, name)
@@ -128,9 +124,9 @@ func (f *shellFinder) find(realShell, argv0 string) (string, error) {
 // notFound words the failure, naming a loop when guard found only itself.
 func (f *shellFinder) notFound(msg string) error {
 	if len(f.selfSeen) > 0 {
-		return &setupError{fmt.Sprintf("loop: %s except guard itself (%s); set GUARD_REAL_SHELL to the real shell", msg, f.selfSeen[0])}
+		return &setupError{fmt.Sprintf("loop: %s except guard itself (%s); put the real shell's directory on PATH after guard's, or name it with real_shell in config.toml", msg, f.selfSeen[0])}
 	}
-	return &setupError{msg + "; set GUARD_REAL_SHELL to the real shell"}
+	return &setupError{msg + "; put the real shell's directory on PATH after guard's, or name it with real_shell in config.toml"}
 }
 
 // after returns the PATH entries after the directory guard was invoked from,
@@ -188,7 +184,7 @@ func depth(env *Env) (int, error) {
 		return 0, &setupError{fmt.Sprintf("GUARD_DEPTH=%q is not a count", v)}
 	}
 	if n >= maxDepth {
-		return n, &setupError{fmt.Sprintf("loop: guard is nested %d deep (GUARD_DEPTH); a shim or GUARD_REAL_SHELL leads back to guard", n)}
+		return n, &setupError{fmt.Sprintf("loop: guard is nested %d deep (GUARD_DEPTH); a shim or a wrapper leads back to guard", n)}
 	}
 	return n, nil
 }

@@ -29,6 +29,7 @@ type runSpec struct {
 	Env                   []string
 	Dir                   string
 	Stdin, Stdout, Stderr *os.File      // nil: /dev/null
+	Extra                 []*os.File    // the child's descriptors 3, 4, …
 	Timeout               time.Duration // 0: no timeout
 	Grace                 time.Duration // SIGTERM → SIGKILL; 0: defaultGrace
 	// Signals carries the signals guard received, to forward to the group.
@@ -55,6 +56,9 @@ type runSpec struct {
 	// calling process had before the run. guard itself has none (nil);
 	// tests run many commands in one process.
 	Keep map[int]bool
+	// FileLimit is the file size limit the command gets, when guard raised
+	// its own (rlimit.go); nil: guard's.
+	FileLimit *unix.Rlimit
 	// Capture, when set, holds the pipes that are the command's stdout
 	// and stderr (Stdout and Stderr are their write ends): run forwards
 	// and keeps what comes through them while it waits (capture.go).
@@ -115,7 +119,10 @@ func run(sp runSpec) (runResult, error) {
 	if err != nil {
 		return runResult{}, err
 	}
-	pid, release, err := startProcess(sp.Confine, sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
+	for _, f := range sp.Extra {
+		files = append(files, f.Fd())
+	}
+	pid, release, err := startProcess(sp.Confine, sp.FileLimit, sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
 	closeFiles()
 	defer release()
 	if sp.Capture != nil {
@@ -236,12 +243,12 @@ func run(sp runSpec) (runResult, error) {
 // release ends what the start left running for the child's sake (the
 // confined thread its parent-death signal is tied to); call it once the
 // child was reaped.
-func startProcess(c *confinement, path string, argv []string, pa *syscall.ProcAttr) (pid int, release func(), err error) {
+func startProcess(c *confinement, lim *unix.Rlimit, path string, argv []string, pa *syscall.ProcAttr) (pid int, release func(), err error) {
 	if c == nil {
-		pid, err = syscall.ForkExec(path, argv, pa)
+		pid, err = forkExec(lim, path, argv, pa)
 		return pid, func() {}, err
 	}
-	pid, release, err = c.start(path, argv, pa)
+	pid, release, err = c.start(lim, path, argv, pa)
 	if err != nil {
 		return 0, func() {}, err
 	}
@@ -249,7 +256,9 @@ func startProcess(c *confinement, path string, argv []string, pa *syscall.ProcAt
 }
 
 // childFiles returns the descriptors the child gets as 0, 1 and 2: the
-// caller's files, or /dev/null for nil ones; closeFiles closes what it opened.
+// caller's files, or /dev/null for nil ones, and none (closed) for a
+// stdout or stderr that was closed when guard started (startedClosed);
+// closeFiles closes what it opened.
 func childFiles(in, out, errf *os.File) (fds []uintptr, closeFiles func(), err error) {
 	var opened []*os.File
 	closeFiles = func() {
@@ -257,9 +266,20 @@ func childFiles(in, out, errf *os.File) (fds []uintptr, closeFiles func(), err e
 			f.Close()
 		}
 	}
-	for _, f := range []*os.File{in, out, errf} {
+	for i, f := range []*os.File{in, out, errf} {
+		if i > 0 && startedClosed(f) {
+			fds = append(fds, ^uintptr(0)) // -1: closed in the child
+			continue
+		}
 		if f == nil {
-			if f, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
+			// read-only for stdin, write-only for the others, as os/exec
+			// opens it: a read-write /dev/null on 1 or 2 is what a nested
+			// guard takes for a descriptor that was closed (startedClosed)
+			mode := os.O_WRONLY
+			if i == 0 {
+				mode = os.O_RDONLY
+			}
+			if f, err = os.OpenFile(os.DevNull, mode, 0); err != nil {
 				closeFiles()
 				return nil, nil, fmt.Errorf("open %s: %w", os.DevNull, err)
 			}
