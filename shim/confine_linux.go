@@ -147,7 +147,7 @@ func (c *confinement) start(lim *unix.Rlimit, path string, argv []string, pa *sy
 			return
 		}
 		if c.proxy != nil {
-			pa.Env = append(withoutVars(pa.Env, proxyVars), c.proxy.env()...)
+			pa.Env = c.proxy.env(pa.Env)
 		}
 		pid, err := forkExec(lim, path, argv, pa)
 		done <- started{pid, err}

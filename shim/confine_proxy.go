@@ -3,7 +3,9 @@ package shim
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -89,13 +91,18 @@ func (p *proxyLink) listen() error {
 // host is reached through the proxy too, when its host is granted (the
 // namespace's own loopback is reached directly by clients that skip
 // proxies for it, as Go's do).
-func (p *proxyLink) env() []string {
-	u := "http://127.0.0.1:" + strconv.Itoa(p.port)
-	s := "socks5h://127.0.0.1:" + strconv.Itoa(p.port)
-	return []string{
-		"HTTP_PROXY=" + u, "HTTPS_PROXY=" + u, "http_proxy=" + u, "https_proxy=" + u,
-		"ALL_PROXY=" + s, "all_proxy=" + s,
+func (p *proxyLink) env(environ []string) []string {
+	addr := "127.0.0.1:" + strconv.Itoa(p.port)
+	u, s := "http://"+addr, "socks5h://"+addr
+	out := append(withoutVars(environ, proxyVars),
+		"HTTP_PROXY="+u, "HTTPS_PROXY="+u, "http_proxy="+u, "https_proxy="+u,
+		"ALL_PROXY="+s, "all_proxy="+s)
+	// git over ssh goes through the proxy too, unless the agent named its
+	// own ssh command (which then reaches nothing)
+	if p.cli != "" && !slices.ContainsFunc(environ, func(kv string) bool { return strings.HasPrefix(kv, "GIT_SSH_COMMAND=") }) {
+		out = append(out, "GIT_SSH_COMMAND=ssh -o ProxyCommand='"+p.cli+" proxy --connect %h:%p --via "+addr+"'")
 	}
+	return out
 }
 
 // proxyVars are the variables env sets, dropped from the agent's own.

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -27,12 +29,17 @@ func (a *App) proxyCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cwd", Usage: "the command's directory `DIR`"},
 			&cli.StringFlag{Name: "command", Usage: "the command, redacted, for the records"},
+			&cli.StringFlag{Name: "connect", Usage: "as ssh's ProxyCommand: reach `HOST:PORT` through the proxy at --via"},
+			&cli.StringFlag{Name: "via", Usage: "the proxy's `ADDRESS` (127.0.0.1:PORT), with --connect"},
 		},
 		Action: a.proxy,
 	}
 }
 
 func (a *App) proxy(c *cli.Context) error {
+	if c.IsSet("connect") {
+		return proxyConnect(c.String("connect"), c.String("via"), a.Stdin, a.Stdout)
+	}
 	cwd, err := a.cwdOr(c.String("cwd"))
 	if err != nil {
 		return err
@@ -70,4 +77,46 @@ func (a *App) proxy(c *cli.Context) error {
 	ln.Close()
 	time.Sleep(10 * time.Millisecond)
 	return nil
+}
+
+// proxyConnect is ssh's ProxyCommand inside a confined command (git over
+// ssh under network = "hosts"): an HTTP CONNECT to target through the proxy
+// at via, then stdin and stdout both ways. The proxy decides the host.
+func proxyConnect(target, via string, in io.Reader, out io.Writer) error {
+	if via == "" {
+		return usageError("--connect needs --via 127.0.0.1:PORT")
+	}
+	c, err := net.DialTimeout("tcp", via, 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("proxy: %w", err)
+	}
+	defer c.Close()
+	if _, err := fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target); err != nil {
+		return fmt.Errorf("proxy: %w", err)
+	}
+	br := bufio.NewReader(c)
+	status, err := br.ReadString('\n')
+	if err != nil {
+		return fmt.Errorf("proxy: %w", err)
+	}
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return fmt.Errorf("proxy: %w", err)
+		}
+		if line == "\r\n" || line == "\n" {
+			break
+		}
+	}
+	if !strings.Contains(status, " 200 ") {
+		return fmt.Errorf("proxy refused %s: %s", target, strings.TrimSpace(status))
+	}
+	// the session lasts until the far side closes (ssh's stdin may end
+	// first: what is in flight back is still delivered)
+	go func() {
+		io.Copy(c, in)
+		c.(*net.TCPConn).CloseWrite()
+	}()
+	_, err = io.Copy(out, br)
+	return err
 }
