@@ -50,6 +50,9 @@ type confinement struct {
 	// mounted: the mount namespace was drawn.
 	applied string
 	mounted bool
+	// before, when set, is waited for just before the fork (run's
+	// Meanwhile work, done while the boundary is drawn).
+	before <-chan struct{}
 }
 
 // keptWritable reports whether p is inside a writable entry of home's view.

@@ -149,6 +149,9 @@ func (c *confinement) start(lim *unix.Rlimit, path string, argv []string, pa *sy
 		if c.proxy != nil {
 			pa.Env = c.proxy.env(pa.Env)
 		}
+		if c.before != nil {
+			<-c.before
+		}
 		pid, err := forkExec(lim, path, argv, pa)
 		done <- started{pid, err}
 		if err == nil {

@@ -122,6 +122,19 @@ func run(sp runSpec) (runResult, error) {
 	for _, f := range sp.Extra {
 		files = append(files, f.Fd())
 	}
+	meanwhile := sp.Meanwhile
+	if sp.Confine != nil && meanwhile != nil {
+		// Drawing the boundary takes a few hundred microseconds on
+		// another thread: the Meanwhile work (signals among it) is done
+		// in that time, before the fork, so a signal is never lost to
+		// guard's default action while the command runs.
+		ready := make(chan struct{})
+		go func() {
+			meanwhile()
+			close(ready)
+		}()
+		sp.Confine.before, meanwhile = ready, nil
+	}
 	pid, release, err := startProcess(sp.Confine, sp.FileLimit, sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
 	closeFiles()
 	defer release()
@@ -140,8 +153,8 @@ func run(sp runSpec) (runResult, error) {
 	// right after the run, and the waiter drops what comes too late.
 	stop := make(chan struct{})
 	go func() {
-		if sp.Meanwhile != nil {
-			sp.Meanwhile()
+		if meanwhile != nil {
+			meanwhile()
 		}
 		for {
 			select {
