@@ -128,9 +128,9 @@ func run(sp runSpec) (runResult, error) {
 		// another thread: the Meanwhile work (signals among it) is done
 		// in that time, before the fork, so a signal is never lost to
 		// guard's default action while the command runs.
-		ready := make(chan struct{})
+		ready, work := make(chan struct{}), meanwhile
 		go func() {
-			meanwhile()
+			work()
 			close(ready)
 		}()
 		sp.Confine.before, meanwhile = ready, nil
