@@ -143,12 +143,12 @@ func TestFingerprintBound(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, fmt.Sprint(i)), nil, 0o600)
 	}
 	os.Mkdir(filepath.Join(dir, "skip"), 0o700)
-	fp1, err := Fingerprint(dir, nil, nil, []string{filepath.Join(dir, "skip")})
+	fp1, err := Fingerprint(FingerprintInput{Cwd: dir, Skip: []string{filepath.Join(dir, "skip")}, Now: settled()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "skip", "x"), []byte("changes"), 0o600)
-	fp2, _ := Fingerprint(dir, nil, nil, []string{filepath.Join(dir, "skip")})
+	fp2, _ := Fingerprint(FingerprintInput{Cwd: dir, Skip: []string{filepath.Join(dir, "skip")}, Now: settled()})
 	if fp1 != fp2 {
 		t.Error("a skipped directory changed the fingerprint")
 	}
@@ -158,7 +158,7 @@ func TestFingerprintBound(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := Fingerprint(big, nil, nil, nil); err == nil {
+	if _, err := Fingerprint(FingerprintInput{Cwd: big}); err == nil {
 		t.Errorf("a directory past %d entries was fingerprinted", MaxFingerprintEntries)
 	}
 }

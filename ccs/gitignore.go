@@ -435,6 +435,7 @@ const (
 	gitNested     = 'n' // a directory holding a .git of its own (not entered if a repository)
 	gitUnreadable = 'x' // a directory that could not be listed
 	gitIgnoreFile = 'g' // a .gitignore read (hashed even when it ignores itself)
+	gitSpecial    = 's' // a fifo or a device, not ignored: git lists none, but a command may read it
 )
 
 // maxIgnoreFile bounds a .gitignore or info/exclude read; a larger one
@@ -502,6 +503,11 @@ func readIgnoreFile(path string, nofollow bool) ([]byte, error) {
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil, nil
 	}
+	var nr *notRegularError
+	if errors.As(err, &nr) {
+		// git would block on a fifo (or read a device): nobody asks it
+		return nil, notServable("%v", err)
+	}
 	if err != nil {
 		return nil, fallback("read %s: %v", path, err)
 	}
@@ -546,8 +552,13 @@ func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte,
 		if d.Name() != ".gitignore" {
 			continue
 		}
-		if d.Type() != 0 {
-			return fallback("%s.gitignore is not a regular file", prefix)
+		switch d.Type() {
+		case 0:
+		case fs.ModeSymlink:
+			return fallback("%s.gitignore is a symlink", prefix)
+		default:
+			// git would block on a fifo, and read a device
+			return notServable("%s.gitignore is not a regular file", g.join(prefix))
 		}
 		b, err := readIgnoreFile(g.join(prefix+".gitignore"), true)
 		if err != nil {
@@ -598,8 +609,15 @@ func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte,
 			if err := visit(gitUntracked, child); err != nil {
 				return err
 			}
+		case typ&(fs.ModeNamedPipe|fs.ModeDevice|fs.ModeCharDevice) != 0:
+			// git lists no other file types, but cat * reads a fifo
+			if ignored(lists, g.excl, child, false) {
+				continue
+			}
+			if err := visit(gitSpecial, child); err != nil {
+				return err
+			}
 		}
-		// git lists no other file types (fifos, sockets, devices)
 	}
 	return nil
 }

@@ -141,6 +141,10 @@ func readGitIndex(gitdir string, hashSize int) ([]indexEntry, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	var nr *notRegularError
+	if errors.As(err, &nr) {
+		return nil, notServable("%v", err) // git would block on a fifo
+	}
 	if err != nil {
 		return nil, fallback("open index: %v", err)
 	}
