@@ -65,7 +65,9 @@ func TestNeverStaleShapes(t *testing.T) {
 		edit  func(t *testing.T, proj, out string)
 	}{
 		{"in-place rewrite, mtime restored", false,
-			func(t *testing.T, proj, out string) { os.WriteFile(filepath.Join(proj, "a.txt"), []byte("hello"), 0o644) },
+			func(t *testing.T, proj, out string) {
+				os.WriteFile(filepath.Join(proj, "a.txt"), []byte("hello"), 0o644)
+			},
 			func(t *testing.T, proj, out string) { rewrite(t, filepath.Join(proj, "a.txt"), "HELLO") }},
 		{"symlink to a changed file outside", false,
 			func(t *testing.T, proj, out string) {
@@ -80,7 +82,9 @@ func TestNeverStaleShapes(t *testing.T) {
 			},
 			func(t *testing.T, proj, out string) { os.WriteFile(filepath.Join(out, "d", "new"), nil, 0o644) }},
 		{"git: tracked file rewritten, mtime restored", true,
-			func(t *testing.T, proj, out string) { os.WriteFile(filepath.Join(proj, "a.txt"), []byte("hello"), 0o644) },
+			func(t *testing.T, proj, out string) {
+				os.WriteFile(filepath.Join(proj, "a.txt"), []byte("hello"), 0o644)
+			},
 			func(t *testing.T, proj, out string) { rewrite(t, filepath.Join(proj, "a.txt"), "HELLO") }},
 		{"git: tracked symlink to a changed file outside", true,
 			func(t *testing.T, proj, out string) {
