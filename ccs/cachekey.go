@@ -23,7 +23,7 @@ import (
 
 // KeyVersion is part of every cache key: a guard whose key or run format
 // changes bumps it, and old entries simply never match again.
-const KeyVersion = 2
+const KeyVersion = 3
 
 // MaxFingerprintEntries bounds the files a fingerprint looks at. Past it
 // the command is not served (ErrNotServable).
@@ -59,14 +59,16 @@ type KeyInput struct {
 
 // Key returns the cache key of a run: sha256 over a length-prefixed
 // encoding of the key version, argv, cwd, the hashed key_env values, the
-// stdin class and the fingerprint of the inputs (Fingerprint).
-func Key(in KeyInput) (string, error) {
+// stdin class and the fingerprint of the inputs (Fingerprint), with the
+// files whose content the key stands for (Racy: an entry is served only
+// while they hold it).
+func Key(in KeyInput) (string, Racy, error) {
 	if in.Stdin == "" {
-		return "", fmt.Errorf("stdin may hold input: %w", ErrNotServable)
+		return "", Racy{}, fmt.Errorf("stdin may hold input: %w", ErrNotServable)
 	}
-	fp, err := Fingerprint(FingerprintInput{Cwd: in.Cwd, Watch: in.Watch, Reads: in.Reads, Environ: in.Environ, Skip: in.Skip, Now: in.Now})
+	fp, racy, err := Fingerprint(FingerprintInput{Cwd: in.Cwd, Watch: in.Watch, Reads: in.Reads, Environ: in.Environ, Skip: in.Skip, Now: in.Now})
 	if err != nil {
-		return "", err
+		return "", Racy{}, err
 	}
 	h := sha256.New()
 	field := func(s string) {
@@ -96,7 +98,7 @@ func Key(in KeyInput) (string, error) {
 	field(in.Stdin)
 	field(strconv.FormatBool(in.Merged))
 	field(fp)
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), racy, nil
 }
 
 // StdinClass says what the run's stdin is, for the key: "null" for

@@ -113,7 +113,7 @@ func TestCaptureLimit(t *testing.T) {
 func TestKeyUnambiguous(t *testing.T) {
 	dir := t.TempDir()
 	key := func(argv ...string) string {
-		k, err := Key(KeyInput{Argv: argv, Cwd: dir, Stdin: "null"})
+		k, _, err := Key(KeyInput{Argv: argv, Cwd: dir, Stdin: "null"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,13 +125,13 @@ func TestKeyUnambiguous(t *testing.T) {
 	if key("x") != key("x") {
 		t.Error("key is not stable")
 	}
-	if _, err := Key(KeyInput{Argv: []string{"x"}, Cwd: dir}); err == nil {
+	if _, _, err := Key(KeyInput{Argv: []string{"x"}, Cwd: dir}); err == nil {
 		t.Error("stdin that may hold input was keyed")
 	}
 	env := map[string]string{"GOFLAGS": "-v"}
-	k1, _ := Key(KeyInput{Argv: []string{"x"}, Cwd: dir, Stdin: "null", KeyEnv: []string{"GOFLAGS"}, Getenv: func(k string) string { return env[k] }})
+	k1, _, _ := Key(KeyInput{Argv: []string{"x"}, Cwd: dir, Stdin: "null", KeyEnv: []string{"GOFLAGS"}, Getenv: func(k string) string { return env[k] }})
 	env["GOFLAGS"] = "-race"
-	k2, _ := Key(KeyInput{Argv: []string{"x"}, Cwd: dir, Stdin: "null", KeyEnv: []string{"GOFLAGS"}, Getenv: func(k string) string { return env[k] }})
+	k2, _, _ := Key(KeyInput{Argv: []string{"x"}, Cwd: dir, Stdin: "null", KeyEnv: []string{"GOFLAGS"}, Getenv: func(k string) string { return env[k] }})
 	if k1 == k2 {
 		t.Error("key_env value is not part of the key")
 	}
@@ -143,12 +143,12 @@ func TestFingerprintBound(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, fmt.Sprint(i)), nil, 0o600)
 	}
 	os.Mkdir(filepath.Join(dir, "skip"), 0o700)
-	fp1, err := Fingerprint(FingerprintInput{Cwd: dir, Skip: []string{filepath.Join(dir, "skip")}, Now: settled()})
+	fp1, _, err := Fingerprint(FingerprintInput{Cwd: dir, Skip: []string{filepath.Join(dir, "skip")}, Now: settled()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "skip", "x"), []byte("changes"), 0o600)
-	fp2, _ := Fingerprint(FingerprintInput{Cwd: dir, Skip: []string{filepath.Join(dir, "skip")}, Now: settled()})
+	fp2, _, _ := Fingerprint(FingerprintInput{Cwd: dir, Skip: []string{filepath.Join(dir, "skip")}, Now: settled()})
 	if fp1 != fp2 {
 		t.Error("a skipped directory changed the fingerprint")
 	}
@@ -158,7 +158,7 @@ func TestFingerprintBound(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := Fingerprint(FingerprintInput{Cwd: big}); err == nil {
+	if _, _, err := Fingerprint(FingerprintInput{Cwd: big}); err == nil {
 		t.Errorf("a directory past %d entries was fingerprinted", MaxFingerprintEntries)
 	}
 }

@@ -29,7 +29,13 @@ import (
 //     within racyWindow of the fingerprint's own time (git's racy-git
 //     rule: a write in the same clock tick as the last one leaves ctime
 //     where it was), or a file system that keeps no sub-second times (mtime
-//     and ctime nanoseconds both zero).
+//     and ctime nanoseconds both zero). Those contents are not part of the
+//     key, which is made of metadata alone: they are the key's Racy, kept
+//     with the entry, and an entry is served only while Racy.Holds (the
+//     files still hold what they held). So the key of a file does not
+//     change when it ages out of the window, and a file outside the list
+//     was older than the window when the entry was made: any write since
+//     moved its ctime, and with it the key.
 //   - for a symlink, its text and what it points to, followed: the target's
 //     stat, its content by the same rule, and a directory's entries walked
 //     like the tree (a cycle is walked once). A target that is not a
@@ -75,18 +81,59 @@ type FingerprintInput struct {
 // fingerprinter is one fingerprint in progress.
 type fingerprinter struct {
 	skip    []string
-	racy    int64 // unix ns: a time at or after this cannot be trusted
+	since   int64 // unix ns: a time at or after this cannot be trusted
 	n, max  int   // entries seen, and the bound
 	hashed  int64 // bytes read for content
 	entered map[fileID]bool
 	buf     []byte
 	sum     hash.Hash
+	racy    Racy      // Paths so far; Sum is set at the end
+	racySum hash.Hash // over each racy path and its content's digest
+}
+
+// Racy lists the files whose content, not their metadata, a key stands
+// for (see the top of this file), and the digest of what they held.
+type Racy struct {
+	// Paths: "l" and the path of a file read without following a link,
+	// "f" and the path of a link's target, read through the link.
+	Paths []string
+	Sum   string // hex sha256
+}
+
+// Holds reports whether every file of r still holds what it held when r
+// was made: a file no longer regular, or unreadable, does not.
+func (r Racy) Holds() bool {
+	if len(r.Paths) == 0 {
+		return r.Sum == ""
+	}
+	f := &fingerprinter{racySum: sha256.New()}
+	for _, p := range r.Paths {
+		if len(p) < 2 || p[0] != 'f' && p[0] != 'l' {
+			return false
+		}
+		path, flags := p[1:], 0
+		var st syscall.Stat_t
+		var err error
+		if p[0] == 'l' {
+			flags = syscall.O_NOFOLLOW
+			err = syscall.Lstat(path, &st)
+		} else {
+			err = syscall.Stat(path, &st)
+		}
+		if err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			return false
+		}
+		if f.addRacy(path, &st, flags) != nil {
+			return false
+		}
+	}
+	return hex.EncodeToString(f.racySum.Sum(nil)) == r.Sum
 }
 
 type fileID struct{ dev, ino uint64 }
 
 func newFingerprinter(now time.Time, window time.Duration, skip []string, max int) *fingerprinter {
-	return &fingerprinter{skip: skip, racy: now.Add(-window).UnixNano(), max: max}
+	return &fingerprinter{skip: skip, since: now.Add(-window).UnixNano(), max: max}
 }
 
 // notServable is an ErrNotServable with its reason.
@@ -115,7 +162,7 @@ func (f *fingerprinter) untrusted(st *syscall.Stat_t) bool {
 	if st.Mtim.Nsec == 0 && st.Ctim.Nsec == 0 {
 		return true
 	}
-	return st.Mtim.Nano() >= f.racy || st.Ctim.Nano() >= f.racy
+	return st.Mtim.Nano() >= f.since || st.Ctim.Nano() >= f.since
 }
 
 // appendStat appends what the fingerprint takes of a stat: mode, size,
@@ -152,10 +199,8 @@ func (f *fingerprinter) entry(h hash.Hash, path string, depth int) error {
 	b = appendStat(b, &st)
 	switch st.Mode & syscall.S_IFMT {
 	case syscall.S_IFREG:
-		h.Write(b)
-		err := f.content(h, path, &st, syscall.O_NOFOLLOW)
-		h.Write([]byte{'\n'})
-		return err
+		h.Write(append(b, '\n'))
+		return f.content(path, &st, syscall.O_NOFOLLOW)
 	case syscall.S_IFDIR:
 		h.Write(append(b, '\n'))
 		if depth == 0 {
@@ -210,7 +255,7 @@ func (f *fingerprinter) target(h hash.Hash, path string, st *syscall.Stat_t, dep
 		return err
 	}
 	if st.Mode&syscall.S_IFMT == syscall.S_IFREG {
-		return f.content(h, path, st, 0)
+		return f.content(path, st, 0)
 	}
 	if depth == 0 {
 		return nil
@@ -298,20 +343,36 @@ func readDirNames(path string) ([]string, error) {
 	return names, nil
 }
 
-// content hashes the content of the regular file at path, whose stat is
-// st, when its metadata cannot be trusted. flags is O_NOFOLLOW, or 0 where
-// the path is a link to follow; either way the file opened must be the one
-// stated.
-func (f *fingerprinter) content(h hash.Hash, path string, st *syscall.Stat_t, flags int) error {
+// content notes the file at path, whose stat is st, in the racy list
+// when its metadata cannot be trusted (see Racy). flags is O_NOFOLLOW, or
+// 0 where the path is a link to follow.
+func (f *fingerprinter) content(path string, st *syscall.Stat_t, flags int) error {
 	if !f.untrusted(st) {
 		return nil
 	}
+	return f.addRacy(path, st, flags)
+}
+
+// addRacy adds the file at path (stated st) and its content's digest to
+// the racy list. The file opened must be the one stated.
+func (f *fingerprinter) addRacy(path string, st *syscall.Stat_t, flags int) error {
 	if f.hashed+st.Size > maxContentBytes {
 		return notServable("more than %d MiB of files changed in the last %s: %s", maxContentBytes>>20, racyWindow, path)
 	}
+	mark := "f"
+	if flags&syscall.O_NOFOLLOW != 0 {
+		mark = "l"
+	}
+	f.racy.Paths = append(f.racy.Paths, mark+path)
+	if f.racySum == nil {
+		f.racySum = sha256.New()
+	}
+	var n [20]byte
+	f.racySum.Write(strconv.AppendInt(n[:0], int64(len(path)), 10))
+	f.racySum.Write([]byte(" " + mark + path))
 	fd, err := openFD(path, syscall.O_RDONLY|flags)
 	if errors.Is(err, syscall.EACCES) {
-		h.Write([]byte(" unreadable")) // the command, as this user, cannot read it either
+		f.racySum.Write([]byte(" unreadable\n")) // the command, as this user, cannot read it either
 		return nil
 	}
 	if err != nil {
@@ -347,8 +408,16 @@ func (f *fingerprinter) content(h hash.Hash, path string, st *syscall.Stat_t, fl
 	var out [3 + 2*sha256.Size]byte
 	copy(out[:], " c ")
 	hex.Encode(out[3:], f.sum.Sum(nil))
-	h.Write(out[:])
+	f.racySum.Write(append(out[:], '\n'))
 	return nil
+}
+
+// done returns the racy list with its digest.
+func (f *fingerprinter) done() Racy {
+	if len(f.racy.Paths) > 0 {
+		f.racy.Sum = hex.EncodeToString(f.racySum.Sum(nil))
+	}
+	return f.racy
 }
 
 // walk hashes root and everything under it (following links), as the
@@ -383,7 +452,7 @@ func (f *fingerprinter) read(h hash.Hash, r Read) error {
 	}
 	fmt.Fprintf(h, "read %d %q\n", depth, r.Path)
 	if len(f.skip) > 0 && under(p, f.skip) {
-		return nil
+		return notServable("%s is guard's own, and changes with every command", p)
 	}
 	if err := pseudoFS(p); err != nil {
 		return err
@@ -408,11 +477,11 @@ func (f *fingerprinter) read(h hash.Hash, r Read) error {
 //
 // Past a bound, or where a path cannot stand for what the command reads,
 // the error wraps ErrNotServable with the reason (see Reason).
-func Fingerprint(in FingerprintInput) (string, error) {
+func Fingerprint(in FingerprintInput) (string, Racy, error) {
 	return fingerprint(in, racyWindow)
 }
 
-func fingerprint(in FingerprintInput, window time.Duration) (string, error) {
+func fingerprint(in FingerprintInput, window time.Duration) (string, Racy, error) {
 	now := in.Now
 	if now.IsZero() {
 		now = time.Now()
@@ -424,26 +493,24 @@ func fingerprint(in FingerprintInput, window time.Duration) (string, error) {
 		root = in.Cwd
 	}
 	if err := pseudoFS(root); err != nil {
-		return "", err
+		return "", Racy{}, err
 	}
+	var f *fingerprinter
 	if top != "" {
-		f := newFingerprinter(now, window, in.Skip, MaxGitEntries)
+		f = newFingerprinter(now, window, in.Skip, MaxGitEntries)
 		if err := gitFingerprint(f, h, top, in.Environ); err != nil {
-			return "", err
-		}
-		if err := fingerprintMore(f, h, in, top); err != nil {
-			return "", err
+			return "", Racy{}, err
 		}
 	} else {
-		f := newFingerprinter(now, window, in.Skip, MaxFingerprintEntries)
+		f = newFingerprinter(now, window, in.Skip, MaxFingerprintEntries)
 		if err := f.walk(h, in.Cwd); err != nil {
-			return "", fmt.Errorf("under %s: %w", in.Cwd, err)
-		}
-		if err := fingerprintMore(f, h, in, in.Cwd); err != nil {
-			return "", err
+			return "", Racy{}, fmt.Errorf("under %s: %w", in.Cwd, err)
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	if err := fingerprintMore(f, h, in, root); err != nil {
+		return "", Racy{}, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), f.done(), nil
 }
 
 // fingerprintMore hashes the watch paths and the reads. A read under a

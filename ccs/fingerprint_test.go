@@ -120,20 +120,23 @@ func TestNeverStaleShapes(t *testing.T) {
 					settle()
 				}
 				in := FingerprintInput{Cwd: proj, Environ: gitEnvFor(home)}
-				before, err := fingerprint(in, window)
+				before, held, err := fingerprint(in, window)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if racy && len(held.Paths) == 0 && !strings.Contains(s.name, "directory") {
+					t.Error("nothing was hashed by content inside the window")
 				}
 				s.edit(t, proj, out)
 				if !racy {
 					settle() // the edit is past the window too: metadata alone must show it
 				}
-				after, err := fingerprint(in, window)
+				after, _, err := fingerprint(in, window)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if before == after {
-					t.Error("the edit left the fingerprint as it was: a stale hit")
+				if before == after && held.Holds() {
+					t.Error("the entry made before the edit would still answer: a stale hit")
 				}
 			})
 		}
@@ -151,17 +154,21 @@ func TestFingerprintReadsOutside(t *testing.T) {
 	reads := []Read{{Path: filepath.Join(out, "f")}, {Path: filepath.Join(out, "d") + "/*.txt"}, {Path: filepath.Join(out, "deep"), Deep: true}}
 	fp := func() string {
 		t.Helper()
-		s, err := fingerprint(FingerprintInput{Cwd: proj, Reads: reads}, racyWindow)
+		s, racy, err := fingerprint(FingerprintInput{Cwd: proj, Reads: reads}, testWindow)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !racy.Holds() {
+			t.Fatal("the racy files changed at once")
+		}
 		return s
 	}
+	settle()
 	steps := []struct {
 		name string
 		do   func()
 	}{
-		{"rewrite, mtime restored", func() { rewrite(t, filepath.Join(out, "f"), "v2") }},
+		{"rewrite, mtime restored", func() { settle(); rewrite(t, filepath.Join(out, "f"), "v2"); settle() }},
 		{"a file the glob matches", func() { os.WriteFile(filepath.Join(out, "d", "x.txt"), nil, 0o644) }},
 		{"its edit", func() { rewrite(t, filepath.Join(out, "d", "x.txt"), "x") }},
 		{"a file deep under a directory read whole", func() { os.WriteFile(filepath.Join(out, "deep", "sub", "y"), nil, 0o644) }},
@@ -176,12 +183,12 @@ func TestFingerprintReadsOutside(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"/proc/uptime", "/proc/self/status"} {
-		_, err := Fingerprint(FingerprintInput{Cwd: proj, Reads: []Read{{Path: p}}})
+		_, _, err := Fingerprint(FingerprintInput{Cwd: proj, Reads: []Read{{Path: p}}})
 		if !errors.Is(err, ErrNotServable) || !strings.Contains(Reason(err), "/proc") {
 			t.Errorf("read of %s: %v, want not servable because of /proc", p, err)
 		}
 	}
-	if _, err := Fingerprint(FingerprintInput{Cwd: proj, Reads: []Read{{Path: "/dev/null"}}}); err != nil {
+	if _, _, err := Fingerprint(FingerprintInput{Cwd: proj, Reads: []Read{{Path: "/dev/null"}}}); err != nil {
 		t.Errorf("read of /dev/null: %v", err)
 	}
 }
@@ -204,7 +211,7 @@ func TestFingerprintUnservableLinks(t *testing.T) {
 				}
 			}
 			os.Symlink(target, filepath.Join(proj, "link"))
-			_, err := Fingerprint(FingerprintInput{Cwd: proj})
+			_, _, err := Fingerprint(FingerprintInput{Cwd: proj})
 			if !errors.Is(err, ErrNotServable) || !strings.Contains(Reason(err), c.why) {
 				t.Errorf("got %v, want not servable: %s", err, c.why)
 			}
@@ -213,7 +220,7 @@ func TestFingerprintUnservableLinks(t *testing.T) {
 	proj := t.TempDir()
 	os.Symlink("/dev/null", filepath.Join(proj, "null"))
 	os.Symlink(proj, filepath.Join(proj, "self")) // a cycle
-	if _, err := Fingerprint(FingerprintInput{Cwd: proj}); err != nil {
+	if _, _, err := Fingerprint(FingerprintInput{Cwd: proj}); err != nil {
 		t.Errorf("a link to /dev/null and a cycle: %v", err)
 	}
 }
@@ -233,7 +240,7 @@ func TestFingerprintFifoNeverStalls(t *testing.T) {
 			}
 			done := make(chan error, 1)
 			go func() {
-				_, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home)})
+				_, _, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home)})
 				done <- err
 			}()
 			select {
@@ -415,7 +422,11 @@ func (w *propWorld) run() string {
 // checkNeverStale runs edits on a world and fails when the fingerprint
 // would serve an answer that a real run would not print.
 func checkNeverStale(t testing.TB, w *propWorld, steps int, window time.Duration, home string) {
-	cache := map[string]string{}
+	type entry struct {
+		out  string
+		racy Racy
+	}
+	cache := map[string]entry{}
 	served, stored := 0, 0
 	in := FingerprintInput{Cwd: w.proj, Reads: []Read{{Path: w.readPath, Deep: true}}, Environ: gitEnvFor(home)}
 	for i := 0; i < steps; i++ {
@@ -423,7 +434,7 @@ func checkNeverStale(t testing.TB, w *propWorld, steps int, window time.Duration
 		if window < racyWindow && w.r.Intn(2) == 0 {
 			settle() // the edit is past the window: metadata alone must show it
 		}
-		key, err := fingerprint(in, window)
+		key, racy, err := fingerprint(in, window)
 		if err != nil {
 			if !errors.Is(err, ErrNotServable) {
 				t.Fatalf("step %d: %v", i, err)
@@ -431,13 +442,13 @@ func checkNeverStale(t testing.TB, w *propWorld, steps int, window time.Duration
 			continue
 		}
 		out := w.run()
-		if prev, ok := cache[key]; ok {
+		if prev, ok := cache[key]; ok && prev.racy.Holds() {
 			served++
-			if prev != out {
-				t.Fatalf("step %d: served a stale answer after:\n%s\n--- cached:\n%s--- real:\n%s", i, strings.Join(w.log, "\n"), prev, out)
+			if prev.out != out {
+				t.Fatalf("step %d: served a stale answer after:\n%s\n--- cached:\n%s--- real:\n%s", i, strings.Join(w.log, "\n"), prev.out, out)
 			}
 		}
-		cache[key] = out
+		cache[key] = entry{out, racy}
 		stored++
 	}
 	t.Logf("%d steps, %d fingerprinted, %d served", steps, stored, served)
@@ -471,7 +482,7 @@ func TestFingerprintNeverStale(t *testing.T) {
 				for range 8 {
 					w.edit()
 				}
-				steps := 120
+				steps := 100
 				if testing.Short() {
 					steps = 40
 				}
@@ -506,13 +517,13 @@ func TestFingerprintSameTick(t *testing.T) {
 		os.WriteFile(p, []byte("aaaa"), 0o644)
 		var st1, st2 syscall.Stat_t
 		syscall.Stat(p, &st1)
-		before, err := Fingerprint(FingerprintInput{Cwd: dir})
+		before, held, err := Fingerprint(FingerprintInput{Cwd: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
 		rewrite(t, p, fmt.Sprintf("%04d", i))
 		syscall.Stat(p, &st2)
-		after, err := Fingerprint(FingerprintInput{Cwd: dir})
+		after, _, err := Fingerprint(FingerprintInput{Cwd: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -520,9 +531,48 @@ func TestFingerprintSameTick(t *testing.T) {
 			continue // another tick: ctime alone shows the rewrite
 		}
 		seen++
-		if before == after {
+		if before == after && held.Holds() {
 			t.Fatal("a rewrite in the same tick left the fingerprint as it was")
 		}
 	}
 	t.Logf("%d rewrites in the same tick seen", seen)
+}
+
+// TestRacyHolds: an entry made while a file was within the window answers
+// only while the file holds the same bytes, through a link too.
+func TestRacyHolds(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	p := filepath.Join(dir, "f")
+	os.WriteFile(p, []byte("aaaa"), 0o644)
+	os.WriteFile(filepath.Join(out, "g"), []byte("gggg"), 0o644)
+	os.Symlink(filepath.Join(out, "g"), filepath.Join(dir, "link"))
+	_, racy, err := Fingerprint(FingerprintInput{Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(racy.Paths) != 2 || !racy.Holds() {
+		t.Fatalf("racy %v, holds %v; want f and the link's target, holding", racy.Paths, racy.Holds())
+	}
+	for _, c := range []struct {
+		path, content string
+		holds         bool
+	}{
+		{p, "bbbb", false},
+		{p, "aaaa", true},
+		{filepath.Join(out, "g"), "GGGG", false},
+		{filepath.Join(out, "g"), "gggg", true},
+	} {
+		rewrite(t, c.path, c.content)
+		if racy.Holds() != c.holds {
+			t.Errorf("%s holding %q: Holds() = %v", c.path, c.content, !c.holds)
+		}
+	}
+	os.Remove(p)
+	syscall.Mkfifo(p, 0o600)
+	if racy.Holds() {
+		t.Error("a fifo in place of the file holds")
+	}
+	if (Racy{Paths: []string{"x"}}).Holds() || (Racy{Sum: "ab"}).Holds() {
+		t.Error("a damaged racy list holds")
+	}
 }

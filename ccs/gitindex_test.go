@@ -119,7 +119,7 @@ func TestGitIndexFallback(t *testing.T) {
 		}
 		// the fallback still sees an edit
 		fp := func() string {
-			s, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home), Now: settled()})
+			s, _, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home), Now: settled()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -306,7 +306,7 @@ func TestGitFingerprint(t *testing.T) {
 		if err := gitFilesFingerprint(testFP(nil), h, top); err != nil {
 			t.Fatalf("not read from the files: %v", err)
 		}
-		s, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home), Now: settled()})
+		s, _, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home), Now: settled()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -376,7 +376,7 @@ func TestGitFingerprintSkip(t *testing.T) {
 	top, home := newRepo(t, map[string]string{"a": "a", "state/s": "s"})
 	skip := []string{filepath.Join(top, "state")}
 	fp := func() string {
-		s, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home), Skip: skip, Now: settled()})
+		s, _, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home), Skip: skip, Now: settled()})
 		if err != nil {
 			t.Fatal(err)
 		}
