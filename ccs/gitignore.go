@@ -558,7 +558,9 @@ func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte,
 			return fallback("%s.gitignore is a symlink", prefix)
 		default:
 			// git would block on a fifo, and read a device
-			return notServable("%s.gitignore is not a regular file", g.join(prefix))
+			var st syscall.Stat_t
+			syscall.Lstat(g.join(prefix+".gitignore"), &st)
+			return notServable("%v", notRegular(g.join(prefix+".gitignore"), st.Mode))
 		}
 		b, err := readIgnoreFile(g.join(prefix+".gitignore"), true)
 		if err != nil {
