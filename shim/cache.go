@@ -369,8 +369,15 @@ func reads(an *classify.Analysis, cwd string) []ccs.Read {
 		deep := recursive[cmd.Name] || p.Has("recursive", "R", "r", "dereference-recursive")
 		n := len(out)
 		for _, w := range p.ByRole(readRoles...) {
+			if cmd.Wrap != classify.WrapNone && cmd.Wrap != classify.WrapShell && cmd.InnerStart > 0 && w.Arg >= cmd.InnerStart {
+				continue // the wrapped command's words: its own entry reads them
+			}
 			v := w.Val
-			if w.Role == classify.RoleUnknown && strings.HasPrefix(v, "-") {
+			switch {
+			case w.Role != classify.RoleUnknown:
+			case w.Name != "" && !strings.HasPrefix(cmd.Args[w.Arg], "--") && !strings.Contains(v, "/"):
+				continue // the rest of a bundle of flags the spec does not know (ls -la)
+			case strings.HasPrefix(v, "-"):
 				_, v, _ = strings.Cut(v, "=") // --file=PATH, where no spec says
 			}
 			if v == "" || v == "-" {
