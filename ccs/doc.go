@@ -237,10 +237,29 @@
 // Serving (cgo-free, in the lean guard): Key hashes the length-prefixed
 // argv, cwd, hashed key_env values, the stdin class, whether the streams
 // were merged, KeyVersion and Fingerprint (in a git work tree: HEAD, the
-// index and the untracked files that are not ignored, each path stated;
-// elsewhere a walk bounded at MaxFingerprintEntries). Cache.Lookup reads
-// entries/KEY.run; Run.Servable says whether it may answer. Cache.Acquire
-// is the single flight.
+// index and the untracked files that are not ignored; elsewhere a walk
+// bounded at MaxFingerprintEntries; the watch paths; and the paths the
+// argument model says the command reads, wherever they are). Each path is
+// stated whole (size, mode, mtime, ctime, inode, device: ctime is the one
+// a program cannot put back), a symlink is followed into its target, and a
+// file whose times are within racyWindow (or on a file system without
+// sub-second times) is read: its content goes into the key's Racy, kept
+// with the entry, not into the key, so the key does not move when the file
+// ages. Cache.Lookup reads entries/KEY.run; Run.Servable says whether it
+// may answer, and Racy.Holds whether its racy files still hold what they
+// held. Where the fingerprint cannot stand for what the command reads (a
+// link to a fifo, a file in /proc, a fifo at .gitignore, a git that does
+// not answer in 2 s) Key fails with ErrNotServable and a reason (Reason),
+// which the run's record keeps (Run.Uncached) for guard context show. See
+// fingerprint.go for the rules and TestFingerprintNeverStale for the
+// property they keep: an entry answers only when a real run would print
+// the same bytes.
+//
+// Every file the fingerprint reads is opened O_NONBLOCK, O_NOFOLLOW unless
+// following the link is the point (then the file opened must be the one
+// stated), and must be regular: a fifo at .gitignore, .git/index or
+// info/exclude makes the run not served, without asking git (which would
+// block on it); the git ls-files fallback is bounded at 2 s.
 //
 // The git fingerprint starts no process: gitindex.go reads $GIT_DIR/index
 // (versions 2-4, sha1 or sha256 ids; per entry the mode, object id, stage,
@@ -254,7 +273,8 @@
 // worst, never a stale hit. What it does not read exactly (a split or
 // sparse index, an unknown index version or mandatory extension, a bad
 // checksum, a symlinked .gitignore, a .gitignore left out by sparse
-// checkout) falls back to one git ls-files. TestGitListingMatchesGit holds
+// checkout) falls back to one git ls-files; a .gitignore, index or
+// info/exclude that is not a regular file is not served instead. TestGitListingMatchesGit holds
 // it to git ls-files over 300 random trees: a superset always, equal when
 // every pattern is understood. A hit in a git work tree of 100 files
 // (bench/context.sh section 2, and the same with before and after

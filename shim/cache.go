@@ -100,7 +100,9 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 			} else if key, racy, err := ccs.Key(ccs.KeyInput{
 				Argv: argv, Cwd: j.cwd, KeyEnv: rule.KeyEnv, Getenv: a.env.getenv,
 				Stdin: ccs.StdinClass(sp.Stdin), Watch: rule.Watch, Reads: reads(rc.an, j.cwd), Environ: a.env.Environ,
-				Skip: grants.PathsFromEnv(a.env.getenv).Protected(), Merged: a.merged(sp), Now: st.start,
+				Skip: grants.PathsFromEnv(a.env.getenv).Protected(), Merged: a.merged(sp),
+				// no Now: the racy window is measured on the clock that
+				// stamps the files, not on env.now
 			}); err != nil {
 				st.uncached = ccs.Reason(err)
 			} else {
