@@ -206,7 +206,7 @@ func (f *fingerprinter) entry(h hash.Hash, path string, depth int) error {
 		if depth == 0 {
 			return nil
 		}
-		return f.dir(h, path, deeper(depth))
+		return f.dir(h, path, deeper(depth), syscall.O_NOFOLLOW)
 	case syscall.S_IFLNK:
 		target, err := os.Readlink(path)
 		if err != nil {
@@ -270,7 +270,7 @@ func (f *fingerprinter) target(h hash.Hash, path string, st *syscall.Stat_t, dep
 	}
 	f.entered[id] = true
 	h.Write([]byte{'\n'})
-	return f.dir(h, path, deeper(depth))
+	return f.dir(h, path, deeper(depth), 0)
 }
 
 // deeper is the depth of a directory's entries.
@@ -304,9 +304,9 @@ func pseudoFS(path string) error {
 }
 
 // dir hashes the entries of the directory at path (sorted by name), each
-// with depth.
-func (f *fingerprinter) dir(h hash.Hash, path string, depth int) error {
-	names, err := readDirNames(path)
+// with depth. flags is O_NOFOLLOW, or 0 for a link's target.
+func (f *fingerprinter) dir(h hash.Hash, path string, depth, flags int) error {
+	names, err := readDirNames(path, flags)
 	if err != nil {
 		h.Write([]byte(" unlisted\n"))
 		return nil
@@ -327,9 +327,11 @@ func (f *fingerprinter) dir(h hash.Hash, path string, depth int) error {
 	return nil
 }
 
-// readDirNames lists a directory, sorted; O_NONBLOCK, O_DIRECTORY.
-func readDirNames(path string) ([]string, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+// readDirNames lists a directory, sorted. O_DIRECTORY: a fifo swapped in
+// since the stat fails at once instead of blocking the open. (Without
+// O_NONBLOCK, os.NewFile leaves the descriptor out of the poller.)
+func readDirNames(path string, flags int) ([]string, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|flags, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -451,9 +453,6 @@ func (f *fingerprinter) read(h hash.Hash, r Read) error {
 		depth = -1
 	}
 	fmt.Fprintf(h, "read %d %q\n", depth, r.Path)
-	if len(f.skip) > 0 && under(p, f.skip) {
-		return notServable("%s is guard's own, and changes with every command", p)
-	}
 	if err := pseudoFS(p); err != nil {
 		return err
 	}
@@ -527,6 +526,9 @@ func fingerprintMore(f *fingerprinter, h hash.Hash, in FingerprintInput, root st
 	}
 	git := gitTop(in.Cwd) != ""
 	for _, r := range in.Reads {
+		if len(f.skip) > 0 && under(r.Path, f.skip) {
+			return notServable("reads %s, guard's own, which changes with every command", r.Path)
+		}
 		if !git && (r.Path == root || strings.HasPrefix(r.Path, root+"/")) && !strings.Contains(r.Path, "/../") && !strings.HasSuffix(r.Path, "/..") {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 
@@ -537,7 +538,7 @@ func (g *gitTree) join(rel string) string {
 
 func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte, rel string) error) error {
 	full := g.join(rel)
-	ents, err := os.ReadDir(full)
+	ents, err := readDirNoFollow(full, rel != "")
 	if err != nil {
 		if rel == "" {
 			return fallback("list %s: %v", full, err)
@@ -622,6 +623,25 @@ func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte,
 		}
 	}
 	return nil
+}
+
+// readDirNoFollow is os.ReadDir, but opened O_DIRECTORY (a fifo swapped in
+// fails at once instead of blocking) and, with nofollow, O_NOFOLLOW (a
+// symlink swapped in is not followed).
+func readDirNoFollow(path string, nofollow bool) ([]fs.DirEntry, error) {
+	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC
+	if nofollow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	fd, err := syscall.Open(path, flags, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	d := os.NewFile(uintptr(fd), path)
+	defer d.Close()
+	ents, err := d.ReadDir(-1)
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	return ents, err
 }
 
 // nestedRepo reports whether dir holds a repository git treats as nested
