@@ -2,6 +2,7 @@ package ccs
 
 import (
 	"bytes"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -488,5 +489,46 @@ func TestCaptureAhead(t *testing.T) {
 				t.Errorf("step %d: %s kept", step, secret)
 			}
 		}
+	}
+}
+
+// TestContextUncached: why a run a rule matched was not cached travels
+// from the run file through the spool into the database; and a database
+// of schema 1 gains the column.
+func TestContextUncached(t *testing.T) {
+	if !haveSQLite {
+		t.Skip("built without SQLite")
+	}
+	dir := filepath.Join(t.TempDir(), "cache")
+	c := OpenCache(dir)
+	now := time.Now()
+	// a schema-1 database, as guard made it before the column
+	if err := c.ensure(""); err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(contextSchema, ",\n\tuncached     TEXT NOT NULL DEFAULT '' -- why a run a [[cache]] rule matched is not cached", "", 1)
+	if old == contextSchema {
+		t.Fatal("the test's copy of schema 1 is out of date")
+	}
+	db, err := openSQLite(filepath.Join(dir, contextDB), "context database", func(db *sql.DB) error {
+		return migrate(db, "context database", old, nil, 1)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	r := &Run{Time: now.UTC(), Command: "make -B", Cwd: "/p", Root: "/p", Bytes: 2, Rule: "make *",
+		Uncached: "-B asks for a fresh run", Chunks: []Chunk{{Stdout, []byte("ok")}}}
+	if err := c.Save(r, now); err != nil {
+		t.Fatal(err)
+	}
+	cs := OpenContext(dir, Limits{MaxInline: 1000, MaxLogs: 1 << 20, MaxDB: 1 << 30}, func() time.Time { return now })
+	defer cs.Close()
+	if err := cs.Import(); err != nil {
+		t.Fatal(err)
+	}
+	got, found, err := cs.Get(RunQuery{ID: "last"})
+	if err != nil || !found || got.Uncached != r.Uncached || got.Served {
+		t.Fatalf("got %+v, %v; want uncached %q", got.Run, err, r.Uncached)
 	}
 }

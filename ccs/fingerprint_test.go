@@ -229,7 +229,7 @@ func TestFingerprintUnservableLinks(t *testing.T) {
 // .git/index or .git/info/exclude makes the run not served, at once: guard
 // neither opens it blocking nor asks git, which would.
 func TestFingerprintFifoNeverStalls(t *testing.T) {
-	for _, name := range []string{".gitignore", "sub/.gitignore", ".git/index", ".git/info/exclude"} {
+	for _, name := range []string{".gitignore", "sub/.gitignore", ".git/index", ".git/info/exclude", ".git/config"} {
 		t.Run(name, func(t *testing.T) {
 			top, home := newRepo(t, map[string]string{"a": "a", "sub/b": "b"})
 			p := filepath.Join(top, name)

@@ -90,6 +90,10 @@ func gitHashSize(common string) (int, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return sha1.Size, nil
 	}
+	var nr *notRegularError
+	if errors.As(err, &nr) {
+		return 0, notServable("%v", err) // git would block on a fifo
+	}
 	if err != nil {
 		return 0, fallback("read git config: %v", err)
 	}
