@@ -506,7 +506,7 @@ func fingerprint(in FingerprintInput, window time.Duration) (string, Racy, error
 			return "", Racy{}, fmt.Errorf("under %s: %w", in.Cwd, err)
 		}
 	}
-	if err := fingerprintMore(f, h, in, root); err != nil {
+	if err := fingerprintMore(f, h, in, root, top != ""); err != nil {
 		return "", Racy{}, err
 	}
 	return hex.EncodeToString(h.Sum(nil)), f.done(), nil
@@ -514,7 +514,7 @@ func fingerprint(in FingerprintInput, window time.Duration) (string, Racy, error
 
 // fingerprintMore hashes the watch paths and the reads. A read under a
 // plain directory's walk (root, outside git) is in it already.
-func fingerprintMore(f *fingerprinter, h hash.Hash, in FingerprintInput, root string) error {
+func fingerprintMore(f *fingerprinter, h hash.Hash, in FingerprintInput, root string, git bool) error {
 	for _, w := range in.Watch {
 		if !filepath.IsAbs(w) {
 			w = filepath.Join(in.Cwd, w)
@@ -524,7 +524,6 @@ func fingerprintMore(f *fingerprinter, h hash.Hash, in FingerprintInput, root st
 			return err
 		}
 	}
-	git := gitTop(in.Cwd) != ""
 	for _, r := range in.Reads {
 		if len(f.skip) > 0 && under(r.Path, f.skip) {
 			return notServable("reads %s, guard's own, which changes with every command", r.Path)
