@@ -264,8 +264,9 @@
 // What that costs a hit (2026-12-04, load average 10-16 on the 2-core
 // machine, so wall times are noise): one statfs and one lstat per path
 // argument more; a cache hit of sh ./slow.sh made 389-407 system calls
-// before and 395-409 after in a plain directory of 100 files, 421-432 and
-// 426-430 in a git work tree (strace -f -c, three runs each);
+// before (median 390) and 389-409 after (397) in a plain directory of 100
+// files, 421-442 (429) and 426-447 (434) in a git work tree (strace -f
+// -c, nine runs each);
 // BenchmarkFingerprintPlain 446-1269 µs before, 356-1590 µs after, and
 // BenchmarkGitFingerprint/100files/files 512-984 µs and 417-1204 µs (nine
 // interleaved runs each). In the first 2 s after an edit the edited files
