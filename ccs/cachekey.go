@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,15 +23,16 @@ import (
 
 // KeyVersion is part of every cache key: a guard whose key or run format
 // changes bumps it, and old entries simply never match again.
-const KeyVersion = 2
+const KeyVersion = 3
 
 // MaxFingerprintEntries bounds the files a fingerprint looks at. Past it
 // the command is not served (ErrNotServable).
 const MaxFingerprintEntries = 20000
 
 // gitTimeout bounds the git process a fingerprint runs when it cannot
-// read the repository's files itself.
-const gitTimeout = 10 * time.Second
+// read the repository's files itself; past it the run is not served.
+// (git itself blocks on a fifo planted at .gitignore or .git/index.)
+const gitTimeout = 2 * time.Second
 
 // ErrNotServable says the run's key could not be made: it runs, and is
 // recorded, but is not answered from (or stored in) the cache.
@@ -46,6 +46,7 @@ type KeyInput struct {
 	Getenv  func(string) string
 	Stdin   string   // StdinClass of the run's stdin
 	Watch   []string // paths, relative to Cwd or absolute
+	Reads   []Read   // paths the argument model says the command reads
 	Environ []string // for git
 	// Skip are directories the fingerprint leaves out: guard's own
 	// state and cache, which change with every command.
@@ -53,18 +54,21 @@ type KeyInput struct {
 	// Merged: stdout and stderr are one file (2>&1); the entry's output
 	// is one stream, replayed to stdout.
 	Merged bool
+	Now    time.Time // the zero time: time.Now()
 }
 
 // Key returns the cache key of a run: sha256 over a length-prefixed
 // encoding of the key version, argv, cwd, the hashed key_env values, the
-// stdin class and the fingerprint of the inputs (Fingerprint).
-func Key(in KeyInput) (string, error) {
+// stdin class and the fingerprint of the inputs (Fingerprint), with the
+// files whose content the key stands for (Racy: an entry is served only
+// while they hold it).
+func Key(in KeyInput) (string, Racy, error) {
 	if in.Stdin == "" {
-		return "", fmt.Errorf("stdin may hold input: %w", ErrNotServable)
+		return "", Racy{}, fmt.Errorf("stdin may hold input: %w", ErrNotServable)
 	}
-	fp, err := Fingerprint(in.Cwd, in.Watch, in.Environ, in.Skip)
+	fp, racy, err := Fingerprint(FingerprintInput{Cwd: in.Cwd, Watch: in.Watch, Reads: in.Reads, Environ: in.Environ, Skip: in.Skip, Now: in.Now})
 	if err != nil {
-		return "", err
+		return "", Racy{}, err
 	}
 	h := sha256.New()
 	field := func(s string) {
@@ -94,7 +98,7 @@ func Key(in KeyInput) (string, error) {
 	field(in.Stdin)
 	field(strconv.FormatBool(in.Merged))
 	field(fp)
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), racy, nil
 }
 
 // StdinClass says what the run's stdin is, for the key: "null" for
@@ -143,43 +147,6 @@ func StdinClass(f *os.File) string {
 // stdinWait is how long StdinClass waits for a pipe's writer to close it.
 const stdinWait = 20 * time.Millisecond
 
-// Fingerprint describes the inputs a command in cwd may read, so that a
-// cache entry is never served after they changed:
-//
-//   - inside a git work tree: HEAD, the index (the mode, object id and
-//     stage of every tracked path), every untracked-not-ignored path,
-//     info/exclude, and the lstat (mode, size, mtime, inode) of all those
-//     paths, up to MaxGitEntries. The paths are a superset of what git
-//     ls-files --cached --others --exclude-standard lists; they are read
-//     from the repository's files (gitFingerprint), with one git process
-//     only as the fallback;
-//   - elsewhere: the path, mode, mtime and size of every entry under cwd,
-//     up to MaxFingerprintEntries (past that: ErrNotServable);
-//   - and the same of every watch path (a directory: everything under it).
-//
-// Paths under skip (guard's own directories) are left out.
-func Fingerprint(cwd string, watch, environ, skip []string) (string, error) {
-	h := sha256.New()
-	n := 0
-	if top := gitTop(cwd); top != "" {
-		if err := gitFingerprint(h, top, environ, skip, &n); err != nil {
-			return "", err
-		}
-	} else if err := walkFingerprint(h, cwd, skip, &n); err != nil {
-		return "", err
-	}
-	for _, w := range watch {
-		if !filepath.IsAbs(w) {
-			w = filepath.Join(cwd, w)
-		}
-		fmt.Fprintf(h, "watch %q\n", w)
-		if err := walkFingerprint(h, w, skip, &n); err != nil {
-			return "", err
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // gitTop returns the work tree cwd is in ("" when none): the nearest
 // ancestor holding .git (a directory, or a file for a worktree).
 func gitTop(cwd string) string {
@@ -209,75 +176,78 @@ const MaxGitEntries = 10 * MaxFingerprintEntries
 // (errGitFallback: a split or sparse index, an unknown index version or
 // mandatory extension, a symlinked .gitignore, …) it runs one
 // git ls-files instead (gitLsFilesFingerprint).
-func gitFingerprint(h hash.Hash, top string, environ, skip []string, n *int) error {
+func gitFingerprint(f *fingerprinter, h hash.Hash, top string, environ []string) error {
 	g := sha256.New()
-	m := *n
-	err := gitFilesFingerprint(g, top, skip, &m)
+	n := f.n
+	err := gitFilesFingerprint(f, g, top)
 	if errors.Is(err, errGitFallback) {
-		return gitLsFilesFingerprint(h, top, environ, skip, n)
+		f.n = n
+		return gitLsFilesFingerprint(f, h, top, environ)
 	}
 	if err != nil {
 		return err
 	}
-	*n = m
 	fmt.Fprintf(h, "git files %q %x\n", top, g.Sum(nil))
 	return nil
 }
 
 // gitFilesFingerprint is gitFingerprint without git: see there. The order
 // is deterministic: index order, then the walk's (sorted names, depth
-// first).
-func gitFilesFingerprint(h hash.Hash, top string, skip []string, n *int) error {
-	t, err := readGitTree(top, skip)
+// first). A submodule (a gitlink) and a nested repository are stated, not
+// entered; a symlink is followed (fingerprinter.entry).
+func gitFilesFingerprint(f *fingerprinter, h hash.Hash, top string) error {
+	t, err := readGitTree(top, f.skip)
 	if err != nil {
 		return err
-	}
-	count := func() error {
-		*n++
-		if *n > MaxGitEntries {
-			return fmt.Errorf("more than %d files in the work tree: %w", MaxGitEntries, ErrNotServable)
-		}
-		return nil
 	}
 	head := gitHeadIn(t.gitdir, t.common)
 	fmt.Fprintf(h, "%d %s\n%d %s\n", len(head), head, len(t.exclude), t.exclude)
 	var line []byte
 	for _, e := range t.index {
 		full := t.join(e.path)
-		if len(skip) > 0 && under(full, skip) {
+		if len(f.skip) > 0 && under(full, f.skip) {
 			continue
-		}
-		if err := count(); err != nil {
-			return err
 		}
 		line = strconv.AppendUint(line[:0], uint64(e.mode), 8)
 		line = hex.AppendEncode(append(line, ' '), e.oid)
 		line = strconv.AppendUint(append(line, ' '), uint64(e.stage), 10)
 		line = strconv.AppendUint(append(line, ' '), uint64(e.ext), 10)
 		h.Write(append(line, ' '))
-		statLine(h, full)
-	}
-	return t.walk(func(kind byte, rel string) error {
-		if err := count(); err != nil {
+		depth := -1
+		if e.mode == gitlinkMode {
+			depth = 0
+		}
+		if err := f.entry(h, full, depth); err != nil {
 			return err
 		}
+	}
+	return t.walk(func(kind byte, rel string) error {
 		h.Write([]byte{kind, ' '})
-		statLine(h, t.join(rel))
-		return nil
+		switch kind {
+		case gitSpecial:
+			return notServable("%s is %s: what a command reads from it is not in the fingerprint", t.join(rel), "a fifo or a device")
+		case gitNested, gitUnreadable:
+			return f.entry(h, t.join(rel), 0)
+		}
+		return f.entry(h, t.join(rel), -1)
 	})
 }
 
-// gitLsFilesFingerprint is gitFingerprint with one git process: HEAD, the
-// index as git ls-files --stage shows it (mode, blob and stage of every
-// tracked path) with every untracked-not-ignored path, and the lstat of
-// each of those files.
-func gitLsFilesFingerprint(h hash.Hash, top string, environ, skip []string, n *int) error {
+// gitLsFilesFingerprint is gitFingerprint with one git process, bounded
+// by gitTimeout: HEAD, the index as git ls-files --stage shows it (mode,
+// blob and stage of every tracked path) with every untracked-not-ignored
+// path, and each of those paths as fingerprinter.entry hashes it.
+func gitLsFilesFingerprint(f *fingerprinter, h hash.Hash, top string, environ []string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "--no-optional-locks", "ls-files", "-z", "--stage", "--cached", "--others", "--exclude-standard")
 	cmd.Dir = top
 	cmd.Env = gitEnv(environ)
+	cmd.WaitDelay = 100 * time.Millisecond // a child of git that keeps the pipe open
 	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return notServable("git ls-files in %s took more than %s", top, gitTimeout)
+	}
 	if err != nil {
 		return fmt.Errorf("git ls-files in %s: %v: %w", top, err, ErrNotServable)
 	}
@@ -288,21 +258,22 @@ func gitLsFilesFingerprint(h hash.Hash, top string, environ, skip []string, n *i
 			continue
 		}
 		// "MODE BLOB STAGE\tPATH" for a tracked path, "PATH" for an untracked one
-		p := rec
+		p, depth := rec, -1
 		if i := bytes.IndexByte(rec, '\t'); i >= 0 && bytes.Count(rec[:i], []byte{' '}) == 2 {
 			p = rec[i+1:]
+			if bytes.HasPrefix(rec, []byte("160000 ")) {
+				depth = 0 // a submodule
+			}
 		}
 		full := filepath.Join(top, string(p))
-		if under(full, skip) {
+		if under(full, f.skip) {
 			continue
-		}
-		*n++
-		if *n > MaxGitEntries {
-			return fmt.Errorf("more than %d files in the work tree: %w", MaxGitEntries, ErrNotServable)
 		}
 		h.Write(rec)
 		h.Write([]byte{0})
-		statLine(h, full)
+		if err := f.entry(h, full, depth); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -354,52 +325,6 @@ func gitEnv(environ []string) []string {
 		out = append(out, kv)
 	}
 	return append(out, "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
-}
-
-// statLine hashes a path (length-prefixed) and its lstat: mode, size,
-// mtime and inode ("-" when missing). It is formatted by hand: with
-// fmt, formatting cost as much as the lstat.
-func statLine(h hash.Hash, path string) {
-	var buf [160]byte
-	b := strconv.AppendInt(buf[:0], int64(len(path)), 10)
-	b = append(append(b, ' '), path...)
-	var st syscall.Stat_t
-	if err := syscall.Lstat(path, &st); err != nil {
-		h.Write(append(b, " -\n"...))
-		return
-	}
-	b = strconv.AppendUint(append(b, ' '), uint64(st.Mode), 8)
-	b = strconv.AppendInt(append(b, ' '), st.Size, 10)
-	b = strconv.AppendInt(append(b, ' '), st.Mtim.Sec, 10)
-	b = strconv.AppendInt(append(b, '.'), st.Mtim.Nsec, 10)
-	b = strconv.AppendUint(append(b, ' '), st.Ino, 10)
-	h.Write(append(b, '\n'))
-}
-
-// walkFingerprint hashes every entry under root (root itself if it is not
-// a directory), counting them into n against the bound.
-func walkFingerprint(h hash.Hash, root string, skip []string, n *int) error {
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if under(p, skip) {
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		*n++
-		if *n > MaxFingerprintEntries {
-			return fmt.Errorf("more than %d files under %s: %w", MaxFingerprintEntries, root, ErrNotServable)
-		}
-		if err != nil {
-			fmt.Fprintf(h, "%q -\n", p)
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		statLine(h, p)
-		return nil
-	})
 }
 
 // under reports whether p is one of dirs or inside one.

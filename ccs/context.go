@@ -23,7 +23,7 @@ import (
 // hits from the entry files and never opens it.
 
 // contextSchemaVersion is PRAGMA user_version of context.db.
-const contextSchemaVersion = 1
+const contextSchemaVersion = 2
 
 const contextSchema = `
 CREATE TABLE IF NOT EXISTS runs (
@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS runs (
 	output_cut   INTEGER NOT NULL, -- the inline copy is cut short: the whole is in log
 	log          TEXT NOT NULL,    -- file under logs/ with the whole output, '' when none
 	last_used    INTEGER NOT NULL,
-	hits         INTEGER NOT NULL DEFAULT 0
+	hits         INTEGER NOT NULL DEFAULT 0,
+	uncached     TEXT NOT NULL DEFAULT '' -- why a run a [[cache]] rule matched is not cached
 );
 CREATE INDEX IF NOT EXISTS runs_time ON runs (time);
 CREATE INDEX IF NOT EXISTS runs_used ON runs (last_used);
@@ -64,7 +65,9 @@ CREATE TABLE IF NOT EXISTS meta (
 `
 
 // contextMigrations bring context.db of version i+1 to version i+2.
-var contextMigrations = []string{}
+var contextMigrations = []string{
+	`ALTER TABLE runs ADD COLUMN uncached TEXT NOT NULL DEFAULT ''`,
+}
 
 // pruneEvery throttles pruning: at most once a minute unless forced.
 const pruneEvery = time.Minute
@@ -286,10 +289,10 @@ func (cs *ContextStore) importRuns(runs []*Run) error {
 				expires = r.Time.Add(ttl).UnixNano()
 			}
 			_, err := tx.Exec(`INSERT OR IGNORE INTO runs (id, time, agent, cwd, root, command, exit, duration_ms, key, rule,
-				expires, redacted, truncated, bytes, stdout_bytes, stderr_bytes, output, output_cut, log, last_used)
-				VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+				expires, redacted, truncated, bytes, stdout_bytes, stderr_bytes, output, output_cut, log, last_used, uncached)
+				VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 				r.ID, r.Time.UnixNano(), r.Agent, r.Cwd, r.Root, r.Command, r.Exit, r.DurationMS, r.Key, r.Rule,
-				expires, r.Redacted, r.Truncated, r.Bytes, so, se, out, cut, logs[i], r.Time.UnixNano())
+				expires, r.Redacted, r.Truncated, r.Bytes, so, se, out, cut, logs[i], r.Time.UnixNano(), r.Uncached)
 			if err != nil {
 				return err
 			}
@@ -360,7 +363,7 @@ type RunInfo struct {
 }
 
 const runColumns = `id, time, agent, cwd, root, command, exit, duration_ms, key, rule, expires, redacted, truncated,
-	bytes, stdout_bytes, stderr_bytes, hits`
+	bytes, stdout_bytes, stderr_bytes, hits, uncached`
 
 func (cs *ContextStore) query(q RunQuery, extra string) ([]RunInfo, error) {
 	db, err := cs.database()
@@ -392,7 +395,7 @@ func (cs *ContextStore) query(q RunQuery, extra string) ([]RunInfo, error) {
 		var cut int
 		var logName string
 		dest := []any{&ri.ID, &t, &ri.Agent, &ri.Cwd, &ri.Root, &ri.Command, &ri.Exit, &ri.DurationMS, &ri.Key, &ri.Rule,
-			&expires, &ri.Redacted, &ri.Truncated, &ri.Bytes, &ri.StdoutBytes, &ri.StderrBytes, &ri.Hits}
+			&expires, &ri.Redacted, &ri.Truncated, &ri.Bytes, &ri.StdoutBytes, &ri.StderrBytes, &ri.Hits, &ri.Uncached}
 		if extra != "" {
 			dest = append(dest, &blob, &cut, &logName)
 		}

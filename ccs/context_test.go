@@ -2,6 +2,7 @@ package ccs
 
 import (
 	"bytes"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -113,7 +114,7 @@ func TestCaptureLimit(t *testing.T) {
 func TestKeyUnambiguous(t *testing.T) {
 	dir := t.TempDir()
 	key := func(argv ...string) string {
-		k, err := Key(KeyInput{Argv: argv, Cwd: dir, Stdin: "null"})
+		k, _, err := Key(KeyInput{Argv: argv, Cwd: dir, Stdin: "null"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,13 +126,13 @@ func TestKeyUnambiguous(t *testing.T) {
 	if key("x") != key("x") {
 		t.Error("key is not stable")
 	}
-	if _, err := Key(KeyInput{Argv: []string{"x"}, Cwd: dir}); err == nil {
+	if _, _, err := Key(KeyInput{Argv: []string{"x"}, Cwd: dir}); err == nil {
 		t.Error("stdin that may hold input was keyed")
 	}
 	env := map[string]string{"GOFLAGS": "-v"}
-	k1, _ := Key(KeyInput{Argv: []string{"x"}, Cwd: dir, Stdin: "null", KeyEnv: []string{"GOFLAGS"}, Getenv: func(k string) string { return env[k] }})
+	k1, _, _ := Key(KeyInput{Argv: []string{"x"}, Cwd: dir, Stdin: "null", KeyEnv: []string{"GOFLAGS"}, Getenv: func(k string) string { return env[k] }})
 	env["GOFLAGS"] = "-race"
-	k2, _ := Key(KeyInput{Argv: []string{"x"}, Cwd: dir, Stdin: "null", KeyEnv: []string{"GOFLAGS"}, Getenv: func(k string) string { return env[k] }})
+	k2, _, _ := Key(KeyInput{Argv: []string{"x"}, Cwd: dir, Stdin: "null", KeyEnv: []string{"GOFLAGS"}, Getenv: func(k string) string { return env[k] }})
 	if k1 == k2 {
 		t.Error("key_env value is not part of the key")
 	}
@@ -143,12 +144,12 @@ func TestFingerprintBound(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, fmt.Sprint(i)), nil, 0o600)
 	}
 	os.Mkdir(filepath.Join(dir, "skip"), 0o700)
-	fp1, err := Fingerprint(dir, nil, nil, []string{filepath.Join(dir, "skip")})
+	fp1, _, err := Fingerprint(FingerprintInput{Cwd: dir, Skip: []string{filepath.Join(dir, "skip")}, Now: settled()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "skip", "x"), []byte("changes"), 0o600)
-	fp2, _ := Fingerprint(dir, nil, nil, []string{filepath.Join(dir, "skip")})
+	fp2, _, _ := Fingerprint(FingerprintInput{Cwd: dir, Skip: []string{filepath.Join(dir, "skip")}, Now: settled()})
 	if fp1 != fp2 {
 		t.Error("a skipped directory changed the fingerprint")
 	}
@@ -158,7 +159,7 @@ func TestFingerprintBound(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := Fingerprint(big, nil, nil, nil); err == nil {
+	if _, _, err := Fingerprint(FingerprintInput{Cwd: big}); err == nil {
 		t.Errorf("a directory past %d entries was fingerprinted", MaxFingerprintEntries)
 	}
 }
@@ -488,5 +489,46 @@ func TestCaptureAhead(t *testing.T) {
 				t.Errorf("step %d: %s kept", step, secret)
 			}
 		}
+	}
+}
+
+// TestContextUncached: why a run a rule matched was not cached travels
+// from the run file through the spool into the database; and a database
+// of schema 1 gains the column.
+func TestContextUncached(t *testing.T) {
+	if !haveSQLite {
+		t.Skip("built without SQLite")
+	}
+	dir := filepath.Join(t.TempDir(), "cache")
+	c := OpenCache(dir)
+	now := time.Now()
+	// a schema-1 database, as guard made it before the column
+	if err := c.ensure(""); err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(contextSchema, ",\n\tuncached     TEXT NOT NULL DEFAULT '' -- why a run a [[cache]] rule matched is not cached", "", 1)
+	if old == contextSchema {
+		t.Fatal("the test's copy of schema 1 is out of date")
+	}
+	db, err := openSQLite(filepath.Join(dir, contextDB), "context database", func(db *sql.DB) error {
+		return migrate(db, "context database", old, nil, 1)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	r := &Run{Time: now.UTC(), Command: "make -B", Cwd: "/p", Root: "/p", Bytes: 2, Rule: "make *",
+		Uncached: "-B asks for a fresh run", Chunks: []Chunk{{Stdout, []byte("ok")}}}
+	if err := c.Save(r, now); err != nil {
+		t.Fatal(err)
+	}
+	cs := OpenContext(dir, Limits{MaxInline: 1000, MaxLogs: 1 << 20, MaxDB: 1 << 30}, func() time.Time { return now })
+	defer cs.Close()
+	if err := cs.Import(); err != nil {
+		t.Fatal(err)
+	}
+	got, found, err := cs.Get(RunQuery{ID: "last"})
+	if err != nil || !found || got.Uncached != r.Uncached || got.Served {
+		t.Fatalf("got %+v, %v; want uncached %q", got.Run, err, r.Uncached)
 	}
 }

@@ -242,10 +242,40 @@
 // Serving (cgo-free, in the lean guard): Key hashes the length-prefixed
 // argv, cwd, hashed key_env values, the stdin class, whether the streams
 // were merged, KeyVersion and Fingerprint (in a git work tree: HEAD, the
-// index and the untracked files that are not ignored, each path stated;
-// elsewhere a walk bounded at MaxFingerprintEntries). Cache.Lookup reads
-// entries/KEY.run; Run.Servable says whether it may answer. Cache.Acquire
-// is the single flight.
+// index and the untracked files that are not ignored; elsewhere a walk
+// bounded at MaxFingerprintEntries; the watch paths; and the paths the
+// argument model says the command reads, wherever they are). Each path is
+// stated whole (size, mode, mtime, ctime, inode, device: ctime is the one
+// a program cannot put back), a symlink is followed into its target, and a
+// file whose times are within racyWindow (or on a file system without
+// sub-second times) is read: its content goes into the key's Racy, kept
+// with the entry, not into the key, so the key does not move when the file
+// ages. Cache.Lookup reads entries/KEY.run; Run.Servable says whether it
+// may answer, and Racy.Holds whether its racy files still hold what they
+// held. Where the fingerprint cannot stand for what the command reads (a
+// link to a fifo, a file in /proc, a fifo at .gitignore, a git that does
+// not answer in 2 s) Key fails with ErrNotServable and a reason (Reason),
+// which the run's record keeps (Run.Uncached) for guard context show. See
+// fingerprint.go for the rules and TestFingerprintNeverStale for the
+// property they keep: an entry answers only when a real run would print
+// the same bytes.
+//
+// Every file the fingerprint reads is opened O_NONBLOCK, O_NOFOLLOW unless
+// following the link is the point (then the file opened must be the one
+// stated), and must be regular: a fifo at .gitignore, .git/index or
+// info/exclude makes the run not served, without asking git (which would
+// block on it); the git ls-files fallback is bounded at 2 s.
+//
+// What that costs a hit (2026-12-04, load average 10-16 on the 2-core
+// machine, so wall times are noise): one statfs and one lstat per path
+// argument more; a cache hit of sh ./slow.sh made 389-407 system calls
+// before (median 390) and 389-409 after (397) in a plain directory of 100
+// files, 421-442 (429) and 426-447 (434) in a git work tree (strace -f
+// -c, nine runs each);
+// BenchmarkFingerprintPlain 446-1269 µs before, 356-1590 µs after, and
+// BenchmarkGitFingerprint/100files/files 512-984 µs and 417-1204 µs (nine
+// interleaved runs each). In the first 2 s after an edit the edited files
+// are read as well, and a hit reads them again to check its Racy.
 //
 // The git fingerprint starts no process: gitindex.go reads $GIT_DIR/index
 // (versions 2-4, sha1 or sha256 ids; per entry the mode, object id, stage,
@@ -259,7 +289,8 @@
 // worst, never a stale hit. What it does not read exactly (a split or
 // sparse index, an unknown index version or mandatory extension, a bad
 // checksum, a symlinked .gitignore, a .gitignore left out by sparse
-// checkout) falls back to one git ls-files. TestGitListingMatchesGit holds
+// checkout) falls back to one git ls-files; a .gitignore, index or
+// info/exclude that is not a regular file is not served instead. TestGitListingMatchesGit holds
 // it to git ls-files over 300 random trees: a superset always, equal when
 // every pattern is understood. A hit in a git work tree of 100 files
 // (bench/context.sh section 2, and the same with before and after

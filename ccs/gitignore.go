@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 
@@ -435,6 +436,7 @@ const (
 	gitNested     = 'n' // a directory holding a .git of its own (not entered if a repository)
 	gitUnreadable = 'x' // a directory that could not be listed
 	gitIgnoreFile = 'g' // a .gitignore read (hashed even when it ignores itself)
+	gitSpecial    = 's' // a fifo or a device, not ignored: git lists none, but a command may read it
 )
 
 // maxIgnoreFile bounds a .gitignore or info/exclude read; a larger one
@@ -502,6 +504,11 @@ func readIgnoreFile(path string, nofollow bool) ([]byte, error) {
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil, nil
 	}
+	var nr *notRegularError
+	if errors.As(err, &nr) {
+		// git would block on a fifo (or read a device): nobody asks it
+		return nil, notServable("%v", err)
+	}
 	if err != nil {
 		return nil, fallback("read %s: %v", path, err)
 	}
@@ -531,7 +538,7 @@ func (g *gitTree) join(rel string) string {
 
 func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte, rel string) error) error {
 	full := g.join(rel)
-	ents, err := os.ReadDir(full)
+	ents, err := readDirNoFollow(full, rel != "")
 	if err != nil {
 		if rel == "" {
 			return fallback("list %s: %v", full, err)
@@ -546,8 +553,15 @@ func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte,
 		if d.Name() != ".gitignore" {
 			continue
 		}
-		if d.Type() != 0 {
-			return fallback("%s.gitignore is not a regular file", prefix)
+		switch d.Type() {
+		case 0:
+		case fs.ModeSymlink:
+			return fallback("%s.gitignore is a symlink", prefix)
+		default:
+			// git would block on a fifo, and read a device
+			var st syscall.Stat_t
+			syscall.Lstat(g.join(prefix+".gitignore"), &st)
+			return notServable("%v", notRegular(g.join(prefix+".gitignore"), st.Mode))
 		}
 		b, err := readIgnoreFile(g.join(prefix+".gitignore"), true)
 		if err != nil {
@@ -598,10 +612,36 @@ func (g *gitTree) walkDir(rel string, lists []*ignoreList, visit func(kind byte,
 			if err := visit(gitUntracked, child); err != nil {
 				return err
 			}
+		case typ&(fs.ModeNamedPipe|fs.ModeDevice|fs.ModeCharDevice) != 0:
+			// git lists no other file types, but cat * reads a fifo
+			if ignored(lists, g.excl, child, false) {
+				continue
+			}
+			if err := visit(gitSpecial, child); err != nil {
+				return err
+			}
 		}
-		// git lists no other file types (fifos, sockets, devices)
 	}
 	return nil
+}
+
+// readDirNoFollow is os.ReadDir, but opened O_DIRECTORY (a fifo swapped in
+// fails at once instead of blocking) and, with nofollow, O_NOFOLLOW (a
+// symlink swapped in is not followed).
+func readDirNoFollow(path string, nofollow bool) ([]fs.DirEntry, error) {
+	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC
+	if nofollow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	fd, err := syscall.Open(path, flags, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	d := os.NewFile(uintptr(fd), path)
+	defer d.Close()
+	ents, err := d.ReadDir(-1)
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	return ents, err
 }
 
 // nestedRepo reports whether dir holds a repository git treats as nested

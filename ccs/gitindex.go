@@ -90,6 +90,10 @@ func gitHashSize(common string) (int, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return sha1.Size, nil
 	}
+	var nr *notRegularError
+	if errors.As(err, &nr) {
+		return 0, notServable("%v", err) // git would block on a fifo
+	}
 	if err != nil {
 		return 0, fallback("read git config: %v", err)
 	}
@@ -140,6 +144,10 @@ func readGitIndex(gitdir string, hashSize int) ([]indexEntry, error) {
 	f, err := openRegular(path, syscall.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	var nr *notRegularError
+	if errors.As(err, &nr) {
+		return nil, notServable("%v", err) // git would block on a fifo
 	}
 	if err != nil {
 		return nil, fallback("open index: %v", err)

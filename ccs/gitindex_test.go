@@ -100,7 +100,7 @@ func TestGitIndexVersions(t *testing.T) {
 					t.Errorf("new.txt: %+v, intent-to-add flag not read", e)
 				}
 			}
-			if err := gitFilesFingerprint(sha1.New(), top, nil, new(int)); err != nil {
+			if err := gitFilesFingerprint(testFP(nil), sha1.New(), top); err != nil {
 				t.Errorf("fingerprint fell back: %v", err)
 			}
 		})
@@ -119,7 +119,7 @@ func TestGitIndexFallback(t *testing.T) {
 		}
 		// the fallback still sees an edit
 		fp := func() string {
-			s, err := Fingerprint(top, nil, gitEnvFor(home), nil)
+			s, _, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home), Now: settled()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,11 +148,11 @@ func TestGitIndexFallback(t *testing.T) {
 			t.Errorf("dir2/e: skip-worktree not read: %+v", e)
 		}
 		// .gitignore stays checked out in cone mode: the walk is ours
-		if err := gitFilesFingerprint(sha1.New(), top, nil, new(int)); err != nil {
+		if err := gitFilesFingerprint(testFP(nil), sha1.New(), top); err != nil {
 			t.Errorf("sparse checkout fell back: %v", err)
 		}
 		gitRun(t, home, top, "sparse-checkout", "set", "--no-cone", "dir/")
-		if err := gitFilesFingerprint(sha1.New(), top, nil, new(int)); !errors.Is(err, errGitFallback) {
+		if err := gitFilesFingerprint(testFP(nil), sha1.New(), top); !errors.Is(err, errGitFallback) {
 			t.Errorf("a .gitignore left out by sparse checkout was not left to git: %v", err)
 		}
 	})
@@ -303,10 +303,10 @@ func TestGitFingerprint(t *testing.T) {
 	fp := func() string {
 		t.Helper()
 		h := sha1.New()
-		if err := gitFilesFingerprint(h, top, nil, new(int)); err != nil {
+		if err := gitFilesFingerprint(testFP(nil), h, top); err != nil {
 			t.Fatalf("not read from the files: %v", err)
 		}
-		s, err := Fingerprint(top, nil, gitEnvFor(home), nil)
+		s, _, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home), Now: settled()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -376,7 +376,7 @@ func TestGitFingerprintSkip(t *testing.T) {
 	top, home := newRepo(t, map[string]string{"a": "a", "state/s": "s"})
 	skip := []string{filepath.Join(top, "state")}
 	fp := func() string {
-		s, err := Fingerprint(top, nil, gitEnvFor(home), skip)
+		s, _, err := Fingerprint(FingerprintInput{Cwd: top, Environ: gitEnvFor(home), Skip: skip, Now: settled()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -388,8 +388,9 @@ func TestGitFingerprintSkip(t *testing.T) {
 	if fp() != before {
 		t.Error("a skipped directory changed the fingerprint")
 	}
-	n := MaxGitEntries - 1
-	if err := gitFilesFingerprint(sha1.New(), top, nil, &n); !errors.Is(err, ErrNotServable) {
+	f := testFP(nil)
+	f.n = MaxGitEntries - 1
+	if err := gitFilesFingerprint(f, sha1.New(), top); !errors.Is(err, ErrNotServable) {
 		t.Errorf("past MaxGitEntries: %v", err)
 	}
 }
@@ -434,14 +435,14 @@ func BenchmarkGitFingerprint(b *testing.B) {
 			env := gitEnvFor(home)
 			b.Run("git-ls-files", func(b *testing.B) {
 				for b.Loop() {
-					if err := gitLsFilesFingerprint(sha1.New(), top, env, nil, new(int)); err != nil {
+					if err := gitLsFilesFingerprint(testFP(nil), sha1.New(), top, env); err != nil {
 						b.Fatal(err)
 					}
 				}
 			})
 			b.Run("files", func(b *testing.B) {
 				for b.Loop() {
-					if err := gitFilesFingerprint(sha1.New(), top, nil, new(int)); err != nil {
+					if err := gitFilesFingerprint(testFP(nil), sha1.New(), top); err != nil {
 						b.Fatal(err)
 					}
 				}

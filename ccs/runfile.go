@@ -59,10 +59,17 @@ type Run struct {
 	Rule          string        // the [[cache]] rule's match pattern
 	TTL, Stale    time.Duration // the rule's, when Key is set
 	CacheFailures time.Duration
-	Redacted      bool  // redaction changed the output: kept for the record, never served
-	Truncated     bool  // output past the capture limit was passed on but not kept
-	Bytes         int64 // output bytes kept
-	Chunks        []Chunk
+	Redacted      bool // redaction changed the output: kept for the record, never served
+	// Uncached says why a run a [[cache]] rule matched is not in the cache
+	// (a fresh-run flag, a link to a fifo, too many files…): what guard
+	// context show prints. "" otherwise.
+	Uncached string
+	// Racy: the files whose content the key stands for; the entry answers
+	// only while they still hold it (Racy.Holds).
+	Racy      Racy
+	Truncated bool  // output past the capture limit was passed on but not kept
+	Bytes     int64 // output bytes kept
+	Chunks    []Chunk
 }
 
 // Servable reports whether the run may answer a later run with the same
@@ -84,7 +91,7 @@ func (r *Run) Servable(now time.Time) bool {
 
 // headerFields are the header's keys, in the order they are written.
 var headerFields = []string{"id", "time", "agent", "cwd", "root", "command", "exit", "duration_ms", "key", "rule",
-	"ttl", "stale", "cache_failures", "redacted", "truncated", "bytes"}
+	"ttl", "stale", "cache_failures", "redacted", "truncated", "bytes", "uncached", "racy", "racy_sum"}
 
 func (r *Run) field(k string) string {
 	switch k {
@@ -120,6 +127,12 @@ func (r *Run) field(k string) string {
 		return strconv.FormatBool(r.Truncated)
 	case "bytes":
 		return strconv.FormatInt(r.Bytes, 10)
+	case "uncached":
+		return r.Uncached
+	case "racy":
+		return strings.Join(r.Racy.Paths, "\x00")
+	case "racy_sum":
+		return r.Racy.Sum
 	}
 	return ""
 }
@@ -166,6 +179,15 @@ func (r *Run) setField(k, v string) error {
 		r.Truncated = v == "true"
 	case "bytes":
 		r.Bytes = num()
+	case "uncached":
+		r.Uncached = v
+	case "racy":
+		r.Racy.Paths = nil
+		if v != "" {
+			r.Racy.Paths = strings.Split(v, "\x00")
+		}
+	case "racy_sum":
+		r.Racy.Sum = v
 	}
 	return err
 }

@@ -49,6 +49,10 @@ type Opt struct {
 	// Pair: the option takes two words, a name (text) and then the value
 	// of role Val (jq --rawfile NAME FILE, --arg NAME VALUE).
 	Pair bool
+	// Fresh: the option asks the program for a fresh run, past its own
+	// caches (go test -count=1, make -B, pytest --cache-clear, docker
+	// build --no-cache): guard never answers it from its cache either.
+	Fresh bool
 }
 
 // name is the canonical name of an option given as the letter b or the
@@ -112,6 +116,10 @@ type Spec struct {
 	// Sub returns the spec of a subcommand (git, go, docker); nil when
 	// the command has none. The first operand is then the subcommand.
 	Sub func(name string) *Spec
+	// FreshOperands are operands that ask for a fresh run, as Opt.Fresh
+	// does: the flags a script runner hands on to the script (npm test --
+	// --no-cache, pnpm test --no-cache).
+	FreshOperands []string
 	// Action returns the spec of the words after an action operand (git
 	// submodule add URL PATH, git remote add NAME URL, docker buildx
 	// build): the first operand, when Action knows it, stays an operand
@@ -137,6 +145,9 @@ type Parsed struct {
 	// Unknown: an option the spec does not know, or an ambiguous
 	// abbreviation; its value (if any) and the rest of its word are RoleUnknown.
 	Unknown bool
+	// Fresh is the first word that asks for a fresh run (Opt.Fresh,
+	// Spec.FreshOperands), "" when none does.
+	Fresh string
 }
 
 // Has reports an option present, by canonical name.
@@ -272,6 +283,9 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 			}
 			ops = append(ops, len(p.Words))
 			p.Words = append(p.Words, Word{Arg: i, Val: a})
+			if p.Fresh == "" && contains(s.FreshOperands, a) {
+				p.Fresh = a
+			}
 			if s.InOrder {
 				dashdash = true
 			}
@@ -311,6 +325,9 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 				}
 				if !so.takes() {
 					p.Words = append(p.Words, Word{Arg: i, Name: so.name(a[k], ""), Role: RoleFlag})
+					if so.Fresh && p.Fresh == "" {
+						p.Fresh = a
+					}
 					continue
 				}
 				letter = a[k]
@@ -326,6 +343,9 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 			}
 		}
 		name := o.name(letter, lname)
+		if o.Fresh && p.Fresh == "" {
+			p.Fresh = a
+		}
 		if !o.takes() || !attached && o.Optional || !attached && i+1 >= len(args) {
 			p.Words = append(p.Words, Word{Arg: i, Name: name, Role: RoleFlag})
 			continue

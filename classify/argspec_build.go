@@ -54,8 +54,12 @@ var goFlags = []Opt{
 	// -args passes the rest to the test binary, whose -test.* flags are typed here too
 	{Long: []string{"C", "outputdir", "pkgdir", "test.outputdir", "test.gocoverdir", "test.fuzzcachedir"}, Val: RoleDir},
 	{Long: []string{"overlay", "modfile"}, Val: RoleRead},
-	{Long: []string{"ldflags", "gcflags", "asmflags", "gccgoflags", "compiler", "tags", "run", "skip", "bench", "count", "timeout", "benchtime", "cpu", "p", "parallel", "mod", "covermode", "coverpkg", "buildmode", "buildvcs", "fuzz", "fuzztime", "fuzzminimizetime", "list", "shuffle", "installsuffix", "failfast", "f", "benchmem", "test.run", "test.v", "test.count", "vet", "debug-trace"}, Val: RoleText},
-	{Long: []string{"v", "x", "n", "a", "i", "race", "msan", "asan", "cover", "short", "json", "trimpath", "linkshared", "work", "u", "t", "d", "m", "e", "fix", "insecure", "modcacherw", "c", "args"}},
+	{Long: []string{"ldflags", "gcflags", "asmflags", "gccgoflags", "compiler", "tags", "run", "skip", "bench", "timeout", "benchtime", "cpu", "p", "parallel", "mod", "covermode", "coverpkg", "buildmode", "buildvcs", "fuzztime", "fuzzminimizetime", "list", "installsuffix", "failfast", "f", "benchmem", "test.run", "test.v", "vet", "debug-trace"}, Val: RoleText},
+	// a fresh run: -count (any: go test caches only runs without it), a
+	// rebuild of everything, fuzzing and a shuffled order (random each run)
+	{Long: []string{"count", "test.count", "fuzz", "shuffle", "test.shuffle"}, Val: RoleText, Fresh: true},
+	{Long: []string{"a"}, Fresh: true},
+	{Long: []string{"v", "x", "n", "i", "race", "msan", "asan", "cover", "short", "json", "trimpath", "linkshared", "work", "u", "t", "d", "m", "e", "fix", "insecure", "modcacherw", "c", "args"}},
 }
 
 var goBuildSpec = Spec{OneDash: true, Operands: RoleText, Opts: goFlags}
@@ -77,9 +81,11 @@ var makeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "f", Long: []string{"file", "makefile"}, Val: RoleProgram},
 	{Short: "E", Long: []string{"eval"}, Val: RoleScript},
 	{Short: "I", Long: []string{"include-dir"}, Val: RoleDir},
-	{Short: "oW", Long: []string{"old-file", "assume-old", "what-if", "new-file", "assume-new"}, Val: RoleText},
+	{Short: "o", Long: []string{"old-file", "assume-old"}, Val: RoleText},
+	{Short: "W", Long: []string{"what-if", "new-file", "assume-new"}, Val: RoleText, Fresh: true}, // rebuild as if FILE changed
 	{Short: "jlO", Long: []string{"jobs", "load-average", "max-load", "output-sync", "debug", "shuffle", "jobserver-style"}, Val: RoleText, Optional: true},
-	{Short: "bBdeiknpqrRsStvw", Long: []string{"always-make", "environment-overrides", "ignore-errors", "keep-going", "just-print", "dry-run", "recon", "print-data-base", "question", "no-builtin-rules", "no-builtin-variables", "silent", "quiet", "no-keep-going", "stop", "touch", "trace", "version", "print-directory", "no-print-directory", "warn-undefined-variables", "check-symlink-times"}},
+	{Short: "B", Long: []string{"always-make"}, Fresh: true},
+	{Short: "bdeiknpqrRsStvw", Long: []string{"environment-overrides", "ignore-errors", "keep-going", "just-print", "dry-run", "recon", "print-data-base", "question", "no-builtin-rules", "no-builtin-variables", "silent", "quiet", "no-keep-going", "stop", "touch", "trace", "version", "print-directory", "no-print-directory", "warn-undefined-variables", "check-symlink-times"}},
 }}
 
 var npmSpec = Spec{Sub: npmSub, Opts: npmGlobal}
@@ -96,7 +102,17 @@ var npmGlobal = []Opt{
 
 func npmSub(string) *Spec { return &npmSubSpec }
 
-var npmSubSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal}
+// npmSubSpec: npm test, pnpm run build…: the script's own flags come
+// after "--" (npm) or among the operands (pnpm, yarn, bun); those that ask
+// the test runner or build tool for a fresh run are fresh here too.
+var npmSubSpec = Spec{Operands: RoleUnknown, Opts: npmSubOpts, FreshOperands: scriptFreshFlags}
+
+var npmSubOpts = append(npmGlobal[:len(npmGlobal):len(npmGlobal)],
+	Opt{Long: []string{"no-cache", "clearCache", "clear-cache", "cache-clear", "skip-nx-cache", "rerun-tasks"}, Fresh: true})
+
+// scriptFreshFlags are the flags of the common test runners and build
+// tools that skip their caches: jest, vitest, pytest, turbo, nx, gradle.
+var scriptFreshFlags = []string{"--no-cache", "--clearCache", "--clear-cache", "--cache-clear", "--force", "--skip-nx-cache", "--rerun-tasks", "--no-build-cache"}
 
 var cargoSpec = Spec{Sub: cargoSub, Opts: cargoGlobal}
 
@@ -125,7 +141,8 @@ var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Long: []string{"override-ini"}, Val: RoleText},
 	{Short: "k", Val: RolePattern},
 	{Short: "mn", Long: []string{"maxfail", "tb", "durations", "durations-min", "log-level", "log-cli-level", "log-format", "capture", "import-mode", "deselect", "ignore", "ignore-glob", "cov", "color", "code-highlight", "junit-prefix", "timeout", "numprocesses", "maxprocesses"}, Val: RoleText},
-	{Short: "xqvslrh", Long: []string{"exitfirst", "quiet", "verbose", "showlocals", "last-failed", "failed-first", "new-first", "collect-only", "co", "strict-markers", "pdb", "trace", "version", "help", "lf", "ff", "nf", "sw", "stepwise", "runxfail", "no-header", "no-summary", "disable-warnings", "cache-clear", "setup-only", "setup-show", "fixtures", "markers"}},
+	{Long: []string{"cache-clear"}, Fresh: true},
+	{Short: "xqvslrh", Long: []string{"exitfirst", "quiet", "verbose", "showlocals", "last-failed", "failed-first", "new-first", "collect-only", "co", "strict-markers", "pdb", "trace", "version", "help", "lf", "ff", "nf", "sw", "stepwise", "runxfail", "no-header", "no-summary", "disable-warnings", "setup-only", "setup-show", "fixtures", "markers"}},
 }}
 
 var dockerSpec = Spec{Sub: dockerSub, Opts: []Opt{
@@ -174,7 +191,8 @@ var dockerBuildSpec = Spec{Operands: RoleRead, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "o", Long: []string{"output", "iidfile", "metadata-file"}, Val: RoleWrite},
 	{Short: "t", Long: []string{"tag", "build-arg", "target", "platform", "label", "network", "secret", "ssh", "cache-from", "cache-to", "progress", "add-host", "build-context"}, Val: RoleText},
-	{Short: "q", Long: []string{"quiet", "no-cache", "pull", "load", "push", "rm", "force-rm"}},
+	{Long: []string{"no-cache", "pull"}, Fresh: true}, // build every layer again; pull newer base images
+	{Short: "q", Long: []string{"quiet", "load", "push", "rm", "force-rm"}},
 }}
 
 // dockerBuildxSpec: docker buildx build (and docker builder build) is

@@ -156,3 +156,49 @@ func TestRuleCommandsHaveSpecs(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshFlags: the words that ask a tool for a fresh run, past its own
+// caches, and look-alikes that do not.
+func TestFreshFlags(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"go test -count=1 ./...", "-count=1"},
+		{"go test -count 2 ./...", "-count"},
+		{"go test -v -run X -count=1 .", "-count=1"},
+		{"go build -a ./...", "-a"},
+		{"go test -fuzz=FuzzX .", "-fuzz=FuzzX"},
+		{"go test -shuffle=on ./...", "-shuffle=on"},
+		{"go test ./...", ""},
+		{"go test -run count ./...", ""},
+		{"make -B", "-B"},
+		{"make -kB all", "-kB"},
+		{"make --always-make all", "--always-make"},
+		{"make --always all", "--always"},
+		{"make -W main.c", "-W"},
+		{"make -k all", ""},
+		{"pytest --cache-clear", "--cache-clear"},
+		{"pytest --cache-c tests", "--cache-c"},
+		{"pytest -x tests", ""},
+		{"npm test -- --no-cache", "--no-cache"},
+		{"pnpm test --no-cache", "--no-cache"},
+		{"yarn test --clearCache", "--clearCache"},
+		{"npm run build -- --force", "--force"},
+		{"npm test", ""},
+		{"npm test -- --watch=false", ""},
+		{"docker build --no-cache .", "--no-cache"},
+		{"docker build --pull -t x .", "--pull"},
+		{"docker build -t x .", ""},
+		{"cargo test", ""},
+	}
+	for _, c := range cases {
+		a := Analyze(c.in, tcOpt())
+		got := ""
+		for i := range a.Commands {
+			if f := a.Commands[i].Words().Fresh; f != "" {
+				got = f
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: Fresh = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -45,15 +45,20 @@ type runContext struct {
 
 // storeRun is one run on its way into the store.
 type storeRun struct {
-	a      *app
-	j      job
-	cache  *ccs.Cache
-	cap    *capture
-	red    *redact.Redactor
-	rule   *grants.CacheRule
-	key    string
-	flight *ccs.Flight
-	start  time.Time
+	a     *app
+	j     job
+	cache *ccs.Cache
+	cap   *capture
+	red   *redact.Redactor
+	rule  *grants.CacheRule
+	key   string
+	racy  ccs.Racy // the files whose content the key stands for
+	// uncached says why a run the rule matched has no key: a fresh-run
+	// flag, or what the fingerprint could not stand for. guard context
+	// show prints it.
+	uncached string
+	flight   *ccs.Flight
+	start    time.Time
 }
 
 // isTerminal reports whether f is a terminal (nil is /dev/null: not one).
@@ -92,13 +97,19 @@ func (a *app) prepareStore(j job, sp *runSpec, lim limits) (st *storeRun, exit i
 	if keep && j.envelope == "" && j.plumbing == "" {
 		if rule, argv := grants.CacheRuleFor(rc.an, c); rule != nil {
 			st.rule = rule
-			key, err := ccs.Key(ccs.KeyInput{
+			if fresh := freshFlag(rc.an); fresh != "" {
+				// what the user asked for: a run past every cache
+				st.uncached = fresh + " asks for a fresh run"
+			} else if key, racy, err := ccs.Key(ccs.KeyInput{
 				Argv: argv, Cwd: j.cwd, KeyEnv: rule.KeyEnv, Getenv: a.env.getenv,
-				Stdin: ccs.StdinClass(sp.Stdin), Watch: rule.Watch, Environ: a.env.Environ,
+				Stdin: ccs.StdinClass(sp.Stdin), Watch: rule.Watch, Reads: reads(rc.an, j.cwd), Environ: a.env.Environ,
 				Skip: grants.PathsFromEnv(a.env.getenv).Protected(), Merged: a.merged(sp),
-			})
-			if err == nil {
-				st.key = key
+				// no Now: the racy window is measured on the clock that
+				// stamps the files, not on env.now
+			}); err != nil {
+				st.uncached = ccs.Reason(err)
+			} else {
+				st.key, st.racy = key, racy
 				if exit, ok := st.lookup(sp, lim, argv, rc); ok {
 					return nil, exit, true
 				}
@@ -161,7 +172,7 @@ func (st *storeRun) serve(sp *runSpec, argv []string, rc *runContext) (int, bool
 	// the rule as it is now, not as it was when the entry was stored
 	e.TTL, e.Stale, e.CacheFailures = st.rule.TTL, st.rule.Stale, st.rule.CacheFailures
 	now := st.a.env.now()
-	if !e.Servable(now) {
+	if !e.Servable(now) || !e.Racy.Holds() {
 		return 0, false
 	}
 	for _, c := range e.Chunks {
@@ -221,8 +232,10 @@ func (st *storeRun) done(res runResult, err error) {
 		Redacted: redacted, Truncated: st.cap.keep.Truncated() || st.cap.cut, Bytes: n, Chunks: chunks,
 	}
 	if st.key != "" {
-		r.Key, r.Rule = st.key, st.rule.Match
+		r.Key, r.Rule, r.Racy = st.key, st.rule.Match, st.racy
 		r.TTL, r.Stale, r.CacheFailures = st.rule.TTL, st.rule.Stale, st.rule.CacheFailures
+	} else if st.uncached != "" {
+		r.Rule, r.Uncached = st.rule.Match, a.eng.redact(st.uncached)
 	}
 	if err := st.cache.Save(r, now); err != nil {
 		a.storeWarn(err)
@@ -318,6 +331,78 @@ func (st *storeRun) redactor() *redact.Redactor {
 		}
 	}
 	return st.red
+}
+
+// freshFlag returns the first word of the text that asks its program for
+// a fresh run, past its own caches (classify's Opt.Fresh: go test
+// -count=1, make -B, pytest --cache-clear…): such a run is never answered
+// from guard's cache either.
+func freshFlag(an *classify.Analysis) string {
+	for i := range an.Commands {
+		if f := an.Commands[i].Words().Fresh; f != "" {
+			return f
+		}
+	}
+	return ""
+}
+
+// readRoles are the roles of words that name a path the command may read.
+var readRoles = []classify.Role{classify.RoleRead, classify.RoleMeta, classify.RoleUse, classify.RoleDir,
+	classify.RoleProgram, classify.RoleUnknown}
+
+// recursive are programs that read everything under a directory operand
+// (or under "." when given none) without being asked.
+var recursive = map[string]bool{"du": true, "find": true, "gfind": true, "tree": true, "rg": true, "ag": true, "ack": true, "fd": true, "fdfind": true}
+
+// listers read "." when they are given no path.
+var listers = map[string]bool{"ls": true, "dir": true, "vdir": true, "du": true, "find": true, "gfind": true, "tree": true, "rg": true, "ag": true, "ack": true, "fd": true, "fdfind": true}
+
+// reads returns the paths the argument model says the text's commands
+// read, absolute (against each command's directory), for the fingerprint:
+// it takes them wherever they are, outside the project or ignored by git
+// in it. A directory the command recurses into (grep -r, du, make -C, a
+// word no spec types) is read whole.
+func reads(an *classify.Analysis, cwd string) []ccs.Read {
+	var out []ccs.Read
+	for i := range an.Commands {
+		cmd := &an.Commands[i]
+		dir := cmd.Dir
+		if dir == "" {
+			dir = cwd
+		}
+		p := cmd.Words()
+		deep := recursive[cmd.Name] || p.Has("recursive", "R", "r", "dereference-recursive")
+		n := len(out)
+		for _, w := range p.ByRole(readRoles...) {
+			if cmd.Wrap != classify.WrapNone && cmd.Wrap != classify.WrapShell && cmd.InnerStart > 0 && w.Arg >= cmd.InnerStart {
+				continue // the wrapped command's words: its own entry reads them
+			}
+			v := w.Val
+			switch {
+			case w.Role != classify.RoleUnknown:
+			case w.Name != "" && !strings.HasPrefix(cmd.Args[w.Arg], "--") && !strings.Contains(v, "/"):
+				continue // the rest of a bundle of flags the spec does not know (ls -la)
+			case strings.HasPrefix(v, "-"):
+				_, v, _ = strings.Cut(v, "=") // --file=PATH, where no spec says
+			}
+			if v == "" || v == "-" {
+				continue
+			}
+			if !strings.HasPrefix(v, "/") {
+				v = dir + "/" + v // as the kernel resolves it: no lexical cleaning past a link
+			}
+			switch w.Role {
+			case classify.RoleDir, classify.RoleProgram, classify.RoleUnknown:
+				out = append(out, ccs.Read{Path: v, Deep: true})
+			default:
+				out = append(out, ccs.Read{Path: v, Deep: deep})
+			}
+		}
+		if len(out) == n && listers[cmd.Name] {
+			out = append(out, ccs.Read{Path: dir, Deep: deep})
+		}
+	}
+	return out
 }
 
 // detachers are programs whose purpose is to leave something running

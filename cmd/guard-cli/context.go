@@ -139,6 +139,7 @@ type contextJSON struct {
 	Truncated   bool      `json:"truncated"`
 	Cached      bool      `json:"cached"` // may still answer a later run
 	Rule        string    `json:"rule,omitempty"`
+	Uncached    string    `json:"uncached,omitempty"` // why a run a [[cache]] rule matched is not cached
 	Hits        int64     `json:"hits"`
 }
 
@@ -164,7 +165,7 @@ func (a *App) contextList(c *cli.Context) error {
 		for _, r := range runs {
 			if err := enc.Encode(contextJSON{ID: r.ID, Time: r.Time, Agent: r.Agent, Cwd: r.Cwd, Command: r.Command, Exit: r.Exit,
 				DurationMS: r.DurationMS, StdoutBytes: r.StdoutBytes, StderrBytes: r.StderrBytes, Redacted: r.Redacted,
-				Truncated: r.Truncated, Cached: r.Served, Rule: r.Rule, Hits: r.Hits}); err != nil {
+				Truncated: r.Truncated, Cached: r.Served, Rule: r.Rule, Uncached: r.Uncached, Hits: r.Hits}); err != nil {
 				return failure(fmt.Errorf("write context list: %w", err), "")
 			}
 		}
@@ -253,6 +254,9 @@ func (a *App) contextShow(c *cli.Context) error {
 	}
 	if r.Truncated {
 		a.diag("warning", "this output is incomplete: the run printed more than guard kept")
+	}
+	if r.Uncached != "" {
+		a.diag("note", "not cached: "+oneLine(r.Uncached))
 	}
 	return nil
 }
