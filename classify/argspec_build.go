@@ -94,9 +94,19 @@ var npmGlobal = []Opt{
 	{Short: "gDSEOy", Long: []string{"global", "save-dev", "save", "save-exact", "yes", "silent", "verbose", "version", "help", "ignore-scripts", "dry-run", "force", "workspaces", "include-workspace-root"}},
 }
 
-func npmSub(string) *Spec { return &npmSubSpec }
+func npmSub(sub string) *Spec {
+	switch sub {
+	case "config", "c", "get":
+		return &npmConfigSpec
+	}
+	return &npmSubSpec
+}
 
 var npmSubSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal}
+
+// npmConfigSpec: npm config get KEY (npm get KEY) prints an auth key's
+// token (secrets.go).
+var npmConfigSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal, EffectIf: npmEffect}
 
 var cargoSpec = Spec{Sub: cargoSub, Opts: cargoGlobal}
 

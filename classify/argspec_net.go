@@ -37,6 +37,12 @@ func netSpec(name string) *Spec {
 		return &sshKeySpec
 	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl":
 		return &kubeSpec
+	case "gh":
+		return &ghSpec
+	case "heroku":
+		return &herokuSpec
+	case "doctl":
+		return &doctlSpec
 	case "ansible", "ansible-playbook", "ansible-vault", "gcloud", "az", "aws", "terraform", "tofu", "flux", "argocd", "k9s", "kubectx":
 		return &opsSpec
 	}
@@ -217,7 +223,7 @@ var sshKeySpec = Spec{Operands: RoleUse, Opts: []Opt{
 
 // opsSpec: cluster and deployment CLIs. Their key and config options
 // name files they use to authenticate, never print.
-var opsSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+var opsSpec = Spec{Operands: RoleUnknown, EffectIf: opsEffect, Opts: []Opt{
 	{Long: []string{"kubeconfig", "private-key", "key-file", "vault-password-file", "client-key", "client-certificate", "certificate-authority", "identity", "ssh-key", "keyfile", "credentials-file", "service-account-key-file", "cert-file", "ca-file"}, Val: RoleUse},
 	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
 	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},
@@ -236,9 +242,18 @@ var sftpSpec = Spec{Operands: RoleText, Opts: []Opt{
 
 // kubeSpec: kubectl, oc and helm, whose -i is a flag (kubectl exec -i,
 // helm upgrade -i), not ansible's inventory.
-var kubeSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+var kubeSpec = Spec{Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
 	{Long: []string{"kubeconfig", "client-key", "client-certificate", "certificate-authority", "key-file", "cert-file", "ca-file"}, Val: RoleUse},
 	{Short: "fk", Long: []string{"filename", "values", "kustomize"}, Val: RoleRead},
 	{Short: "nslocL", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "as-group", "as-uid", "output", "selector", "container", "field-selector", "template", "set", "set-string", "version", "repo", "timeout"}, Val: RoleText},
 	{Short: "itwAR", Long: []string{"stdin", "tty", "install", "watch", "all-namespaces", "recursive", "insecure-skip-tls-verify", "atomic", "wait"}},
 }}
+
+// ghSpec, herokuSpec, doctlSpec: hosting CLIs, known here for the
+// subcommands that print their tokens (secrets.go); their other words
+// keep the conservative reading.
+var ghSpec = Spec{Operands: RoleUnknown, EffectIf: ghEffect}
+
+var herokuSpec = Spec{Operands: RoleUnknown, EffectIf: herokuEffect}
+
+var doctlSpec = Spec{Operands: RoleUnknown, EffectIf: doctlEffect}

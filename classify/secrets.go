@@ -1,0 +1,489 @@
+package classify
+
+// Secrets that programs print: the helpers the specs' EffectIf hooks use
+// to say which operands and options make a tool print a token, a password
+// or a key (gh auth token, aws configure get aws_secret_access_key,
+// kubectl get secret -o yaml, printenv GITHUB_TOKEN). The rule that acts on
+// the effect is secret-print (rules.go); grants never lets a '*' cover a
+// command that may print secrets.
+
+import (
+	"path"
+	"strings"
+)
+
+// operandsOf returns the operand values of the words a spec typed from
+// index start on, and lead: how many leading operands may instead be the
+// values of options the spec does not know (gcloud --project p auth …),
+// so that a subcommand path may start after them.
+func operandsOf(p *Parsed, start int) (ops []string, lead int) {
+	prevUnknown := -1 // Arg of the last option word the spec could not type, with no value attached
+	leading := true
+	for _, wd := range p.Words[start:] {
+		if wd.Name != "" {
+			if wd.Role == RoleUnknown && wd.Val == "" {
+				prevUnknown = wd.Arg
+			} else {
+				prevUnknown = -1
+			}
+			continue
+		}
+		if wd.Arg == p.Sub {
+			continue
+		}
+		if leading && prevUnknown >= 0 && wd.Arg == prevUnknown+1 {
+			lead++
+		} else {
+			leading = false
+		}
+		prevUnknown = -1
+		ops = append(ops, wd.Val)
+	}
+	return ops, lead
+}
+
+// subPath reports whether the operands name the subcommand path words
+// (each word one of its "|" alternatives; "*" is any word), starting at
+// the first operand or after operands that may be unknown options' values.
+// It returns the index after the path.
+func subPath(p *Parsed, start int, words ...string) (int, bool) {
+	ops, lead := operandsOf(p, start)
+	for k := 0; k <= lead && k+len(words) <= len(ops); k++ {
+		ok := true
+		for i, w := range words {
+			if w != "*" && !alt(w, ops[k+i]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return k + len(words), true
+		}
+	}
+	return 0, false
+}
+
+func alt(w, v string) bool {
+	for {
+		a, rest, more := strings.Cut(w, "|")
+		if a == v {
+			return true
+		}
+		if !more {
+			return false
+		}
+		w = rest
+	}
+}
+
+// hasOpt reports one of the options present among the words from start
+// on, by the spec's canonical name or, for a word the spec could not type,
+// by the name as written (gh has no option table: --show-token is
+// "show-token").
+func hasOpt(p *Parsed, start int, names ...string) bool {
+	for _, wd := range p.Words[start:] {
+		if wd.Name != "" && contains(names, wd.Name) {
+			return true
+		}
+		if wd.Name != "" && wd.Role == RoleUnknown && len(wd.Name) == 1 {
+			// an unknown bundle (-at): every letter may be one of names
+			for _, c := range wd.Name + wd.Val {
+				if contains(names, string(c)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// optVals returns the values of the named options (attached or not).
+func optVals(p *Parsed, start int, args []string, names ...string) []string {
+	var out []string
+	words := p.Words[start:]
+	for k, wd := range words {
+		if wd.Name == "" || !contains(names, wd.Name) {
+			continue
+		}
+		switch {
+		case wd.Role != RoleFlag && wd.Role != RoleUnknown:
+			out = append(out, wd.Val)
+		case wd.Val != "":
+			out = append(out, strings.TrimPrefix(wd.Val, "="))
+		case k+1 < len(words) && words[k+1].Name == "" && words[k+1].Arg == wd.Arg+1:
+			out = append(out, words[k+1].Val) // an unknown option's value is the next word
+		}
+	}
+	return out
+}
+
+// SecretName reports an environment variable or config key whose value
+// is a token, password or key: GITHUB_TOKEN, aws_secret_access_key,
+// //registry.npmjs.org/:_authToken, DB_PASSWORD.
+func SecretName(name string) bool {
+	n := strings.ToUpper(name)
+	if secretVar(n) {
+		return true
+	}
+	for _, w := range []string{"_AUTH", "AUTHTOKEN", "AUTH_TOKEN", "APIKEY", "PASSPHRASE", "CREDENTIAL", "SESSION_KEY",
+		"CLIENT_SECRET", "_PASS", "PASS_", "_PWD", "_PAT", "PRIVATEKEY", "SIGNING_KEY", "WEBHOOK", "DSN", "CONNECTION_STRING",
+		"DATABASE_URL", "SECRET", "EXTRAHEADER", "AUTHORIZATION", "COOKIE", "SMTPPASS"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(n, "_KEY") && !strings.HasSuffix(n, "_PUBLIC_KEY")
+}
+
+// envEffect: printenv NAME… prints those variables: a secret one is the
+// secret itself; printenv alone prints every variable.
+func envEffect(p *Parsed, start int, args []string) Effect {
+	ops, _ := operandsOf(p, start)
+	if len(ops) == 0 {
+		return EffectMayPrintSecret
+	}
+	for _, o := range ops {
+		if SecretName(o) {
+			return EffectPrintsSecret
+		}
+	}
+	return 0
+}
+
+// ghEffect: gh auth token, gh auth status --show-token, the git credential
+// helper's get, and the token a config key holds.
+func ghEffect(p *Parsed, start int, args []string) Effect {
+	if _, ok := subPath(p, start, "auth", "token"); ok {
+		return EffectPrintsSecret
+	}
+	if _, ok := subPath(p, start, "auth", "status"); ok && hasOpt(p, start, "show-token", "t") {
+		return EffectPrintsSecret
+	}
+	if _, ok := subPath(p, start, "auth", "git-credential", "get"); ok {
+		return EffectPrintsSecret
+	}
+	if k, ok := subPath(p, start, "config", "get"); ok {
+		if ops, _ := operandsOf(p, start); k < len(ops) && SecretName(ops[k]) || k < len(ops) && strings.Contains(ops[k], "token") {
+			return EffectPrintsSecret
+		}
+	}
+	return 0
+}
+
+// vaultEffect: vault print token prints the client token; reads of
+// secrets and new tokens print secrets a project may own.
+func vaultEffect(p *Parsed, start int, args []string) Effect {
+	if _, ok := subPath(p, start, "print", "token"); ok {
+		return EffectPrintsSecret
+	}
+	for _, sp := range [][]string{{"read"}, {"kv", "get"}, {"token", "lookup"}, {"token", "create"}, {"login"}, {"kv", "metadata", "get"}, {"write"}, {"unwrap"}} {
+		if _, ok := subPath(p, start, sp...); ok {
+			return EffectMayPrintSecret
+		}
+	}
+	return 0
+}
+
+// herokuEffect: heroku auth:token; config and config:get print an app's
+// secrets.
+func herokuEffect(p *Parsed, start int, args []string) Effect {
+	if _, ok := subPath(p, start, "auth:token"); ok {
+		return EffectPrintsSecret
+	}
+	if _, ok := subPath(p, start, "config|config:get"); ok {
+		return EffectMayPrintSecret
+	}
+	return 0
+}
+
+// doctlEffect: doctl auth token prints the access token.
+func doctlEffect(p *Parsed, start int, args []string) Effect {
+	if _, ok := subPath(p, start, "auth", "token"); ok {
+		return EffectPrintsSecret
+	}
+	return 0
+}
+
+// opsEffect: the cloud CLIs' token printers (gcloud auth
+// print-access-token, az account get-access-token, aws configure get
+// KEY | export-credentials), and the reads of stored secrets.
+func opsEffect(p *Parsed, start int, args []string) Effect {
+	switch path.Base(args[0]) {
+	case "gcloud":
+		for _, sp := range [][]string{{"auth", "print-access-token|print-identity-token|print-refresh-token"},
+			{"auth", "application-default", "print-access-token|print-identity-token"}, {"config", "config-helper"}} {
+			if _, ok := subPath(p, start, sp...); ok {
+				return EffectPrintsSecret
+			}
+		}
+		if _, ok := subPath(p, start, "secrets", "versions", "access"); ok {
+			return EffectMayPrintSecret
+		}
+	case "az":
+		if _, ok := subPath(p, start, "account", "get-access-token"); ok {
+			return EffectPrintsSecret
+		}
+		for _, sp := range [][]string{{"keyvault", "secret", "show"}, {"storage", "account", "keys", "list"}, {"acr", "credential", "show"},
+			{"acr", "login"}, {"ad", "sp", "create-for-rbac"}, {"ad", "sp", "credential", "reset"}, {"ad", "app", "credential", "reset"},
+			{"storage", "account", "show-connection-string"}, {"cosmosdb", "keys", "list"}} {
+			if _, ok := subPath(p, start, sp...); ok {
+				if sp[0] == "acr" && sp[1] == "login" && !hasOpt(p, start, "expose-token", "t") {
+					continue
+				}
+				return EffectMayPrintSecret
+			}
+		}
+	case "aws":
+		if k, ok := subPath(p, start, "configure", "get"); ok {
+			ops, _ := operandsOf(p, start)
+			if k < len(ops) && awsSecretKey(ops[k]) {
+				return EffectPrintsSecret
+			}
+			return 0
+		}
+		if _, ok := subPath(p, start, "configure", "export-credentials"); ok {
+			return EffectPrintsSecret
+		}
+		for _, sp := range [][]string{{"sts", "get-session-token|assume-role|assume-role-with-web-identity|assume-role-with-saml|get-federation-token"},
+			{"sso", "get-role-credentials"}, {"ecr", "get-login-password|get-authorization-token"}, {"ecr-public", "get-login-password"},
+			{"codeartifact", "get-authorization-token"}, {"secretsmanager", "get-secret-value|batch-get-secret-value"},
+			{"iam", "create-access-key|create-service-specific-credential|create-login-profile"}, {"rds", "generate-db-auth-token"},
+			{"eks", "get-token"}, {"lightsail", "get-instance-access-details"}, {"ec2", "get-password-data"}} {
+			if _, ok := subPath(p, start, sp...); ok {
+				return EffectMayPrintSecret
+			}
+		}
+		if _, ok := subPath(p, start, "ssm", "get-parameter|get-parameters|get-parameters-by-path|get-parameter-history"); ok && hasOpt(p, start, "with-decryption") {
+			return EffectMayPrintSecret
+		}
+	}
+	return 0
+}
+
+// awsSecretKey reports a key of aws configure get that holds a secret
+// (aws_secret_access_key, profile.x.aws_session_token; the region or
+// output format do not).
+func awsSecretKey(k string) bool {
+	k = strings.ToLower(k)
+	if i := strings.LastIndexByte(k, '.'); i >= 0 {
+		k = k[i+1:]
+	}
+	return strings.Contains(k, "secret") || strings.Contains(k, "token") || strings.Contains(k, "key") || strings.Contains(k, "credential")
+}
+
+// kubeEffect: kubectl config view --raw (or --flatten) prints the client
+// keys and tokens of every cluster; create token prints a service
+// account's token; get secret -o yaml|json|jsonpath prints a secret's data.
+func kubeEffect(p *Parsed, start int, args []string) Effect {
+	switch path.Base(args[0]) {
+	case "helm":
+		return 0
+	}
+	if _, ok := subPath(p, start, "config", "view"); ok && hasOpt(p, start, "raw", "flatten") {
+		return EffectPrintsSecret
+	}
+	if _, ok := subPath(p, start, "create", "token"); ok {
+		return EffectPrintsSecret
+	}
+	if k, ok := subPath(p, start, "get|edit|view-secret|apply"); ok {
+		ops, _ := operandsOf(p, start)
+		verb := ops[k-1]
+		names := false
+		for _, o := range ops[k:] {
+			names = names || kubeSecrets(o)
+		}
+		if !names {
+			return 0
+		}
+		if verb == "edit" || verb == "view-secret" {
+			return EffectMayPrintSecret
+		}
+		if verb == "get" {
+			for _, o := range optVals(p, start, args, "output", "o") {
+				o = strings.TrimPrefix(o, "=")
+				f, _, _ := strings.Cut(o, "=")
+				switch f {
+				case "", "wide", "name":
+					continue
+				}
+				return EffectMayPrintSecret // yaml, json, jsonpath, go-template, custom-columns: the data
+			}
+		}
+	}
+	return 0
+}
+
+// kubeSecrets reports a resource list naming secrets (secret,
+// secrets/x, secret.v1, configmap,secret).
+func kubeSecrets(o string) bool {
+	for _, r := range strings.Split(strings.ToLower(o), ",") {
+		r, _, _ = strings.Cut(r, "/")
+		r, _, _ = strings.Cut(r, ".")
+		if r == "secret" || r == "secrets" {
+			return true
+		}
+	}
+	return false
+}
+
+// npmEffect: npm config get KEY (npm get KEY) of an auth key prints the
+// registry token.
+func npmEffect(p *Parsed, start int, args []string) Effect {
+	ops, _ := operandsOf(p, start)
+	if p.SubName(args) != "get" {
+		if len(ops) == 0 || ops[0] != "get" {
+			return 0
+		}
+		ops = ops[1:]
+	}
+	for _, o := range ops {
+		if npmAuthKey(o) {
+			return EffectPrintsSecret
+		}
+	}
+	return 0
+}
+
+func npmAuthKey(k string) bool {
+	l := strings.ToLower(k)
+	return strings.Contains(l, "_auth") || strings.Contains(l, "_password") || strings.Contains(l, "token") ||
+		strings.HasPrefix(l, "//") && (strings.Contains(l, "keyfile") || strings.Contains(l, "pass")) || SecretName(k)
+}
+
+// gitConfigEffect: git config --get-regexp over credential keys, and a
+// get of one (http.extraheader holds an Authorization header).
+func gitConfigEffect(p *Parsed, start int, args []string) Effect {
+	ops, _ := operandsOf(p, start)
+	if len(ops) == 0 {
+		return 0
+	}
+	if hasOpt(p, start, "get-regexp") {
+		if gitRegexpSecret(ops[0]) {
+			return EffectMayPrintSecret
+		}
+		return 0
+	}
+	if len(ops) == 1 || hasOpt(p, start, "get", "get-all", "get-urlmatch") || len(ops) >= 2 && (ops[0] == "get") {
+		key := ops[0]
+		if ops[0] == "get" && len(ops) >= 2 {
+			key = ops[1]
+		}
+		if gitSecretKey(key) {
+			return EffectMayPrintSecret
+		}
+	}
+	return 0
+}
+
+// gitSecretKeys are config keys (or their last part) that hold a secret.
+var gitSecretKeys = []string{"extraheader", "password", "pass", "token", "smtppass", "oauth-token", "secret", "cookiefile", "sslkeypasswordprotected", "sslkey"}
+
+func gitSecretKey(k string) bool {
+	k = strings.ToLower(k)
+	last := k
+	if i := strings.LastIndexByte(k, '.'); i >= 0 {
+		last = k[i+1:]
+	}
+	if contains(gitSecretKeys, last) || strings.Contains(last, "token") || strings.Contains(last, "password") {
+		return true
+	}
+	return strings.HasPrefix(k, "credential.") && !strings.HasSuffix(k, ".helper") && !strings.HasSuffix(k, ".usehttppath")
+}
+
+// gitRegexpSecret reports a --get-regexp pattern that can match a key
+// holding a secret: a pattern with regex syntax may match anything (.,
+// .*, ^http), a plain one matches where it is a substring of such a key.
+func gitRegexpSecret(re string) bool {
+	l := strings.ToLower(re)
+	if strings.ContainsAny(l, ".*+?[]()|\\{}") {
+		plain := strings.Trim(l, "^$")
+		if !strings.ContainsAny(plain, ".*+?[]()|\\{}") {
+			l = plain
+		} else {
+			return true // guard does not evaluate a regular expression: it may match one
+		}
+	}
+	for _, k := range []string{"http.extraheader", "http.https://x/.extraheader", "sendemail.smtppass", "github.token", "gitlab.token",
+		"hub.oauthtoken", "credential.password", "url.https://token@x/.insteadof"} {
+		if strings.Contains(k, strings.Trim(l, "^$")) {
+			return true
+		}
+	}
+	return false
+}
+
+// passEffect: pass (and gopass) NAME or show NAME decrypts a password; the
+// listing subcommands do not.
+func passEffect(p *Parsed, start int, args []string) Effect {
+	ops, _ := operandsOf(p, start)
+	if len(ops) == 0 {
+		return 0 // the tree of names
+	}
+	switch ops[0] {
+	case "ls", "list", "find", "search", "init", "help", "version", "rm", "remove", "delete", "mv", "rename", "cp", "copy", "git", "insert", "add", "edit", "sync", "setup", "config", "mounts", "recipients", "completion", "fsck", "audit", "templates", "update", "alias":
+		return 0
+	case "generate":
+		return EffectMayPrintSecret // prints the password it made
+	case "grep":
+		return EffectMayPrintSecret
+	}
+	return EffectPrintsSecret // show, otp, cat, or a name (pass NAME is pass show NAME)
+}
+
+// secretToolEffect: secret-tool lookup and search print stored secrets.
+func secretToolEffect(p *Parsed, start int, args []string) Effect {
+	if _, ok := subPath(p, start, "lookup|search"); ok {
+		return EffectPrintsSecret
+	}
+	return 0
+}
+
+// securityEffect: macOS security find-*-password -w/-g prints the
+// password; dump-keychain -d decrypts every item.
+func securityEffect(p *Parsed, start int, args []string) Effect {
+	if _, ok := subPath(p, start, "find-generic-password|find-internet-password"); ok && hasOpt(p, start, "w", "g") {
+		return EffectPrintsSecret
+	}
+	if _, ok := subPath(p, start, "dump-keychain"); ok && hasOpt(p, start, "d") {
+		return EffectPrintsSecret
+	}
+	return 0
+}
+
+// opEffect: 1Password's op read, item get --reveal and document get print
+// secrets; op inject fills a template with them.
+func opEffect(p *Parsed, start int, args []string) Effect {
+	if _, ok := subPath(p, start, "read"); ok {
+		return EffectPrintsSecret
+	}
+	if _, ok := subPath(p, start, "item", "get"); ok {
+		if hasOpt(p, start, "reveal") {
+			return EffectPrintsSecret
+		}
+		if hasOpt(p, start, "fields", "otp", "format") {
+			return EffectMayPrintSecret
+		}
+	}
+	if _, ok := subPath(p, start, "document", "get"); ok {
+		return EffectMayPrintSecret
+	}
+	if _, ok := subPath(p, start, "inject"); ok {
+		return EffectMayPrintSecret
+	}
+	return 0
+}
+
+// dockerCredentialEffect: docker-credential-HELPER get prints the stored
+// password for the server on its stdin.
+func dockerCredentialEffect(p *Parsed, start int, args []string) Effect {
+	if _, ok := subPath(p, start, "get"); ok {
+		return EffectPrintsSecret
+	}
+	return 0
+}
+
+// secretPrint: a command whose spec says it prints a secret (its
+// EffectPrintsSecret).
+func (w *walker) secretPrint(c int) bool {
+	return w.words(c).Effect&EffectPrintsSecret != 0
+}
