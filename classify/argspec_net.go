@@ -54,14 +54,23 @@ var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
 	{Long: []string{"output-dir"}, Val: RoleDir},
-	{Short: "K", Long: []string{"config", "netrc-file", "etag-compare"}, Val: RoleRead},
+	{Short: "K", Long: []string{"config"}, Val: RoleRead},
+	{Long: []string{"netrc-file", "etag-compare"}, Val: RoleRead},
 	{Short: "T", Long: []string{"upload-file"}, Val: RoleRead},
 	{Short: "dF", Long: []string{"data", "data-binary", "data-ascii", "data-urlencode", "form", "json", "form-string", "data-raw", "url-query"}, Val: RoleRead},
 	// -H @FILE sends FILE's lines as headers; -w @FILE prints FILE's text
 	{Short: "Hw", Long: []string{"header", "proxy-header", "write-out"}, Val: RoleRead},
 	{Short: "uU", Long: []string{"user", "proxy-user", "oauth2-bearer", "pass", "proxy-pass", "key-pass"}, Val: RoleSecret},
 	{Short: "Eb", Long: []string{"cert", "key", "cacert", "capath", "proxy-cert", "proxy-key", "cookie", "pinnedpubkey"}, Val: RoleUse},
-	{Short: "xAeXYyzCmrt", Long: []string{"proxy", "user-agent", "referer", "request", "url", "connect-timeout", "max-time", "retry", "range", "resolve", "connect-to", "limit-rate", "socks5", "socks5-hostname", "preproxy", "interface", "proto", "proto-redir", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time"}, Val: RoleText},
+	// every option that names where the request goes is a URL or a host
+	// the network tier judges (hosts.go): the URL, proxies, DNS over HTTPS;
+	// --resolve and --connect-to name the address it really connects to
+	{Long: []string{"url"}, Val: RoleURL},
+	{Short: "x", Long: []string{"proxy"}, Val: RoleURL},
+	{Long: []string{"preproxy", "socks4", "socks4a", "socks5", "socks5-hostname", "doh-url"}, Val: RoleURL},
+	{Long: []string{"resolve", "connect-to"}, Val: RoleText},
+	{Long: []string{"unix-socket", "abstract-unix-socket"}, Val: RoleUse},
+	{Short: "AeXYyzCmrt", Long: []string{"user-agent", "referer", "request", "connect-timeout", "max-time", "retry", "range", "limit-rate", "interface", "proto", "proto-redir", "proto-default", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time", "noproxy"}, Val: RoleText},
 	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
@@ -69,7 +78,8 @@ var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
 	{Short: "O", Long: []string{"output-document"}, Val: RoleWrite},
 	{Short: "oa", Long: []string{"output-file", "append-output", "save-cookies", "save-headers-to", "warc-file"}, Val: RoleWrite},
 	{Short: "P", Long: []string{"directory-prefix"}, Val: RoleDir},
-	{Short: "i", Long: []string{"input-file", "post-file", "body-file", "load-cookies", "config", "ca-certificate", "certificate", "private-key"}, Val: RoleRead},
+	{Short: "i", Long: []string{"input-file"}, Val: RoleRead},
+	{Long: []string{"post-file", "body-file", "load-cookies", "config", "ca-certificate", "certificate", "private-key"}, Val: RoleRead},
 	{Long: []string{"password", "http-password", "ftp-password", "proxy-password"}, Val: RoleSecret},
 	{Short: "e", Long: []string{"execute"}, Val: RoleText},
 	{Long: []string{"post-data", "body-data", "header", "user-agent", "user", "http-user", "ftp-user", "method", "referer", "quota", "wait", "level", "accept", "reject", "tries", "timeout"}, Val: RoleText},

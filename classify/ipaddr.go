@@ -309,11 +309,20 @@ func metadataInHost(h string) bool {
 // (python -c 'urlopen("http://169.254.169.254/…")').
 func metadataInText(s string) bool {
 	l := strings.ToLower(s)
+	if metadataInURLs(l) {
+		return true
+	}
 	for _, m := range []string{"169.254.169.254", "metadata.google.internal", "fd00:ec2::254", "100.100.100.200", "169.254.170.2", "a9fea9fe", "2852039166", "0251.0376.0251.0376"} {
 		if strings.Contains(l, m) {
 			return true
 		}
 	}
+	return false
+}
+
+// metadataInURLs reports a URL in s (lowercase) whose host is a metadata
+// service; the rest of the URL (a path that mentions one) does not count.
+func metadataInURLs(l string) bool {
 	for rest := l; ; {
 		k := strings.Index(rest, "://")
 		if k < 0 {
@@ -347,7 +356,7 @@ func (w *walker) cloudMetadata(c int) bool {
 	}
 	for _, a := range cmd.Assigns {
 		name, v, _ := strings.Cut(a, "=")
-		if strings.HasSuffix(strings.ToLower(name), "_proxy") && (metadataInHost(HostOf(v)) || metadataInText(v)) || strings.Contains(v, "://") && metadataInText(v) {
+		if strings.HasSuffix(strings.ToLower(name), "_proxy") && metadataInHost(HostOf(v)) || metadataInURLs(strings.ToLower(v)) {
 			return true
 		}
 	}
@@ -362,7 +371,7 @@ func (w *walker) cloudMetadata(c int) bool {
 	for _, wd := range p.Words {
 		switch wd.Role {
 		case RoleURL, RoleUnknown, RoleProgram:
-			if strings.Contains(wd.Val, "://") && metadataInText(wd.Val) || wd.Role == RoleURL && metadataInHost(HostOf(wd.Val)) {
+			if metadataInURLs(strings.ToLower(wd.Val)) || wd.Role == RoleURL && metadataInHost(HostOf(wd.Val)) {
 				return true
 			}
 		}

@@ -53,6 +53,7 @@ var askRules = []rule{
 	{"kubectl-delete", "kubectl delete removes cluster resources", (*walker).kubectlDelete},
 	{"terraform-destroy", "destroys infrastructure managed by terraform", (*walker).terraformDestroy},
 	{"docker-prune", "docker prune deletes containers, images, volumes or networks", (*walker).dockerPrune},
+	{"url-scheme", "fetches a URL whose scheme is not the web's (gopher://, dict://, file://, ldap://, telnet://…): it can send raw bytes to any port or read local files", (*walker).urlScheme},
 	{"dotenv-read", "reads a .env file, where projects keep their secrets (.env.example, .env.sample and .env.template are fine)", (*walker).dotenvRead},
 }
 
@@ -64,7 +65,7 @@ var severity = []string{
 	"guard-self", "download-exec", "security-off", "chmod-system", "chattr-system", "shred", "hidden-exec",
 	"rm-home", "terraform-destroy", "kubectl-delete", "sql-drop", "git-force-push", "find-delete",
 	"git-clean", "git-reset-hard", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
-	"truncate", "docker-prune", "dotenv-read",
+	"truncate", "docker-prune", "url-scheme", "dotenv-read",
 }
 
 // MostSevere returns the most severe of hits (the first of equals) and

@@ -97,7 +97,7 @@ func ValidateTierEntry(tier string, kind Decision, v string) (string, error) {
 		}
 		return filepath.Clean(v), nil
 	case TierHTTP:
-		h := classify.HostOf(v)
+		h := classify.HostKey(v)
 		if h == "" || strings.ContainsAny(h, " */\\") {
 			return "", errors.New("not a host name")
 		}
