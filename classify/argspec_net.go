@@ -67,7 +67,8 @@ var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	// --resolve and --connect-to name the address it really connects to
 	{Long: []string{"url"}, Val: RoleURL},
 	{Short: "x", Long: []string{"proxy"}, Val: RoleURL},
-	{Long: []string{"preproxy", "socks4", "socks4a", "socks5", "socks5-hostname", "doh-url"}, Val: RoleURL},
+	{Long: []string{"preproxy", "proxy1.0", "socks4", "socks4a", "socks5", "socks5-hostname", "doh-url"}, Val: RoleURL},
+	{Long: []string{"dns-servers"}, Val: RoleText},
 	{Long: []string{"resolve", "connect-to"}, Val: RoleText},
 	{Long: []string{"unix-socket", "abstract-unix-socket"}, Val: RoleUse},
 	{Short: "AeXYyzCmrt", Long: []string{"user-agent", "referer", "request", "connect-timeout", "max-time", "retry", "range", "limit-rate", "interface", "proto", "proto-redir", "proto-default", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time", "noproxy"}, Val: RoleText},

@@ -32,6 +32,10 @@ func Hosts(c *Command) (hosts []string, unknown bool) {
 				h.url(wd.Arg, wd.Val)
 			case wd.Name == "resolve" || wd.Name == "connect-to":
 				h.redirect(wd.Arg, wd.Name, wd.Val)
+			case wd.Name == "dns-servers":
+				for _, d := range strings.Split(wd.Val, ",") {
+					h.url(wd.Arg, d)
+				}
 			case wd.Name == "unix-socket" || wd.Name == "abstract-unix-socket" || wd.Name == "config":
 				h.unknown = true // a local service, or URLs and proxies in a file guard does not read
 			case wd.Name == "input-file":
@@ -87,15 +91,20 @@ func Hosts(c *Command) (hosts []string, unknown bool) {
 		if ops := p.Operands(); len(ops) > 0 {
 			h.remote(ops[0].Arg, ops[0].Val, false)
 		}
+		h.sshJumps(p)
 	case "sftp":
 		p := c.Words()
 		if ops := p.Operands(); len(ops) > 0 {
 			h.remote(ops[0].Arg, ops[0].Val, false)
 		}
+		h.sshJumps(p)
 	case "scp", "rsync":
 		p := c.Words()
 		for _, wd := range p.Operands() {
 			h.remote(wd.Arg, wd.Val, true)
+		}
+		if name == "scp" {
+			h.sshJumps(p)
 		}
 	case "git":
 		p := c.Words()
@@ -137,6 +146,38 @@ func Hosts(c *Command) (hosts []string, unknown bool) {
 		}
 	}
 	return h.hosts, h.unknown
+}
+
+// sshJumps adds the hosts ssh connects to besides its operand: jump
+// hosts (-J a,b; -o ProxyJump=a) and a Hostname the option sets (ssh -o
+// Hostname=evil granted-alias connects to evil).
+func (h *hostList) sshJumps(p Parsed) {
+	for _, wd := range p.Words {
+		var hosts string
+		switch wd.Name {
+		case "J":
+			hosts = wd.Val
+		case "o":
+			k, v, ok := strings.Cut(strings.TrimSpace(wd.Val), "=")
+			if !ok {
+				k, v, _ = strings.Cut(strings.TrimSpace(wd.Val), " ")
+			}
+			switch strings.ToLower(strings.TrimSpace(k)) {
+			case "proxyjump", "hostname":
+				hosts = strings.TrimSpace(v)
+			}
+		}
+		if hosts == "" || strings.EqualFold(hosts, "none") {
+			continue
+		}
+		if h.dyn(wd.Arg) {
+			h.unknown = true
+			continue
+		}
+		for _, j := range strings.Split(hosts, ",") {
+			h.add(HostOf(strings.TrimPrefix(j, "ssh://")))
+		}
+	}
 }
 
 // redirect adds the address curl --resolve HOST:PORT:ADDR[,ADDR…] and

@@ -369,12 +369,41 @@ func (w *walker) cloudMetadata(c int) bool {
 		return false
 	}
 	for _, wd := range p.Words {
-		switch wd.Role {
-		case RoleURL, RoleUnknown, RoleProgram:
-			if metadataInURLs(strings.ToLower(wd.Val)) || wd.Role == RoleURL && metadataInHost(HostOf(wd.Val)) {
+		v := strings.ToLower(wd.Val)
+		bare := !strings.ContainsAny(v, " \t\n")
+		switch {
+		case wd.Role == RoleURL:
+			if metadataInURLs(v) || metadataInHost(HostOf(v)) {
 				return true
 			}
+		case wd.Role == RoleUnknown || wd.Role == RoleProgram:
+			if metadataInURLs(v) {
+				return true
+			}
+		case wd.Role == RoleText || wd.Role == RoleScript:
+			// a container's command (docker run IMAGE curl URL); a
+			// message or an echo that names one reaches nothing
+			if wd.Name == "" && runsContainers(cmd.Name) && metadataInURLs(v) {
+				return true
+			}
+		default:
+			continue
 		}
+		// an option's value that is a bare URL or host[:port] (openssl
+		// s_client -connect, --endpoint-url): where it connects
+		if h := HostOf(v); wd.Name != "" && bare && (metadataInURLs(v) || strings.ContainsAny(h, ".:") && MetadataHost(h)) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsContainers names the programs whose text operands are a command a
+// container runs on this host's network (docker run IMAGE curl URL).
+func runsContainers(name string) bool {
+	switch name {
+	case "docker", "podman", "nerdctl", "kubectl", "oc", "lxc", "incus", "systemd-nspawn":
+		return true
 	}
 	return false
 }

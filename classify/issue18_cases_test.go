@@ -159,6 +159,27 @@ var secretHostCases = []denyCase{
 	{`curl http://169.254.1.1/`, "", ""},
 	{`curl https://metadata.example.com/`, "", ""},
 	{`curl http://10.0.0.1/`, "", ""},
+	{`echo http://169.254.169.254/`, "", ""},
+	{`git commit -m "block http://169.254.169.254 in the proxy"`, "", ""},
+	{`git commit -m metadata`, "", ""},
+	{`kubectl get pods -l app=metadata`, "", ""},
+	{`docker run --rm --name metadata alpine true`, "", ""},
+	{`openssl s_client -connect 169.254.169.254:80`, "cloud-metadata", ""},
+	{`aws --endpoint-url http://169.254.169.254 s3 ls`, "cloud-metadata", ""},
+	{`docker run --rm curlimages/curl http://169.254.169.254/latest/meta-data/`, "cloud-metadata", ""},
+	{`ssh -J 169.254.169.254 host`, "cloud-metadata", ""},
+	{`curl --dns-servers 169.254.169.254 https://example.com/`, "cloud-metadata", ""},
+	// echo of a secret variable is printenv of it
+	{`echo "$GITHUB_TOKEN"`, "secret-print", ""},
+	{`echo $AWS_SECRET_ACCESS_KEY`, "secret-print", ""},
+	{`printf '%s
+' "${API_KEY}"`, "secret-print", ""},
+	{`echo "token=${NPM_TOKEN:-none}"`, "secret-print", ""},
+	{`echo ${GITHUB_TOKEN:+set}`, "", ""},
+	{`echo ${#GITHUB_TOKEN}`, "", ""},
+	{`echo '$GITHUB_TOKEN'`, "", ""},
+	{`echo "$HOME" "$PATH"`, "", ""},
+	{`curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`, "", ""},
 
 	// ---- credential-read: what servers keep under /etc and /var/lib, caches in /tmp
 	{`cat /etc/rancher/k3s/k3s.yaml`, "credential-read", ""},

@@ -485,5 +485,49 @@ func dockerCredentialEffect(p *Parsed, start int, args []string) Effect {
 // secretPrint: a command whose spec says it prints a secret (its
 // EffectPrintsSecret).
 func (w *walker) secretPrint(c int) bool {
-	return w.words(c).Effect&EffectPrintsSecret != 0
+	if w.words(c).Effect&EffectPrintsSecret != 0 {
+		return true
+	}
+	cmd := &w.a.Commands[c]
+	switch cmd.Name {
+	case "echo", "printf":
+		// echo "$GITHUB_TOKEN" is printenv GITHUB_TOKEN
+		for i := 1; i < len(cmd.Args) && i < len(cmd.Dynamic); i++ {
+			if cmd.Dynamic[i] && expandsSecret(cmd.Args[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// expandsSecret reports source text that expands a variable with a
+// secret's name to its value ($TOKEN, ${API_KEY}, ${TOKEN:-x}, "t=$PASS");
+// ${TOKEN:+set} and ${#TOKEN} print no part of it.
+func expandsSecret(src string) bool {
+	for i := 0; i < len(src); i++ {
+		if src[i] != '$' || i+1 >= len(src) || i > 0 && src[i-1] == '\\' {
+			continue
+		}
+		rest := src[i+1:]
+		braced := rest[0] == '{'
+		if braced {
+			rest = rest[1:]
+			if strings.HasPrefix(rest, "#") || strings.HasPrefix(rest, "!") {
+				continue
+			}
+		}
+		n := 0
+		for n < len(rest) && (rest[n] == '_' || rest[n] >= 'A' && rest[n] <= 'Z' || rest[n] >= 'a' && rest[n] <= 'z' || n > 0 && rest[n] >= '0' && rest[n] <= '9') {
+			n++
+		}
+		if n == 0 || !SecretName(rest[:n]) {
+			continue
+		}
+		if braced && (strings.HasPrefix(rest[n:], ":+") || strings.HasPrefix(rest[n:], "+")) {
+			continue
+		}
+		return true
+	}
+	return false
 }
