@@ -218,7 +218,7 @@ var metadataNames = []string{"metadata.google.internal", "metadata", "metadata.g
 // IPv4-mapped forms, and names that embed the address for a wildcard DNS
 // service (169.254.169.254.nip.io, 169-254-169-254.sslip.io).
 func MetadataHost(h string) bool {
-	h = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
+	h = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(foldHost(h))), ".")
 	if h == "" {
 		return false
 	}
@@ -406,4 +406,40 @@ func runsContainers(name string) bool {
 		return true
 	}
 	return false
+}
+
+// foldHost undoes what a client's URL parser undoes before it connects:
+// percent-escapes, and the dots and digits IDNA maps to ASCII (169。254.…,
+// fullwidth ０-９).
+func foldHost(h string) string {
+	h = percentDecode(h)
+	if isASCII(h) {
+		return h
+	}
+	var b strings.Builder
+	for _, r := range h {
+		switch {
+		case r == '\u3002' || r == '\uff0e' || r == '\uff61':
+			r = '.'
+		case r >= '\uff10' && r <= '\uff19':
+			r = '0' + (r - '\uff10')
+		case r >= '\uff21' && r <= '\uff3a':
+			r = 'a' + (r - '\uff21')
+		case r >= '\uff41' && r <= '\uff5a':
+			r = 'a' + (r - '\uff41')
+		case r == '\uff1a':
+			r = ':'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

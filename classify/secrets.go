@@ -210,6 +210,16 @@ func doctlEffect(p *Parsed, start int, args []string) Effect {
 func opsEffect(p *Parsed, start int, args []string) Effect {
 	switch path.Base(args[0]) {
 	case "gcloud":
+		if _, ok := subPath(p, start, "alpha|beta|preview"); ok {
+			// a release track before the group: gcloud beta auth …
+			if k := trackAt(p, start); k >= 0 {
+				q := *p
+				q.Words = append([]Word(nil), p.Words...)
+				q.Words[k].Val = "" // skipped below as a leading operand
+				q.Words = append(q.Words[:k], q.Words[k+1:]...)
+				return opsEffect(&q, start, args)
+			}
+		}
 		for _, sp := range [][]string{{"auth", "print-access-token|print-identity-token|print-refresh-token"},
 			{"auth", "application-default", "print-access-token|print-identity-token"}, {"config", "config-helper"}} {
 			if _, ok := subPath(p, start, sp...); ok {
@@ -530,4 +540,20 @@ func expandsSecret(src string) bool {
 		return true
 	}
 	return false
+}
+
+// trackAt returns the index in p.Words of gcloud's release track operand
+// (the first operand, alpha|beta|preview), -1 when there is none.
+func trackAt(p *Parsed, start int) int {
+	for k := start; k < len(p.Words); k++ {
+		wd := p.Words[k]
+		if wd.Name != "" || wd.Arg == p.Sub {
+			continue
+		}
+		if alt("alpha|beta|preview", wd.Val) {
+			return k
+		}
+		return -1
+	}
+	return -1
 }
