@@ -695,6 +695,19 @@ func (w *walker) valueField(c int, wd Word) field {
 	return f
 }
 
+// ReadsTree reports a command that reads the whole tree of a directory
+// it names (grep -r, rg, cp -r, tar -c, zip -r, rsync -a): the path tier
+// asks when such a tree holds a place it would ask about on its own
+// (grep -r x /etc reads /etc/shadow).
+func ReadsTree(c *Command) bool {
+	switch c.Name {
+	case "rg", "ag", "ack":
+		return true
+	}
+	p := c.Words()
+	return readsTree(c.Name, &p)
+}
+
 // readsTree reports a command that reads whole directory trees, hidden
 // files included: pointed at the home directory (or above), it reads the
 // credentials inside.

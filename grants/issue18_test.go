@@ -74,3 +74,17 @@ func TestControlPortEntry(t *testing.T) {
 		}
 	}
 }
+
+func TestTreeReadHoldingCredentials(t *testing.T) {
+	for _, tc := range []tierCase{
+		{name: "grep -r over /etc", cmd: "grep -r password /etc", want: Ask, rule: RulePathRead, sug: "-"},
+		{name: "rg over /etc", cmd: "rg PRIVATE /etc", rules: []string{"global allow rg *"}, want: Ask, rule: RulePathRead},
+		{name: "grep -r over / reads the home too", cmd: "grep -r x /", want: Deny, rule: "credential-read"},
+		{name: "a tree without credentials", cmd: "grep -r worker_processes /etc/nginx", want: Allow},
+		{name: "one file under /etc", cmd: "grep -n nameserver /etc/resolv.conf", want: Allow},
+		{name: "not recursive", cmd: "grep x /etc/hosts /etc/hostname", want: Allow},
+		{name: "a user's ask entry inside the tree", cmd: "grep -r x /srv/data", rules: []string{"project-grants allow [read] /srv/data", "global ask [read] /srv/data/keys"}, want: Ask, rule: RulePathRead},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runTierCase(t, tc) })
+	}
+}

@@ -60,6 +60,7 @@ type access struct {
 	name string // the command's name, for reasons and git's exception
 	word string // the word as written, for reasons
 	dir  bool   // the word names a directory the command works in (offer that tree itself)
+	tree bool   // the command reads the whole tree below the path (grep -r, cp -r, tar -c)
 }
 
 // tierEntry is a built-in entry of a tier: a tree under base ("/" for
@@ -491,6 +492,13 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 		glob := strings.ContainsAny(w, "*?[")
 		t.acc = append(t.acc, access{tier: tier, path: ap, cmd: i, name: name, word: w, dir: dirWord || glob})
 	}
+	tree := classify.ReadsTree(c)
+	addTree := func(w string) {
+		add(TierRead, w, false)
+		if tree && len(t.acc) > 0 && t.acc[len(t.acc)-1].word == w {
+			t.acc[len(t.acc)-1].tree = true
+		}
+	}
 	inPlace := name == "sed" && (p.Has("in-place") || p.Has("i"))
 	readOnlyCmd := false
 	if check, ok := readOnlySet(c.Args[0]); ok && (check == nil || check(c)) {
@@ -508,7 +516,7 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 				add(TierWrite, wd.Val, false)
 				continue
 			}
-			add(TierRead, wd.Val, false)
+			addTree(wd.Val)
 		case classify.RoleMeta, classify.RoleUse:
 			sawPath = true
 			add(TierRead, wd.Val, wd.Role == classify.RoleMeta)
@@ -646,12 +654,17 @@ func (t *tiers) denied(a *classify.Analysis) (Verdict, bool) {
 }
 
 // asked returns the first access no entry allows: a read or write outside
-// the project that no grant covers, or one an ask entry covers.
+// the project that no grant covers, or one an ask entry covers, or a whole
+// tree read that holds one (grep -r x /etc holds /etc/shadow).
 func (t *tiers) asked(a *classify.Analysis) (Verdict, bool) {
 	for k := range t.accesses(a) {
 		ac := &t.acc[k]
 		p, v := t.verdictFor(ac)
 		if v.kind == Allow {
+			if inner := t.heldEntry(p, ac); inner != "" {
+				return Verdict{Decision: Ask, Rule: RulePathRead, Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true,
+					Reason: fmt.Sprintf("%s reads the whole tree %s, which holds %s, where a read ask or deny entry applies", cmdLabel(ac.name), p, inner)}, true
+			}
 			continue
 		}
 		rule, verb := RulePathRead, "reads"
@@ -674,6 +687,30 @@ func (t *tiers) asked(a *classify.Analysis) (Verdict, bool) {
 		return out, true
 	}
 	return Verdict{}, false
+}
+
+// heldEntry returns a read ask or deny entry strictly below p when ac
+// reads p's whole tree, "" otherwise.
+func (t *tiers) heldEntry(p string, ac *access) string {
+	if !ac.tree || ac.tier != TierRead {
+		return ""
+	}
+	for i := range builtinTiers {
+		e := &builtinTiers[i]
+		if e.tier != TierRead || e.kind != Ask && e.kind != Deny || e.base != "/" {
+			continue
+		}
+		if q := "/" + e.rel; q != p && underTree(q, p) {
+			return q
+		}
+	}
+	for i := range t.s.Tiers {
+		r := &t.s.Tiers[i]
+		if r.Tier == TierRead && (r.Kind == Ask || r.Kind == Deny) && path.IsAbs(r.Pattern) && r.Pattern != p && underTree(r.Pattern, p) {
+			return r.Pattern
+		}
+	}
+	return ""
 }
 
 // offerTree is the tree an answer grants: the directory a file is in, or a
