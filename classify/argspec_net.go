@@ -35,7 +35,7 @@ func netSpec(name string) *Spec {
 		return &opensslSpec
 	case "ssh-keygen", "ssh-add", "ssh-copy-id":
 		return &sshKeySpec
-	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl":
+	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl", "microk8s", "k0s":
 		return &kubeSpec
 	case "gh":
 		return &ghSpec

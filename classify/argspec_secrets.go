@@ -22,6 +22,9 @@ func secretsSpec(name string) *Spec {
 		return &secretToolSpec
 	case "security":
 		return &securitySpec
+	case "glab", "fly", "flyctl", "doppler", "infisical", "chamber", "aws-vault", "bw", "lpass", "keepassxc-cli", "kwallet-query",
+		"sops", "kind":
+		return &storeSpec
 	}
 	if strings.HasPrefix(name, "docker-credential-") || strings.HasPrefix(name, "git-credential-") {
 		return &credentialHelperSpec
@@ -53,3 +56,6 @@ var securitySpec = Spec{Operands: RoleUnknown, EffectIf: securityEffect}
 // credentialHelperSpec: docker-credential-* and git-credential-* take
 // their action as the operand and the server on stdin.
 var credentialHelperSpec = Spec{Operands: RoleText, EffectIf: dockerCredentialEffect}
+
+// storeSpec: the other secret managers and token CLIs (storePaths).
+var storeSpec = Spec{Operands: RoleUnknown, EffectIf: storeEffect}

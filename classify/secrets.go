@@ -86,6 +86,11 @@ func hasOpt(p *Parsed, start int, names ...string) bool {
 			return true
 		}
 		if wd.Name != "" && wd.Role == RoleUnknown && len(wd.Name) == 1 {
+			// a one-dash long option the spec read as a bundle
+			// (terraform output -json)
+			if full, _, _ := strings.Cut(wd.Name+wd.Val, "="); contains(names, full) {
+				return true
+			}
 			// an unknown bundle (-at): every letter may be one of names
 			for _, c := range wd.Name + wd.Val {
 				if contains(names, string(c)) {
@@ -201,6 +206,9 @@ func doctlEffect(p *Parsed, start int, args []string) Effect {
 	if _, ok := subPath(p, start, "auth", "token"); ok {
 		return EffectPrintsSecret
 	}
+	if _, ok := subPath(p, start, "kubernetes|k8s", "cluster|c", "kubeconfig|kcfg", "show"); ok {
+		return EffectPrintsSecret
+	}
 	return 0
 }
 
@@ -242,6 +250,24 @@ func opsEffect(p *Parsed, start int, args []string) Effect {
 				}
 				return EffectMayPrintSecret
 			}
+		}
+	case "ansible-vault":
+		if _, ok := subPath(p, start, "view"); ok {
+			return EffectMayPrintSecret
+		}
+		if _, ok := subPath(p, start, "decrypt"); ok && contains(optVals(p, start, args, "output"), "-") {
+			return EffectMayPrintSecret
+		}
+	case "terraform", "tofu":
+		// outputs and state hold the values marked sensitive
+		if _, ok := subPath(p, start, "output"); ok && hasOpt(p, start, "json", "raw") {
+			return EffectMayPrintSecret
+		}
+		if _, ok := subPath(p, start, "show"); ok && hasOpt(p, start, "json") {
+			return EffectMayPrintSecret
+		}
+		if _, ok := subPath(p, start, "state", "pull|show"); ok {
+			return EffectMayPrintSecret
 		}
 	case "aws":
 		if k, ok := subPath(p, start, "configure", "get"); ok {
@@ -287,6 +313,17 @@ func awsSecretKey(k string) bool {
 func kubeEffect(p *Parsed, start int, args []string) Effect {
 	switch path.Base(args[0]) {
 	case "helm":
+		return 0
+	case "k3s", "microk8s", "k0s":
+		// k3s kubectl …, microk8s kubectl …: kubectl's own words follow
+		if k := firstOperand(p, start); k >= 0 && p.Words[k].Val == "kubectl" {
+			q := *p
+			q.Words = append(append([]Word(nil), p.Words[:k]...), p.Words[k+1:]...)
+			return kubeEffect(&q, start, []string{"kubectl"})
+		}
+		if _, ok := subPath(p, start, "config|kubeconfig"); ok {
+			return EffectPrintsSecret // microk8s config, k0s kubeconfig admin: the admin kubeconfig
+		}
 		return 0
 	}
 	if _, ok := subPath(p, start, "config", "view"); ok && hasOpt(p, start, "raw", "flatten") {
@@ -556,4 +593,67 @@ func trackAt(p *Parsed, start int) int {
 		return -1
 	}
 	return -1
+}
+
+// firstOperand returns the index in p.Words of the first operand from
+// start on, -1 when there is none.
+func firstOperand(p *Parsed, start int) int {
+	for k := start; k < len(p.Words); k++ {
+		if p.Words[k].Name == "" && p.Words[k].Arg != p.Sub {
+			return k
+		}
+	}
+	return -1
+}
+
+// storeEffect: the other secret managers and token CLIs, by their
+// subcommand paths: what prints one secret (bw get password, lpass show,
+// doppler secrets get, glab auth status -t, fly auth token, aws-vault
+// export, kind get kubeconfig) and what prints many among other data
+// (bw list items, sops -d, doppler secrets).
+func storeEffect(p *Parsed, start int, args []string) Effect {
+	name := path.Base(args[0])
+	for _, r := range storePaths {
+		if r.tool != name {
+			continue
+		}
+		if _, ok := subPath(p, start, r.path...); ok && (r.opts == nil || hasOpt(p, start, r.opts...)) {
+			return r.effect
+		}
+	}
+	return 0
+}
+
+// storePaths are the secret-printing subcommand paths of the tools
+// storeSpec covers, most specific first.
+var storePaths = []struct {
+	tool   string
+	path   []string
+	opts   []string
+	effect Effect
+}{
+	{"glab", []string{"auth", "status"}, []string{"show-token", "t"}, EffectPrintsSecret},
+	{"glab", []string{"config", "get", "token"}, nil, EffectPrintsSecret},
+	{"fly", []string{"auth", "token"}, nil, EffectPrintsSecret},
+	{"flyctl", []string{"auth", "token"}, nil, EffectPrintsSecret},
+	{"doppler", []string{"secrets", "get"}, []string{"plain"}, EffectPrintsSecret},
+	{"doppler", []string{"secrets", "get|download"}, nil, EffectMayPrintSecret},
+	{"doppler", []string{"secrets"}, nil, EffectMayPrintSecret},
+	{"doppler", []string{"configure", "get", "token"}, nil, EffectPrintsSecret},
+	{"infisical", []string{"secrets", "get"}, nil, EffectPrintsSecret},
+	{"infisical", []string{"secrets|export"}, nil, EffectMayPrintSecret},
+	{"chamber", []string{"read"}, nil, EffectPrintsSecret},
+	{"chamber", []string{"export"}, nil, EffectMayPrintSecret},
+	{"aws-vault", []string{"export"}, nil, EffectPrintsSecret},
+	{"bw", []string{"get", "password|totp|notes"}, nil, EffectPrintsSecret},
+	{"bw", []string{"unlock|login"}, []string{"raw"}, EffectPrintsSecret},
+	{"bw", []string{"get|list|export"}, nil, EffectMayPrintSecret},
+	{"lpass", []string{"show"}, nil, EffectPrintsSecret},
+	{"lpass", []string{"export"}, nil, EffectMayPrintSecret},
+	{"keepassxc-cli", []string{"show"}, nil, EffectPrintsSecret},
+	{"keepassxc-cli", []string{"export"}, nil, EffectMayPrintSecret},
+	{"kwallet-query", []string{"*"}, []string{"read-password", "r"}, EffectPrintsSecret},
+	{"sops", []string{"*"}, []string{"decrypt", "d", "extract"}, EffectMayPrintSecret},
+	{"sops", []string{"decrypt"}, nil, EffectMayPrintSecret},
+	{"kind", []string{"get", "kubeconfig"}, nil, EffectPrintsSecret},
 }

@@ -22,6 +22,10 @@ var secretHostTierCases = []tierCase{
 	{name: "git config of a name", cmd: "git config --get user.name", rules: []string{"global allow git *"}, want: Allow},
 	{name: "printenv * does not cover the whole environment", cmd: "printenv", rules: []string{"global allow printenv *"}, want: Ask},
 	{name: "set * does not cover set", cmd: "set", rules: []string{"global allow set *"}, want: Ask},
+	{name: "terraform output -json", cmd: "terraform output -json", rules: []string{"global allow terraform *"}, want: Ask, rule: RuleExecCapable},
+	{name: "terraform output", cmd: "terraform output", rules: []string{"global allow terraform *"}, want: Allow},
+	{name: "sops -d", cmd: "sops -d secrets.yaml", rules: []string{"global allow sops *"}, want: Ask, rule: RuleExecCapable},
+	{name: "bw list items", cmd: "bw list items", rules: []string{"global allow bw *"}, want: Ask, rule: RuleExecCapable},
 	// prints a secret: denied whatever the grant
 	{name: "gh * never covers gh auth token", cmd: "gh auth token", rules: []string{"global allow gh *"}, want: Deny, rule: "secret-print"},
 	{name: "nor the exact text", cmd: "gh auth token", rules: []string{"global allow gh auth token"}, want: Deny, rule: "secret-print"},
