@@ -201,6 +201,8 @@ var secretHostCases = []denyCase{
 	{`bw list items`, "", ""},
 	{`sops -d secrets.yaml`, "", ""},
 	{`terraform output -json`, "", ""},
+	{`git config get --regexp credential`, "", ""},
+	{`git config list --show-origin`, "", ""},
 	// echo of a secret variable is printenv of it
 	{`echo "$GITHUB_TOKEN"`, "secret-print", ""},
 	{`echo $AWS_SECRET_ACCESS_KEY`, "secret-print", ""},

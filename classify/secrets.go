@@ -410,6 +410,18 @@ func gitConfigEffect(p *Parsed, start int, args []string) Effect {
 		}
 		return 0
 	}
+	if ops[0] == "list" && !hasOpt(p, start, "local", "worktree") {
+		// git config list (git 2.46's --list): every setting of the
+		// user's and the system's files, tokens in URLs included
+		return EffectMayPrintSecret
+	}
+	if ops[0] == "get" && len(ops) >= 2 && hasOpt(p, start, "regexp") {
+		// git config get --regexp PATTERN (git 2.46's form)
+		if gitRegexpSecret(ops[1]) {
+			return EffectMayPrintSecret
+		}
+		return 0
+	}
 	if len(ops) == 1 || hasOpt(p, start, "get", "get-all", "get-urlmatch") || len(ops) >= 2 && (ops[0] == "get") {
 		key := ops[0]
 		if ops[0] == "get" && len(ops) >= 2 {
