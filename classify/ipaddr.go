@@ -45,17 +45,19 @@ func parseAddr(h string) (addr16, bool) {
 // looseIPv4 reads inet_aton's forms: one to four parts, each decimal,
 // octal (leading 0) or hex (0x); the last part fills the bytes left.
 func looseIPv4(s string) (uint32, bool) {
-	parts := strings.Split(s, ".")
-	if len(parts) > 4 {
+	n := strings.Count(s, ".") + 1
+	if n > 4 {
 		return 0, false
 	}
 	var out uint64
-	for i, p := range parts {
+	for i := 0; i < n; i++ {
+		p, rest, _ := strings.Cut(s, ".")
+		s = rest
 		v, ok := ipv4Part(p)
 		if !ok {
 			return 0, false
 		}
-		if i < len(parts)-1 {
+		if i < n-1 {
 			if v > 255 {
 				return 0, false
 			}
@@ -241,8 +243,11 @@ func MetadataHost(h string) bool {
 			return true
 		}
 	}
-	// a name whose leading labels spell the address (1.2.3.4.nip.io,
+	// a name whose labels spell the address (1.2.3.4.nip.io,
 	// 0xa9fea9fe.nip.io, app-169.254.169.254.sslip.io)
+	if strings.Count(h, ".") < 4 && !strings.Contains(h, "0x") {
+		return false
+	}
 	labels := strings.Split(h, ".")
 	for i := range labels {
 		for j := i + 1; j <= len(labels) && j <= i+4; j++ {
@@ -348,6 +353,9 @@ func metadataInURLs(l string) bool {
 func (w *walker) cloudMetadata(c int) bool {
 	cmd := &w.a.Commands[c]
 	p := w.words(c)
+	if !cmd.Opaque && len(cmd.Assigns) == 0 && !wordsMayNameHost(cmd.Args) {
+		return false // most commands: no word with a digit, a colon or a metadata name
+	}
 	hosts, _ := Hosts(cmd)
 	for _, h := range hosts {
 		if metadataInHost(h) {
@@ -442,4 +450,32 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// wordsMayNameHost is cloudMetadata's prefilter: an argument that could
+// spell a metadata service holds a digit, a colon or a percent-escape
+// (every address and URL), or one of the names' letters "metadata" /
+// "instance-data", or a non-ASCII byte (IDNA's dots and digits).
+func wordsMayNameHost(args []string) bool {
+	for _, a := range args[1:] {
+		for i := 0; i < len(a); i++ {
+			if c := a[i]; c >= '0' && c <= '9' || c == ':' || c == '%' || c >= 0x80 {
+				return true
+			}
+		}
+		if containsFold(a, "metadata") || containsFold(a, "instance-data") {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports sub (lowercase ASCII) in s, ignoring ASCII case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
