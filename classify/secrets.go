@@ -127,17 +127,27 @@ func optVals(p *Parsed, start int, args []string, names ...string) []string {
 // //registry.npmjs.org/:_authToken, DB_PASSWORD.
 func SecretName(name string) bool {
 	n := strings.ToUpper(name)
+	for _, suf := range []string{"_FILE", "_PATH", "_DIR", "_SOCK", "_SOCKET", "_HOME", "_ID", "_USER", "_USERNAME", "_NAME"} {
+		if strings.HasSuffix(n, suf) && !strings.HasSuffix(n, "KEY_ID") {
+			return false // where a secret is, or who it belongs to: not the secret (SSH_AUTH_SOCK, GOOGLE_APPLICATION_CREDENTIALS_FILE)
+		}
+	}
 	if secretVar(n) {
 		return true
 	}
-	for _, w := range []string{"_AUTH", "AUTHTOKEN", "AUTH_TOKEN", "APIKEY", "PASSPHRASE", "CREDENTIAL", "SESSION_KEY",
-		"CLIENT_SECRET", "_PASS", "PASS_", "_PWD", "_PAT", "PRIVATEKEY", "SIGNING_KEY", "WEBHOOK", "DSN", "CONNECTION_STRING",
-		"DATABASE_URL", "SECRET", "EXTRAHEADER", "AUTHORIZATION", "COOKIE", "SMTPPASS"} {
+	for _, w := range []string{"AUTHTOKEN", "AUTH_TOKEN", "APIKEY", "PASSPHRASE", "CREDENTIAL", "SESSION_KEY", "CLIENT_SECRET",
+		"_PASS_", "PRIVATEKEY", "SIGNING_KEY", "WEBHOOK", "_DSN", "CONNECTION_STRING", "DATABASE_URL", "SECRET", "EXTRAHEADER",
+		"AUTHORIZATION", "COOKIE", "SMTPPASS"} {
 		if strings.Contains(n, w) {
 			return true
 		}
 	}
-	return strings.HasSuffix(n, "_KEY") && !strings.HasSuffix(n, "_PUBLIC_KEY")
+	for _, suf := range []string{"_KEY", "_AUTH", "_PAT", "_PASS", "_PWD", "_PW"} {
+		if strings.HasSuffix(n, suf) && !strings.HasSuffix(n, "_PUBLIC_KEY") {
+			return true
+		}
+	}
+	return n == "DSN"
 }
 
 // envEffect: printenv NAME… prints those variables: a secret one is the
