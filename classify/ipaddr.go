@@ -353,10 +353,16 @@ func metadataInURLs(l string) bool {
 func (w *walker) cloudMetadata(c int) bool {
 	cmd := &w.a.Commands[c]
 	p := w.words(c)
+	hosts, unknown := Hosts(cmd)
+	if unknown && metadataInText(w.a.Text) {
+		// a host named at run time, or URLs read from stdin or a file, in
+		// a text that spells a metadata address (curl -K- <<< 'url=…',
+		// curl "http://$(printf %s 169.254.169.254)/")
+		return true
+	}
 	if !cmd.Opaque && len(cmd.Assigns) == 0 && !wordsMayNameHost(cmd.Args) {
 		return false // most commands: no word with a digit, a colon or a metadata name
 	}
-	hosts, _ := Hosts(cmd)
 	for _, h := range hosts {
 		if metadataInHost(h) {
 			return true

@@ -159,6 +159,11 @@ var secretHostCases = []denyCase{
 	{`lynx -dump http://169.254.169.254/`, "cloud-metadata", ""},
 	{`U=http://169.254.169.254/; curl $U`, "cloud-metadata", ""},
 	{`echo $(curl -s http://169.254.169.254/latest/meta-data/)`, "cloud-metadata", ""},
+	{`curl -K- <<< 'url = "http://169.254.169.254/"'`, "cloud-metadata", ""},
+	{`wget -i - <<< http://169.254.169.254/`, "cloud-metadata", ""},
+	{`curl "http://$(printf %s 169.254.169.254)/"`, "cloud-metadata", ""},
+	{`echo 169.254.169.254 | xargs -I{} curl http://{}/`, "cloud-metadata", ""},
+	{`printf 'gh auth token' | sh`, "secret-print", ""},
 	// look-alikes: a path that mentions the address, another link-local host, a search
 	{`curl https://docs.aws.amazon.com/169.254.169.254`, "", ""},
 	{`curl http://169.254.169.254@example.com/`, "", ""},
