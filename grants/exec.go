@@ -1235,7 +1235,7 @@ func markSecrets(c *classify.Command, m *marks) {
 	}
 	m.all, m.any = true, true
 	if m.reason == "" {
-		m.reason = c.Name + " may print secrets"
+		m.reason = c.Name + " may print secrets: only a grant of its exact text covers it"
 	}
 	for i := 1; i < len(c.Args); i++ {
 		m.sens[i] = true
