@@ -36,6 +36,10 @@ func Hosts(c *Command) (hosts []string, unknown bool) {
 				for _, d := range strings.Split(wd.Val, ",") {
 					h.url(wd.Arg, d)
 				}
+			case wd.Role == RoleUnknown && len(wd.Name) > 1 && hostOptionPrefix(wd.Name):
+				// an abbreviation older curls take (--reso, --prox): where
+				// it sends the request is not known
+				h.unknown = true
 			case wd.Name == "unix-socket" || wd.Name == "abstract-unix-socket" || wd.Name == "config":
 				h.unknown = true // a local service, or URLs and proxies in a file guard does not read
 			case wd.Name == "input-file":
@@ -548,4 +552,16 @@ func (w *walker) urlScheme(c int) bool {
 
 func fileURLWord(v string) bool {
 	return len(v) >= 5 && strings.EqualFold(v[:5], "file:")
+}
+
+// hostOptionPrefix reports an option name that is a prefix of one of
+// curl's and wget's options that name where a request goes.
+func hostOptionPrefix(name string) bool {
+	for _, o := range []string{"url", "proxy", "preproxy", "proxy1.0", "socks4", "socks4a", "socks5", "socks5-hostname", "doh-url",
+		"resolve", "connect-to", "dns-servers", "unix-socket", "abstract-unix-socket", "config", "input-file", "execute", "proto-default"} {
+		if strings.HasPrefix(o, name) {
+			return true
+		}
+	}
+	return false
 }

@@ -164,6 +164,8 @@ var secretHostCases = []denyCase{
 	{`curl "http://$(printf %s 169.254.169.254)/"`, "cloud-metadata", ""},
 	{`echo 169.254.169.254 | xargs -I{} curl http://{}/`, "cloud-metadata", ""},
 	{`printf 'gh auth token' | sh`, "secret-print", ""},
+	{`curl --reso x:80:169.254.169.254 http://x/`, "cloud-metadata", ""},
+	{`curl --connect x:80:169.254.169.254:80 http://x/`, "cloud-metadata", ""},
 	// look-alikes: a path that mentions the address, another link-local host, a search
 	{`curl https://docs.aws.amazon.com/169.254.169.254`, "", ""},
 	{`curl http://169.254.169.254@example.com/`, "", ""},

