@@ -232,9 +232,7 @@ func opsEffect(p *Parsed, start int, args []string) Effect {
 			// a release track before the group: gcloud beta auth …
 			if k := trackAt(p, start); k >= 0 {
 				q := *p
-				q.Words = append([]Word(nil), p.Words...)
-				q.Words[k].Val = "" // skipped below as a leading operand
-				q.Words = append(q.Words[:k], q.Words[k+1:]...)
+				q.Words = append(append([]Word(nil), p.Words[:k]...), p.Words[k+1:]...)
 				return opsEffect(&q, start, args)
 			}
 		}
