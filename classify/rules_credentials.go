@@ -148,6 +148,21 @@ var credentials = []credential{
 	{comps: []string{"/etc", "msmtprc"}},
 	{comps: []string{"/etc", "openvpn", "**"}, except: []string{"*.crt", "update-resolv-conf", "*.sh", "README*"}},
 	{comps: []string{"/var", "lib", "samba", "private", "*"}},
+	{comps: []string{"/etc", "samba", "smbpasswd"}},
+	{comps: []string{"/etc", "davfs2", "secrets"}},
+	{comps: []string{"/etc", "fetchmailrc"}},
+	{comps: []string{"/etc", "ddclient.conf"}},
+	{comps: []string{"/etc", "ddclient", "ddclient.conf"}},
+	{comps: []string{"/etc", "rsyncd.secrets"}},
+	{comps: []string{"/etc", "ldap", "ldap.secret"}},
+	{comps: []string{"/etc", "dovecot", "private", "*"}},
+	{comps: []string{"/etc", "nginx", "ssl", "*.key"}},
+	{comps: []string{"/etc", "nginx", "certs", "*.key"}},
+	{comps: []string{"/etc", "apache2", "ssl", "*.key"}},
+	{comps: []string{"/etc", "httpd", "ssl", "*.key"}},
+	{comps: []string{"/etc", "httpd", "conf", "ssl.key", "*"}},
+	{comps: []string{"/etc", "containerd", "certs.d", "**"}, except: []string{"*.crt", "hosts.toml", "*.cert"}},
+	{comps: []string{"/etc", "docker", "certs.d", "*", "*.key"}},
 	// credential caches in the scratch trees: Kerberos tickets, the ssh
 	// agent's socket (which signs with the user's keys)
 	{comps: []string{"/tmp", "krb5cc_*"}},
@@ -206,7 +221,9 @@ func credentialWords(c string) bool {
 		"ipsec.secrets", "ipsec.d", "strongswan", "swanctl", "sssd", "sssd.conf", "ldap.secret",
 		"libnss-ldap.secret", "pam_ldap.secret", "nslcd.conf", "mysql", "debian.cnf", "NetworkManager",
 		"system-connections", "wpa_supplicant", "wpa_supplicant.conf", "docker", "key.json", "master.passwd",
-		"spwd.db", "ceph", "exim4", "passwd.client", "msmtprc", "openvpn", "samba", "tmp", "user", "keyring":
+		"spwd.db", "ceph", "exim4", "passwd.client", "msmtprc", "openvpn", "samba", "tmp", "user", "keyring",
+		"smbpasswd", "davfs2", "fetchmailrc", "ddclient.conf", "ddclient", "rsyncd.secrets", "ldap", "dovecot",
+		"nginx", "apache2", "httpd", "conf", "ssl.key", "containerd", "certs.d":
 		return true
 	}
 	return false
@@ -259,7 +276,9 @@ var credentialGlobTargets = []string{
 	"swanctl", "sssd", "sssd.conf", "ldap.secret", "libnss-ldap.secret", "pam_ldap.secret", "nslcd.conf",
 	"mysql", "debian.cnf", "NetworkManager", "system-connections", "wpa_supplicant", "wpa_supplicant.conf",
 	"docker", "key.json", "master.passwd", "spwd.db", "ceph", "*.keyring", "exim4", "passwd.client", "msmtprc",
-	"openvpn", "samba", "tmp", "krb5cc_*", "ssh-*", "agent.*", "user", "krb5cc*", "keyring", "guard", "hmac.key",
+	"openvpn", "samba", "smbpasswd", "davfs2", "fetchmailrc", "ddclient.conf", "ddclient", "rsyncd.secrets",
+	"ldap", "dovecot", "nginx", "apache2", "httpd", "conf", "ssl.key", "containerd", "certs.d", "tmp",
+	"krb5cc_*", "ssh-*", "agent.*", "user", "krb5cc*", "keyring", "guard", "hmac.key",
 }
 
 // hasCredentialWord reports a path component that some credential entry
