@@ -26,6 +26,23 @@ const (
 	RoleUnknown             // no spec knows it: any path-like word may be read or written
 )
 
+// Effect is what a command does beyond the roles of its words, as its
+// spec declares it: reaching a subcommand (gh auth token), giving an option
+// (kubectl config view --raw) or naming an operand (aws configure get
+// aws_secret_access_key) that makes the program print a secret.
+type Effect uint8
+
+const (
+	// EffectPrintsSecret: the output is a token, password or private key
+	// and nothing else guard could mean a grant to cover: the hard
+	// denylist's secret-print.
+	EffectPrintsSecret Effect = 1 << iota
+	// EffectMayPrintSecret: the output may hold secrets among other data
+	// (kubectl get secret -o yaml, vault read, env): asked, and a '*' in
+	// a grant never covers it, only the literal text does.
+	EffectMayPrintSecret
+)
+
 var roleNames = [...]string{"", "flag", "text", "read", "write", "meta", "use", "dir", "program", "script", "url", "pattern", "secret", "unknown"}
 
 func (r Role) String() string {
@@ -53,6 +70,9 @@ type Opt struct {
 	// caches (go test -count=1, make -B, pytest --cache-clear, docker
 	// build --no-cache): guard never answers it from its cache either.
 	Fresh bool
+	// Effect: what giving the option does (gh auth status --show-token
+	// prints the token).
+	Effect Effect
 }
 
 // name is the canonical name of an option given as the letter b or the
@@ -126,6 +146,13 @@ type Spec struct {
 	// (RoleText) and the rest is read with the spec it returns. nil, or
 	// an action it returns nil for: the operands keep this spec's roles.
 	Action func(name string) *Spec
+	// Effect is what reaching this spec does: a subcommand's or action's
+	// spec that prints a secret (gh auth token, vault print token).
+	Effect Effect
+	// EffectIf returns the effect of the words this spec typed (p.Words
+	// from index start on; args is the command's argv): one that depends
+	// on an operand's value (aws configure get KEY, printenv NAME).
+	EffectIf func(p *Parsed, start int, args []string) Effect
 }
 
 // Word is one argument of a command, typed by its spec.
@@ -148,6 +175,9 @@ type Parsed struct {
 	// Fresh is the first word that asks for a fresh run (Opt.Fresh,
 	// Spec.FreshOperands), "" when none does.
 	Fresh string
+	// Effect holds the effects of the specs reached, the options given
+	// and the operands named (see [Effect]).
+	Effect Effect
 }
 
 // Has reports an option present, by canonical name.
@@ -264,6 +294,7 @@ func ParseArgs(s *Spec, args []string) Parsed {
 // the first operand (the subcommand) and returns its index; otherwise it
 // returns len(args).
 func parseInto(p *Parsed, s *Spec, args []string, from int) int {
+	p.Effect |= s.Effect
 	dashdash := false
 	firstGiven := false
 	start := len(p.Words)
@@ -324,6 +355,7 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 					break
 				}
 				if !so.takes() {
+					p.Effect |= so.Effect
 					p.Words = append(p.Words, Word{Arg: i, Name: so.name(a[k], ""), Role: RoleFlag})
 					if so.Fresh && p.Fresh == "" {
 						p.Fresh = a
@@ -346,6 +378,7 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 		if o.Fresh && p.Fresh == "" {
 			p.Fresh = a
 		}
+		p.Effect |= o.Effect
 		if !o.takes() || !attached && o.Optional || !attached && i+1 >= len(args) {
 			p.Words = append(p.Words, Word{Arg: i, Name: name, Role: RoleFlag})
 			continue
@@ -374,6 +407,9 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 		p.Words = append(p.Words, Word{Arg: i, Name: name, Role: o.Val, Val: val})
 	}
 	s.operandRoles(p, start, ops, firstGiven)
+	if s.EffectIf != nil {
+		p.Effect |= s.EffectIf(p, start, args)
+	}
 	return len(args)
 }
 
@@ -488,4 +524,4 @@ func SpecFor(name string) *Spec {
 }
 
 // specFamilies are the family tables, one file each.
-var specFamilies = [...]func(string) *Spec{filesSpec, searchSpec, archiveSpec, vcsSpec, netSpec, buildSpec, shellSpec, adminSpec}
+var specFamilies = [...]func(string) *Spec{filesSpec, searchSpec, archiveSpec, vcsSpec, netSpec, buildSpec, shellSpec, adminSpec, secretsSpec}

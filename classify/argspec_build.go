@@ -100,7 +100,13 @@ var npmGlobal = []Opt{
 	{Short: "gDSEOy", Long: []string{"global", "save-dev", "save", "save-exact", "yes", "silent", "verbose", "version", "help", "ignore-scripts", "dry-run", "force", "workspaces", "include-workspace-root"}},
 }
 
-func npmSub(string) *Spec { return &npmSubSpec }
+func npmSub(sub string) *Spec {
+	switch sub {
+	case "config", "c", "get":
+		return &npmConfigSpec
+	}
+	return &npmSubSpec
+}
 
 // npmSubSpec: npm test, pnpm run build…: the script's own flags come
 // after "--" (npm) or among the operands (pnpm, yarn, bun); those that ask
@@ -113,6 +119,10 @@ var npmSubOpts = append(npmGlobal[:len(npmGlobal):len(npmGlobal)],
 // scriptFreshFlags are the flags of the common test runners and build
 // tools that skip their caches: jest, vitest, pytest, turbo, nx, gradle.
 var scriptFreshFlags = []string{"--no-cache", "--clearCache", "--clear-cache", "--cache-clear", "--force", "--skip-nx-cache", "--rerun-tasks", "--no-build-cache"}
+
+// npmConfigSpec: npm config get KEY (npm get KEY) prints an auth key's
+// token (secrets.go).
+var npmConfigSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal, EffectIf: npmEffect}
 
 var cargoSpec = Spec{Sub: cargoSub, Opts: cargoGlobal}
 

@@ -35,8 +35,14 @@ func netSpec(name string) *Spec {
 		return &opensslSpec
 	case "ssh-keygen", "ssh-add", "ssh-copy-id":
 		return &sshKeySpec
-	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl":
+	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl", "microk8s", "k0s":
 		return &kubeSpec
+	case "gh":
+		return &ghSpec
+	case "heroku":
+		return &herokuSpec
+	case "doctl":
+		return &doctlSpec
 	case "ansible", "ansible-playbook", "ansible-vault", "gcloud", "az", "aws", "terraform", "tofu", "flux", "argocd", "k9s", "kubectx":
 		return &opsSpec
 	}
@@ -48,14 +54,24 @@ var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
 	{Long: []string{"output-dir"}, Val: RoleDir},
-	{Short: "K", Long: []string{"config", "netrc-file", "etag-compare"}, Val: RoleRead},
+	{Short: "K", Long: []string{"config"}, Val: RoleRead},
+	{Long: []string{"netrc-file", "etag-compare"}, Val: RoleRead},
 	{Short: "T", Long: []string{"upload-file"}, Val: RoleRead},
 	{Short: "dF", Long: []string{"data", "data-binary", "data-ascii", "data-urlencode", "form", "json", "form-string", "data-raw", "url-query"}, Val: RoleRead},
 	// -H @FILE sends FILE's lines as headers; -w @FILE prints FILE's text
 	{Short: "Hw", Long: []string{"header", "proxy-header", "write-out"}, Val: RoleRead},
 	{Short: "uU", Long: []string{"user", "proxy-user", "oauth2-bearer", "pass", "proxy-pass", "key-pass"}, Val: RoleSecret},
 	{Short: "Eb", Long: []string{"cert", "key", "cacert", "capath", "proxy-cert", "proxy-key", "cookie", "pinnedpubkey"}, Val: RoleUse},
-	{Short: "xAeXYyzCmrt", Long: []string{"proxy", "user-agent", "referer", "request", "url", "connect-timeout", "max-time", "retry", "range", "resolve", "connect-to", "limit-rate", "socks5", "socks5-hostname", "preproxy", "interface", "proto", "proto-redir", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time"}, Val: RoleText},
+	// every option that names where the request goes is a URL or a host
+	// the network tier judges (hosts.go): the URL, proxies, DNS over HTTPS;
+	// --resolve and --connect-to name the address it really connects to
+	{Long: []string{"url"}, Val: RoleURL},
+	{Short: "x", Long: []string{"proxy"}, Val: RoleURL},
+	{Long: []string{"preproxy", "proxy1.0", "socks4", "socks4a", "socks5", "socks5-hostname", "doh-url"}, Val: RoleURL},
+	{Long: []string{"dns-servers"}, Val: RoleText},
+	{Long: []string{"resolve", "connect-to"}, Val: RoleText},
+	{Long: []string{"unix-socket", "abstract-unix-socket"}, Val: RoleUse},
+	{Short: "AeXYyzCmrt", Long: []string{"user-agent", "referer", "request", "connect-timeout", "max-time", "retry", "range", "limit-rate", "interface", "proto", "proto-redir", "proto-default", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time", "noproxy"}, Val: RoleText},
 	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
@@ -63,7 +79,8 @@ var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
 	{Short: "O", Long: []string{"output-document"}, Val: RoleWrite},
 	{Short: "oa", Long: []string{"output-file", "append-output", "save-cookies", "save-headers-to", "warc-file"}, Val: RoleWrite},
 	{Short: "P", Long: []string{"directory-prefix"}, Val: RoleDir},
-	{Short: "i", Long: []string{"input-file", "post-file", "body-file", "load-cookies", "config", "ca-certificate", "certificate", "private-key"}, Val: RoleRead},
+	{Short: "i", Long: []string{"input-file"}, Val: RoleRead},
+	{Long: []string{"post-file", "body-file", "load-cookies", "config", "ca-certificate", "certificate", "private-key"}, Val: RoleRead},
 	{Long: []string{"password", "http-password", "ftp-password", "proxy-password"}, Val: RoleSecret},
 	{Short: "e", Long: []string{"execute"}, Val: RoleText},
 	{Long: []string{"post-data", "body-data", "header", "user-agent", "user", "http-user", "ftp-user", "method", "referer", "quota", "wait", "level", "accept", "reject", "tries", "timeout"}, Val: RoleText},
@@ -217,7 +234,7 @@ var sshKeySpec = Spec{Operands: RoleUse, Opts: []Opt{
 
 // opsSpec: cluster and deployment CLIs. Their key and config options
 // name files they use to authenticate, never print.
-var opsSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+var opsSpec = Spec{Operands: RoleUnknown, EffectIf: opsEffect, Opts: []Opt{
 	{Long: []string{"kubeconfig", "private-key", "key-file", "vault-password-file", "client-key", "client-certificate", "certificate-authority", "identity", "ssh-key", "keyfile", "credentials-file", "service-account-key-file", "cert-file", "ca-file"}, Val: RoleUse},
 	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
 	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},
@@ -236,9 +253,18 @@ var sftpSpec = Spec{Operands: RoleText, Opts: []Opt{
 
 // kubeSpec: kubectl, oc and helm, whose -i is a flag (kubectl exec -i,
 // helm upgrade -i), not ansible's inventory.
-var kubeSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+var kubeSpec = Spec{Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
 	{Long: []string{"kubeconfig", "client-key", "client-certificate", "certificate-authority", "key-file", "cert-file", "ca-file"}, Val: RoleUse},
 	{Short: "fk", Long: []string{"filename", "values", "kustomize"}, Val: RoleRead},
 	{Short: "nslocL", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "as-group", "as-uid", "output", "selector", "container", "field-selector", "template", "set", "set-string", "version", "repo", "timeout"}, Val: RoleText},
 	{Short: "itwAR", Long: []string{"stdin", "tty", "install", "watch", "all-namespaces", "recursive", "insecure-skip-tls-verify", "atomic", "wait"}},
 }}
+
+// ghSpec, herokuSpec, doctlSpec: hosting CLIs, known here for the
+// subcommands that print their tokens (secrets.go); their other words
+// keep the conservative reading.
+var ghSpec = Spec{Operands: RoleUnknown, EffectIf: ghEffect}
+
+var herokuSpec = Spec{Operands: RoleUnknown, EffectIf: herokuEffect}
+
+var doctlSpec = Spec{Operands: RoleUnknown, EffectIf: doctlEffect}

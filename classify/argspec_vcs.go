@@ -275,7 +275,7 @@ var gitLsRemoteSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 // gitConfigSpec: -f/--file reads another file (and writes it when a
 // value is set: grants' exec table marks it either way), --edit runs an
 // editor, --global/--system change git for every repository.
-var gitConfigSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitConfigSpec = Spec{Abbrev: true, Operands: RoleText, EffectIf: gitConfigEffect, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "e", Long: []string{"edit"}},
 	{Long: []string{"blob", "type", "default", "comment", "value"}, Val: RoleText},

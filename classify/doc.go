@@ -75,6 +75,17 @@
 // redis-cli -a X) and password variables come back in
 // [Analysis.Secrets], which every record redacts.
 //
+// A spec also declares effects ([Effect], secrets.go): the subcommands,
+// options and operands that make a program print a secret (gh auth token,
+// kubectl config view --raw, aws configure get KEY, printenv NAME) or may
+// print secrets among other output (kubectl get secret -o yaml, vault
+// read). [Parsed.Effect] carries them: secret-print denies the first, and
+// grants lets no '*' cover the second. [Hosts] types every word that sends
+// a request somewhere (URLs, proxies, --resolve and --connect-to
+// addresses, ssh jump hosts), [HostKey] keeps the port of a control API
+// on this machine (localhost:6379), and [MetadataHost] reads an address
+// in every spelling a client connects to (cloud-metadata).
+//
 // # Rules
 //
 // The hard denylist (rules.go, denyRules) and the built-in ask rules

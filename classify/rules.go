@@ -27,6 +27,8 @@ var denyRules = []rule{
 	{"privilege", "runs a command as another user (sudo, su, doas, pkexec, run0); guard never runs this: ask the human to run it", (*walker).privilege},
 	{"download-exec", "runs code downloaded from the network; download it, read it, then run the file", (*walker).downloadExec},
 	{"credential-read", "reads a credential file (private keys, cloud or registry credentials, shadow passwords); guard never runs this", (*walker).credentialRead},
+	{"secret-print", "prints a token, password or private key (gh auth token, gcloud auth print-access-token, kubectl config view --raw, printenv of a secret); guard never runs this: the tools that need a credential read it themselves", (*walker).secretPrint},
+	{"cloud-metadata", "reaches a cloud metadata endpoint (169.254.169.254, metadata.google.internal, fd00:ec2::254 in any spelling), which hands out the machine's credentials; guard never runs this", (*walker).cloudMetadata},
 	{"security-off", "turns off a security mechanism (firewall, SELinux, AppArmor, audit, SIP); guard never runs this", (*walker).securityOff},
 	{"kill-all", "signals every process the user can reach (kill -1); guard never runs this", (*walker).killAll},
 	{"guard-self", "changes guard's own grants, config, state or installation, or an agent's wiring of guard, from inside a guarded command; only the human may do that, at their terminal", (*walker).guardSelf},
@@ -51,6 +53,7 @@ var askRules = []rule{
 	{"kubectl-delete", "kubectl delete removes cluster resources", (*walker).kubectlDelete},
 	{"terraform-destroy", "destroys infrastructure managed by terraform", (*walker).terraformDestroy},
 	{"docker-prune", "docker prune deletes containers, images, volumes or networks", (*walker).dockerPrune},
+	{"url-scheme", "fetches a URL whose scheme is not the web's (gopher://, dict://, file://, ldap://, telnet://…): it can send raw bytes to any port or read local files", (*walker).urlScheme},
 	{"dotenv-read", "reads a .env file, where projects keep their secrets (.env.example, .env.sample and .env.template are fine)", (*walker).dotenvRead},
 }
 
@@ -58,11 +61,11 @@ var askRules = []rule{
 // the verdict names the worst (rm -rf ~ must not read like rm -rf build)
 // and lists the rest.
 var severity = []string{
-	"rm-root", "disk-format", "disk-write", "fork-bomb", "kill-all", "credential-read", "privilege",
+	"rm-root", "disk-format", "disk-write", "fork-bomb", "kill-all", "credential-read", "secret-print", "cloud-metadata", "privilege",
 	"guard-self", "download-exec", "security-off", "chmod-system", "chattr-system", "shred", "hidden-exec",
 	"rm-home", "terraform-destroy", "kubectl-delete", "sql-drop", "git-force-push", "find-delete",
 	"git-clean", "git-reset-hard", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
-	"truncate", "docker-prune", "dotenv-read",
+	"truncate", "docker-prune", "url-scheme", "dotenv-read",
 }
 
 // MostSevere returns the most severe of hits (the first of equals) and

@@ -104,6 +104,73 @@ var credentials = []credential{
 	{comps: []string{"~", ".boto"}},
 	{comps: []string{"~", ".databrickscfg"}},
 	{comps: []string{"~", ".terraformrc"}},
+	// what servers keep under /etc and /var/lib (issue 18): TLS and VPN
+	// private keys, cluster admin configs and join tokens, CI runner and
+	// package repository credentials, mail relay, PPP, IPsec, directory
+	// and database service passwords, Wi-Fi keys
+	{comps: []string{"/etc", "pki", "*", "private", "*"}},
+	{comps: []string{"/etc", "rancher", "k3s", "k3s.yaml"}},
+	{comps: []string{"/etc", "rancher", "k3s", "registries.yaml"}},
+	{comps: []string{"/etc", "rancher", "rke2", "rke2.yaml"}},
+	{comps: []string{"/var", "lib", "rancher", "*", "server", "token"}},
+	{comps: []string{"/var", "lib", "rancher", "*", "server", "node-token"}},
+	{comps: []string{"/var", "lib", "rancher", "*", "server", "tls", "*.key"}},
+	{comps: []string{"/var", "lib", "rancher", "*", "server", "cred", "**"}},
+	{comps: []string{"/etc", "kubernetes", "pki", "*.key"}},
+	{comps: []string{"/etc", "kubernetes", "pki", "etcd", "*.key"}},
+	{comps: []string{"/var", "lib", "kubelet", "pki", "*"}, except: []string{"*.crt"}},
+	{comps: []string{"/etc", "gitlab-runner", "config.toml"}},
+	{comps: []string{"/etc", "gitlab", "gitlab-secrets.json"}},
+	{comps: []string{"/etc", "gitlab", "initial_root_password"}},
+	{comps: []string{"/etc", "apt", "auth.conf"}},
+	{comps: []string{"/etc", "apt", "auth.conf.d", "*"}},
+	{comps: []string{"/etc", "postfix", "sasl_passwd*"}},
+	{comps: []string{"/etc", "ppp", "*-secrets"}},
+	{comps: []string{"/etc", "ipsec.secrets"}},
+	{comps: []string{"/etc", "ipsec.d", "private", "*"}},
+	{comps: []string{"/etc", "strongswan", "ipsec.secrets"}},
+	{comps: []string{"/etc", "strongswan", "swanctl", "private", "*"}},
+	{comps: []string{"/etc", "swanctl", "private", "*"}},
+	{comps: []string{"/etc", "sssd", "sssd.conf"}},
+	{comps: []string{"/etc", "ldap.secret"}},
+	{comps: []string{"/etc", "libnss-ldap.secret"}},
+	{comps: []string{"/etc", "pam_ldap.secret"}},
+	{comps: []string{"/etc", "nslcd.conf"}},
+	{comps: []string{"/etc", "mysql", "debian.cnf"}},
+	{comps: []string{"/etc", "NetworkManager", "system-connections", "*"}},
+	{comps: []string{"/etc", "wpa_supplicant", "*.conf"}},
+	{comps: []string{"/etc", "wpa_supplicant.conf"}},
+	{comps: []string{"/etc", "docker", "key.json"}},
+	{comps: []string{"/etc", "master.passwd"}},
+	{comps: []string{"/etc", "spwd.db"}},
+	{comps: []string{"/etc", "ceph", "*.keyring"}},
+	{comps: []string{"/etc", "exim4", "passwd.client"}},
+	{comps: []string{"/etc", "msmtprc"}},
+	{comps: []string{"/etc", "openvpn", "**"}, except: []string{"*.crt", "update-resolv-conf", "*.sh", "README*"}},
+	{comps: []string{"/var", "lib", "samba", "private", "*"}},
+	{comps: []string{"/etc", "samba", "smbpasswd"}},
+	{comps: []string{"/etc", "davfs2", "secrets"}},
+	{comps: []string{"/etc", "fetchmailrc"}},
+	{comps: []string{"/etc", "ddclient.conf"}},
+	{comps: []string{"/etc", "ddclient", "ddclient.conf"}},
+	{comps: []string{"/etc", "rsyncd.secrets"}},
+	{comps: []string{"/etc", "ldap", "ldap.secret"}},
+	{comps: []string{"/etc", "dovecot", "private", "*"}},
+	{comps: []string{"/etc", "nginx", "ssl", "*.key"}},
+	{comps: []string{"/etc", "nginx", "certs", "*.key"}},
+	{comps: []string{"/etc", "apache2", "ssl", "*.key"}},
+	{comps: []string{"/etc", "httpd", "ssl", "*.key"}},
+	{comps: []string{"/etc", "httpd", "conf", "ssl.key", "*"}},
+	{comps: []string{"/etc", "containerd", "certs.d", "**"}, except: []string{"*.crt", "hosts.toml", "*.cert"}},
+	{comps: []string{"/etc", "docker", "certs.d", "*", "*.key"}},
+	// credential caches in the scratch trees: Kerberos tickets, the ssh
+	// agent's socket (which signs with the user's keys)
+	{comps: []string{"/tmp", "krb5cc_*"}},
+	{comps: []string{"/tmp", "krb5cc_*", "**"}},
+	{comps: []string{"/var", "tmp", "krb5cc_*"}},
+	{comps: []string{"/tmp", "ssh-*", "agent.*"}},
+	{comps: []string{"/run", "user", "*", "krb5cc*"}},
+	{comps: []string{"/run", "user", "*", "keyring", "**"}},
 	// guard's own HMAC key: with it, a short redacted secret in the audit
 	// can be recovered from its keyed hash by guessing
 	{comps: []string{"guard", "hmac.key"}},
@@ -136,19 +203,27 @@ func (w *walker) homeDir(comps []string) bool {
 // guard process would pay for; TestCredentialWords keeps the two in step.
 func credentialWords(c string) bool {
 	switch c {
-	case ".aws", ".azure", ".bash_history", ".cargo", ".config", ".docker", ".git-credentials", ".gnupg",
-		".kube", ".local", ".mysql_history", ".netrc", ".npmrc", ".pgpass", ".psql_history", ".pypirc",
-		".ssh", ".terraform.d", ".vault-token", ".yarnrc.yml", ".zsh_history", "_netrc",
-		"accessTokens.json", "auth.json", "cache", "cli", "config", "config.json", "containers",
-		"credentials", "credentials.tfrc.json", "credentials.toml", "environ", "etc", "fish", "fish_history",
-		"gcloud", "gh", "git", "gshadow", "gshadow-", "hosts.yml", "krb5.keytab", "kubernetes", "letsencrypt",
-		"opasswd", "private", "proc", "rclone", "rclone.conf", "run", "secrets", "security", "shadow",
-		"shadow-", "share", "ssh", "ssl", "sso", "task", "var", "wireguard",
-		"sops", "age", ".age", ".minikube", "profiles", "certs", ".claude", ".credentials.json", ".codex",
-		".gemini", "oauth_creds.json", "github-copilot", ".my.cnf", ".gem",
-		"hub", "glab-cli", "config.yml", "doctl", "config.yaml", "stripe", "config.toml", "netlify", "configstore",
-		"firebase-tools.json", "com.vercel.cli", ".fly", ".wrangler", "default.toml", "huggingface", "token", ".huggingface",
-		".subversion", "auth", ".android", "adbkey", ".s3cfg", ".boto", ".databrickscfg", ".terraformrc", "guard", "hmac.key":
+	case ".aws", ".azure", ".bash_history", ".cargo", ".config", ".docker", ".git-credentials", ".gnupg", ".kube",
+		".local", ".mysql_history", ".netrc", ".npmrc", ".pgpass", ".psql_history", ".pypirc", ".ssh",
+		".terraform.d", ".vault-token", ".yarnrc.yml", ".zsh_history", "_netrc", "accessTokens.json", "auth.json",
+		"cache", "cli", "config", "config.json", "containers", "credentials", "credentials.tfrc.json",
+		"credentials.toml", "environ", "etc", "fish", "fish_history", "gcloud", "gh", "git", "gshadow", "gshadow-",
+		"hosts.yml", "krb5.keytab", "kubernetes", "letsencrypt", "opasswd", "private", "proc", "rclone",
+		"rclone.conf", "run", "secrets", "security", "shadow", "shadow-", "share", "ssh", "ssl", "sso", "task",
+		"var", "wireguard", "sops", "age", ".age", ".minikube", "profiles", "certs", ".claude",
+		".credentials.json", ".codex", ".gemini", "oauth_creds.json", "github-copilot", ".my.cnf", ".gem", "hub",
+		"glab-cli", "config.yml", "doctl", "config.yaml", "stripe", "config.toml", "netlify", "configstore",
+		"firebase-tools.json", "com.vercel.cli", ".fly", ".wrangler", "default.toml", "huggingface", "token",
+		".huggingface", ".subversion", "auth", ".android", "adbkey", ".s3cfg", ".boto", ".databrickscfg",
+		".terraformrc", "guard", "hmac.key", "pki", "rancher", "k3s", "k3s.yaml", "registries.yaml", "rke2",
+		"rke2.yaml", "lib", "server", "node-token", "tls", "cred", "etcd", "kubelet", "gitlab-runner", "gitlab",
+		"gitlab-secrets.json", "initial_root_password", "apt", "auth.conf", "auth.conf.d", "postfix", "ppp",
+		"ipsec.secrets", "ipsec.d", "strongswan", "swanctl", "sssd", "sssd.conf", "ldap.secret",
+		"libnss-ldap.secret", "pam_ldap.secret", "nslcd.conf", "mysql", "debian.cnf", "NetworkManager",
+		"system-connections", "wpa_supplicant", "wpa_supplicant.conf", "docker", "key.json", "master.passwd",
+		"spwd.db", "ceph", "exim4", "passwd.client", "msmtprc", "openvpn", "samba", "tmp", "user", "keyring",
+		"smbpasswd", "davfs2", "fetchmailrc", "ddclient.conf", "ddclient", "rsyncd.secrets", "ldap", "dovecot",
+		"nginx", "apache2", "httpd", "conf", "ssl.key", "containerd", "certs.d":
 		return true
 	}
 	return false
@@ -183,17 +258,27 @@ func globNamesCredential(c string) bool {
 // keeps it in step with the table).
 var credentialGlobTargets = []string{
 	".ssh", ".aws", "credentials", "sso", "cache", ".netrc", "_netrc", ".git-credentials", ".gnupg", ".config",
-	"gcloud", ".docker", "config.json", ".kube", "config*", "gh", "hosts.yml", ".pgpass", ".vault-token", ".pypirc",
-	".terraform.d", "credentials.tfrc.json", ".azure", "accessTokens.json", "msal_token_cache.*", "etc", "shadow",
-	"shadow-", "gshadow", "gshadow-", "ssh", "ssh_host_*_key", "git", ".cargo", "credentials.toml", "containers",
-	"auth.json", "rclone", "rclone.conf", "cli", ".npmrc", ".yarnrc.yml", "var", "run", "secrets", "kubernetes",
-	"*.conf", ".bash_history", ".zsh_history", ".psql_history", ".mysql_history", ".local", "share", "fish",
-	"fish_history", "ssl", "private", "letsencrypt", "wireguard", "krb5.keytab", "security", "opasswd", "proc",
-	"environ", "task", "sops", "age", ".age", ".minikube", "*.key", "profiles", "certs", "*key.pem", ".claude",
-	".credentials.json", ".codex", ".gemini", "oauth_creds.json", "github-copilot", "*.json", ".my.cnf", ".gem",
-	"hub", "glab-cli", "config.yml", "doctl", "config.yaml", "stripe", "config.toml", "netlify", "configstore",
-	"firebase-tools.json", "com.vercel.cli", ".fly", ".wrangler", "config", "default.toml", "huggingface", "token", ".huggingface",
-	".subversion", "auth", ".android", "adbkey", ".s3cfg", ".boto", ".databrickscfg", ".terraformrc", "guard", "hmac.key",
+	"gcloud", ".docker", "config.json", ".kube", "config*", "gh", "hosts.yml", ".pgpass", ".vault-token",
+	".pypirc", ".terraform.d", "credentials.tfrc.json", ".azure", "accessTokens.json", "msal_token_cache.*",
+	"etc", "shadow", "shadow-", "gshadow", "gshadow-", "ssh", "ssh_host_*_key", "git", ".cargo",
+	"credentials.toml", "containers", "auth.json", "rclone", "rclone.conf", "cli", ".npmrc", ".yarnrc.yml",
+	"var", "run", "secrets", "kubernetes", "*.conf", ".bash_history", ".zsh_history", ".psql_history",
+	".mysql_history", ".local", "share", "fish", "fish_history", "ssl", "private", "letsencrypt", "wireguard",
+	"krb5.keytab", "security", "opasswd", "proc", "environ", "task", "sops", "age", ".age", ".minikube",
+	"*.key", "profiles", "certs", "*key.pem", ".claude", ".credentials.json", ".codex", ".gemini",
+	"oauth_creds.json", "github-copilot", "*.json", ".my.cnf", ".gem", "hub", "glab-cli", "config.yml", "doctl",
+	"config.yaml", "stripe", "config.toml", "netlify", "configstore", "firebase-tools.json", "com.vercel.cli",
+	".fly", ".wrangler", "config", "default.toml", "huggingface", "token", ".huggingface", ".subversion",
+	"auth", ".android", "adbkey", ".s3cfg", ".boto", ".databrickscfg", ".terraformrc", "pki", "rancher", "k3s",
+	"k3s.yaml", "registries.yaml", "rke2", "rke2.yaml", "lib", "server", "node-token", "tls", "cred", "etcd",
+	"kubelet", "gitlab-runner", "gitlab", "gitlab-secrets.json", "initial_root_password", "apt", "auth.conf",
+	"auth.conf.d", "postfix", "sasl_passwd*", "ppp", "*-secrets", "ipsec.secrets", "ipsec.d", "strongswan",
+	"swanctl", "sssd", "sssd.conf", "ldap.secret", "libnss-ldap.secret", "pam_ldap.secret", "nslcd.conf",
+	"mysql", "debian.cnf", "NetworkManager", "system-connections", "wpa_supplicant", "wpa_supplicant.conf",
+	"docker", "key.json", "master.passwd", "spwd.db", "ceph", "*.keyring", "exim4", "passwd.client", "msmtprc",
+	"openvpn", "samba", "smbpasswd", "davfs2", "fetchmailrc", "ddclient.conf", "ddclient", "rsyncd.secrets",
+	"ldap", "dovecot", "nginx", "apache2", "httpd", "conf", "ssl.key", "containerd", "certs.d", "tmp",
+	"krb5cc_*", "ssh-*", "agent.*", "user", "krb5cc*", "keyring", "guard", "hmac.key",
 }
 
 // hasCredentialWord reports a path component that some credential entry
@@ -627,6 +712,19 @@ func (w *walker) valueField(c int, wd Word) field {
 		}
 	}
 	return f
+}
+
+// ReadsTree reports a command that reads the whole tree of a directory
+// it names (grep -r, rg, cp -r, tar -c, zip -r, rsync -a): the path tier
+// asks when such a tree holds a place it would ask about on its own
+// (grep -r x /etc reads /etc/shadow).
+func ReadsTree(c *Command) bool {
+	switch c.Name {
+	case "rg", "ag", "ack":
+		return true
+	}
+	p := c.Words()
+	return readsTree(c.Name, &p)
 }
 
 // readsTree reports a command that reads whole directory trees, hidden

@@ -55,7 +55,10 @@
 // ssh host CMD, sed -i, awk system(), docker run -v, …, see execTable), the
 // command a wrapper runs (xargs, find -exec, timeout), the script of bash -c
 // or of an interpreter one-liner (python -c), and for programs in that table
-// any dynamic argument. Only literal pattern text covers such a word.
+// any dynamic argument, and every word of a command the argument model
+// says may print secrets (classify.EffectMayPrintSecret: kubectl get
+// secret -o yaml, vault read, printenv or set alone). Only literal pattern
+// text covers such a word.
 // The table reads each command as the argument model types it
 // (classify.Command.Words): an entry names options by the spec's names
 // and operands by their text, so bundles (rsync -avze sh), attached values

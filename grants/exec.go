@@ -267,6 +267,7 @@ func markCommand(c *classify.Command, m *marks) {
 	} else {
 		markRoles(c, m, nil)
 	}
+	markSecrets(c, m)
 	if known && c.Dynamic != nil {
 		for i := 1; i < len(c.Args) && i < len(c.Dynamic); i++ {
 			if c.Dynamic[i] {
@@ -1218,4 +1219,25 @@ func subRisk(c *classify.Command, p classify.Parsed, sub string) string {
 		}
 	}
 	return ""
+}
+
+// markSecrets marks a command the argument model says may print secrets
+// (classify's EffectMayPrintSecret: kubectl get secret -o yaml, vault
+// read, printenv alone), and the environment dumps (set, export -p): no
+// '*' in a grant covers it, only the literal text does.
+func markSecrets(c *classify.Command, m *marks) {
+	if c.Wrap != classify.WrapNone || len(c.Args) == 0 {
+		return
+	}
+	p := typedWords(c)
+	if p.Effect&(classify.EffectMayPrintSecret|classify.EffectPrintsSecret) == 0 && !envDump(c) {
+		return
+	}
+	m.all, m.any = true, true
+	if m.reason == "" {
+		m.reason = c.Name + " may print secrets: only a grant of its exact text covers it"
+	}
+	for i := 1; i < len(c.Args); i++ {
+		m.sens[i] = true
+	}
 }

