@@ -541,127 +541,18 @@ func TestPre(t *testing.T) {
 }
 
 // scanLabelsReference is scanLabels as it was before it jumped from one
-// separator to the next with a vector search.
+// separator to the next with a vector search: it tries labelAt at every
+// ':' and '='.
 func scanLabelsReference(_ *Redactor, line []byte, sink *spanSink) {
-	scanTableLabel(line, sink)
+	scanLinePrefixes(line, sink)
 	for j := 0; j < len(line); j++ {
 		c := line[j]
 		if c != ':' && c != '=' {
 			continue
 		}
-		// the label, before the separator: blanks, a closing quote, the name
-		k := j
-		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
-			k--
-		}
-		if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
-			k--
-			if k > 0 && line[k-1] == '\\' { // JSON inside a JSON string: \"password\":
-				k--
-			}
-		}
-		ne := k
-		for k > 0 && (isWord(line[k-1]) || line[k-1] == '-' || line[k-1] == '.') {
-			k--
-		}
-		ok := ne > k && labelName(line[k:ne])
-		if !ok && ne > k {
-			if w := spacedLabel(line, k, ne); w != k {
-				k, ok = w, true // "API Key: …", "Secret Access Key: …"
-			}
-		}
-		if !ok {
-			continue
-		}
-		if k > 0 && line[k-1] == '/' {
-			continue // https://x-access-token:pw@…: the URL's to judge
-		}
-		if k >= 2 && line[k-2] == '$' && line[k-1] == '{' {
-			continue // ${DB_PASSWORD:-default}: a shell expansion
-		}
-		if docParam(line[:k]) {
-			continue // :param password: the password to use
-		}
-		if nsswitch(line[k:ne], line[j+1:]) {
-			continue // /etc/nsswitch.conf: "passwd: files systemd"
-		}
-		// the separator: = : := => (not == or ::)
-		v := j + 1
-		if v < len(line) && (c == ':' && line[v] == '=' || c == '=' && line[v] == '>') {
-			v++
-		}
-		if v < len(line) && (line[v] == '=' || line[v] == ':') {
-			j = v
-			continue
-		}
-		blank := v < len(line) && (line[v] == ' ' || line[v] == '\t')
-		for v < len(line) && (line[v] == ' ' || line[v] == '\t') {
-			v++
-		}
-		if v >= len(line) {
+		if j = labelAt(line, j, sink); j < 0 {
 			return
 		}
-		s, e := v, v
-		switch q := line[v]; {
-		case q == '\\' && v+1 < len(line) && line[v+1] == '"':
-			// \"…\" inside a JSON string
-			s = v + 2
-			i := bytes.Index(line[s:], []byte(`\"`))
-			if i < 0 {
-				continue
-			}
-			e = s + i
-		case q == '"' || q == '\'':
-			s = v + 1
-			e = s
-			for e < len(line) && line[e] != q {
-				if q == '"' && line[e] == '\\' {
-					e++
-				}
-				e++
-			}
-			if e >= len(line) {
-				continue // no closing quote on this line
-			}
-		default:
-			if blank && labelStartsLine(line[:k]) {
-				if t := firstToken(line[v:]); !notPlaceholder(t) {
-					j = v
-					continue // client_token: str | None = None
-				}
-				e = len(line)
-				if h := bytes.Index(line[v:], []byte(" #")); h >= 0 {
-					e = v + h
-				}
-				for e > v && (line[e-1] == ' ' || line[e-1] == '\t' || line[e-1] == '\r' || line[e-1] == ',' || line[e-1] == ';') {
-					e--
-				}
-				break
-			}
-			for e < len(line) && !bytes.ContainsRune([]byte(" \t\r\"'`&;,)]}>"), rune(line[e])) {
-				e++
-			}
-		}
-		if quoted := k < ne && ne < len(line) && (line[ne] == '"' || line[ne] == '\''); quoted && s == v && identifier(line[s:e]) {
-			j = max(j, e-1)
-			continue // {'token': tstring}: a quoted key, a bare name: code
-		}
-		if lexerToken(line[k:ne], line[s:e]) {
-			j = max(j, e-1)
-			continue // {token: "keyword.operator"}: a lexer's token type
-		}
-		if codeLabel(line[k:ne]) && identifier(line[s:e]) && s == v {
-			j = max(j, e-1)
-			continue // self._token = value: code moving a value around
-		}
-		if pwdPath(line[k:ne], line[s:e]) {
-			j = max(j, e-1)
-			continue // PWD=/home/me: the shell's directory, not ODBC's Pwd=
-		}
-		if e > s && !insideMarker(line, s) && notPlaceholder(line[s:e]) && !(c == ':' && blank && s == v && !labelStartsLine(line[:k]) && lowerWord(line[s:e])) {
-			sink.add(s, e, false)
-		}
-		j = max(j, e-1)
 	}
 }
 

@@ -41,6 +41,9 @@ func streamSeeds() []string {
 	for _, tt := range keepTests {
 		seeds = append(seeds, tt)
 	}
+	for _, tt := range classTests {
+		seeds = append(seeds, tt.in)
+	}
 	seeds = append(seeds,
 		"a\n"+pem+"\nb\n",
 		"-----BEGIN ENCRYPTED "+"PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\n"+pemBody+"\n"+pemBody[:30]+"\nnot base64 here\n",
