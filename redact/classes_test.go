@@ -1,6 +1,11 @@
 package redact
 
-import "testing"
+import (
+	"bytes"
+	"encoding/hex"
+	"strings"
+	"testing"
+)
 
 // classTests grow by class: each class of secret that once slipped
 // through (issue 20's corpus misses, issue 22's secrets on disk) with its
@@ -76,6 +81,53 @@ var classTests = []struct{ class, in, want string }{
 	{"env-symbols-keep", "https://x.io/a?token=abc123&b=2", "https://x.io/a?token=[REDACTED:credential]&b=2"},
 	{"env-symbols-keep", "    token: handle an empty key in the config loader (#1344)", ""},
 	{"env-symbols-keep", "the token in prose: see RFC 6750 (bearer tokens)", ""},
+
+	// a token split by terminal escapes: the escapes stay, the secret goes
+	{"ansi", "ghp_1A2b3C4d5E6f7G8h9I0j\x1b[0mKlMnOpQrStUvWxYz", "[REDACTED:github]\x1b[0m"},
+	{"ansi", "\x1b[31m" + ghp + "\x1b[0m done", "\x1b[31m[REDACTED:github]\x1b[0m done"},
+	{"ansi", "AKIA\x1b[1mIOSFODNN7\x1b[22mEXAMPLE ok", "[REDACTED:aws-access-key-id]\x1b[1m\x1b[22m ok"},
+	{"ansi", "token=\x1b[1mabc\x1b[0mdef123", "token=\x1b[1m[REDACTED:credential]\x1b[0m"},
+	{"ansi", "\x1b]8;;https://u:hunter2pw@h/x\x1b\\link\x1b]8;;\x1b\\", "\x1b]8;;https://u:[REDACTED:url-password]@h/x\x1b\\link\x1b]8;;\x1b\\"},
+	{"ansi-keep", "\x1b[32mok\x1b[0m  \tgithub.com/example/token\t0.12s", ""},
+	{"ansi-keep", "\x1b[1mcommit 3f786850e387550fdab836ed7e6dc881de23001b\x1b[m", ""},
+	{"ansi-keep", "\x1b[2K\x1b[1Gpassword: \x1b[8m", ""},
+
+	// UTF-16 text: a NUL after (or before) each ASCII letter
+	{"utf16", utf16(ghp), "[REDACTED:github]\x00"},
+	{"utf16", "\x00" + utf16(ghp)[:len(utf16(ghp))-1], "\x00[REDACTED:github]"},
+	{"utf16", utf16("password=hunter2"), utf16("password=") + "[REDACTED:credential]\x00"},
+	{"utf16-keep", utf16("commit 3f786850e387550fdab836ed7e6dc881de23001b"), ""},
+	{"utf16-keep", "ab\x00cd\x00\x00\x01\x02ghp_", ""},
+
+	// hex-encoded tokens: a run of hex digits that spells one
+	{"hex", hex.EncodeToString([]byte(ghp)), "[REDACTED:github]"},
+	{"hex", "echo " + strings.ToUpper(hex.EncodeToString([]byte(awsID))) + " | xxd -r -p", "echo [REDACTED:aws-access-key-id] | xxd -r -p"},
+	{"hex", "0x" + hex.EncodeToString([]byte(awsID)), "0x[REDACTED:aws-access-key-id]"},
+	{"hex", hex.EncodeToString([]byte(anthropic)), "[REDACTED:anthropic]"},
+	{"hex", hex.EncodeToString([]byte("password=hunter2hunter2")), hex.EncodeToString([]byte("password=")) + "[REDACTED:credential]"},
+	{"hex-keep", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt", ""},
+	{"hex-keep", "commit 3f786850e387550fdab836ed7e6dc881de23001b", ""},
+	{"hex-keep", "sha1 6768705f3141326233433464354536663747 (not printable past its start: 6768705fff)", ""},
+	{"hex-keep", hex.EncodeToString([]byte("ghp_short and plain text")), ""},
+	{"hex-keep", "d41d8cd98f00b204e9800998ecf8427e  -", ""},
+	{"hex-keep", "123e4567-e89b-12d3-a456-426614174000", ""},
+
+	// lower-cased access key ids
+	{"akia", "key akiaiosfodnn7example", "key [REDACTED:aws-access-key-id]"},
+	{"akia", "asiay34fzkbokmutvv7a,", "[REDACTED:aws-access-key-id],"},
+	{"akia-keep", "the akiaiosfodnnxexample is all letters", ""},
+	{"akia-keep", "region asia-east1 and asia-northeast1", ""},
+	{"akia-keep", "xakiaiosfodnn7example", ""},
+}
+
+// utf16 spells s in UTF-16LE: a NUL after each byte.
+func utf16(s string) string {
+	var b strings.Builder
+	for i := range len(s) {
+		b.WriteByte(s[i])
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 func TestClasses(t *testing.T) {
@@ -90,6 +142,53 @@ func TestClasses(t *testing.T) {
 		}
 		if again := r.String(want); again != want {
 			t.Errorf("%s: not idempotent: %q", tt.class, again)
+		}
+	}
+}
+
+// TestAcrossCut puts a secret across the cut of a long line, at every
+// offset around it, with and without separators before it: it must go
+// whole, from Bytes and from a Writer in writes of any size, and the text
+// around it must stay.
+func TestAcrossCut(t *testing.T) {
+	r := New([]string{"X_TOKEN=envsecretvalue99"})
+	secrets := []struct{ in, kind string }{
+		{ghp, "github"},
+		{awsID, "aws-access-key-id"},
+		{"envsecretvalue99", "env:X_TOKEN"},
+		{`password="hunter2hunter2"`, "credential"},
+		{"password: hunter2hunter2 ", "credential"},
+		{"sk-or-v1-" + hex64, "openrouter"},
+	}
+	for _, fill := range []string{"x", "ab "} {
+		for _, sec := range secrets {
+			for _, d := range []int{-len(sec.in) - 1, -len(sec.in) / 2, -9, -3, -1, 0, 1, 5} {
+				pre := strings.Repeat(fill, (maxLine+d)/len(fill)+1)[:maxLine+d]
+				pre = pre[:len(pre)-1] + "|" // a word boundary, not a separator
+				if fill != "x" {
+					pre = pre[:len(pre)-1] + " "
+				}
+				text := []byte(pre + sec.in + " tail " + strings.Repeat(fill, maxLine/len(fill)) + "\nnext\n")
+				want := r.Bytes(text)
+				secret := sec.in
+				if i := strings.IndexAny(secret, "=:"); i >= 0 {
+					secret = strings.Trim(secret[i+1:], `" `)
+				}
+				if bytes.Contains(want, []byte(secret)) || !bytes.Contains(want, []byte("[REDACTED:"+sec.kind+"]")) {
+					t.Errorf("%q at %d from the cut (fill %q): not redacted", sec.in, d, fill)
+					continue
+				}
+				// (a unit that starts at a label reads as a YAML line: its
+				// value runs to the unit's end)
+				if !strings.Contains(sec.in, " ") && !bytes.HasSuffix(want, []byte(" tail "+strings.Repeat(fill, maxLine/len(fill))+"\nnext\n")) {
+					t.Errorf("%q at %d from the cut (fill %q): the text after it changed", sec.in, d, fill)
+				}
+				for _, sizes := range [][]byte{{255}, {100, 3}} {
+					if got := streamOf(t, r, text, sizes); !bytes.Equal(got, want) {
+						t.Errorf("%q at %d from the cut (fill %q), writes of %v: stream differs:\n%s", sec.in, d, fill, sizes, lineDiff(want, got))
+					}
+				}
+			}
 		}
 	}
 }

@@ -271,6 +271,19 @@ var builtin = [...]pattern{
 	// ---- tokens of a known structure -----------------------------------
 	{kind: "jwt", triggers: []string{"eyJ"}, wordStart: true, expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`},
 
+	// ---- other spellings ----------------------------------------------
+	{
+		// lower-cased access key ids (tr A-Z a-z, a case-folding tool)
+		kind: "aws-access-key-id", triggers: []string{"akia", "asia"}, wordStart: true,
+		expr: `\b(?:akia|asia)[a-z2-7]{16}\b`, valid: hasDigit,
+	},
+	{
+		// a secret split by escapes, in UTF-16 or hex-encoded: matched
+		// in its plain form, named after what is found there
+		// (encoded.go)
+		kind: "credential", triggers: encodedTriggers, fold: true, scan: scanEncoded,
+	},
+
 	// ---- secrets known by their context --------------------------------
 	{
 		// scheme://user:password@host: only the password goes
@@ -477,6 +490,11 @@ func hexBefore(n int) func([]byte, int) bool {
 		}
 		return true
 	}
+}
+
+// hasDigit accepts text holding a digit.
+func hasDigit(b []byte) bool {
+	return bytes.ContainsAny(b, "0123456789")
 }
 
 // hasPercent accepts a token holding a URL escape: a Twitter bearer token
@@ -1102,7 +1120,7 @@ func labelAt(line []byte, j int, sink *spanSink) int {
 			return j // no closing quote on this line
 		}
 	case envLine:
-		for e < len(line) && line[e] != ' ' && line[e] != '\t' && line[e] != '\r' && (k == 0 || line[e] != line[k-1]) {
+		for e < len(line) && line[e] != ' ' && line[e] != '\t' && line[e] != '\r' && line[e] != 0x1b && (k == 0 || line[e] != line[k-1]) {
 			e++
 		}
 	default:
@@ -1119,7 +1137,7 @@ func labelAt(line []byte, j int, sink *spanSink) int {
 			}
 			break
 		}
-		for e < len(line) && !bytes.ContainsRune([]byte(" \t\r\"'`&;,)]}>"), rune(line[e])) {
+		for e < len(line) && !bytes.ContainsRune([]byte(" \t\r\"'`&;,)]}>\x1b"), rune(line[e])) {
 			e++
 		}
 	}

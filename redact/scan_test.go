@@ -131,23 +131,29 @@ func scanReference(r *Redactor, rt *refTables, b []byte) []hit {
 
 // streamWith redacts b as a Stream does, in writes of n bytes, with
 // process p; it returns the output and whether anything changed.
-func streamWith(b []byte, n int, p func(b []byte, st *state, final bool) ([]byte, bool)) ([]byte, bool) {
+func streamWith(b []byte, n int, p func(all []byte, from, to int, st *state, final bool) ([]byte, bool)) ([]byte, bool) {
 	var out, buf []byte
 	var st state
+	back := 0
 	any := false
 	flush := func(k int, final bool) {
-		o, changed := p(buf[:k], &st, final)
+		o, changed := p(buf, back, k, &st, final)
 		if !changed {
-			o = buf[:k]
+			o = buf[back:k]
 		}
 		any = any || changed
 		out = append(out, o...)
-		buf = buf[:copy(buf, buf[k:])]
+		keep := 0
+		if k > back && buf[k-1] != '\n' {
+			keep = min(k, carry)
+		}
+		buf = buf[:copy(buf, buf[k-keep:])]
+		back = keep
 	}
 	for off := 0; off < len(b); off += n {
 		buf = append(buf, b[off:min(off+n, len(b))]...)
-		if k := completeUnits(buf); k > 0 {
-			flush(k, false)
+		if k := completeUnits(buf[back:]); k > 0 {
+			flush(back+k, false)
 		}
 	}
 	flush(len(buf), true)
@@ -158,14 +164,16 @@ func streamWith(b []byte, n int, p func(b []byte, st *state, final bool) ([]byte
 // processReference on b, whole and in writes of n bytes, or "".
 func diffProcess(r *Redactor, rt *refTables, b []byte, n int) string {
 	var st, rst state
-	got, gc := r.process(nil, b, &st, true)
-	want, wc := processReference(r, rt, nil, b, &rst, true)
+	got, gc := r.process(nil, b, 0, len(b), &st, true)
+	want, wc := processReference(r, rt, nil, b, 0, len(b), &rst, true)
 	if gc != wc || gc && !bytes.Equal(got, want) {
 		return fmt.Sprintf("whole: changed %v, want %v:\n%s", gc, wc, lineDiff(want, got))
 	}
-	got, gc = streamWith(b, n, func(b []byte, st *state, final bool) ([]byte, bool) { return r.process(nil, b, st, final) })
-	want, wc = streamWith(b, n, func(b []byte, st *state, final bool) ([]byte, bool) {
-		return processReference(r, rt, nil, b, st, final)
+	got, gc = streamWith(b, n, func(all []byte, from, to int, st *state, final bool) ([]byte, bool) {
+		return r.process(nil, all, from, to, st, final)
+	})
+	want, wc = streamWith(b, n, func(all []byte, from, to int, st *state, final bool) ([]byte, bool) {
+		return processReference(r, rt, nil, all, from, to, st, final)
 	})
 	if gc != wc || !bytes.Equal(got, want) {
 		return fmt.Sprintf("in writes of %d: changed %v, want %v:\n%s", n, gc, wc, lineDiff(want, got))
@@ -346,9 +354,15 @@ func FuzzScan(f *testing.F) {
 // private-key block between calls. changed reports whether the output
 // differs from b; when it does not and dst is nil, out may be nil (b is the
 // output).
-func processReference(r *Redactor, rt *refTables, dst, b []byte, st *state, final bool) (out []byte, changed bool) {
+//
+// It takes the seams' spans (see seams) as process does: they are new
+// since, and shared.
+func processReference(r *Redactor, rt *refTables, dst, all []byte, from, to int, st *state, final bool) (out []byte, changed bool) {
+	b := all[from:to]
 	hits := scanReference(r, rt, b)
-	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock) {
+	seams := r.seams(all, from, to)
+	si := 0
+	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock || len(seams) > 0) {
 		dst = make([]byte, 0, len(b)+len(b)/16+64)
 	}
 	var scratch []span     // reused by every unit
@@ -366,12 +380,15 @@ func processReference(r *Redactor, rt *refTables, dst, b []byte, st *state, fina
 				for hi < len(hits) && hits[hi].u.s < u.n {
 					hi++
 				}
+				for si < len(seams) && seams[si].s < u.n {
+					si++
+				}
 				continue
 			case end >= 0:
 				st.inBlock, st.pendingNL = false, false
 				scratch = append(scratch[:0], span{u.s, u.s + end, ownBlockRest})
 				var open int
-				dst, hi, open, _ = emitUnitReference(r, dst, b, u, hits, hi, scratch)
+				dst, hi, si, open, _ = emitUnitReference(r, dst, b, u, hits, hi, seams, si, scratch)
 				changed = true
 				pos, ns = r.afterUnit(u, open, st)
 				continue
@@ -387,6 +404,8 @@ func processReference(r *Redactor, rt *refTables, dst, b []byte, st *state, fina
 		switch {
 		case len(r.always) > 0:
 			u = unitAt(b, ns)
+		case si < len(seams) && (hi >= len(hits) || seams[si].s < hits[hi].u.s):
+			u = unitAt(b, seams[si].s)
 		case hi < len(hits):
 			u = hits[hi].u
 		default:
@@ -398,7 +417,7 @@ func processReference(r *Redactor, rt *refTables, dst, b []byte, st *state, fina
 		dst = append(dst, b[pos:u.s]...)
 		var open int
 		var did bool
-		dst, hi, open, did = emitUnitReference(r, dst, b, u, hits, hi, scratch[:0])
+		dst, hi, si, open, did = emitUnitReference(r, dst, b, u, hits, hi, seams, si, scratch[:0])
 		changed = changed || did
 		pos, ns = r.afterUnit(u, open, st)
 	}
@@ -415,7 +434,12 @@ func processReference(r *Redactor, rt *refTables, dst, b []byte, st *state, fina
 // (hits from index hi on). It returns the index of the first hit past u,
 // where a private-key block that goes on to the next line starts in u (-1:
 // none), and whether anything was replaced.
-func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, spans []span) ([]byte, int, int, bool) {
+func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, seams []span, si int, spans []span) ([]byte, int, int, int, bool) {
+	for ; si < len(seams) && seams[si].s < u.e; si++ {
+		if seams[si].s >= u.s {
+			spans = append(spans, seams[si])
+		}
+	}
 	line := b[u.s:u.e]
 	for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
 		h := hits[hi]
@@ -439,7 +463,7 @@ func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, s
 			open = sp.s
 		}
 	}
-	return append(dst, b[last:u.e]...), hi, open, len(spans) > 0
+	return append(dst, b[last:u.e]...), hi, si, open, len(spans) > 0
 }
 
 // TestLabelNameLastLetter checks labelName's shortcut: every labelWord
