@@ -104,7 +104,8 @@ var classTests = []struct{ class, in, want string }{
 	{"hex", "echo " + strings.ToUpper(hex.EncodeToString([]byte(awsID))) + " | xxd -r -p", "echo [REDACTED:aws-access-key-id] | xxd -r -p"},
 	{"hex", "0x" + hex.EncodeToString([]byte(awsID)), "0x[REDACTED:aws-access-key-id]"},
 	{"hex", hex.EncodeToString([]byte(anthropic)), "[REDACTED:anthropic]"},
-	{"hex", hex.EncodeToString([]byte("password=hunter2hunter2")), hex.EncodeToString([]byte("password=")) + "[REDACTED:credential]"},
+	{"hex", hex.EncodeToString([]byte("token: " + ghp)), hex.EncodeToString([]byte("token: ")) + "[REDACTED:github]"},
+	{"hex-keep", hex.EncodeToString([]byte("password=hunter2hunter2")), ""}, // (labels are looked for in UTF-16, not in hex)
 	{"hex-keep", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt", ""},
 	{"hex-keep", "commit 3f786850e387550fdab836ed7e6dc881de23001b", ""},
 	{"hex-keep", "sha1 6768705f3141326233433464354536663747 (not printable past its start: 6768705fff)", ""},

@@ -16,7 +16,7 @@
 //
 // # What counts as a secret
 //
-// One table (patterns.go) of 112 entries in 90 kinds, in three groups:
+// One table (patterns.go) of 114 entries in 90 kinds, in four groups:
 //
 //   - Tokens with a shape of their own, found anywhere: cloud keys (AWS
 //     AKIA/ASIA ids and the secret beside one, GCP AIza, GOCSPX-, ya29.,
@@ -50,9 +50,23 @@
 //     INI, .env, shell, Go and HTTP-header notation, credential flags
 //     (--password x, --registry-token=x, curl -u user:x), signed-URL
 //     signatures (Azure SAS sig=, X-Amz-Signature=), Azure connection
-//     strings, ~/.docker/config.json "auth", XML elements (<password>),
-//     PHP define('DB_PASSWORD', …), vault-style table rows, .pgpass lines,
-//     GitHub Actions ::add-mask::.
+//     strings, ~/.docker/config.json "auth", XML elements (<password>) and
+//     attributes (password="…"), key/value pairs whose key names a secret
+//     (NuGet's <add key="ClearTextPassword" value="…"/>, JSON's {"name":
+//     "DB_PASSWORD", "value": …}), PHP define('DB_PASSWORD', …),
+//     vault-style table rows, .pgpass lines, GitHub Actions ::add-mask::,
+//     setenv and Dockerfile ENV NAME value. An environment line
+//     (NAME=value, the name upper-case and a secret's, starting the line
+//     or a word) takes its value up to a blank whatever its alphabet
+//     (django-insecure-7x$%^&*(…); a password label takes a value of one
+//     character or a PIN of digits where the form assigns it (quoted, an
+//     environment line, a YAML key).
+//   - Other spellings of those: a line holding a terminal escape (CSI,
+//     OSC), NULs between ASCII letters (UTF-16) or a run of 32 hex digits
+//     or more that spells printable text is matched again in its plain
+//     form, and what is found there is replaced in the bytes that spell
+//     it (escapes between a secret's bytes stay: encoded.go); and access
+//     key ids in lower case (akia…).
 //
 // Then env:NAME for the value (8 characters or more, each line of it) of
 // every environment variable whose name contains KEY, TOKEN, SECRET,
@@ -76,15 +90,22 @@
 //
 // Text is redacted one line at a time: no match spans a newline, and a line
 // longer than 64 KiB is cut in pieces (just after a blank or a quote near
-// the 64 KiB mark, so a token is not cut in two). The one thing that spans
-// lines is a private-key block, and it is followed line by line: its first
-// line becomes [REDACTED:private-key], and each next line that is base64, a
-// header or blank joins it, up to its END line. That is why the streaming
-// [Redactor.Writer] gives exactly what [Redactor.Bytes] gives for the whole
-// input, however the input is cut into writes (FuzzRedactStream checks
-// it), and why it needs to hold back at most one line or 64 KiB: it passes
-// each line on in the Write that completes it, which makes it fit to
-// redact what an agent sees live.
+// the 64 KiB mark where there is one). Each cut has a seam: the 4 KiB
+// (carry, longer than any token with a shape) on either side of it are
+// matched again as one line, and a secret found across the cut is
+// replaced in both pieces, its marker in the first (TestAcrossCut). The
+// one thing that spans lines is a private-key block, and it is followed
+// line by line: its first line becomes [REDACTED:private-key], and each
+// next line that is base64, a header or blank joins it, up to its END
+// line. That is why the streaming [Redactor.Writer] gives exactly what
+// [Redactor.Bytes] gives for the whole input, however the input is cut
+// into writes (FuzzRedactStream checks it), and why it needs to hold back
+// at most one line, or 64 KiB and the 4 KiB of the seam after it: it
+// passes each line on in the Write that completes it, which makes it fit
+// to redact what an agent sees live. A text cut short rather than ended
+// (a record's size limit) ends with [Stream.CloseCut], or is first cut at
+// [CutTail]: the word the cut fell in goes, as the start of a token
+// matches no pattern.
 //
 // # Cost
 //
@@ -134,7 +155,9 @@
 // label and no known shape (a bare random password, an Azure DevOps PAT, a
 // Heroku UUID key), and it may redact a harmless value that follows a
 // label such as token=. It errs on the side of redacting. A value spread
-// over several lines (a YAML block scalar after password: |) is not
-// followed. An unterminated line is held by the Writer until it ends (a
+// over several lines (a YAML block scalar after password: |, a Kubernetes
+// env entry's name: and value: lines, xxd -p's wrapped hex) is not
+// followed, nor are encodings other than escapes, UTF-16 and hex (base64
+// of a token, URL-encoding). An unterminated line is held by the Writer until it ends (a
 // prompt with no newline shows when the program ends its line).
 package redact

@@ -14,15 +14,16 @@ import (
 // and the secret goes.
 
 // encodedPrefixes are the starts of the secrets looked for in UTF-16 and
-// in hex: each has a trigger in both spellings. They are the tokens most
-// worth a look (cloud and VCS keys, AI keys, private keys) and the labels'
-// words: a longer list costs every scan a little.
+// in hex: each has a trigger in both spellings (the labels' words in
+// UTF-16 only). They are the tokens most worth a look (VCS and cloud keys,
+// AI keys, private keys, JWTs): each trigger costs every scan a little.
 var encodedPrefixes = [...]string{
-	"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "AKIA", "ASIA", "akia", "asia",
-	"sk-", "sk_live_", "sk_test_", "xox", "xapp-", "AIza", "ya29.", "eyJ", "npm_", "hf_", "gsk_",
-	"-----BEGIN", "AGE-SECRET", "pypi-", "dckr_pat_", "glsa_", "ATBB", "xai-", "r8_", "dop_v1_", "hvs.",
-	"pass", "secret", "token", "api_key", "apikey",
+	"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "AKIA", "ASIA", "akia",
+	"sk-", "xox", "AIza", "eyJ", "npm_", "hf_", "-----BEGIN",
 }
+
+// utf16Labels are the labels' words looked for in UTF-16.
+var utf16Labels = [...]string{"pass", "secret", "token", "api_key", "apikey"}
 
 // encodedTriggers are the triggers of the encoded forms: the two
 // introducers of the escapes stripped (CSI, OSC), and each of the
@@ -32,16 +33,18 @@ var encodedPrefixes = [...]string{
 var encodedTriggers = func() []string {
 	ts := []string{"\x1b[", "\x1b]"}
 	seen := map[string]bool{}
-	for _, p := range encodedPrefixes {
-		for _, t := range []string{
-			strings.ToLower(p[:1] + "\x00" + p[1:2]),
-			hex.EncodeToString([]byte(p[:min(4, len(p))])),
-		} {
-			if !seen[t] {
-				seen[t] = true
-				ts = append(ts, t)
-			}
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			ts = append(ts, t)
 		}
+	}
+	for _, p := range encodedPrefixes {
+		add(strings.ToLower(p[:1] + "\x00" + p[1:2]))
+		add(hex.EncodeToString([]byte(p[:min(4, len(p))])))
+	}
+	for _, p := range utf16Labels {
+		add(p[:1] + "\x00" + p[1:2])
 	}
 	return ts
 }()

@@ -720,7 +720,7 @@ func reference(b []byte) bool {
 	}
 	// os.getenv("X"), request.form['password'], a sentence with a
 	// parenthesis; not one word of symbols (django-insecure-7x$%^&*(…)
-	if i := bytes.IndexAny(b, "()[]{}"); i > 0 && identStart(b[0]) && (identPath(b[:i]) && (i == len(b)-1 || strings.IndexByte(")]}", b[len(b)-1]) >= 0) || bytes.ContainsAny(b, " \t")) {
+	if i := bytes.IndexAny(b, "()[]{}"); i > 0 && identStart(b[0]) && (identPath(b[:i]) && callEnd(b) || bytes.ContainsAny(b, " \t")) {
 		return true
 	}
 	// ./file, ../file, ~/file, /dir/file
@@ -765,6 +765,17 @@ func compound(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// callEnd reports whether a value that starts with a call or an index
+// ends as code does: with a bracket, an opening one (the rest was cut at
+// a quote: os.environ[), or a field after the last bracket (.token).
+func callEnd(b []byte) bool {
+	last := bytes.LastIndexAny(b, "()[]{}")
+	if last == len(b)-1 {
+		return true
+	}
+	return b[last+1] == '.' && last+2 < len(b) && identPath(b[last+2:])
 }
 
 // identPath reports whether b is an identifier or a dotted path of them:
@@ -1017,11 +1028,10 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 }
 
 // scanLinePrefixes runs the label forms that are found from the start of
-// the line, not from a separator: a table's row, a key/value attribute
-// pair and an environment command.
+// the line, not from a separator: a table's row and an environment
+// command.
 func scanLinePrefixes(line []byte, sink *spanSink) {
 	scanTableLabel(line, sink)
-	scanKeyValue(line, sink)
 	scanEnvCommand(line, sink)
 }
 
@@ -1058,6 +1068,9 @@ func labelAt(line []byte, j int, sink *spanSink) int {
 		}
 	}
 	if !ok {
+		if ne-k == 5 && bytes.EqualFold(line[k:ne], []byte("value")) {
+			return keyValue(line, k, sink) // <add key="ClearTextPassword" value="…"/>
+		}
 		return j
 	}
 	if k > 0 && line[k-1] == '/' {
@@ -1207,41 +1220,30 @@ func upperName(b []byte) bool {
 // (DB_PASS, SMTP_PASS): in lower case or alone "pass" is too common a word
 // (pass: 12 in a test summary) to mark a secret.
 func envPassName(b []byte) bool {
-	return len(b) > 5 && upperName(b) && string(b[len(b)-5:]) == "_PASS"
+	return len(b) > 5 && string(b[len(b)-5:]) == "_PASS" && upperName(b)
 }
 
-// scanKeyValue finds a secret given as a key/value pair of attributes or
-// fields whose key names it: NuGet.Config's <add key="ClearTextPassword"
-// value="…"/>, .NET appSettings' <add key="ApiKey" value="…"/>, a
-// property's name="db.password" value="…", and JSON's {"name":
-// "DB_PASSWORD", "value": "…"}.
-func scanKeyValue(line []byte, sink *spanSink) {
-	for off := 0; ; {
-		i := indexFold(line[off:], "value")
-		if i < 0 {
-			return
-		}
-		i += off
-		off = i + 5
-		if i > 0 && (isWord(line[i-1]) || line[i-1] == '-' || line[i-1] == '.') {
-			continue // defaultValue=, data-value=
-		}
-		vs, ve, ok := attrValue(line, i+5)
-		if !ok {
-			continue
-		}
-		off = ve
-		// the key: the nearest key= or name= before, inside the same
-		// element or object
-		lo := max(bytes.LastIndexAny(line[:i], "<{"), 0)
-		name, ok := attrBefore(line[lo:i])
-		if !ok || !(labelName(name) || envPassName(name) || spacedName(name)) {
-			continue
-		}
-		if ve > vs && !insideMarker(line, vs) && notPlaceholder(line[vs:ve]) {
-			sink.add(vs, ve, false)
-		}
+// keyValue looks at a value attribute or field at i of line (value=,
+// "value":) whose key is named before it, in the same element or object:
+// key= or name= (NuGet.Config's <add key="ClearTextPassword" value="…"/>,
+// .NET appSettings' <add key="ApiKey" value="…"/>, a property's
+// name="db.password" value="…", JSON's {"name": "DB_PASSWORD", "value":
+// "…"}). When the key is a label, the value goes to sink. It returns where
+// the search for the next separator goes on.
+func keyValue(line []byte, i int, sink *spanSink) int {
+	if i > 0 && (line[i-1] == '-' || line[i-1] == '.') {
+		return i + 5 // data-value=
 	}
+	vs, ve, ok := attrValue(line, i+5)
+	if !ok {
+		return i + 5
+	}
+	lo := max(bytes.LastIndexAny(line[:i], "<{"), 0)
+	name, ok := attrBefore(line[lo:i])
+	if ok && (labelName(name) || envPassName(name) || spacedName(name)) && ve > vs && !insideMarker(line, vs) && notPlaceholder(line[vs:ve]) {
+		sink.add(vs, ve, false)
+	}
+	return ve
 }
 
 // attrValue reads what follows an attribute's or field's name at i: an
@@ -1310,26 +1312,6 @@ func spacedName(b []byte) bool {
 	return labelName(buf[:n])
 }
 
-// indexFold returns the index of the first w (lower case) in b, in any
-// case, or -1.
-func indexFold(b []byte, w string) int {
-	for i := 0; i+len(w) <= len(b); i++ {
-		j := bytes.IndexByte(b[i:], w[0])
-		k := bytes.IndexByte(b[i:], w[0]-'a'+'A')
-		switch {
-		case j < 0 && k < 0:
-			return -1
-		case j < 0 || k >= 0 && k < j:
-			j = k
-		}
-		i += j
-		if i+len(w) <= len(b) && bytes.EqualFold(b[i:i+len(w)], []byte(w)) {
-			return i
-		}
-	}
-	return -1
-}
-
 // lastIndexFold returns the index of the last w (lower case) in b, in any
 // case, or -1.
 func lastIndexFold(b []byte, w string) int {
@@ -1345,7 +1327,17 @@ func lastIndexFold(b []byte, w string) int {
 // command that takes the name and the value as two words: csh's setenv
 // DB_PASSWORD x, a Dockerfile's ENV DB_PASSWORD x.
 func scanEnvCommand(line []byte, sink *spanSink) {
-	t := bytes.TrimLeft(line, " \t")
+	if len(line) == 0 || line[0] != 's' && line[0] != 'E' && line[0] != ' ' && line[0] != '\t' {
+		return
+	}
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i == len(line) || line[i] != 's' && line[i] != 'E' {
+		return
+	}
+	t := line[i:]
 	var rest []byte
 	for _, p := range [...]string{"setenv ", "ENV "} {
 		if bytes.HasPrefix(t, []byte(p)) {
