@@ -294,7 +294,9 @@ func TestScanEqualsReference(t *testing.T) {
 // TestScanRandom runs scan and scanReference over random texts made of
 // trigger texts (in both cases), their pieces and separators.
 func TestScanRandom(t *testing.T) {
-	seps := []string{" ", "\n", "\t", "=", ":", ".", "_", "-", "/", "\"", "x", "7", "\r\n", "A", "-----BEGIN " + "PRIVATE KEY-----\n", "-----END " + "PRIVATE KEY-----", pemBody, "\n\n", ghp, "://u:p@h", "password=hunter2 "}
+	seps := []string{" ", "\n", "\t", "=", ":", ".", "_", "-", "/", "\"", "x", "7", "\r\n", "A", "-----BEGIN " + "PRIVATE KEY-----\n", "-----END " + "PRIVATE KEY-----", pemBody, "\n\n", ghp, "://u:p@h", "password=hunter2 ",
+		// the encoded spellings and the attribute forms
+		"\x1b[1m", "\x1b]8;;", "\x00", utf16(ghp[:8]), "6768705f", "414b4941494f53464f444e4e", ` value="`, ` key="ClearTextPassword"`, "SECRET_KEY=", "$%^&*("}
 	for ri, r := range scanRedactors() {
 		rt := newRefTables(r)
 		var words []string
