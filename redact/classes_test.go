@@ -40,7 +40,8 @@ var classTests = []struct{ class, in, want string }{
 	{"short", `password = "x"`, `password = "[REDACTED:credential]"`},
 	{"short", "DB_PASSWORD=abc", "DB_PASSWORD=[REDACTED:credential]"},
 	{"short", "passwd: x1", "passwd: [REDACTED:credential]"},
-	{"short", "PASSWORD=12", "PASSWORD=[REDACTED:credential]"},
+	{"short", "PASSWORD=123", "PASSWORD=[REDACTED:credential]"},
+	{"short", `PASSWORD="1"`, `PASSWORD="[REDACTED:credential]"`},
 	{"short", "Password: 1234", "Password: [REDACTED:credential]"},
 	{"short", "DB_PASS=hunter2", "DB_PASS=[REDACTED:credential]"},
 	{"short", "export SMTP_PASS=ab", "export SMTP_PASS=[REDACTED:credential]"},
@@ -62,6 +63,14 @@ var classTests = []struct{ class, in, want string }{
 	{"short-keep", "	AuthPassword AuthMethod = 2", ""},
 	{"short-keep", "MAX_TOKEN=1000", ""},
 	{"short-keep", "bypass=1", ""},
+	{"short-keep", "MYSQL_ALLOW_EMPTY_PASSWORD=1", ""},
+	{"short-keep", "MYSQL_ALLOW_EMPTY_PASSWORD=yes", ""},
+	{"short-keep", "FIRST_PASS=1", ""},
+	{"short-keep", "passwd: x", ""},
+	{"short-keep", `password = ""`, ""},
+	{"short-keep", `password: "*"`, ""},
+	{"short-keep", "<input type=\"password\" name=\"password\" value=\"\" />", ""},
+	{"short-keep", `{"name": "GITHUB_TOKEN", "valueFrom": {"secretKeyRef": {"name": "gh", "key": "token"}}}`, ""},
 
 	// *_SECRET_KEY, *_TOKEN, *_PASSWORD lines whatever the value's alphabet
 	{"env-symbols", "DJANGO_SECRET_KEY=django-insecure-7x$%^&*(ab)d!@#ef", "DJANGO_SECRET_KEY=[REDACTED:credential]"},
@@ -112,6 +121,11 @@ var classTests = []struct{ class, in, want string }{
 	{"hex-keep", hex.EncodeToString([]byte("ghp_short and plain text")), ""},
 	{"hex-keep", "d41d8cd98f00b204e9800998ecf8427e  -", ""},
 	{"hex-keep", "123e4567-e89b-12d3-a456-426614174000", ""},
+	{"hex-keep", "#12 DONE 0.3s sha256:" + hex64 + " 2.1MB / 2.1MB", ""},
+	{"hex-keep", "Downloaded golang.org/x/sys v0.20.0 (sha256=" + hex64 + ")", ""},
+	{"hex-keep", "2026-12-01T10:00:00Z INFO upload data=SGVsbG8sIHRoaXMgaXMganVzdCBvcmRpbmFyeSB0ZXh0IGVuY29kZWQgaW4gYmFzZTY0Lg==", ""},
+	{"hex-keep", "Checksum: " + strings.ToUpper(hex64[:40]) + " (SHA1)", ""},
+	{"hex-keep", "tx 0x" + hex64 + " mined", ""},
 
 	// lower-cased access key ids
 	{"akia", "key akiaiosfodnn7example", "key [REDACTED:aws-access-key-id]"},

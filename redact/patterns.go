@@ -1138,7 +1138,7 @@ func labelAt(line []byte, j int, sink *spanSink) int {
 		}
 	default:
 		if blank && labelStartsLine(line[:k]) {
-			if t := firstToken(line[v:]); !secretValue(line[k:ne], t, true) {
+			if t := firstToken(line[v:]); !secretValue(line[k:ne], t, true, false) {
 				return v // client_token: str | None = None
 			}
 			e = len(line)
@@ -1167,7 +1167,7 @@ func labelAt(line []byte, j int, sink *spanSink) int {
 	if pwdPath(line[k:ne], line[s:e]) {
 		return next // PWD=/home/me: the shell's directory, not ODBC's Pwd=
 	}
-	if e > s && !insideMarker(line, s) && secretValue(line[k:ne], line[s:e], s > v || envLine || c == ':' && blank && labelStartsLine(line[:k])) &&
+	if e > s && !insideMarker(line, s) && secretValue(line[k:ne], line[s:e], s > v || envLine || c == ':' && blank && labelStartsLine(line[:k]), s > v) &&
 		!(c == ':' && blank && s == v && !labelStartsLine(line[:k]) && lowerWord(line[s:e])) {
 		sink.add(s, e, false)
 	}
@@ -1177,8 +1177,10 @@ func labelAt(line []byte, j int, sink *spanSink) int {
 // secretValue reports whether value, after label, is a secret. Where the
 // form says it is assigned (quoted, an environment line, a YAML key at the
 // start of its line), a password label's value counts however short: a
-// PIN of digits (PASSWORD=1234), one character in quotes.
-func secretValue(label, value []byte, assigned bool) bool {
+// PIN of three or four digits (PASSWORD=1234), one character in quotes
+// (password = "x"). A bare 0 or 1 stays: MYSQL_ALLOW_EMPTY_PASSWORD=1 is a
+// switch.
+func secretValue(label, value []byte, assigned, quoted bool) bool {
 	if notPlaceholder(value) {
 		return true
 	}
@@ -1186,17 +1188,17 @@ func secretValue(label, value []byte, assigned bool) bool {
 		return false
 	}
 	if len(value) == 1 {
-		return value[0] != '*' && value[0] != '$' && value[0] != '-' && value[0] != '.'
+		return quoted && value[0] != '*' && value[0] != '$' && value[0] != '-' && value[0] != '.'
 	}
-	return allDigits(value) && len(value) <= 4
+	return allDigits(value) && len(value) >= 3 && len(value) <= 4
 }
 
 // passwordLabel reports whether a label names a password (not a token, a
 // key or a count of them).
 func passwordLabel(label []byte) bool {
-	for _, w := range [...]string{"password", "passwd", "passphrase", "pass", "pwd"} {
+	for _, w := range [...]string{"password", "passwd", "passphrase"} {
 		if len(label) >= len(w) && bytes.EqualFold(label[len(label)-len(w):], []byte(w)) {
-			return w != "pass" || envPassName(label)
+			return true
 		}
 	}
 	return false
