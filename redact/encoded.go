@@ -3,7 +3,6 @@ package redact
 import (
 	"bytes"
 	"encoding/hex"
-	"strings"
 )
 
 // Secrets that reach the output in another spelling: split by a
@@ -13,41 +12,70 @@ import (
 // found there is mapped back to the bytes that spell it: the escapes stay
 // and the secret goes.
 
-// encodedPrefixes are the starts of the secrets looked for in UTF-16 and
-// in hex: each has a trigger in both spellings (the labels' words in
-// UTF-16 only). They are the tokens most worth a look (VCS and cloud keys,
-// AI keys, private keys, JWTs): each trigger costs every scan a little.
-var encodedPrefixes = [...]string{
+// hexPrefixes are the starts of the secrets looked for in hex: each has a
+// trigger, the hex of its first three or four bytes (in lower case: the
+// trigger is folded). They are the tokens most worth a look (VCS and
+// cloud keys, AI keys, private keys, JWTs): each trigger costs every scan
+// a little, as digits are common.
+var hexPrefixes = [...]string{
 	"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "AKIA", "ASIA", "akia",
 	"sk-", "xox", "AIza", "eyJ", "npm_", "hf_", "-----BEGIN",
 }
 
-// utf16Labels are the labels' words looked for in UTF-16.
-var utf16Labels = [...]string{"pass", "secret", "token", "api_key", "apikey"}
-
 // encodedTriggers are the triggers of the encoded forms: the two
-// introducers of the escapes stripped (CSI, OSC), and each of the
-// encodedPrefixes in UTF-16 (its first two characters with a NUL between)
-// and in hex (its first three or four bytes, in lower case: the trigger
-// is folded).
+// introducers of the escapes stripped (CSI, OSC) and the hexPrefixes in
+// hex. UTF-16 text needs none: a unit holding a NUL is found by a vector
+// search (nulHits), which costs less than a trigger for each letter pair.
 var encodedTriggers = func() []string {
 	ts := []string{"\x1b[", "\x1b]"}
 	seen := map[string]bool{}
-	add := func(t string) {
+	for _, p := range hexPrefixes {
+		t := hex.EncodeToString([]byte(p[:min(4, len(p))]))
 		if !seen[t] {
 			seen[t] = true
 			ts = append(ts, t)
 		}
 	}
-	for _, p := range encodedPrefixes {
-		add(strings.ToLower(p[:1] + "\x00" + p[1:2]))
-		add(hex.EncodeToString([]byte(p[:min(4, len(p))])))
-	}
-	for _, p := range utf16Labels {
-		add(p[:1] + "\x00" + p[1:2])
-	}
 	return ts
 }()
+
+// nulHits adds to hits (in order) a hit of the encoded pattern for each
+// unit of b that holds a NUL byte and none yet: UTF-16 text.
+func (r *Redactor) nulHits(b []byte, hits []hit) []hit {
+	i := bytes.IndexByte(b, 0)
+	if i < 0 || r.encoded < 0 {
+		return hits
+	}
+	var units []unit
+	for i >= 0 {
+		u := unitAt(b, i)
+		units = append(units, u)
+		if u.n >= len(b) {
+			break
+		}
+		i = bytes.IndexByte(b[u.n:], 0)
+		if i >= 0 {
+			i += u.n
+		}
+	}
+	out := make([]hit, 0, len(hits)+len(units))
+	hi := 0
+	for _, u := range units {
+		for hi < len(hits) && hits[hi].u.s < u.s {
+			out = append(out, hits[hi])
+			hi++
+		}
+		have := false
+		for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
+			have = have || hits[hi].owner == r.encoded
+			out = append(out, hits[hi])
+		}
+		if !have {
+			out = append(out, hit{u: u, owner: r.encoded})
+		}
+	}
+	return append(out, hits[hi:]...)
+}
 
 // minHexRun is the shortest run of hex digits decoded: 16 bytes, less
 // than any token worth a look, more than most ids.
@@ -104,7 +132,7 @@ func (r *Redactor) lineSpans(line []byte) []span {
 	if len(line) == 0 || len(line) > maxLine {
 		return nil
 	}
-	hits := r.scan(line)
+	hits := r.nulHits(line, r.scan(line))
 	if len(hits) == 0 && len(r.always) == 0 {
 		return nil
 	}

@@ -41,6 +41,9 @@ type pattern struct {
 	// literal: expr is matched as plain text (a user pattern that does not
 	// compile).
 	literal bool
+	// encoded: the pattern of the encoded spellings, which also runs on
+	// every unit holding a NUL (see nulHits)
+	encoded bool
 }
 
 // compile compiles p's expression. The built-in ones always compile
@@ -281,7 +284,7 @@ var builtin = [...]pattern{
 		// a secret split by escapes, in UTF-16 or hex-encoded: matched
 		// in its plain form, named after what is found there
 		// (encoded.go)
-		kind: "credential", triggers: encodedTriggers, fold: true, scan: scanEncoded,
+		kind: "credential", triggers: encodedTriggers, fold: true, scan: scanEncoded, encoded: true,
 	},
 
 	// ---- secrets known by their context --------------------------------
@@ -1181,10 +1184,14 @@ func labelAt(line []byte, j int, sink *spanSink) int {
 // (password = "x"). A bare 0 or 1 stays: MYSQL_ALLOW_EMPTY_PASSWORD=1 is a
 // switch.
 func secretValue(label, value []byte, assigned, quoted bool) bool {
-	if notPlaceholder(value) {
+	// notPlaceholder, with each of its checks made once
+	if len(value) == 0 || reference(value) {
+		return false
+	}
+	if !placeholder(value) {
 		return true
 	}
-	if !assigned || !passwordLabel(label) || reference(value) {
+	if !assigned || !passwordLabel(label) {
 		return false
 	}
 	if len(value) == 1 {

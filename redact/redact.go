@@ -81,6 +81,9 @@ type Redactor struct {
 	bucketIdx []int32
 	// compiled holds each pattern's regexp once a trigger made it needed:
 	// compiling all of them costs more than guard's whole decision.
+	// encoded is the owner of the encoded pattern (scanEncoded), -1
+	// when there is none
+	encoded  int
 	compiled []*regexp.Regexp
 	once     []sync.Once
 	keyRE    [len(keyExprSrc)]*regexp.Regexp
@@ -201,9 +204,13 @@ func New(environ []string, opts ...Option) *Redactor {
 	for i, e := range r.env {
 		r.triggers = append(r.triggers, trigger{text: string(e.value), owner: i})
 	}
+	r.encoded = -1
 	for i, p := range r.pats {
 		if len(p.triggers) == 0 {
 			r.always = append(r.always, i)
+		}
+		if p.encoded {
+			r.encoded = len(r.env) + i
 		}
 		for _, t := range p.triggers {
 			r.triggers = append(r.triggers, trigger{text: t, fold: p.fold, wordStart: p.wordStart, owner: len(r.env) + i})
@@ -788,7 +795,7 @@ func (t *trigger) at(b []byte, i int) bool {
 // word token in prose) costs no copy.
 func (r *Redactor) process(dst, all []byte, from, to int, st *state, final bool) (out []byte, changed bool) {
 	b := all[from:to]
-	hits := r.scan(b)
+	hits := r.nulHits(b, r.scan(b))
 	seams := r.seams(all, from, to)
 	si := 0
 	// grow makes dst when the first change comes

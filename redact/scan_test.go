@@ -361,7 +361,7 @@ func FuzzScan(f *testing.F) {
 // since, and shared.
 func processReference(r *Redactor, rt *refTables, dst, all []byte, from, to int, st *state, final bool) (out []byte, changed bool) {
 	b := all[from:to]
-	hits := scanReference(r, rt, b)
+	hits := r.nulHits(b, scanReference(r, rt, b))
 	seams := r.seams(all, from, to)
 	si := 0
 	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock || len(seams) > 0) {
