@@ -62,11 +62,13 @@
 //     character or a PIN of digits where the form assigns it (quoted, an
 //     environment line, a YAML key).
 //   - Other spellings of those: a line holding a terminal escape (CSI,
-//     OSC), NULs between ASCII letters (UTF-16) or a run of 32 hex digits
-//     or more that spells printable text is matched again in its plain
-//     form, and what is found there is replaced in the bytes that spell
-//     it (escapes between a secret's bytes stay: encoded.go); and access
-//     key ids in lower case (akia…).
+//     OSC), NULs between ASCII letters (UTF-16, found by a vector search
+//     for NUL rather than by triggers) or a run of 32 hex digits or more
+//     that spells printable text (its trigger: the hex of a common
+//     token's start) is matched again in its plain form, and what is
+//     found there is replaced in the bytes that spell it (escapes between
+//     a secret's bytes stay: encoded.go); and access key ids in lower
+//     case (akia…).
 //
 // Then env:NAME for the value (8 characters or more, each line of it) of
 // every environment variable whose name contains KEY, TOKEN, SECRET,
