@@ -1247,12 +1247,54 @@ func keyValue(line []byte, i int, sink *spanSink) int {
 	if !ok {
 		return i + 5
 	}
-	lo := max(bytes.LastIndexAny(line[:i], "<{"), 0)
-	name, ok := attrBefore(line[lo:i])
+	name, ok := keyBefore(line, i)
 	if ok && (labelName(name) || envPassName(name) || spacedName(name)) && ve > vs && !insideMarker(line, vs) && notPlaceholder(line[vs:ve]) {
 		sink.add(vs, ve, false)
 	}
 	return ve
+}
+
+// keyBefore reads back from a value attribute or field at i: the key= or
+// name= attribute (or "key": field) right before it, and returns its
+// quoted value.
+func keyBefore(line []byte, i int) ([]byte, bool) {
+	j := i
+	if j > 0 && (line[j-1] == '"' || line[j-1] == '\'') {
+		j-- // "value": the field's own opening quote
+	}
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t' || line[j-1] == ',') {
+		j--
+	}
+	if j == 0 || line[j-1] != '"' && line[j-1] != '\'' {
+		return nil, false
+	}
+	e := j - 1
+	s := bytes.LastIndexByte(line[:e], line[e])
+	if s < 0 {
+		return nil, false
+	}
+	j = s
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
+		j--
+	}
+	if j == 0 || line[j-1] != '=' && line[j-1] != ':' {
+		return nil, false
+	}
+	j--
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
+		j--
+	}
+	if j > 0 && (line[j-1] == '"' || line[j-1] == '\'') {
+		j--
+	}
+	n := j
+	for n > 0 && isWord(line[n-1]) {
+		n--
+	}
+	if w := line[n:j]; !bytes.EqualFold(w, []byte("key")) && !bytes.EqualFold(w, []byte("name")) {
+		return nil, false
+	}
+	return line[s+1 : e], true
 }
 
 // attrValue reads what follows an attribute's or field's name at i: an
@@ -1283,27 +1325,6 @@ func attrValue(line []byte, i int) (s, e int, ok bool) {
 	return i + 1, i + 1 + end, true
 }
 
-// attrBefore finds the last key= or name= attribute (or "key": field) in
-// b and returns its quoted value.
-func attrBefore(b []byte) ([]byte, bool) {
-	for _, a := range [...]string{"key", "name"} {
-		for off := len(b); ; {
-			i := lastIndexFold(b[:off], a)
-			if i < 0 {
-				break
-			}
-			off = i
-			if i > 0 && (isWord(b[i-1]) || b[i-1] == '-' || b[i-1] == '.') {
-				continue
-			}
-			if s, e, ok := attrValue(b, i+len(a)); ok {
-				return b[s:e], true
-			}
-		}
-	}
-	return nil, false
-}
-
 // spacedName reports whether a key with blanks spells a label ("API
 // Key", "Client Secret").
 func spacedName(b []byte) bool {
@@ -1319,17 +1340,6 @@ func spacedName(b []byte) bool {
 		}
 	}
 	return labelName(buf[:n])
-}
-
-// lastIndexFold returns the index of the last w (lower case) in b, in any
-// case, or -1.
-func lastIndexFold(b []byte, w string) int {
-	for i := len(b) - len(w); i >= 0; i-- {
-		if b[i]|0x20 == w[0] && bytes.EqualFold(b[i:i+len(w)], []byte(w)) {
-			return i
-		}
-	}
-	return -1
 }
 
 // scanEnvCommand finds the value of an environment variable set by a
