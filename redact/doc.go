@@ -127,20 +127,26 @@
 // with password= labels. Text with nothing to redact is never copied.
 // `go test -bench . ./redact/` on the shared 2-core build machine (loaded,
 // so absolute figures swing twofold; compare with Baseline, a loop that
-// only sums the bytes; instructions a byte, counted by callgrind, do not
-// swing):
+// only sums the bytes; instructions a byte, counted by callgrind inside
+// process with GOGC=off, do not swing; the MB/s of the lines marked ~ are
+// scaled from the figures before the seams and the encoded spellings by
+// their instructions, the machine being too loaded to time them):
 //
 //	Baseline (sum of bytes)                   750-1500 MB/s
 //	1 MiB of build log, no trigger            490-870 MB/s, 18 instructions a byte, 0 allocations
 //	the same through Writer in 4 KiB writes   460-770 MB/s
-//	1 MiB of an application log               300-580 MB/s, 25 instructions a byte
-//	npm/pip logs, pod JSON, git log -p        330-410 MB/s, 25-39 instructions a byte
-//	go test -v, compiler output               135-240 MB/s, 45-57 instructions a byte
-//	source code (token, secret in each line)  110 MB/s, 84 instructions a byte
-//	1 MiB of build log, a secret every 4 KiB  240-350 MB/s
-//	the benign corpus (a grep for passwords)  65-130 MB/s  (label-dense: a worst ordinary case)
-//	1 MiB of nothing but password=hunter2     20-32 MB/s   (the worst case)
+//	1 MiB of an application log               ~275-530 MB/s, 28 instructions a byte
+//	npm/pip logs, pod JSON, git log -p        ~300-400 MB/s, 24-44 instructions a byte
+//	go test -v, compiler output               ~130-230 MB/s, 47-61 instructions a byte
+//	source code (token, secret in each line)  ~108 MB/s, 85 instructions a byte
+//	1 MiB of build log, a secret every 4 KiB  240-350 MB/s, 28 instructions a byte
+//	the benign corpus (a grep for passwords)  65-130 MB/s, 77-82 instructions a byte (label-dense: a worst ordinary case)
+//	1 MiB of nothing but password=hunter2     ~18-28 MB/s, 330 instructions a byte (the worst case)
 //	a typical command                         0.4-1 µs
+//
+// A line holding a terminal escape or a NUL, or a hex run that starts
+// like a token, is matched twice (as it is and in its plain form); long
+// lines cost a seam of 8 KiB at each 64 KiB cut.
 //
 // Ordinary text costs what its triggers cost: a line holding token,
 // secret or password runs the label matcher, which is most of the cost
