@@ -531,6 +531,9 @@ func (r *Redactor) seams(all []byte, lo, hi int) []span {
 	if hi > lo && hi < len(all) && all[hi-1] != '\n' {
 		cuts = append(cuts, len(b))
 	}
+	if len(cuts) == 0 {
+		return nil // no long line: the common case
+	}
 	var out []span
 	for _, c := range cuts {
 		at := lo + c
