@@ -58,6 +58,7 @@ type Capture struct {
 // is.
 type ahead struct {
 	closed  bool          // under Capture.mu: nothing more comes
+	cut     bool          // under Capture.mu: the streams were cut short (truncated)
 	wake    chan struct{} // one wake-up is enough: the goroutine takes everything
 	fin     chan struct{} // closed when all was redacted
 	sinks   [3]*sink
@@ -191,7 +192,7 @@ func (c *Capture) run() {
 			take[s] = c.raw[s][c.done[s]:len(c.raw[s]):len(c.raw[s])]
 			c.done[s] = len(c.raw[s])
 		}
-		closed := a.closed
+		closed, cut := a.closed, a.cut
 		c.mu.Unlock()
 		for s := Stdout; s <= Stderr; s++ {
 			if len(take[s]) > 0 {
@@ -199,18 +200,23 @@ func (c *Capture) run() {
 			}
 		}
 		if closed {
-			break
+			for s := Stdout; s <= Stderr; s++ {
+				if cut {
+					_ = a.streams[s].CloseCut()
+				} else {
+					_ = a.streams[s].Close()
+				}
+			}
+			return
 		}
-	}
-	for s := Stdout; s <= Stderr; s++ {
-		_ = a.streams[s].Close()
 	}
 }
 
-// finish waits until everything added was redacted.
-func (a *ahead) finish(mu *sync.Mutex) {
+// finish waits until everything added was redacted; with cut, the
+// streams were cut short (see redact.CutTail).
+func (a *ahead) finish(mu *sync.Mutex, cut bool) {
 	mu.Lock()
-	a.closed = true
+	a.closed, a.cut = true, cut
 	mu.Unlock()
 	a.signal()
 	<-a.fin
@@ -233,7 +239,10 @@ func (c *Capture) Truncated() bool { return c.truncated }
 
 // Output redacts what was captured, each stream as a whole (so a secret
 // split across reads is caught as if written at once), and returns the
-// chunks and whether redaction changed anything. When it changed nothing
+// chunks and whether redaction changed anything. A truncated capture
+// ends where a stream was cut, maybe inside a secret: the word the cut
+// fell in is dropped (redact.CutTail), as the start of a token would
+// match no pattern. When it changed nothing
 // the chunks are exactly the reads, in order, so a replay interleaves
 // stdout and stderr as the command did; when it did, each stream's
 // redacted text comes back as one chunk, stdout first. Nothing may be
@@ -241,17 +250,22 @@ func (c *Capture) Truncated() bool { return c.truncated }
 func (c *Capture) Output(r *redact.Redactor) (chunks []Chunk, redacted bool) {
 	var red [3][]byte
 	if a := c.ahead; a != nil {
-		a.finish(&c.mu)
+		a.finish(&c.mu, c.truncated)
 		for s := Stdout; s <= Stderr; s++ {
-			red[s] = c.raw[s]
-			if k := a.sinks[s]; k.out != nil {
+			k := a.sinks[s]
+			red[s] = c.raw[s][:k.same] // all it passed on, less a cut word
+			if k.out != nil {
 				red[s], redacted = k.out, true
 			}
 		}
 	} else {
 		for s := Stdout; s <= Stderr; s++ {
+			raw := c.raw[s]
+			if c.truncated {
+				raw = raw[:redact.CutTail(raw)]
+			}
 			var changed bool
-			red[s], changed = r.Redact(c.raw[s])
+			red[s], changed = r.Redact(raw)
 			redacted = redacted || changed
 		}
 	}
@@ -265,8 +279,12 @@ func (c *Capture) Output(r *redact.Redactor) (chunks []Chunk, redacted bool) {
 	}
 	var off [3]int
 	for _, rd := range c.reads {
-		chunks = append(chunks, Chunk{Stream: rd.stream, Data: red[rd.stream][off[rd.stream] : off[rd.stream]+rd.n]})
-		off[rd.stream] += rd.n
+		n := min(rd.n, len(red[rd.stream])-off[rd.stream]) // less the cut word
+		if n <= 0 {
+			continue
+		}
+		chunks = append(chunks, Chunk{Stream: rd.stream, Data: red[rd.stream][off[rd.stream] : off[rd.stream]+n]})
+		off[rd.stream] += n
 	}
 	return chunks, false
 }

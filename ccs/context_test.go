@@ -106,8 +106,40 @@ func TestCaptureLimit(t *testing.T) {
 	for _, ch := range chunks {
 		n += len(ch.Data)
 	}
-	if !c.Truncated() || n != MaxCapture {
+	// the last 4 KiB hold no separator: they may be the start of a
+	// secret the limit cut in two, and go (redact.CutTail)
+	if !c.Truncated() || n != MaxCapture-4<<10 {
 		t.Errorf("kept %d bytes, truncated %v", n, c.Truncated())
+	}
+}
+
+// TestCaptureCutSecret: a token that the record's limit cuts in two is
+// not kept in part, redacted beside the run or at the end.
+func TestCaptureCutSecret(t *testing.T) {
+	red := redact.New(nil)
+	token := "ghp_" + "1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvWxYz"
+	for _, ahead := range []bool{false, true} {
+		for _, d := range []int{5, 20, 39} {
+			var c Capture
+			c.SetLimit(MaxRecord)
+			if ahead {
+				c.SetRedactor(func() *redact.Redactor { return red })
+			}
+			line := []byte("ok line of output\n")
+			for c.Room() > len(line)+6+d {
+				c.Add(Stdout, line)
+			}
+			c.Add(Stdout, bytes.Repeat([]byte("\n"), c.Room()-6-d)) // room for "token " and d bytes
+			c.Add(Stdout, []byte("token "+token+" more text\n"))
+			chunks, _ := c.Output(red)
+			var all []byte
+			for _, ch := range chunks {
+				all = append(all, ch.Data...)
+			}
+			if !c.Truncated() || bytes.Contains(all, []byte(token[:d-1])) || !bytes.HasSuffix(all, []byte("token ")) {
+				t.Errorf("ahead %v, cut %d bytes into the token: kept %q", ahead, d, all[max(0, len(all)-40):])
+			}
+		}
 	}
 }
 

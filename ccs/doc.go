@@ -237,7 +237,10 @@
 // interleaves stdout and stderr as the command did (when the agent merged
 // them, 2>&1, the command gets one pipe, or one file, for both and the
 // order is exact). Past the limit the rest is spliced to the agent, not
-// kept, through a pipe grown to 1 MiB.
+// kept, through a pipe grown to 1 MiB; what was kept loses the word the
+// limit fell in (redact.CutTail), so the first half of a token cut in two
+// is not stored. A run's cwd and root are stored redacted, as the
+// journal's are.
 //
 // Serving (cgo-free, in the lean guard): Key hashes the length-prefixed
 // argv, cwd, hashed key_env values, the stdin class, whether the streams

@@ -16,7 +16,7 @@
 //
 // # What counts as a secret
 //
-// One table (patterns.go) of 112 entries in 90 kinds, in three groups:
+// One table (patterns.go) of 114 entries in 90 kinds, in four groups:
 //
 //   - Tokens with a shape of their own, found anywhere: cloud keys (AWS
 //     AKIA/ASIA ids and the secret beside one, GCP AIza, GOCSPX-, ya29.,
@@ -50,9 +50,25 @@
 //     INI, .env, shell, Go and HTTP-header notation, credential flags
 //     (--password x, --registry-token=x, curl -u user:x), signed-URL
 //     signatures (Azure SAS sig=, X-Amz-Signature=), Azure connection
-//     strings, ~/.docker/config.json "auth", XML elements (<password>),
-//     PHP define('DB_PASSWORD', …), vault-style table rows, .pgpass lines,
-//     GitHub Actions ::add-mask::.
+//     strings, ~/.docker/config.json "auth", XML elements (<password>) and
+//     attributes (password="…"), key/value pairs whose key names a secret
+//     (NuGet's <add key="ClearTextPassword" value="…"/>, JSON's {"name":
+//     "DB_PASSWORD", "value": …}), PHP define('DB_PASSWORD', …),
+//     vault-style table rows, .pgpass lines, GitHub Actions ::add-mask::,
+//     setenv and Dockerfile ENV NAME value. An environment line
+//     (NAME=value, the name upper-case and a secret's, starting the line
+//     or a word) takes its value up to a blank whatever its alphabet
+//     (django-insecure-7x$%^&*(…); a password label takes a value of one
+//     character or a PIN of digits where the form assigns it (quoted, an
+//     environment line, a YAML key).
+//   - Other spellings of those: a line holding a terminal escape (CSI,
+//     OSC), NULs between ASCII letters (UTF-16, found by a vector search
+//     for NUL rather than by triggers) or a run of 32 hex digits or more
+//     that spells printable text (its trigger: the hex of a common
+//     token's start) is matched again in its plain form, and what is
+//     found there is replaced in the bytes that spell it (escapes between
+//     a secret's bytes stay: encoded.go); and access key ids in lower
+//     case (akia…).
 //
 // Then env:NAME for the value (8 characters or more, each line of it) of
 // every environment variable whose name contains KEY, TOKEN, SECRET,
@@ -76,15 +92,22 @@
 //
 // Text is redacted one line at a time: no match spans a newline, and a line
 // longer than 64 KiB is cut in pieces (just after a blank or a quote near
-// the 64 KiB mark, so a token is not cut in two). The one thing that spans
-// lines is a private-key block, and it is followed line by line: its first
-// line becomes [REDACTED:private-key], and each next line that is base64, a
-// header or blank joins it, up to its END line. That is why the streaming
-// [Redactor.Writer] gives exactly what [Redactor.Bytes] gives for the whole
-// input, however the input is cut into writes (FuzzRedactStream checks
-// it), and why it needs to hold back at most one line or 64 KiB: it passes
-// each line on in the Write that completes it, which makes it fit to
-// redact what an agent sees live.
+// the 64 KiB mark where there is one). Each cut has a seam: the 4 KiB
+// (carry, longer than any token with a shape) on either side of it are
+// matched again as one line, and a secret found across the cut is
+// replaced in both pieces, its marker in the first (TestAcrossCut). The
+// one thing that spans lines is a private-key block, and it is followed
+// line by line: its first line becomes [REDACTED:private-key], and each
+// next line that is base64, a header or blank joins it, up to its END
+// line. That is why the streaming [Redactor.Writer] gives exactly what
+// [Redactor.Bytes] gives for the whole input, however the input is cut
+// into writes (FuzzRedactStream checks it), and why it needs to hold back
+// at most one line, or 64 KiB and the 4 KiB of the seam after it: it
+// passes each line on in the Write that completes it, which makes it fit
+// to redact what an agent sees live. A text cut short rather than ended
+// (a record's size limit) ends with [Stream.CloseCut], or is first cut at
+// [CutTail]: the word the cut fell in goes, as the start of a token
+// matches no pattern.
 //
 // # Cost
 //
@@ -104,20 +127,26 @@
 // with password= labels. Text with nothing to redact is never copied.
 // `go test -bench . ./redact/` on the shared 2-core build machine (loaded,
 // so absolute figures swing twofold; compare with Baseline, a loop that
-// only sums the bytes; instructions a byte, counted by callgrind, do not
-// swing):
+// only sums the bytes; instructions a byte, counted by callgrind inside
+// process with GOGC=off, do not swing; the MB/s of the lines marked ~ are
+// scaled from the figures before the seams and the encoded spellings by
+// their instructions, the machine being too loaded to time them):
 //
 //	Baseline (sum of bytes)                   750-1500 MB/s
 //	1 MiB of build log, no trigger            490-870 MB/s, 18 instructions a byte, 0 allocations
 //	the same through Writer in 4 KiB writes   460-770 MB/s
-//	1 MiB of an application log               300-580 MB/s, 25 instructions a byte
-//	npm/pip logs, pod JSON, git log -p        330-410 MB/s, 25-39 instructions a byte
-//	go test -v, compiler output               135-240 MB/s, 45-57 instructions a byte
-//	source code (token, secret in each line)  110 MB/s, 84 instructions a byte
-//	1 MiB of build log, a secret every 4 KiB  240-350 MB/s
-//	the benign corpus (a grep for passwords)  65-130 MB/s  (label-dense: a worst ordinary case)
-//	1 MiB of nothing but password=hunter2     20-32 MB/s   (the worst case)
+//	1 MiB of an application log               ~275-530 MB/s, 28 instructions a byte
+//	npm/pip logs, pod JSON, git log -p        ~300-400 MB/s, 24-44 instructions a byte
+//	go test -v, compiler output               ~130-230 MB/s, 47-61 instructions a byte
+//	source code (token, secret in each line)  ~108 MB/s, 85 instructions a byte
+//	1 MiB of build log, a secret every 4 KiB  240-350 MB/s, 28 instructions a byte
+//	the benign corpus (a grep for passwords)  65-130 MB/s, 77-82 instructions a byte (label-dense: a worst ordinary case)
+//	1 MiB of nothing but password=hunter2     ~18-28 MB/s, 330 instructions a byte (the worst case)
 //	a typical command                         0.4-1 µs
+//
+// A line holding a terminal escape or a NUL, or a hex run that starts
+// like a token, is matched twice (as it is and in its plain form); long
+// lines cost a seam of 8 KiB at each 64 KiB cut.
 //
 // Ordinary text costs what its triggers cost: a line holding token,
 // secret or password runs the label matcher, which is most of the cost
@@ -134,8 +163,10 @@
 // label and no known shape (a bare random password, an Azure DevOps PAT, a
 // Heroku UUID key), and it may redact a harmless value that follows a
 // label such as token=. It errs on the side of redacting. A value spread
-// over several lines (a YAML block scalar after password: |) is not
-// followed. An unterminated line is held by the Writer until it ends (a
+// over several lines (a YAML block scalar after password: |, a Kubernetes
+// env entry's name: and value: lines, xxd -p's wrapped hex) is not
+// followed, nor are encodings other than escapes, UTF-16 and hex (base64
+// of a token, URL-encoding). An unterminated line is held by the Writer until it ends (a
 // prompt with no newline shows when the program ends its line).
 //
 // # Showing text

@@ -41,6 +41,9 @@ type pattern struct {
 	// literal: expr is matched as plain text (a user pattern that does not
 	// compile).
 	literal bool
+	// encoded: the pattern of the encoded spellings, which also runs on
+	// every unit holding a NUL (see nulHits)
+	encoded bool
 }
 
 // compile compiles p's expression. The built-in ones always compile
@@ -271,6 +274,19 @@ var builtin = [...]pattern{
 	// ---- tokens of a known structure -----------------------------------
 	{kind: "jwt", triggers: []string{"eyJ"}, wordStart: true, expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`},
 
+	// ---- other spellings ----------------------------------------------
+	{
+		// lower-cased access key ids (tr A-Z a-z, a case-folding tool)
+		kind: "aws-access-key-id", triggers: []string{"akia", "asia"}, wordStart: true,
+		expr: `\b(?:akia|asia)[a-z2-7]{16}\b`, valid: hasDigit,
+	},
+	{
+		// a secret split by escapes, in UTF-16 or hex-encoded: matched
+		// in its plain form, named after what is found there
+		// (encoded.go)
+		kind: "credential", triggers: encodedTriggers, fold: true, scan: scanEncoded, encoded: true,
+	},
+
 	// ---- secrets known by their context --------------------------------
 	{
 		// scheme://user:password@host: only the password goes
@@ -351,7 +367,7 @@ var builtin = [...]pattern{
 
 // labelTriggers are the triggers of the label patterns: every way a
 // secretWords label can be spelled.
-var labelTriggers = []string{"passw", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "api key", "access key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey", "dockerconfigjson", "dockercfg", "app_key", "appkey", "app-key", "sharedkey", "shared_key", "hmackey", "hmac_key", "presharedkey", "licensekey", "license_key", "secretid", "secret_id", "pwd"}
+var labelTriggers = []string{"passw", "_pass=", "passphrase", "secret", "token", "_auth", "api_key", "api-key", "apikey", "api.key", "api key", "access key", "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "signing_key", "signing-key", "signingkey", "encryption_key", "encryptionkey", "master_key", "masterkey", "auth_key", "authkey", "subscription-key", "subscription_key", "subscriptionkey", "primarykey", "secondarykey", "dockerconfigjson", "dockercfg", "app_key", "appkey", "app-key", "sharedkey", "shared_key", "hmackey", "hmac_key", "presharedkey", "licensekey", "license_key", "secretid", "secret_id", "pwd"}
 
 // runOf returns a pre check: n bytes in a row that in accepts.
 func runOf(n int, in func(c byte) bool) func([]byte) bool {
@@ -477,6 +493,11 @@ func hexBefore(n int) func([]byte, int) bool {
 		}
 		return true
 	}
+}
+
+// hasDigit accepts text holding a digit.
+func hasDigit(b []byte) bool {
+	return bytes.ContainsAny(b, "0123456789")
 }
 
 // hasPercent accepts a token holding a URL escape: a Twitter bearer token
@@ -700,8 +721,10 @@ func reference(b []byte) bool {
 	if b[0] == '=' || b[0] == ':' { // ==, :=, ::
 		return true
 	}
-	if bytes.ContainsAny(b, "()[]{}") && identStart(b[0]) {
-		return true // os.getenv("X"), request.form['password']
+	// os.getenv("X"), request.form['password'], a sentence with a
+	// parenthesis; not one word of symbols (django-insecure-7x$%^&*(…)
+	if i := bytes.IndexAny(b, "()[]{}"); i > 0 && identStart(b[0]) && (identPath(b[:i]) && callEnd(b) || bytes.ContainsAny(b, " \t")) {
+		return true
 	}
 	// ./file, ../file, ~/file, /dir/file
 	if bytes.HasPrefix(b, []byte("./")) || bytes.HasPrefix(b, []byte("../")) || bytes.HasPrefix(b, []byte("~/")) ||
@@ -745,6 +768,31 @@ func compound(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// callEnd reports whether a value that starts with a call or an index
+// ends as code does: with a bracket, an opening one (the rest was cut at
+// a quote: os.environ[), or a field after the last bracket (.token).
+func callEnd(b []byte) bool {
+	last := bytes.LastIndexAny(b, "()[]{}")
+	if last == len(b)-1 {
+		return true
+	}
+	return b[last+1] == '.' && last+2 < len(b) && identPath(b[last+2:])
+}
+
+// identPath reports whether b is an identifier or a dotted path of them:
+// what comes before the parenthesis of a call.
+func identPath(b []byte) bool {
+	if !identStart(b[0]) {
+		return false
+	}
+	for _, c := range b {
+		if !isWord(c) && c != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 func identStart(c byte) bool {
@@ -962,7 +1010,7 @@ func scanURLPassword(_ *Redactor, line []byte, sink *spanSink) {
 // starts its line and a blank follows the separator (YAML, INI): then it
 // runs to the end of the line, less a trailing # comment.
 func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
-	scanTableLabel(line, sink)
+	scanLinePrefixes(line, sink)
 	// colon and eq are the next ':' and '=' at or after j (len(line):
 	// none), found by a vector search and looked for again once passed
 	colon, eq := -1, -1
@@ -976,120 +1024,374 @@ func scanLabels(_ *Redactor, line []byte, sink *spanSink) {
 		if j = min(colon, eq); j >= len(line) {
 			return
 		}
-		c := line[j]
-		// the label, before the separator: blanks, a closing quote, the name
-		k := j
-		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
-			k--
-		}
-		if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
-			k--
-			if k > 0 && line[k-1] == '\\' { // JSON inside a JSON string: \"password\":
-				k--
-			}
-		}
-		ne := k
-		for k > 0 && (isWord(line[k-1]) || line[k-1] == '-' || line[k-1] == '.') {
-			k--
-		}
-		ok := ne > k && labelName(line[k:ne])
-		if !ok && ne > k {
-			if w := spacedLabel(line, k, ne); w != k {
-				k, ok = w, true // "API Key: …", "Secret Access Key: …"
-			}
-		}
-		if !ok {
-			continue
-		}
-		if k > 0 && line[k-1] == '/' {
-			continue // https://x-access-token:pw@…: the URL's to judge
-		}
-		if k >= 2 && line[k-2] == '$' && line[k-1] == '{' {
-			continue // ${DB_PASSWORD:-default}: a shell expansion
-		}
-		if docParam(line[:k]) {
-			continue // :param password: the password to use
-		}
-		if nsswitch(line[k:ne], line[j+1:]) {
-			continue // /etc/nsswitch.conf: "passwd: files systemd"
-		}
-		// the separator: = : := => (not == or ::)
-		v := j + 1
-		if v < len(line) && (c == ':' && line[v] == '=' || c == '=' && line[v] == '>') {
-			v++
-		}
-		if v < len(line) && (line[v] == '=' || line[v] == ':') {
-			j = v
-			continue
-		}
-		blank := v < len(line) && (line[v] == ' ' || line[v] == '\t')
-		for v < len(line) && (line[v] == ' ' || line[v] == '\t') {
-			v++
-		}
-		if v >= len(line) {
+		if j = labelAt(line, j, sink); j < 0 {
 			return
 		}
-		s, e := v, v
-		switch q := line[v]; {
-		case q == '\\' && v+1 < len(line) && line[v+1] == '"':
-			// \"…\" inside a JSON string
-			s = v + 2
-			i := bytes.Index(line[s:], []byte(`\"`))
-			if i < 0 {
-				continue
-			}
-			e = s + i
-		case q == '"' || q == '\'':
-			s = v + 1
-			e = s
-			for e < len(line) && line[e] != q {
-				if q == '"' && line[e] == '\\' {
-					e++
-				}
+	}
+}
+
+// scanLinePrefixes runs the label forms that are found from the start of
+// the line, not from a separator: a table's row and an environment
+// command.
+func scanLinePrefixes(line []byte, sink *spanSink) {
+	scanTableLabel(line, sink)
+	scanEnvCommand(line, sink)
+}
+
+// labelAt looks at the separator (':' or '=') at j of line: when a label
+// ends before it, its value goes to sink. It returns where the search for
+// the next separator goes on (after the value), or -1 when no separator
+// after it can hold a value.
+func labelAt(line []byte, j int, sink *spanSink) int {
+	c := line[j]
+	// the label, before the separator: blanks, a closing quote, the name
+	k := j
+	for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
+		k--
+	}
+	spaceBefore := k < j
+	if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
+		k--
+		if k > 0 && line[k-1] == '\\' { // JSON inside a JSON string: \"password\":
+			k--
+		}
+	}
+	ne := k
+	for k > 0 && (isWord(line[k-1]) || line[k-1] == '-' || line[k-1] == '.') {
+		k--
+	}
+	ok := ne > k && labelName(line[k:ne])
+	env := false
+	if !ok && ne > k && envPassName(line[k:ne]) {
+		ok, env = true, true // DB_PASS=…: _PASS only in an environment name
+	}
+	if !ok && ne > k {
+		if w := spacedLabel(line, k, ne); w != k {
+			k, ok = w, true // "API Key: …", "Secret Access Key: …"
+		}
+	}
+	if !ok {
+		if ne-k == 5 && bytes.EqualFold(line[k:ne], []byte("value")) {
+			return keyValue(line, k, sink) // <add key="ClearTextPassword" value="…"/>
+		}
+		return j
+	}
+	if k > 0 && line[k-1] == '/' {
+		return j // https://x-access-token:pw@…: the URL's to judge
+	}
+	if k >= 2 && line[k-2] == '$' && line[k-1] == '{' {
+		return j // ${DB_PASSWORD:-default}: a shell expansion
+	}
+	if docParam(line[:k]) {
+		return j // :param password: the password to use
+	}
+	if nsswitch(line[k:ne], line[j+1:]) {
+		return j // /etc/nsswitch.conf: "passwd: files systemd"
+	}
+	// the separator: = : := => (not == or ::)
+	v := j + 1
+	if v < len(line) && (c == ':' && line[v] == '=' || c == '=' && line[v] == '>') {
+		v++
+	}
+	if v < len(line) && (line[v] == '=' || line[v] == ':') {
+		return v
+	}
+	blank := v < len(line) && (line[v] == ' ' || line[v] == '\t')
+	for v < len(line) && (line[v] == ' ' || line[v] == '\t') {
+		v++
+	}
+	if v >= len(line) {
+		return -1
+	}
+	// an environment assignment: NAME=value, the name in upper case
+	// right before '=' and the value right after it, the name starting
+	// the line or a word (export X=…, docker run -e X=…, "X=…"): its
+	// value is anything up to a blank, whatever its alphabet
+	// (django-insecure-7x$%^&*(…)
+	envLine := c == '=' && !spaceBefore && !blank && ne == j && upperName(line[k:ne]) &&
+		(k == 0 || line[k-1] == ' ' || line[k-1] == '\t' || line[k-1] == '"' || line[k-1] == '\'')
+	if env && !envLine {
+		return j
+	}
+	s, e := v, v
+	switch q := line[v]; {
+	case q == '\\' && v+1 < len(line) && line[v+1] == '"':
+		// \"…\" inside a JSON string
+		s = v + 2
+		i := bytes.Index(line[s:], []byte(`\"`))
+		if i < 0 {
+			return j
+		}
+		e = s + i
+	case q == '"' || q == '\'':
+		s = v + 1
+		e = s
+		for e < len(line) && line[e] != q {
+			if q == '"' && line[e] == '\\' {
 				e++
 			}
-			if e >= len(line) {
-				continue // no closing quote on this line
+			e++
+		}
+		if e >= len(line) {
+			return j // no closing quote on this line
+		}
+	case envLine:
+		for e < len(line) && line[e] != ' ' && line[e] != '\t' && line[e] != '\r' && line[e] != 0x1b && (k == 0 || line[e] != line[k-1]) {
+			e++
+		}
+	default:
+		if blank && labelStartsLine(line[:k]) {
+			if t := firstToken(line[v:]); !secretValue(line[k:ne], t, true, false) {
+				return v // client_token: str | None = None
 			}
-		default:
-			if blank && labelStartsLine(line[:k]) {
-				if t := firstToken(line[v:]); !notPlaceholder(t) {
-					j = v
-					continue // client_token: str | None = None
-				}
-				e = len(line)
-				if h := bytes.Index(line[v:], []byte(" #")); h >= 0 {
-					e = v + h
-				}
-				for e > v && (line[e-1] == ' ' || line[e-1] == '\t' || line[e-1] == '\r' || line[e-1] == ',' || line[e-1] == ';') {
-					e--
-				}
-				break
+			e = len(line)
+			if h := bytes.Index(line[v:], []byte(" #")); h >= 0 {
+				e = v + h
 			}
-			for e < len(line) && !bytes.ContainsRune([]byte(" \t\r\"'`&;,)]}>"), rune(line[e])) {
-				e++
+			for e > v && (line[e-1] == ' ' || line[e-1] == '\t' || line[e-1] == '\r' || line[e-1] == ',' || line[e-1] == ';') {
+				e--
 			}
+			break
 		}
-		if quoted := k < ne && ne < len(line) && (line[ne] == '"' || line[ne] == '\''); quoted && s == v && identifier(line[s:e]) {
-			j = max(j, e-1)
-			continue // {'token': tstring}: a quoted key, a bare name: code
+		for e < len(line) && !bytes.ContainsRune([]byte(" \t\r\"'`&;,)]}>\x1b"), rune(line[e])) {
+			e++
 		}
-		if lexerToken(line[k:ne], line[s:e]) {
-			j = max(j, e-1)
-			continue // {token: "keyword.operator"}: a lexer's token type
+	}
+	next := max(j, e-1)
+	if quoted := k < ne && ne < len(line) && (line[ne] == '"' || line[ne] == '\''); quoted && s == v && identifier(line[s:e]) {
+		return next // {'token': tstring}: a quoted key, a bare name: code
+	}
+	if lexerToken(line[k:ne], line[s:e]) {
+		return next // {token: "keyword.operator"}: a lexer's token type
+	}
+	if codeLabel(line[k:ne]) && identifier(line[s:e]) && s == v {
+		return next // self._token = value: code moving a value around
+	}
+	if pwdPath(line[k:ne], line[s:e]) {
+		return next // PWD=/home/me: the shell's directory, not ODBC's Pwd=
+	}
+	if e > s && !insideMarker(line, s) && secretValue(line[k:ne], line[s:e], s > v || envLine || c == ':' && blank && labelStartsLine(line[:k]), s > v) &&
+		!(c == ':' && blank && s == v && !labelStartsLine(line[:k]) && lowerWord(line[s:e])) {
+		sink.add(s, e, false)
+	}
+	return next
+}
+
+// secretValue reports whether value, after label, is a secret. Where the
+// form says it is assigned (quoted, an environment line, a YAML key at the
+// start of its line), a password label's value counts however short: a
+// PIN of three or four digits (PASSWORD=1234), one character in quotes
+// (password = "x"). A bare 0 or 1 stays: MYSQL_ALLOW_EMPTY_PASSWORD=1 is a
+// switch.
+func secretValue(label, value []byte, assigned, quoted bool) bool {
+	// notPlaceholder, with each of its checks made once
+	if len(value) == 0 || reference(value) {
+		return false
+	}
+	if !placeholder(value) {
+		return true
+	}
+	if !assigned || !passwordLabel(label) {
+		return false
+	}
+	if len(value) == 1 {
+		return quoted && value[0] != '*' && value[0] != '$' && value[0] != '-' && value[0] != '.'
+	}
+	return allDigits(value) && len(value) >= 3 && len(value) <= 4
+}
+
+// passwordLabel reports whether a label names a password (not a token, a
+// key or a count of them).
+func passwordLabel(label []byte) bool {
+	for _, w := range [...]string{"password", "passwd", "passphrase"} {
+		if len(label) >= len(w) && bytes.EqualFold(label[len(label)-len(w):], []byte(w)) {
+			return true
 		}
-		if codeLabel(line[k:ne]) && identifier(line[s:e]) && s == v {
-			j = max(j, e-1)
-			continue // self._token = value: code moving a value around
+	}
+	return false
+}
+
+// upperName reports whether b is an environment variable's name: upper
+// case letters, digits and '_', starting with a letter or '_'.
+func upperName(b []byte) bool {
+	if len(b) == 0 || '0' <= b[0] && b[0] <= '9' {
+		return false
+	}
+	for _, c := range b {
+		if !('A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			return false
 		}
-		if pwdPath(line[k:ne], line[s:e]) {
-			j = max(j, e-1)
-			continue // PWD=/home/me: the shell's directory, not ODBC's Pwd=
+	}
+	return true
+}
+
+// envPassName reports whether b is an environment name that ends in _PASS
+// (DB_PASS, SMTP_PASS): in lower case or alone "pass" is too common a word
+// (pass: 12 in a test summary) to mark a secret.
+func envPassName(b []byte) bool {
+	return len(b) > 5 && string(b[len(b)-5:]) == "_PASS" && upperName(b)
+}
+
+// keyValue looks at a value attribute or field at i of line (value=,
+// "value":) whose key is named before it, in the same element or object:
+// key= or name= (NuGet.Config's <add key="ClearTextPassword" value="…"/>,
+// .NET appSettings' <add key="ApiKey" value="…"/>, a property's
+// name="db.password" value="…", JSON's {"name": "DB_PASSWORD", "value":
+// "…"}). When the key is a label, the value goes to sink. It returns where
+// the search for the next separator goes on.
+func keyValue(line []byte, i int, sink *spanSink) int {
+	if i > 0 && (line[i-1] == '-' || line[i-1] == '.') {
+		return i + 5 // data-value=
+	}
+	vs, ve, ok := attrValue(line, i+5)
+	if !ok {
+		return i + 5
+	}
+	name, ok := keyBefore(line, i)
+	if ok && (labelName(name) || envPassName(name) || spacedName(name)) && ve > vs && !insideMarker(line, vs) && notPlaceholder(line[vs:ve]) {
+		sink.add(vs, ve, false)
+	}
+	return ve
+}
+
+// keyBefore reads back from a value attribute or field at i: the key= or
+// name= attribute (or "key": field) right before it, and returns its
+// quoted value.
+func keyBefore(line []byte, i int) ([]byte, bool) {
+	j := i
+	if j > 0 && (line[j-1] == '"' || line[j-1] == '\'') {
+		j-- // "value": the field's own opening quote
+	}
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t' || line[j-1] == ',') {
+		j--
+	}
+	if j == 0 || line[j-1] != '"' && line[j-1] != '\'' {
+		return nil, false
+	}
+	e := j - 1
+	s := bytes.LastIndexByte(line[:e], line[e])
+	if s < 0 {
+		return nil, false
+	}
+	j = s
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
+		j--
+	}
+	if j == 0 || line[j-1] != '=' && line[j-1] != ':' {
+		return nil, false
+	}
+	j--
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
+		j--
+	}
+	if j > 0 && (line[j-1] == '"' || line[j-1] == '\'') {
+		j--
+	}
+	n := j
+	for n > 0 && isWord(line[n-1]) {
+		n--
+	}
+	if w := line[n:j]; !bytes.EqualFold(w, []byte("key")) && !bytes.EqualFold(w, []byte("name")) {
+		return nil, false
+	}
+	return line[s+1 : e], true
+}
+
+// attrValue reads what follows an attribute's or field's name at i: an
+// optional closing quote, blanks, '=' or ':', blanks, and a quoted value,
+// whose bounds it returns.
+func attrValue(line []byte, i int) (s, e int, ok bool) {
+	if i < len(line) && (line[i] == '"' || line[i] == '\'') {
+		i++
+	}
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i >= len(line) || line[i] != '=' && line[i] != ':' {
+		return 0, 0, false
+	}
+	i++
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i >= len(line) || line[i] != '"' && line[i] != '\'' {
+		return 0, 0, false
+	}
+	q := line[i]
+	end := bytes.IndexByte(line[i+1:], q)
+	if end < 0 {
+		return 0, 0, false
+	}
+	return i + 1, i + 1 + end, true
+}
+
+// spacedName reports whether a key with blanks spells a label ("API
+// Key", "Client Secret").
+func spacedName(b []byte) bool {
+	if len(b) > 64 || bytes.IndexByte(b, ' ') < 0 {
+		return false
+	}
+	var buf [64]byte
+	n := 0
+	for _, c := range b {
+		if c != ' ' {
+			buf[n] = c
+			n++
 		}
-		if e > s && !insideMarker(line, s) && notPlaceholder(line[s:e]) && !(c == ':' && blank && s == v && !labelStartsLine(line[:k]) && lowerWord(line[s:e])) {
-			sink.add(s, e, false)
+	}
+	return labelName(buf[:n])
+}
+
+// scanEnvCommand finds the value of an environment variable set by a
+// command that takes the name and the value as two words: csh's setenv
+// DB_PASSWORD x, a Dockerfile's ENV DB_PASSWORD x.
+func scanEnvCommand(line []byte, sink *spanSink) {
+	if len(line) == 0 || line[0] != 's' && line[0] != 'E' && line[0] != ' ' && line[0] != '\t' {
+		return
+	}
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i == len(line) || line[i] != 's' && line[i] != 'E' {
+		return
+	}
+	t := line[i:]
+	var rest []byte
+	for _, p := range [...]string{"setenv ", "ENV "} {
+		if bytes.HasPrefix(t, []byte(p)) {
+			rest = t[len(p):]
+			break
 		}
-		j = max(j, e-1)
+	}
+	if rest == nil {
+		return
+	}
+	rest = bytes.TrimLeft(rest, " \t")
+	ne := 0
+	for ne < len(rest) && (isWord(rest[ne])) {
+		ne++
+	}
+	if ne == 0 || ne >= len(rest) || rest[ne] != ' ' && rest[ne] != '\t' || !upperName(rest[:ne]) || !(labelName(rest[:ne]) || envPassName(rest[:ne])) {
+		return
+	}
+	v := ne
+	for v < len(rest) && (rest[v] == ' ' || rest[v] == '\t') {
+		v++
+	}
+	e := len(rest)
+	for e > v && (rest[e-1] == ' ' || rest[e-1] == '\t' || rest[e-1] == '\r') {
+		e--
+	}
+	if e > v && (rest[v] == '"' || rest[v] == '\'') && rest[e-1] == rest[v] && e-v >= 2 {
+		v, e = v+1, e-1
+	}
+	if e == v {
+		return
+	}
+	off := len(line) - len(rest)
+	if !insideMarker(line, off+v) && notPlaceholder(rest[v:e]) {
+		sink.add(off+v, off+e, false)
 	}
 }
 

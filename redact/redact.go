@@ -28,6 +28,13 @@ const maxLine = 64 << 10
 // cutWindow is how far back from maxLine segCut looks for a separator.
 const cutWindow = 4 << 10
 
+// carry is how far a secret may reach across a cut of a long line: the
+// text around each cut, carry bytes on either side (a seam), is matched
+// again as one line, and what it finds across the cut is replaced in both
+// pieces (see seams). It is longer than any token with a shape, and
+// shorter than a piece, so that a seam spans two pieces at most.
+const carry = 4 << 10
+
 // envWords mark an environment variable as secret when its name (in upper
 // case) contains one of them, once the envNotWords are taken out.
 var envWords = [...]string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "AUTH", "PRIVATE"}
@@ -38,6 +45,7 @@ var envNotWords = [...]string{"AUTHOR", "KEYBOARD", "KEYMAP"}
 
 // Owners of spans that are not a pattern or an environment value.
 const (
+	ownDropped   = -3 // the rest of a secret whose marker came before it (an escape between): dropped
 	ownBlockRest = -2 // lines of a private-key block after its first: dropped
 	ownBlock     = -1 // a private-key block that goes on past its line
 )
@@ -73,6 +81,9 @@ type Redactor struct {
 	bucketIdx []int32
 	// compiled holds each pattern's regexp once a trigger made it needed:
 	// compiling all of them costs more than guard's whole decision.
+	// encoded is the owner of the encoded pattern (scanEncoded), -1
+	// when there is none
+	encoded  int
 	compiled []*regexp.Regexp
 	once     []sync.Once
 	keyRE    [len(keyExprSrc)]*regexp.Regexp
@@ -193,9 +204,13 @@ func New(environ []string, opts ...Option) *Redactor {
 	for i, e := range r.env {
 		r.triggers = append(r.triggers, trigger{text: string(e.value), owner: i})
 	}
+	r.encoded = -1
 	for i, p := range r.pats {
 		if len(p.triggers) == 0 {
 			r.always = append(r.always, i)
+		}
+		if p.encoded {
+			r.encoded = len(r.env) + i
 		}
 		for _, t := range p.triggers {
 			r.triggers = append(r.triggers, trigger{text: t, fold: p.fold, wordStart: p.wordStart, owner: len(r.env) + i})
@@ -386,7 +401,7 @@ func (r *Redactor) Bytes(b []byte) []byte {
 // Redact is Bytes that also reports whether anything was replaced.
 func (r *Redactor) Redact(b []byte) ([]byte, bool) {
 	var st state
-	out, changed := r.process(nil, b, &st, true)
+	out, changed := r.process(nil, b, 0, len(b), &st, true)
 	if !changed {
 		return b, false
 	}
@@ -401,7 +416,7 @@ func (r *Redactor) redact(b []byte) []byte {
 // replacement is what replaces a span of owner.
 func (r *Redactor) replacement(owner int) string {
 	switch {
-	case owner == ownBlockRest:
+	case owner == ownBlockRest || owner == ownDropped:
 		return ""
 	case owner == ownBlock:
 		return marker + "private-key]"
@@ -473,13 +488,85 @@ func segCut(p []byte) int {
 
 // completeUnits returns how much of b (which starts at a unit start) is
 // whole units: up to the last newline, and then each piece of an unfinished
-// line that is already longer than maxLine.
+// line that is followed by more than maxLine+carry bytes (the carry bytes
+// after its cut are the seam's, see seams).
 func completeUnits(b []byte) int {
 	k := bytes.LastIndexByte(b, '\n') + 1
-	for len(b)-k > maxLine {
+	for len(b)-k > maxLine+carry {
 		k += segCut(b[k:])
 	}
 	return k
+}
+
+// seams returns the spans that cross the cuts of the long lines of
+// all[lo:hi] (in its offsets), cut to the units on either side of each:
+// the part before a cut is named after its secret, the part after it is
+// dropped (ownDropped), unless the secret starts after the cut (a label's
+// value, the label before it). all[:lo] is text already passed on (the
+// end of the piece before, when all[lo:] starts at a cut), all[hi:] text
+// still to come (when all[hi:] starts at a cut): each seam is the carry
+// bytes of the line on either side of its cut, matched as one line, so
+// that a stream that holds them finds what the whole buffer finds.
+func (r *Redactor) seams(all []byte, lo, hi int) []span {
+	b := all[lo:hi]
+	var cuts []int
+	if lo > 0 && lo < hi && all[lo-1] != '\n' {
+		cuts = append(cuts, 0)
+	}
+	for p := 0; len(b)-p > maxLine; {
+		if i := bytes.LastIndexByte(b[p:p+maxLine+1], '\n'); i >= 0 {
+			p += i + 1
+			continue
+		}
+		le := len(b)
+		if i := bytes.IndexByte(b[p:], '\n'); i >= 0 {
+			le = p + i
+		}
+		for s := p; le-s > maxLine; {
+			s += segCut(b[s:le])
+			cuts = append(cuts, s)
+		}
+		p = le + 1
+	}
+	if hi > lo && hi < len(all) && all[hi-1] != '\n' {
+		cuts = append(cuts, len(b))
+	}
+	if len(cuts) == 0 {
+		return nil // no long line: the common case
+	}
+	var out []span
+	for _, c := range cuts {
+		at := lo + c
+		ws := max(0, at-carry)
+		if i := bytes.LastIndexByte(all[ws:at], '\n'); i >= 0 {
+			ws += i + 1
+		}
+		we := min(len(all), at+carry)
+		if i := bytes.IndexByte(all[at:we], '\n'); i >= 0 {
+			we = at + i
+		}
+		for _, sp := range r.lineSpans(all[ws:we]) {
+			s, e := ws+sp.s-lo, ws+sp.e-lo // in b
+			if e <= c {
+				continue // before the cut: its own unit finds it
+			}
+			owner := sp.owner
+			if owner < 0 {
+				owner = len(r.env) // a private key: no block opens in a seam
+			}
+			if s < c {
+				if c > 0 {
+					out = append(out, span{max(s, 0), c, owner})
+				}
+				owner, s = ownDropped, c
+			}
+			if s < len(b) {
+				out = append(out, span{s, min(e, len(b)), owner})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b span) int { return cmp.Compare(a.s, b.s) })
+	return out
 }
 
 // minCut is the shortest unit that ends at a cut rather than a newline
@@ -698,17 +785,22 @@ func (t *trigger) at(b []byte, i int) bool {
 	return true
 }
 
-// process appends the redaction of b to dst. b starts at a unit start and,
-// unless final, ends at a unit end (see completeUnits); st carries an open
-// private-key block between calls. changed reports whether the output
+// process appends the redaction of b = all[from:to] to dst. b starts at
+// a unit start and, unless final, ends at a unit end (see completeUnits);
+// all[:from] is the text passed on before it and all[to:] the text that
+// follows, read only for the seams of the cuts at b's ends (see seams). st
+// carries an open private-key block between calls. changed reports whether the output
 // differs from b; when it does not and dst is nil, out may be nil (b is the
 // output).
 //
 // The output is made at the first change: until then it is b[:pos], so a
 // line whose trigger turns out to hold no secret (password_file, the
 // word token in prose) costs no copy.
-func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, changed bool) {
-	hits := r.scan(b)
+func (r *Redactor) process(dst, all []byte, from, to int, st *state, final bool) (out []byte, changed bool) {
+	b := all[from:to]
+	hits := r.nulHits(b, r.scan(b))
+	seams := r.seams(all, from, to)
+	si := 0
 	// grow makes dst when the first change comes
 	grow := func() {
 		if dst == nil {
@@ -733,10 +825,13 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 				for hi < len(hits) && hits[hi].u.s < u.n {
 					hi++
 				}
+				for si < len(seams) && seams[si].s < u.n {
+					si++
+				}
 				continue
 			case end >= 0:
 				st.inBlock, st.pendingNL = false, false
-				spans, hi = r.unitSpans(&sink, b, u, hits, hi, append(spans[:0], span{u.s, u.s + end, ownBlockRest}))
+				spans, hi, si = r.unitSpans(&sink, b, u, hits, hi, seams, si, append(spans[:0], span{u.s, u.s + end, ownBlockRest}))
 				grow()
 				dst = append(dst, b[pos:u.s]...)
 				var open int
@@ -758,13 +853,15 @@ func (r *Redactor) process(dst, b []byte, st *state, final bool) (out []byte, ch
 		switch {
 		case len(r.always) > 0:
 			u = unitAt(b, ns)
+		case si < len(seams) && (hi >= len(hits) || seams[si].s < hits[hi].u.s):
+			u = unitAt(b, seams[si].s)
 		case hi < len(hits):
 			u = hits[hi].u
 		default:
 			ns = len(b)
 			continue
 		}
-		spans, hi = r.unitSpans(&sink, b, u, hits, hi, spans[:0])
+		spans, hi, si = r.unitSpans(&sink, b, u, hits, hi, seams, si, spans[:0])
 		if len(spans) == 0 {
 			ns = u.n // nothing to replace: the unit stays in b[pos:]
 			continue
@@ -801,10 +898,16 @@ func (r *Redactor) afterUnit(u unit, open int, st *state) (pos, ns int) {
 }
 
 // unitSpans appends to spans what to replace in unit u of b: the
-// environment values hit in it and the matches of every pattern hit in it
-// (hits from index hi on), merged. It returns the index of the first hit
-// past u.
-func (r *Redactor) unitSpans(sink **spanSink, b []byte, u unit, hits []hit, hi int, spans []span) ([]span, int) {
+// environment values hit in it, the matches of every pattern hit in it
+// (hits from index hi on) and the seams' spans in it (from index si on),
+// merged. It returns the index of the first hit and of the first seam
+// span past u.
+func (r *Redactor) unitSpans(sink **spanSink, b []byte, u unit, hits []hit, hi int, seams []span, si int, spans []span) ([]span, int, int) {
+	for ; si < len(seams) && seams[si].s < u.e; si++ {
+		if seams[si].s >= u.s {
+			spans = append(spans, seams[si])
+		}
+	}
 	line := b[u.s:u.e]
 	for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
 		h := hits[hi]
@@ -817,7 +920,7 @@ func (r *Redactor) unitSpans(sink **spanSink, b []byte, u unit, hits []hit, hi i
 	for _, pi := range r.always {
 		spans = r.run(sink, spans, line, u.s, pi)
 	}
-	return merge(spans), hi
+	return merge(spans), hi, si
 }
 
 // emitSpans appends unit u of b to dst with spans replaced, and where a
@@ -873,6 +976,12 @@ func (k *spanSink) add(s, e int, open bool) {
 		o = ownBlock
 	}
 	k.spans = append(k.spans, span{k.off + s, k.off + e, o})
+}
+
+// addOwner records line[s:e] as a secret of owner (an encoded line's
+// matcher names what it found in the plain form).
+func (k *spanSink) addOwner(s, e, owner int) {
+	k.spans = append(k.spans, span{k.off + s, k.off + e, owner})
 }
 
 // find appends p's spans in b (which starts at offset off of the input).

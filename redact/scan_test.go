@@ -131,23 +131,29 @@ func scanReference(r *Redactor, rt *refTables, b []byte) []hit {
 
 // streamWith redacts b as a Stream does, in writes of n bytes, with
 // process p; it returns the output and whether anything changed.
-func streamWith(b []byte, n int, p func(b []byte, st *state, final bool) ([]byte, bool)) ([]byte, bool) {
+func streamWith(b []byte, n int, p func(all []byte, from, to int, st *state, final bool) ([]byte, bool)) ([]byte, bool) {
 	var out, buf []byte
 	var st state
+	back := 0
 	any := false
 	flush := func(k int, final bool) {
-		o, changed := p(buf[:k], &st, final)
+		o, changed := p(buf, back, k, &st, final)
 		if !changed {
-			o = buf[:k]
+			o = buf[back:k]
 		}
 		any = any || changed
 		out = append(out, o...)
-		buf = buf[:copy(buf, buf[k:])]
+		keep := 0
+		if k > back && buf[k-1] != '\n' {
+			keep = min(k, carry)
+		}
+		buf = buf[:copy(buf, buf[k-keep:])]
+		back = keep
 	}
 	for off := 0; off < len(b); off += n {
 		buf = append(buf, b[off:min(off+n, len(b))]...)
-		if k := completeUnits(buf); k > 0 {
-			flush(k, false)
+		if k := completeUnits(buf[back:]); k > 0 {
+			flush(back+k, false)
 		}
 	}
 	flush(len(buf), true)
@@ -158,14 +164,16 @@ func streamWith(b []byte, n int, p func(b []byte, st *state, final bool) ([]byte
 // processReference on b, whole and in writes of n bytes, or "".
 func diffProcess(r *Redactor, rt *refTables, b []byte, n int) string {
 	var st, rst state
-	got, gc := r.process(nil, b, &st, true)
-	want, wc := processReference(r, rt, nil, b, &rst, true)
+	got, gc := r.process(nil, b, 0, len(b), &st, true)
+	want, wc := processReference(r, rt, nil, b, 0, len(b), &rst, true)
 	if gc != wc || gc && !bytes.Equal(got, want) {
 		return fmt.Sprintf("whole: changed %v, want %v:\n%s", gc, wc, lineDiff(want, got))
 	}
-	got, gc = streamWith(b, n, func(b []byte, st *state, final bool) ([]byte, bool) { return r.process(nil, b, st, final) })
-	want, wc = streamWith(b, n, func(b []byte, st *state, final bool) ([]byte, bool) {
-		return processReference(r, rt, nil, b, st, final)
+	got, gc = streamWith(b, n, func(all []byte, from, to int, st *state, final bool) ([]byte, bool) {
+		return r.process(nil, all, from, to, st, final)
+	})
+	want, wc = streamWith(b, n, func(all []byte, from, to int, st *state, final bool) ([]byte, bool) {
+		return processReference(r, rt, nil, all, from, to, st, final)
 	})
 	if gc != wc || !bytes.Equal(got, want) {
 		return fmt.Sprintf("in writes of %d: changed %v, want %v:\n%s", n, gc, wc, lineDiff(want, got))
@@ -286,7 +294,9 @@ func TestScanEqualsReference(t *testing.T) {
 // TestScanRandom runs scan and scanReference over random texts made of
 // trigger texts (in both cases), their pieces and separators.
 func TestScanRandom(t *testing.T) {
-	seps := []string{" ", "\n", "\t", "=", ":", ".", "_", "-", "/", "\"", "x", "7", "\r\n", "A", "-----BEGIN " + "PRIVATE KEY-----\n", "-----END " + "PRIVATE KEY-----", pemBody, "\n\n", ghp, "://u:p@h", "password=hunter2 "}
+	seps := []string{" ", "\n", "\t", "=", ":", ".", "_", "-", "/", "\"", "x", "7", "\r\n", "A", "-----BEGIN " + "PRIVATE KEY-----\n", "-----END " + "PRIVATE KEY-----", pemBody, "\n\n", ghp, "://u:p@h", "password=hunter2 ",
+		// the encoded spellings and the attribute forms
+		"\x1b[1m", "\x1b]8;;", "\x00", utf16(ghp[:8]), "6768705f", "414b4941494f53464f444e4e", ` value="`, ` key="ClearTextPassword"`, "SECRET_KEY=", "$%^&*("}
 	for ri, r := range scanRedactors() {
 		rt := newRefTables(r)
 		var words []string
@@ -346,9 +356,15 @@ func FuzzScan(f *testing.F) {
 // private-key block between calls. changed reports whether the output
 // differs from b; when it does not and dst is nil, out may be nil (b is the
 // output).
-func processReference(r *Redactor, rt *refTables, dst, b []byte, st *state, final bool) (out []byte, changed bool) {
-	hits := scanReference(r, rt, b)
-	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock) {
+//
+// It takes the seams' spans (see seams) as process does: they are new
+// since, and shared.
+func processReference(r *Redactor, rt *refTables, dst, all []byte, from, to int, st *state, final bool) (out []byte, changed bool) {
+	b := all[from:to]
+	hits := r.nulHits(b, scanReference(r, rt, b))
+	seams := r.seams(all, from, to)
+	si := 0
+	if dst == nil && (len(hits) > 0 || len(r.always) > 0 || st.inBlock || len(seams) > 0) {
 		dst = make([]byte, 0, len(b)+len(b)/16+64)
 	}
 	var scratch []span     // reused by every unit
@@ -366,12 +382,15 @@ func processReference(r *Redactor, rt *refTables, dst, b []byte, st *state, fina
 				for hi < len(hits) && hits[hi].u.s < u.n {
 					hi++
 				}
+				for si < len(seams) && seams[si].s < u.n {
+					si++
+				}
 				continue
 			case end >= 0:
 				st.inBlock, st.pendingNL = false, false
 				scratch = append(scratch[:0], span{u.s, u.s + end, ownBlockRest})
 				var open int
-				dst, hi, open, _ = emitUnitReference(r, dst, b, u, hits, hi, scratch)
+				dst, hi, si, open, _ = emitUnitReference(r, dst, b, u, hits, hi, seams, si, scratch)
 				changed = true
 				pos, ns = r.afterUnit(u, open, st)
 				continue
@@ -387,6 +406,8 @@ func processReference(r *Redactor, rt *refTables, dst, b []byte, st *state, fina
 		switch {
 		case len(r.always) > 0:
 			u = unitAt(b, ns)
+		case si < len(seams) && (hi >= len(hits) || seams[si].s < hits[hi].u.s):
+			u = unitAt(b, seams[si].s)
 		case hi < len(hits):
 			u = hits[hi].u
 		default:
@@ -398,7 +419,7 @@ func processReference(r *Redactor, rt *refTables, dst, b []byte, st *state, fina
 		dst = append(dst, b[pos:u.s]...)
 		var open int
 		var did bool
-		dst, hi, open, did = emitUnitReference(r, dst, b, u, hits, hi, scratch[:0])
+		dst, hi, si, open, did = emitUnitReference(r, dst, b, u, hits, hi, seams, si, scratch[:0])
 		changed = changed || did
 		pos, ns = r.afterUnit(u, open, st)
 	}
@@ -415,7 +436,12 @@ func processReference(r *Redactor, rt *refTables, dst, b []byte, st *state, fina
 // (hits from index hi on). It returns the index of the first hit past u,
 // where a private-key block that goes on to the next line starts in u (-1:
 // none), and whether anything was replaced.
-func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, spans []span) ([]byte, int, int, bool) {
+func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, seams []span, si int, spans []span) ([]byte, int, int, int, bool) {
+	for ; si < len(seams) && seams[si].s < u.e; si++ {
+		if seams[si].s >= u.s {
+			spans = append(spans, seams[si])
+		}
+	}
 	line := b[u.s:u.e]
 	for ; hi < len(hits) && hits[hi].u.s == u.s; hi++ {
 		h := hits[hi]
@@ -439,7 +465,7 @@ func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, s
 			open = sp.s
 		}
 	}
-	return append(dst, b[last:u.e]...), hi, open, len(spans) > 0
+	return append(dst, b[last:u.e]...), hi, si, open, len(spans) > 0
 }
 
 // TestLabelNameLastLetter checks labelName's shortcut: every labelWord
@@ -541,127 +567,18 @@ func TestPre(t *testing.T) {
 }
 
 // scanLabelsReference is scanLabels as it was before it jumped from one
-// separator to the next with a vector search.
+// separator to the next with a vector search: it tries labelAt at every
+// ':' and '='.
 func scanLabelsReference(_ *Redactor, line []byte, sink *spanSink) {
-	scanTableLabel(line, sink)
+	scanLinePrefixes(line, sink)
 	for j := 0; j < len(line); j++ {
 		c := line[j]
 		if c != ':' && c != '=' {
 			continue
 		}
-		// the label, before the separator: blanks, a closing quote, the name
-		k := j
-		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
-			k--
-		}
-		if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
-			k--
-			if k > 0 && line[k-1] == '\\' { // JSON inside a JSON string: \"password\":
-				k--
-			}
-		}
-		ne := k
-		for k > 0 && (isWord(line[k-1]) || line[k-1] == '-' || line[k-1] == '.') {
-			k--
-		}
-		ok := ne > k && labelName(line[k:ne])
-		if !ok && ne > k {
-			if w := spacedLabel(line, k, ne); w != k {
-				k, ok = w, true // "API Key: …", "Secret Access Key: …"
-			}
-		}
-		if !ok {
-			continue
-		}
-		if k > 0 && line[k-1] == '/' {
-			continue // https://x-access-token:pw@…: the URL's to judge
-		}
-		if k >= 2 && line[k-2] == '$' && line[k-1] == '{' {
-			continue // ${DB_PASSWORD:-default}: a shell expansion
-		}
-		if docParam(line[:k]) {
-			continue // :param password: the password to use
-		}
-		if nsswitch(line[k:ne], line[j+1:]) {
-			continue // /etc/nsswitch.conf: "passwd: files systemd"
-		}
-		// the separator: = : := => (not == or ::)
-		v := j + 1
-		if v < len(line) && (c == ':' && line[v] == '=' || c == '=' && line[v] == '>') {
-			v++
-		}
-		if v < len(line) && (line[v] == '=' || line[v] == ':') {
-			j = v
-			continue
-		}
-		blank := v < len(line) && (line[v] == ' ' || line[v] == '\t')
-		for v < len(line) && (line[v] == ' ' || line[v] == '\t') {
-			v++
-		}
-		if v >= len(line) {
+		if j = labelAt(line, j, sink); j < 0 {
 			return
 		}
-		s, e := v, v
-		switch q := line[v]; {
-		case q == '\\' && v+1 < len(line) && line[v+1] == '"':
-			// \"…\" inside a JSON string
-			s = v + 2
-			i := bytes.Index(line[s:], []byte(`\"`))
-			if i < 0 {
-				continue
-			}
-			e = s + i
-		case q == '"' || q == '\'':
-			s = v + 1
-			e = s
-			for e < len(line) && line[e] != q {
-				if q == '"' && line[e] == '\\' {
-					e++
-				}
-				e++
-			}
-			if e >= len(line) {
-				continue // no closing quote on this line
-			}
-		default:
-			if blank && labelStartsLine(line[:k]) {
-				if t := firstToken(line[v:]); !notPlaceholder(t) {
-					j = v
-					continue // client_token: str | None = None
-				}
-				e = len(line)
-				if h := bytes.Index(line[v:], []byte(" #")); h >= 0 {
-					e = v + h
-				}
-				for e > v && (line[e-1] == ' ' || line[e-1] == '\t' || line[e-1] == '\r' || line[e-1] == ',' || line[e-1] == ';') {
-					e--
-				}
-				break
-			}
-			for e < len(line) && !bytes.ContainsRune([]byte(" \t\r\"'`&;,)]}>"), rune(line[e])) {
-				e++
-			}
-		}
-		if quoted := k < ne && ne < len(line) && (line[ne] == '"' || line[ne] == '\''); quoted && s == v && identifier(line[s:e]) {
-			j = max(j, e-1)
-			continue // {'token': tstring}: a quoted key, a bare name: code
-		}
-		if lexerToken(line[k:ne], line[s:e]) {
-			j = max(j, e-1)
-			continue // {token: "keyword.operator"}: a lexer's token type
-		}
-		if codeLabel(line[k:ne]) && identifier(line[s:e]) && s == v {
-			j = max(j, e-1)
-			continue // self._token = value: code moving a value around
-		}
-		if pwdPath(line[k:ne], line[s:e]) {
-			j = max(j, e-1)
-			continue // PWD=/home/me: the shell's directory, not ODBC's Pwd=
-		}
-		if e > s && !insideMarker(line, s) && notPlaceholder(line[s:e]) && !(c == ':' && blank && s == v && !labelStartsLine(line[:k]) && lowerWord(line[s:e])) {
-			sink.add(s, e, false)
-		}
-		j = max(j, e-1)
 	}
 }
 

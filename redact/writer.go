@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -31,9 +32,13 @@ func (r *Redactor) Stream(w io.Writer) *Stream {
 
 // A Stream is the filter Writer returns.
 type Stream struct {
-	r        *Redactor
-	w        io.Writer
-	buf      []byte // input not yet passed on: the start of a line (or piece)
+	r *Redactor
+	w io.Writer
+	// buf holds the input not yet passed on, the start of a line (or of
+	// a piece of a long one), after back bytes passed on already: the
+	// end of the piece before, kept for the seam of its cut
+	buf      []byte
+	back     int
 	st       state
 	err      error
 	closed   bool
@@ -52,12 +57,13 @@ func (sw *Stream) Write(p []byte) (int, error) {
 	old := len(sw.buf)
 	sw.buf = append(sw.buf, p...)
 	k := 0
-	if hasNL(sw.buf[old:]) || len(sw.buf) > maxLine {
-		k = completeUnits(sw.buf)
+	if hasNL(sw.buf[old:]) || len(sw.buf)-sw.back > maxLine+carry {
+		k = completeUnits(sw.buf[sw.back:])
 	}
 	if k == 0 {
 		return len(p), nil
 	}
+	k += sw.back
 	if err := sw.flush(k, false); err != nil {
 		return 0, err
 	}
@@ -73,11 +79,12 @@ func hasNL(b []byte) bool {
 	return false
 }
 
-// flush redacts and writes buf[:k], keeping the rest.
+// flush redacts and writes buf[back:k], keeping the rest, and the carry
+// bytes before k when k is a cut.
 func (sw *Stream) flush(k int, final bool) error {
-	out, changed := sw.r.process(nil, sw.buf[:k], &sw.st, final)
+	out, changed := sw.r.process(nil, sw.buf, sw.back, k, &sw.st, final)
 	if !changed {
-		out = sw.buf[:k]
+		out = sw.buf[sw.back:k]
 	}
 	sw.redacted = sw.redacted || changed
 	if len(out) > 0 {
@@ -86,7 +93,12 @@ func (sw *Stream) flush(k int, final bool) error {
 			return sw.err
 		}
 	}
-	sw.buf = sw.buf[:copy(sw.buf, sw.buf[k:])]
+	keep := 0
+	if k > sw.back && sw.buf[k-1] != '\n' {
+		keep = min(k, carry) // a cut: its seam needs what came before
+	}
+	sw.buf = sw.buf[:copy(sw.buf, sw.buf[k-keep:])]
+	sw.back = keep
 	return nil
 }
 
@@ -98,7 +110,7 @@ func (sw *Stream) Redacted() bool {
 
 // Buffered returns how many bytes were written but not yet passed on.
 func (sw *Stream) Buffered() int {
-	return len(sw.buf)
+	return len(sw.buf) - sw.back
 }
 
 // Close redacts and writes everything still held back.
@@ -111,6 +123,30 @@ func (sw *Stream) Close() error {
 		return sw.err
 	}
 	err := sw.flush(len(sw.buf), true)
-	sw.buf = nil
+	sw.buf, sw.back = nil, 0
 	return err
+}
+
+// CloseCut is Close for a text that was cut short rather than ended (a
+// record's size limit): the end of its last line after the last blank,
+// quote or other separator is dropped (see CutTail), so that the start of
+// a secret cut in two is not kept.
+func (sw *Stream) CloseCut() error {
+	if !sw.closed && sw.err == nil {
+		sw.buf = sw.buf[:sw.back+CutTail(sw.buf[sw.back:])]
+	}
+	return sw.Close()
+}
+
+// CutTail returns how much of b to keep when b is the start of a text cut
+// short: all of it up to its last newline or separator (a blank, a quote,
+// one of ,;&<>) in its last 4 KiB, else all but those 4 KiB. What it
+// drops is the start of the word the cut fell in: the first part of a
+// token matches no pattern, and would be kept as it is.
+func CutTail(b []byte) int {
+	lo := max(0, len(b)-carry)
+	if i := bytes.LastIndexAny(b[lo:], "\n \t,;\"'&<>"); i >= 0 {
+		return lo + i + 1
+	}
+	return lo
 }

@@ -226,8 +226,11 @@ func (st *storeRun) done(res runResult, err error) {
 		n += int64(len(c.Data))
 	}
 	now := a.env.now()
+	// the directories are redacted as the journal's are: a directory's
+	// name may hold a secret (a clone named after a token)
+	red := st.redactor()
 	r := &ccs.Run{
-		Time: st.start.UTC(), Agent: a.agent(), Cwd: st.j.cwd, Root: a.cur.root,
+		Time: st.start.UTC(), Agent: a.agent(), Cwd: red.String(st.j.cwd), Root: red.String(a.cur.root),
 		Command: a.eng.redact(st.j.text), Exit: res.Exit, DurationMS: now.Sub(st.start).Milliseconds(),
 		Redacted: redacted, Truncated: st.cap.keep.Truncated() || st.cap.cut, Bytes: n, Chunks: chunks,
 	}

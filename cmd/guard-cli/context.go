@@ -121,7 +121,7 @@ func (a *App) projectRoot(c *cli.Context) string {
 	if !c.Bool("project") || a.Cwd == "" {
 		return ""
 	}
-	return grants.ProjectRoot(a.Cwd)
+	return a.redactor().String(grants.ProjectRoot(a.Cwd)) // stored redacted
 }
 
 // contextJSON is one run in guard context list --json.
@@ -229,7 +229,7 @@ func (a *App) contextShow(c *cli.Context) error {
 	defer store.Close()
 	root := ""
 	if flags["project"] && a.Cwd != "" {
-		root = grants.ProjectRoot(a.Cwd)
+		root = a.redactor().String(grants.ProjectRoot(a.Cwd)) // stored redacted
 	}
 	r, found, err := store.Get(ccs.RunQuery{ID: id, Root: root})
 	if err != nil {
