@@ -20,7 +20,10 @@ type rule struct {
 var denyRules = []rule{
 	{"rm-root", "deletes / or a system directory; guard never runs this", (*walker).rmRoot},
 	{"disk-format", "formats or repartitions a disk; guard never runs this", (*walker).diskFormat},
-	{"disk-write", "writes raw data to a block device; guard never runs this", (*walker).diskWrite},
+	{"disk-write", "writes raw data to a disk, a volume or a memory device; guard never runs this", (*walker).diskWrite},
+	{"volume-destroy", "destroys a volume, pool or subvolume (lvremove, zfs destroy, btrfs subvolume delete); guard never runs this", (*walker).volumeDestroy},
+	{"firmware-write", "writes or erases firmware or a flash chip (flashrom, fwupdmgr install, efibootmgr -B); guard never runs this", (*walker).firmwareWrite},
+	{"rm-home-all", "deletes the home directory or everything at its top level; guard never runs this", (*walker).rmHomeAll},
 	{"shred", "shred destroys file contents beyond recovery; guard never runs it (use rm)", (*walker).shred},
 	{"chmod-system", "changes ownership or permissions of / or a system directory recursively; guard never runs this", (*walker).chmodSystem},
 	{"chattr-system", "changes immutable/append-only attributes on system paths; guard never runs this", (*walker).chattrSystem},
@@ -58,7 +61,7 @@ var askRules = []rule{
 // the verdict names the worst (rm -rf ~ must not read like rm -rf build)
 // and lists the rest.
 var severity = []string{
-	"rm-root", "disk-format", "disk-write", "fork-bomb", "kill-all", "credential-read", "privilege",
+	"rm-root", "rm-home-all", "disk-format", "disk-write", "volume-destroy", "firmware-write", "fork-bomb", "kill-all", "credential-read", "privilege",
 	"guard-self", "download-exec", "security-off", "chmod-system", "chattr-system", "shred", "hidden-exec",
 	"rm-home", "terraform-destroy", "kubectl-delete", "sql-drop", "git-force-push", "find-delete",
 	"git-clean", "git-reset-hard", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
