@@ -670,6 +670,16 @@ func (w *walker) substitution(stmts []*syntax.Stmt, reason, where string) {
 }
 
 func (w *walker) setVar(name string, v varState) {
+	if v.ref == "" {
+		name = w.refTarget(name) // r=/ through declare -n r=x sets x
+		if cur, ok := w.vars[name]; ok && cur.integer && !v.integer && !v.isList {
+			v.integer = true
+			if !v.dyn {
+				n, ok := w.integerValue(v.val)
+				v = varState{val: n, dyn: !ok, integer: true}
+			}
+		}
+	}
 	if w.cond > 0 {
 		v = varState{dyn: true, inert: v.inert || !v.dyn && !strings.ContainsAny(v.val, "$`[")}
 	}
@@ -718,6 +728,9 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 	}
 	if as.Array != nil || as.Index != nil || as.Append {
 		w.walkNested(as)
+		if w.elemAssign(name, as) {
+			return
+		}
 		w.setVar(name, varState{dyn: true})
 		return
 	}
@@ -756,7 +769,7 @@ const maxVarBytes = 64 << 10
 
 func (w *walker) decl(x *syntax.DeclClause) {
 	w.addComp(CompAssign)
-	nameref := false
+	nameref, integer := false, false
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
 			fs, _ := w.fields(as.Value, nil)
@@ -768,6 +781,9 @@ func (w *walker) decl(x *syntax.DeclClause) {
 				}
 				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "n") {
 					nameref = true
+				}
+				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "i") {
+					integer = true
 				}
 				if !f.dyn && strings.Contains(f.val, "=") {
 					w.assignValue(f.val)
@@ -786,7 +802,24 @@ func (w *walker) decl(x *syntax.DeclClause) {
 					w.hitDeny("guard-self", -1)
 				}
 				w.assignValue(as.Name.Value + "=" + fs[0].val)
+				if nameref && isIdent(fs[0].val) && w.cond == 0 {
+					// declare -n r=x: $r reads x, r=/ sets x
+					if w.vars == nil {
+						w.vars = map[string]varState{}
+					}
+					w.vars[as.Name.Value] = varState{ref: fs[0].val}
+					continue
+				}
 			}
+		}
+		if integer && as.Name != nil {
+			// declare -i n=1+1: every value assigned is evaluated
+			if w.vars == nil {
+				w.vars = map[string]varState{}
+			}
+			cur := w.vars[w.refTarget(as.Name.Value)]
+			cur.integer = true
+			w.vars[w.refTarget(as.Name.Value)] = cur
 		}
 		w.assign(as, -1)
 	}
@@ -1141,7 +1174,13 @@ func (w *walker) afterCall(idx int) {
 			}
 			if !strings.HasPrefix(name, "-") && name != "" {
 				if c.Name == "unset" {
-					delete(w.vars, name)
+					if hasShort(fs, 'f') || hasShort(fs, 'n') {
+						delete(w.vars, name) // unset -f: a function, the variable may stay
+					} else if name == "HOME" || name == "PWD" || name == "OLDPWD" || name == "IFS" {
+						delete(w.vars, name) // ~ falls back to the passwd entry; IFS to its default
+					} else {
+						w.setVar(name, varState{val: ""}) // unset X; rm -rf "$X"/ is rm -rf /
+					}
 				} else if c.Name != "printf" {
 					w.setVar(name, varState{dyn: true})
 				}
@@ -1330,6 +1369,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 			w.feedXargsField(cmd, fs[0], "xargs, fed by a here-string") // xargs rm -rf <<< ${X:-/}
 		}
 		if cmd >= 0 && len(fs) == 1 && !fs[0].dyn {
+			w.readInto(cmd, fs[0].val)
 			w.info[cmd].stdinText, w.info[cmd].stdinLit = fs[0].val+"\n", true
 			w.feedXargs(cmd, fs[0].val, "xargs, fed by a here-string")
 			if w.shellStdin(cmd) {
