@@ -140,6 +140,11 @@ type Options struct {
 	// interactive session's earlier lines): a call is judged with its body,
 	// as for a function defined earlier in the text. nil when none.
 	Funcs, Aliases map[string]string
+	// Shadow names the commands whose name an earlier line of the session
+	// made run another program than the one PATH found when the session
+	// started (a PATH change, hash -p, BASH_CMDS): name → that program's
+	// path. Such a command is judged as that program, and asked about.
+	Shadow map[string]string
 }
 
 // Composite reasons, named from the syntax tree.

@@ -209,6 +209,7 @@ type cmdInfo struct {
 	substCmds []int // commands run by substitutions in this command's words
 	stdinText string
 	stdinLit  bool // stdinText holds the literal text fed on stdin
+	state     bool // writes shell state that changes what later commands run (rules_state.go)
 	readStdin bool // a shell or interpreter that runs its standard input
 	downloads bool
 	fromFind  bool  // run by find -exec for every file found: recursive by nature
@@ -791,6 +792,9 @@ func (w *walker) decl(x *syntax.DeclClause) {
 			}
 			continue
 		}
+		if as.Name != nil && (as.Value != nil || as.Array != nil) {
+			w.stateAssign(as.Name.Value)
+		}
 		if as.Name != nil && as.Value != nil {
 			if fs, _ := w.fields(as.Value, nil); len(fs) == 1 && !fs[0].dyn {
 				// declare -n ref='a[$(id)]': the name is evaluated at each use
@@ -889,6 +893,9 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 	if len(x.Args) == 0 {
 		w.addComp(CompAssign)
 		for _, as := range x.Assigns {
+			if as.Name != nil {
+				w.stateAssign(as.Name.Value)
+			}
 			if as.Name != nil && as.Value != nil && envCommand(as.Name.Value) {
 				if fs, _ := w.fields(as.Value, nil); len(fs) == 1 && !fs[0].dyn {
 					w.assignValue(as.Name.Value + "=" + fs[0].val)
@@ -952,6 +959,21 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 		w.fill(idx, fs, where, pos)
 		w.aliasDepth++
 		w.nestedScript(idx, text, "alias "+fs[0].val)
+		w.aliasDepth--
+		w.info[idx].substCmds = subs
+		return
+	}
+	if p, ok := w.opt.Shadow[fs[0].val]; ok && !fs[0].dyn && w.aliasDepth < 8 && w.funcBodies[fs[0].val] == "" {
+		// an earlier line of the session made this name run another
+		// program (PATH, the command hash): judge that program, and ask
+		text := QuoteWord(p)
+		for _, f := range fs[1:] {
+			text += " " + QuoteWord(f.val)
+		}
+		w.fill(idx, fs, where, pos)
+		w.info[idx].state = true
+		w.aliasDepth++
+		w.nestedScript(idx, text, "the program "+fs[0].val+" now names")
 		w.aliasDepth--
 		w.info[idx].substCmds = subs
 		return
@@ -1102,6 +1124,7 @@ func (w *walker) afterCall(idx int) {
 		return
 	}
 	fs := w.info[idx].fields
+	w.noteState(idx)
 	switch c.Name {
 	case "cd":
 		prev := w.dirs
@@ -1213,6 +1236,13 @@ func (w *walker) afterCall(idx int) {
 					if lit {
 						v = varState{val: printfText(args[0], args[1:])}
 					}
+				}
+				if base, key, ok := strings.Cut(name, "["); ok && (base == "BASH_CMDS" || base == "BASH_ALIASES") {
+					// printf -v 'BASH_CMDS[ls]' %s /bin/sh: ls runs /bin/sh
+					if key, ok := strings.CutSuffix(key, "]"); ok && !v.dyn {
+						w.shadowName(key, base, v.val)
+					}
+					break
 				}
 				w.setVar(name, v)
 				break

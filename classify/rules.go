@@ -54,6 +54,7 @@ var askRules = []rule{
 	{"kubectl-delete", "kubectl delete removes cluster resources", (*walker).kubectlDelete},
 	{"terraform-destroy", "destroys infrastructure managed by terraform", (*walker).terraformDestroy},
 	{"docker-prune", "docker prune deletes containers, images, volumes or networks", (*walker).dockerPrune},
+	{"shell-state", "changes which program a later command runs (PATH, the command hash, BASH_ENV, IFS, LD_*, an option that changes expansion); guard cannot see what a later name will run", (*walker).shellState},
 	{"dotenv-read", "reads a .env file, where projects keep their secrets (.env.example, .env.sample and .env.template are fine)", (*walker).dotenvRead},
 }
 
@@ -65,7 +66,7 @@ var severity = []string{
 	"guard-self", "download-exec", "security-off", "chmod-system", "chattr-system", "shred", "hidden-exec",
 	"rm-home", "terraform-destroy", "kubectl-delete", "sql-drop", "git-force-push", "find-delete",
 	"git-clean", "git-reset-hard", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
-	"truncate", "docker-prune", "dotenv-read",
+	"truncate", "shell-state", "docker-prune", "dotenv-read",
 }
 
 // MostSevere returns the most severe of hits (the first of equals) and
