@@ -792,7 +792,7 @@ func (w *walker) decl(x *syntax.DeclClause) {
 			}
 			continue
 		}
-		if as.Name != nil && (as.Value != nil || as.Array != nil) {
+		if as.Name != nil && (!as.Naked || as.Value != nil || as.Array != nil) {
 			w.stateAssign(as.Name.Value)
 		}
 		if as.Name != nil && as.Value != nil {

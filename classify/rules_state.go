@@ -103,11 +103,16 @@ func (w *walker) noteState(c int) {
 // valueOption reports an option of read, mapfile or readarray that takes
 // a value that is not a variable name.
 func valueOption(cmd, opt string) bool {
+	if cmd == "read" {
+		switch opt {
+		case "-d", "-i", "-n", "-N", "-p", "-t", "-u":
+			return true
+		}
+		return false
+	}
 	switch opt {
-	case "-p", "-t", "-d", "-n", "-N", "-u", "-i":
-		return cmd == "read" || opt != "-p" && opt != "-i" && opt != "-N"
-	case "-C", "-c", "-O", "-s":
-		return cmd != "read"
+	case "-d", "-n", "-O", "-s", "-u", "-C", "-c":
+		return true
 	}
 	return false
 }

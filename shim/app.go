@@ -200,6 +200,9 @@ type job struct {
 	// funcs and aliases are those the running shell already has (an
 	// interactive session), judged where they are called.
 	funcs, aliases map[string]string
+	// shadow: the names an earlier line of the session made run another
+	// program (classify.Options.Shadow).
+	shadow map[string]string
 	// session is the agent's session id (guard hook); envelope names the
 	// agent whose command envelope text was taken out of (classify.Envelope).
 	session, envelope string
@@ -426,7 +429,7 @@ func (a *app) limits(j job, s *grants.Settings) (limits, error) {
 func (a *app) judgeAndRun(j job) int {
 	start := a.env.now()
 	opts := classify.Options{Cwd: j.cwd, Home: a.env.getenv("HOME"), Protected: a.eng.protected(), Positional: j.positional,
-		Funcs: j.funcs, Aliases: j.aliases}
+		Funcs: j.funcs, Aliases: j.aliases, Shadow: j.shadow}
 	var an *classify.Analysis
 	if j.argv != nil {
 		an = a.eng.analyzeArgv(j.argv, opts)
