@@ -54,6 +54,7 @@ var askRules = []rule{
 	{"kubectl-delete", "kubectl delete removes cluster resources", (*walker).kubectlDelete},
 	{"terraform-destroy", "destroys infrastructure managed by terraform", (*walker).terraformDestroy},
 	{"docker-prune", "docker prune deletes containers, images, volumes or networks", (*walker).dockerPrune},
+	{"agent-config", "writes an agent's project configuration (.claude/, .mcp.json, .gemini/, .codex/, .cursor/, .vscode/tasks.json, .opencode): its hooks and MCP servers run outside guard; no grant covers this", (*walker).agentConfigWrite},
 	{"shell-state", "changes which program a later command runs (PATH, the command hash, BASH_ENV, IFS, LD_*, an option that changes expansion); guard cannot see what a later name will run", (*walker).shellState},
 	{"dotenv-read", "reads a .env file, where projects keep their secrets (.env.example, .env.sample and .env.template are fine)", (*walker).dotenvRead},
 }
@@ -66,7 +67,7 @@ var severity = []string{
 	"guard-self", "download-exec", "security-off", "chmod-system", "chattr-system", "shred", "hidden-exec",
 	"rm-home", "terraform-destroy", "kubectl-delete", "sql-drop", "git-force-push", "find-delete",
 	"git-clean", "git-reset-hard", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
-	"truncate", "shell-state", "docker-prune", "dotenv-read",
+	"agent-config", "truncate", "shell-state", "docker-prune", "dotenv-read",
 }
 
 // MostSevere returns the most severe of hits (the first of equals) and
@@ -194,6 +195,9 @@ func (w *walker) judge() {
 			}
 			if write && w.isProtected(p) {
 				w.hitDeny("guard-self", rt.cmd)
+			}
+			if write && agentConfig(p) {
+				w.hitAsk("agent-config", rt.cmd)
 			}
 			if write && securityFile(p) {
 				w.hitDeny("security-off", rt.cmd)
