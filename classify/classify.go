@@ -1125,6 +1125,9 @@ func (w *walker) afterCall(idx int) {
 	}
 	fs := w.info[idx].fields
 	w.noteState(idx)
+	if e := w.effective(idx); e != idx && !w.a.Commands[e].Dynamic[0] {
+		w.noteState(e) // command enable -f, builtin set -k
+	}
 	switch c.Name {
 	case "cd":
 		prev := w.dirs
