@@ -145,6 +145,12 @@ type Options struct {
 	// started (a PATH change, hash -p, BASH_CMDS): name → that program's
 	// path. Such a command is judged as that program, and asked about.
 	Shadow map[string]string
+	// EnvNames are the names of the variables in the environment the text
+	// runs with, when the caller knows it exactly (bash -c without a login
+	// shell, BASH_ENV or exported functions): a variable outside it that
+	// nothing in the text writes and bash does not set is certainly
+	// empty. nil when unknown.
+	EnvNames map[string]bool
 }
 
 // Composite reasons, named from the syntax tree.

@@ -50,7 +50,7 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 		a.Fail, a.FailReason = FailParse, "command contains a NUL byte"
 		return a
 	}
-	w := &walker{opt: opt, a: a, parent: -1, parser: parser, pos: opt.Positional}
+	w := &walker{opt: opt, a: a, parent: -1, parser: parser, pos: opt.Positional, top: text}
 	a.Commands = make([]Command, 0, 4)
 	w.info = make([]cmdInfo, 0, 4)
 	if opt.Cwd != "" {
@@ -200,6 +200,9 @@ type walker struct {
 	dirStack [][]string // pushd's stack, for popd
 
 	pidVars map[string]bool // loop variables over every process's id (for p in $(pgrep .))
+
+	top     string          // the whole text analyzed
+	written map[string]bool // the names the text may write (writers), once asked
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.

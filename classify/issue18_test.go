@@ -393,3 +393,43 @@ func builtinSpelling(e string) bool {
 	}
 	return true
 }
+
+// TestUnsetCertain: with the environment known, a variable nothing sets is
+// empty, so "$UNSET"/ is /; anything that could set it keeps it unknown.
+func TestUnsetCertain(t *testing.T) {
+	opt := tcOpt()
+	opt.EnvNames = map[string]bool{"HOME": true, "PATH": true, "SET_IN_ENV": true}
+	for _, c := range []denyCase{
+		{`rm -rf "$UNSET"/`, "rm-root", ""},
+		{`rm -rf "$UNSET"/*`, "rm-root", ""},
+		{`rm -rf ${UNSET}/`, "rm-root", ""},
+		{`rm -rf "${UNSET:-/}"`, "rm-root", ""},
+		{`bash -c 'rm -rf "$UNSET"/'`, "rm-root", ""},
+		{`rm -rf "$SET_IN_ENV"/`, "", "rm-recursive"},
+		{`rm -rf "$UNSET"/; UNSET=x`, "", "rm-recursive"},
+		{`f() { UNSET=/x; }; f; rm -rf "$UNSET"/`, "", "rm-recursive"},
+		{`for i in 1 2; do rm -rf "$UNSET"/; read UNSET; done`, "", "rm-recursive"},
+		{`eval "$v"; rm -rf "$UNSET"/`, "", "rm-recursive"},
+		{`source ./env.sh; rm -rf "$UNSET"/`, "", "rm-recursive"},
+		{`read "$v"; rm -rf "$UNSET"/`, "", "rm-recursive"},
+		{`: ${UNSET:=/x}; rm -rf "$UNSET"/`, "", "rm-recursive"},
+		{`let "$v=1"; rm -rf "$UNSET"/`, "", "rm-recursive"},
+		{`exec {UNSET}>/dev/null; rm -rf "$UNSET"/`, "", "rm-recursive"},
+		{`rm -rf "$RANDOM"/`, "", "rm-recursive"},
+		{`rm -rf "$BASH_REMATCH"/`, "", "rm-recursive"},
+		{`rm -rf "$REPLY"/`, "", "rm-recursive"},
+	} {
+		a := Analyze(c.in, opt)
+		got := fmt.Sprintf("deny=%v ask=%v", tcIDs(a.Deny), tcIDs(a.Ask))
+		if c.deny != "" && !tcHasHit(a.Deny, c.deny) || c.deny == "" && len(a.Deny) > 0 {
+			t.Errorf("%q: want deny %q, got %s", c.in, c.deny, got)
+		}
+		if c.deny == "" && !tcHasHit(a.Ask, c.ask) {
+			t.Errorf("%q: want ask %q, got %s", c.in, c.ask, got)
+		}
+	}
+	// without the environment, nothing is certain
+	if a := Analyze(`rm -rf "$UNSET"/`, tcOpt()); len(a.Deny) > 0 {
+		t.Errorf("unknown environment: %v", tcIDs(a.Deny))
+	}
+}

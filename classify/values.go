@@ -9,6 +9,7 @@ package classify
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -532,4 +533,119 @@ func dirname(p string) string {
 		return "/"
 	}
 	return d
+}
+
+// bashSets are variables bash sets by itself, whatever the environment
+// holds: guard never takes one of them for unset.
+var bashSets = []string{"PWD", "OLDPWD", "PATH", "IFS", "PS1", "PS2", "PS3", "PS4", "HOME", "SHELL", "SHLVL", "UID", "EUID", "PPID",
+	"GROUPS", "HOSTNAME", "HOSTTYPE", "OSTYPE", "MACHTYPE", "RANDOM", "SRANDOM", "SECONDS", "LINENO", "EPOCHSECONDS",
+	"EPOCHREALTIME", "HISTCMD", "HISTFILE", "HISTSIZE", "HISTFILESIZE", "REPLY", "OPTARG", "OPTIND", "OPTERR", "MAPFILE", "COPROC",
+	"PIPESTATUS", "FUNCNAME", "DIRSTACK", "COLUMNS", "LINES", "MAIL", "MAILCHECK", "TMOUT", "TERM", "POSIXLY_CORRECT",
+	"SHELLOPTS", "BASHOPTS", "BASHPID", "CHILD_MAX", "ENV", "_"}
+
+// unsetCertain reports a variable bash will find unset: the caller knows
+// the environment the text runs with (Options.EnvNames), the name is not
+// in it, bash does not set it itself, and nothing in the text can write it
+// (writers scans the whole text once). "$UNSET"/ is then /.
+func (w *walker) unsetCertain(name string) bool {
+	if w.opt.EnvNames == nil || w.opt.EnvNames[name] || !isIdent(name) || slices.Contains(bashSets, name) ||
+		strings.HasPrefix(name, "BASH") || strings.HasPrefix(name, "COMP_") || strings.HasPrefix(name, "GUARD_") {
+		return false
+	}
+	if w.written == nil {
+		w.written = writers(w.top, w.parser)
+	}
+	return !w.written["*"] && !w.written[name]
+}
+
+// writers returns the names the text may write, by any means, with "*"
+// when it may write names it does not spell out: eval, source, enable, a
+// name-taking builtin given a word that is not literal, a computed
+// arithmetic target. A name counts as written wherever it appears bare
+// (not right after $ or ${), and in ${NAME=…} and ${NAME:=…}.
+func writers(text string, parser *syntax.Parser) map[string]bool {
+	out := map[string]bool{}
+	if parser == nil {
+		parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	f, err := parser.Parse(strings.NewReader(text), "")
+	if err != nil {
+		out["*"] = true
+		return out
+	}
+	literal := func(wd *syntax.Word) bool {
+		for _, p := range wd.Parts {
+			switch p.(type) {
+			case *syntax.Lit:
+			case *syntax.SglQuoted:
+				if p.(*syntax.SglQuoted).Dollar {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CallExpr:
+			if len(x.Args) == 0 {
+				break
+			}
+			switch x.Args[0].Lit() {
+			case "eval", "source", ".", "enable", "builtin", "command":
+				out["*"] = true
+			case "read", "mapfile", "readarray", "printf", "declare", "typeset", "local", "export", "readonly", "let", "getopts", "unset", "wait":
+				for _, a := range x.Args[1:] {
+					if !literal(a) {
+						out["*"] = true
+					}
+				}
+			}
+			if !literal(x.Args[0]) {
+				out["*"] = true // a command word computed at run time may be eval
+			}
+		case *syntax.DeclClause:
+			for _, as := range x.Args {
+				if as.Naked && as.Value != nil && !literal(as.Value) {
+					out["*"] = true
+				}
+			}
+		case *syntax.LetClause:
+			for _, e := range x.Exprs {
+				if wd, ok := e.(*syntax.Word); ok && !literal(wd) {
+					out["*"] = true // let "$v=1": a name computed at run time
+				}
+			}
+		case *syntax.BinaryArithm:
+			if x.Op == syntax.Assgn || x.Op >= syntax.AddAssgn && x.Op <= syntax.ShrAssgn {
+				if wd, ok := x.X.(*syntax.Word); !ok || !literal(wd) {
+					out["*"] = true
+				}
+			}
+		case *syntax.ParamExp:
+			if x.Param != nil && x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+				out[x.Param.Value] = true
+			}
+		}
+		return true
+	})
+	// every bare occurrence of a name: X=, read X, for X, {X}>, a[X]…
+	for i := 0; i < len(text); {
+		if !isIdentByte(text[i]) || text[i] >= '0' && text[i] <= '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isIdentByte(text[j]) {
+			j++
+		}
+		ref := i > 0 && text[i-1] == '$' || i > 1 && text[i-1] == '{' && text[i-2] == '$' || i > 2 && text[i-1] == '!' && text[i-2] == '{' && text[i-3] == '$'
+		if !ref && (i == 0 || !isIdentByte(text[i-1])) {
+			out[text[i:j]] = true
+		}
+		i = j
+	}
+	return out
 }

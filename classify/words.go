@@ -418,6 +418,9 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 			return "", true
 		}
 	}
+	if w.unsetCertain(name) {
+		return "", true // "$UNSET"/ is / when nothing sets UNSET
+	}
 	switch name {
 	case "FUNCNAME":
 		// inside a function body, the function's own name: f() { $FUNCNAME|$FUNCNAME& }

@@ -155,3 +155,26 @@ func TestStateWritersListed(t *testing.T) {
 		}
 	}
 }
+
+func TestKnownEnv(t *testing.T) {
+	env := []string{"HOME=/h", "PATH=/bin", "X="}
+	got := knownEnv(env, nil)
+	if !got["HOME"] || !got["X"] || got["UNSET"] {
+		t.Errorf("knownEnv = %v", got)
+	}
+	for _, c := range []struct {
+		env   []string
+		flags []string
+	}{
+		{env, []string{"-l"}}, // a login shell runs the profile first
+		{env, []string{"--login"}},
+		{env, []string{"-il"}},
+		{append(env, "BASH_ENV=/x"), nil}, // runs /x first
+		{append(env, "ENV=/x"), nil},
+		{append(env, "BASH_FUNC_f%%=() { :; }"), nil}, // a function may set anything
+	} {
+		if got := knownEnv(c.env, c.flags); got != nil {
+			t.Errorf("knownEnv(%q, %q) = %v, want nil (unknown)", c.env, c.flags, got)
+		}
+	}
+}
