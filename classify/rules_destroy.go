@@ -181,15 +181,15 @@ func globOnly(comp string) bool {
 	return comp != "" && strings.ContainsAny(comp, "*?") && strings.Trim(comp, "*?.") == ""
 }
 
-// homeTop reports the home directory itself or every entry at its top
-// level (~, ~/, ~/*, ~/.*).
+// homeTop reports the home directory itself, a directory above it (~/..),
+// or every entry at its top level (~, ~/, ~/*, ~/.*).
 func (w *walker) homeTop(p string) bool {
 	h := strings.TrimSuffix(w.opt.Home, "/")
 	if h == "" {
 		return false
 	}
-	if p == h {
-		return true
+	if p == h || p != "/" && strings.HasPrefix(p, "/") && within(h, p) {
+		return true // the home directory, or a directory that holds it
 	}
 	rest, ok := strings.CutPrefix(p, h+"/")
 	if !ok {
