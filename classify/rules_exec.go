@@ -118,7 +118,8 @@ func (w *walker) rootHere(c int) bool {
 func localHost(h string) bool {
 	h = strings.Trim(strings.ToLower(h), "[]")
 	return h == "localhost" || h == "::1" || h == "0.0.0.0" || h == "0" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost") || h == "localhost.localdomain" || h == "ip6-localhost" ||
-		h == "ip6-loopback" || strings.TrimSuffix(h, ".") == "localhost" || loopbackNumber(h)
+		h == "ip6-loopback" || h == "localhost6" || h == "localhost6.localdomain6" || strings.TrimSuffix(h, ".") == "localhost" ||
+		loopbackNumber(h) || loopbackDNS(strings.TrimSuffix(h, "."))
 }
 
 // downloaders are commands that can fetch data from the network.
@@ -780,6 +781,28 @@ func nameWords(name string, fs []field) []field {
 func codeInSubscript(s string) bool {
 	k := strings.IndexByte(s, '[')
 	return k >= 0 && strings.ContainsAny(s[k:], "$`") || k >= 0 && strings.Contains(s[k+1:], "[")
+}
+
+// loopbackDNS reports a public name that resolves to this machine:
+// localtest.me and lvh.me (and their subdomains), and the wildcard
+// services that spell the address in the name (127.0.0.1.nip.io,
+// 127-0-0-1.sslip.io, 7f000001.nip.io).
+func loopbackDNS(h string) bool {
+	for _, d := range []string{"localtest.me", "lvh.me", "vcap.me", "lacolhost.com"} {
+		if h == d || strings.HasSuffix(h, "."+d) {
+			return true
+		}
+	}
+	for _, d := range []string{".nip.io", ".sslip.io", ".xip.io", ".traefik.me"} {
+		if name, ok := strings.CutSuffix(h, d); ok {
+			k := strings.LastIndexAny(name, ".-")
+			label := name[k+1:] // 127.0.0.1.nip.io, app.7f000001.nip.io
+			if strings.Contains(name, "127.") || strings.Contains(name, "127-") || label == "7f000001" || strings.HasPrefix(name, "127") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // loopbackNumber reports an address of this machine in any numeric
