@@ -262,6 +262,10 @@ var issue18Cases = []denyCase{
 	{`chown nobody /home/u/.local/bin/guard`, "guard-self", ""},
 	{`cd ~/.local && rm -rf bin`, "guard-self", ""},
 	{`cd ~/.config && mv guard old`, "guard-self", ""},
+	{`chmod -R 777 ~/.config`, "guard-self", ""},
+	{`cd ~ && chown -R nobody .local`, "guard-self", ""},
+	{`chmod 700 ~/.config`, "", ""},
+	{`chmod -R u+w ~/.config/nvim`, "", ""},
 	{`chmod -x tool`, "", ""},
 	{`ls -l /home/u/.local/bin/guard`, "", ""},
 	// ---- guard runs what it is given: unwrapped like sh -c

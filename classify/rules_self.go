@@ -67,12 +67,17 @@ func (w *walker) guardSelf(c int) bool {
 	}
 	if cm.Name == "chmod" || cm.Name == "chown" || cm.Name == "chgrp" {
 		// any bit, in any spelling of the mode (chmod -x reads as an
-		// option to the argument model): every operand is a target
+		// option to the argument model): every operand is a target, and
+		// with -R a directory above guard's files
+		recursive := hasShort(fs, 'R') || hasWord(fs, "--recursive")
+		if ops := operands(fs); cm.Name == "chmod" && len(ops) > 0 && onlyRestricts(ops[0].val) {
+			recursive = false // chmod -R go-rwx ~/.config takes access away from others only
+		}
 		for _, f := range operands(fs) {
 			for _, g := range w.candidates(f) {
 				ps, _ := w.paths(c, g)
 				for _, p := range ps {
-					if w.isProtected(p) {
+					if w.isProtected(p) || recursive && w.aboveProtected(p) {
 						return true
 					}
 				}
@@ -336,4 +341,23 @@ func globNames(comp, name string) bool {
 // agent's project configuration, which no grant covers.
 func (w *walker) agentConfigWrite(c int) bool {
 	return w.writesWhere(c, true, func(p string, _, _ bool) bool { return agentConfig(p) })
+}
+
+// onlyRestricts reports a chmod mode that only takes permissions away from
+// the group and others (go-rwx, o-w,g-w) or leaves the owner alone with
+// everything (700).
+func onlyRestricts(mode string) bool {
+	if mode == "700" || mode == "0700" {
+		return true
+	}
+	if mode == "" {
+		return false
+	}
+	for _, clause := range strings.Split(mode, ",") {
+		who, perm, ok := strings.Cut(clause, "-")
+		if !ok || who == "" || strings.Trim(who, "go") != "" || strings.Trim(perm, "rwxXst") != "" {
+			return false
+		}
+	}
+	return true
 }
