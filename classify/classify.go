@@ -201,8 +201,9 @@ type walker struct {
 
 	pidVars map[string]bool // loop variables over every process's id (for p in $(pgrep .))
 
-	top     string          // the whole text analyzed
-	written map[string]bool // the names the text may write (writers), once asked
+	top      string          // the whole text analyzed
+	written  map[string]bool // the names the text may write (writers), once asked
+	readonly map[string]bool // variables declared readonly (unset leaves them)
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -773,7 +774,8 @@ const maxVarBytes = 64 << 10
 
 func (w *walker) decl(x *syntax.DeclClause) {
 	w.addComp(CompAssign)
-	nameref, integer := false, false
+	nameref, integer := x.Variant.Value == "nameref", false
+	readonly := x.Variant.Value == "readonly"
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
 			fs, _ := w.fields(as.Value, nil)
@@ -788,6 +790,9 @@ func (w *walker) decl(x *syntax.DeclClause) {
 				}
 				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "i") {
 					integer = true
+				}
+				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "r") {
+					readonly = true
 				}
 				if !f.dyn && strings.Contains(f.val, "=") {
 					w.assignValue(f.val)
@@ -818,6 +823,18 @@ func (w *walker) decl(x *syntax.DeclClause) {
 					continue
 				}
 			}
+			if nameref {
+				// declare -n r='a[0]' or a name guard cannot read: $r is
+				// whatever that names, not the text
+				w.setVar(as.Name.Value, varState{dyn: true})
+				continue
+			}
+		}
+		if readonly && as.Name != nil {
+			if w.readonly == nil {
+				w.readonly = map[string]bool{}
+			}
+			w.readonly[w.refTarget(as.Name.Value)] = true // unset cannot clear it
 		}
 		if integer && as.Name != nil {
 			// declare -i n=1+1: every value assigned is evaluated
@@ -1205,6 +1222,8 @@ func (w *walker) afterCall(idx int) {
 				if c.Name == "unset" {
 					if hasShort(fs, 'f') || hasShort(fs, 'n') {
 						delete(w.vars, name) // unset -f: a function, the variable may stay
+					} else if w.readonly[w.refTarget(name)] {
+						// unset of a readonly variable fails: it keeps its value
 					} else if name == "HOME" || name == "PWD" || name == "OLDPWD" || name == "IFS" {
 						delete(w.vars, name) // ~ falls back to the passwd entry; IFS to its default
 					} else {

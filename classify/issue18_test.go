@@ -447,3 +447,36 @@ func TestUnsetCertain(t *testing.T) {
 		t.Errorf("unknown environment: %v", tcIDs(a.Deny))
 	}
 }
+
+// TestValuesNotCertain: where bash's result depends on what guard does not
+// model, the value stays unknown rather than guessed harmless.
+func TestValuesNotCertain(t *testing.T) {
+	opt := tcOpt()
+	for _, in := range []string{
+		`readonly X=/etc; unset X; rm -rf "$X"`,      // unset fails: X is still /etc
+		`declare -r X=/etc; unset X; rm -rf "$X"`,    // the same
+		`a=(/etc); declare -n r='a[0]'; rm -rf "$r"`, // r names an element
+		`x=/etc; rm -rf "${x//[[:punct:]]/}"/../etc`, // a class shellMatch does not read
+	} {
+		a := Analyze(in, opt)
+		if len(a.Deny) == 0 && len(a.Ask) == 0 {
+			t.Errorf("%q: neither denied nor asked", in)
+		}
+	}
+	for _, c := range []denyCase{
+		{`readonly X=/etc; unset X; rm -rf "$X"`, "rm-root", ""},
+		{`a=(/etc); declare -n r='a[0]'; cat "$r"`, "", ""},
+	} {
+		a := Analyze(c.in, opt)
+		if c.deny != "" && !tcHasHit(a.Deny, c.deny) {
+			t.Errorf("%q: want deny %s, got %v", c.in, c.deny, tcIDs(a.Deny))
+		}
+	}
+	// a nameref to an element: the word is unknown, never the text a[0]
+	a := Analyze(`k=(x); declare -n r='k[0]'; cat $r`, opt)
+	for _, cm := range a.Commands {
+		if cm.Name == "cat" && (len(cm.Dynamic) < 2 || !cm.Dynamic[1]) {
+			t.Errorf("cat $r through a nameref to an element: %q is taken as literal", cm.Args)
+		}
+	}
+}

@@ -125,8 +125,9 @@ func (w *walker) patternText(wd *syntax.Word) (string, bool) {
 		for _, p := range parts {
 			switch x := p.(type) {
 			case *syntax.Lit:
-				if strings.Contains(x.Value, `\`) || quoted && strings.ContainsAny(x.Value, "*?[") {
-					return false
+				if strings.Contains(x.Value, `\`) || quoted && strings.ContainsAny(x.Value, "*?[") ||
+					strings.Contains(x.Value, "[:") || strings.Contains(x.Value, "[=") || strings.Contains(x.Value, "[.") || strings.Contains(x.Value, "(") {
+					return false // classes, equivalence classes and extglobs: shellMatch does not read them
 				}
 				sb.WriteString(x.Value)
 			case *syntax.SglQuoted:
@@ -648,4 +649,14 @@ func writers(text string, parser *syntax.Parser) map[string]bool {
 		i = j
 	}
 	return out
+}
+
+// ascii reports a string of ASCII bytes only.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

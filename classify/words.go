@@ -885,10 +885,16 @@ func (w *walker) paramOp(pe *syntax.ParamExp) (string, bool) {
 	case syntax.DefaultUnset:
 		return v, true // a known variable is set
 	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+		if !ascii(v) {
+			return "", false // the locale decides outside ASCII
+		}
 		upper := pe.Exp.Op == syntax.UpperFirst || pe.Exp.Op == syntax.UpperAll
 		all := pe.Exp.Op == syntax.UpperAll || pe.Exp.Op == syntax.LowerAll
 		return caseChange(v, word, upper, all), true
 	case syntax.OtherParamOps:
+		if !ascii(v) {
+			return "", false
+		}
 		switch word {
 		case "U":
 			return caseChange(v, "", true, true), true
