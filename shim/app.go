@@ -296,7 +296,7 @@ func (a *app) shell() int {
 		j.spec.Env = a.env.Environ // the agent's own hook: not a guarded command
 	}
 	if (j.mode == modeShell && inv.HasC || j.mode == modeStdin) && j.envelope == "" && !j.hookCall {
-		j.envNames = knownEnv(j.spec.Env, inv.Flags)
+		j.envNames = KnownEnv(j.spec.Env, inv.Flags)
 	}
 	return a.judgeAndRun(j)
 }
@@ -796,11 +796,11 @@ func oneLine(s string) string {
 	return strings.ReplaceAll(s, "\n", `\n`)
 }
 
-// knownEnv returns the names of the variables a shell started with env
+// KnownEnv returns the names of the variables a shell started with env
 // and flags has before the text runs, or nil when something else may set
 // variables first: a login shell's profile, BASH_ENV or ENV, exported
 // functions.
-func knownEnv(env, flags []string) map[string]bool {
+func KnownEnv(env, flags []string) map[string]bool {
 	for _, f := range flags {
 		if f == "--login" || f == "-i" || f == "--rcfile" || f == "--init-file" || len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.ContainsAny(f[1:], "li") {
 			return nil

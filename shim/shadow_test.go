@@ -158,7 +158,7 @@ func TestStateWritersListed(t *testing.T) {
 
 func TestKnownEnv(t *testing.T) {
 	env := []string{"HOME=/h", "PATH=/bin", "X="}
-	got := knownEnv(env, nil)
+	got := KnownEnv(env, nil)
 	if !got["HOME"] || !got["X"] || got["UNSET"] {
 		t.Errorf("knownEnv = %v", got)
 	}
@@ -173,8 +173,8 @@ func TestKnownEnv(t *testing.T) {
 		{append(env, "ENV=/x"), nil},
 		{append(env, "BASH_FUNC_f%%=() { :; }"), nil}, // a function may set anything
 	} {
-		if got := knownEnv(c.env, c.flags); got != nil {
-			t.Errorf("knownEnv(%q, %q) = %v, want nil (unknown)", c.env, c.flags, got)
+		if got := KnownEnv(c.env, c.flags); got != nil {
+			t.Errorf("KnownEnv(%q, %q) = %v, want nil (unknown)", c.env, c.flags, got)
 		}
 	}
 }
