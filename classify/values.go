@@ -560,7 +560,8 @@ func (w *walker) unsetCertain(name string) bool {
 }
 
 // writers returns the names the text may write, by any means, with "*"
-// when it may write names it does not spell out: eval, source, enable, a
+// when it may write names it does not spell out: source, enable, eval of
+// text that is not literal (a literal eval's names are in the text), a
 // name-taking builtin given a word that is not literal, a computed
 // arithmetic target. A name counts as written wherever it appears bare
 // (not right after $ or ${), and in ${NAME=…} and ${NAME:=…}.
@@ -595,9 +596,9 @@ func writers(text string, parser *syntax.Parser) map[string]bool {
 				break
 			}
 			switch x.Args[0].Lit() {
-			case "eval", "source", ".", "enable", "builtin", "command":
+			case "source", ".", "enable", "builtin", "command":
 				out["*"] = true
-			case "read", "mapfile", "readarray", "printf", "declare", "typeset", "local", "export", "readonly", "let", "getopts", "unset", "wait":
+			case "eval", "read", "mapfile", "readarray", "printf", "declare", "typeset", "local", "export", "readonly", "let", "getopts", "unset", "wait":
 				for _, a := range x.Args[1:] {
 					if !literal(a) {
 						out["*"] = true

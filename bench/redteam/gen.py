@@ -654,7 +654,7 @@ ISSUE18_DENY = {
         "ssh root@0177.0.0.1 id", "ssh root@0:0:0:0:0:0:0:1 id", "ssh root@::ffff:127.0.0.1 id", "ssh -l root 127.0.0.2 id"],
 }
 ISSUE18_DENY_TEXTS = {
-    "values bash computes for certain": ["rm -rf ${HOME//[a-z]/}", "rm -rf $(dirname /x)", "rm -rf $(realpath /)", "unset X; rm -rf \"$X\"/",
+    "values bash computes for certain": ["rm -rf \"$UNSET\"/", "rm -rf \"${UNSET}\"/*", "rm -rf ${HOME//[a-z]/}", "rm -rf $(dirname /x)", "rm -rf $(realpath /)", "unset X; rm -rf \"$X\"/",
         "read d <<< /; rm -rf $d", "read -r d <<< /etc; rm -rf \"$d\"", "a=(x); a[0]=/; rm -rf ${a[0]}", "a=(-rf); a+=(/); rm \"${a[@]}\"",
         "x=/ETC; rm -rf ${x,,}", "x=/etc; rm -rf ${x@L}", "v=x; x=/; rm -rf ${!v}", "declare -n r=x; x=/; rm -rf $r",
         "declare -n r=x; r=/usr; rm -rf $x", "declare -i n; n='a[$(id)]'", "PS4='$(rm -rf /)'; set -x; ls", "x=/usr; rm -rf ${x//usr/}",
