@@ -999,12 +999,19 @@ func codeValue(v varState) bool {
 // substPath is substLiteral for a substitution whose only command prints
 // a path computed from literal words (pathOutput).
 func (w *walker) substPath(stmts []*syntax.Stmt, first int) (string, bool, bool) {
-	if len(stmts) != 1 || len(w.a.Commands) != first+1 || w.fail != "" {
+	// one command; any after it are substitutions in its words, which
+	// pathOutput's literal check proves were literal themselves
+	// ($(dirname "$(dirname /etc/x)"))
+	if len(stmts) != 1 || len(w.a.Commands) <= first || w.fail != "" {
 		return "", false, false
 	}
+
 	st := stmts[0]
 	if st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 {
 		return "", false, false
+	}
+	if _, ok := st.Cmd.(*syntax.CallExpr); !ok {
+		return "", false, false // dirname /x | sed …: the output is the pipe's
 	}
 	if c := &w.a.Commands[first]; c.Wrap != WrapNone || len(c.Inner) > 0 {
 		return "", false, false
