@@ -1005,7 +1005,6 @@ func (w *walker) substPath(stmts []*syntax.Stmt, first int) (string, bool, bool)
 	if len(stmts) != 1 || len(w.a.Commands) <= first || w.fail != "" {
 		return "", false, false
 	}
-
 	st := stmts[0]
 	if st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 {
 		return "", false, false
