@@ -279,6 +279,8 @@ var issue18Cases = []denyCase{
 	{`guard exec --timeout 5s -- rm -rf /etc`, "rm-root", ""},
 	{`guard exec --no-cache rm -rf /`, "rm-root", ""},
 	{`guard-cli grants add 'rm *'`, "guard-self", ""},
+	{`GUARD grants add 'rm *'`, "guard-self", ""},
+	{`Guard-Cli approve x`, "guard-self", ""},
 	{`guard -c 'guard grants add "rm *"'`, "guard-self", ""},
 	{`guard grants list`, "", ""},
 	{`guard explain 'rm -rf /'`, "", ""},

@@ -8,7 +8,10 @@ import (
 
 // guardPrograms are guard's own programs: guard hands its management
 // commands to guard-cli, which an agent could also run directly.
-func guardPrograms(name string) bool { return name == "guard" || name == "guard-cli" }
+func guardPrograms(name string) bool {
+	name = strings.ToLower(name) // GUARD runs guard on a case-insensitive disk
+	return name == "guard" || name == "guard-cli"
+}
 
 // guardVerbs are the management verbs only a human may run (given the
 // verb and the word after it): those that grant, approve or trust; watch,
