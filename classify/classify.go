@@ -841,7 +841,10 @@ func (w *walker) decl(x *syntax.DeclClause) {
 			if w.vars == nil {
 				w.vars = map[string]varState{}
 			}
-			cur := w.vars[w.refTarget(as.Name.Value)]
+			cur, ok := w.vars[w.refTarget(as.Name.Value)]
+			if !ok {
+				cur = varState{dyn: true} // declare -i X keeps what X had, from the environment too
+			}
 			cur.integer = true
 			w.vars[w.refTarget(as.Name.Value)] = cur
 		}
