@@ -17,13 +17,17 @@ import "strings"
 var stateVars = []string{
 	"PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4", "IFS", "CDPATH",
 	"GLOBIGNORE", "EXECIGNORE", "SHELLOPTS", "BASHOPTS", "BASH_CMDS", "BASH_ALIASES", "BASH_LOADABLES_PATH",
-	"BASH_XTRACEFD", "POSIXLY_CORRECT", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "PYTHONPATH",
-	"PYTHONSTARTUP", "PYTHONHOME", "NODE_PATH", "GIT_EXEC_PATH", "GCONV_PATH",
+	"BASH_XTRACEFD", "POSIXLY_CORRECT", "PERLLIB", "RUBYOPT", "RUBYLIB", "GCONV_PATH", "CC", "CXX", "CPP", "LD", "AR",
+	"GOTOOLCHAIN", "GOPROXY",
 }
 
-// stateVar reports a variable (NAME or NAME[KEY]) from stateVars, or an
-// LD_*, DYLD_*, *_OPTIONS or *_OPTS one (the loader's and the runtimes'
-// option variables: LD_PRELOAD, NODE_OPTIONS, JAVA_TOOL_OPTIONS, MAVEN_OPTS).
+// stateVar reports a variable (NAME or NAME[KEY]) from stateVars, one of
+// the statePrefixes families, or a *_OPTIONS, *_OPTS, *FLAGS, *_WRAPPER or
+// *_RUNNER one (the runtimes' and build tools' option variables:
+// NODE_OPTIONS, JAVA_TOOL_OPTIONS, MAVEN_OPTS, GOFLAGS, MAKEFLAGS,
+// RUSTC_WRAPPER). A variable a program runs as a command line (PAGER,
+// GIT_SSH_COMMAND) is judged by its value where it is assigned
+// (assignValue); read into from elsewhere, noteState asks.
 func stateVar(name string) bool {
 	name, _, _ = strings.Cut(name, "[")
 	for _, v := range stateVars {
@@ -31,9 +35,19 @@ func stateVar(name string) bool {
 			return true
 		}
 	}
-	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") ||
-		strings.HasSuffix(name, "_OPTIONS") || strings.HasSuffix(name, "_OPTS")
+	for _, p := range statePrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, "_OPTIONS") || strings.HasSuffix(name, "_OPTS") || strings.HasSuffix(name, "FLAGS") ||
+		strings.HasSuffix(name, "_WRAPPER") || strings.HasSuffix(name, "_RUNNER")
 }
+
+// statePrefixes are families of variables that tell a loader, a build
+// tool or a runtime what else to load or run (LD_PRELOAD, GOFLAGS's
+// -toolexec, CARGO_TARGET_*_RUNNER, npm_config_script_shell, GIT_EXEC_PATH).
+var statePrefixes = []string{"LD_", "DYLD_", "GIT_", "CARGO_", "RUSTC", "NPM_CONFIG_", "npm_config_", "PIP_", "PYTHON", "PERL5", "NODE_"}
 
 // stateShopts are shopt options that change expansion or execution in
 // ways the walker does not follow (echo decoding escapes, globs and
@@ -52,9 +66,9 @@ func (w *walker) noteState(c int) {
 		for i := 1; i < len(fs); i++ {
 			switch {
 			case fs[i].val == "-v" && i+1 < len(fs):
-				hit = fs[i+1].dyn || stateVar(fs[i+1].val)
+				hit = fs[i+1].dyn || stateVar(fs[i+1].val) || envCommand(fs[i+1].val)
 			case strings.HasPrefix(fs[i].val, "-v"):
-				hit = stateVar(fs[i].val[2:])
+				hit = stateVar(fs[i].val[2:]) || envCommand(fs[i].val[2:])
 			}
 		}
 	case "read", "mapfile", "readarray", "getopts":
@@ -68,7 +82,9 @@ func (w *walker) noteState(c int) {
 				i++
 			case !f.dyn && strings.HasPrefix(f.val, "-") && f.val != "-a":
 			default:
-				hit = hit || f.dyn || stateVar(f.val)
+				// a command line read into PAGER or GIT_SSH_COMMAND is not
+				// judged as an assignment's literal value is
+				hit = hit || f.dyn || stateVar(f.val) || envCommand(f.val)
 			}
 		}
 	case "hash":
