@@ -46,6 +46,8 @@ var askRules = []rule{
 	{"git-checkout-discard", "discards uncommitted changes in the working tree", (*walker).gitCheckoutDiscard},
 	{"git-branch-delete", "force-deletes a git branch (-D), unmerged work included", (*walker).gitBranchDelete},
 	{"git-drop-recovery", "deletes the copy git keeps of dropped work (gc --prune, prune, reflog expire/delete, update-ref -d)", (*walker).gitDropsRecovery},
+	{"git-lose-work", "discards work git cannot give back (reset --merge|--keep, read-tree --reset, checkout-index -f, rm -r of the tree, branch -M|-f, tag -d, worktree remove --force, submodule deinit -f, repack -a -d, clean after clean.requireForce off)", (*walker).gitLosesWork},
+	{"cloud-delete", "deletes a cloud or hosting resource (a repository, release, bucket, instance, project) or changes its visibility", (*walker).cloudDelete},
 	{"rm-recursive", "rm -r deletes a whole directory tree", (*walker).rmRecursive},
 	{"rm-home", "deletes files in the home directory, outside the project", (*walker).rmHome},
 	{"find-delete", "find -delete deletes every file it matches", (*walker).findDelete},
@@ -66,7 +68,7 @@ var severity = []string{
 	"rm-root", "rm-home-all", "disk-format", "disk-write", "volume-destroy", "firmware-write", "fork-bomb", "kill-all", "credential-read", "privilege",
 	"guard-self", "download-exec", "security-off", "chmod-system", "chattr-system", "shred", "hidden-exec",
 	"rm-home", "terraform-destroy", "kubectl-delete", "sql-drop", "git-force-push", "find-delete",
-	"git-clean", "git-reset-hard", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
+	"cloud-delete", "git-clean", "git-reset-hard", "git-lose-work", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
 	"agent-config", "truncate", "shell-state", "docker-prune", "dotenv-read",
 }
 
