@@ -18,7 +18,7 @@ func TestIssue18UnderGrants(t *testing.T) {
 	s := Defaults()
 	s.Composite = "each"
 	s.Root = "/home/u/proj"
-	for _, p := range append(commonGrants, "cargo *", "cmake *", "zfs *", "lvremove *", "ssh *", "printf *", "ls *", "cp *") {
+	for _, p := range append(commonGrants, "cargo *", "cmake *", "zfs *", "lvremove *", "ssh *", "printf *", "ls *", "cp *", "gh *", "aws *", "gcloud *") {
 		s.Rules = append(s.Rules, Rule{Kind: Allow, Pattern: p, Layer: LayerProjectGrants})
 	}
 	for _, tc := range []struct {
@@ -41,6 +41,15 @@ func TestIssue18UnderGrants(t *testing.T) {
 		{"tar -xf hooks.tar -C .claude", Ask, "agent-config"},
 		{"printf -v PATH %s /tmp/evil:/usr/bin; ls", Ask, "shell-state"},
 		{"printf -v 'BASH_CMDS[ls]' %s /tmp/evil/ls; ls", Ask, "shell-state"},
+		{"git reset --merge HEAD~1", Ask, "git-lose-work"},
+		{"git tag -d v1", Ask, "git-lose-work"},
+		{"gh repo delete me/x --yes", Ask, "cloud-delete"},
+		{"gh api -X DELETE repos/me/x", Ask, "cloud-delete"},
+		{"aws s3 rm s3://b --recursive", Ask, "cloud-delete"},
+		{"gcloud projects delete p", Ask, "cloud-delete"},
+		{"git status", Allow, ""},
+		{"gh repo view", Allow, ""},
+		{"aws s3 ls", Allow, ""},
 		{"printf -v x %s y; ls", Allow, ""},
 		{"cargo clean", Allow, ""},
 		{"cp x docs/mcp.md", Allow, ""},
