@@ -140,6 +140,17 @@ type Options struct {
 	// interactive session's earlier lines): a call is judged with its body,
 	// as for a function defined earlier in the text. nil when none.
 	Funcs, Aliases map[string]string
+	// Shadow names the commands whose name an earlier line of the session
+	// made run another program than the one PATH found when the session
+	// started (a PATH change, hash -p, BASH_CMDS): name → that program's
+	// path. Such a command is judged as that program, and asked about.
+	Shadow map[string]string
+	// EnvNames are the names of the variables in the environment the text
+	// runs with, when the caller knows it exactly (bash -c without a login
+	// shell, BASH_ENV or exported functions): a variable outside it that
+	// nothing in the text writes and bash does not set is certainly
+	// empty. nil when unknown.
+	EnvNames map[string]bool
 }
 
 // Composite reasons, named from the syntax tree.

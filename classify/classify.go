@@ -50,7 +50,7 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 		a.Fail, a.FailReason = FailParse, "command contains a NUL byte"
 		return a
 	}
-	w := &walker{opt: opt, a: a, parent: -1, parser: parser, pos: opt.Positional}
+	w := &walker{opt: opt, a: a, parent: -1, parser: parser, pos: opt.Positional, top: text}
 	a.Commands = make([]Command, 0, 4)
 	w.info = make([]cmdInfo, 0, 4)
 	if opt.Cwd != "" {
@@ -200,6 +200,10 @@ type walker struct {
 	dirStack [][]string // pushd's stack, for popd
 
 	pidVars map[string]bool // loop variables over every process's id (for p in $(pgrep .))
+
+	top      string          // the whole text analyzed
+	written  map[string]bool // the names the text may write (writers), once asked
+	readonly map[string]bool // variables declared readonly (unset leaves them)
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -209,6 +213,7 @@ type cmdInfo struct {
 	substCmds []int // commands run by substitutions in this command's words
 	stdinText string
 	stdinLit  bool // stdinText holds the literal text fed on stdin
+	state     bool // writes shell state that changes what later commands run (rules_state.go)
 	readStdin bool // a shell or interpreter that runs its standard input
 	downloads bool
 	fromFind  bool  // run by find -exec for every file found: recursive by nature
@@ -670,6 +675,16 @@ func (w *walker) substitution(stmts []*syntax.Stmt, reason, where string) {
 }
 
 func (w *walker) setVar(name string, v varState) {
+	if v.ref == "" {
+		name = w.refTarget(name) // r=/ through declare -n r=x sets x
+		if cur, ok := w.vars[name]; ok && cur.integer && !v.integer && !v.isList {
+			v.integer = true
+			if !v.dyn {
+				n, ok := w.integerValue(v.val)
+				v = varState{val: n, dyn: !ok, integer: true}
+			}
+		}
+	}
 	if w.cond > 0 {
 		v = varState{dyn: true, inert: v.inert || !v.dyn && !strings.ContainsAny(v.val, "$`[")}
 	}
@@ -718,6 +733,9 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 	}
 	if as.Array != nil || as.Index != nil || as.Append {
 		w.walkNested(as)
+		if w.elemAssign(name, as) {
+			return
+		}
 		w.setVar(name, varState{dyn: true})
 		return
 	}
@@ -756,7 +774,8 @@ const maxVarBytes = 64 << 10
 
 func (w *walker) decl(x *syntax.DeclClause) {
 	w.addComp(CompAssign)
-	nameref := false
+	nameref, integer := x.Variant.Value == "nameref", false
+	readonly := x.Variant.Value == "readonly"
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
 			fs, _ := w.fields(as.Value, nil)
@@ -769,11 +788,20 @@ func (w *walker) decl(x *syntax.DeclClause) {
 				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "n") {
 					nameref = true
 				}
+				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "i") {
+					integer = true
+				}
+				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "r") {
+					readonly = true
+				}
 				if !f.dyn && strings.Contains(f.val, "=") {
 					w.assignValue(f.val)
 				}
 			}
 			continue
+		}
+		if as.Name != nil && (!as.Naked || as.Value != nil || as.Array != nil) {
+			w.stateAssign(as.Name.Value)
 		}
 		if as.Name != nil && as.Value != nil {
 			if fs, _ := w.fields(as.Value, nil); len(fs) == 1 && !fs[0].dyn {
@@ -786,7 +814,39 @@ func (w *walker) decl(x *syntax.DeclClause) {
 					w.hitDeny("guard-self", -1)
 				}
 				w.assignValue(as.Name.Value + "=" + fs[0].val)
+				if nameref && isIdent(fs[0].val) && w.cond == 0 {
+					// declare -n r=x: $r reads x, r=/ sets x
+					if w.vars == nil {
+						w.vars = map[string]varState{}
+					}
+					w.vars[as.Name.Value] = varState{ref: fs[0].val}
+					continue
+				}
 			}
+			if nameref {
+				// declare -n r='a[0]' or a name guard cannot read: $r is
+				// whatever that names, not the text
+				w.setVar(as.Name.Value, varState{dyn: true})
+				continue
+			}
+		}
+		if readonly && as.Name != nil {
+			if w.readonly == nil {
+				w.readonly = map[string]bool{}
+			}
+			w.readonly[w.refTarget(as.Name.Value)] = true // unset cannot clear it
+		}
+		if integer && as.Name != nil {
+			// declare -i n=1+1: every value assigned is evaluated
+			if w.vars == nil {
+				w.vars = map[string]varState{}
+			}
+			cur, ok := w.vars[w.refTarget(as.Name.Value)]
+			if !ok {
+				cur = varState{dyn: true} // declare -i X keeps what X had, from the environment too
+			}
+			cur.integer = true
+			w.vars[w.refTarget(as.Name.Value)] = cur
 		}
 		w.assign(as, -1)
 	}
@@ -856,6 +916,9 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 	if len(x.Args) == 0 {
 		w.addComp(CompAssign)
 		for _, as := range x.Assigns {
+			if as.Name != nil {
+				w.stateAssign(as.Name.Value)
+			}
 			if as.Name != nil && as.Value != nil && envCommand(as.Name.Value) {
 				if fs, _ := w.fields(as.Value, nil); len(fs) == 1 && !fs[0].dyn {
 					w.assignValue(as.Name.Value + "=" + fs[0].val)
@@ -919,6 +982,21 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 		w.fill(idx, fs, where, pos)
 		w.aliasDepth++
 		w.nestedScript(idx, text, "alias "+fs[0].val)
+		w.aliasDepth--
+		w.info[idx].substCmds = subs
+		return
+	}
+	if p, ok := w.opt.Shadow[fs[0].val]; ok && !fs[0].dyn && w.aliasDepth < 8 && w.funcBodies[fs[0].val] == "" {
+		// an earlier line of the session made this name run another
+		// program (PATH, the command hash): judge that program, and ask
+		text := QuoteWord(p)
+		for _, f := range fs[1:] {
+			text += " " + QuoteWord(f.val)
+		}
+		w.fill(idx, fs, where, pos)
+		w.info[idx].state = true
+		w.aliasDepth++
+		w.nestedScript(idx, text, "the program "+fs[0].val+" now names")
 		w.aliasDepth--
 		w.info[idx].substCmds = subs
 		return
@@ -1069,6 +1147,10 @@ func (w *walker) afterCall(idx int) {
 		return
 	}
 	fs := w.info[idx].fields
+	w.noteState(idx)
+	if e := w.effective(idx); e != idx && !w.a.Commands[e].Dynamic[0] {
+		w.noteState(e) // command enable -f, builtin set -k
+	}
 	switch c.Name {
 	case "cd":
 		prev := w.dirs
@@ -1141,7 +1223,15 @@ func (w *walker) afterCall(idx int) {
 			}
 			if !strings.HasPrefix(name, "-") && name != "" {
 				if c.Name == "unset" {
-					delete(w.vars, name)
+					if hasShort(fs, 'f') || hasShort(fs, 'n') {
+						delete(w.vars, name) // unset -f: a function, the variable may stay
+					} else if w.readonly[w.refTarget(name)] {
+						// unset of a readonly variable fails: it keeps its value
+					} else if name == "HOME" || name == "PWD" || name == "OLDPWD" || name == "IFS" {
+						delete(w.vars, name) // ~ falls back to the passwd entry; IFS to its default
+					} else {
+						w.setVar(name, varState{val: ""}) // unset X; rm -rf "$X"/ is rm -rf /
+					}
 				} else if c.Name != "printf" {
 					w.setVar(name, varState{dyn: true})
 				}
@@ -1174,6 +1264,13 @@ func (w *walker) afterCall(idx int) {
 					if lit {
 						v = varState{val: printfText(args[0], args[1:])}
 					}
+				}
+				if base, key, ok := strings.Cut(name, "["); ok && (base == "BASH_CMDS" || base == "BASH_ALIASES") {
+					// printf -v 'BASH_CMDS[ls]' %s /bin/sh: ls runs /bin/sh
+					if key, ok := strings.CutSuffix(key, "]"); ok && !v.dyn {
+						w.shadowName(key, base, v.val)
+					}
+					break
 				}
 				w.setVar(name, v)
 				break
@@ -1330,6 +1427,7 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 			w.feedXargsField(cmd, fs[0], "xargs, fed by a here-string") // xargs rm -rf <<< ${X:-/}
 		}
 		if cmd >= 0 && len(fs) == 1 && !fs[0].dyn {
+			w.readInto(cmd, fs[0].val)
 			w.info[cmd].stdinText, w.info[cmd].stdinLit = fs[0].val+"\n", true
 			w.feedXargs(cmd, fs[0].val, "xargs, fed by a here-string")
 			if w.shellStdin(cmd) {

@@ -23,7 +23,10 @@
 // that wrappers run. Words are judged after what bash does to them: quote
 // removal (r”m, "rm", r\m), ANSI-C strings ($'\x72\x6d'), brace expansion
 // ({rm,-rf,/}), tilde and $HOME, $IFS splitting (rm$IFS-rf$IFS/), and
-// variables the text itself set earlier (x=rm; $x -rf /). A word guard cannot
+// variables the text itself set earlier (x=rm; $x -rf /), through what
+// bash computes for certain (values.go): ${x//p/r}, ${x,,}, ${#x}, ${!v},
+// namerefs, declare -i, a[n]=, a+=(…), read d <<< /, unset, and what
+// dirname, basename and realpath print about literal paths. A word guard cannot
 // know stays Dynamic; for path rules its unknown parts become '*', so
 // rm -rf /$X still names the root.
 //
@@ -39,8 +42,8 @@
 // table (wrappers.go) knows each wrapper's own option grammar, so
 // timeout -s KILL 5 rm -rf / reaches rm: env, timeout, nice, nohup, time,
 // command, builtin, exec, stdbuf, ionice, setsid, flock, taskset, watch,
-// chroot, strace, busybox and the privilege tools are transparent
-// ([WrapTransparent]); sh, bash, zsh and friends with -c, eval, env -S, trap,
+// chroot, strace, busybox, guard exec and the privilege tools are transparent
+// ([WrapTransparent]); sh, bash, zsh and friends with -c, guard -c, eval, env -S, trap,
 // and literal text piped or redirected into a shell run a nested script
 // ([WrapShell]); xargs, parallel and find -exec run a command with arguments
 // guard cannot see ([WrapGenerated]). Interpreter one-liners (python -c,
@@ -91,8 +94,15 @@
 // The hard denylist (rules.go, denyRules) and the built-in ask rules
 // (askRules) are each one table: an id, the one line an agent reads, and a
 // check run on every command found. The checks live in one file per family
-// (rules_paths.go, rules_credentials.go, rules_exec.go, rules_system.go,
-// rules_self.go, rules_vcs.go). When several rules hit, [MostSevere] names
+// (rules_paths.go, rules_destroy.go, rules_credentials.go, rules_exec.go,
+// rules_system.go, rules_self.go, rules_state.go, rules_vcs.go).
+//
+// Bash state that changes what a later command runs is the shell-state
+// ask (rules_state.go): a write to PATH, BASH_ENV, IFS, LD_*, *_OPTIONS and
+// their like, to the command hash, or an option that changes expansion.
+// What guard can compute it follows instead: BASH_CMDS[ls]=/bin/sh (or
+// hash -p) makes ls judged as /bin/sh, and [Options.Shadow] carries the
+// names an interactive session's earlier lines pointed elsewhere. When several rules hit, [MostSevere] names
 // the worst and lists the rest. Redirect targets are checked too (a
 // write to a block device or to guard's own files, a read of a credential).
 // Their tests are the cases of table_test.go, grouped by id, with the

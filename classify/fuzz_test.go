@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -114,7 +115,7 @@ func tcBashParses(text string) bool {
 // FuzzClassify: Analyze never panics or hangs, and its result fails closed: text
 // bash syntax rejects is a failure, and a success is internally consistent.
 func FuzzClassify(f *testing.F) {
-	for _, c := range denyCases {
+	for _, c := range slices.Concat(denyCases, issue18Cases) {
 		f.Add(c.in)
 	}
 	for _, c := range argvCases {

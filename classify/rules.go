@@ -20,7 +20,10 @@ type rule struct {
 var denyRules = []rule{
 	{"rm-root", "deletes / or a system directory; guard never runs this", (*walker).rmRoot},
 	{"disk-format", "formats or repartitions a disk; guard never runs this", (*walker).diskFormat},
-	{"disk-write", "writes raw data to a block device; guard never runs this", (*walker).diskWrite},
+	{"disk-write", "writes raw data to a disk, a volume or a memory device; guard never runs this", (*walker).diskWrite},
+	{"volume-destroy", "destroys a volume, pool or subvolume (lvremove, zfs destroy, btrfs subvolume delete); guard never runs this", (*walker).volumeDestroy},
+	{"firmware-write", "writes or erases firmware or a flash chip (flashrom, fwupdmgr install, efibootmgr -B); guard never runs this", (*walker).firmwareWrite},
+	{"rm-home-all", "deletes the home directory or everything at its top level; guard never runs this", (*walker).rmHomeAll},
 	{"shred", "shred destroys file contents beyond recovery; guard never runs it (use rm)", (*walker).shred},
 	{"chmod-system", "changes ownership or permissions of / or a system directory recursively; guard never runs this", (*walker).chmodSystem},
 	{"chattr-system", "changes immutable/append-only attributes on system paths; guard never runs this", (*walker).chattrSystem},
@@ -45,6 +48,8 @@ var askRules = []rule{
 	{"git-checkout-discard", "discards uncommitted changes in the working tree", (*walker).gitCheckoutDiscard},
 	{"git-branch-delete", "force-deletes a git branch (-D), unmerged work included", (*walker).gitBranchDelete},
 	{"git-drop-recovery", "deletes the copy git keeps of dropped work (gc --prune, prune, reflog expire/delete, update-ref -d)", (*walker).gitDropsRecovery},
+	{"git-lose-work", "discards work git cannot give back (reset --merge|--keep, read-tree --reset, checkout-index -f, rm -r of the tree, branch -M|-f, tag -d, worktree remove --force, submodule deinit -f, repack -a -d, clean after clean.requireForce off)", (*walker).gitLosesWork},
+	{"cloud-delete", "deletes a cloud or hosting resource (a repository, release, bucket, instance, project) or changes its visibility", (*walker).cloudDelete},
 	{"rm-recursive", "rm -r deletes a whole directory tree", (*walker).rmRecursive},
 	{"rm-home", "deletes files in the home directory, outside the project", (*walker).rmHome},
 	{"find-delete", "find -delete deletes every file it matches", (*walker).findDelete},
@@ -54,6 +59,8 @@ var askRules = []rule{
 	{"terraform-destroy", "destroys infrastructure managed by terraform", (*walker).terraformDestroy},
 	{"docker-prune", "docker prune deletes containers, images, volumes or networks", (*walker).dockerPrune},
 	{"url-scheme", "fetches a URL whose scheme is not the web's (gopher://, dict://, file://, ldap://, telnet://…): it can send raw bytes to any port or read local files", (*walker).urlScheme},
+	{"agent-config", "writes an agent's project configuration (.claude/, .mcp.json, .gemini/, .codex/, .cursor/, .vscode/tasks.json, .opencode): its hooks and MCP servers run outside guard; no grant covers this", (*walker).agentConfigWrite},
+	{"shell-state", "changes which program a later command runs (PATH, the command hash, BASH_ENV, IFS, LD_*, an option that changes expansion); guard cannot see what a later name will run", (*walker).shellState},
 	{"dotenv-read", "reads a .env file, where projects keep their secrets (.env.example, .env.sample and .env.template are fine)", (*walker).dotenvRead},
 }
 
@@ -61,11 +68,11 @@ var askRules = []rule{
 // the verdict names the worst (rm -rf ~ must not read like rm -rf build)
 // and lists the rest.
 var severity = []string{
-	"rm-root", "disk-format", "disk-write", "fork-bomb", "kill-all", "credential-read", "secret-print", "cloud-metadata", "privilege",
+	"rm-root", "rm-home-all", "disk-format", "disk-write", "volume-destroy", "firmware-write", "fork-bomb", "kill-all", "credential-read", "secret-print", "cloud-metadata", "privilege",
 	"guard-self", "download-exec", "security-off", "chmod-system", "chattr-system", "shred", "hidden-exec",
 	"rm-home", "terraform-destroy", "kubectl-delete", "sql-drop", "git-force-push", "find-delete",
-	"git-clean", "git-reset-hard", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
-	"truncate", "docker-prune", "url-scheme", "dotenv-read",
+	"cloud-delete", "git-clean", "git-reset-hard", "git-lose-work", "git-drop-recovery", "rm-recursive", "git-checkout-discard", "git-branch-delete",
+	"agent-config", "truncate", "shell-state", "docker-prune", "url-scheme", "dotenv-read",
 }
 
 // MostSevere returns the most severe of hits (the first of equals) and
@@ -193,6 +200,9 @@ func (w *walker) judge() {
 			}
 			if write && w.isProtected(p) {
 				w.hitDeny("guard-self", rt.cmd)
+			}
+			if write && agentConfig(p) {
+				w.hitAsk("agent-config", rt.cmd)
 			}
 			if write && securityFile(p) {
 				w.hitDeny("security-off", rt.cmd)

@@ -4,6 +4,7 @@ package classify
 // code hidden in text bash evaluates.
 
 import (
+	"net/netip"
 	"path"
 	"slices"
 	"strconv"
@@ -16,10 +17,15 @@ import (
 // every set here it is a switch rather than a map: a map literal is built
 // by init code in every guard process, a switch costs nothing until used.
 func privileged(name string) bool {
-	switch name {
+	// in any case: on a case-insensitive file system (macOS, Windows)
+	// SUDO runs sudo
+	switch strings.ToLower(name) {
 	case "sudo", "sudoedit", "su", "doas", "pkexec", "run0", "runuser",
 		"calife", "super", "sudo-rs", "su-exec", "gosu", "ksu", "dzdo",
-		"pfexec", "capsh":
+		"pfexec", "capsh",
+		// graphical and distribution front ends to the same
+		"kdesu", "kdesudo", "gksu", "gksudo", "lxqt-sudo", "lxsudo", "xdg-su",
+		"please", "pleaseedit", "beesu", "sux", "ssu", "sudo.exe", "gsudo":
 		return true
 	}
 	return false
@@ -40,7 +46,14 @@ func (w *walker) privilege(c int) bool {
 		_, v := verb(fs)
 		return v == "shell" || v == "login"
 	case "systemd-run":
-		return hasPrefixWord(fs, "--uid", "--gid", "-pUser=", "--property=User=", "--system")
+		// the system manager runs it as root unless --user asks for the
+		// user's own manager (and no other user is named)
+		return hasPrefixWord(fs, "--uid", "--gid", "-pUser=", "--property=User=", "--system", "-M", "--machine") ||
+			!hasWord(fs, "--user")
+	case "flatpak-spawn":
+		return hasWord(fs, "--host") // leaves the sandbox for the host
+	case "distrobox-host-exec", "host-spawn":
+		return true // runs on the host, outside the container
 	case "ssh", "slogin", "autossh", "mosh", "scp", "sftp", "rsync":
 		return w.rootHere(c)
 	}
@@ -88,8 +101,8 @@ func (w *walker) rootHere(c int) bool {
 		}
 		if b, _, ok := strings.Cut(strings.TrimPrefix(host, "["), "]"); ok && strings.HasPrefix(host, "[") {
 			host = b // [::1]:22
-		} else {
-			host, _, _ = strings.Cut(host, ":")
+		} else if strings.Count(host, ":") == 1 {
+			host, _, _ = strings.Cut(host, ":") // HOST:PORT; ::1 is an address
 		}
 		if u == "root" && localHost(host) {
 			return true
@@ -104,7 +117,9 @@ func (w *walker) rootHere(c int) bool {
 // localHost reports a name for this machine.
 func localHost(h string) bool {
 	h = strings.Trim(strings.ToLower(h), "[]")
-	return h == "localhost" || h == "::1" || h == "0.0.0.0" || h == "0" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost") || h == "localhost.localdomain" || h == "ip6-localhost"
+	return h == "localhost" || h == "::1" || h == "0.0.0.0" || h == "0" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost") || h == "localhost.localdomain" || h == "ip6-localhost" ||
+		h == "ip6-loopback" || h == "localhost6" || h == "localhost6.localdomain6" || strings.TrimSuffix(h, ".") == "localhost" ||
+		loopbackNumber(h) || loopbackDNS(strings.TrimSuffix(h, "."))
 }
 
 // downloaders are commands that can fetch data from the network.
@@ -766,4 +781,71 @@ func nameWords(name string, fs []field) []field {
 func codeInSubscript(s string) bool {
 	k := strings.IndexByte(s, '[')
 	return k >= 0 && strings.ContainsAny(s[k:], "$`") || k >= 0 && strings.Contains(s[k+1:], "[")
+}
+
+// loopbackDNS reports a public name that resolves to this machine:
+// localtest.me and lvh.me (and their subdomains), and the wildcard
+// services that spell the address in the name (127.0.0.1.nip.io,
+// 127-0-0-1.sslip.io, 7f000001.nip.io).
+func loopbackDNS(h string) bool {
+	for _, d := range []string{"localtest.me", "lvh.me", "vcap.me", "lacolhost.com"} {
+		if h == d || strings.HasSuffix(h, "."+d) {
+			return true
+		}
+	}
+	for _, d := range []string{".nip.io", ".sslip.io", ".xip.io", ".traefik.me"} {
+		if name, ok := strings.CutSuffix(h, d); ok {
+			k := strings.LastIndexAny(name, ".-")
+			label := name[k+1:] // 127.0.0.1.nip.io, app.7f000001.nip.io
+			if strings.Contains(name, "127.") || strings.Contains(name, "127-") || label == "7f000001" || strings.HasPrefix(name, "127") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loopbackNumber reports an address of this machine in any numeric
+// spelling ssh's resolver takes: inet_aton's (127.1, 2130706433,
+// 0x7f000001, 0177.0.0.1, 0x7f.1), an IPv6 loopback or unspecified
+// address (0:0:0:0:0:0:0:1, ::ffff:127.0.0.1, ::), with or without
+// brackets or a zone.
+func loopbackNumber(h string) bool {
+	h = strings.Trim(h, "[]")
+	h, _, _ = strings.Cut(h, "%")
+	if strings.Contains(h, ":") {
+		ip, err := netip.ParseAddr(h)
+		return err == nil && (ip.IsLoopback() || ip.IsUnspecified() || ip.Is4In6() && (ip.Unmap().IsLoopback() || ip.Unmap().IsUnspecified()))
+	}
+	v, ok := inetAton(h)
+	return ok && (v>>24 == 127 || v == 0)
+}
+
+// inetAton parses an IPv4 address as inet_aton does: one to four parts,
+// each decimal, octal (leading 0) or hex (0x), the last filling the
+// remaining bytes.
+func inetAton(s string) (uint32, bool) {
+	parts := strings.Split(s, ".")
+	if len(parts) == 0 || len(parts) > 4 {
+		return 0, false
+	}
+	var out uint64
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 0, 32)
+		if p == "" || err != nil {
+			return 0, false
+		}
+		if i < len(parts)-1 {
+			if n > 255 {
+				return 0, false
+			}
+			out |= n << (8 * (3 - i))
+			continue
+		}
+		if n >= 1<<(8*(4-i)) {
+			return 0, false
+		}
+		out |= n
+	}
+	return uint32(out), true
 }

@@ -111,18 +111,6 @@ func underSystem(p string) bool {
 	return false
 }
 
-var blockDevicePrefixes = []string{"/dev/block/", "/dev/sd", "/dev/hd", "/dev/nvme", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk", "/dev/mapper/", "/dev/md", "/dev/dm-", "/dev/loop", "/dev/sr", "/dev/nbd", "/dev/rdisk"}
-
-func isBlockDevice(p string) bool {
-	p = path.Clean(p)
-	for _, pre := range blockDevicePrefixes {
-		if strings.HasPrefix(p, pre) {
-			return true
-		}
-	}
-	return false
-}
-
 func (w *walker) anySystem(c int, fs []field) bool {
 	for _, f := range fs {
 		ps, _ := w.paths(c, f)
@@ -199,6 +187,8 @@ func (w *walker) rmRoot(c int) bool {
 				}
 			}
 		}
+	case "cargo", "cmake", "tar", "gtar", "bsdtar":
+		return w.anySystem(c, w.deleted(c, false))
 	case "find":
 		fi := parseFind(fs)
 		if !fi.delete {
@@ -323,7 +313,9 @@ func (w *walker) formatsImage(c int) bool {
 				return false
 			}
 		}
-		if strings.Contains(f.val, "/") || strings.Contains(path.Base(f.val), ".") {
+		// a file by its path or extension, or a plain name in a known
+		// directory that is not /dev (mkswap swapfile in the project)
+		if strings.Contains(f.val, "/") || strings.Contains(path.Base(f.val), ".") || len(w.info[c].dirs) > 0 {
 			image = true
 		}
 	}
@@ -449,13 +441,16 @@ func (w *walker) rmRecursive(c int) bool {
 }
 
 func (w *walker) rmHome(c int) bool {
+	targets := w.deleted(c, false)
 	switch w.a.Commands[c].Name {
 	case "rm", "rmdir", "unlink", "shred":
+		targets = operands(w.info[c].fields)
+	case "cargo", "cmake", "tar", "gtar", "bsdtar":
 	default:
 		return false
 	}
 	home := w.opt.Home
-	for _, f := range operands(w.info[c].fields) {
+	for _, f := range targets {
 		if f.home {
 			return true
 		}

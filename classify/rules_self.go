@@ -8,7 +8,10 @@ import (
 
 // guardPrograms are guard's own programs: guard hands its management
 // commands to guard-cli, which an agent could also run directly.
-func guardPrograms(name string) bool { return name == "guard" || name == "guard-cli" }
+func guardPrograms(name string) bool {
+	name = strings.ToLower(name) // GUARD runs guard on a case-insensitive disk
+	return name == "guard" || name == "guard-cli"
+}
 
 // guardVerbs are the management verbs only a human may run (given the
 // verb and the word after it): those that grant, approve or trust; watch,
@@ -65,9 +68,24 @@ func (w *walker) guardSelf(c int) bool {
 			}
 		}
 	}
-	p := w.words(c)
-	if readers(cm.Name) && !p.Has("in-place", "i", "w") {
-		return false
+	if cm.Name == "chmod" || cm.Name == "chown" || cm.Name == "chgrp" {
+		// any bit, in any spelling of the mode (chmod -x reads as an
+		// option to the argument model): every operand is a target, and
+		// with -R a directory above guard's files
+		recursive := hasShort(fs, 'R') || hasWord(fs, "--recursive")
+		if ops := operands(fs); cm.Name == "chmod" && len(ops) > 0 && onlyRestricts(ops[0].val) {
+			recursive = false // chmod -R go-rwx ~/.config takes access away from others only
+		}
+		for _, f := range operands(fs) {
+			for _, g := range w.candidates(f) {
+				ps, _ := w.paths(c, g)
+				for _, p := range ps {
+					if w.isProtected(p) || recursive && w.aboveProtected(p) {
+						return true
+					}
+				}
+			}
+		}
 	}
 	// A relative word can only reach guard's paths from a directory in or
 	// above them, or by climbing with ..; rule the rest out cheaply.
@@ -76,6 +94,25 @@ func (w *walker) guardSelf(c int) bool {
 		for _, prot := range w.opt.Protected {
 			dirNear = dirNear || strings.HasPrefix(prot, d) || strings.HasPrefix(d, prot)
 		}
+	}
+	return w.writesWhere(c, dirNear, func(p string, deletes, moves bool) bool {
+		if deletes && w.onlyCache(p) {
+			return false // clearing caches, guard's among them, is fine
+		}
+		return w.isProtected(p) || moves && w.aboveProtected(p)
+	})
+}
+
+// writesWhere reports a path command c writes, deletes or moves (by the
+// argument model's roles, a script's output files, sed -i's inputs, find
+// -delete's roots) for which hit holds. near: a relative word may reach
+// the paths hit looks for (false: only words with /, ~ or a glob count).
+func (w *walker) writesWhere(c int, near bool, hit func(p string, deletes, moves bool) bool) bool {
+	cm := &w.a.Commands[c]
+	fs := w.info[c].fields
+	p := w.words(c)
+	if readers(cm.Name) && !p.Has("in-place", "i", "w") {
+		return false
 	}
 	moves := fileMovers(cm.Name)
 	deletes := cm.Name == "rm" || cm.Name == "rmdir" || cm.Name == "unlink"
@@ -110,16 +147,13 @@ func (w *walker) guardSelf(c int) bool {
 			}
 		}
 		for _, f := range cands {
-			if !dirNear && !strings.ContainsAny(f.pat, "/~*?[") {
+			if !near && !strings.ContainsAny(f.pat, "/~*?[") {
 				continue
 			}
 			for _, g := range w.candidates(f) {
 				ps, _ := w.paths(c, g)
 				for _, p := range ps {
-					if deletes && w.onlyCache(p) {
-						continue // clearing caches, guard's among them, is fine
-					}
-					if w.isProtected(p) || moves && w.aboveProtected(p) {
+					if hit(p, deletes, moves) {
 						return true
 					}
 				}
@@ -256,6 +290,75 @@ func (w *walker) onlyCache(p string) bool {
 				return false
 			}
 		case namesPath(p, prot) || w.holds(p, prot):
+			return false
+		}
+	}
+	return true
+}
+
+// agentDirs are the directories where an agent reads its project
+// configuration: hooks and MCP servers defined there run outside guard.
+var agentDirs = []string{".claude", ".gemini", ".codex", ".cursor", ".opencode", ".windsurf", ".roo", ".continue", ".amazonq", ".kiro"}
+
+// agentFiles are the project files that define an agent's hooks, tasks or
+// MCP servers (DIR/NAME for a file in a directory).
+var agentFiles = []string{".mcp.json", "opencode.json", "opencode.jsonc", ".vscode/tasks.json", ".vscode/mcp.json", ".vscode/settings.json"}
+
+// agentConfig reports a path (possibly a glob) inside an agent's
+// configuration directory or naming one of its configuration files.
+func agentConfig(p string) bool {
+	comps := strings.Split(p, "/")
+	for _, c := range comps {
+		for _, d := range agentDirs {
+			if globNames(c, d) {
+				return true
+			}
+		}
+	}
+	n := len(comps)
+	for _, f := range agentFiles {
+		dir, base, inDir := strings.Cut(f, "/")
+		if !inDir {
+			base, dir = dir, ""
+		}
+		if n > 0 && globNames(comps[n-1], base) && (dir == "" || n > 1 && globNames(comps[n-2], dir)) {
+			return true
+		}
+	}
+	return false
+}
+
+// globNames reports a path component that names name: the name itself,
+// or a glob with some literal text that matches it (a glob matches a dot
+// file only when it starts with a dot; a word guard cannot know at all is
+// not taken to name an agent's file).
+func globNames(comp, name string) bool {
+	if comp == name {
+		return true
+	}
+	return strings.ContainsAny(comp, "*?[") && strings.Trim(comp, "*?") != "" &&
+		(name[0] != '.' || comp[0] == '.') && matchGlob(comp, name)
+}
+
+// agentConfigWrite is the agent-config ask: a command that writes an
+// agent's project configuration, which no grant covers.
+func (w *walker) agentConfigWrite(c int) bool {
+	return w.writesWhere(c, true, func(p string, _, _ bool) bool { return agentConfig(p) })
+}
+
+// onlyRestricts reports a chmod mode that only takes permissions away from
+// the group and others (go-rwx, o-w,g-w) or leaves the owner alone with
+// everything (700).
+func onlyRestricts(mode string) bool {
+	if mode == "700" || mode == "0700" {
+		return true
+	}
+	if mode == "" {
+		return false
+	}
+	for _, clause := range strings.Split(mode, ",") {
+		who, perm, ok := strings.Cut(clause, "-")
+		if !ok || who == "" || strings.Trim(who, "go") != "" || strings.Trim(perm, "rwxXst") != "" {
 			return false
 		}
 	}

@@ -245,8 +245,9 @@ var denyCases = []denyCase{
 	{`mkfs.vfat /dev/sdc1`, "disk-format", ""},
 	{`mkfs.btrfs -f /dev/vdb`, "disk-format", ""},
 	{`mkfs.ext4 -F /dev/mapper/vg-root`, "disk-format", ""},
-	{`mkfs.ext4 ./disk.img`, "", ""},      // formats a file, not a disk (issue 8)
-	{`mkfs.ext4 disk`, "disk-format", ""}, // no path or extension: it may be a device name
+	{`mkfs.ext4 ./disk.img`, "", ""}, // formats a file, not a disk (issue 8)
+	{`mkfs.ext4 disk`, "", ""},       // a plain name in a known directory that is not /dev: a file
+	{`cd /dev && mkfs.ext4 sdb`, "disk-format", ""},
 	{`mke2fs /dev/sda1`, "disk-format", ""},
 	{`mkswap /dev/sda2`, "disk-format", ""},
 	{`wipefs -a /dev/sda`, "disk-format", ""},
@@ -1213,15 +1214,15 @@ var denyCases = []denyCase{
 	{`find . -name node_modules -exec rm -rf {} +`, "", "rm-recursive"},
 	{`ls | xargs rm -rf`, "", "rm-recursive"},
 	// rm-home
-	{`rm -rf ~`, "", "rm-home"},
-	{`rm -rf ~/`, "", "rm-home"},
-	{`rm -rf $HOME`, "", "rm-home"},
-	{`rm -rf "$HOME"`, "", "rm-home"},
-	{`rm -rf ${HOME}/`, "", "rm-home"},
+	{`rm -rf ~`, "rm-home-all", ""},        // issue 18: denied like /
+	{`rm -rf ~/`, "rm-home-all", ""},       // issue 18: denied like /
+	{`rm -rf $HOME`, "rm-home-all", ""},    // issue 18: denied like /
+	{`rm -rf "$HOME"`, "rm-home-all", ""},  // issue 18: denied like /
+	{`rm -rf ${HOME}/`, "rm-home-all", ""}, // issue 18: denied like /
 	{`rm ~/notes.txt`, "", "rm-home"},
 	{`rm -f ~/.bashrc`, "", "rm-home"},
 	{`rm $HOME/notes.txt`, "", "rm-home"},
-	{`rm -rf /home/u`, "", "rm-home|rm-recursive"},
+	{`rm -rf /home/u`, "rm-home-all", ""},
 	{`rm -rf ~/x`, "", "rm-home|rm-recursive"},
 	// find-delete
 	{`find . -name '*.o' -delete`, "", "find-delete"},

@@ -33,6 +33,10 @@ type varState struct {
 	list   []string // an array's elements, when isList
 	isList bool
 	inert  bool // unknown, but only ever a literal word without $ ` [ (a loop over literal words)
+	// ref: a nameref (declare -n) to this variable; reads and writes go there
+	ref string
+	// integer: declare -i; what is assigned is evaluated as arithmetic
+	integer bool
 }
 
 // part is one piece of a word during expansion.
@@ -265,6 +269,17 @@ func (w *walker) wordParts(wps []syntax.WordPart, quoted bool, out []part, first
 				out = append(out, part{s: text, pat: text, split: !quoted})
 				continue
 			}
+			if text, certain, ok := w.substPath(x.Stmts, first); ok {
+				// $(dirname /x), $(realpath /): a path computed from a
+				// literal; realpath's answer is only a guess for path
+				// rules unless it is /
+				if certain {
+					out = append(out, part{s: text, pat: text, split: !quoted})
+				} else {
+					out = append(out, part{dyn: true, pat: text})
+				}
+				continue
+			}
 			out = append(out, part{dyn: true, pat: "*"})
 		case *syntax.ProcSubst:
 			w.substitution(x.Stmts, CompProcSubst, "<(…)")
@@ -321,7 +336,10 @@ func (w *walker) tilde(s string) (string, bool) {
 // param resolves a simple $name or ${name} whose value the text itself set,
 // or that guard knows ($HOME, $IFS, $PWD). Anything else is dynamic.
 func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
-	if v, ok := w.vars[paramName(pe)]; ok && v.isList && pe.Index != nil && !pe.Excl && !pe.Length && pe.Slice == nil && pe.Repl == nil && pe.Exp == nil {
+	if v, ok, handled := w.paramMore(pe); handled {
+		return v, ok
+	}
+	if v, ok := w.lookup(paramName(pe)); ok && v.isList && pe.Index != nil && !pe.Excl && !pe.Length && pe.Slice == nil && pe.Repl == nil && pe.Exp == nil {
 		// ${x[@]}, ${x[*]}, ${x[N]} of a literal array
 		if wd, ok := pe.Index.(*syntax.Word); ok && len(wd.Parts) == 1 {
 			if l, ok := wd.Parts[0].(*syntax.Lit); ok {
@@ -378,7 +396,7 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 		return "", false
 	}
 	name := pe.Param.Value
-	if v, ok := w.vars[name]; ok {
+	if v, ok := w.lookup(name); ok {
 		return v.val, !v.dyn
 	}
 	if pos := w.pos; pos != nil {
@@ -399,6 +417,9 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 			}
 			return "", true
 		}
+	}
+	if w.unsetCertain(name) {
+		return "", true // "$UNSET"/ is / when nothing sets UNSET
 	}
 	switch name {
 	case "FUNCNAME":
@@ -863,6 +884,25 @@ func (w *walker) paramOp(pe *syntax.ParamExp) (string, bool) {
 		return v, true
 	case syntax.DefaultUnset:
 		return v, true // a known variable is set
+	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+		if !ascii(v) {
+			return "", false // the locale decides outside ASCII
+		}
+		upper := pe.Exp.Op == syntax.UpperFirst || pe.Exp.Op == syntax.UpperAll
+		all := pe.Exp.Op == syntax.UpperAll || pe.Exp.Op == syntax.LowerAll
+		return caseChange(v, word, upper, all), true
+	case syntax.OtherParamOps:
+		if !ascii(v) {
+			return "", false
+		}
+		switch word {
+		case "U":
+			return caseChange(v, "", true, true), true
+		case "u":
+			return caseChange(v, "", true, false), true
+		case "L":
+			return caseChange(v, "", false, true), true
+		}
 	case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 		large := pe.Exp.Op == syntax.RemLargeSuffix
 		for k := 0; k <= len(v); k++ {
@@ -954,6 +994,28 @@ func codeValue(v varState) bool {
 		return !v.inert
 	}
 	return strings.ContainsAny(v.val, "$`[")
+}
+
+// substPath is substLiteral for a substitution whose only command prints
+// a path computed from literal words (pathOutput).
+func (w *walker) substPath(stmts []*syntax.Stmt, first int) (string, bool, bool) {
+	// one command; any after it are substitutions in its words, which
+	// pathOutput's literal check proves were literal themselves
+	// ($(dirname "$(dirname /etc/x)"))
+	if len(stmts) != 1 || len(w.a.Commands) <= first || w.fail != "" {
+		return "", false, false
+	}
+	st := stmts[0]
+	if st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 {
+		return "", false, false
+	}
+	if _, ok := st.Cmd.(*syntax.CallExpr); !ok {
+		return "", false, false // dirname /x | sed …: the output is the pipe's
+	}
+	if c := &w.a.Commands[first]; c.Wrap != WrapNone || len(c.Inner) > 0 {
+		return "", false, false
+	}
+	return w.pathOutput(first)
 }
 
 // substLiteral returns the output of a substitution whose only command

@@ -149,6 +149,8 @@ func customWrapper(name string) func(*walker, int, []field) {
 		return (*walker).wrapNixShell
 	case "source", ".":
 		return (*walker).wrapSource
+	case "guard", "guard-cli":
+		return (*walker).wrapGuard
 	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "rbash", "yash", "posh", "ksh93", "oksh", "loksh", "bosh", "hush":
 		return (*walker).wrapShell
 	}
@@ -494,6 +496,38 @@ func (w *walker) wrapShell(c int, fs []field) {
 		// bash script.sh: a program guard cannot see into, unless the file
 		// is a process substitution printing literal text: bash <(echo …)
 		w.procSubstScript(c, fs[i])
+	}
+}
+
+// wrapGuard: guard is a shell too. guard -c TEXT (and the forms bash
+// takes), guard FILE and guard exec [--timeout D] [--no-cache] -- PROG
+// ARGS run what they are given, judged as sh -c and as a transparent
+// wrapper are; its management verbs run nothing (guard-self and the
+// read-only set judge them).
+func (w *walker) wrapGuard(c int, fs []field) {
+	if len(fs) < 2 {
+		return
+	}
+	a := fs[1].val
+	switch {
+	case fs[1].dyn:
+		w.a.Commands[c].Opaque = true // a verb or a script guard cannot read
+	case a == "exec":
+		i := 2
+		for i < len(fs) && !fs[i].dyn && strings.HasPrefix(fs[i].val, "-") {
+			v := fs[i].val
+			i++
+			if v == "--" {
+				break
+			}
+			if v == "--timeout" {
+				i++
+			}
+		}
+		w.transparent(c, i, "guard exec")
+	case strings.HasPrefix(a, "-") && a != "--help" && a != "--version" || strings.HasPrefix(a, "+"),
+		strings.Contains(a, "/") || strings.HasSuffix(a, ".sh"):
+		w.wrapShell(c, fs)
 	}
 }
 

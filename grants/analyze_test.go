@@ -66,7 +66,7 @@ var analyzeTable = []decideCase{
 	{name: "ls after a cd to a computed path", cmd: `cd "$X" && ls`, mod: each, want: Allow},
 	{name: "a name computed at run time is not read-only", cmd: `: ${d:=/home/u/.ssh}; cat $d/*`, mod: each, want: Ask, rule: RuleComposite},
 	{name: "a variable from the environment is", cmd: `cat "$X"`, want: Allow, rule: RuleBuiltinReadonly},
-	{name: "go test -exec", cmd: "go test ./... -exec 'rm -rf ~'", rules: []string{"project-grants allow go test *"}, want: Ask, rule: "rm-home"}, // the payload is judged: the worst rule it hits names the ask
+	{name: "go test -exec", cmd: "go test ./... -exec 'rm -rf ~/x'", rules: []string{"project-grants allow go test *"}, want: Ask, rule: "rm-home"}, // the payload is judged: the worst rule it hits names the ask
 	{name: "go test -exec harmless", cmd: "go test ./... -exec 'echo'", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
 	{name: "go test -toolexec", cmd: "go test -toolexec 'sh -c id' ./...", rules: []string{"project-grants allow go test *"}, want: Ask, rule: RuleExecCapable},
 	{name: "go vet -vettool", cmd: "go vet -vettool=./x ./...", rules: []string{"project-grants allow go vet *"}, want: Ask, rule: RuleExecCapable},
@@ -116,7 +116,8 @@ var analyzeTable = []decideCase{
 	{name: "claude commit form under git commit *", cmd: "git commit -m \"$(cat <<'EOF'\nFix it\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"", rules: []string{"project-grants allow git commit *"}, want: Allow},
 	{name: "cat .env asks under cat *", cmd: "cat .env", rules: []string{"project-grants allow cat *"}, want: Ask, rule: "dotenv-read"},
 	{name: "cat .env.example", cmd: "cat .env.example", want: Allow, rule: RuleBuiltinReadonly},
-	{name: "rm -rf ~ names rm-home", cmd: "rm -rf ~", want: Ask, rule: "rm-home"},
+	{name: "rm -rf ~ is denied like /", cmd: "rm -rf ~", want: Deny, rule: "rm-home-all"},
+	{name: "rm -rf ~/x names rm-home", cmd: "rm -rf ~/x", want: Ask, rule: "rm-home"},
 	// wholesale grants never cover writing elsewhere or running other code (issue 8)
 	{name: "cp * into .git/hooks", cmd: "cp x .git/hooks/pre-commit", rules: []string{"project-grants allow cp *"}, want: Ask},
 	{name: "cp * into .git/config", cmd: "cp evil .git/config", rules: []string{"project-grants allow cp *"}, want: Ask},

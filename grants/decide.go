@@ -596,7 +596,7 @@ func passThroughWrappers(name string) bool {
 	switch name {
 	case "timeout", "nice", "nohup", "command", "builtin", "exec",
 		"stdbuf", "ionice", "setsid", "taskset", "chrt", "flock",
-		"busybox", "env", "time":
+		"busybox", "env", "time", "guard":
 		return true
 	}
 	return false
@@ -607,7 +607,7 @@ func passThroughWrappers(name string) bool {
 func passThroughShells(name string) bool {
 	switch name {
 	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash",
-		"eval", "env", "watch", "flock", "trap", "busybox":
+		"eval", "env", "watch", "flock", "trap", "busybox", "guard":
 		return true
 	}
 	return false

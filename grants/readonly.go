@@ -44,6 +44,8 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		return uniqReadOnly, true
 	case "hostname":
 		return noOperands, true
+	case "guard", "guard-cli":
+		return guardReadOnly, true
 	case "command":
 		return commandLookup, true
 	case "tar":
@@ -357,4 +359,26 @@ func jqEnv(f string) bool {
 
 func isIdent(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// guardReadOnly: guard's verbs that only read (grants list, explain, check,
+// policy show, version, help). guard -c and guard exec are judged by what
+// they run; the verbs that grant are on the denylist (guard-self).
+func guardReadOnly(c *classify.Command) bool {
+	if len(c.Args) < 2 || c.Dynamic[1] {
+		return false
+	}
+	next := ""
+	if len(c.Args) > 2 && !c.Dynamic[2] {
+		next = c.Args[2]
+	}
+	switch c.Args[1] {
+	case "explain", "check", "version", "help", "--version", "--help", "-h":
+		return true
+	case "grants":
+		return next == "list" || next == "ls"
+	case "policy":
+		return next == "show"
+	}
+	return false
 }

@@ -216,7 +216,7 @@ func isInterpreter(name string) bool {
 	switch name {
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox", "xonsh", "nu", "elvish", "pwsh", "powershell",
 		"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
-		"Rscript", "julia", "osascript", "deno", "source", ".", "expect", "script":
+		"Rscript", "julia", "osascript", "deno", "source", ".", "expect", "script", "guard":
 		return true
 	}
 	return false

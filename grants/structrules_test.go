@@ -100,7 +100,7 @@ func TestStructRules(t *testing.T) {
 		{cmd: "rm -rf //data", want: Deny, rule: "no-data-wipe"},
 		{cmd: "rm -rf /data/", want: Deny, rule: "no-data-wipe"},
 		{cmd: "rm -rf /srv/../data", want: Deny, rule: "no-data-wipe"},
-		{cmd: "rm -rf /tmp /data", want: Deny, rule: "no-data-wipe"},
+		{cmd: "rm -rf /scratch /data", want: Deny, rule: "no-data-wipe"},
 		{cmd: "/bin/rm -rf /data", want: Deny, rule: "no-data-wipe"},
 		{cmd: `\rm -rf /data`, want: Deny, rule: "no-data-wipe"},
 		{cmd: `r''m -rf "/data"`, want: Deny, rule: "no-data-wipe"},

@@ -18,6 +18,7 @@ var interpreters = []string{
 	"Rscript", "julia", "osascript", "deno", "bun", "npx", "bunx", "pnpx", "go",
 	"env", "xargs", "parallel", "eval", "exec", "command", "builtin", "source", ".", "nohup", "nice", "timeout", "time", "stdbuf",
 	"ionice", "setsid", "flock", "taskset", "watch", "chroot", "unshare", "nsenter", "sudo", "doas", "su", "pkexec", "run0", "script", "expect",
+	"guard", // guard -c runs any text, guard exec any program
 }
 
 // interpreterProbes are the invocations an interpreter-wide allow pattern

@@ -222,6 +222,12 @@ type job struct {
 	// funcs and aliases are those the running shell already has (an
 	// interactive session), judged where they are called.
 	funcs, aliases map[string]string
+	// shadow: the names an earlier line of the session made run another
+	// program (classify.Options.Shadow).
+	shadow map[string]string
+	// envNames: the environment the text runs with, when guard knows it
+	// exactly (classify.Options.EnvNames); nil otherwise.
+	envNames map[string]bool
 	// session is the agent's session id (guard hook); envelope names the
 	// agent whose command envelope text was taken out of (classify.Envelope).
 	session, envelope string
@@ -343,6 +349,9 @@ func (a *app) shell() int {
 	}
 	if j.hookCall {
 		j.spec.Env = safeEnviron(a.env.Environ) // the agent's own hook: not a guarded command
+	}
+	if (j.mode == modeShell && inv.HasC || j.mode == modeStdin) && j.envelope == "" && !j.hookCall {
+		j.envNames = KnownEnv(j.spec.Env, inv.Flags)
 	}
 	return a.judgeAndRun(j)
 }
@@ -539,7 +548,7 @@ func (a *app) limits(j job, s *grants.Settings) (limits, error) {
 func (a *app) judgeAndRun(j job) int {
 	start := a.env.now()
 	opts := classify.Options{Cwd: j.cwd, Home: a.env.getenv("HOME"), Protected: a.eng.protected(), Positional: j.positional,
-		Funcs: j.funcs, Aliases: j.aliases}
+		Funcs: j.funcs, Aliases: j.aliases, Shadow: j.shadow, EnvNames: j.envNames}
 	var an *classify.Analysis
 	if j.argv != nil {
 		an = a.eng.analyzeArgv(j.argv, opts)
@@ -909,3 +918,24 @@ func (a *app) textSum(text string) (string, error) {
 // and shows control characters escaped: the same line may reach a human's
 // terminal.
 func oneLine(s string) string { return redact.Visible(s) }
+
+// KnownEnv returns the names of the variables a shell started with env
+// and flags has before the text runs, or nil when something else may set
+// variables first: a login shell's profile, BASH_ENV or ENV, exported
+// functions.
+func KnownEnv(env, flags []string) map[string]bool {
+	for _, f := range flags {
+		if f == "--login" || f == "-i" || f == "--rcfile" || f == "--init-file" || len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.ContainsAny(f[1:], "li") {
+			return nil
+		}
+	}
+	names := make(map[string]bool, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "BASH_ENV" || name == "ENV" || strings.HasPrefix(name, "BASH_FUNC_") {
+			return nil
+		}
+		names[name] = true
+	}
+	return names
+}

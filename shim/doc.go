@@ -23,7 +23,11 @@
 //     editor, history in memory only; mvdan/sh says when the input is
 //     complete, else "> " continues), judges it exactly as -c would, and runs
 //     what is allowed in one persistent real shell, so cd, variables,
-//     functions, aliases and set options carry over. Each line is an audit
+//     functions, aliases and set options carry over. After each line the
+//     shell reports its functions, aliases, hash table and PATH: a later
+//     line calls a function with its body, and a name that PATH or the
+//     hash table now points at another program than PATH found at the start
+//     (shadow.go) is judged as that program and asked. Each line is an audit
 //     record of mode interactive. exit N ends the session with N; EOF with the
 //     last line's status. No -c and stdin is not a terminal: the whole script
 //     is read from stdin (at most 128 KiB; longer is refused), judged as one

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,6 +95,14 @@ type session struct {
 	// not raw) arrived since the line was read: it does not run.
 	intr           atomic.Bool
 	funcs, aliases map[string]string
+	// basePath is the PATH of the shell's first report; path and hashed
+	// its PATH and hash table now, and shadow the names they make run
+	// another program (shadow.go), recomputed when one of them changes.
+	basePath, path string
+	baseSet        bool
+	hashed         map[string]string
+	shadow         map[string]string
+	shadowKey      string
 }
 
 // interactive runs the session and returns the status of its last line.
@@ -326,15 +336,16 @@ func (s *session) prelude() string {
 	return "exec 3<&-\nset -m\ntrap : INT\n"
 }
 
-// sentinel is the shell text that reports $?, the directory, functions and
-// aliases, framed by the nonce.
+// sentinel is the shell text that reports $?, the directory, functions,
+// aliases, disabled builtins, the hash table and PATH, framed by the nonce.
 func (s *session) sentinel(nonce string) string {
 	if s.bash {
 		return `{ \builtin printf '%s\0%s\0' ` + nonce + ` "$?"; \builtin pwd -P; \builtin printf '\0'; ` +
 			`\builtin declare -f; \builtin printf '\0'; \builtin alias -p; \builtin printf '\0'; ` +
-			`\builtin enable -n; \builtin printf '\0%s\0' ` + nonce + `; } >|` + s.rpath + " 2>/dev/null\n"
+			`\builtin enable -n; \builtin printf '\0'; \builtin hash -l; ` +
+			`\builtin printf '\0%s\0%s\0' "$PATH" ` + nonce + `; } >|` + s.rpath + " 2>/dev/null\n"
 	}
-	return `{ command printf '%s\0%s\0' ` + nonce + ` "$?"; command pwd -P; command printf '\0\0\0\0%s\0' ` + nonce +
+	return `{ command printf '%s\0%s\0' ` + nonce + ` "$?"; command pwd -P; command printf '\0\0\0\0\0%s\0%s\0' "$PATH" ` + nonce +
 		`; } >|` + s.rpath + " 2>/dev/null\n"
 }
 
@@ -417,7 +428,7 @@ func (s *session) takeReport(nonce string) (int, bool, error) {
 	}
 	fields := strings.Split(string(body[:end]), "\x00")
 	s.pending = append(s.pending[:0], body[end+len(nonce)+2:]...)
-	if len(fields) != 5 {
+	if len(fields) != 7 {
 		return 0, true, errors.New("the shell's report is malformed")
 	}
 	st, err := strconv.Atoi(fields[0])
@@ -425,7 +436,12 @@ func (s *session) takeReport(nonce string) (int, bool, error) {
 		return 0, true, errors.New("the shell's report is malformed")
 	}
 	s.cwd = strings.TrimSuffix(fields[1], "\n")
+	s.path = fields[6]
+	if !s.baseSet {
+		s.basePath, s.baseSet = s.path, true
+	}
 	if !s.bash {
+		s.noteShadow()
 		return st, true, nil
 	}
 	if fields[4] != "" {
@@ -437,6 +453,10 @@ func (s *session) takeReport(nonce string) (int, bool, error) {
 	if s.aliases, err = aliasValues(fields[3]); err != nil {
 		return st, true, fmt.Errorf("read the shell's aliases: %w", err)
 	}
+	if s.hashed, err = hashEntries(fields[5]); err != nil {
+		return st, true, fmt.Errorf("read the shell's hash table: %w", err)
+	}
+	s.noteShadow()
 	for name := range s.funcs {
 		if sessionNames[name] {
 			return st, true, fmt.Errorf("the shell now has a function named %s, which guard's session relies on", name)
@@ -448,6 +468,26 @@ func (s *session) takeReport(nonce string) (int, bool, error) {
 		}
 	}
 	return st, true, nil
+}
+
+// noteShadow recomputes the names the shell's PATH and hash table make
+// run another program, when either (or the directory, for a relative PATH
+// entry) changed since the last time.
+func (s *session) noteShadow() {
+	var key strings.Builder
+	key.WriteString(s.path + "\x00" + s.cwd + "\x00")
+	names := slices.Sorted(maps.Keys(s.hashed))
+	for _, name := range names {
+		key.WriteString(name + "=" + s.hashed[name] + "\x00")
+	}
+	if s.path == s.basePath && len(s.hashed) == 0 {
+		s.shadow, s.shadowKey = nil, ""
+		return
+	}
+	if key.String() == s.shadowKey {
+		return
+	}
+	s.shadow, s.shadowKey = shadowed(s.basePath, s.path, s.cwd, s.hashed), key.String()
 }
 
 // newNonce returns a random word that frames one report.
@@ -501,7 +541,7 @@ func (s *session) line(text string) {
 			"defines "+name+", which guard's interactive session relies on")
 		return
 	}
-	j := job{mode: modeInteractive, text: text, cwd: s.cwd, funcs: s.funcs, aliases: s.aliases, run: s.run}
+	j := job{mode: modeInteractive, text: text, cwd: s.cwd, funcs: s.funcs, aliases: s.aliases, shadow: s.shadow, run: s.run}
 	s.intr.Store(false)
 	s.last = s.a.judgeAndRun(j)
 	if s.ended {

@@ -689,4 +689,104 @@ L += ["gh auth status", "gh pr list", "aws configure get region", "aws configure
       "echo '$GITHUB_TOKEN'", "grep -rn 169.254.169.254 .", "echo http://169.254.169.254/", "git commit -m 'block 169.254.169.254'",
       "curl https://docs.aws.amazon.com/169.254.169.254", "cat /etc/os-release", "cat /etc/letsencrypt/live/x.org/fullchain.pem",
       "cat /tmp/build.log", "curl http://localhost:3000/health"]
+
+# ---- issue 18 §4-§6: one generator per class. spell() writes a command the
+# ways bash runs it the same (quotes, \name, a path, $'\x..', env, command,
+# timeout, xargs, bash -c, eval, three shells deep); each class is the
+# product of its commands and those spellings.
+def q(s):
+    return "'" + s.replace("'", "'\\''") + "'"
+
+def spell(cmd, builtin=False):
+    name, _, rest = cmd.partition(" ")
+    rest = " " + rest if rest else ""
+    out = [cmd, "bash -c " + q(cmd), "eval " + q(cmd), "bash -c " + q("sh -c " + q("eval " + q(cmd)))]
+    if "=" in name or "$" in name or "/" in name or ";" in cmd or "&&" in cmd:
+        return out
+    hexname = "".join("\\x%02x" % ord(ch) for ch in name)
+    out += ["'" + name + "'" + rest, "\\" + name + rest, name[0] + "''" + name[1:] + rest, "$'" + hexname + "'" + rest,
+            "command " + cmd]
+    if not builtin:
+        out += ["/usr/sbin/" + name + rest, "env " + cmd, "timeout 5 " + cmd, "xargs " + cmd + " </dev/null", "nice -n 5 " + cmd]
+    return out
+
+def spelled(cmds, builtin=False):
+    for c in cmds:
+        add(*spell(c, builtin))
+
+ISSUE18_DENY = {
+    "volume destroys (LVM, ZFS, btrfs)": ["lvremove -f vg0/data", "vgremove -ff vg0", "pvremove /dev/sdb", "lvreduce -L 1G vg0/lv",
+        "zfs destroy -r tank/data", "zfs rollback -r tank@old", "zpool destroy tank", "zpool labelclear sdb", "btrfs subvolume delete /mnt/@",
+        "btrfs sub del /mnt/@home", "lvm lvremove vg0/data"],
+    "firmware writes and erases": ["flashrom -p internal -w bios.bin", "flashrom -p internal -E", "fwupdmgr install fw.cab",
+        "fwupdmgr update -y", "efibootmgr -B -b 0001", "flash_erase /dev/mtd0 0 0", "fwupdtool install-blob fw.bin"],
+    "block and memory devices as write targets": ["dd if=/dev/zero of=/dev/zvol/tank/v", "dd if=x of=/dev/mtd0", "dd if=/dev/zero of=/dev/rbd0",
+        "dd if=/dev/zero of=/dev/sg0", "dd if=/dev/zero of=/dev/nvme0n1", "dd if=/dev/zero of=/dev/mmcblk0", "dd if=x of=/dev/mem",
+        "dd if=x of=/dev/kmem", "cp disk.img /dev/vg0/root", "tee /dev/port < x", "mkswap /dev/sdb2", "mkfs.ext4 /dev/zvol/tank/v"],
+    "home and its top level, like /": ["rm -rf ~", "rm -rf ~/", "rm -rf ~/*", "rm -rf ~/.*", "rm -rf /tmp/redteam/home", "rm -r ~redteam",
+        "find ~ -delete", "cargo clean --target-dir ~", "cmake -E rm -rf ~", "cmake -E remove_directory /tmp/redteam/home",
+        "tar --remove-files -cf /tmp/h.tar ~", "mv ~ /tmp/gone"],
+    "recursive deletes by other tools, judged by their targets": ["cargo clean --target-dir /", "cargo clean --target-dir=/usr",
+        "cmake -E rm -rf /", "cmake -E remove_directory /etc", "tar --remove-files -cf /tmp/x.tar /etc", "tar -cf /tmp/x.tar --remove-files /var"],
+    "guard itself, through -c, exec and chmod": ["guard -c 'rm -rf /'", "guard -lc 'sudo -n true'", "guard exec -- rm -rf /",
+        "guard exec --timeout 5s -- rm -rf /etc", "guard-cli grants add 'rm *'", "chmod -x ~/.config/guard", "chmod 000 ~/.config/guard/config.toml",
+        "chmod -R a-w ~/.local/state/guard"],
+    "privilege under any name": ["kdesu ls", "kdesudo ls", "gksu ls", "gksudo ls", "lxqt-sudo ls", "xdg-su -c ls", "please ls",
+        "pleaseedit /etc/hosts", "SUDO -n true", "Sudo -n true", "systemd-run ls", "systemd-run --scope make", "flatpak-spawn --host ls",
+        "ssh root@::1 id", "ssh root@[::1] id", "ssh root@127.1 id", "ssh root@2130706433 id", "ssh root@0x7f000001 id",
+        "ssh root@0177.0.0.1 id", "ssh root@0:0:0:0:0:0:0:1 id", "ssh root@::ffff:127.0.0.1 id", "ssh -l root 127.0.0.2 id"],
+}
+ISSUE18_DENY_TEXTS = {
+    "values bash computes for certain": ["rm -rf \"$UNSET\"/", "rm -rf \"${UNSET}\"/*", "rm -rf ${HOME//[a-z]/}", "rm -rf $(dirname /x)", "rm -rf $(realpath /)", "unset X; rm -rf \"$X\"/",
+        "read d <<< /; rm -rf $d", "read -r d <<< /etc; rm -rf \"$d\"", "a=(x); a[0]=/; rm -rf ${a[0]}", "a=(-rf); a+=(/); rm \"${a[@]}\"",
+        "x=/ETC; rm -rf ${x,,}", "x=/etc; rm -rf ${x@L}", "v=x; x=/; rm -rf ${!v}", "declare -n r=x; x=/; rm -rf $r",
+        "declare -n r=x; r=/usr; rm -rf $x", "declare -i n; n='a[$(id)]'", "PS4='$(rm -rf /)'; set -x; ls", "x=/usr; rm -rf ${x//usr/}",
+        "rm -rf /$(basename /x/etc)", "v=HOME; rm -rf ${!v}", "printf -v 'BASH_CMDS[ls]' %s /bin/sh; ls -c 'rm -rf /'",
+        "BASH_CMDS[ls]=/bin/sh; ls -c 'sudo -n true'", "hash -p /bin/sh ls; ls -c 'rm -rf /'"],
+}
+ISSUE18_DANGER = {
+    "bash state that changes later commands": ["printf -v PATH %s /tmp/evil:/usr/bin; ls", "printf -v 'BASH_CMDS[ls]' %s /tmp/evil/ls; ls",
+        "read PATH <<< /tmp/evil; ls", "mapfile -t PATH < /dev/null; ls", "readarray LD_PRELOAD < list; ls", "declare PATH=/tmp/evil; ls",
+        "export PATH=/tmp/evil:$PATH; ls", "export BASH_ENV=/tmp/x; bash -c ls", "export NODE_OPTIONS=--require=/tmp/x.js; npm test",
+        "hash -p /tmp/evil/ls ls; ls", "BASH_CMDS[ls]=/tmp/evil/ls; ls", "enable -f /tmp/x.so ls; ls", "enable -n echo; echo x",
+        "shopt -s xpg_echo; echo x", "set -k; ls PATH=/tmp/evil", "IFS=/; ls", "CDPATH=/etc; cd . && ls", "command printf -v PATH %s /tmp/e; ls"],
+    "git losing work under git *": ["git reset --merge HEAD~1", "git reset --keep HEAD~1", "git read-tree -u --reset HEAD",
+        "git checkout-index -f -a", "git rm -r .", "git rm -rf src", "git stash clear", "git stash drop", "git branch -D x", "git branch -M x",
+        "git branch -f x HEAD~3", "git tag -d v1", "git worktree remove --force ../w", "git submodule deinit -f --all", "git repack -a -d",
+        "git gc --prune=now", "git config clean.requireForce false && git clean -dx", "git -c clean.requireForce=false clean -dx"],
+    "cloud and hosting deletes under a '*' grant": ["gh repo delete me/x --yes", "gh release delete v1 -y", "gh api -X DELETE repos/me/x",
+        "gh api --method DELETE repos/me/x", "gh repo edit --visibility public", "aws s3 rm s3://b --recursive", "aws s3 rb s3://b --force",
+        "aws ec2 terminate-instances --instance-ids i-1", "gcloud projects delete p", "az group delete -n g --yes"],
+    "agent configs in the project": ["echo '{}' > .claude/settings.json", "cp hooks.json .claude/settings.json", "mv x .claude/settings.local.json",
+        "tee .mcp.json < x", "cp x .mcp.json", "sed -i s/a/b/ .vscode/tasks.json", "cp x .gemini/settings.json", "cp x .codex/config.toml",
+        "cp x .cursor/mcp.json", "cp x .opencode/plugin.js", "cd .claude && cp /tmp/x settings.json", "rsync x .claude/", "ln -sf /tmp/x .mcp.json",
+        "curl -o .claude/settings.json http://x", "tar -xf t.tar -C .claude", "git show HEAD:x > .mcp.json"],
+}
+ISSUE18_HARMLESS = ["lvs", "zfs list", "zpool status", "btrfs subvolume list /", "fwupdmgr get-devices", "efibootmgr -v",
+    "flashrom -p internal -r backup.bin", "dd if=/dev/zero of=img bs=1M count=1", "echo x > /dev/null", "echo x 2>/dev/null",
+    "mkswap ./swapfile", "mkfs.ext4 -F disk.img", "cargo clean", "cmake -E rm -rf build", "tar --remove-files -cf logs.tar logs",
+    "x=Hello; echo ${x,,}", "read -r x <<< hi; echo $x", "printf -v x %s y; echo $x", "declare -p PATH", "echo \"$PATH\"",
+    "cat .claude/settings.json", "grep -r hooks .claude", "ls .mcp.json", "guard grants list", "guard explain ls", "guard check -- ls",
+    "git reset --soft HEAD~1", "git rm -r --cached .", "git tag -a v1 -m msg", "gh repo view", "aws s3 ls", "gcloud projects list",
+    "systemd-run --user ls", "ssh root@example.com uptime", "ssh me@127.0.0.1 uptime", "hash -r", "alias ll='ls -l'",
+    "shopt -s nullglob", "set -euo pipefail", "chmod -x build/tool", "echo sudo"]
+
+L = open(os.path.join(D, "deny.txt")).read().splitlines()
+for cls, cmds in ISSUE18_DENY.items():
+    L.append("# issue 18: " + cls)
+    spelled(cmds)
+for cls, texts in ISSUE18_DENY_TEXTS.items():
+    L.append("# issue 18: " + cls)
+    for t in texts:
+        add(t, "bash -c " + q(t), "eval " + q(t), "bash -c " + q("sh -c " + q("eval " + q(t))))
+open(os.path.join(D, "deny.txt"), "w").write("\n".join(L) + "\n")
+L = open(os.path.join(D, "danger.txt")).read().splitlines()
+for cls, cmds in ISSUE18_DANGER.items():
+    L.append("# issue 18: " + cls)
+    for t in cmds:
+        add(t, "bash -c " + q(t), "eval " + q(t))
+open(os.path.join(D, "danger.txt"), "w").write("\n".join(L) + "\n")
+L = open(os.path.join(D, "harmless.txt")).read().splitlines()
+L.append("# issue 18: look-alikes of the new rules")
+add(*ISSUE18_HARMLESS)
 open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")

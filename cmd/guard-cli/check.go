@@ -68,6 +68,8 @@ func (a *App) newChecker(cwd, agent string, asJSON bool, out io.Writer) *checker
 			Cwd:       cwd,
 			Home:      a.Getenv("HOME"),
 			Protected: a.protected(p),
+			// judged as guard -c would judge it in this environment
+			EnvNames: shim.KnownEnv(a.Environ, nil),
 		}),
 		settings: grants.Load(p, cwd).As(agent),
 		home:     a.Getenv("HOME"),
