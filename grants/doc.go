@@ -117,9 +117,10 @@
 // timeout, audit_required true), and an untrusted project config may only make values stricter.
 //
 // trusted_terminals = ["/abs/path", …] names programs the user vouches for
-// as terminals guard may ask on (see package shim, "Whose terminal is
-// it"). It is read only from the managed and global configs; in a grants
-// file or a project config it is a config error.
+// as terminals guard may ask on, and consoles by their device: a path like
+// /dev/tty2 or a glob like /dev/tty[0-9]* (see package shim, "Whose
+// terminal is it"). It is read only from the managed and global configs; in
+// a grants file or a project config it is a config error.
 //
 // Unknown keys, wrong types, TOML syntax errors and bad patterns are config
 // errors reading "file:line:col: problem"; they never echo the file beyond

@@ -20,6 +20,9 @@ import (
 // maxConfigBytes bounds every settings file guard reads.
 const maxConfigBytes = 1 << 20
 
+// trustedTerminalsShape is the error for a trusted_terminals of the wrong shape.
+const trustedTerminalsShape = "trusted_terminals must be an array of absolute paths: terminal programs, or consoles like /dev/tty2 or /dev/tty[0-9]*"
+
 // Defaults returns the built-in settings, all in one place. Precedence, low
 // to high: these, then managed, global, global grants, project grants and
 // the project config; a value the managed layer sets binds (later layers may
@@ -153,12 +156,15 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			for _, e := range list {
 				p, ok := e.(string)
 				if !ok || !filepath.IsAbs(p) {
-					return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
+					return nil, errAt(last, trustedTerminalsShape)
+				}
+				if _, err := filepath.Match(p, ""); err != nil {
+					return nil, errAt(last, "trusted_terminals: a device glob that does not parse")
 				}
 				fc.trustedTerminals = append(fc.trustedTerminals, filepath.Clean(p))
 			}
 			if list == nil {
-				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
+				return nil, errAt(last, trustedTerminalsShape)
 			}
 		case len(k) == 1 && last == "redact_patterns":
 			list, ok := raw[last].([]any)

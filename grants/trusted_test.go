@@ -9,12 +9,12 @@ import (
 func TestTrustedTerminals(t *testing.T) {
 	e := newEnv(t)
 	write(t, e.p.Managed, "trusted_terminals = [\"/opt/term/bin/myterm\"]\n")
-	write(t, e.p.GlobalConfig(), "trusted_terminals = [\"/usr/local/bin/../bin/zterm\"]\n")
+	write(t, e.p.GlobalConfig(), "trusted_terminals = [\"/usr/local/bin/../bin/zterm\", \"/dev/tty2\", \"/dev/tty[0-9]*\"]\n")
 	s := Load(e.p, e.proj)
 	if s.Err != nil {
 		t.Fatal(s.Err)
 	}
-	if want := []string{"/opt/term/bin/myterm", "/usr/local/bin/zterm"}; !reflect.DeepEqual(s.TrustedTerminals, want) {
+	if want := []string{"/opt/term/bin/myterm", "/usr/local/bin/zterm", "/dev/tty2", "/dev/tty[0-9]*"}; !reflect.DeepEqual(s.TrustedTerminals, want) {
 		t.Errorf("got %q, want %q", s.TrustedTerminals, want)
 	}
 }
@@ -43,11 +43,12 @@ func TestTrustedTerminalsErrors(t *testing.T) {
 		"trusted_terminals = \"/usr/bin/xterm\"\n",
 		"trusted_terminals = [\"xterm\"]\n",
 		"trusted_terminals = [1]\n",
+		"trusted_terminals = [\"/dev/tty[0-9\"]\n",
 	} {
 		e := newEnv(t)
 		write(t, e.p.GlobalConfig(), text)
 		s := Load(e.p, e.proj)
-		if s.Err == nil || !strings.Contains(s.Err.Error(), "trusted_terminals must be an array of absolute paths") {
+		if s.Err == nil || !strings.Contains(s.Err.Error(), "trusted_terminals") {
 			t.Errorf("%q: err %v", text, s.Err)
 		}
 	}

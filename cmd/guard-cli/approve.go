@@ -159,17 +159,19 @@ func (a *App) humanTTY() (*os.File, error) {
 	for _, f := range []*os.File{tty, a.Stdin} {
 		if t := shim.TrustTerminal(f, trusted); !t.Human {
 			tty.Close()
-			return nil, notHumansError(t.Why)
+			return nil, notHumansError{why: t.Why, console: t.Console}
 		}
 	}
 	return tty, nil
 }
 
-// notHumansError is a terminal guard does not judge a human's, and why.
-type notHumansError string
+// notHumansError is a terminal guard does not judge a human's, and why;
+// console is its device when it is a console trusted_terminals does not
+// list.
+type notHumansError struct{ why, console string }
 
 func (e notHumansError) Error() string {
-	return "needs a human's terminal, and this one is not (" + string(e) + ")"
+	return "needs a human's terminal, and this one is not (" + e.why + ")"
 }
 
 // humanHint is the hint for a refusal by humanTTY: where to run the verb,
@@ -177,6 +179,9 @@ func (e notHumansError) Error() string {
 func (a *App) humanHint(where string, err error) string {
 	var nh notHumansError
 	if errors.As(err, &nh) {
+		if nh.console != "" {
+			return where + "; to vouch for this console, list " + nh.console + " in trusted_terminals in " + a.paths().GlobalConfig()
+		}
 		return where + "; to vouch for this terminal's program, list its path in trusted_terminals in " + a.paths().GlobalConfig()
 	}
 	return where
