@@ -81,6 +81,7 @@ type Settings struct {
 	AskTimeout      time.Duration // prompt timeout
 	NoTTYPrompt     bool          // never prompt on the terminal
 	RejectMemory    time.Duration // how long a rejected text is refused without asking again
+	PendingTTL      time.Duration // how long a pending request waits for guard approve before it expires
 	AuditRequired   bool          // refuse to run a command whose audit record cannot be written
 	Rules           []Rule        // every rule from every layer, in layer order
 	// Tiers are the entries of [permissions.read], [permissions.write],

@@ -98,6 +98,7 @@
 //	timeout          = "10m"
 //	ask_timeout      = "2m"
 //	reject_memory    = "1h"    # a text a human rejected is refused at once for this long ("0s": off)
+//	pending_ttl      = "24h"   # an unanswered request expires after this long
 //	builtin_readonly = true
 //	no_tty_prompt    = false
 //	audit_required   = false   # true: refuse to run a command whose record cannot be written

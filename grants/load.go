@@ -36,6 +36,7 @@ func Defaults() *Settings {
 		Timeout:         10 * time.Minute,
 		AskTimeout:      2 * time.Minute,
 		RejectMemory:    time.Hour,
+		PendingTTL:      24 * time.Hour,
 		Context:         DefaultContext(),
 	}
 }
@@ -47,6 +48,8 @@ type fileConfig struct {
 	timeoutText, askTimeoutText  string
 	rejectMemory                 time.Duration
 	rejectMemoryText             string
+	pendingTTL                   time.Duration
+	pendingTTLText               string
 	builtinReadonly, noTTYPrompt *bool
 	auditRequired                *bool
 	allow, ask, deny             []string
@@ -66,7 +69,7 @@ type fileConfig struct {
 	ctx contextConfig // the command context store's keys (cache.go)
 }
 
-var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
+var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "pending_ttl", "audit_required"}
 
 // unquote replaces the long quoted fragments of a parser message with '…',
 // to keep file content out of errors. The expression is compiled only on
@@ -235,6 +238,12 @@ func (fc *fileConfig) setScalar(key string, v any) error {
 			return errors.New(`reject_memory must be a duration like "1h" ("0s": forget at once)`)
 		}
 		fc.rejectMemory, fc.rejectMemoryText = d, str
+	case "pending_ttl":
+		d, err := time.ParseDuration(str)
+		if !isStr || err != nil || d <= 0 {
+			return errors.New(`pending_ttl must be a positive duration like "24h"`)
+		}
+		fc.pendingTTL, fc.pendingTTLText = d, str
 	case "timeout", "ask_timeout":
 		if !isStr {
 			return fmt.Errorf("%s must be a duration string like \"10m\"", key)
@@ -576,6 +585,10 @@ func (s *Settings) merge(fc *fileConfig, layer string, bound map[string]bool, tr
 		case "reject_memory":
 			if loosen || fc.rejectMemory > s.RejectMemory {
 				s.RejectMemory = fc.rejectMemory
+			}
+		case "pending_ttl": // a shorter life is the stricter value
+			if loosen || fc.pendingTTL < s.PendingTTL {
+				s.PendingTTL = fc.pendingTTL
 			}
 		case "builtin_readonly":
 			if loosen || !*fc.builtinReadonly {

@@ -321,6 +321,8 @@ func (fc *fileConfig) render() []byte {
 			fmt.Fprintf(&b, "ask_timeout = %s\n", tomlString(fc.askTimeoutText))
 		case "reject_memory":
 			fmt.Fprintf(&b, "reject_memory = %s\n", tomlString(fc.rejectMemoryText))
+		case "pending_ttl":
+			fmt.Fprintf(&b, "pending_ttl = %s\n", tomlString(fc.pendingTTLText))
 		case "builtin_readonly":
 			fmt.Fprintf(&b, "builtin_readonly = %s\n", strconv.FormatBool(*fc.builtinReadonly))
 		case "no_tty_prompt":

@@ -562,7 +562,7 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 	}
 	if tty == nil {
 		id := a.addPending(j, v, shown, sum)
-		if how, ok := a.askConsole(j, v, id, lim); ok {
+		if how, ok := a.askConsole(j, v, id, sum, lim); ok {
 			return how
 		}
 		if why != "" {

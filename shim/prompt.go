@@ -75,6 +75,9 @@ type Question struct {
 	// "" offers no v. The human may view it once, on this terminal; it is
 	// never stored or written anywhere else.
 	Unredacted string
+	// Withdrawn, when it closes, ends the prompt with ErrAskWithdrawn: the
+	// command that asked stopped waiting (guard watch).
+	Withdrawn <-chan struct{}
 }
 
 // PromptEnd says why a prompt ended without an answer. Each is a deny.
@@ -83,10 +86,11 @@ type PromptEnd string
 func (e PromptEnd) Error() string { return string(e) }
 
 const (
-	ErrAskTimeout  PromptEnd = "no answer in time"
-	ErrAskEOF      PromptEnd = "the terminal closed"
-	ErrAskCanceled PromptEnd = "the prompt was cancelled"
-	ErrAskSignal   PromptEnd = "guard was interrupted while asking"
+	ErrAskTimeout   PromptEnd = "no answer in time"
+	ErrAskEOF       PromptEnd = "the terminal closed"
+	ErrAskCanceled  PromptEnd = "the prompt was cancelled"
+	ErrAskSignal    PromptEnd = "guard was interrupted while asking"
+	ErrAskWithdrawn PromptEnd = "the command stopped waiting"
 )
 
 // maxShownLines bounds how much of a long script the prompt prints.
@@ -121,7 +125,7 @@ func Prompt(tty *os.File, q Question, timeout time.Duration) (Reply, error) {
 	// Keys typed before the question was shown were not meant as its answer.
 	_ = unix.IoctlSetInt(fd, unix.TCFLSH, unix.TCIFLUSH)
 
-	p := &prompter{tty: tty, q: q, timeout: timeout, keys: keyReader{fd: fd, deadline: time.Now().Add(timeout), sigs: sigs}}
+	p := &prompter{tty: tty, q: q, timeout: timeout, keys: keyReader{fd: fd, deadline: time.Now().Add(timeout), sigs: sigs, withdrawn: q.Withdrawn}}
 	r, err := p.ask()
 	if err != nil {
 		p.say("\r\n  denied: %s\r\n", err)
@@ -369,6 +373,8 @@ type keyReader struct {
 	deadline time.Time
 	sigs     <-chan os.Signal
 	buf      []byte
+	// withdrawn closes when the question no longer needs an answer.
+	withdrawn <-chan struct{}
 }
 
 // next returns the next key byte. Escape sequences (arrow keys and the like)
@@ -399,6 +405,8 @@ func (k *keyReader) byte() (byte, error) {
 		select {
 		case <-k.sigs:
 			return 0, ErrAskSignal
+		case <-k.withdrawn:
+			return 0, ErrAskWithdrawn
 		default:
 		}
 		left := time.Until(k.deadline)

@@ -206,6 +206,10 @@ func (a *App) resolve(id, status, verb string) error {
 	if p.Status != "pending" {
 		return &cliError{code: exitUsage, kind: "error", msg: fmt.Sprintf("request %s is already %s", id, p.Status)}
 	}
+	if p.Expired(a.Now(), a.pendingTTL()) || p.Abandoned() {
+		return &cliError{code: exitUsage, kind: "error", msg: fmt.Sprintf("request %s expired, or its command is gone", id),
+			hint: "let the agent run the command again"}
+	}
 
 	var file string
 	switch status {

@@ -158,7 +158,7 @@ func (a *App) watch(c *cli.Context) error {
 // listPendingOn shows the requests that were refused before the console
 // was attached: those are answered with guard approve.
 func (a *App) listPendingOn(tty io.Writer, store *ccs.Store) {
-	list, err := store.ListPending()
+	list, err := store.ListPendingAt(a.Now(), a.pendingTTL())
 	if err != nil {
 		fmt.Fprintf(tty, "guard: warning: %s\r\n", oneLine(err.Error()))
 		return
@@ -209,7 +209,8 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 		timeout = time.Second
 	}
 	q := shim.Question{Command: shown, Cwd: red.String(req.Cwd), Root: red.String(grants.ProjectRoot(req.Cwd)), Risk: string(v.Risk),
-		Reason: red.String(v.Reason), Rule: v.Rule, Suggest: suggest, OnceOnly: v.OnceOnly, Unredacted: req.Text}
+		Reason: red.String(v.Reason), Rule: v.Rule, Suggest: suggest, OnceOnly: v.OnceOnly, Unredacted: req.Text,
+		Withdrawn: it.gone}
 	reply, err := shim.Prompt(tty, q, timeout)
 	select {
 	case <-it.gone:
