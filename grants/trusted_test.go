@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/guard-dev/guard/classify"
 )
 
 func TestTrustedTerminals(t *testing.T) {
@@ -50,6 +52,26 @@ func TestTrustedTerminalsErrors(t *testing.T) {
 		s := Load(e.p, e.proj)
 		if s.Err == nil || !strings.Contains(s.Err.Error(), "trusted_terminals") {
 			t.Errorf("%q: err %v", text, s.Err)
+		}
+	}
+}
+
+// A project config's allow rule that guard ignores until guard trust is
+// named when it would have allowed the command, and only then.
+func TestWouldAllowTrusted(t *testing.T) {
+	e := newEnv(t)
+	write(t, ProjectConfig(e.proj), "[permissions.bash]\nallow = [\"make *\"]\ndeny = [\"make deploy\"]\n")
+	s := Load(e.p, e.proj)
+	for text, want := range map[string]bool{
+		"make build":  true,
+		"make deploy": false, // denied whatever the allow says
+		"npm install": false, // no rule of the project covers it
+		"ls":          false, // allowed already
+	} {
+		an := classify.Analyze(text, classify.Options{Cwd: e.proj})
+		v := Decide(an, s)
+		if got := WouldAllowTrusted(an, s, nil, v); got != want {
+			t.Errorf("%s (%s): got %v", text, v.Decision, got)
 		}
 	}
 }

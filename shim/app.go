@@ -128,6 +128,9 @@ type app struct {
 	eng    engine
 	warned bool // the audit warning was printed
 	hinted bool // the project config's ignored rules were shown
+	// ttyHinted: where else to answer was said, after a terminal guard
+	// would not ask on
+	ttyHinted bool
 	j      journal
 	jErr   error
 	jOpen  bool
@@ -455,6 +458,9 @@ func (a *app) judgeAndRun(j job) int {
 		}
 		a.hinted = len(s.Warnings) > 0
 	}
+	if v.Decision != grants.Allow && grants.WouldAllowTrusted(an, s, nil, v) {
+		fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", grants.UntrustedHint)
+	}
 	lim, err := a.limits(j, s)
 	if err != nil {
 		a.errorf("%v", err)
@@ -556,10 +562,11 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 	// (and stored) redacted, which also keeps it from matching anything.
 	v.Suggest = a.eng.redact(v.Suggest)
 	var tty *os.File
-	why := ""
+	var tt TTYTrust
 	if !lim.noPrompt {
-		tty, why = a.terminal(lim.trusted)
+		tty, tt = a.terminal(lim.trusted)
 	}
+	why := tt.Why
 	if tty == nil {
 		id := a.addPending(j, v, shown, sum)
 		if how, ok := a.askConsole(j, v, id, sum, lim); ok {
@@ -569,6 +576,12 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 			v.Reason += " (" + why + ")" // why the human was not asked
 		}
 		a.needsApproval(v, shown, id)
+		if why != "" && !a.ttyHinted {
+			// There is a terminal, but guard will not ask on it: say once
+			// where an answer can come from instead.
+			fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", oneLine(tt.Hint(grants.PathsFromEnv(a.env.getenv).GlobalConfig())))
+			a.ttyHinted = true
+		}
 		return answered{answerPending, viaRule}
 	}
 	defer tty.Close()
@@ -607,17 +620,18 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 }
 
 // terminal opens the human's terminal for a prompt. It returns nil when
-// there is none, and also why when the terminal is not a human's.
-func (a *app) terminal(trusted []string) (*os.File, string) {
+// there is none, and also the verdict (with why) when the terminal is not
+// a human's.
+func (a *app) terminal(trusted []string) (*os.File, TTYTrust) {
 	tty, err := a.eng.openTTY()
 	if err != nil || tty == nil {
-		return nil, ""
+		return nil, TTYTrust{}
 	}
 	if t := a.eng.trustTTY(tty, trusted); !t.Human {
 		tty.Close()
-		return nil, t.Why
+		return nil, t
 	}
-	return tty, ""
+	return tty, TTYTrust{}
 }
 
 // openControllingTTY opens /dev/tty for a prompt. It fails when there is no

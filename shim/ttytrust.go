@@ -20,8 +20,23 @@ type TTYTrust struct {
 	Why    string // one line, lowercase: why not (or what holds it when Human)
 	Holder int    // pid holding the master side, 0 if unknown
 	// Console is the device of a console terminal (/dev/tty2) that
-	// trusted_terminals does not list: what the human may list.
-	Console string
+	// trusted_terminals does not list, and Program the program of a holder
+	// that is not a terminal guard knows (tmux, say): what the human may
+	// list there.
+	Console, Program string
+}
+
+// Hint says where an answer can come from when guard will not ask on this
+// terminal; config is the global config.toml. One line, no trailing period.
+func (t TTYTrust) Hint(config string) string {
+	h := "run guard watch in a terminal of your own, outside the agent and not inside tmux or screen: commands then wait there for your answer"
+	switch {
+	case t.Console != "":
+		return h + "; or list " + t.Console + " in trusted_terminals in " + config
+	case t.Program != "":
+		return h + "; or list " + visible(t.Program) + " in trusted_terminals in " + config + " (for a multiplexer that lets any of your processes answer)"
+	}
+	return h
 }
 
 // TrustTerminal judges the terminal open as tty, for this process.
@@ -387,7 +402,9 @@ func judgeHolder(h int, chain []procInfo, at map[int]int, agent int, trusted []s
 		if pos == agent && !listedNotHost(why) {
 			return untrusted(h, fmt.Sprintf("terminal held by the agent's process tree: %s pid %d", name, h))
 		}
-		return untrusted(h, fmt.Sprintf("terminal held by %s pid %d: %s", name, h, why))
+		t := untrusted(h, fmt.Sprintf("terminal held by %s pid %d: %s", name, h, why))
+		t.Program, _, _ = procExe(h)
+		return t
 	}
 	if pos == agent && kind != emulator {
 		// Nothing between the host and guard but shells: whoever drives

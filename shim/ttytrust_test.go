@@ -179,6 +179,9 @@ func TestMainOwnPtyDoesNotPrompt(t *testing.T) {
 	if strings.Contains(p.shown(), "wants to run") {
 		t.Errorf("prompted on the agent's pty: %q", p.shown())
 	}
+	if !strings.Contains(r.errOut(), "\nguard: hint: run guard watch in a terminal of your own, outside the agent and not inside tmux or screen: commands then wait there for your answer\n") {
+		t.Errorf("no hint: %q", r.errOut())
+	}
 	if b, err := os.ReadFile(filepath.Join(r.te.dir, "pending.jsonl")); err != nil || !strings.Contains(string(b), "echo ran") {
 		t.Errorf("pending: %s %v", b, err)
 	}
@@ -464,6 +467,12 @@ func TestTerminalPaddedTreeDoesNotPrompt(t *testing.T) {
 	}
 	if !strings.Contains(out, "(terminal held by term-host pid ") || !strings.Contains(out, ": not a known terminal program)") {
 		t.Errorf("screen:\n%s", out)
+	}
+	// the hint names the routes that work from here, once
+	hint := "guard: hint: run guard watch in a terminal of your own, outside the agent and not inside tmux or screen: commands then wait there for your answer; or list " +
+		s.host + " in trusted_terminals in " + filepath.Join(s.dir, "config", "guard", "config.toml")
+	if strings.Count(out, hint) != 1 {
+		t.Errorf("want the hint %q once; screen:\n%s", hint, out)
 	}
 }
 

@@ -159,7 +159,7 @@ func (a *App) humanTTY() (*os.File, error) {
 	for _, f := range []*os.File{tty, a.Stdin} {
 		if t := shim.TrustTerminal(f, trusted); !t.Human {
 			tty.Close()
-			return nil, notHumansError{why: t.Why, console: t.Console}
+			return nil, notHumansError{why: t.Why, trust: t}
 		}
 	}
 	return tty, nil
@@ -168,7 +168,10 @@ func (a *App) humanTTY() (*os.File, error) {
 // notHumansError is a terminal guard does not judge a human's, and why;
 // console is its device when it is a console trusted_terminals does not
 // list.
-type notHumansError struct{ why, console string }
+type notHumansError struct {
+	why   string
+	trust shim.TTYTrust
+}
 
 func (e notHumansError) Error() string {
 	return "needs a human's terminal, and this one is not (" + e.why + ")"
@@ -179,8 +182,12 @@ func (e notHumansError) Error() string {
 func (a *App) humanHint(where string, err error) string {
 	var nh notHumansError
 	if errors.As(err, &nh) {
-		if nh.console != "" {
-			return where + "; to vouch for this console, list " + nh.console + " in trusted_terminals in " + a.paths().GlobalConfig()
+		where += ", not inside tmux or screen"
+		switch t := nh.trust; {
+		case t.Console != "":
+			return where + "; or list " + t.Console + " in trusted_terminals in " + a.paths().GlobalConfig()
+		case t.Program != "":
+			return where + "; or list " + t.Program + " in trusted_terminals in " + a.paths().GlobalConfig()
 		}
 		return where + "; to vouch for this terminal's program, list its path in trusted_terminals in " + a.paths().GlobalConfig()
 	}

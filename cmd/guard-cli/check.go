@@ -52,6 +52,7 @@ type checker struct {
 	json     bool
 	enc      *json.Encoder
 	out      io.Writer
+	stderr   io.Writer // hints
 	obj      checkJSON
 }
 
@@ -74,6 +75,7 @@ func (a *App) newChecker(cwd, agent string, asJSON bool, out io.Writer) *checker
 		red:      a.redactor(),
 		json:     asJSON,
 		out:      out,
+		stderr:   a.Stderr,
 	}
 	if asJSON {
 		c.enc = json.NewEncoder(out)
@@ -100,7 +102,12 @@ func (c *checker) decideSized(text string, size int) error {
 	if size > len(text) && an.Fail == classify.FailTooLong {
 		an.FailReason = fmt.Sprintf("command is %d bytes, over the %d byte limit", size, classify.MaxTextBytes)
 	}
-	v := grants.DecideWith(an, c.settings, c.res.Facts(an, c.settings, c.home))
+	f := c.res.Facts(an, c.settings, c.home)
+	v := grants.DecideWith(an, c.settings, f)
+	if v.Decision != grants.Allow && grants.WouldAllowTrusted(an, c.settings, f, v) {
+		// on stderr, so that --json stays one object per command
+		fmt.Fprintf(c.stderr, "guard: hint: %s\n", grants.UntrustedHint)
+	}
 	if c.json {
 		return c.writeJSON(an, v)
 	}

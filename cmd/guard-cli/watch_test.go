@@ -453,7 +453,7 @@ func TestWatchAgentTerminal(t *testing.T) {
 	g := newGuardEnv(t)
 	screen, code := g.runAgentTTY(t, "", "watch")
 	if code != exitRefused || !strings.Contains(screen, "guard: denied: watch needs a human's terminal, and this one is not (terminal held by") ||
-		!strings.Contains(screen, "guard: hint: run guard watch yourself, in a terminal of your own, outside the agent; to vouch for this terminal's program, list its path in trusted_terminals in ") {
+		!strings.Contains(screen, "guard: hint: run guard watch yourself, in a terminal of your own, outside the agent, not inside tmux or screen; to vouch for this terminal's program, list its path in trusted_terminals in ") {
 		t.Errorf("watch on the test's own pty: status %d:\n%s", code, screen)
 	}
 }
