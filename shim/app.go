@@ -131,9 +131,9 @@ type app struct {
 	// ttyHinted: where else to answer was said, after a terminal guard
 	// would not ask on
 	ttyHinted bool
-	j      journal
-	jErr   error
-	jOpen  bool
+	j         journal
+	jErr      error
+	jOpen     bool
 	// agentOnce and agentName: who asked, looked up once (see agent).
 	agentOnce sync.Once
 	agentName string
