@@ -125,6 +125,10 @@ type Rule struct {
 	Line    int
 	Trusted bool   // for the project layer's allow rules: pinned by guard trust
 	Agent   string // from an [agents.NAME] profile: applies only to that agent (see Settings.ForAgent)
+	// Expires is when an allow rule stops counting (zero: never), and
+	// Expired says that it has, at the time Load ran: decide skips it.
+	Expires time.Time
+	Expired bool
 	// Tier is "" for a bash pattern, else TierRead, TierWrite, TierHTTP or
 	// TierPackages: Pattern is then an absolute path (a tree), a host, or
 	// ecosystem:name@version.

@@ -60,6 +60,9 @@ type fileConfig struct {
 	lenient          bool
 	ignored          []string
 	trustedTerminals []string     // nil when unset
+	// expires holds when allow patterns of this file stop counting
+	// ([permissions.bash.expires]: pattern = RFC 3339 time).
+	expires map[string]time.Time
 	redactPatterns   []string     // redact_patterns: only ever add redaction
 	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
 
@@ -149,6 +152,24 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 					fc.deny, fc.denyLine = append(fc.deny, p), append(fc.denyLine, line)
 				}
 			}
+		case len(k) == 3 && k[0] == "permissions" && k[1] == "bash" && last == "expires":
+			perm, _ := raw["permissions"].(map[string]any)
+			bash, _ := perm["bash"].(map[string]any)
+			if _, ok := bash["expires"].(map[string]any); !ok {
+				return nil, errAt(last, "permissions.bash.expires must be a table of pattern = time")
+			}
+		case len(k) == 4 && k[0] == "permissions" && k[1] == "bash" && k[2] == "expires":
+			perm, _ := raw["permissions"].(map[string]any)
+			bash, _ := perm["bash"].(map[string]any)
+			exp, _ := bash["expires"].(map[string]any)
+			at, err := parseExpires(exp[last])
+			if err != nil {
+				return nil, errAt(last, "permissions.bash.expires: %v", err)
+			}
+			if fc.expires == nil {
+				fc.expires = map[string]time.Time{}
+			}
+			fc.expires[last] = at
 		case len(k) >= 2 && k[0] == "permissions" && isTier(k[1]):
 			if err := fc.parseTierKey(k, raw, text, file, errAt); err != nil {
 				return nil, err
@@ -468,6 +489,20 @@ func pinned(p Paths, root string) (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
+// parseExpires reads an expiry: a TOML date-time with its offset, or an
+// RFC 3339 string.
+func parseExpires(v any) (time.Time, error) {
+	switch t := v.(type) {
+	case time.Time:
+		return t, nil
+	case string:
+		if at, err := time.Parse(time.RFC3339, t); err == nil {
+			return at, nil
+		}
+	}
+	return time.Time{}, errors.New("a time must be RFC 3339, like 2026-12-04T18:00:00Z")
+}
+
 // trusted reports whether the project config's current hash is the pinned one.
 func trusted(p Paths, root string) bool {
 	data, err := readConfig(ProjectConfig(root))
@@ -480,8 +515,15 @@ func trusted(p Paths, root string) bool {
 
 // Load reads every layer for cwd and merges them. It never returns nil: a
 // file that fails to load sets Err (the first such error, "file:line:col:
-// problem"), and then every Decide denies with rule "config-error".
+// problem"), and then every Decide denies with rule "config-error". It
+// reads the clock once, here, for grants that expire: an allow rule whose
+// time ran out is marked Expired and never counts.
 func Load(p Paths, cwd string) *Settings {
+	return LoadAt(p, cwd, time.Now())
+}
+
+// LoadAt is Load with now as the time grants expire against.
+func LoadAt(p Paths, cwd string, now time.Time) *Settings {
 	s := Defaults()
 	root := ProjectRoot(cwd)
 	s.Root = root
@@ -543,8 +585,15 @@ func Load(p Paths, cwd string) *Settings {
 		}
 		add := func(kind Decision, pats []string, lines []int) {
 			for i, pat := range pats {
-				s.Rules = append(s.Rules, Rule{Kind: kind, Pattern: pat, Layer: l.name, File: l.file, Line: lines[i],
-					Trusted: l.name != LayerProject || trust})
+				r := Rule{Kind: kind, Pattern: pat, Layer: l.name, File: l.file, Line: lines[i],
+					Trusted: l.name != LayerProject || trust}
+				if kind == Allow {
+					// An allow that ran out is kept, to be listed as
+					// expired, but never counts (decide skips it).
+					r.Expires = fc.expires[pat]
+					r.Expired = !r.Expires.IsZero() && !now.Before(r.Expires)
+				}
+				s.Rules = append(s.Rules, r)
 			}
 		}
 		add(Deny, fc.deny, fc.denyLine)

@@ -91,7 +91,7 @@ type engine struct {
 	// grantFile returns the file an answer stores its pattern in.
 	grantFile   func(a Answer, cwd string) string
 	projectRoot func(cwd string) string
-	addRule     func(file, pattern string) error
+	addRule     func(file, pattern string, until time.Time) error // until: zero for good
 	// journal opens the audit trail and pending store.
 	journal func() (journal, error)
 	// console returns the path of guard watch's socket ("" or nil: none).
@@ -608,7 +608,11 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 		return answered{answerDeny, viaTerminal}
 	case ans == AnswerProject || ans == AnswerGlobal:
 		file := a.eng.grantFile(ans, j.cwd)
-		if err := a.eng.addRule(file, pattern); err != nil {
+		var until time.Time
+		if reply.For > 0 {
+			until = a.env.now().Add(reply.For)
+		}
+		if err := a.eng.addRule(file, pattern, until); err != nil {
 			// The human allowed this run; only remembering it failed.
 			fmt.Fprintf(a.env.Stderr, "guard: warning: grant not stored: %s\n", oneLine(err.Error()))
 		}

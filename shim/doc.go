@@ -128,9 +128,10 @@
 //
 // # The prompt
 //
-// An answer is a key, then Enter: o (once), p (this project), g
-// (everywhere, confirmed with y and Enter), e (edit the pattern, then p or
-// g), d (deny); v shows the unredacted command once, on that terminal only.
+// An answer is a key, then Enter: o (once), p (this project), t (this
+// project for a while: a duration, Enter alone for 2h; the grant expires),
+// g (everywhere, confirmed with y and Enter), e (edit the pattern, then p,
+// t or g), d (deny); v shows the unredacted command once, on that terminal only.
 // Any other key shows the choices again. Keys typed before the question,
 // or within 150 ms of it being drawn, are thrown away. Ctrl-C, Esc,
 // Ctrl-D, the ask timeout and signals deny. [Reply] says how it ended

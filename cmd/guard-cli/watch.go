@@ -240,9 +240,13 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 	if reply.Outcome == shim.OutcomeEdited || pattern != suggest {
 		name = ccs.AnswerEdited
 	}
+	var until time.Time
+	if reply.For > 0 {
+		until = a.Now().Add(reply.For)
+	}
 	err = grants.ValidatePattern(grants.Allow, pattern)
 	if err == nil {
-		err = grants.AddRule(file, grants.Allow, pattern)
+		err = grants.AddRuleUntil(file, grants.Allow, pattern, until)
 	}
 	if err == nil && status == ccs.StatusApprovedProject {
 		_ = grants.RecordRoot(paths, grants.ProjectRoot(req.Cwd)) // names the folder in guard grants list
