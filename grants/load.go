@@ -59,12 +59,12 @@ type fileConfig struct {
 	// failing the file (the committed project config, see Load).
 	lenient          bool
 	ignored          []string
-	trustedTerminals []string     // nil when unset
+	trustedTerminals []string // nil when unset
 	// expires holds when allow patterns of this file stop counting
 	// ([permissions.bash.expires]: pattern = RFC 3339 time).
-	expires map[string]time.Time
-	redactPatterns   []string     // redact_patterns: only ever add redaction
-	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
+	expires        map[string]time.Time
+	redactPatterns []string     // redact_patterns: only ever add redaction
+	policy         policyConfig // mode, managed switches, agent profiles (mode.go)
 
 	rules []StructRule // [[rule]] tables (structrules.go)
 	tiers []tierItem   // [permissions.read|write|http|packages] entries (tiers_load.go)
