@@ -320,7 +320,7 @@ install_guard() {
 	say "building guard $version (the first build compiles SQLite, about 2-3 minutes; later builds take seconds)"
 	BUILD_START=$SECONDS
 	if ! with_progress build_in "$REPO" CGO_ENABLED=0 "$GO" build -trimpath "$buildvcs" \
-		-o "$build/guard" ./cmd/guard; then
+		-ldflags "-X main.linkedVersion=$version" -o "$build/guard" ./cmd/guard; then
 		die "go build ./cmd/guard failed"
 	fi
 	if ! with_progress build_in "$REPO" CGO_ENABLED=1 "$GO" build -trimpath "$buildvcs" -tags urfave_cli_no_docs \

@@ -52,8 +52,13 @@ func Front(env Env) int {
 		fmt.Fprintf(env.Stderr, "guard: error: %s is guard itself, not the management CLI; reinstall guard with ./install.sh\n", args[0])
 		return ExitFailure
 	}
-	if len(args) > 1 && args[1] == "hook" && dispatchName(args[0]) == "" {
+	if len(args) > 2 && args[1] == "hook" && args[2] != "--help" && args[2] != "-h" && dispatchName(args[0]) == "" {
 		return Hook(env, args[2:])
+	}
+	if len(args) == 2 && dispatchName(args[0]) == "" && (args[1] == "--version" || args[1] == "-V" || args[1] == "version") {
+		// answered here: it must work where guard-cli is missing or broken
+		fmt.Fprintln(env.Stdout, VersionString(env.Version))
+		return 0
 	}
 	if IsShellInvocation(args) {
 		return Main(env)

@@ -235,7 +235,7 @@ func (a *App) contextShow(c *cli.Context) error {
 		return failure(fmt.Errorf("read the context store: %w", err), "")
 	}
 	if !found {
-		return &cliError{code: exitFailure, kind: "error", msg: fmt.Sprintf("no stored run %q", id),
+		return &cliError{code: exitNotFound, kind: "error", msg: fmt.Sprintf("no stored run %q", id),
 			hint: "guard context list shows the stored runs"}
 	}
 	for _, ch := range r.Chunks {

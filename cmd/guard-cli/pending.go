@@ -143,6 +143,26 @@ func parseAge(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// parseSince reads a point in time as --since takes it: a duration back
+// from now (90m, 24h, 2d), today or yesterday (from local midnight), or an
+// RFC 3339 time.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	midnight := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	switch s {
+	case "today":
+		return midnight, nil
+	case "yesterday":
+		return midnight.AddDate(0, 0, -1), nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if d, err := parseAge(s); err == nil {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time: use a duration back (90m, 24h, 2d), today, yesterday, or RFC 3339 (2026-12-04T09:00:00Z)", s)
+}
+
 // age shows a duration the way a human reads it at a glance: 42s, 5m, 3h, 2d.
 func age(d time.Duration) string {
 	switch {
