@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/grants"
@@ -73,11 +75,13 @@ while nothing it reads has changed: see docs/context-store.md.`,
 			{
 				Name:      "clear",
 				Usage:     "delete stored runs (all, or those the flags select)",
-				UsageText: "guard context clear [--older-than DUR] [--match PATTERN] [--project]",
+				UsageText: "guard context clear [--older-than DUR] [--match PATTERN] [--project]\n   guard context clear --all [--yes]\n\nWithout a selector it clears every stored run: it asks first on a terminal,\nand elsewhere needs --all --yes.",
 				Flags: []cli.Flag{
 					&cli.DurationFlag{Name: "older-than", Usage: "only runs older than `DUR`"},
 					&cli.StringFlag{Name: "match", Usage: "only runs whose command matches `PATTERN` (* matches anything)"},
 					project,
+					&cli.BoolFlag{Name: "all", Usage: "every stored run"},
+					&cli.BoolFlag{Name: "yes", Usage: "do not ask before clearing every run"},
 				},
 				Action: a.contextClear,
 			},
@@ -274,6 +278,21 @@ func (a *App) contextClear(c *cli.Context) error {
 			return usageError("--match needs a pattern")
 		}
 		q.Match = func(cmd string) bool { return globMatch(m, cmd) }
+	}
+	selected := c.IsSet("older-than") || c.IsSet("match") || c.Bool("project")
+	if selected && c.Bool("all") {
+		return usageError("--all clears every run: leave out --older-than, --match and --project")
+	}
+	if !selected && !c.Bool("yes") {
+		if !term.IsTerminal(int(a.Stdin.Fd())) {
+			return usageError("context clear without --older-than, --match or --project clears every stored run: add --all --yes")
+		}
+		fmt.Fprint(a.Stderr, "clear every stored run? [y/N] ")
+		line, _ := bufio.NewReader(a.Stdin).ReadString('\n')
+		if ans := strings.ToLower(strings.TrimSpace(line)); ans != "y" && ans != "yes" {
+			fmt.Fprintln(a.Stderr, "guard: nothing cleared")
+			return nil
+		}
 	}
 	store, err := a.openContext()
 	if err != nil {
