@@ -251,12 +251,21 @@ func (a *App) applyRun(r *agentRun, changes []fileChange, rec *installRecord) er
 		if err := os.Remove(r.recPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return failure(err, "")
 		}
+		// the user chose this: guard doctor notes it instead of failing
+		_ = grants.WriteAtomic(unwiredPath(r.recPath), nil, 0o600)
 		return nil
 	}
 	if err := saveRecord(r.recPath, rec); err != nil {
 		return failure(err, "")
 	}
+	_ = os.Remove(unwiredPath(r.recPath))
 	return nil
+}
+
+// unwiredPath marks an agent (in one scope) that guard uninstall unwired,
+// beside its install record.
+func unwiredPath(recPath string) string {
+	return strings.TrimSuffix(recPath, ".json") + ".unwired"
 }
 
 // keepSharedShim keeps guard's bash link that an earlier install created

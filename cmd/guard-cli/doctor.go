@@ -218,6 +218,11 @@ func (d *doctorRun) check(spec agentSpec, dir string, r *report) {
 		}
 	}
 	if !wired {
+		paths := d.a.paths()
+		if exists(unwiredPath(recordPath(paths, spec.name, true, d.root))) || exists(unwiredPath(recordPath(paths, spec.name, false, d.root))) {
+			r.note("guard is not wired into %s: you unwired it with guard uninstall (guard install --agent %s wires it again)", spec.name, spec.name)
+			return
+		}
 		r.fail("guard install --agent "+spec.name, "guard is not wired into %s", spec.name)
 	}
 }
