@@ -134,9 +134,13 @@ func (a *App) audit(c *cli.Context) error {
 	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tDECISION\tRULE\tANSWER\tVIA\tEXIT\tMS\tAGENT\tCOMMAND")
 	for _, r := range recs {
+		agent := dash(r.Agent)
+		if r.Session == doctorSession {
+			agent += "(doctor)" // guard doctor's probe, not the agent's command
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n",
 			r.Time.Local().Format(time.DateTime), r.Decision, dash(r.Rule), dash(r.Answer), dash(r.Via), r.Exit, r.DurationMS,
-			dash(r.Agent), oneLine(r.Command))
+			agent, oneLine(r.Command))
 	}
 	if err := tw.Flush(); err != nil {
 		return failure(fmt.Errorf("write audit: %w", err), "")

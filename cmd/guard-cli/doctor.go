@@ -489,6 +489,10 @@ func (d *doctorRun) probe(command, agent, fix string, r *report) {
 	}
 }
 
+// doctorSession is the session the probes say they come from: guard audit
+// shows their records as doctor's.
+const doctorSession = "guard-doctor"
+
 // runHook runs the hook for one command and reads its answer in the
 // agent's protocol: "allow", "ask", "deny" or "error".
 func (d *doctorRun) runHook(command, agent, probe string) (string, string) {
@@ -496,18 +500,18 @@ func (d *doctorRun) runHook(command, agent, probe string) (string, string) {
 	switch agent {
 	case "claude", "codex":
 		in, _ = json.Marshal(map[string]any{
-			"session_id": "guard-doctor", "transcript_path": "", "cwd": d.cwd,
+			"session_id": doctorSession, "transcript_path": "", "cwd": d.cwd,
 			"permission_mode": "default", "hook_event_name": "PreToolUse",
 			"tool_name": "Bash", "tool_input": map[string]string{"command": probe},
 		})
 	case "gemini":
 		in, _ = json.Marshal(map[string]any{
-			"session_id": "guard-doctor", "transcript_path": "", "cwd": d.cwd,
+			"session_id": doctorSession, "transcript_path": "", "cwd": d.cwd,
 			"hook_event_name": "BeforeTool", "timestamp": d.a.Now().UTC().Format(time.RFC3339),
 			"tool_name": "run_shell_command", "tool_input": map[string]string{"command": probe},
 		})
 	default:
-		in, _ = json.Marshal(map[string]string{"command": probe, "cwd": d.cwd, "session_id": "guard-doctor"})
+		in, _ = json.Marshal(map[string]string{"command": probe, "cwd": d.cwd, "session_id": doctorSession})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
