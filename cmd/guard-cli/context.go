@@ -88,7 +88,8 @@ while nothing it reads has changed: see docs/context-store.md.`,
 			{
 				Name:      "stats",
 				Usage:     "how much is stored, and what the cache saved",
-				UsageText: "guard context stats",
+				UsageText: "guard context stats [--json]",
+				Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object"}},
 				Action:    a.contextStats,
 			},
 		},
@@ -319,6 +320,14 @@ func (a *App) contextStats(c *cli.Context) error {
 	s, err := store.Stats()
 	if err != nil {
 		return failure(fmt.Errorf("read the context store: %w", err), "")
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(a.Stdout)
+		return enc.Encode(map[string]any{
+			"runs": s.Runs, "cache_entries": s.Entries, "output_bytes": s.Bytes, "database_bytes": s.DBBytes,
+			"log_bytes": s.LogBytes, "lookups": s.Lookups, "hits": s.Hits, "bytes_saved": s.BytesSaved,
+			"time_saved_ms": s.TimeSaved.Milliseconds(),
+		})
 	}
 	rate := "-"
 	if s.Lookups > 0 {

@@ -41,7 +41,7 @@ func (a *App) doctorCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "doctor",
 		Usage: "check that guard is wired into each agent and works",
-		UsageText: `guard doctor [--agent AGENT]
+		UsageText: `guard doctor [--agent AGENT] [--json]
 
 For each agent found (its config directory exists or its program is on
 PATH), checks that its settings load, that guard is wired in (the hook is
@@ -56,6 +56,7 @@ example:
    guard doctor --agent claude`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Usage: "check only `AGENT`"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object: every finding, with its fix"},
 		},
 		Action: a.doctor,
 	}
@@ -65,10 +66,29 @@ example:
 type report struct {
 	out      *bytes.Buffer
 	problems int
+	// for --json: who the findings are about ("guard" or the agent), and
+	// where they go
+	who   string
+	items *[]doctorItem
+}
+
+// doctorItem is one finding, as guard doctor --json prints it.
+type doctorItem struct {
+	Who     string `json:"who"`   // guard, or the agent
+	Level   string `json:"level"` // ok, fail, note
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+func (r *report) add(level, fix, msg string) {
+	if r.items != nil {
+		*r.items = append(*r.items, doctorItem{Who: r.who, Level: level, Message: msg, Fix: fix})
+	}
 }
 
 func (r *report) ok(format string, args ...any) {
 	fmt.Fprintf(r.out, "  ok    %s\n", fmt.Sprintf(format, args...))
+	r.add("ok", "", fmt.Sprintf(format, args...))
 }
 
 func (r *report) fail(fix, format string, args ...any) {
@@ -77,10 +97,12 @@ func (r *report) fail(fix, format string, args ...any) {
 	if fix != "" {
 		fmt.Fprintf(r.out, "        fix: %s\n", fix)
 	}
+	r.add("fail", fix, fmt.Sprintf(format, args...))
 }
 
 func (r *report) note(format string, args ...any) {
 	fmt.Fprintf(r.out, "  note  %s\n", fmt.Sprintf(format, args...))
+	r.add("note", "", fmt.Sprintf(format, args...))
 }
 
 // doctorRun is what every agent's check needs.
@@ -109,7 +131,8 @@ func (a *App) doctor(c *cli.Context) error {
 
 	problems := 0
 	var out bytes.Buffer
-	g := &report{out: &out}
+	items := []doctorItem{}
+	g := &report{out: &out, who: "guard", items: &items}
 	fmt.Fprintln(&out, "guard:")
 	if d.guard == "" {
 		g.fail("reinstall guard with ./install.sh", "the guard program is not next to guard-cli nor on PATH")
@@ -154,7 +177,7 @@ func (a *App) doctor(c *cli.Context) error {
 			continue
 		}
 		found++
-		r := &report{out: &out}
+		r := &report{out: &out, who: spec.name, items: &items}
 		var where []string
 		if isDir(dir) {
 			where = append(where, dir)
@@ -172,7 +195,15 @@ func (a *App) doctor(c *cli.Context) error {
 	if found == 0 {
 		fmt.Fprintln(&out, "no agent found (claude, codex, gemini, opencode, pi): nothing to check")
 	}
-	a.Stdout.Write(out.Bytes())
+	if c.Bool("json") {
+		enc := json.NewEncoder(a.Stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(map[string]any{"problems": problems, "findings": items}); err != nil {
+			return failure(fmt.Errorf("write doctor: %w", err), "")
+		}
+	} else {
+		a.Stdout.Write(out.Bytes())
+	}
 	if problems > 0 {
 		return &cliError{code: exitProblems, kind: "error", msg: fmt.Sprintf("%d problem(s) found; each FAIL above names its fix", problems)}
 	}
