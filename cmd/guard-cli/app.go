@@ -79,6 +79,9 @@ func (a *App) shimEnv() shim.Env {
 // It returns the process exit status.
 func (a *App) run(args []string) int {
 	a.Args = args
+	if shim.IsCompletion(args) {
+		return a.complete(args[1 : len(args)-1]) // never runs what was typed
+	}
 	if shim.IsShellInvocation(args) {
 		return shim.Main(a.shimEnv())
 	}
@@ -242,6 +245,7 @@ func (a *App) cli() *cli.App {
 			a.hookCommand(),
 			a.doctorCommand(),
 			a.versionCommand(),
+			a.completionCommand(),
 			a.helpCommand(),
 		},
 	}
