@@ -588,6 +588,7 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 	q := Question{
 		Command: shown, Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Risk: string(v.Risk), Reason: a.eng.redact(v.Reason), Rule: v.Rule,
 		Suggest: v.Suggest, OnceOnly: v.OnceOnly, Unredacted: j.text, ProjectOnly: grants.ProjectOnly(v.Suggest),
+		Typed: j.mode == modeInteractive,
 	}
 	reply, err := Prompt(tty, q, lim.askTimeout)
 	ans, pattern := reply.Answer, reply.Pattern

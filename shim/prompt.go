@@ -78,6 +78,9 @@ type Question struct {
 	// "" offers no v. The human may view it once, on this terminal; it is
 	// never stored or written anywhere else.
 	Unredacted string
+	// Typed: the person at this terminal typed the command (guard's
+	// interactive shell), so the question speaks to them, not of an agent.
+	Typed bool
 	// Withdrawn, when it closes, ends the prompt with ErrAskWithdrawn: the
 	// command that asked stopped waiting (guard watch).
 	Withdrawn <-chan struct{}
@@ -190,7 +193,11 @@ func (p *prompter) choose(valid string) (byte, error) {
 
 func (p *prompter) ask() (Reply, error) {
 	q := p.q
-	p.say("\r\nguard: the agent wants to run:\r\n")
+	if q.Typed {
+		p.say("\r\nguard: you asked to run:\r\n")
+	} else {
+		p.say("\r\nguard: the agent wants to run:\r\n")
+	}
 	p.showCommand(q.Command)
 	if q.Cwd != "" {
 		p.say("  in:     %s\r\n", visible(q.Cwd))

@@ -391,3 +391,14 @@ func TestPromptShowsProject(t *testing.T) {
 		t.Errorf("project shown for a once-only question: %q", shown)
 	}
 }
+
+// A command the person at the terminal typed (guard's interactive shell)
+// is theirs: the question says "you", not "the agent".
+func TestPromptTypedSaysYou(t *testing.T) {
+	q := npmQ
+	q.Typed = true
+	r, shown := askShown(t, q, 10*time.Second, "o\r")
+	if r.r.Answer != AnswerOnce || !strings.Contains(shown, "guard: you asked to run:") || strings.Contains(shown, "the agent") {
+		t.Errorf("got %v; screen:\n%s", r.r.Answer, shown)
+	}
+}
