@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
@@ -57,6 +58,7 @@ type checker struct {
 	out      io.Writer
 	stderr   io.Writer // hints
 	worst    int       // 0 allow, 1 ask, 2 deny: the strictest decision so far
+	colour   bool      // colour the decision word (a terminal, NO_COLOR unset)
 	obj      checkJSON
 }
 
@@ -80,6 +82,7 @@ func (a *App) newChecker(cwd, agent string, asJSON bool, out io.Writer) *checker
 		json:     asJSON,
 		out:      out,
 		stderr:   a.Stderr,
+		colour:   !asJSON && out == io.Writer(a.Stdout) && useColour(term.IsTerminal(int(a.Stdout.Fd())), a.Getenv),
 	}
 	if asJSON {
 		c.enc = json.NewEncoder(out)
@@ -176,7 +179,11 @@ func (c *checker) redactArgs(args []string) []string {
 
 func (c *checker) writeText(v grants.Verdict) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  %s  %s\n", v.Decision, v.Rule, c.red.String(v.Reason))
+	decision := string(v.Decision)
+	if c.colour {
+		decision = colourDecision(decision)
+	}
+	fmt.Fprintf(&b, "%s  %s  %s\n", decision, v.Rule, c.red.String(v.Reason))
 	if v.Decision == grants.Ask && v.Suggest != "" && !v.OnceOnly {
 		fmt.Fprintf(&b, "suggest  guard grants add --project %s\n", classify.QuoteWord(c.red.String(v.Suggest)))
 	}
