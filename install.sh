@@ -320,7 +320,7 @@ install_guard() {
 	say "building guard $version (the first build compiles SQLite, about 2-3 minutes; later builds take seconds)"
 	BUILD_START=$SECONDS
 	if ! with_progress build_in "$REPO" CGO_ENABLED=0 "$GO" build -trimpath "$buildvcs" \
-		-o "$build/guard" ./cmd/guard; then
+		-ldflags "-X main.linkedVersion=$version" -o "$build/guard" ./cmd/guard; then
 		die "go build ./cmd/guard failed"
 	fi
 	if ! with_progress build_in "$REPO" CGO_ENABLED=1 "$GO" build -trimpath "$buildvcs" -tags urfave_cli_no_docs \
@@ -372,13 +372,15 @@ install_guard() {
 
 	save_manifest
 
-	say "installed $bin"
+	say "installed $bin and $cli"
 	cat <<EOF
-guard $version installed to $bin
+guard $version installed: $bin (the shell agents run commands through)
+and $cli (the management commands, which guard hands on to)
 
-Start an agent under guard (guard is its shell; bash and sh on its PATH lead to guard):
-  SHELL="$bin" PATH="$shims:\$PATH" claude
-or, for any other agent:
+Wire guard into your agent (it merges guard into the agent's own settings):
+  $bin install --agent claude     # or codex, gemini, opencode, pi
+  $bin doctor
+For any other agent, start it with guard as its shell (bash and sh on its PATH lead to guard):
   SHELL="$bin" PATH="$shims:\$PATH" some-agent
 
 Try it:
@@ -474,32 +476,48 @@ report_left() {
 	hint "remove them too with: $REPO/install.sh --uninstall --purge"
 }
 
-# purge removes guard's config, state, cache and data directories whole,
-# after the user typed "purge" (or with --yes).
-purge_guard() {
-	local d dirs=()
+# purge_dirs prints guard's directories that exist, after checking each is
+# one --purge may remove.
+purge_dirs() {
+	local d
 	while IFS= read -r d; do
 		# never more than a directory named guard, at an absolute path
 		[[ $d == /*/guard && $d != *"/../"* ]] || die "refusing to purge '$d'"
-		if [[ -e $d || -L $d ]]; then dirs+=("$d"); fi
+		if [[ -e $d || -L $d ]]; then printf '%s\n' "$d"; fi
 	done < <(guard_dirs)
-	if ((${#dirs[@]} == 0)); then
-		say "nothing to purge"
+}
+
+# confirm_purge asks, before anything is removed, whether guard's config,
+# state, cache and data directories may go: the user types "purge", or
+# passed --yes. Without a terminal and --yes it stops, having removed nothing.
+confirm_purge() {
+	local dirs=()
+	mapfile -t dirs < <(purge_dirs)
+	if ((${#dirs[@]} == 0)) || [[ $YES == 1 ]]; then
 		return 0
 	fi
 	say "--purge removes, with everything in them (grants, the audit trail, pending requests):"
 	printf '  %s\n' "${dirs[@]}" >&2
-	if [[ $YES != 1 ]]; then
-		local answer=""
-		if [[ ! -t 0 ]]; then
-			die "--purge asks for a confirmation and there is no terminal; add --yes to remove them"
-		fi
-		printf '%s: type "purge" to remove them: ' "$PROG" >&2
-		read -r answer || true
-		if [[ $answer != purge ]]; then
-			say "purge cancelled; nothing removed"
-			return 1
-		fi
+	if [[ ! -t 0 ]]; then
+		die "--purge asks for a confirmation and there is no terminal; nothing was removed; add --yes to remove them"
+	fi
+	local answer=""
+	printf '%s: type "purge" to remove them: ' "$PROG" >&2
+	read -r answer || true
+	if [[ $answer != purge ]]; then
+		say "purge cancelled; nothing removed"
+		return 1
+	fi
+}
+
+# purge removes guard's config, state, cache and data directories whole
+# (confirmed by confirm_purge).
+purge_guard() {
+	local dirs=()
+	mapfile -t dirs < <(purge_dirs)
+	if ((${#dirs[@]} == 0)); then
+		say "nothing to purge"
+		return 0
 	fi
 	rm -rf -- "${dirs[@]}"
 	say "purged"
@@ -555,6 +573,9 @@ main() {
 	case $mode in
 	install) install_guard ;;
 	uninstall)
+		if ((purge)); then
+			confirm_purge || return 1 # before anything is removed
+		fi
 		uninstall_guard
 		if ((purge)); then
 			purge_guard || return 1

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -60,6 +61,12 @@ type Pending struct {
 	Suggest  string // the suggested grant pattern, if any
 	Status   string // pending | approved-once | approved-project | approved-global | rejected | used
 	Resolved time.Time
+	// Pid and Start (its start time, in clock ticks since boot, as
+	// /proc/PID/stat says) name the guard that waits for the answer, while
+	// one waits: a request whose waiting guard is gone (the command was
+	// killed) is dropped. Zero when nobody waits.
+	Pid   int
+	Start uint64
 }
 
 // Where and how requests are kept: one file per request in their own
@@ -88,6 +95,8 @@ type pendingFile struct {
 	Suggest  string    `json:"suggest"`
 	Status   string    `json:"status"`
 	Resolved time.Time `json:"resolved,omitzero"`
+	Pid      int       `json:"pid,omitzero"`
+	Start    uint64    `json:"start,omitzero"`
 }
 
 // onceSuffix names a marker file, ID.once, that exists beside ID.json
@@ -154,7 +163,11 @@ func (s *Store) addPending(p Pending) (Pending, error) {
 	}
 	var same []Pending
 	for _, q := range all {
-		if q.Status == StatusPending && p.HMAC != "" && q.HMAC == p.HMAC && q.CwdHMAC == p.CwdHMAC {
+		if q.Abandoned() || q.Expired(p.Time, pendingKeep) {
+			os.Remove(pendingPath(dir, q.ID)) // best effort: its command is gone, or nobody answered for a week
+			continue
+		}
+		if q.Status == StatusPending && p.HMAC != "" && q.HMAC == p.HMAC && q.CwdHMAC == p.CwdHMAC && q.Pid == 0 {
 			same = append(same, q)
 		}
 	}
@@ -371,21 +384,170 @@ func inDir(dir string, err error) error {
 	return explainFS(err)
 }
 
+// DefaultPendingTTL is how long a request waits for an answer before it
+// expires, unless pending_ttl says otherwise.
+const DefaultPendingTTL = 24 * time.Hour
+
 // ListPending returns the requests still waiting for an answer, oldest
-// first. Damaged request files are skipped (GetPending names them).
+// first, as ListPendingAt does, whatever their age.
 func (s *Store) ListPending() ([]Pending, error) {
+	return s.ListPendingAt(time.Now(), 0)
+}
+
+// ListPendingAt returns the requests still waiting for an answer at now,
+// oldest first: not expired (made within ttl before now; ttl 0 never
+// expires), and not left by a guard that waited and died. Damaged request
+// files are skipped (GetPending names them).
+func (s *Store) ListPendingAt(now time.Time, ttl time.Duration) ([]Pending, error) {
 	all, _, _, err := readPendingDir(s.path(pendingDirName))
 	if err != nil {
 		return nil, fmt.Errorf("list pending requests: %w", err)
 	}
 	var list []Pending
 	for _, p := range all {
-		if p.Status == StatusPending {
+		if p.Status == StatusPending && !p.Expired(now, ttl) && !p.Abandoned() {
 			list = append(list, p)
 		}
 	}
 	slices.SortFunc(list, byTimeID)
 	return list, nil
+}
+
+// Expired reports whether a request still pending was made more than ttl
+// before now (ttl 0: never).
+func (p Pending) Expired(now time.Time, ttl time.Duration) bool {
+	return p.Status == StatusPending && ttl > 0 && p.Time.Before(now.Add(-ttl))
+}
+
+// Abandoned reports whether the guard that waited for this request's
+// answer is gone: the command it held was killed, and nobody will run it.
+func (p Pending) Abandoned() bool {
+	return p.Status == StatusPending && p.Pid > 0 && !ProcessAlive(p.Pid, p.Start)
+}
+
+// ProcessAlive reports whether process pid runs and started at start (in
+// clock ticks since boot, /proc/PID/stat's 22nd field), so that a pid
+// used again by another process does not count. Where /proc cannot tell,
+// it is alive: a request is dropped only when its waiter is surely gone.
+func ProcessAlive(pid int, start uint64) bool {
+	got, err := ProcessStart(pid)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	return err != nil || got == start
+}
+
+// ProcessStart returns the start time of process pid, in clock ticks since
+// boot (/proc/PID/stat).
+func ProcessStart(pid int) (uint64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	return parseStartTime(b)
+}
+
+// parseStartTime reads the 22nd field of a stat line; the 2nd, comm, may
+// hold spaces and parentheses, so fields are counted after its last ')'.
+func parseStartTime(b []byte) (uint64, error) {
+	end := strings.LastIndexByte(string(b), ')')
+	if end < 0 {
+		return 0, errors.New("malformed stat line")
+	}
+	f := strings.Fields(string(b[end+1:]))
+	if len(f) < 20 {
+		return 0, errors.New("malformed stat line: too few fields")
+	}
+	return strconv.ParseUint(f[19], 10, 64)
+}
+
+// SetWaiting records that the guard pid (started at start) waits for the
+// answer to request id, or with pid 0 that none does any more: the
+// request then stays for guard approve. Only a request still pending
+// changes.
+func (s *Store) SetWaiting(id string, pid int, start uint64) error {
+	err := s.updatePending(id, func(p *Pending) bool {
+		if p.Status != StatusPending {
+			return false
+		}
+		p.Pid, p.Start = pid, start
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("mark request %q waiting: %w", id, err)
+	}
+	return nil
+}
+
+// DropPending removes request id if it is still pending: the command that
+// waited for it is gone.
+func (s *Store) DropPending(id string) error {
+	if err := s.updatePending(id, nil); err != nil {
+		return fmt.Errorf("drop request %q: %w", id, err)
+	}
+	return nil
+}
+
+// updatePending changes request id under the lock: change edits it and
+// says whether to write it; a nil change removes a pending request.
+func (s *Store) updatePending(id string, change func(*Pending) bool) error {
+	dir := s.path(pendingDirName)
+	if !validID(id) {
+		return ErrNotFound
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return ErrNotFound
+	}
+	l, err := s.lockPending(syscall.LOCK_EX)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	p, err := getPending(dir, id)
+	if err != nil {
+		return err
+	}
+	if change == nil {
+		if p.Status == StatusPending {
+			return os.Remove(pendingPath(dir, id))
+		}
+		return nil
+	}
+	if !change(&p) {
+		return nil
+	}
+	return writePending(dir, p)
+}
+
+// ClearPending removes the requests still pending that were made before
+// cutoff (a zero cutoff: all of them), and those whose waiting guard is
+// gone, and returns how many it removed. Answered requests stay: they are
+// the record of approvals.
+func (s *Store) ClearPending(cutoff time.Time) (int, error) {
+	dir := s.path(pendingDirName)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	l, err := s.lockPending(syscall.LOCK_EX)
+	if err != nil {
+		return 0, fmt.Errorf("clear pending requests: %w", err)
+	}
+	defer l.Close()
+	all, _, _, err := readPendingDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("clear pending requests: %w", err)
+	}
+	n := 0
+	for _, p := range all {
+		if p.Status != StatusPending || (!cutoff.IsZero() && !p.Time.Before(cutoff) && !p.Abandoned()) {
+			continue
+		}
+		if err := os.Remove(pendingPath(dir, p.ID)); err != nil {
+			return n, fmt.Errorf("clear pending requests: %w", explainFS(err))
+		}
+		n++
+	}
+	return n, nil
 }
 
 // GetPending returns the request with this ID, whatever its status. An

@@ -292,13 +292,14 @@ func TestPendingPrune(t *testing.T) {
 	}
 	global := add("global", t0)
 	s.Resolve(global.ID, StatusApprovedGlobal, t0.Add(2*24*time.Hour)) // answered late: kept
-	waiting := add("waiting", t0)                                      // never answered: kept
+	waiting := add("waiting", t0)                                      // never answered for a week: gone
+	recent := add("recent", t0.Add(2*24*time.Hour))                    // never answered, but recent: kept
 
 	add("new", t0.Add(8*24*time.Hour))
 	for _, tt := range []struct {
 		p    Pending
 		kept bool
-	}{{rejected, false}, {used, false}, {global, true}, {waiting, true}} {
+	}{{rejected, false}, {used, false}, {global, true}, {waiting, false}, {recent, true}} {
 		_, err := s.GetPending(tt.p.ID)
 		if kept := err == nil; kept != tt.kept {
 			t.Errorf("request %s (%s): kept = %v, want %v (%v)", tt.p.ID, tt.p.HMAC, kept, tt.kept, err)
@@ -449,5 +450,96 @@ func TestOnceMarker(t *testing.T) {
 	}
 	if marker(a.ID) {
 		t.Error("marker left after use")
+	}
+}
+
+func TestParseStartTime(t *testing.T) {
+	for in, want := range map[string]uint64{
+		"42 (bash) S 1 42 42 34816 42 4194560 1 2 3 4 5 6 7 8 20 0 1 0 98765 100 200": 98765,
+		"7 (a) b) c) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 555 1":            555,
+	} {
+		if got, err := parseStartTime([]byte(in)); err != nil || got != want {
+			t.Errorf("%q: got %d %v, want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "1 (x) S 1 2", "1 x S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"} {
+		if _, err := parseStartTime([]byte(in)); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+}
+
+// A request a guard waits for is listed while that guard lives, and goes
+// when it dies; SetWaiting(0) keeps it for guard approve; DropPending and
+// ClearPending remove it; expired requests are not listed.
+func TestPendingWaiting(t *testing.T) {
+	s := Open(t.TempDir(), nil)
+	defer s.Close()
+	now := time.Now()
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	pid := cmd.Process.Pid
+	start, err := ProcessStart(pid)
+	if err != nil {
+		t.Skip(err)
+	}
+	a, _ := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "a", HMAC: "a"})
+	b, _ := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "b", HMAC: "b"})
+	if err := s.SetWaiting(a.ID, pid, start); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetWaiting(b.ID, pid, start+1); err != nil { // another process, same pid
+		t.Fatal(err)
+	}
+	ids := func() string {
+		list, err := s.ListPendingAt(now, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, p := range list {
+			out = append(out, p.Command)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := ids(); got != "a" {
+		t.Errorf("waiting, alive: got %q", got)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if got := ids(); got != "" {
+		t.Errorf("waiter dead: got %q", got)
+	}
+	if err := s.SetWaiting(a.ID, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(); got != "a" {
+		t.Errorf("no longer waited for: got %q", got)
+	}
+	if list, _ := s.ListPendingAt(now.Add(2*time.Hour), time.Hour); len(list) != 0 {
+		t.Errorf("expired: %+v", list)
+	}
+	if n, err := s.ClearPending(now.Add(-time.Minute)); err != nil || n != 1 { // only b, whose waiter is gone
+		t.Errorf("clear older: %d %v", n, err)
+	}
+	if err := s.DropPending(a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetPending(a.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("dropped: %v", err)
+	}
+	c, _ := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "c", HMAC: "c"})
+	s.Resolve(c.ID, StatusRejected, now)
+	d, _ := s.AddPending(Pending{Time: now, Cwd: "/p", Command: "d", HMAC: "d"})
+	if n, err := s.ClearPending(time.Time{}); err != nil || n != 1 {
+		t.Errorf("clear all: %d %v", n, err)
+	}
+	if _, err := s.GetPending(c.ID); err != nil {
+		t.Errorf("an answered request was cleared: %v", err)
+	}
+	if _, err := s.GetPending(d.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("d not cleared: %v", err)
 	}
 }

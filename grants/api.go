@@ -86,6 +86,7 @@ type Settings struct {
 	AskTimeout      time.Duration // prompt timeout
 	NoTTYPrompt     bool          // never prompt on the terminal
 	RejectMemory    time.Duration // how long a rejected text is refused without asking again
+	PendingTTL      time.Duration // how long a pending request waits for guard approve before it expires
 	AuditRequired   bool          // refuse to run a command whose audit record cannot be written
 	Rules           []Rule        // every rule from every layer, in layer order
 	// Tiers are the entries of [permissions.read], [permissions.write],
@@ -138,6 +139,10 @@ type Rule struct {
 	Line    int
 	Trusted bool   // for the project layer's allow rules: pinned by guard trust
 	Agent   string // from an [agents.NAME] profile: applies only to that agent (see Settings.ForAgent)
+	// Expires is when an allow rule stops counting (zero: never), and
+	// Expired says that it has, at the time Load ran: decide skips it.
+	Expires time.Time
+	Expired bool
 	// Tier is "" for a bash pattern, else TierRead, TierWrite, TierHTTP or
 	// TierPackages: Pattern is then an absolute path (a tree), a host, or
 	// ecosystem:name@version.

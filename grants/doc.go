@@ -101,6 +101,7 @@
 //	timeout          = "10m"
 //	ask_timeout      = "2m"
 //	reject_memory    = "1h"    # a text a human rejected is refused at once for this long ("0s": off)
+//	pending_ttl      = "24h"   # an unanswered request expires after this long
 //	builtin_readonly = true
 //	no_tty_prompt    = false
 //	audit_required   = false   # true: refuse to run a command whose record cannot be written
@@ -120,9 +121,10 @@
 // timeout, audit_required true), and an untrusted project config may only make values stricter.
 //
 // trusted_terminals = ["/abs/path", …] names programs the user vouches for
-// as terminals guard may ask on (see package shim, "Whose terminal is
-// it"). It is read only from the managed and global configs; in a grants
-// file or a project config it is a config error.
+// as terminals guard may ask on, and consoles by their device: a path like
+// /dev/tty2 or a glob like /dev/tty[0-9]* (see package shim, "Whose
+// terminal is it"). It is read only from the managed and global configs; in
+// a grants file or a project config it is a config error.
 //
 // Unknown keys, wrong types, TOML syntax errors and bad patterns are config
 // errors reading "file:line:col: problem"; they never echo the file beyond

@@ -20,6 +20,9 @@ import (
 // maxConfigBytes bounds every settings file guard reads.
 const maxConfigBytes = 1 << 20
 
+// trustedTerminalsShape is the error for a trusted_terminals of the wrong shape.
+const trustedTerminalsShape = "trusted_terminals must be an array of absolute paths: terminal programs, or consoles like /dev/tty2 or /dev/tty[0-9]*"
+
 // Defaults returns the built-in settings, all in one place. Precedence, low
 // to high: these, then managed, global, global grants, project grants and
 // the project config; a value the managed layer sets binds (later layers may
@@ -33,6 +36,7 @@ func Defaults() *Settings {
 		Timeout:         10 * time.Minute,
 		AskTimeout:      2 * time.Minute,
 		RejectMemory:    time.Hour,
+		PendingTTL:      24 * time.Hour,
 		Context:         DefaultContext(),
 		Confine:         DefaultConfine(),
 	}
@@ -45,6 +49,8 @@ type fileConfig struct {
 	timeoutText, askTimeoutText  string
 	rejectMemory                 time.Duration
 	rejectMemoryText             string
+	pendingTTL                   time.Duration
+	pendingTTLText               string
 	builtinReadonly, noTTYPrompt *bool
 	auditRequired                *bool
 	allow, ask, deny             []string
@@ -54,10 +60,13 @@ type fileConfig struct {
 	// failing the file (the committed project config, see Load).
 	lenient          bool
 	ignored          []string
-	trustedTerminals []string     // nil when unset
-	realShell        string       // real_shell; "" when unset
-	redactPatterns   []string     // redact_patterns: only ever add redaction
-	policy           policyConfig // mode, managed switches, agent profiles (mode.go)
+	trustedTerminals []string // nil when unset
+	realShell        string   // real_shell; "" when unset
+	// expires holds when allow patterns of this file stop counting
+	// ([permissions.bash.expires]: pattern = RFC 3339 time).
+	expires        map[string]time.Time
+	redactPatterns []string     // redact_patterns: only ever add redaction
+	policy         policyConfig // mode, managed switches, agent profiles (mode.go)
 
 	rules []StructRule // [[rule]] tables (structrules.go)
 	tiers []tierItem   // [permissions.read|write|http|packages] entries (tiers_load.go)
@@ -67,7 +76,7 @@ type fileConfig struct {
 	confine confineConfig // [confine] (confine.go)
 }
 
-var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "audit_required"}
+var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "pending_ttl", "audit_required"}
 
 // unquote replaces the long quoted fragments of a parser message with '…',
 // to keep file content out of errors. The expression is compiled only on
@@ -147,6 +156,24 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 					fc.deny, fc.denyLine = append(fc.deny, p), append(fc.denyLine, line)
 				}
 			}
+		case len(k) == 3 && k[0] == "permissions" && k[1] == "bash" && last == "expires":
+			perm, _ := raw["permissions"].(map[string]any)
+			bash, _ := perm["bash"].(map[string]any)
+			if _, ok := bash["expires"].(map[string]any); !ok {
+				return nil, errAt(last, "permissions.bash.expires must be a table of pattern = time")
+			}
+		case len(k) == 4 && k[0] == "permissions" && k[1] == "bash" && k[2] == "expires":
+			perm, _ := raw["permissions"].(map[string]any)
+			bash, _ := perm["bash"].(map[string]any)
+			exp, _ := bash["expires"].(map[string]any)
+			at, err := parseExpires(exp[last])
+			if err != nil {
+				return nil, errAt(last, "permissions.bash.expires: %v", err)
+			}
+			if fc.expires == nil {
+				fc.expires = map[string]time.Time{}
+			}
+			fc.expires[last] = at
 		case len(k) >= 2 && k[0] == "permissions" && isTier(k[1]):
 			if err := fc.parseTierKey(k, raw, text, file, errAt); err != nil {
 				return nil, err
@@ -157,12 +184,15 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			for _, e := range list {
 				p, ok := e.(string)
 				if !ok || !filepath.IsAbs(p) {
-					return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
+					return nil, errAt(last, trustedTerminalsShape)
+				}
+				if _, err := filepath.Match(p, ""); err != nil {
+					return nil, errAt(last, "trusted_terminals: a device glob that does not parse")
 				}
 				fc.trustedTerminals = append(fc.trustedTerminals, filepath.Clean(p))
 			}
 			if list == nil {
-				return nil, errAt(last, "trusted_terminals must be an array of absolute paths")
+				return nil, errAt(last, trustedTerminalsShape)
 			}
 		case len(k) == 1 && last == "real_shell":
 			p, ok := raw[last].(string)
@@ -243,6 +273,12 @@ func (fc *fileConfig) setScalar(key string, v any) error {
 			return errors.New(`reject_memory must be a duration like "1h" ("0s": forget at once)`)
 		}
 		fc.rejectMemory, fc.rejectMemoryText = d, str
+	case "pending_ttl":
+		d, err := time.ParseDuration(str)
+		if !isStr || err != nil || d <= 0 {
+			return errors.New(`pending_ttl must be a positive duration like "24h"`)
+		}
+		fc.pendingTTL, fc.pendingTTLText = d, str
 	case "timeout", "ask_timeout":
 		if !isStr {
 			return fmt.Errorf("%s must be a duration string like \"10m\"", key)
@@ -467,6 +503,20 @@ func pinned(p Paths, root string) (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
+// parseExpires reads an expiry: a TOML date-time with its offset, or an
+// RFC 3339 string.
+func parseExpires(v any) (time.Time, error) {
+	switch t := v.(type) {
+	case time.Time:
+		return t, nil
+	case string:
+		if at, err := time.Parse(time.RFC3339, t); err == nil {
+			return at, nil
+		}
+	}
+	return time.Time{}, errors.New("a time must be RFC 3339, like 2026-12-04T18:00:00Z")
+}
+
 // trusted reports whether the project config's current hash is the pinned one.
 func trusted(p Paths, root string) bool {
 	data, err := readConfig(ProjectConfig(root))
@@ -479,8 +529,15 @@ func trusted(p Paths, root string) bool {
 
 // Load reads every layer for cwd and merges them. It never returns nil: a
 // file that fails to load sets Err (the first such error, "file:line:col:
-// problem"), and then every Decide denies with rule "config-error".
+// problem"), and then every Decide denies with rule "config-error". It
+// reads the clock once, here, for grants that expire: an allow rule whose
+// time ran out is marked Expired and never counts.
 func Load(p Paths, cwd string) *Settings {
+	return LoadAt(p, cwd, time.Now())
+}
+
+// LoadAt is Load with now as the time grants expire against.
+func LoadAt(p Paths, cwd string, now time.Time) *Settings {
 	s := Defaults()
 	root := ProjectRoot(cwd)
 	s.Root = root
@@ -557,8 +614,15 @@ func Load(p Paths, cwd string) *Settings {
 		}
 		add := func(kind Decision, pats []string, lines []int) {
 			for i, pat := range pats {
-				s.Rules = append(s.Rules, Rule{Kind: kind, Pattern: pat, Layer: l.name, File: l.file, Line: lines[i],
-					Trusted: l.name != LayerProject || trust})
+				r := Rule{Kind: kind, Pattern: pat, Layer: l.name, File: l.file, Line: lines[i],
+					Trusted: l.name != LayerProject || trust}
+				if kind == Allow {
+					// An allow that ran out is kept, to be listed as
+					// expired, but never counts (decide skips it).
+					r.Expires = fc.expires[pat]
+					r.Expired = !r.Expires.IsZero() && !now.Before(r.Expires)
+				}
+				s.Rules = append(s.Rules, r)
 			}
 		}
 		add(Deny, fc.deny, fc.denyLine)
@@ -599,6 +663,10 @@ func (s *Settings) merge(fc *fileConfig, layer string, bound map[string]bool, tr
 		case "reject_memory":
 			if loosen || fc.rejectMemory > s.RejectMemory {
 				s.RejectMemory = fc.rejectMemory
+			}
+		case "pending_ttl": // a shorter life is the stricter value
+			if loosen || fc.pendingTTL < s.PendingTTL {
+				s.PendingTTL = fc.pendingTTL
 			}
 		case "builtin_readonly":
 			if loosen || !*fc.builtinReadonly {

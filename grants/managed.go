@@ -1,6 +1,9 @@
 package grants
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // The managed policy (/etc/guard/policy.toml, or $GUARD_MANAGED_POLICY)
 // binds every user of the machine:
@@ -33,6 +36,8 @@ func (s *Settings) allowCounts(r *Rule) bool {
 // counting, "" when it counts.
 func (s *Settings) allowWhyNot(r *Rule) string {
 	switch {
+	case r.Expired:
+		return "it expired at " + r.Expires.Format(time.RFC3339)
 	case s.Policy.Safe:
 		return fmt.Sprintf("agent %q is not in the managed power_agents", s.Policy.Agent)
 	case s.Policy.NoUserGrants && r.Layer != LayerManaged:

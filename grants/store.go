@@ -122,7 +122,20 @@ func loadForEdit(file string) (*fileConfig, error) {
 // A tier grant ([TierGrant]: "[write] /srv/data", "[http] api.github.com",
 // "[packages] npm:left-pad@1.3.0 npm:x@1.0.0") goes to its own table.
 func AddRule(file string, kind Decision, pattern string) error {
+	return AddRuleUntil(file, kind, pattern, time.Time{})
+}
+
+// AddRuleUntil is AddRule for an allow that stops counting at expires
+// (zero: never). Adding a pattern again sets its expiry anew: the latest
+// answer wins, and one without a time makes it permanent.
+func AddRuleUntil(file string, kind Decision, pattern string, expires time.Time) error {
+	if !expires.IsZero() && kind != Allow {
+		return fmt.Errorf("add %s rule: only an allow may expire", kind)
+	}
 	if tier, values, ok := ParseTierGrant(pattern); ok {
+		if !expires.IsZero() {
+			return fmt.Errorf("add %s rule: a [%s] grant cannot expire", kind, tier)
+		}
 		return withLock(file, func() error {
 			fc, err := loadForEdit(file)
 			if err != nil {
@@ -143,10 +156,22 @@ func AddRule(file string, kind Decision, pattern string) error {
 			return fmt.Errorf("add %s rule: %w", kind, err)
 		}
 		list := fc.list(kind)
-		if slices.Contains(*list, pattern) {
+		_, had := fc.expires[pattern]
+		if slices.Contains(*list, pattern) && !had && expires.IsZero() {
 			return nil
 		}
-		*list = append(*list, pattern)
+		if !slices.Contains(*list, pattern) {
+			*list = append(*list, pattern)
+		}
+		if kind == Allow {
+			delete(fc.expires, pattern)
+			if !expires.IsZero() {
+				if fc.expires == nil {
+					fc.expires = map[string]time.Time{}
+				}
+				fc.expires[pattern] = expires.UTC().Truncate(time.Second)
+			}
+		}
 		return writeAtomic(file, fc.render(), 0o600)
 	})
 }
@@ -172,6 +197,7 @@ func RemoveRule(file, pattern string) (removed bool, err error) {
 				removed = removed || len(*list) != n
 			}
 		}
+		delete(fc.expires, pattern)
 		if !removed {
 			return nil
 		}
@@ -321,6 +347,8 @@ func (fc *fileConfig) render() []byte {
 			fmt.Fprintf(&b, "ask_timeout = %s\n", tomlString(fc.askTimeoutText))
 		case "reject_memory":
 			fmt.Fprintf(&b, "reject_memory = %s\n", tomlString(fc.rejectMemoryText))
+		case "pending_ttl":
+			fmt.Fprintf(&b, "pending_ttl = %s\n", tomlString(fc.pendingTTLText))
 		case "builtin_readonly":
 			fmt.Fprintf(&b, "builtin_readonly = %s\n", strconv.FormatBool(*fc.builtinReadonly))
 		case "no_tty_prompt":
@@ -348,6 +376,18 @@ func (fc *fileConfig) render() []byte {
 			fmt.Fprintf(&b, "  %s,\n", tomlString(p))
 		}
 		b.WriteString("]\n")
+	}
+	var exp []string
+	for _, p := range fc.allow {
+		if _, ok := fc.expires[p]; ok {
+			exp = append(exp, p)
+		}
+	}
+	if len(exp) > 0 {
+		b.WriteString("\n[permissions.bash.expires] # when each allow above stops counting\n")
+		for _, p := range exp {
+			fmt.Fprintf(&b, "%s = %s\n", tomlString(p), fc.expires[p].UTC().Format(time.RFC3339))
+		}
 	}
 	fc.renderTiers(&b)
 	fc.policy.renderTables(&b) // mode.go: [agents.NAME]

@@ -91,7 +91,7 @@ type engine struct {
 	// grantFile returns the file an answer stores its pattern in.
 	grantFile   func(a Answer, cwd string) string
 	projectRoot func(cwd string) string
-	addRule     func(file, pattern string) error
+	addRule     func(file, pattern string, until time.Time) error // until: zero for good
 	// journal opens the audit trail and pending store.
 	journal func() (journal, error)
 	// console returns the path of guard watch's socket ("" or nil: none).
@@ -134,9 +134,12 @@ type app struct {
 	eng    engine
 	warned bool // the audit warning was printed
 	hinted bool // the project config's ignored rules were shown
-	j      journal
-	jErr   error
-	jOpen  bool
+	// ttyHinted: where else to answer was said, after a terminal guard
+	// would not ask on
+	ttyHinted bool
+	j         journal
+	jErr      error
+	jOpen     bool
 	// agentOnce and agentName: who asked, looked up once (see agent).
 	agentOnce sync.Once
 	agentName string
@@ -582,6 +585,9 @@ func (a *app) judgeAndRun(j job) int {
 		}
 		a.hinted = len(s.Warnings) > 0
 	}
+	if v.Decision != grants.Allow && grants.WouldAllowTrusted(an, s, nil, v) {
+		fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", grants.UntrustedHint)
+	}
 	lim, err := a.limits(j, s)
 	if err != nil {
 		a.errorf("%v", err)
@@ -687,25 +693,33 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 	// (and stored) redacted, which also keeps it from matching anything.
 	v.Suggest = a.eng.redact(v.Suggest)
 	var tty *os.File
-	why := ""
+	var tt TTYTrust
 	if !lim.noPrompt {
-		tty, why = a.terminal(lim.trusted)
+		tty, tt = a.terminal(lim.trusted)
 	}
+	why := tt.Why
 	if tty == nil {
 		id := a.addPending(j, v, shown, sum)
-		if how, ok := a.askConsole(j, v, id, lim); ok {
+		if how, ok := a.askConsole(j, v, id, sum, lim); ok {
 			return how
 		}
 		if why != "" {
 			v.Reason += " (" + why + ")" // why the human was not asked
 		}
 		a.needsApproval(v, shown, id)
+		if why != "" && !a.ttyHinted {
+			// There is a terminal, but guard will not ask on it: say once
+			// where an answer can come from instead.
+			fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", oneLine(tt.Hint(grants.PathsFromEnv(a.env.getenv).GlobalConfig())))
+			a.ttyHinted = true
+		}
 		return answered{answerPending, viaRule}
 	}
 	defer tty.Close()
 	q := Question{
 		Command: shown, Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Risk: string(v.Risk), Reason: a.eng.redact(v.Reason), Rule: v.Rule,
 		Suggest: v.Suggest, OnceOnly: v.OnceOnly, Unredacted: j.text, ProjectOnly: grants.ProjectOnly(v.Suggest),
+		Typed: j.mode == modeInteractive,
 	}
 	reply, err := Prompt(tty, q, lim.askTimeout)
 	ans, pattern := reply.Answer, reply.Pattern
@@ -726,7 +740,11 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 		return answered{answerDeny, viaTerminal}
 	case ans == AnswerProject || ans == AnswerGlobal:
 		file := a.eng.grantFile(ans, j.cwd)
-		if err := a.eng.addRule(file, pattern); err != nil {
+		var until time.Time
+		if reply.For > 0 {
+			until = a.env.now().Add(reply.For)
+		}
+		if err := a.eng.addRule(file, pattern, until); err != nil {
 			// The human allowed this run; only remembering it failed.
 			fmt.Fprintf(a.env.Stderr, "guard: warning: grant not stored: %s\n", oneLine(err.Error()))
 		}
@@ -738,17 +756,18 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 }
 
 // terminal opens the human's terminal for a prompt. It returns nil when
-// there is none, and also why when the terminal is not a human's.
-func (a *app) terminal(trusted []string) (*os.File, string) {
+// there is none, and also the verdict (with why) when the terminal is not
+// a human's.
+func (a *app) terminal(trusted []string) (*os.File, TTYTrust) {
 	tty, err := a.eng.openTTY()
 	if err != nil || tty == nil {
-		return nil, ""
+		return nil, TTYTrust{}
 	}
 	if t := a.eng.trustTTY(tty, trusted); !t.Human {
 		tty.Close()
-		return nil, t.Why
+		return nil, t
 	}
-	return tty, ""
+	return tty, TTYTrust{}
 }
 
 // openControllingTTY opens /dev/tty for a prompt. It fails when there is no

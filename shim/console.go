@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/grants"
 )
 
@@ -63,7 +64,7 @@ type ConsoleAnswer struct {
 // askConsole offers the request to an attached console and waits for its
 // answer. ok is false when no trustworthy console answered: then the caller
 // takes the needs-approval path.
-func (a *app) askConsole(j job, v grants.Verdict, id string, lim limits) (how answered, ok bool) {
+func (a *app) askConsole(j job, v grants.Verdict, id, sum string, lim limits) (how answered, ok bool) {
 	if a.eng.console == nil || id == "" {
 		return answered{}, false
 	}
@@ -95,6 +96,24 @@ func (a *app) askConsole(j job, v grants.Verdict, id string, lim limits) (how an
 		return answered{}, false
 	}
 	conn.SetReadDeadline(time.Now().Add(lim.askTimeout + ConsoleSlack))
+	// Said at once, in words the agent can pass on: the command waits, for
+	// whom, how long, and where the answer goes.
+	fmt.Fprintf(a.env.Stderr, "guard: waiting for approval: request %s, up to %s; answer it in guard watch, or with guard approve %s in a terminal of your own\n",
+		id, shortDuration(lim.askTimeout), id)
+	w, _ := a.journal().(consoleWaiter)
+	dropped := false
+	if w != nil {
+		if start, err := ccs.ProcessStart(os.Getpid()); err == nil {
+			w.SetWaiting(id, os.Getpid(), start) // best effort: without it, a killed wait leaves the request listed
+			defer func() {
+				if dropped {
+					w.DropPending(id)
+				} else {
+					w.SetWaiting(id, 0, 0) // it stays for guard approve
+				}
+			}()
+		}
+	}
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
@@ -109,13 +128,30 @@ func (a *app) askConsole(j job, v grants.Verdict, id string, lim limits) (how an
 		r.ans, r.err = readAnswer(conn)
 		got <- r
 	}()
+	// guard approve or reject in another terminal answers too: the request
+	// file is looked at once a second.
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
 	var r reply
-	select {
-	case r = <-got:
-	case sig := <-sigs:
-		conn.Close()
-		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: guard was interrupted (%v) while waiting for guard watch\n", oneLine(v.Rule), sig)
-		return answered{answerCancelled, viaConsole}, true
+wait:
+	for {
+		select {
+		case r = <-got:
+			break wait
+		case sig := <-sigs:
+			conn.Close()
+			dropped = true // the command is gone: so is its request
+			fmt.Fprintf(a.env.Stderr, "guard: denied: %s: guard was interrupted (%v) while waiting for guard watch\n", oneLine(v.Rule), sig)
+			return answered{answerCancelled, viaConsole}, true
+		case <-tick.C:
+			if w == nil {
+				continue
+			}
+			if how, done := a.approvedElsewhere(w, j, v, id, sum); done {
+				conn.Close() // the console drops the request
+				return how, true
+			}
+		}
 	}
 	switch {
 	case errors.Is(r.err, os.ErrDeadlineExceeded) || r.err == nil && r.ans.Answer == answerTimeout:
@@ -133,6 +169,39 @@ func (a *app) askConsole(j job, v grants.Verdict, id string, lim limits) (how an
 		return answered{answerDeny, viaConsole}, true
 	}
 	return answered{}, false // cancelled, or not an answer
+}
+
+// consoleWaiter is what a journal offers a guard that waits in the console: its
+// request marked as waited for, dropped when the wait is killed, and read
+// again for an answer given with guard approve or reject.
+type consoleWaiter interface {
+	SetWaiting(id string, pid int, start uint64) error
+	DropPending(id string) error
+	PendingStatus(id string) (string, error)
+	TakeOnce(sum, cwd string, now time.Time) (bool, error)
+}
+
+// approvedElsewhere looks whether request id was answered with guard
+// approve or reject while guard waited in the console.
+func (a *app) approvedElsewhere(w consoleWaiter, j job, v grants.Verdict, id, sum string) (answered, bool) {
+	st, err := w.PendingStatus(id)
+	if err != nil {
+		return answered{}, false
+	}
+	switch st {
+	case ccs.StatusApprovedOnce:
+		if ok, err := w.TakeOnce(sum, j.cwd, a.env.now()); err == nil && ok {
+			return answered{answerOnce, viaApprove}, true
+		}
+	case ccs.StatusApprovedProject:
+		return answered{answerProject, viaApprove}, true
+	case ccs.StatusApprovedGlobal:
+		return answered{answerGlobal, viaApprove}, true
+	case ccs.StatusRejected:
+		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: rejected with guard reject; do not retry\n", oneLine(v.Rule))
+		return answered{answerDeny, viaApprove}, true
+	}
+	return answered{}, false
 }
 
 // readAnswer reads one answer line of at most MaxConsoleAnswer bytes.

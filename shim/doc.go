@@ -75,9 +75,14 @@
 // So before asking, guard judges the terminal ([TrustTerminal]; for
 // another process, [TrustProcessTerminal]). It is a human's only when:
 //
-//   - It is not a pseudo-terminal at all (a virtual console, a serial
-//     line): the kernel's own terminal. Or:
-//   - guard finds who holds its master side: every process with a
+//   - A terminal that is no pseudo-terminal (a virtual console /dev/ttyN,
+//     a serial line, the kernel's console) has no program guard could
+//     name as its holder, and an agent that can open one (root can) may
+//     make it its own and run guard there. It counts only when the human
+//     lists its device in trusted_terminals (a path like /dev/tty2, a glob
+//     like /dev/tty[0-9]*, or another path to the same device), and only
+//     while nothing of the agent's tree can push keys into it (below).
+//   - Otherwise guard finds who holds its master side: every process with a
 //     descriptor to /dev/ptmx whose /proc/PID/fdinfo tty-index is the
 //     terminal's pts number. None found (another PID namespace, a process
 //     guard may not read, no /proc, not Linux) is not a human's ("cannot
@@ -114,10 +119,17 @@
 //     a human's.
 //   - A holder whose environment has GUARD_ACTIVE was started by a command
 //     guard ran: not a human's.
-//   - Where the kernel lets a process push keys into its controlling
-//     terminal (TIOCSTI: before Linux 6.2, or dev.tty.legacy_tiocsti=1),
-//     an agent sharing guard's terminal could type the answer: not a
-//     human's.
+//   - No process of the agent's tree (the agent and what descends from
+//     it, guard itself aside; with no agent below the holder, every
+//     process outside guard's chain of parents) may be able to push keys
+//     into the terminal with TIOCSTI: one whose controlling terminal it is,
+//     where the kernel allows that (before Linux 6.2, or
+//     dev.tty.legacy_tiocsti=1), or one with CAP_SYS_ADMIN (root) that
+//     holds it at all, by a descriptor or as its controlling terminal.
+//     guard scans /proc for them. So as root, the agent's own terminal is
+//     never asked on: a guard watch in a terminal of the human's is.
+//     (A root agent could still open a terminal after guard looked; root
+//     is beyond what a terminal check can hold.)
 //
 // Every read is bounded (8192 processes, 200000 descriptors, 64 parent
 // links) and never blocks; any error is not a human's. It runs only when
@@ -125,9 +137,10 @@
 //
 // # The prompt
 //
-// An answer is a key, then Enter: o (once), p (this project), g
-// (everywhere, confirmed with y and Enter), e (edit the pattern, then p or
-// g), d (deny); v shows the unredacted command once, on that terminal only.
+// An answer is a key, then Enter: o (once), p (this project), t (this
+// project for a while: a duration, Enter alone for 2h; the grant expires),
+// g (everywhere, confirmed with y and Enter), e (edit the pattern, then p,
+// t or g), d (deny); v shows the unredacted command once, on that terminal only.
 // Any other key shows the choices again. Keys typed before the question,
 // or within 150 ms of it being drawn, are thrown away. Ctrl-C, Esc,
 // Ctrl-D, the ask timeout and signals deny. [Reply] says how it ended

@@ -25,6 +25,9 @@ type Env struct {
 	Cwd                   string
 	Now                   func() time.Time
 	Self                  string // path of the running guard executable
+	// Version is what install.sh linked in as the version ("" in a plain
+	// go build): see VersionString.
+	Version string
 }
 
 // getenv is Env.Getenv that tolerates a nil function.

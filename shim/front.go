@@ -52,13 +52,19 @@ func Front(env Env) int {
 		fmt.Fprintf(env.Stderr, "guard: error: %s is guard itself, not the management CLI; reinstall guard with ./install.sh\n", args[0])
 		return ExitFailure
 	}
-	if len(args) > 1 && args[1] == "hook" && dispatchName(args[0]) == "" {
+	completing := IsCompletion(args)
+	if !completing && len(args) > 2 && args[1] == "hook" && args[2] != "--help" && args[2] != "-h" && dispatchName(args[0]) == "" {
 		return Hook(env, args[2:])
 	}
-	if IsShellInvocation(args) {
+	if len(args) == 2 && dispatchName(args[0]) == "" && (args[1] == "--version" || args[1] == "-V" || args[1] == "version") {
+		// answered here: it must work where guard-cli is missing or broken
+		fmt.Fprintln(env.Stdout, VersionString(env.Version))
+		return 0
+	}
+	if IsShellInvocation(args) && !completing {
 		return Main(env)
 	}
-	if args[1] == "exec" {
+	if args[1] == "exec" && !completing {
 		// A relative --cwd with no readable working directory is guard-cli's
 		// to refuse, with its message.
 		if x, ok := parseExec(args[2:]); ok && (filepath.IsAbs(x.cwd) || env.Cwd != "") {
@@ -81,6 +87,14 @@ func Front(env Env) int {
 	err = syscall.Exec(path, argv, env.Environ)
 	fmt.Fprintf(env.Stderr, "guard: error: run %s: %v\n", path, err)
 	return ExitFailure
+}
+
+// IsCompletion reports whether args is a shell's completion request to
+// guard (its last word --generate-bash-completion, guard completion): it
+// goes to guard-cli, and is never run as a command line, whatever words
+// come before it.
+func IsCompletion(args []string) bool {
+	return len(args) > 1 && dispatchName(args[0]) == "" && args[len(args)-1] == "--generate-bash-completion"
 }
 
 // execArgs is a guard exec command line, taken apart.

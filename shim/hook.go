@@ -187,6 +187,9 @@ func (a *app) hook(p hookProtocol) (exit int) {
 	}
 	s = s.As(p.agent) // [agents.NAME] profiles, power_agents, [[rule]] tables naming it
 	h.v = a.eng.decide(h.an, s)
+	if h.v.Decision != grants.Allow && grants.WouldAllowTrusted(h.an, s, nil, h.v) {
+		h.v.Reason += "; " + grants.UntrustedHint
+	}
 	how := byRule
 	if h.v.Decision == grants.Ask {
 		how = answered{p.askAnswer, viaHook}

@@ -136,7 +136,12 @@ func (te *testEngine) engine() engine {
 		grantFile: func(a Answer, cwd string) string {
 			return filepath.Join(te.dir, "grants-"+a.String())
 		},
-		addRule: func(file, pattern string) error { return appendLine(file, pattern) },
+		addRule: func(file, pattern string, until time.Time) error {
+			if !until.IsZero() {
+				pattern += " until " + until.UTC().Format(time.RFC3339)
+			}
+			return appendLine(file, pattern)
+		},
 		journal: func() (journal, error) {
 			if te.dir == "" {
 				return nil, errors.New("state directory is read-only")

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // Bounds on what judging a terminal reads from /proc: it runs only when
@@ -245,4 +247,92 @@ func fdsReadable(pid int) bool {
 	}
 	f.Close()
 	return true
+}
+
+// terminalUsers lists the processes that hold the terminal major:minor:
+// as their controlling terminal (stat's tty_nr), or through a descriptor
+// that names a device file of that number. Processes guard may not read
+// are not seen. It stops with an error past the scan bounds.
+func terminalUsers(major, minor uint32) ([]termUser, error) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil, err
+	}
+	names, err := d.Readdirnames(maxProcScan + 1)
+	d.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read /proc: %w", err)
+	}
+	if len(names) > maxProcScan {
+		return nil, fmt.Errorf("more than %d processes", maxProcScan)
+	}
+	want := unix.Mkdev(major, minor)
+	fds := 0
+	var out []termUser
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
+		if err != nil || pid <= 0 {
+			continue
+		}
+		u := termUser{pid: pid}
+		if st, err := readStat(pid); err == nil && st.ttyNr != 0 {
+			if maj, min := ttyNrDev(st.ttyNr); maj == major && min == minor {
+				u.ctty = true
+			}
+		}
+		dir := "/proc/" + name + "/fd"
+		if f, err := os.Open(dir); err == nil {
+			links, err := f.Readdirnames(-1)
+			f.Close()
+			if err == nil {
+				fds += len(links)
+				if fds > maxFdScan {
+					return nil, fmt.Errorf("more than %d open descriptors", maxFdScan)
+				}
+			}
+			for _, l := range links {
+				target, err := os.Readlink(dir + "/" + l)
+				if err != nil || !strings.HasPrefix(target, "/") {
+					continue // a pipe, a socket, an anonymous inode
+				}
+				var st unix.Stat_t
+				if unix.Stat(dir+"/"+l, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFCHR && st.Rdev == want {
+					u.fd = true
+					break
+				}
+			}
+		}
+		if u.ctty || u.fd {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+// capSysAdmin is CAP_SYS_ADMIN's bit in a capability set.
+const capSysAdmin = 21
+
+// procSysAdmin reports whether pid has CAP_SYS_ADMIN in its effective set
+// (/proc/PID/status CapEff), or guard cannot tell.
+func procSysAdmin(pid int) bool {
+	b, err := readProcFile("/proc/"+strconv.Itoa(pid)+"/status", 16<<10)
+	if err != nil {
+		return true
+	}
+	has, ok := parseCapEff(b, capSysAdmin)
+	return has || !ok
+}
+
+// parseCapEff reads whether bit is set in a status file's CapEff line.
+func parseCapEff(b []byte, bit uint) (has, ok bool) {
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, found := strings.CutPrefix(line, "CapEff:"); found {
+			n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			if err != nil {
+				return false, false
+			}
+			return n&(1<<bit) != 0, true
+		}
+	}
+	return false, false
 }

@@ -57,6 +57,9 @@ type Reply struct {
 	Answer  Answer
 	Pattern string // the pattern to store for AnswerProject and AnswerGlobal
 	Outcome Outcome
+	// For is how long a project grant counts ([t]: allow here for a
+	// while); 0 is for good.
+	For time.Duration
 }
 
 // Question is what the prompt shows. Command and Suggest must already be
@@ -78,6 +81,12 @@ type Question struct {
 	// "" offers no v. The human may view it once, on this terminal; it is
 	// never stored or written anywhere else.
 	Unredacted string
+	// Typed: the person at this terminal typed the command (guard's
+	// interactive shell), so the question speaks to them, not of an agent.
+	Typed bool
+	// Withdrawn, when it closes, ends the prompt with ErrAskWithdrawn: the
+	// command that asked stopped waiting (guard watch).
+	Withdrawn <-chan struct{}
 }
 
 // PromptEnd says why a prompt ended without an answer. Each is a deny.
@@ -86,10 +95,11 @@ type PromptEnd string
 func (e PromptEnd) Error() string { return string(e) }
 
 const (
-	ErrAskTimeout  PromptEnd = "no answer in time"
-	ErrAskEOF      PromptEnd = "the terminal closed"
-	ErrAskCanceled PromptEnd = "the prompt was cancelled"
-	ErrAskSignal   PromptEnd = "guard was interrupted while asking"
+	ErrAskTimeout   PromptEnd = "no answer in time"
+	ErrAskEOF       PromptEnd = "the terminal closed"
+	ErrAskCanceled  PromptEnd = "the prompt was cancelled"
+	ErrAskSignal    PromptEnd = "guard was interrupted while asking"
+	ErrAskWithdrawn PromptEnd = "the command stopped waiting"
 )
 
 // maxShownLines bounds how much of a long script the prompt prints.
@@ -124,7 +134,7 @@ func Prompt(tty *os.File, q Question, timeout time.Duration) (Reply, error) {
 	// Keys typed before the question was shown were not meant as its answer.
 	_ = unix.IoctlSetInt(fd, unix.TCFLSH, unix.TCIFLUSH)
 
-	p := &prompter{tty: tty, q: q, timeout: timeout, keys: keyReader{fd: fd, deadline: time.Now().Add(timeout), sigs: sigs}}
+	p := &prompter{tty: tty, q: q, timeout: timeout, keys: keyReader{fd: fd, deadline: time.Now().Add(timeout), sigs: sigs, withdrawn: q.Withdrawn}}
 	r, err := p.ask()
 	if err != nil {
 		p.say("\r\n  denied: %s\r\n", err)
@@ -186,7 +196,11 @@ func (p *prompter) choose(valid string) (byte, error) {
 
 func (p *prompter) ask() (Reply, error) {
 	q := p.q
-	p.say("\r\nguard: the agent wants to run:\r\n")
+	if q.Typed {
+		p.say("\r\nguard: you asked to run:\r\n")
+	} else {
+		p.say("\r\nguard: the agent wants to run:\r\n")
+	}
 	p.showCommand(q.Command)
 	if note := ControlNote(q.Command+q.Suggest+q.Reason, q.Cwd+q.Root, ""); note != "" {
 		p.say("  %s\r\n", note)
@@ -210,9 +224,9 @@ func (p *prompter) ask() (Reply, error) {
 	for {
 		valid, line := "od", "[o] allow once"
 		if full && q.ProjectOnly {
-			valid, line = "oped", line+"  [p] allow for this project  [e] edit pattern"
+			valid, line = "opted", line+"  [p] allow for this project  [t] … for a while  [e] edit pattern"
 		} else if full {
-			valid, line = "opged", line+"  [p] allow for this project  [g] allow everywhere  [e] edit pattern"
+			valid, line = "optged", line+"  [p] allow for this project  [t] … for a while  [g] allow everywhere  [e] edit pattern"
 		}
 		if q.Unredacted != "" && !p.viewed {
 			valid, line = valid+"v", line+"  [v] view unredacted"
@@ -233,6 +247,14 @@ func (p *prompter) ask() (Reply, error) {
 		case 'p':
 			p.say("\r\n  allow for this project: %s\r\n", redact.Visible(q.Suggest))
 			return Reply{Answer: AnswerProject, Pattern: q.Suggest, Outcome: OutcomeProject}, nil
+		case 't':
+			d, err := p.askFor(q.Suggest)
+			if err != nil {
+				return Reply{}, err
+			}
+			if d > 0 {
+				return Reply{Answer: AnswerProject, Pattern: q.Suggest, Outcome: OutcomeProject, For: d}, nil
+			}
 		case 'g':
 			ok, err := p.confirmGlobal(q.Suggest)
 			if err != nil {
@@ -271,6 +293,82 @@ func (p *prompter) showCommand(text string) {
 	}
 }
 
+// defaultFor is what [t] offers: a grant for the rest of a working session.
+const defaultFor = 2 * time.Hour
+
+// askFor asks how long a project grant of pattern should count: Enter
+// takes defaultFor; 0 means the human went back (or typed no duration).
+func (p *prompter) askFor(pattern string) (time.Duration, error) {
+	p.say("\r\n")
+	p.cue("  allow %s here for how long? (enter: %s, or e.g. 30m, 1d; esc to deny): ", redact.Visible(pattern), shortDuration(defaultFor))
+	line, err := p.readLine("")
+	if err != nil {
+		return 0, err
+	}
+	if line == "" {
+		line = shortDuration(defaultFor)
+	}
+	d, ok := parseFor(line)
+	if !ok {
+		p.say("\r\n  not a duration like 30m, 2h or 1d\r\n")
+		return 0, nil
+	}
+	p.say("\r\n  allow for this project for %s: %s\r\n", shortDuration(d), redact.Visible(pattern))
+	return d, nil
+}
+
+// parseFor reads a duration as the prompt takes it: Go's (30m, 2h) or days
+// (1d), positive and at most a year.
+func parseFor(s string) (time.Duration, bool) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days := 0
+		for _, c := range []byte(n) {
+			if c < '0' || c > '9' || days > 366 {
+				return 0, false
+			}
+			days = days*10 + int(c-'0')
+		}
+		return time.Duration(days) * 24 * time.Hour, n != "" && days > 0 && days <= 366
+	}
+	d, err := time.ParseDuration(s)
+	return d, err == nil && d > 0 && d <= 366*24*time.Hour
+}
+
+// readLine reads a line the human types on the prompt, starting from
+// initial (shown already), with backspace and Ctrl-U. Esc and Ctrl-C
+// cancel, Ctrl-D is the end of the terminal.
+func (p *prompter) readLine(initial string) (string, error) {
+	line := []byte(initial)
+	for {
+		c, err := p.keys.next()
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case c == '\r' || c == '\n':
+			return strings.TrimSpace(string(line)), nil
+		case c == 0x03 || c == 0x1b:
+			return "", ErrAskCanceled
+		case c == 0x04:
+			return "", ErrAskEOF
+		case c == 0x7f || c == 0x08:
+			if len(line) > 0 {
+				_, size := utf8.DecodeLastRune(line)
+				line = line[:len(line)-size]
+				p.say("\b \b")
+			}
+		case c == 0x15: // Ctrl-U
+			p.say("%s", strings.Repeat("\b \b", utf8.RuneCount(line)))
+			line = line[:0]
+		case c >= 0x20:
+			line = append(line, c)
+			if c < 0x80 || utf8.FullRune(line[lastRuneStart(line):]) {
+				p.say("%s", line[lastRuneStart(line):])
+			}
+		}
+	}
+}
+
 // confirmGlobal asks again before a pattern is granted in every project.
 func (p *prompter) confirmGlobal(pattern string) (bool, error) {
 	p.say("\r\n  allow %s in every project?\r\n", redact.Visible(pattern))
@@ -289,36 +387,10 @@ func (p *prompter) edit(pattern string, projectOnly bool) (Reply, error) {
 	orig := pattern
 	p.say("\r\n")
 	p.cue("  pattern (enter to accept, esc to deny): %s", redact.Visible(pattern))
-	line := []byte(pattern)
-	for accepted := false; !accepted; {
-		c, err := p.keys.next()
-		if err != nil {
-			return Reply{}, err
-		}
-		switch {
-		case c == '\r' || c == '\n':
-			accepted = true
-		case c == 0x03 || c == 0x1b:
-			return Reply{}, ErrAskCanceled
-		case c == 0x04:
-			return Reply{}, ErrAskEOF
-		case c == 0x7f || c == 0x08:
-			if len(line) > 0 {
-				_, size := utf8.DecodeLastRune(line)
-				line = line[:len(line)-size]
-				p.say("\b \b")
-			}
-		case c == 0x15: // Ctrl-U
-			p.say("%s", strings.Repeat("\b \b", utf8.RuneCount(line)))
-			line = line[:0]
-		case c >= 0x20:
-			line = append(line, c)
-			if c < 0x80 || utf8.FullRune(line[lastRuneStart(line):]) {
-				p.say("%s", line[lastRuneStart(line):])
-			}
-		}
+	pattern, err := p.readLine(pattern)
+	if err != nil {
+		return Reply{}, err
 	}
-	pattern = strings.TrimSpace(string(line))
 	if pattern == "" || !utf8.ValidString(pattern) {
 		p.say("\r\n  empty or invalid pattern: deny\r\n")
 		return Reply{Answer: AnswerDeny, Outcome: OutcomeDeny}, nil
@@ -330,9 +402,9 @@ func (p *prompter) edit(pattern string, projectOnly bool) (Reply, error) {
 		return o
 	}
 	for {
-		choices, valid := "[p] allow for this project  [g] allow everywhere  [d] deny", "pgd"
+		choices, valid := "[p] allow for this project  [t] … for a while  [g] allow everywhere  [d] deny", "ptgd"
 		if projectOnly {
-			choices, valid = "[p] allow for this project  [d] deny", "pd"
+			choices, valid = "[p] allow for this project  [t] … for a while  [d] deny", "ptd"
 		}
 		p.say("\r\n  %s\r\n", choices)
 		p.cue("  answer, then enter: ")
@@ -344,6 +416,14 @@ func (p *prompter) edit(pattern string, projectOnly bool) (Reply, error) {
 		case 'p':
 			p.say("\r\n  allow for this project: %s\r\n", redact.Visible(pattern))
 			return Reply{Answer: AnswerProject, Pattern: pattern, Outcome: outcome(OutcomeProject)}, nil
+		case 't':
+			d, err := p.askFor(pattern)
+			if err != nil {
+				return Reply{}, err
+			}
+			if d > 0 {
+				return Reply{Answer: AnswerProject, Pattern: pattern, Outcome: outcome(OutcomeProject), For: d}, nil
+			}
 		case 'g':
 			ok, err := p.confirmGlobal(pattern)
 			if err != nil {
@@ -376,6 +456,8 @@ type keyReader struct {
 	deadline time.Time
 	sigs     <-chan os.Signal
 	buf      []byte
+	// withdrawn closes when the question no longer needs an answer.
+	withdrawn <-chan struct{}
 }
 
 // next returns the next key byte. Escape sequences (arrow keys and the like)
@@ -406,6 +488,8 @@ func (k *keyReader) byte() (byte, error) {
 		select {
 		case <-k.sigs:
 			return 0, ErrAskSignal
+		case <-k.withdrawn:
+			return 0, ErrAskWithdrawn
 		default:
 		}
 		left := time.Until(k.deadline)

@@ -201,6 +201,34 @@ func TestPromptAnswers(t *testing.T) {
 	}
 }
 
+// t stores the project grant for a while: enter takes 2h, or a duration
+// typed; anything else goes back to the choices.
+func TestPromptFor(t *testing.T) {
+	for _, tc := range []struct {
+		keys []string
+		want Answer
+		pat  string
+		d    time.Duration
+	}{
+		{[]string{"t\r", "<cue>", "\r"}, AnswerProject, "npm install *", 2 * time.Hour},
+		{[]string{"t\r", "<cue>", "30m\r"}, AnswerProject, "npm install *", 30 * time.Minute},
+		{[]string{"t\r", "<cue>", "1d\r"}, AnswerProject, "npm install *", 24 * time.Hour},
+		{[]string{"t\r", "<cue>", "soon\r", "<cue>", "d\r"}, AnswerDeny, "", 0},
+		{[]string{"t\r", "<cue>", "0s\r", "<cue>", "p\r"}, AnswerProject, "npm install *", 0},
+		{[]string{"e\r", "<cue>", "\x7f", "left-pad\r", "<cue>", "t\r", "<cue>", "3h\r"}, AnswerProject, "npm install left-pad", 3 * time.Hour},
+	} {
+		r := ask(t, npmQ, 10*time.Second, tc.keys...)
+		if r.r.Answer != tc.want || r.r.Pattern != tc.pat || r.r.For != tc.d || r.err != nil {
+			t.Errorf("keys %q: got %v %q %v %v", tc.keys, r.r.Answer, r.r.Pattern, r.r.For, r.err)
+		}
+	}
+	for in, want := range map[string]time.Duration{"2h": 2 * time.Hour, "1d": 24 * time.Hour, "366d": 366 * 24 * time.Hour, "367d": 0, "0d": 0, "d": 0, "-1h": 0, "x": 0} {
+		if got, ok := parseFor(in); got != want && ok || !ok && want != 0 {
+			t.Errorf("parseFor(%q) = %v %v", in, got, ok)
+		}
+	}
+}
+
 func TestPromptKeyWithoutEnter(t *testing.T) {
 	// o alone answers nothing: the prompt runs out of time.
 	r := ask(t, npmQ, 1500*time.Millisecond, "o")
@@ -375,5 +403,16 @@ func TestPromptShowsProject(t *testing.T) {
 	q.OnceOnly = true
 	if _, shown := askShown(t, q, 10*time.Second, "d\r"); strings.Contains(shown, "project:") {
 		t.Errorf("project shown for a once-only question: %q", shown)
+	}
+}
+
+// A command the person at the terminal typed (guard's interactive shell)
+// is theirs: the question says "you", not "the agent".
+func TestPromptTypedSaysYou(t *testing.T) {
+	q := npmQ
+	q.Typed = true
+	r, shown := askShown(t, q, 10*time.Second, "o\r")
+	if r.r.Answer != AnswerOnce || !strings.Contains(shown, "guard: you asked to run:") || strings.Contains(shown, "the agent") {
+		t.Errorf("got %v; screen:\n%s", r.r.Answer, shown)
 	}
 }

@@ -68,6 +68,17 @@ func (c *ccsJournal) AddPending(p pendingRequest) (string, error) {
 
 func (c *ccsJournal) Close() error { return c.store.Close() }
 
+func (c *ccsJournal) SetWaiting(id string, pid int, start uint64) error {
+	return c.store.SetWaiting(id, pid, start)
+}
+
+func (c *ccsJournal) DropPending(id string) error { return c.store.DropPending(id) }
+
+func (c *ccsJournal) PendingStatus(id string) (string, error) {
+	p, err := c.store.GetPending(id)
+	return p.Status, err
+}
+
 func (c *ccsJournal) Probe() error { return c.store.Probe() }
 
 func (c *ccsJournal) NoteLost(at time.Time) error { return c.store.NoteLost(at) }

@@ -1,6 +1,7 @@
 package shim
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,6 +21,24 @@ type TTYTrust struct {
 	Human  bool
 	Why    string // one line, lowercase: why not (or what holds it when Human)
 	Holder int    // pid holding the master side, 0 if unknown
+	// Console is the device of a console terminal (/dev/tty2) that
+	// trusted_terminals does not list, and Program the program of a holder
+	// that is not a terminal guard knows (tmux, say): what the human may
+	// list there.
+	Console, Program string
+}
+
+// Hint says where an answer can come from when guard will not ask on this
+// terminal; config is the global config.toml. One line, no trailing period.
+func (t TTYTrust) Hint(config string) string {
+	h := "run guard watch in a terminal of your own, outside the agent and not inside tmux or screen: commands then wait there for your answer"
+	switch {
+	case t.Console != "":
+		return h + "; or list " + t.Console + " in trusted_terminals in " + config
+	case t.Program != "":
+		return h + "; or list " + redact.Visible(t.Program) + " in trusted_terminals in " + config + " (for a multiplexer that lets any of your processes answer)"
+	}
+	return h
 }
 
 // TrustTerminal judges the terminal open as tty, for this process.
@@ -137,15 +156,15 @@ var shellPrograms = []string{
 // judgeTerminal applies the rule to pid and the terminal major:minor.
 func judgeTerminal(pid int, major, minor uint32, trusted []string) TTYTrust {
 	idx, isPty := ptyIndex(major, minor)
-	if !isPty {
-		if major == 5 || major == 0 {
-			return untrusted(0, "cannot tell which terminal this is")
-		}
-		return TTYTrust{Human: true, Why: "a console terminal, not a pseudo-terminal"}
+	if !isPty && (major == 5 || major == 0) {
+		return untrusted(0, "cannot tell which terminal this is")
 	}
 	chain, err := ancestors(pid)
 	if err != nil {
 		return untrusted(0, "cannot read the process tree: "+err.Error())
+	}
+	if !isPty {
+		return judgeConsole(chain, major, minor, trusted)
 	}
 	holders, err := ptyHolders(idx)
 	if err != nil {
@@ -189,14 +208,177 @@ func judgeTerminal(pid int, major, minor uint32, trusted []string) TTYTrust {
 			best = t
 		}
 	}
-	// The agent shares the terminal: on kernels that allow it, it can push
-	// keys into the terminal's input (TIOCSTI) as if typed.
-	if a := chain[agent]; at[best.Holder] > agent && a.ttyNr != 0 {
-		if amaj, amin := ttyNrDev(a.ttyNr); amaj == major && amin == minor && tiocstiAllowed() {
-			return untrusted(best.Holder, fmt.Sprintf("the agent (%s pid %d) shares this terminal and the kernel lets it type into it (tiocsti); sysctl dev.tty.legacy_tiocsti=0 closes that", procName(a), a.pid))
-		}
+	// The agent's tree shares the terminal: it may push keys into its
+	// input (TIOCSTI) as if typed. With no agent below the holder (a human
+	// typed the command in it), anyone outside guard's own chain may be it.
+	agentPid := 0
+	if at[best.Holder] > agent {
+		agentPid = chain[agent].pid
+	}
+	if why := injectionWhy(chain, agentPid, major, minor); why != "" {
+		return untrusted(best.Holder, why)
 	}
 	return best
+}
+
+// judgeConsole judges a terminal that is no pseudo-terminal: a virtual
+// console, a serial line, the kernel's console. No program holds it that
+// guard could name, and an agent that can open it (root can) may make it
+// its own and run guard there, so it counts only when the human listed its
+// device in trusted_terminals, and only while nothing of the agent's tree
+// can push keys into it.
+func judgeConsole(chain []procInfo, major, minor uint32, trusted []string) TTYTrust {
+	dev, err := charDevName(major, minor)
+	if err != nil {
+		return untrusted(0, fmt.Sprintf("cannot tell which terminal %d:%d is: %v", major, minor, err))
+	}
+	if !consoleListed(dev, unix.Mkdev(major, minor), trusted) {
+		return TTYTrust{Console: dev, Why: oneLine(fmt.Sprintf("%s is a console, not a pseudo-terminal: it counts as a human's only when listed in trusted_terminals", dev))}
+	}
+	agent := -1
+	self, _ := os.Executable()
+	guards := Binaries(self)
+	for i, p := range chain {
+		exe, _, err := procExe(p.pid)
+		if err == nil && (isOneOf(filepath.Base(exe), shellPrograms) || isOneOf(exe, guards) || isOneOf(filepath.Base(exe), sessionPrograms)) {
+			continue
+		}
+		if p.pid == 1 {
+			break
+		}
+		agent = i
+		break
+	}
+	agentPid := 0
+	if agent >= 0 {
+		agentPid = chain[agent].pid
+	}
+	if why := injectionWhy(chain, agentPid, major, minor); why != "" {
+		return untrusted(0, why)
+	}
+	return TTYTrust{Human: true, Why: fmt.Sprintf("the console %s, listed in trusted_terminals", dev)}
+}
+
+// sessionPrograms start a person's session on a console: between them and
+// pid 1 there is no agent.
+var sessionPrograms = []string{"login", "agetty", "getty", "mingetty", "su", "sudo", "doas", "runuser", "systemd"}
+
+// consoleListed reports whether trusted_terminals lists the console dev
+// (e.g. /dev/tty2): by its path, by a glob (/dev/tty[0-9]*), or by another
+// path to the same device (/dev/serial/by-id/…).
+func consoleListed(dev string, rdev uint64, trusted []string) bool {
+	for _, t := range trusted {
+		if !strings.HasPrefix(t, "/dev/") {
+			continue
+		}
+		if ok, _ := filepath.Match(t, dev); ok {
+			return true
+		}
+		var st unix.Stat_t
+		if !strings.ContainsAny(t, "*?[\\") && unix.Stat(t, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFCHR && st.Rdev == rdev {
+			return true
+		}
+	}
+	return false
+}
+
+// charDevName names a character device by its number, as the kernel does
+// (/sys/dev/char/MAJ:MIN/uevent, DEVNAME).
+func charDevName(major, minor uint32) (string, error) {
+	b, err := readProcFile(fmt.Sprintf("/sys/dev/char/%d:%d/uevent", major, minor), procStatLimit)
+	if err != nil {
+		return "", err
+	}
+	return parseDevName(b)
+}
+
+// parseDevName reads DEVNAME from a uevent file as a /dev path.
+func parseDevName(b []byte) (string, error) {
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "DEVNAME="); ok {
+			if v == "" || strings.Contains(v, "..") || strings.HasPrefix(v, "/") {
+				break
+			}
+			return "/dev/" + v, nil
+		}
+	}
+	return "", errors.New("no device name")
+}
+
+// injectionWhy says why the agent's tree can push keys into the terminal
+// major:minor, or "" when it cannot. A process can when the terminal is its
+// controlling one and the kernel allows TIOCSTI (before Linux 6.2, or
+// dev.tty.legacy_tiocsti=1), or when it has CAP_SYS_ADMIN (root, usually)
+// and holds the terminal at all. The agent's tree is the agent and what
+// descends from it (guard itself aside); with no agent (agentPid 0: a human
+// typed guard's command line) it is every process outside guard's own
+// chain of parents. A scan that cannot finish is an injector.
+func injectionWhy(chain []procInfo, agentPid int, major, minor uint32) string {
+	users, err := terminalUsers(major, minor)
+	if err != nil {
+		return "cannot tell who else holds this terminal: " + err.Error()
+	}
+	inChain := map[int]bool{}
+	for _, p := range chain {
+		inChain[p.pid] = true
+	}
+	for i := range users {
+		u := &users[i]
+		switch {
+		case u.pid == chain[0].pid:
+			continue // guard itself
+		case agentPid == 0:
+			u.inTree = !inChain[u.pid]
+		default:
+			u.inTree = u.pid == agentPid || descendsFrom(u.pid, agentPid)
+		}
+		if u.inTree {
+			u.sysAdmin = procSysAdmin(u.pid)
+			if st, err := readStat(u.pid); err == nil {
+				u.name = procName(st)
+			}
+		}
+	}
+	return injectorWhy(users, agentPid, tiocstiAllowed())
+}
+
+// termUser is a process that holds a terminal: as its controlling terminal
+// (ctty), through a descriptor (fd), or both.
+type termUser struct {
+	pid      int
+	ctty, fd bool
+	inTree   bool // the agent's tree (see injectionWhy)
+	sysAdmin bool // has CAP_SYS_ADMIN, or guard could not tell
+	name     string
+}
+
+// injectorWhy is injectionWhy's decision on what the scan found; legacy
+// says whether the kernel allows TIOCSTI on a controlling terminal.
+func injectorWhy(users []termUser, agentPid int, legacy bool) string {
+	var found *termUser
+	for i := range users {
+		u := &users[i]
+		if !u.inTree || !((u.ctty && legacy) || u.sysAdmin) {
+			continue
+		}
+		if found == nil || u.pid == agentPid {
+			found = u
+		}
+	}
+	if found == nil {
+		return ""
+	}
+	who := fmt.Sprintf("a process of the agent's tree (%s pid %d)", found.name, found.pid)
+	switch {
+	case found.pid == agentPid:
+		who = fmt.Sprintf("the agent (%s pid %d)", found.name, found.pid)
+	case agentPid == 0:
+		who = fmt.Sprintf("another process (%s pid %d)", found.name, found.pid)
+	}
+	if found.ctty && legacy {
+		return who + " shares this terminal and the kernel lets it type into it (tiocsti); sysctl dev.tty.legacy_tiocsti=0 closes that"
+	}
+	return who + " holds this terminal with cap_sys_admin (as root), which lets it type into it (tiocsti)"
 }
 
 // judgeHolder judges one process holding the master side. viaSSH: h is an
@@ -222,7 +404,9 @@ func judgeHolder(h int, chain []procInfo, at map[int]int, agent int, trusted []s
 		if pos == agent && !listedNotHost(why) {
 			return untrusted(h, fmt.Sprintf("terminal held by the agent's process tree: %s pid %d", name, h))
 		}
-		return untrusted(h, fmt.Sprintf("terminal held by %s pid %d: %s", name, h, why))
+		t := untrusted(h, fmt.Sprintf("terminal held by %s pid %d: %s", name, h, why))
+		t.Program, _, _ = procExe(h)
+		return t
 	}
 	if pos == agent && kind != emulator {
 		// Nothing between the host and guard but shells: whoever drives

@@ -179,6 +179,9 @@ func TestMainOwnPtyDoesNotPrompt(t *testing.T) {
 	if strings.Contains(p.shown(), "wants to run") {
 		t.Errorf("prompted on the agent's pty: %q", p.shown())
 	}
+	if !strings.Contains(r.errOut(), "\nguard: hint: run guard watch in a terminal of your own, outside the agent and not inside tmux or screen: commands then wait there for your answer\n") {
+		t.Errorf("no hint: %q", r.errOut())
+	}
 	if b, err := os.ReadFile(filepath.Join(r.te.dir, "pending.jsonl")); err != nil || !strings.Contains(string(b), "echo ran") {
 		t.Errorf("pending: %s %v", b, err)
 	}
@@ -296,6 +299,7 @@ func (s *screen) waitFor(t *testing.T, text string) {
 type terminalSetup struct {
 	dir, journal, host, agent string
 	env                       []string
+	keepSysAdmin              bool // as root, start the terminal with cap_sys_admin
 }
 
 func newTerminalSetup(t *testing.T, config string) *terminalSetup {
@@ -362,6 +366,16 @@ type terminalRun struct {
 func (s *terminalSetup) start(t *testing.T, host string, env []string, argv ...string) *terminalRun {
 	t.Helper()
 	cmd := exec.Command(host, argv...)
+	if os.Geteuid() == 0 && !s.keepSysAdmin {
+		// As root, every process of the tree may type into any terminal
+		// it holds (tiocsti with cap_sys_admin), and guard says so: the
+		// tests of a human's terminal run without that capability.
+		setpriv, err := exec.LookPath("setpriv")
+		if err != nil {
+			t.Skip("root, and no setpriv to drop cap_sys_admin")
+		}
+		cmd = exec.Command(setpriv, append([]string{"--bounding-set", "-sys_admin", "--", host}, argv...)...)
+	}
 	cmd.Env = append(append(append([]string{}, s.env...), "SHIM_TEST_AS_TERMINAL=1"), env...)
 	cmd.Dir = s.dir
 	r := &terminalRun{screen: &screen{}, done: make(chan int, 1)}
@@ -453,6 +467,12 @@ func TestTerminalPaddedTreeDoesNotPrompt(t *testing.T) {
 	}
 	if !strings.Contains(out, "(terminal held by term-host pid ") || !strings.Contains(out, ": not a known terminal program)") {
 		t.Errorf("screen:\n%s", out)
+	}
+	// the hint names the routes that work from here, once
+	hint := "guard: hint: run guard watch in a terminal of your own, outside the agent and not inside tmux or screen: commands then wait there for your answer; or list " +
+		s.host + " in trusted_terminals in " + filepath.Join(s.dir, "config", "guard", "config.toml")
+	if strings.Count(out, hint) != 1 {
+		t.Errorf("want the hint %q once; screen:\n%s", hint, out)
 	}
 }
 
@@ -560,7 +580,13 @@ func TestTrustProcessTerminal(t *testing.T) {
 	if tr := TrustProcessTerminal(pid, nil); tr.Human || !strings.Contains(tr.Why, "not a known terminal program") {
 		t.Errorf("untrusted: %+v", tr)
 	}
-	if tr := TrustProcessTerminal(pid, []string{s.host}); !tr.Human || !strings.HasPrefix(tr.Why, "held by term-host pid ") {
+	tr := TrustProcessTerminal(pid, []string{s.host})
+	if tiocstiAllowed() {
+		// sleep, below sh, shares the terminal and may type into it
+		if tr.Human || !strings.HasPrefix(tr.Why, "a process of the agent's tree (sleep pid ") || !strings.Contains(tr.Why, "(tiocsti)") {
+			t.Errorf("trusted, tiocsti: %+v", tr)
+		}
+	} else if !tr.Human || !strings.HasPrefix(tr.Why, "held by term-host pid ") {
 		t.Errorf("trusted: %+v", tr)
 	}
 	r.wait(t)
@@ -649,5 +675,196 @@ func TestHostByNameNotTrustedAsRoot(t *testing.T) {
 	// the same program listed in trusted_terminals is the human's choice
 	if kind, _ := hostOf(cmd.Process.Pid, []string{fake}); kind != emulator {
 		t.Errorf("listed in trusted_terminals: got kind %d, want emulator", kind)
+	}
+}
+
+// A console (no pseudo-terminal) counts only when trusted_terminals lists
+// its device: by path, by glob, or by another path to the same device.
+func TestConsoleListed(t *testing.T) {
+	null := uint64(0)
+	if fi, err := os.Stat(os.DevNull); err == nil {
+		null = uint64(fi.Sys().(*syscall.Stat_t).Rdev)
+	}
+	for _, tc := range []struct {
+		dev     string
+		rdev    uint64
+		trusted []string
+		want    bool
+	}{
+		{"/dev/tty2", 0, nil, false},
+		{"/dev/tty2", 0, []string{"/dev/tty2"}, true},
+		{"/dev/tty2", 0, []string{"/dev/tty1"}, false},
+		{"/dev/tty12", 0, []string{"/dev/tty[0-9]*"}, true},
+		{"/dev/ttyS0", 0, []string{"/dev/tty[0-9]*"}, false},
+		{"/dev/ttyS0", 0, []string{"/dev/ttyS*"}, true},
+		// a program path is no device
+		{"/dev/tty2", 0, []string{"/usr/bin/xterm"}, false},
+		// another name for the same device
+		{"/dev/ttyX", null, []string{os.DevNull}, true},
+		{"/dev/ttyX", null + 1, []string{os.DevNull}, false},
+	} {
+		if got := consoleListed(tc.dev, tc.rdev, tc.trusted); got != tc.want {
+			t.Errorf("%s in %q: got %v", tc.dev, tc.trusted, got)
+		}
+	}
+}
+
+func TestParseDevName(t *testing.T) {
+	for in, want := range map[string]string{
+		"MAJOR=4\nMINOR=2\nDEVNAME=tty2\n": "/dev/tty2",
+		"DEVNAME=ttyS0":                    "/dev/ttyS0",
+		"MAJOR=4\n":                        "",
+		"DEVNAME=\n":                       "",
+		"DEVNAME=../etc/x\n":               "",
+		"DEVNAME=/dev/x\n":                 "",
+	} {
+		got, err := parseDevName([]byte(in))
+		if got != want || (err == nil) != (want != "") {
+			t.Errorf("%q: got %q %v", in, got, err)
+		}
+	}
+}
+
+func TestParseCapEff(t *testing.T) {
+	for in, want := range map[string][2]bool{
+		"Name:\tx\nCapEff:\t000001fffeffffff\n": {true, true},
+		"CapEff:\t0000000000000000\n":           {false, true},
+		"CapEff:\t0000000000200000":             {true, true},
+		"CapEff:\t00000000001fffff":             {false, true},
+		"CapEff:\tzz\n":                         {false, false},
+		"Name:\tx\n":                            {false, false},
+	} {
+		has, ok := parseCapEff([]byte(in), capSysAdmin)
+		if [2]bool{has, ok} != want {
+			t.Errorf("%q: got %v %v", in, has, ok)
+		}
+	}
+}
+
+// The decision on who may type into a terminal, on made-up scan results.
+func TestInjectorWhy(t *testing.T) {
+	const tiocsti = "shares this terminal and the kernel lets it type into it (tiocsti)"
+	const sysAdmin = "holds this terminal with cap_sys_admin (as root)"
+	for _, tc := range []struct {
+		name   string
+		users  []termUser
+		agent  int
+		legacy bool
+		want   string // a part of the reason, "" for none
+	}{
+		{"nobody", nil, 10, true, ""},
+		{"outside the tree", []termUser{{pid: 5, ctty: true, fd: true, sysAdmin: true}}, 10, true, ""},
+		{"agent shares, no legacy", []termUser{{pid: 10, ctty: true, fd: true, inTree: true, name: "agent"}}, 10, false, ""},
+		{"agent shares, legacy", []termUser{{pid: 10, ctty: true, fd: true, inTree: true, name: "agent"}}, 10, true, "the agent (agent pid 10) " + tiocsti},
+		{"agent holds an fd, legacy", []termUser{{pid: 10, fd: true, inTree: true, name: "agent"}}, 10, true, ""},
+		{"agent holds an fd as root", []termUser{{pid: 10, fd: true, inTree: true, sysAdmin: true, name: "agent"}}, 10, false, "the agent (agent pid 10) " + sysAdmin},
+		{"its child as root", []termUser{{pid: 11, fd: true, inTree: true, sysAdmin: true, name: "python3"}}, 10, false, "a process of the agent's tree (python3 pid 11) " + sysAdmin},
+		{"the agent named first", []termUser{{pid: 11, ctty: true, inTree: true, name: "sh"}, {pid: 10, ctty: true, inTree: true, name: "agent"}}, 10, true, "the agent (agent pid 10)"},
+		{"no agent: another process", []termUser{{pid: 7, ctty: true, inTree: true, name: "x"}}, 0, true, "another process (x pid 7) " + tiocsti},
+	} {
+		got := injectorWhy(tc.users, tc.agent, tc.legacy)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The scan finds a process of the agent's tree that holds a device, and
+// judges it by its capability; /dev/full plays the console (nothing else
+// holds it, unlike /dev/null, which test runners pass down).
+func TestInjectionScan(t *testing.T) {
+	const dev = "/dev/full"
+	full, err := os.OpenFile(dev, os.O_RDWR, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer full.Close()
+	fi, err := full.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdev := uint64(fi.Sys().(*syscall.Stat_t).Rdev)
+	major, minor := uint32((rdev>>8)&0xfff), uint32((rdev&0xff)|((rdev>>12)&0xfff00))
+	self, err := readStat(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func(stdio *os.File) *exec.Cmd {
+		cmd := exec.Command("sleep", "30")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio, stdio, stdio
+		if err := cmd.Start(); err != nil {
+			t.Skip(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd
+	}
+	holder := start(full)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	other := start(w)
+	var users []termUser
+	for i := 0; i < 200; i++ { // until exec has replaced the test binary's copy
+		if users, err = terminalUsers(major, minor); err != nil {
+			t.Fatal(err)
+		}
+		if exe, _, _ := procExe(holder.Process.Pid); filepath.Base(exe) == "sleep" {
+			if exe, _, _ := procExe(other.Process.Pid); filepath.Base(exe) == "sleep" {
+				break
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	found := false
+	for _, u := range users {
+		found = found || (u.pid == holder.Process.Pid && u.fd)
+		if u.pid == other.Process.Pid {
+			t.Errorf("a process that holds no %s was listed: %+v", dev, u)
+		}
+	}
+	if !found {
+		t.Fatalf("the holder %d was not found: %+v", holder.Process.Pid, users)
+	}
+	chain := []procInfo{self}
+	why := injectionWhy(chain, holder.Process.Pid, major, minor)
+	if procSysAdmin(holder.Process.Pid) {
+		if !strings.Contains(why, fmt.Sprintf("the agent (sleep pid %d) holds this terminal with cap_sys_admin", holder.Process.Pid)) {
+			t.Errorf("root holder: %q", why)
+		}
+	} else if why != "" {
+		t.Errorf("a holder without cap_sys_admin or the terminal as its own: %q", why)
+	}
+	if why := injectionWhy(chain, other.Process.Pid, major, minor); why != "" {
+		t.Errorf("an agent that holds nothing: %q", why)
+	}
+	// judged as a console: refused until listed
+	tr := judgeConsole(chain, major, minor, nil)
+	if tr.Human || tr.Console != dev || !strings.Contains(tr.Why, dev+" is a console, not a pseudo-terminal: it counts as a human's only when listed in trusted_terminals") {
+		t.Errorf("unlisted: %+v", tr)
+	}
+	if tr := judgeConsole(chain, major, minor, []string{"/dev/fu?l"}); tr.Console != "" || strings.Contains(tr.Why, "only when listed") {
+		t.Errorf("listed: %+v", tr)
+	}
+}
+
+// As root, an agent holding the terminal may type into it (tiocsti with
+// cap_sys_admin): a trusted terminal above it is not asked.
+func TestTerminalRootAgentRefused(t *testing.T) {
+	if !procSysAdmin(os.Getpid()) {
+		t.Skip("needs cap_sys_admin")
+	}
+	s := newTerminalSetup(t, "ask_timeout = \"10s\"\ntrusted_terminals = [\"HOST\"]\n")
+	s.keepSysAdmin = true
+	self, _ := os.Executable()
+	r := s.start(t, s.host, []string{"SHIM_TEST_CHILD=agent", "SHIM_TEST_GUARD_CTTY=1"}, s.agent, self, "-c", "echo ran")
+	stop := r.typeAnswers()
+	code := r.wait(t)
+	close(stop)
+	if out := r.screen.String(); code != ExitRefused || strings.Contains(out, "wants to run") ||
+		!strings.Contains(out, "(the agent (agent pid ") || !strings.Contains(out, "holds this terminal with cap_sys_admin (as root), which lets it type into it (tiocsti))") {
+		t.Errorf("exit %d; screen:\n%s", code, out)
 	}
 }

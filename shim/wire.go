@@ -69,14 +69,14 @@ func productionEngine(env *Env) engine {
 			_ = grants.RecordRoot(paths, root) // names the folder in guard grants list; the grant matters more
 			return paths.ProjectGrants(root)
 		},
-		addRule: func(file, pattern string) error {
+		addRule: func(file, pattern string, until time.Time) error {
 			if _, _, tier := grants.ParseTierGrant(pattern); tier {
-				return grants.AddRule(file, grants.Allow, pattern) // a tree, host or package: its table
+				return grants.AddRuleUntil(file, grants.Allow, pattern, until) // a tree, host or package: its table
 			}
 			if err := grants.ValidatePattern(grants.Allow, pattern); err != nil {
 				return err
 			}
-			return grants.AddRule(file, grants.Allow, pattern)
+			return grants.AddRuleUntil(file, grants.Allow, pattern, until)
 		},
 		journal:  store,
 		console:  func() string { return filepath.Join(paths.StateDir, ConsoleName) },

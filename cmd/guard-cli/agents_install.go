@@ -15,7 +15,7 @@ import (
 
 func agentFlags(withMode bool) []cli.Flag {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "agent", Usage: "`AGENT`: claude, codex, gemini, opencode or pi", Required: true},
+		&cli.StringFlag{Name: "agent", Usage: "`AGENT`: claude, codex, gemini, opencode or pi"},
 		&cli.BoolFlag{Name: "project", Usage: "the agent's settings for this project (its root: .guard/, else .git, else here)"},
 		&cli.BoolFlag{Name: "global", Usage: "the agent's settings for every project (default)"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a unified diff and write nothing"},
@@ -77,6 +77,13 @@ type agentRun struct {
 // newAgentRun resolves the agent, the scope and guard's own paths, and
 // undoes the recorded edits in memory.
 func (a *App) newAgentRun(c *cli.Context, mode string) (*agentRun, error) {
+	if !c.IsSet("agent") {
+		// the help says what --agent takes; then the one-line error
+		if err := cli.ShowSubcommandHelp(c); err != nil {
+			return nil, err
+		}
+		return nil, usageError("%s needs --agent: one of claude, codex, gemini, opencode, pi", c.Command.Name)
+	}
 	spec, err := findAgent(c.String("agent"))
 	if err != nil {
 		return nil, err
@@ -244,12 +251,21 @@ func (a *App) applyRun(r *agentRun, changes []fileChange, rec *installRecord) er
 		if err := os.Remove(r.recPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return failure(err, "")
 		}
+		// the user chose this: guard doctor notes it instead of failing
+		_ = grants.WriteAtomic(unwiredPath(r.recPath), nil, 0o600)
 		return nil
 	}
 	if err := saveRecord(r.recPath, rec); err != nil {
 		return failure(err, "")
 	}
+	_ = os.Remove(unwiredPath(r.recPath))
 	return nil
+}
+
+// unwiredPath marks an agent (in one scope) that guard uninstall unwired,
+// beside its install record.
+func unwiredPath(recPath string) string {
+	return strings.TrimSuffix(recPath, ".json") + ".unwired"
 }
 
 // keepSharedShim keeps guard's bash link that an earlier install created

@@ -17,11 +17,12 @@ import (
 
 // Exit codes. A wrapped command's own status travels up untouched instead.
 const (
-	exitOK      = 0   // success; for check: a decision was made
-	exitUsage   = 2   // a command line guard cannot use: say what, and how
-	exitTimeout = 124 // the command ran past its timeout
-	exitFailure = 125 // guard itself failed
-	exitRefused = 126 // guard refused: denied, needs approval, or no human to ask
+	exitOK       = 0   // success; for check: a decision was made
+	exitNotFound = 1   // what was asked for does not exist (context show ID)
+	exitUsage    = 2   // a command line guard cannot use: say what, and how
+	exitTimeout  = 124 // the command ran past its timeout
+	exitFailure  = 125 // guard itself failed
+	exitRefused  = 126 // guard refused: denied, needs approval, or no human to ask
 )
 
 // Defaults of the CLI's own flags. Settings that a flag can override (the run
@@ -78,6 +79,9 @@ func (a *App) shimEnv() shim.Env {
 // It returns the process exit status.
 func (a *App) run(args []string) int {
 	a.Args = args
+	if shim.IsCompletion(args) {
+		return a.complete(args[1 : len(args)-1]) // never runs what was typed
+	}
 	if shim.IsShellInvocation(args) {
 		return shim.Main(a.shimEnv())
 	}
@@ -208,7 +212,7 @@ func (a *App) cli() *cli.App {
 		ExitErrHandler:  func(*cli.Context, error) {},
 		OnUsageError:    onUsageError,
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "version", Aliases: []string{"v"}, Usage: "print guard's version"},
+			&cli.BoolFlag{Name: "version", Aliases: []string{"v", "V"}, Usage: "print guard's version"},
 			// urfave/cli adds --help itself only when no command is named
 			// help; this one has cli.HelpFlag's names, which it looks for
 			&cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"},
@@ -218,8 +222,12 @@ func (a *App) cli() *cli.App {
 				return a.version(c)
 			}
 			if c.Args().Present() {
+				hint := "run guard --help for the list of commands"
+				if m := didYouMean(c.Args().First(), c.App.Commands); m != "" {
+					hint = "did you mean guard " + m + "? " + hint
+				}
 				return &cliError{code: exitUsage, kind: "error", msg: fmt.Sprintf("unknown command %q", c.Args().First()),
-					hint: "run guard --help for the list of commands"}
+					hint: hint}
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -244,6 +252,7 @@ func (a *App) cli() *cli.App {
 			a.hookCommand(),
 			a.doctorCommand(),
 			a.versionCommand(),
+			a.completionCommand(),
 			a.helpCommand(),
 		},
 	}
@@ -307,9 +316,55 @@ func unknownSubcommand(c *cli.Context) error {
 	if !c.Args().Present() {
 		return cli.ShowSubcommandHelp(c)
 	}
+	hint := "run " + c.Command.HelpName + " --help for its commands"
+	if m := didYouMean(c.Args().First(), c.Command.Subcommands); m != "" {
+		hint = "did you mean " + c.Command.HelpName + " " + m + "? " + hint
+	}
 	return &cliError{code: exitUsage, kind: "error",
 		msg:  fmt.Sprintf("unknown command %q for %s", c.Args().First(), c.Command.HelpName),
-		hint: "run " + c.Command.HelpName + " --help for its commands"}
+		hint: hint}
+}
+
+// didYouMean returns the command whose name is nearest to word (at most two
+// edits away, or word a prefix of it), or "".
+func didYouMean(word string, cmds []*cli.Command) string {
+	best, bestD := "", 3
+	for _, c := range cmds {
+		if c.Hidden {
+			continue
+		}
+		for _, name := range c.Names() {
+			d := editDistance(word, name)
+			if len(word) >= 3 && strings.HasPrefix(name, word) {
+				d = 1
+			}
+			if d < bestD {
+				best, bestD = c.Name, d
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {

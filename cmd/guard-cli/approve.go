@@ -159,17 +159,22 @@ func (a *App) humanTTY() (*os.File, error) {
 	for _, f := range []*os.File{tty, a.Stdin} {
 		if t := shim.TrustTerminal(f, trusted); !t.Human {
 			tty.Close()
-			return nil, notHumansError(t.Why)
+			return nil, notHumansError{why: t.Why, trust: t}
 		}
 	}
 	return tty, nil
 }
 
-// notHumansError is a terminal guard does not judge a human's, and why.
-type notHumansError string
+// notHumansError is a terminal guard does not judge a human's, and why;
+// console is its device when it is a console trusted_terminals does not
+// list.
+type notHumansError struct {
+	why   string
+	trust shim.TTYTrust
+}
 
 func (e notHumansError) Error() string {
-	return "needs a human's terminal, and this one is not (" + string(e) + ")"
+	return "needs a human's terminal, and this one is not (" + e.why + ")"
 }
 
 // humanHint is the hint for a refusal by humanTTY: where to run the verb,
@@ -177,6 +182,13 @@ func (e notHumansError) Error() string {
 func (a *App) humanHint(where string, err error) string {
 	var nh notHumansError
 	if errors.As(err, &nh) {
+		where += ", not inside tmux or screen"
+		switch t := nh.trust; {
+		case t.Console != "":
+			return where + "; or list " + t.Console + " in trusted_terminals in " + a.paths().GlobalConfig()
+		case t.Program != "":
+			return where + "; or list " + t.Program + " in trusted_terminals in " + a.paths().GlobalConfig()
+		}
 		return where + "; to vouch for this terminal's program, list its path in trusted_terminals in " + a.paths().GlobalConfig()
 	}
 	return where
@@ -200,6 +212,10 @@ func (a *App) resolve(id, status, verb string) error {
 	}
 	if p.Status != "pending" {
 		return &cliError{code: exitUsage, kind: "error", msg: fmt.Sprintf("request %s is already %s", id, p.Status)}
+	}
+	if p.Expired(a.Now(), a.pendingTTL()) || p.Abandoned() {
+		return &cliError{code: exitUsage, kind: "error", msg: fmt.Sprintf("request %s expired, or its command is gone", id),
+			hint: "let the agent run the command again"}
 	}
 
 	var file string

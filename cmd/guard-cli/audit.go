@@ -57,7 +57,7 @@ example:
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per record"},
 			&cli.IntFlag{Name: "n", Value: defaultAuditLimit, Usage: "show at most `N` records (0: all)"},
 			&cli.StringFlag{Name: "decision", Usage: "only records with decision `D` (allow, ask or deny)"},
-			&cli.DurationFlag{Name: "since", Usage: "only records from the last `DUR` (e.g. 90m, 24h)"},
+			&cli.StringFlag{Name: "since", Usage: "only records since `WHEN`: a duration back (90m, 24h, 2d), yesterday, today, or an RFC 3339 time"},
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "print records as JSON lines, oldest first, as they are written, until interrupted"},
 			&cli.BoolFlag{Name: "import", Usage: "import the journal into the database (rotating it when full) and list nothing"},
 		},
@@ -93,11 +93,11 @@ func (a *App) audit(c *cli.Context) error {
 		return usageError("--decision must be one of %s", strings.Join(decisionNames[:], ", "))
 	}
 	if c.IsSet("since") {
-		d := c.Duration("since")
-		if d <= 0 {
-			return usageError("--since must be positive")
+		since, err := parseSince(c.String("since"), a.Now())
+		if err != nil {
+			return usageError("--since: %v", err)
 		}
-		q.Since = a.Now().Add(-d)
+		q.Since = since
 	}
 	store := ccs.Open(a.paths().StateDir, a.redactor())
 	defer store.Close()
@@ -135,9 +135,13 @@ func (a *App) audit(c *cli.Context) error {
 	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tDECISION\tRULE\tANSWER\tVIA\tEXIT\tMS\tAGENT\tCOMMAND")
 	for _, r := range recs {
+		agent := dash(r.Agent)
+		if r.Session == doctorSession {
+			agent += "(doctor)" // guard doctor's probe, not the agent's command
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n",
 			r.Time.Local().Format(time.DateTime), oneLine(r.Decision), oneLine(dash(r.Rule)), oneLine(dash(r.Answer)), oneLine(dash(r.Via)),
-			r.Exit, r.DurationMS, oneLine(dash(r.Agent)), oneLine(r.Command))
+			r.Exit, r.DurationMS, oneLine(agent), oneLine(r.Command))
 	}
 	if err := tw.Flush(); err != nil {
 		return failure(fmt.Errorf("write audit: %w", err), "")

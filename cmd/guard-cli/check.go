@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
@@ -21,10 +22,12 @@ func (a *App) checkCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "check",
 		Usage: "decide on a command without running it",
-		UsageText: `guard check [--json] [--stdin] [--cwd DIR] -- CMD
+		UsageText: `guard check [--json] [--stdin] [--cwd DIR] [--exit-code] -- CMD
 
 Prints the decision (allow, ask or deny), the rule that decided and why.
 Exits 0 whenever a decision was made, whatever it was: read the output.
+With --exit-code, for scripts, the status says it: 0 allow, 1 ask, 2 deny
+(with --stdin, the strictest of all lines).
 With --stdin, reads one command per line and answers one line per command,
 in order, as soon as each is decided.
 
@@ -36,6 +39,7 @@ example:
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per command (fields: docs/formats.md)"},
 			&cli.BoolFlag{Name: "stdin", Usage: "read one command per line from stdin"},
 			&cli.StringFlag{Name: "cwd", Usage: "judge as if run in `DIR`", Value: ""},
+			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 on ask and 2 on deny"},
 		},
 		Action: a.check,
 	}
@@ -52,6 +56,9 @@ type checker struct {
 	json     bool
 	enc      *json.Encoder
 	out      io.Writer
+	stderr   io.Writer // hints
+	worst    int       // 0 allow, 1 ask, 2 deny: the strictest decision so far
+	colour   bool      // colour the decision word (a terminal, NO_COLOR unset)
 	obj      checkJSON
 }
 
@@ -76,6 +83,8 @@ func (a *App) newChecker(cwd, agent string, asJSON bool, out io.Writer) *checker
 		red:      a.redactor(),
 		json:     asJSON,
 		out:      out,
+		stderr:   a.Stderr,
+		colour:   !asJSON && out == io.Writer(a.Stdout) && useColour(term.IsTerminal(int(a.Stdout.Fd())), a.Getenv),
 	}
 	if asJSON {
 		c.enc = json.NewEncoder(out)
@@ -102,7 +111,18 @@ func (c *checker) decideSized(text string, size int) error {
 	if size > len(text) && an.Fail == classify.FailTooLong {
 		an.FailReason = fmt.Sprintf("command is %d bytes, over the %d byte limit", size, classify.MaxTextBytes)
 	}
-	v := grants.DecideWith(an, c.settings, c.res.Facts(an, c.settings, c.home))
+	f := c.res.Facts(an, c.settings, c.home)
+	v := grants.DecideWith(an, c.settings, f)
+	switch v.Decision {
+	case grants.Deny:
+		c.worst = 2
+	case grants.Ask:
+		c.worst = max(c.worst, 1)
+	}
+	if v.Decision != grants.Allow && grants.WouldAllowTrusted(an, c.settings, f, v) {
+		// on stderr, so that --json stays one object per command
+		fmt.Fprintf(c.stderr, "guard: hint: %s\n", grants.UntrustedHint)
+	}
 	if c.json {
 		return c.writeJSON(an, v)
 	}
@@ -162,7 +182,11 @@ func (c *checker) redactArgs(args []string) []string {
 
 func (c *checker) writeText(v grants.Verdict) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  %s  %s\n", v.Decision, oneLine(v.Rule), oneLine(c.red.String(v.Reason)))
+	decision := string(v.Decision)
+	if c.colour {
+		decision = colourDecision(decision)
+	}
+	fmt.Fprintf(&b, "%s  %s  %s\n", decision, oneLine(v.Rule), oneLine(c.red.String(v.Reason)))
 	if v.Decision == grants.Ask && v.Suggest != "" && !v.OnceOnly {
 		fmt.Fprintf(&b, "suggest  guard grants add --project %s\n", oneLine(classify.QuoteWord(c.red.String(v.Suggest))))
 	}
@@ -181,7 +205,7 @@ func (a *App) check(c *cli.Context) error {
 		if c.Args().Present() {
 			return usageError("check --stdin takes no command arguments")
 		}
-		return a.checkStdin(cwd, c.Bool("json"))
+		return a.checkStdin(cwd, c.Bool("json"), c.Bool("exit-code"))
 	}
 	if !c.Args().Present() {
 		return usageError("check needs a command: guard check -- CMD")
@@ -190,6 +214,9 @@ func (a *App) check(c *cli.Context) error {
 	if err := ck.decide(joinArgs(c.Args().Slice())); err != nil {
 		return failure(err, "")
 	}
+	if c.Bool("exit-code") && ck.worst > 0 {
+		return statusError(ck.worst)
+	}
 	return nil
 }
 
@@ -197,7 +224,7 @@ func (a *App) check(c *cli.Context) error {
 // flushed whenever the input has nothing more buffered, that is, just before a
 // read that could block: a caller talking over a pipe gets each answer as soon
 // as it is decided, and a big file is answered in large writes.
-func (a *App) checkStdin(cwd string, asJSON bool) error {
+func (a *App) checkStdin(cwd string, asJSON, exitCode bool) error {
 	// Each line allocates a little and keeps nothing: with the collector's
 	// default target a third of the time went to collecting (50,000 lines:
 	// 21,000-22,000 lines/s at the default, 24,000-28,000 at 400).
@@ -249,6 +276,9 @@ func (a *App) checkStdin(cwd string, asJSON bool) error {
 	}
 	if err := w.Flush(); err != nil {
 		return failure(fmt.Errorf("write answers: %w", err), "")
+	}
+	if exitCode && ck.worst > 0 {
+		return statusError(ck.worst)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/guard-dev/guard/ccs"
 	"github.com/guard-dev/guard/grants"
@@ -73,18 +75,21 @@ while nothing it reads has changed: see docs/context-store.md.`,
 			{
 				Name:      "clear",
 				Usage:     "delete stored runs (all, or those the flags select)",
-				UsageText: "guard context clear [--older-than DUR] [--match PATTERN] [--project]",
+				UsageText: "guard context clear [--older-than DUR] [--match PATTERN] [--project]\n   guard context clear --all [--yes]\n\nWithout a selector it clears every stored run: it asks first on a terminal,\nand elsewhere needs --all --yes.",
 				Flags: []cli.Flag{
 					&cli.DurationFlag{Name: "older-than", Usage: "only runs older than `DUR`"},
 					&cli.StringFlag{Name: "match", Usage: "only runs whose command matches `PATTERN` (* matches anything)"},
 					project,
+					&cli.BoolFlag{Name: "all", Usage: "every stored run"},
+					&cli.BoolFlag{Name: "yes", Usage: "do not ask before clearing every run"},
 				},
 				Action: a.contextClear,
 			},
 			{
 				Name:      "stats",
 				Usage:     "how much is stored, and what the cache saved",
-				UsageText: "guard context stats",
+				UsageText: "guard context stats [--json]",
+				Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object"}},
 				Action:    a.contextStats,
 			},
 		},
@@ -236,7 +241,7 @@ func (a *App) contextShow(c *cli.Context) error {
 		return failure(fmt.Errorf("read the context store: %w", err), "")
 	}
 	if !found {
-		return &cliError{code: exitFailure, kind: "error", msg: fmt.Sprintf("no stored run %q", id),
+		return &cliError{code: exitNotFound, kind: "error", msg: fmt.Sprintf("no stored run %q", id),
 			hint: "guard context list shows the stored runs"}
 	}
 	for _, ch := range r.Chunks {
@@ -279,6 +284,21 @@ func (a *App) contextClear(c *cli.Context) error {
 		}
 		q.Match = func(cmd string) bool { return globMatch(m, cmd) }
 	}
+	selected := c.IsSet("older-than") || c.IsSet("match") || c.Bool("project")
+	if selected && c.Bool("all") {
+		return usageError("--all clears every run: leave out --older-than, --match and --project")
+	}
+	if !selected && !c.Bool("yes") {
+		if !term.IsTerminal(int(a.Stdin.Fd())) {
+			return usageError("context clear without --older-than, --match or --project clears every stored run: add --all --yes")
+		}
+		fmt.Fprint(a.Stderr, "clear every stored run? [y/N] ")
+		line, _ := bufio.NewReader(a.Stdin).ReadString('\n')
+		if ans := strings.ToLower(strings.TrimSpace(line)); ans != "y" && ans != "yes" {
+			fmt.Fprintln(a.Stderr, "guard: nothing cleared")
+			return nil
+		}
+	}
 	store, err := a.openContext()
 	if err != nil {
 		return err
@@ -304,6 +324,14 @@ func (a *App) contextStats(c *cli.Context) error {
 	s, err := store.Stats()
 	if err != nil {
 		return failure(fmt.Errorf("read the context store: %w", err), "")
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(a.Stdout)
+		return enc.Encode(map[string]any{
+			"runs": s.Runs, "cache_entries": s.Entries, "output_bytes": s.Bytes, "database_bytes": s.DBBytes,
+			"log_bytes": s.LogBytes, "lookups": s.Lookups, "hits": s.Hits, "bytes_saved": s.BytesSaved,
+			"time_saved_ms": s.TimeSaved.Milliseconds(),
+		})
 	}
 	rate := "-"
 	if s.Lookups > 0 {

@@ -42,7 +42,7 @@ func (a *App) doctorCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "doctor",
 		Usage: "check that guard is wired into each agent and works",
-		UsageText: `guard doctor [--agent AGENT]
+		UsageText: `guard doctor [--agent AGENT] [--json]
 
 For each agent found (its config directory exists or its program is on
 PATH), checks that its settings load, that guard is wired in (the hook is
@@ -57,6 +57,7 @@ example:
    guard doctor --agent claude`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Usage: "check only `AGENT`"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object: every finding, with its fix"},
 		},
 		Action: a.doctor,
 	}
@@ -66,10 +67,29 @@ example:
 type report struct {
 	out      *bytes.Buffer
 	problems int
+	// for --json: who the findings are about ("guard" or the agent), and
+	// where they go
+	who   string
+	items *[]doctorItem
+}
+
+// doctorItem is one finding, as guard doctor --json prints it.
+type doctorItem struct {
+	Who     string `json:"who"`   // guard, or the agent
+	Level   string `json:"level"` // ok, fail, note
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+func (r *report) add(level, fix, msg string) {
+	if r.items != nil {
+		*r.items = append(*r.items, doctorItem{Who: r.who, Level: level, Message: msg, Fix: fix})
+	}
 }
 
 func (r *report) ok(format string, args ...any) {
 	fmt.Fprintf(r.out, "  ok    %s\n", fmt.Sprintf(format, args...))
+	r.add("ok", "", fmt.Sprintf(format, args...))
 }
 
 func (r *report) fail(fix, format string, args ...any) {
@@ -78,10 +98,12 @@ func (r *report) fail(fix, format string, args ...any) {
 	if fix != "" {
 		fmt.Fprintf(r.out, "        fix: %s\n", fix)
 	}
+	r.add("fail", fix, fmt.Sprintf(format, args...))
 }
 
 func (r *report) note(format string, args ...any) {
 	fmt.Fprintf(r.out, "  note  %s\n", fmt.Sprintf(format, args...))
+	r.add("note", "", fmt.Sprintf(format, args...))
 }
 
 // doctorRun is what every agent's check needs.
@@ -110,7 +132,8 @@ func (a *App) doctor(c *cli.Context) error {
 
 	problems := 0
 	var out bytes.Buffer
-	g := &report{out: &out}
+	items := []doctorItem{}
+	g := &report{out: &out, who: "guard", items: &items}
 	fmt.Fprintln(&out, "guard:")
 	if d.guard == "" {
 		g.fail("reinstall guard with ./install.sh", "the guard program is not next to guard-cli nor on PATH")
@@ -156,7 +179,7 @@ func (a *App) doctor(c *cli.Context) error {
 			continue
 		}
 		found++
-		r := &report{out: &out}
+		r := &report{out: &out, who: spec.name, items: &items}
 		var where []string
 		if isDir(dir) {
 			where = append(where, dir)
@@ -174,7 +197,15 @@ func (a *App) doctor(c *cli.Context) error {
 	if found == 0 {
 		fmt.Fprintln(&out, "no agent found (claude, codex, gemini, opencode, pi): nothing to check")
 	}
-	a.Stdout.Write(out.Bytes())
+	if c.Bool("json") {
+		enc := json.NewEncoder(a.Stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(map[string]any{"problems": problems, "findings": items}); err != nil {
+			return failure(fmt.Errorf("write doctor: %w", err), "")
+		}
+	} else {
+		a.Stdout.Write(out.Bytes())
+	}
 	if problems > 0 {
 		return &cliError{code: exitProblems, kind: "error", msg: fmt.Sprintf("%d problem(s) found; each FAIL above names its fix", problems)}
 	}
@@ -250,6 +281,11 @@ func (d *doctorRun) check(spec agentSpec, dir string, r *report) {
 		}
 	}
 	if !wired {
+		paths := d.a.paths()
+		if exists(unwiredPath(recordPath(paths, spec.name, true, d.root))) || exists(unwiredPath(recordPath(paths, spec.name, false, d.root))) {
+			r.note("guard is not wired into %s: you unwired it with guard uninstall (guard install --agent %s wires it again)", spec.name, spec.name)
+			return
+		}
 		r.fail("guard install --agent "+spec.name, "guard is not wired into %s", spec.name)
 	}
 }
@@ -516,6 +552,10 @@ func (d *doctorRun) probe(command, agent, fix string, r *report) {
 	}
 }
 
+// doctorSession is the session the probes say they come from: guard audit
+// shows their records as doctor's.
+const doctorSession = "guard-doctor"
+
 // runHook runs the hook for one command and reads its answer in the
 // agent's protocol: "allow", "ask", "deny" or "error".
 func (d *doctorRun) runHook(command, agent, probe string) (string, string) {
@@ -523,18 +563,18 @@ func (d *doctorRun) runHook(command, agent, probe string) (string, string) {
 	switch agent {
 	case "claude", "codex":
 		in, _ = json.Marshal(map[string]any{
-			"session_id": "guard-doctor", "transcript_path": "", "cwd": d.cwd,
+			"session_id": doctorSession, "transcript_path": "", "cwd": d.cwd,
 			"permission_mode": "default", "hook_event_name": "PreToolUse",
 			"tool_name": "Bash", "tool_input": map[string]string{"command": probe},
 		})
 	case "gemini":
 		in, _ = json.Marshal(map[string]any{
-			"session_id": "guard-doctor", "transcript_path": "", "cwd": d.cwd,
+			"session_id": doctorSession, "transcript_path": "", "cwd": d.cwd,
 			"hook_event_name": "BeforeTool", "timestamp": d.a.Now().UTC().Format(time.RFC3339),
 			"tool_name": "run_shell_command", "tool_input": map[string]string{"command": probe},
 		})
 	default:
-		in, _ = json.Marshal(map[string]string{"command": probe, "cwd": d.cwd, "session_id": "guard-doctor"})
+		in, _ = json.Marshal(map[string]string{"command": probe, "cwd": d.cwd, "session_id": doctorSession})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()

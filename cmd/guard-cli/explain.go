@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ func (a *App) explainCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "explain",
 		Usage: "show, step by step, why guard decides a command the way it does",
-		UsageText: `guard explain [--cwd DIR] [--] CMD...
+		UsageText: `guard explain [--cwd DIR] [--json] [--] CMD...
 
 Prints the parse (each simple command, where it sits, its words, which words are
 dynamic, what wrappers run), the composite reasons, the built-in rules that hit,
@@ -30,6 +31,7 @@ example:
    guard explain -- bash -c "sh -c 'rm -rf /'"`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cwd", Usage: "judge as if run in `DIR`"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object: check --json's fields, and the trace"},
 		},
 		Action: a.explain,
 	}
@@ -54,9 +56,44 @@ func (a *App) explain(c *cli.Context) error {
 	}
 
 	red := a.redactor()
+	if c.Bool("json") {
+		return a.explainJSON(red, cwd, an, v, trace)
+	}
 	var b strings.Builder
 	writeExplain(&b, red, cwd, an, s, v, trace)
 	if _, err := fmt.Fprint(a.Stdout, b.String()); err != nil {
+		return failure(fmt.Errorf("write explanation: %w", err), "")
+	}
+	return nil
+}
+
+// explainJSON prints the verdict as guard check --json does, with the
+// directory, the project root and the rules tried. Text is redacted.
+func (a *App) explainJSON(red *redact.Redactor, cwd string, an *classify.Analysis, v grants.Verdict, trace []string) error {
+	root, how := grants.FindProjectRoot(cwd)
+	o := struct {
+		checkJSON
+		Cwd    string   `json:"cwd"`
+		Root   string   `json:"root"`
+		RootBy string   `json:"root_by"`
+		Trace  []string `json:"trace"`
+	}{Cwd: cwd, Root: root, RootBy: how, Trace: []string{}}
+	o.Command, o.Decision, o.Rule, o.Reason, o.Risk = red.String(an.Text), string(v.Decision), v.Rule, red.String(v.Reason), string(v.Risk)
+	o.Composite, o.Layer, o.File, o.Suggest = len(an.Composite) > 0, v.Layer, v.File, red.String(v.Suggest)
+	o.Commands = [][]string{}
+	for i := range an.Commands {
+		args := make([]string, len(an.Commands[i].Args))
+		for j, w := range an.Commands[i].Args {
+			args[j] = red.String(w)
+		}
+		o.Commands = append(o.Commands, args)
+	}
+	for _, line := range trace {
+		o.Trace = append(o.Trace, red.String(line))
+	}
+	enc := json.NewEncoder(a.Stdout)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&o); err != nil {
 		return failure(fmt.Errorf("write explanation: %w", err), "")
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -52,19 +53,23 @@ example:
 			{
 				Name:  "add",
 				Usage: "store a pattern (allow by default) for this project or everywhere",
-				UsageText: `guard grants add [--project|--global] [--deny|--ask] PATTERN
+				UsageText: `guard grants add [--project|--global] [--deny|--ask] [--for DUR] PATTERN
 
 Patterns match a command's words joined by single spaces; * matches anything,
 and a space before a trailing * is a word boundary ('git *' covers git and
 git status, not gitk). Interpreter-wide patterns ('bash *', 'python *', '*')
-are refused. Refused when run from inside a guarded command.
+are refused. --for makes an allow expire: it stops counting after DUR, and
+guard grants list shows it as expired. Refused when run from inside a guarded
+command.
 
 example:
    guard grants add 'go test *'
+   guard grants add --for 2h 'npm run dev *'
    guard grants add --global --ask 'git push *'`,
 				Flags: append(scope,
 					&cli.BoolFlag{Name: "deny", Usage: "store a deny rule"},
 					&cli.BoolFlag{Name: "ask", Usage: "store an ask rule"},
+					&cli.StringFlag{Name: "for", Usage: "the allow expires after `DUR` (e.g. 30m, 2h, 1d)"},
 				),
 				Action: a.grantsAdd,
 			},
@@ -92,6 +97,10 @@ type ruleJSON struct {
 	File    string `json:"file"`
 	Line    int    `json:"line,omitempty"`
 	Trusted bool   `json:"trusted,omitempty"`
+	// Expires is when an allow stops counting (RFC 3339), and Expired
+	// says that it has.
+	Expires string `json:"expires,omitempty"`
+	Expired bool   `json:"expired,omitempty"`
 }
 
 type fileJSON struct {
@@ -136,7 +145,7 @@ func (a *App) grantsList(c *cli.Context) error {
 		return err
 	}
 	p := a.paths()
-	s := grants.Load(p, cwd)
+	s := grants.LoadAt(p, cwd, a.Now())
 	out := listJSON{Files: []fileJSON{}, Rules: []ruleJSON{}}
 	out.Root, out.RootBy = grants.FindProjectRoot(cwd)
 	projects, perr := grants.Projects(p)
@@ -157,8 +166,12 @@ func (a *App) grantsList(c *cli.Context) error {
 		out.Files = append(out.Files, fileJSON{Layer: f.Name, File: f.File, Exists: f.Exists, Trusted: f.Trusted})
 	}
 	for _, r := range s.Rules {
-		out.Rules = append(out.Rules, ruleJSON{Kind: string(r.Kind), Pattern: r.Pattern, Layer: r.Layer,
-			File: r.File, Line: r.Line, Trusted: r.Trusted})
+		rj := ruleJSON{Kind: string(r.Kind), Pattern: r.Pattern, Layer: r.Layer,
+			File: r.File, Line: r.Line, Trusted: r.Trusted, Expired: r.Expired}
+		if !r.Expires.IsZero() {
+			rj.Expires = r.Expires.Format(time.RFC3339)
+		}
+		out.Rules = append(out.Rules, rj)
 	}
 	for _, r := range s.Tiers { // [permissions.read|write|http|packages], as grants add takes them
 		out.Rules = append(out.Rules, ruleJSON{Kind: string(r.Kind), Pattern: grants.TierGrant(r.Tier, r.Pattern), Layer: r.Layer,
@@ -226,8 +239,13 @@ func writeList(a *App, l listJSON) error {
 			where = fmt.Sprintf("%s:%d", oneLine(r.File), r.Line)
 		}
 		note := ""
-		if r.Layer == grants.LayerProject && r.Kind == string(grants.Allow) && !r.Trusted {
+		switch {
+		case r.Layer == grants.LayerProject && r.Kind == string(grants.Allow) && !r.Trusted:
 			note = "\t(untrusted: run guard trust)"
+		case r.Expired:
+			note = "\t(expired " + r.Expires + ")"
+		case r.Expires != "":
+			note = "\t(until " + r.Expires + ")"
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s%s\n", r.Kind, oneLine(r.Pattern), r.Layer, where, note)
 	}
@@ -290,6 +308,17 @@ func (a *App) grantsAdd(c *cli.Context) error {
 	case c.Bool("ask"):
 		kind = grants.Ask
 	}
+	var expires time.Time
+	if c.IsSet("for") {
+		if kind != grants.Allow {
+			return usageError("--for: only an allow expires")
+		}
+		d, err := parseAge(c.String("for"))
+		if err != nil {
+			return usageError("--for: %v", err)
+		}
+		expires = a.Now().Add(d)
+	}
 	pattern := joinArgs(c.Args().Slice())
 	if err := grants.ValidatePattern(kind, pattern); err != nil {
 		return &cliError{code: exitUsage, kind: "error", msg: err.Error()}
@@ -310,11 +339,11 @@ func (a *App) grantsAdd(c *cli.Context) error {
 	if layer == grants.LayerProjectGrants {
 		where += " of " + grants.ProjectRoot(cwd)
 	}
-	if hasRule(grants.Load(p, cwd), file, kind, pattern) {
+	if hasRule(grants.Load(p, cwd), file, kind, pattern) && expires.IsZero() {
 		fmt.Fprintf(a.Stdout, "%s %s is already in %s (%s)\n", kind, oneLine(classify.QuoteWord(pattern)), oneLine(where), oneLine(file))
 		return nil
 	}
-	if err := grants.AddRule(file, kind, pattern); err != nil {
+	if err := grants.AddRuleUntil(file, kind, pattern, expires); err != nil {
 		return failure(err, "")
 	}
 	if layer == grants.LayerProjectGrants {
@@ -323,7 +352,11 @@ func (a *App) grantsAdd(c *cli.Context) error {
 		}
 	}
 	a.recordVerb(nil, string(kind), layer, "", ccs.ViaCLI, "")
-	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, oneLine(classify.QuoteWord(pattern)), oneLine(where), oneLine(file))
+	until := ""
+	if !expires.IsZero() {
+		until = ", until " + expires.Local().Format(time.RFC3339)
+	}
+	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)%s\n", kind, oneLine(classify.QuoteWord(pattern)), oneLine(where), oneLine(file), until)
 	if kind == grants.Allow {
 		if w := a.shadowed(p, cwd, pattern); w != "" {
 			a.diag("warning", w)
@@ -335,8 +368,8 @@ func (a *App) grantsAdd(c *cli.Context) error {
 // hasRule reports whether file already holds pattern as a kind rule.
 func hasRule(s *grants.Settings, file string, kind grants.Decision, pattern string) bool {
 	for _, r := range s.Rules {
-		if r.File == file && r.Kind == kind && r.Pattern == pattern {
-			return true
+		if r.File == file && r.Kind == kind && r.Pattern == pattern && r.Expires.IsZero() {
+			return true // (one that expires is made permanent by adding it again)
 		}
 	}
 	return false

@@ -23,7 +23,18 @@ example:
    echo '{"tool_name":"Bash","tool_input":{"command":"git status"},"cwd":"/tmp"}' | guard hook claude`,
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
-			return statusError(shim.Hook(a.shimEnv(), c.Args().Slice()))
+			args := c.Args().Slice()
+			if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
+				// (flags are not parsed here: the agent's arguments pass as they are)
+				if err := cli.ShowCommandHelp(c.Lineage()[1], "hook"); err != nil {
+					return err
+				}
+				if len(args) == 0 {
+					return usageError("hook needs the agent: one of claude, codex, gemini, opencode, pi")
+				}
+				return nil
+			}
+			return statusError(shim.Hook(a.shimEnv(), args))
 		},
 	}
 }

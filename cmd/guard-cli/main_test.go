@@ -5,8 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -29,12 +32,18 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	goEnv := goEnvironment(t)
+	// Every process a script starts carries this mark in its environment:
+	// one still running once all scripts are done outlived its test (a
+	// background refresh filing a pending request into a deleted HOME).
+	mark := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() { checkNoStrays(t, strayMark+"="+mark) })
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join(repo, "testscripts"),
 		Setup: func(env *testscript.Env) error {
 			if err := setupEnv(env); err != nil {
 				return err
 			}
+			env.Setenv(strayMark, mark)
 			// Scripts that build guard (install.txtar) get the repository
 			// and the outer Go caches, so the build is warm and offline.
 			env.Setenv("GUARD_REPO", repo)
@@ -60,6 +69,60 @@ func scriptCondition(cond string) (bool, error) {
 		return shim.LandlockABI() > 0 && os.Geteuid() == 0, nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// strayMark names the variable that marks the scripts' processes.
+const strayMark = "GUARDTEST_SCRIPT_RUN"
+
+// checkNoStrays fails the test for every process whose environment holds
+// mark, after giving them a moment to finish exiting, and kills them.
+func checkNoStrays(t *testing.T, mark string) {
+	t.Helper()
+	var strays []int
+	for i := 0; i < 40; i++ { // processes on their way out get 2 s
+		strays = processesWith(mark)
+		if len(strays) == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, pid := range strays {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		t.Errorf("a process outlived its script: pid %d: %s", pid, strings.ReplaceAll(strings.TrimRight(string(cmdline), "\x00"), "\x00", " "))
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// processesWith lists the processes whose environment holds the entry kv.
+func processesWith(kv string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		for _, v := range strings.Split(string(env), "\x00") {
+			if v == kv {
+				if st, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil && !isZombie(st) {
+					out = append(out, pid)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// isZombie reads a stat line's state: a zombie has exited, only unreaped.
+func isZombie(stat []byte) bool {
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
 }
 
 // goEnvironment returns the Go settings of the environment running the tests

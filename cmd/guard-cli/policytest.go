@@ -62,12 +62,28 @@ type policyCase struct {
 }
 
 type policyFile struct {
-	Case []policyCase `toml:"case"`
+	// Config names the settings file the cases were written against
+	// (relative to the test file): where cases fail, guard says to put it
+	// in place as the project's .guard/config.toml and trust it.
+	Config string       `toml:"config"`
+	Case   []policyCase `toml:"case"`
 }
 
 // readPolicyTest reads and checks a policy test file. Its errors read
 // "file:line: problem".
-func readPolicyTest(file string) ([]policyCase, error) {
+func readPolicyTest(file string) ([]policyCase, string, error) {
+	pf, err := readPolicyFile(file)
+	if err != nil {
+		return nil, "", err
+	}
+	conf := pf.Config
+	if conf != "" && !filepath.IsAbs(conf) {
+		conf = filepath.Join(filepath.Dir(file), conf)
+	}
+	return pf.Case, conf, nil
+}
+
+func readPolicyFile(file string) (*policyFile, error) {
 	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("read policy tests: %w", err)
@@ -93,7 +109,7 @@ func readPolicyTest(file string) ([]policyCase, error) {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	if un := md.Undecoded(); len(un) > 0 {
-		return nil, fmt.Errorf("%s: unknown key %q (a case has command, expect, rule, cwd, agent)", file, un[0].String())
+		return nil, fmt.Errorf("%s: unknown key %q (the file has config and [[case]] tables; a case has command, expect, rule, cwd, agent)", file, un[0].String())
 	}
 	lines := caseLines(string(data))
 	for i := range pf.Case {
@@ -114,7 +130,7 @@ func readPolicyTest(file string) ([]policyCase, error) {
 	if len(pf.Case) == 0 {
 		return nil, fmt.Errorf("%s: no [[case]] tables", file)
 	}
-	return pf.Case, nil
+	return &pf, nil
 }
 
 // caseLines returns the line of each [[case]] header, in order.
@@ -147,7 +163,7 @@ func (a *App) policyTest(c *cli.Context) error {
 	if !filepath.IsAbs(file) && a.Cwd != "" {
 		file = filepath.Join(a.Cwd, file)
 	}
-	cases, err := readPolicyTest(file)
+	cases, conf, err := readPolicyTest(file)
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -206,8 +222,12 @@ func (a *App) policyTest(c *cli.Context) error {
 		return failure(fmt.Errorf("write results: %w", err), "")
 	}
 	if failed > 0 {
+		hint := "guard explain --cwd DIR -- CMD shows why a command gets its decision"
+		if conf != "" {
+			hint = "these cases were written for the settings in " + conf + ": copy it to the project's .guard/config.toml and run guard trust; " + hint
+		}
 		return &cliError{code: exitPolicyMismatch, kind: "error", msg: fmt.Sprintf("%d of %d policy cases failed", failed, len(cases)),
-			hint: "guard explain --cwd DIR -- CMD shows why a command gets its decision"}
+			hint: hint}
 	}
 	return nil
 }

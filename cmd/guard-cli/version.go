@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/guard-dev/guard/shim"
 )
 
 func (a *App) versionCommand() *cli.Command {
@@ -37,35 +37,5 @@ func (a *App) version(c *cli.Context) error {
 // the linker, never at run time.
 var linkedVersion string
 
-// versionString describes this build: the version install.sh linked in,
-// else the embedded build information.
-func versionString() string {
-	version, revision, dirty := "(devel)", "", false
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				revision = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
-	}
-	if linkedVersion != "" {
-		version = linkedVersion
-	}
-	s := "guard " + version
-	if revision != "" {
-		if len(revision) > 12 {
-			revision = revision[:12]
-		}
-		if dirty {
-			revision += "-dirty"
-		}
-		s += " (" + revision + ")"
-	}
-	return fmt.Sprintf("%s %s %s/%s", s, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-}
+// versionString describes this build (shim.VersionString).
+func versionString() string { return shim.VersionString(linkedVersion) }

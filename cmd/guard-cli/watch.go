@@ -158,7 +158,7 @@ func (a *App) watch(c *cli.Context) error {
 // listPendingOn shows the requests that were refused before the console
 // was attached: those are answered with guard approve.
 func (a *App) listPendingOn(tty io.Writer, store *ccs.Store) {
-	list, err := store.ListPending()
+	list, err := store.ListPendingAt(a.Now(), a.pendingTTL())
 	if err != nil {
 		fmt.Fprintf(tty, "guard: warning: %s\r\n", oneLine(err.Error()))
 		return
@@ -221,7 +221,8 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 		timeout = time.Second
 	}
 	q := shim.Question{Command: shown, Cwd: red.String(req.Cwd), Root: red.String(grants.ProjectRoot(req.Cwd)), Risk: string(v.Risk),
-		Reason: red.String(v.Reason), Rule: v.Rule, Suggest: suggest, OnceOnly: v.OnceOnly, Unredacted: req.Text}
+		Reason: red.String(v.Reason), Rule: v.Rule, Suggest: suggest, OnceOnly: v.OnceOnly, Unredacted: req.Text,
+		Withdrawn: it.gone}
 	reply, err := shim.Prompt(tty, q, timeout)
 	select {
 	case <-it.gone:
@@ -251,9 +252,13 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 	if reply.Outcome == shim.OutcomeEdited || pattern != suggest {
 		name = ccs.AnswerEdited
 	}
+	var until time.Time
+	if reply.For > 0 {
+		until = a.Now().Add(reply.For)
+	}
 	err = grants.ValidatePattern(grants.Allow, pattern)
 	if err == nil {
-		err = grants.AddRule(file, grants.Allow, pattern)
+		err = grants.AddRuleUntil(file, grants.Allow, pattern, until)
 	}
 	if err == nil && status == ccs.StatusApprovedProject {
 		_ = grants.RecordRoot(paths, grants.ProjectRoot(req.Cwd)) // names the folder in guard grants list

@@ -284,6 +284,7 @@ func TestWatchAnswers(t *testing.T) {
 			c.send(t, "y\r")
 		}
 		r := waitResult(t, ch)
+		r.stderr = cutWaiting(t, r.stderr)
 		if r.code != tc.code || r.stderr != tc.wantStderr {
 			t.Errorf("%s answered %s: status %d, stderr %q", cmd, tc.key, r.code, r.stderr)
 		}
@@ -320,6 +321,72 @@ func TestWatchAnswers(t *testing.T) {
 	}
 }
 
+// waitingLine is the line a command that waits in the console says at once.
+var waitingLine = regexp.MustCompile(`^guard: waiting for approval: request ([0-9a-f]{6}), up to 2m; answer it in guard watch, or with guard approve ([0-9a-f]{6}) in a terminal of your own\n`)
+
+// cutWaiting checks that stderr starts with the waiting line and returns
+// the rest.
+func cutWaiting(t *testing.T, stderr string) string {
+	t.Helper()
+	m := waitingLine.FindStringSubmatch(stderr)
+	if m == nil || m[1] != m[2] {
+		t.Errorf("no waiting line first: %q", stderr)
+		return stderr
+	}
+	return stderr[len(m[0]):]
+}
+
+// A command killed while it waits in the console leaves guard pending.
+func TestWatchKilledWaitGoes(t *testing.T) {
+	g := newGuardEnv(t)
+	c := g.startWatch(t, "")
+	cmd := exec.Command(g.bin, "-c", "touch made-k")
+	cmd.Env, cmd.Dir = g.env, g.proj
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, asked, 1)
+	if out, _, _ := g.run(t, "pending", "--json"); !strings.Contains(out, `"command":"touch made-k","suggest":"touch made-k","waiting":true`) {
+		t.Errorf("the waiting request is not listed as waiting: %s", out)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if out, _, _ := g.run(t, "pending"); strings.Contains(out, "made-k") {
+		t.Errorf("the killed command's request is still pending:\n%s", out)
+	}
+	c.waitFor(t, "guard stopped waiting; nothing stored", 1) // and it left the console
+}
+
+// guard approve in another terminal answers a command waiting in the
+// console.
+func TestWatchApprovedElsewhere(t *testing.T) {
+	g := newGuardEnv(t)
+	c := g.startWatch(t, "")
+	ch := g.runAsync(t, "-c", "touch made-a")
+	c.waitFor(t, asked, 1)
+	out, _, _ := g.run(t, "pending", "--json")
+	m := regexp.MustCompile(`"id":"([0-9a-f]{6})"`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no request: %s", out)
+	}
+	id := m[1]
+	if screen, code := g.runTTY(t, "y", "approve", id); code != 0 {
+		t.Fatalf("approve: %d\n%s", code, screen)
+	}
+	r := waitResult(t, ch)
+	if rest := cutWaiting(t, r.stderr); r.code != 0 || rest != "" {
+		t.Errorf("after guard approve: status %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(g.proj, "made-a")); err != nil {
+		t.Error("the command did not run")
+	}
+	out, _, _ = g.run(t, "audit", "--json", "-n", "1")
+	if !strings.Contains(out, `"answer":"once","via":"approve"`) {
+		t.Errorf("audit: %s", out)
+	}
+}
+
 func TestWatchDetach(t *testing.T) {
 	g := newGuardEnv(t)
 	c := g.startWatch(t, "")
@@ -338,6 +405,7 @@ func TestWatchDetach(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // and offered to the console
 	c.send(t, "\x03")
 	for _, r := range []result{waitResult(t, ch), waitResult(t, ch2)} {
+		r.stderr = cutWaiting(t, r.stderr)
 		if r.code != exitRefused || !strings.HasPrefix(r.stderr, "guard: needs approval: touch made-") || !strings.Contains(r.stderr, "guard approve ") {
 			t.Errorf("after detach: status %d, stderr %q", r.code, r.stderr)
 		}
@@ -392,7 +460,7 @@ func TestWatchAgentTerminal(t *testing.T) {
 	g := newGuardEnv(t)
 	screen, code := g.runAgentTTY(t, "", "watch")
 	if code != exitRefused || !strings.Contains(screen, "guard: denied: watch needs a human's terminal, and this one is not (terminal held by") ||
-		!strings.Contains(screen, "guard: hint: run guard watch yourself, in a terminal of your own, outside the agent; to vouch for this terminal's program, list its path in trusted_terminals in ") {
+		!strings.Contains(screen, "guard: hint: run guard watch yourself, in a terminal of your own, outside the agent, not inside tmux or screen; to vouch for this terminal's program, list its path in trusted_terminals in ") {
 		t.Errorf("watch on the test's own pty: status %d:\n%s", code, screen)
 	}
 }

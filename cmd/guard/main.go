@@ -7,6 +7,12 @@ import (
 	"github.com/guard-dev/guard/shim"
 )
 
+// linkedVersion is set at link time by install.sh (-ldflags "-X
+// main.linkedVersion=…"), as for guard-cli; empty in a plain go build.
+var linkedVersion string
+
 func main() {
-	os.Exit(shim.Front(shim.FromProcess()))
+	env := shim.FromProcess()
+	env.Version = linkedVersion
+	os.Exit(shim.Front(env))
 }
