@@ -8,7 +8,6 @@ package classify
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -100,9 +99,27 @@ func (w *walker) volumeDestroy(c int) bool {
 	return false
 }
 
-// flashromWrites matches flashrom's options that write or erase the chip:
-// -w, -E, a bundle of flags ending in one, --write, --erase.
-var flashromWrites = regexp.MustCompile(`^(-[VfnNLz]*[wE]|--write|--erase|--write=.*|--erase=.*)$`)
+// flashromWrites reports flashrom's options that write or erase the chip:
+// -w, -E, a bundle of flags ending in one, --write, --erase. (A function,
+// not a package-level regexp: that would be compiled at every guard start.)
+func flashromWrites(v string) bool {
+	if v == "--write" || v == "--erase" || strings.HasPrefix(v, "--write=") || strings.HasPrefix(v, "--erase=") {
+		return true
+	}
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return false
+	}
+	last := v[len(v)-1]
+	if last != 'w' && last != 'E' {
+		return false
+	}
+	for _, c := range v[1 : len(v)-1] {
+		if !strings.ContainsRune("VfnNLz", c) {
+			return false
+		}
+	}
+	return true
+}
 
 // fwupdVerbs are fwupdmgr's and fwupdtool's verbs that write firmware.
 var fwupdVerbs = []string{"install", "local-install", "update", "upgrade", "downgrade", "reinstall", "switch-branch",
@@ -119,7 +136,7 @@ func (w *walker) firmwareWrite(c int) bool {
 	switch name {
 	case "flashrom":
 		for _, f := range fs[1:] {
-			if f.dyn || flashromWrites.MatchString(f.val) {
+			if f.dyn || flashromWrites(f.val) {
 				return true
 			}
 		}

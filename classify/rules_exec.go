@@ -4,7 +4,6 @@ package classify
 // code hidden in text bash evaluates.
 
 import (
-	"net/netip"
 	"path"
 	"slices"
 	"strconv"
@@ -814,8 +813,18 @@ func loopbackNumber(h string) bool {
 	h = strings.Trim(h, "[]")
 	h, _, _ = strings.Cut(h, "%")
 	if strings.Contains(h, ":") {
-		ip, err := netip.ParseAddr(h)
-		return err == nil && (ip.IsLoopback() || ip.IsUnspecified() || ip.Is4In6() && (ip.Unmap().IsLoopback() || ip.Unmap().IsUnspecified()))
+		// (ipaddr.go's parser: net/netip would cost every guard start)
+		a, ok := parseAddr(h)
+		if !ok {
+			return false
+		}
+		if a == (addr16{15: 1}) || a == (addr16{}) {
+			return true // ::1, ::
+		}
+		if [12]byte(a[:12]) == v4Prefix {
+			return a[12] == 127 || a == v4(0, 0, 0, 0)
+		}
+		return false
 	}
 	v, ok := inetAton(h)
 	return ok && (v>>24 == 127 || v == 0)

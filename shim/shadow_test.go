@@ -84,18 +84,29 @@ func TestHashEntries(t *testing.T) {
 }
 
 // TestInteractiveShadowedName: a name the session's hash table points at
-// another program is judged as that program. The shell starts with
-// hash -p /bin/sh ls (from BASH_ENV), so ls -c 'sudo -n true' runs sudo
-// through sh: the privilege rule denies it.
+// another program is judged as that program. A sourced file (granted: guard
+// cannot see inside it) runs hash -p /bin/sh ls, so ls -c 'sudo -n true'
+// runs sudo through sh: the privilege rule denies it. (BASH_ENV would
+// have done it at the start once; guard drops it from the environment.)
 func TestInteractiveShadowedName(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
-	env := filepath.Join(t.TempDir(), "env.sh")
+	dir := t.TempDir()
+	env := filepath.Join(dir, "env.sh")
 	if err := os.WriteFile(env, []byte("hash -p /bin/sh ls\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := startSession(t, "real", "GUARD_NO_PROMPT=1", "BASH_ENV="+env)
+	conf := filepath.Join(dir, "config")
+	if err := os.MkdirAll(filepath.Join(conf, "guard"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(conf, "guard", "config.toml"), []byte("[permissions.bash]\nallow = [\"source "+env+"\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startSession(t, "real", "GUARD_NO_PROMPT=1", "XDG_CONFIG_HOME="+conf)
+	p.send("source " + env + "\r")
+	p.expect(guardPrompt)
 	p.send("ls -c 'sudo -n true'\r")
 	p.expect(`guard: denied: privilege: `)
 	p.expect(guardPrompt)
