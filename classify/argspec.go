@@ -89,6 +89,9 @@ type Spec struct {
 	InOrder bool
 	// NoDashDash: "--" is an operand, not the end of options.
 	NoDashDash bool
+	// Negate: --no-NAME turns a long option NAME off (git's
+	// parse-options): a flag named no-NAME, whatever NAME takes.
+	Negate bool
 	// First is the role of the first operand (grep PATTERN, sed SCRIPT,
 	// awk PROGRAM) unless an option in FirstBy gave it (grep -e, -f).
 	First   Role
@@ -118,6 +121,14 @@ type Spec struct {
 	// (RoleText) and the rest is read with the spec it returns. nil, or
 	// an action it returns nil for: the operands keep this spec's roles.
 	Action func(name string) *Spec
+	// Untyped lists the program's real options this spec deliberately
+	// leaves out of Opts (by their long name, or letter), each because
+	// typing it would not make it safe: it runs an editor, loads code, or
+	// is too rare to be worth a role. They parse as unknown, and under a
+	// '*' grant an unknown option is asked (see [Parsed.UntypedOptions]).
+	// The audit test (audit_test.go) checks every option of the
+	// program's real option list is in Opts or here.
+	Untyped []string
 }
 
 // Word is one argument of a command, typed by its spec.
@@ -174,6 +185,63 @@ func (p Parsed) Operands() []Word {
 		}
 	}
 	return out
+}
+
+// UntypedOptions returns the option words the spec could not type: an
+// option it does not know (or an ambiguous abbreviation), and, where no
+// spec types the words at all (a program or subcommand guard has no spec
+// for), every word that reads as an option (-x, --long, up to a "--"). A
+// '*' grant does not cover them: what guard cannot type is asked, not
+// allowed. A bare number (-9, -20) is not an option word: kill -9, head
+// -20 and nice -5 take it as a value.
+func (p Parsed) UntypedOptions(args []string) []Word {
+	var out []Word
+	add := func(w Word) {
+		if w.Arg > 0 && w.Arg < len(args) && !numberWord(args[w.Arg]) && (len(out) == 0 || out[len(out)-1].Arg != w.Arg) {
+			out = append(out, w)
+		}
+	}
+	dashdash := false
+	for _, w := range p.Words {
+		if w.Arg < len(args) && args[w.Arg] == "--" {
+			dashdash = true
+		}
+		switch {
+		case w.Name != "" && w.Role == RoleUnknown:
+			add(w)
+		case w.Name == "" && w.Role == RoleUnknown && !dashdash && !p.Spec && w.Arg < len(args) && optionWord(args[w.Arg]):
+			add(w)
+		}
+	}
+	return out
+}
+
+// OptionSpelling is how an untyped option word names its option in a
+// reason: --long without its value, -x for a letter of a bundle.
+func OptionSpelling(args []string, w Word) string {
+	a := ""
+	if w.Arg < len(args) {
+		a = args[w.Arg]
+	}
+	if len(w.Name) == 1 && !strings.HasPrefix(a, "--") {
+		return "-" + w.Name
+	}
+	name, _, _ := strings.Cut(a, "=")
+	return name
+}
+
+func optionWord(w string) bool { return len(w) > 1 && w[0] == '-' && w != "--" }
+
+func numberWord(w string) bool {
+	if len(w) < 2 || w[0] != '-' {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // SubName returns the subcommand word, "" when there is none.
@@ -291,6 +359,12 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 			o, _ = s.long(name)
 			if o != nil {
 				lname = o.longMatch(name)
+			}
+			if o == nil && s.Negate && !eq && strings.HasPrefix(name, "no-") {
+				if no, _ := s.long(name[3:]); no != nil {
+					p.Words = append(p.Words, Word{Arg: i, Name: "no-" + no.longMatch(name[3:]), Role: RoleFlag})
+					continue
+				}
 			}
 			if o == nil {
 				p.Unknown = true

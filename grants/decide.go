@@ -34,7 +34,8 @@ type view struct {
 	off                  []int  // byte offset of each word in text
 	marked               bool
 	m                    marks
-	sp                   []span
+	sp                   []span // the sensitive words' spans
+	all                  []span // those and the untyped options' spans
 }
 
 type decider struct {
@@ -187,7 +188,7 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 		// 6-9. one simple command
 		j := d.judge(top[0], &a.Commands[top[0]], 0)
 		v = j.v
-		if !j.ok && (v.Rule == RuleUnknown || v.Rule == RuleExecCapable || v.Rule == RuleEnvDump) && v.Suggest == "" {
+		if !j.ok && (v.Rule == RuleUnknown || v.Rule == RuleExecCapable || v.Rule == RuleUntyped || v.Rule == RuleEnvDump) && v.Suggest == "" {
 			v.Suggest = Suggest(a.Commands[top[0]])
 		}
 	}
@@ -386,8 +387,12 @@ func (d *decider) marked(v *view, c *classify.Command) *view {
 	v.m.tiers = d.t
 	markCommand(&cc, &v.m)
 	for k, s := range v.m.sens {
+		sp := span{v.off[k], v.off[k] + len(c.Args[k])}
 		if s {
-			v.sp = append(v.sp, span{v.off[k], v.off[k] + len(c.Args[k])})
+			v.sp = append(v.sp, sp)
+		}
+		if s || k < len(v.m.untyped) && v.m.untyped[k] {
+			v.all = append(v.all, sp)
 		}
 	}
 	return v
@@ -532,7 +537,7 @@ func (d *decider) composite(top []int, reasons []string) Verdict {
 				d.tr.add("step 5 composite each: part %d is not allowed on its own (%s)", n+1, j.v.Rule)
 			}
 			ask.Reason = fmt.Sprintf("composite command (%s) with part %d not allowed on its own (%s): allow once or deny", list, n+1, j.v.Rule)
-			grantable := j.v.Rule == RuleUnknown || j.v.Rule == RulePackage && j.v.Suggest != "" && !j.v.OnceOnly
+			grantable := j.v.Rule == RuleUnknown || j.v.Rule == RuleUntyped || j.v.Rule == RulePackage && j.v.Suggest != "" && !j.v.OnceOnly
 			if blocked >= 0 || !grantable || strings.Contains(j.v.Reason, "not read-only here") {
 				// a grant would not make this part safe: a name computed
 				// at run time, a directory guard lost track of
@@ -688,11 +693,11 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 
 	// 7. allow grants; step 6's exec-capable check is a '*' that matches
 	// only when it may cover sensitive words.
-	execReason := ""
+	execReason, execRuleID := "", RuleExecCapable
 	var execRule *Rule
 	for _, ri := range d.allows {
 		r := &d.s.Rules[ri]
-		strict := matchPattern(r.Pattern, v.text, v.sp) && (!v.m.all || !strings.Contains(r.Pattern, "*"))
+		strict := matchPattern(r.Pattern, v.text, v.all) && (!v.m.all || !strings.Contains(r.Pattern, "*"))
 		if strict {
 			if tr != nil {
 				tr.add("step 7 command %s: allow %q [%s] matches", label(i), r.Pattern, ruleWhere(r))
@@ -701,12 +706,22 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 			out.Risk = RiskLow
 			return judgement{ok: true, v: out}
 		}
-		if v.m.any && matchPattern(r.Pattern, v.text, nil) {
+		execOK := matchPattern(r.Pattern, v.text, v.sp) && (!v.m.all || !strings.Contains(r.Pattern, "*"))
+		if v.m.any && !execOK && matchPattern(r.Pattern, v.text, nil) {
 			if tr != nil {
 				tr.add("step 6 command %s: allow %q [%s] would match, but its * may not cover an exec-capable argument: %s", label(i), r.Pattern, ruleWhere(r), v.m.reason)
 			}
 			if execReason == "" {
-				execReason, execRule = v.m.reason, r
+				execReason, execRule = "exec-capable argument: "+v.m.reason, r
+			}
+			continue
+		}
+		if v.m.ureason != "" && execOK {
+			if tr != nil {
+				tr.add("step 6 command %s: allow %q [%s] would match, but its * may not cover an option guard cannot type: %s", label(i), r.Pattern, ruleWhere(r), v.m.ureason)
+			}
+			if execReason == "" {
+				execReason, execRuleID, execRule = v.m.ureason, RuleUntyped, r
 			}
 			continue
 		}
@@ -788,7 +803,7 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 	}
 
 	if execReason != "" {
-		return judgement{v: Verdict{Decision: Ask, Rule: RuleExecCapable, Reason: "exec-capable argument: " + execReason,
+		return judgement{v: Verdict{Decision: Ask, Rule: execRuleID, Reason: execReason,
 			Risk: RiskHigh, Layer: execRule.Layer, File: execRule.File, Line: execRule.Line}}
 	}
 	if innerFail != nil {

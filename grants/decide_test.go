@@ -55,6 +55,19 @@ var decideTable = []decideCase{
 	{name: "untrusted project deny applies", cmd: "make deploy", rules: []string{"project deny make deploy*", "global-grants allow make *"}, want: Deny},
 	{name: "untrusted project ask applies", cmd: "make deploy", rules: []string{"project ask make deploy*", "global-grants allow make *"}, want: Ask, rule: "make deploy*"},
 
+	// closed world under a *: an option guard cannot type is asked
+	{name: "unknown npm option under npm *", cmd: "npm run build --editor=vi", rules: []string{"global-grants allow npm *"}, want: Ask, rule: RuleUntyped},
+	{name: "unknown git option under git *", cmd: "git log --frobnicate", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleUntyped},
+	{name: "literal pattern covers an unknown option", cmd: "git log --frobnicate", rules: []string{"global-grants allow git log --frobnicate*"}, want: Allow},
+	{name: "typed git log options under git *", cmd: "git log --oneline --graph --all -n 5", rules: []string{"global-grants allow git *"}, want: Allow},
+	{name: "negated git option under git *", cmd: "git commit --no-gpg-sign --no-signoff -m x", rules: []string{"global-grants allow git *"}, want: Allow},
+	{name: "spec-less program: operands only under *", cmd: "mytool build x", rules: []string{"global-grants allow mytool *"}, want: Allow},
+	{name: "spec-less program: an option asks under *", cmd: "mytool build --fast", rules: []string{"global-grants allow mytool *"}, want: Ask, rule: RuleUntyped},
+	{name: "spec-less program: after -- is an operand", cmd: "mytool build -- --fast", rules: []string{"global-grants allow mytool *"}, want: Allow},
+	{name: "a number is no option", cmd: "kill -9 123", rules: []string{"global-grants allow kill *"}, want: Allow},
+	{name: "help under *", cmd: "mytool --help", rules: []string{"global-grants allow mytool *"}, want: Allow},
+	{name: "unknown option does not leave the read-only set", cmd: "git log --frobnicate", want: Allow, rule: RuleBuiltinReadonly},
+
 	// exec-capable arguments under a *
 	{name: "git -c under git *", cmd: "git -c core.pager=sh log", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},
 	{name: "git -C under git *", cmd: "git -C /tmp/x status", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},

@@ -174,6 +174,44 @@ type marks struct {
 	// tiers, when set, knows the user's write grants: a write outside the
 	// project that one covers is not marked (tiers.go, writeGranted).
 	tiers *tiers
+	// untyped are the option words the argument model could not type
+	// (closed world under '*'): a '*' does not cover them either, but
+	// they are no reason to leave the read-only set. ureason names the
+	// first: "npm: --editor is not an option guard knows; asked".
+	untyped []bool
+	ureason string
+}
+
+// markUntyped marks the option words c's spec (or the lack of one) does
+// not type: under a '*' grant guard asks about what it cannot read.
+// Wrappers, shells and interpreters are marked whole already.
+func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
+	m.untyped = make([]bool, len(c.Args))
+	if c.Name == "" || len(c.Args) < 2 || c.Wrap != classify.WrapNone || c.Opaque || slices.Contains(interpreters, c.Name) {
+		return
+	}
+	for _, w := range p.UntypedOptions(c.Args) {
+		if isHelpWord(c.Args[w.Arg]) || m.sens[w.Arg] {
+			continue
+		}
+		m.untyped[w.Arg] = true
+		if w.Name != "" && w.Val == "" && w.Arg+1 < len(c.Args) && !strings.HasPrefix(c.Args[w.Arg+1], "-") {
+			m.untyped[w.Arg+1] = true // its value may be the next word
+		}
+		if m.ureason == "" {
+			opt := classify.OptionSpelling(c.Args, w)
+			switch {
+			case classify.SpecFor(c.Name) == nil:
+				m.ureason = c.Name + ": guard has no spec of " + c.Name + "'s options, so " + opt + " is not one it knows; asked"
+			case !p.Spec && p.Sub >= 0:
+				m.ureason = c.Name + " " + c.Args[p.Sub] + ": guard has no spec of this subcommand, so " + opt + " is not an option it knows; asked"
+			case p.Sub >= 0 && p.Sub < w.Arg:
+				m.ureason = c.Name + " " + c.Args[p.Sub] + ": " + opt + " is not an option guard knows; asked"
+			default:
+				m.ureason = c.Name + ": " + opt + " is not an option guard knows; asked"
+			}
+		}
+	}
 }
 
 func (m *marks) mark(i int, reason string) {
@@ -262,11 +300,11 @@ func markCommand(c *classify.Command, m *marks) {
 			}
 		}
 	}
-	if parsed {
-		markRoles(c, m, &p)
-	} else {
-		markRoles(c, m, nil)
+	if !parsed {
+		p = typedWords(c)
 	}
+	markRoles(c, m, &p)
+	markUntyped(c, m, p)
 	if known && c.Dynamic != nil {
 		for i := 1; i < len(c.Args) && i < len(c.Dynamic); i++ {
 			if c.Dynamic[i] {

@@ -133,9 +133,11 @@ func Suggest(c classify.Command) string {
 	if m.all {
 		return exact
 	}
+	// ... and the options guard cannot type (closed world under '*')
+	sens := func(k int) bool { return k < len(m.sens) && m.sens[k] || k < len(m.untyped) && m.untyped[k] }
 	lastSens := -1
 	for k := range c.Args {
-		if k < len(m.sens) && m.sens[k] {
+		if sens(k) {
 			lastSens = k
 		}
 	}
@@ -185,7 +187,7 @@ func Suggest(c classify.Command) string {
 	var sp []span
 	off := 0
 	for k, w := range c.Args {
-		if k < len(m.sens) && m.sens[k] {
+		if sens(k) {
 			sp = append(sp, span{off, off + len(w)})
 		}
 		off += len(w) + 1
