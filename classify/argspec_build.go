@@ -82,21 +82,45 @@ var makeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "bBdeiknpqrRsStvw", Long: []string{"always-make", "environment-overrides", "ignore-errors", "keep-going", "just-print", "dry-run", "recon", "print-data-base", "question", "no-builtin-rules", "no-builtin-variables", "silent", "quiet", "no-keep-going", "stop", "touch", "trace", "version", "print-directory", "no-print-directory", "warn-undefined-variables", "check-symlink-times"}},
 }}
 
-var npmSpec = Spec{Sub: npmSub, Opts: npmGlobal}
+// npmSpec: npm takes every config key as an option on every command
+// (npm config ls -l; testdata/options/npm.txt), with --no-KEY for the
+// booleans. The keys that name a program npm runs (editor, shell,
+// script-shell, git, node-options, browser, viewer, node-gyp,
+// init-module) are programs; the directories and config files it uses
+// are typed as such.
+var npmSpec = Spec{Sub: npmSub, Negate: true, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
-	{Long: []string{"pack-destination", "cache"}, Val: RoleDir},
+	{Long: []string{"pack-destination", "cache", "logs-dir", "nodedir"}, Val: RoleDir},
 	{Short: "w", Long: []string{"workspace", "filter"}, Val: RoleText},
-	{Long: []string{"script-shell", "node-options", "shell"}, Val: RoleProgram},
-	{Long: []string{"userconfig", "globalconfig"}, Val: RoleUse},
-	{Long: []string{"registry", "loglevel", "tag", "otp"}, Val: RoleText},
-	{Short: "gDSEOy", Long: []string{"global", "save-dev", "save", "save-exact", "yes", "silent", "verbose", "version", "help", "ignore-scripts", "dry-run", "force", "workspaces", "include-workspace-root"}},
+	{Long: []string{"script-shell", "node-options", "shell", "editor", "git", "browser", "viewer", "node-gyp", "init-module", "init.module"}, Val: RoleProgram},
+	{Short: "c", Long: []string{"call"}, Val: RoleProgram},
+	{Long: []string{"userconfig", "globalconfig", "cafile"}, Val: RoleUse},
+	{Long: []string{"provenance-file"}, Val: RoleRead},
+	{Long: []string{"otp", "key"}, Val: RoleSecret},
+	{Long: []string{"registry", "loglevel", "tag", "access", "allow-directory", "allow-file", "allow-git", "allow-remote", "allow-scripts", "also", "audit-level",
+		"auth-type", "before", "ca", "cache-max", "cache-min", "cert", "cidr", "cpu", "depth", "diff", "diff-dst-prefix", "diff-src-prefix", "diff-unified",
+		"expect-result-count", "expect-results", "expires", "fetch-retries", "fetch-retry-factor", "fetch-retry-maxtimeout", "fetch-retry-mintimeout", "fetch-timeout",
+		"heading", "https-proxy", "include", "init-author-email", "init-author-name", "init-author-url", "init-license", "init-type", "init-version", "init.author.email",
+		"init.author.name", "init.author.url", "init.license", "init.version", "install-strategy", "libc", "local-address", "location", "lockfile-version", "logs-max",
+		"name", "maxsockets", "message", "min-release-age", "min-release-age-exclude", "noproxy", "omit", "only", "orgs", "optional", "os", "package", "packages",
+		"preid", "production", "proxy", "replace-registry-host", "save-prefix", "sbom-format", "sbom-type", "scope", "scopes", "packages-and-scopes-permission",
+		"orgs-permission", "token-description", "searchexclude", "searchlimit", "searchopts", "searchstaleness", "tag-version-prefix", "umask", "user-agent", "which",
+		"workspaces", "npm-version"}, Val: RoleText},
+	{Short: "gDSEOyPBfqdlpvsha", Long: []string{"global", "save-dev", "save", "save-exact", "yes", "silent", "quiet", "verbose", "version", "help", "usage", "ignore-scripts",
+		"dry-run", "force", "workspaces", "include-workspace-root", "long", "json", "omit-lockfile-registry-resolved", "fund", "audit", "update-notifier", "all",
+		"allow-same-version", "bin-links", "bypass-2fa", "color", "commit-hooks", "dangerously-allow-all-scripts", "description", "dev", "diff-ignore-all-space",
+		"diff-name-only", "diff-no-prefix", "diff-text", "engine-strict", "foreground-scripts", "format-package-lock", "git-tag-version", "global-style", "if-present",
+		"include-staged", "include-attestations", "init-private", "install-links", "legacy-bundling", "legacy-peer-deps", "link", "offline", "package-lock",
+		"package-lock-only", "parseable", "allow-scripts-pending", "allow-scripts-pin", "prefer-dedupe", "prefer-offline", "prefer-online", "progress", "provenance",
+		"read-only", "rebuild-bundle", "save-bundle", "save-optional", "save-peer", "save-prod", "packages-all", "shrinkwrap", "sign-git-commit", "sign-git-tag",
+		"strict-peer-deps", "strict-allow-scripts", "strict-ssl", "timing", "unicode", "versions", "workspaces-update", "frozen-lockfile", "immutable", "recursive"}},
 }
 
 func npmSub(string) *Spec { return &npmSubSpec }
 
-var npmSubSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal}
+var npmSubSpec = Spec{Negate: true, Operands: RoleUnknown, Opts: npmGlobal}
 
 var cargoSpec = Spec{Sub: cargoSub, Opts: cargoGlobal}
 

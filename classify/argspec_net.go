@@ -43,7 +43,11 @@ func netSpec(name string) *Spec {
 	return nil
 }
 
-var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
+// curlSpec: curl --help all (testdata/options/curl.txt). Left untyped:
+// --unix-socket and --abstract-unix-socket reach a local socket (the
+// Docker API is one), --engine loads an OpenSSL engine, and the proxies
+// and DNS-over-HTTPS servers not typed as hosts yet.
+var curlSpec = Spec{Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
@@ -56,6 +60,23 @@ var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Short: "uU", Long: []string{"user", "proxy-user", "oauth2-bearer", "pass", "proxy-pass", "key-pass"}, Val: RoleSecret},
 	{Short: "Eb", Long: []string{"cert", "key", "cacert", "capath", "proxy-cert", "proxy-key", "cookie", "pinnedpubkey"}, Val: RoleUse},
 	{Short: "xAeXYyzCmrt", Long: []string{"proxy", "user-agent", "referer", "request", "url", "connect-timeout", "max-time", "retry", "range", "resolve", "connect-to", "limit-rate", "socks5", "socks5-hostname", "preproxy", "interface", "proto", "proto-redir", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time"}, Val: RoleText},
+	{Long: []string{"proxy-cacert", "proxy-capath", "crlfile", "proxy-crlfile", "egd-file", "random-file", "pubkey", "proxy-pinnedpubkey"}, Val: RoleUse},
+	{Long: []string{"tlspassword", "proxy-tlspassword"}, Val: RoleSecret},
+	{Short: "PQ", Long: []string{"delegation", "tls-max", "ftp-ssl-ccc-mode", "dns-ipv4-addr", "dns-ipv6-addr", "mail-from", "mail-rcpt", "mail-auth", "ftp-port", "dns-servers",
+		"curves", "tls13-ciphers", "proxy-tls13-ciphers", "quote", "ftp-alternative-to-user", "ftp-account", "sasl-authzid", "dns-interface", "krb", "ciphers", "proxy-ciphers",
+		"rate", "hostpubmd5", "hostpubsha256", "ftp-method", "happy-eyeballs-timeout-ms", "create-file-mode", "tlsuser", "proxy-tlsuser", "socks5-gssapi-service",
+		"proxy-service-name", "service-name", "noproxy", "local-port", "max-redirs", "parallel-max", "login-options", "request-target", "proto-default", "aws-sigv4",
+		"keepalive-time", "speed-time", "speed-limit", "cert-type", "key-type", "proxy-cert-type", "proxy-key-type", "tlsauthtype", "proxy-tlsauthtype", "tftp-blksize"}, Val: RoleText},
+	{Short: "h", Long: []string{"help"}, Val: RoleText, Optional: true},
+	{Short: "alM:NpBVj", Long: []string{"append", "cert-status", "compressed-ssh", "crlf", "disable-eprt", "disable-epsv", "doh-cert-status", "doh-insecure", "fail-early",
+		"false-start", "form-escape", "ftp-create-dirs", "ftp-pasv", "ftp-pret", "ftp-skip-pasv-ip", "ftp-ssl-ccc", "ftp-ssl-control", "haproxy-protocol", "http0.9",
+		"http1.0", "http3", "http3-only", "list-only", "location-trusted", "manual", "metalink", "next", "no-alpn", "no-buffer", "no-clobber", "no-keepalive", "no-npn",
+		"no-sessionid", "ntlm-wb", "path-as-is", "post301", "post302", "post303", "proxy-anyauth", "proxy-basic", "proxy-digest", "proxy-insecure", "proxy-negotiate",
+		"proxy-ntlm", "proxy-tlsv1", "proxytunnel", "raw", "remove-on-error", "retry-all-errors", "retry-connrefused", "sasl-ir", "socks5-basic", "socks5-gssapi",
+		"socks5-gssapi-nec", "ssl", "ssl-allow-beast", "ssl-no-revoke", "ssl-reqd", "sslv2", "sslv3", "styled-output", "tcp-fastopen", "tcp-nodelay", "tftp-no-options",
+		"tlsv1", "tlsv1.0", "tlsv1.1", "tlsv1.2", "tlsv1.3", "tr-encoding", "trace-time", "use-ascii", "version", "xattr", "mail-rcpt-allowfails", "proxy-ssl-allow-beast",
+		"disallow-username-in-url", "parallel-immediate", "ssl-revoke-best-effort", "junk-session-cookies", "ignore-content-length", "suppress-connect-headers",
+		"http2-prior-knowledge", "ssl-auto-client-cert", "proxy-ssl-auto-client-cert"}},
 	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 

@@ -146,7 +146,8 @@ var gitCheckoutSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts:
 	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
 	{Long: []string{"track", "recurse-submodules"}, Val: RoleText, Optional: true},
 	{Short: "tmpqlU", Long: []string{"detach", "merge", "patch", "quiet", "overlay", "no-overlay", "ignore-other-worktrees", "progress", "no-progress", "guess", "no-guess", "ignore-skip-worktree-bits", "no-track", "pathspec-file-nul"}},
-	{Short: "d", Long: []string{"overwrite-ignore", "no-overwrite-ignore"}},
+	{Short: "d"},
+	{Long: []string{"overwrite-ignore", "no-overwrite-ignore"}},
 }}
 
 var gitRestoreSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
@@ -294,7 +295,8 @@ var gitRemoteOpts = []Opt{
 	{Short: "F", Long: []string{"file", "pathspec-from-file", "add-file"}, Val: RoleRead},
 	{Long: []string{"remote", "prefix", "format", "depth", "deepen", "shallow-since", "shallow-exclude", "refmap", "server-option", "negotiation-tip", "filter", "jobs", "strategy", "strategy-option", "sort", "add-virtual-file", "compression-level"}, Val: RoleText},
 	{Short: "mjXs", Val: RoleText},
-	{Short: "S", Long: []string{"recurse-submodules", "rebase", "signoff", "gpg-sign", "log", "cleanup", "recurse-submodules-default"}, Val: RoleText, Optional: true},
+	{Short: "S", Val: RoleText, Optional: true},
+	{Long: []string{"recurse-submodules", "rebase", "signoff", "gpg-sign", "log", "cleanup", "recurse-submodules-default"}, Val: RoleText, Optional: true},
 	{Short: "qvapPtfkuln46hr", Long: []string{"quiet", "verbose", "all", "append", "atomic", "prune", "prune-tags", "tags", "no-tags", "force", "keep", "multiple", "dry-run", "progress", "no-progress", "unshallow", "update-shallow", "update-head-ok", "write-fetch-head", "no-write-fetch-head", "set-upstream", "ff", "no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "edit", "no-edit", "stat", "no-stat", "autostash", "no-autostash", "verify", "no-verify", "no-rebase", "heads", "branches", "refs", "get-url", "symref", "exit-code", "list", "ipv4", "ipv6", "show-forced-updates", "no-show-forced-updates", "porcelain", "worktree-attributes", "no-recurse-submodules", "allow-unrelated-histories",
 		"prefetch", "refetch", "negotiate-only", "auto-maintenance", "no-auto-maintenance", "auto-gc", "no-auto-gc", "write-commit-graph", "no-write-commit-graph", "stdin",
 		"verify-signatures", "no-verify-signatures"}},
@@ -330,14 +332,16 @@ var gitMvSpec = Spec{Abbrev: true, Negate: true, Operands: RoleUnknown, Opts: []
 var gitTagSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "F", Long: []string{"file"}, Val: RoleRead},
 	{Short: "mu", Long: []string{"message", "local-user", "cleanup", "contains", "no-contains", "merged", "no-merged", "sort", "points-at", "format"}, Val: RoleText},
-	{Short: "n", Long: []string{"column", "color"}, Val: RoleText, Optional: true},
+	{Short: "n", Val: RoleText, Optional: true},
+	{Long: []string{"column", "color"}, Val: RoleText, Optional: true},
 	{Short: "ldvaesfi", Long: []string{"list", "delete", "verify", "annotate", "edit", "no-edit", "sign", "no-sign", "force", "create-reflog", "ignore-case", "no-column"}},
 }}
 
 var gitRevParseSpec = Spec{Operands: RoleText, Opts: []Opt{
 	{Long: []string{"default", "glob", "exclude", "since", "until", "after", "before", "path-format", "git-path", "prefix", "disambiguate", "resolve-git-dir"}, Val: RoleText},
 	{Long: []string{"abbrev-ref", "short", "branches", "tags", "remotes", "show-object-format"}, Val: RoleText, Optional: true},
-	{Short: "q", Long: []string{"show-toplevel", "verify", "git-dir", "git-common-dir", "absolute-git-dir", "is-inside-work-tree", "is-inside-git-dir",
+	{Short: "q", Long: []string{"quiet"}},
+	{Long: []string{"show-toplevel", "verify", "git-dir", "git-common-dir", "absolute-git-dir", "is-inside-work-tree", "is-inside-git-dir",
 		"is-bare-repository", "is-shallow-repository", "show-prefix", "show-cdup", "show-superproject-working-tree", "symbolic", "symbolic-full-name",
 		"sq", "sq-quote", "quiet", "all", "revs-only", "no-revs", "flags", "no-flags", "not", "local-env-vars", "shared-index-path", "parseopt",
 		"keep-dashdash", "stop-at-non-option", "stuck-long"}},
@@ -346,7 +350,8 @@ var gitRevParseSpec = Spec{Operands: RoleText, Opts: []Opt{
 // gitLsFilesSpec: -X/--exclude-from reads a list of patterns from a file.
 var gitLsFilesSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "X", Long: []string{"exclude-from"}, Val: RoleRead},
-	{Short: "x", Long: []string{"exclude", "with-tree", "format", "exclude-per-directory"}, Val: RoleText},
+	{Short: "x", Long: []string{"exclude"}, Val: RoleText},
+	{Long: []string{"with-tree", "format", "exclude-per-directory"}, Val: RoleText},
 	{Long: []string{"abbrev"}, Val: RoleText, Optional: true},
 	{Short: "ztvfcdiskumo", Long: []string{"cached", "deleted", "modified", "others", "ignored", "stage", "killed", "directory", "no-empty-directory", "empty-directory", "eol",
 		"unmerged", "resolve-undo", "exclude-standard", "full-name", "recurse-submodules", "error-unmatch", "debug", "deduplicate", "sparse"}},
@@ -365,7 +370,8 @@ var gitLsTreeSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: [
 // .git; cat-file --textconv and --filters run the drivers the config
 // names, which git config's keys judge).
 var gitQuerySpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
-	{Short: "m", Long: []string{"path", "candidates", "match", "exclude", "refs", "count", "format", "sort", "points-at", "merged", "no-merged", "contains", "no-contains", "group", "expire"}, Val: RoleText},
+	{Short: "m", Val: RoleText},
+	{Long: []string{"path", "candidates", "match", "exclude", "refs", "count", "format", "sort", "points-at", "merged", "no-merged", "contains", "no-contains", "group", "expire"}, Val: RoleText},
 	{Short: "sw", Long: []string{"abbrev", "dirty", "broken", "hash", "exclude-existing", "color", "batch", "batch-check", "batch-command", "disk-usage"}, Val: RoleText, Optional: true},
 	{Short: "aqdvHpcneztrN", Long: []string{"debug", "all", "tags", "long", "first-parent", "exact-match", "always", "name-only", "stdin", "annotate-stdin", "undefined",
 		"octopus", "independent", "is-ancestor", "fork-point", "heads", "verify", "head", "dereference", "quiet", "delete", "short", "no-short", "recurse", "shell", "perl", "python", "tcl",
@@ -410,7 +416,8 @@ var gitLsRemoteSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts:
 var gitConfigSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "e", Long: []string{"edit"}},
-	{Short: "t", Long: []string{"blob", "type", "default", "comment", "value"}, Val: RoleText},
+	{Short: "t", Long: []string{"type"}, Val: RoleText},
+	{Long: []string{"blob", "default", "comment", "value"}, Val: RoleText},
 	{Short: "lz", Long: []string{"global", "system", "local", "worktree", "get", "get-all", "get-regexp", "get-urlmatch", "list", "unset", "unset-all", "add", "replace-all", "rename-section", "remove-section", "get-color", "get-colorbool", "show-origin", "show-scope", "name-only", "includes", "no-includes", "null", "bool", "int", "bool-or-int", "path", "expiry-date", "no-type", "fixed-value", "all"}},
 	{Long: []string{"bool-or-str"}},
 }}
@@ -452,7 +459,8 @@ var gitFormatPatchSpec = Spec{Abbrev: true, Negate: true, Operands: RoleUnknown,
 	{Short: "GSO", Val: RoleText},
 	{Long: []string{"attach", "inline", "thread"}, Val: RoleText, Optional: true},
 	{Short: "nNksp", Long: []string{"numbered", "no-numbered", "keep-subject", "signoff", "stdout", "no-attach", "no-thread", "cover-letter", "no-cover-letter", "rfc", "zero-commit", "no-signature", "quiet", "progress", "ignore-if-in-upstream", "always", "no-stat", "patch", "stat", "ext-diff", "textconv", "no-ext-diff", "no-textconv", "text", "root"}},
-	{Short: "q", Long: []string{"numbered-files", "no-binary", "force-in-body-from", "no-force-in-body-from"}},
+	{Short: "q"},
+	{Long: []string{"numbered-files", "no-binary", "force-in-body-from", "no-force-in-body-from"}},
 }}
 
 // gitSubmoduleSpec: git submodule ACTION …: add REPOSITORY PATH clones a

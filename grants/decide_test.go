@@ -56,7 +56,9 @@ var decideTable = []decideCase{
 	{name: "untrusted project ask applies", cmd: "make deploy", rules: []string{"project ask make deploy*", "global-grants allow make *"}, want: Ask, rule: "make deploy*"},
 
 	// closed world under a *: an option guard cannot type is asked
-	{name: "unknown npm option under npm *", cmd: "npm run build --editor=vi", rules: []string{"global-grants allow npm *"}, want: Ask, rule: RuleUntyped},
+	{name: "unknown npm option under npm *", cmd: "npm run build --frobnicate=x", rules: []string{"global-grants allow npm *"}, want: Ask, rule: RuleUntyped},
+	{name: "npm --editor runs a program", cmd: "npm run build --editor=vi", rules: []string{"global-grants allow npm *"}, want: Ask, rule: RuleExecCapable},
+	{name: "npm config keys as options", cmd: "npm ci --prefer-offline --no-audit --no-fund --loglevel=warn", rules: []string{"global-grants allow npm *"}, want: Allow},
 	{name: "unknown git option under git *", cmd: "git log --frobnicate", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleUntyped},
 	{name: "literal pattern covers an unknown option", cmd: "git log --frobnicate", rules: []string{"global-grants allow git log --frobnicate*"}, want: Allow},
 	{name: "typed git log options under git *", cmd: "git log --oneline --graph --all -n 5", rules: []string{"global-grants allow git *"}, want: Allow},
