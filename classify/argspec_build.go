@@ -54,15 +54,24 @@ var goFlags = []Opt{
 	// -args passes the rest to the test binary, whose -test.* flags are typed here too
 	{Long: []string{"C", "outputdir", "pkgdir", "test.outputdir", "test.gocoverdir", "test.fuzzcachedir"}, Val: RoleDir},
 	{Long: []string{"overlay", "modfile"}, Val: RoleRead},
-	{Long: []string{"ldflags", "gcflags", "asmflags", "gccgoflags", "compiler", "tags", "run", "skip", "bench", "count", "timeout", "benchtime", "cpu", "p", "parallel", "mod", "covermode", "coverpkg", "buildmode", "buildvcs", "fuzz", "fuzztime", "fuzzminimizetime", "list", "shuffle", "installsuffix", "failfast", "f", "benchmem", "test.run", "test.v", "test.count", "vet", "debug-trace"}, Val: RoleText},
-	{Long: []string{"v", "x", "n", "a", "i", "race", "msan", "asan", "cover", "short", "json", "trimpath", "linkshared", "work", "u", "t", "d", "m", "e", "fix", "insecure", "modcacherw", "c", "args"}},
+	{Long: []string{"ldflags", "gcflags", "asmflags", "gccgoflags", "compiler", "tags", "run", "skip", "bench", "count", "timeout", "benchtime", "cpu", "p", "parallel", "mod", "covermode", "coverpkg", "buildmode", "buildvcs", "fuzz", "fuzztime", "fuzzminimizetime", "list", "shuffle", "installsuffix", "f", "test.run", "test.v", "test.count", "vet", "debug-trace",
+		"blockprofilerate", "memprofilerate", "mutexprofilefraction", "go", "compat", "droprequire", "require", "dropreplace", "exclude", "dropexclude", "retract",
+		"dropretract", "toolchain", "godebug", "dropgodebug", "module", "http", "test.bench", "test.benchtime", "test.timeout", "test.short", "test.failfast",
+		"test.parallel", "test.cpu", "test.skip", "test.shuffle", "test.fullpath", "test.paniconexit0"}, Val: RoleText},
+	{Long: []string{"v", "x", "n", "a", "i", "race", "msan", "asan", "cover", "short", "json", "trimpath", "linkshared", "work", "u", "t", "d", "m", "e", "fix", "insecure", "modcacherw", "c", "args",
+		"failfast", "benchmem", "fullpath", "reuse", "find", "versions", "retracted", "compiled", "deps", "export", "test", "fmt", "print", "all", "src", "cmd", "short",
+		"cache", "testcache", "modcache", "fuzzcache", "r", "tool", "diff", "changed", "help", "h", "test.benchmem"}},
 }
 
-var goBuildSpec = Spec{OneDash: true, Operands: RoleText, Opts: goFlags}
+// goUntyped: go mod edit -replace points a module at other code, perhaps
+// outside the project; go vet's analyzer flags are too many to type.
+var goUntyped = []string{"replace"}
+
+var goBuildSpec = Spec{OneDash: true, Operands: RoleText, Opts: goFlags, Untyped: goUntyped}
 
 // goRunSpec: go run PACKAGE ARGS…: after the package, the words are the
 // program's own arguments.
-var goRunSpec = Spec{OneDash: true, InOrder: true, First: RoleRead, Operands: RoleText, Opts: goFlags}
+var goRunSpec = Spec{OneDash: true, InOrder: true, First: RoleRead, Operands: RoleText, Opts: goFlags, Untyped: goUntyped}
 
 var goEnvSpec = Spec{OneDash: true, Operands: RoleText, Opts: []Opt{{Long: []string{"w", "u", "json", "changed"}}}}
 
@@ -122,21 +131,41 @@ func npmSub(string) *Spec { return &npmSubSpec }
 
 var npmSubSpec = Spec{Negate: true, Operands: RoleUnknown, Opts: npmGlobal}
 
+// cargoSpec: cargo and its subcommands (cargo SUB --help;
+// testdata/options/cargo.txt). --path and --git name code cargo builds and
+// runs the build scripts of; --root and --target-dir are written.
 var cargoSpec = Spec{Sub: cargoSub, Opts: cargoGlobal}
 
 var cargoGlobal = []Opt{
 	{Short: "C", Val: RoleDir},
 	{Long: []string{"config"}, Val: RoleProgram},
 	{Short: "Z", Val: RoleText},
-	{Long: []string{"manifest-path"}, Val: RoleRead},
-	{Long: []string{"target-dir", "artifact-dir", "out-dir"}, Val: RoleWrite},
-	{Short: "pjF", Long: []string{"package", "jobs", "features", "target", "bin", "example", "test", "bench", "profile", "color", "exclude", "message-format"}, Val: RoleText},
-	{Short: "vqrV", Long: []string{"verbose", "quiet", "release", "locked", "offline", "frozen", "all-features", "no-default-features", "workspace", "all", "all-targets", "lib", "bins", "tests", "examples", "benches", "doc", "no-run", "no-fail-fast", "version", "list", "help"}},
+	{Long: []string{"manifest-path", "path"}, Val: RoleRead},
+	{Short: "s", Long: []string{"sync"}, Val: RoleRead},
+	{Long: []string{"target-dir", "artifact-dir", "out-dir", "root"}, Val: RoleWrite},
+	{Long: []string{"token"}, Val: RoleSecret},
+	{Short: "pjFWADe", Long: []string{"package", "jobs", "features", "target", "bin", "example", "test", "bench", "profile", "color", "exclude", "message-format",
+		"warn", "allow", "deny", "forbid", "base", "branch", "charset", "depth", "index", "edges", "limit", "rename", "name", "precise", "prefix", "registry",
+		"rev", "prune", "tag", "filter-platform", "git", "vcs", "format-version", "publish-time", "explain", "edition", "format"}, Val: RoleText},
+	{Short: "i", Long: []string{"invert"}, Val: RoleText, Optional: true},
+	{Short: "vqrVhnbwfdl", Long: []string{"verbose", "quiet", "release", "locked", "offline", "frozen", "all-features", "no-default-features", "workspace", "all", "all-targets",
+		"lib", "bins", "tests", "examples", "benches", "doc", "no-run", "no-fail-fast", "version", "list", "help", "future-incompat-report", "keep-going", "unit-graph",
+		"timings", "ignore-rust-version", "no-deps", "fix", "check", "open", "document-private-items", "dry-run", "default-features", "optional", "no-optional",
+		"public", "no-public", "dev", "build", "recursive", "breaking", "force", "no-track", "debug", "no-dedupe", "duplicates", "edition-idioms", "broken-code",
+		"allow-no-vcs", "allow-dirty", "allow-staged", "no-verify", "no-metadata", "exclude-lockfile", "no-delete", "respect-source-config", "versioned-dirs"}},
 }
 
-func cargoSub(string) *Spec { return &cargoSubSpec }
+func cargoSub(sub string) *Spec {
+	if sub == "tree" {
+		return &cargoTreeSpec
+	}
+	return &cargoSubSpec
+}
 
 var cargoSubSpec = Spec{Operands: RoleUnknown, Opts: cargoGlobal}
+
+// cargoTreeSpec: cargo tree -f FORMAT (elsewhere -f is --force).
+var cargoTreeSpec = Spec{Operands: RoleUnknown, Opts: append([]Opt{{Short: "f", Long: []string{"format"}, Val: RoleText}}, cargoGlobal...)}
 
 // pytestSpec: argparse, so unique prefixes resolve (--base is --basetemp).
 var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
