@@ -17,6 +17,8 @@ func buildSpec(name string) *Spec {
 		return &pytestSpec
 	case "docker", "podman", "nerdctl":
 		return &dockerSpec
+	case "docker-compose", "podman-compose":
+		return &dockerComposeSpec
 	case "gofmt":
 		return &gofmtSpec
 	case "gcc", "g++", "cc", "clang", "clang++", "c++":
@@ -88,6 +90,7 @@ var makeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "I", Long: []string{"include-dir"}, Val: RoleDir},
 	{Short: "oW", Long: []string{"old-file", "assume-old", "what-if", "new-file", "assume-new"}, Val: RoleText},
 	{Short: "jlO", Long: []string{"jobs", "load-average", "max-load", "output-sync", "debug", "shuffle", "jobserver-style"}, Val: RoleText, Optional: true},
+	{Short: "mhL", Long: []string{"help", "no-silent"}},
 	{Short: "bBdeiknpqrRsStvw", Long: []string{"always-make", "environment-overrides", "ignore-errors", "keep-going", "just-print", "dry-run", "recon", "print-data-base", "question", "no-builtin-rules", "no-builtin-variables", "silent", "quiet", "no-keep-going", "stop", "touch", "trace", "version", "print-directory", "no-print-directory", "warn-undefined-variables", "check-symlink-times"}},
 }}
 
@@ -209,12 +212,22 @@ func dockerSub(sub string) *Spec {
 
 // dockerRunSpec: docker run IMAGE [COMMAND…]: options end at the image;
 // the command runs inside the container, so it is text here.
-var dockerRunSpec = Spec{InOrder: true, First: RoleText, Operands: RoleText, Opts: []Opt{
+//
+// Left untyped: --use-api-socket hands the container the Docker API (the
+// host, as root), --device-cgroup-rule opens host devices to it.
+var dockerRunSpec = Spec{InOrder: true, First: RoleText, Operands: RoleText, Untyped: []string{"use-api-socket", "device-cgroup-rule"}, Opts: []Opt{
 	{Short: "v", Long: []string{"volume", "mount", "volumes-from", "device"}, Val: RoleText},
 	{Long: []string{"entrypoint"}, Val: RoleProgram},
 	{Long: []string{"env-file", "cidfile", "label-file"}, Val: RoleRead},
 	{Short: "eupwlhm", Long: []string{"env", "user", "publish", "workdir", "label", "hostname", "memory", "name", "network", "net", "pid", "ipc", "uts", "userns", "cap-add", "cap-drop", "security-opt", "platform", "restart", "cpus", "gpus", "shm-size", "ulimit", "add-host", "dns", "tmpfs", "log-driver", "log-opt", "runtime", "cgroupns", "stop-signal", "pull", "group-add"}, Val: RoleText},
-	{Short: "itdPq", Long: []string{"interactive", "tty", "detach", "rm", "privileged", "init", "read-only", "publish-all", "quiet", "no-healthcheck", "oom-kill-disable"}},
+	{Short: "ac", Long: []string{"annotation", "attach", "blkio-weight", "blkio-weight-device", "cgroup-parent", "cpu-count", "cpu-percent", "cpu-period", "cpu-quota", "cpu-rt-period",
+		"cpu-rt-runtime", "cpu-shares", "cpuset-cpus", "cpuset-mems", "detach-keys", "device-read-bps", "device-read-iops", "device-write-bps",
+		"device-write-iops", "dns-option", "dns-search", "domainname", "expose", "health-cmd", "health-interval", "health-retries", "health-start-interval",
+		"health-start-period", "health-timeout", "io-maxbandwidth", "io-maxiops", "ip", "ip6", "isolation", "kernel-memory", "link", "link-local-ip",
+		"mac-address", "memory-reservation", "memory-swap", "memory-swappiness", "network-alias", "oom-score-adj", "pids-limit", "stop-timeout", "storage-opt",
+		"sysctl", "volume-driver"}, Val: RoleText},
+	{Short: "itdPq", Long: []string{"interactive", "tty", "detach", "rm", "privileged", "init", "read-only", "publish-all", "quiet", "no-healthcheck", "oom-kill-disable",
+		"disable-content-trust", "help", "sig-proxy"}},
 }}
 
 var dockerLoginSpec = Spec{Operands: RoleURL, Opts: []Opt{
@@ -223,11 +236,15 @@ var dockerLoginSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Long: []string{"password-stdin"}},
 }}
 
-var dockerBuildSpec = Spec{Operands: RoleRead, Opts: []Opt{
+// dockerBuildSpec: docker build (legacy and buildx). --allow grants the
+// build entitlements (network.host, security.insecure): untyped.
+var dockerBuildSpec = Spec{Operands: RoleRead, Untyped: []string{"allow"}, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "o", Long: []string{"output", "iidfile", "metadata-file"}, Val: RoleWrite},
 	{Short: "t", Long: []string{"tag", "build-arg", "target", "platform", "label", "network", "secret", "ssh", "cache-from", "cache-to", "progress", "add-host", "build-context"}, Val: RoleText},
-	{Short: "q", Long: []string{"quiet", "no-cache", "pull", "load", "push", "rm", "force-rm"}},
+	{Short: "cm", Long: []string{"cgroup-parent", "cpu-period", "cpu-quota", "cpu-shares", "cpuset-cpus", "cpuset-mems", "isolation", "memory", "memory-swap", "security-opt",
+		"shm-size", "ulimit", "annotation", "attest", "builder", "call", "sbom", "provenance", "no-cache-filter", "cache-to", "cache-from"}, Val: RoleText},
+	{Short: "q", Long: []string{"quiet", "no-cache", "pull", "load", "push", "rm", "force-rm", "compress", "disable-content-trust", "squash", "check", "help"}},
 }}
 
 // dockerBuildxSpec: docker buildx build (and docker builder build) is
@@ -243,10 +260,49 @@ func dockerBuildAction(a string) *Spec {
 	return nil
 }
 
-var dockerComposeSpec = Spec{Operands: RoleText, Opts: []Opt{
+// dockerComposeSpec: docker compose [GLOBAL] ACTION [OPTIONS] (and
+// docker-compose, podman-compose). run takes docker run's host options
+// (-v, --privileged, --cap-add), which grants' exec table judges; the
+// other actions' options are one list.
+var dockerComposeSpec = Spec{Operands: RoleText, Action: composeAction, Opts: composeGlobal}
+
+var composeGlobal = []Opt{
 	{Short: "f", Long: []string{"file", "env-file"}, Val: RoleRead},
 	{Long: []string{"project-directory"}, Val: RoleDir},
 	{Short: "p", Long: []string{"project-name", "profile", "ansi", "progress", "parallel"}, Val: RoleText},
+	{Long: []string{"compatibility", "dry-run", "all-resources", "verbose", "version", "help"}},
+}
+
+func composeAction(a string) *Spec {
+	switch a {
+	case "run", "exec", "create":
+		return &composeRunSpec
+	case "up", "down", "logs", "ps", "build", "pull", "push", "config", "restart", "stop", "start", "rm", "kill", "images", "top", "ls", "version", "pause", "unpause", "port", "events", "watch", "wait", "cp", "attach", "stats":
+		return &composeOtherSpec
+	}
+	return nil
+}
+
+var composeRunSpec = Spec{InOrder: true, First: RoleText, Operands: RoleText, Untyped: []string{"use-api-socket"}, Opts: []Opt{
+	{Short: "v", Long: []string{"volume", "mount", "device"}, Val: RoleText},
+	{Long: []string{"entrypoint"}, Val: RoleProgram},
+	{Long: []string{"env-from-file"}, Val: RoleRead},
+	{Short: "euwlp", Long: []string{"env", "user", "workdir", "label", "publish", "name", "cap-add", "cap-drop", "pull", "index", "pid", "security-opt", "userns"}, Val: RoleText},
+	{Short: "dTiqt", Long: []string{"detach", "rm", "privileged", "no-TTY", "tty", "interactive", "service-ports", "use-aliases", "no-deps", "build", "quiet-pull",
+		"remove-orphans", "quiet", "quiet-build", "help"}},
+}}
+
+var composeOtherSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
+	{Long: []string{"build-arg", "ssh", "builder", "memory", "exit-code-from", "scale", "wait-timeout", "pull", "attach", "no-attach", "rmi", "tail", "since", "until",
+		"format", "filter", "status", "policy", "hash", "index", "signal", "timeout"}, Val: RoleText},
+	{Short: "tnm", Val: RoleText},
+	{Short: "v", Long: []string{"volumes"}},
+	{Short: "dVyqwafsTL", Long: []string{"detach", "build", "no-build", "force-recreate", "no-recreate", "no-deps", "remove-orphans", "abort-on-container-exit",
+		"abort-on-container-failure", "wait", "renew-anon-volumes", "no-start", "no-color", "no-log-prefix", "quiet-pull", "always-recreate-deps", "yes", "watch",
+		"menu", "follow", "timestamps", "all", "quiet", "services", "no-cache", "push", "with-dependencies", "print", "check", "ignore-pull-failures",
+		"include-deps", "images", "profiles", "resolve-image-digests", "no-interpolate", "no-normalize", "no-path-resolution", "variables", "environment",
+		"force", "stop", "ignore-buildable", "no-trunc", "dry-run", "help"}},
 }}
 
 // dockerCpSpec: docker cp SRC DST, either side a container path (c:/x)
@@ -255,10 +311,18 @@ var dockerCpSpec = Spec{Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "aLq", Long: []string{"archive", "follow-link", "quiet"}},
 }}
 
-var dockerOtherSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+// dockerOtherSpec: the rest of docker's subcommands (ps, images, logs,
+// pull, push, tag, rm, rmi, stop, start, inspect, save, load, commit, …;
+// testdata/options/docker.txt). save -o writes, load -i and import read;
+// start --checkpoint-dir reads a checkpoint from a directory, untyped.
+var dockerOtherSpec = Spec{Operands: RoleUnknown, Untyped: []string{"checkpoint-dir"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
-	{Short: "fn", Long: []string{"format", "filter", "tail", "since", "until", "name"}, Val: RoleText},
-	{Short: "aqsltf", Long: []string{"all", "quiet", "size", "latest", "no-trunc", "follow", "timestamps", "force", "volumes"}},
+	{Short: "i", Long: []string{"input"}, Val: RoleRead},
+	{Short: "fnmcs", Long: []string{"format", "filter", "tail", "since", "until", "name", "message", "change", "author", "signal", "platform", "type", "time", "timeout",
+		"limit", "last", "checkpoint", "detach-keys", "memory", "memory-swap", "cpu-period", "cpu-quota", "cpu-shares", "cpuset-cpus", "cpuset-mems",
+		"blkio-weight", "kernel-memory", "memory-reservation", "pids-limit", "restart", "cpus", "cpu-rt-period", "cpu-rt-runtime"}, Val: RoleText},
+	{Short: "aqltfvpHdz", Long: []string{"all", "quiet", "size", "latest", "no-trunc", "follow", "timestamps", "force", "volumes", "link", "digests", "tree", "details", "all-tags",
+		"disable-content-trust", "no-prune", "attach", "interactive", "no-stream", "pause", "no-stdin", "sig-proxy", "human", "help", "compress", "squash", "depth"}},
 }}
 
 // hyperfineSpec: every operand is a command line hyperfine runs.

@@ -133,6 +133,8 @@ var execTable = []execRule{
 	{ID: "docker-host", Progs: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run", "exec", "create"},
 		Opts:   []string{"volume", "mount", "device", "volumes-from", "privileged", "cap-add", "pid", "userns", "security-opt", "v"},
 		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
+	{ID: "compose-host", Progs: []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"}, Check: checkComposeHost,
+		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
 	{ID: "gdb-command", Progs: []string{"gdb"}, Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch"},
 		Reason: "gdb -ex/-batch runs debugger commands"},
 	{ID: "runs-program", Progs: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
@@ -353,6 +355,22 @@ func unresolved(wd classify.Word, names []string) bool {
 		}
 	}
 	return false
+}
+
+// composeHostOpts are docker compose run's options that reach the host.
+var composeHostOpts = []string{"volume", "mount", "device", "privileged", "cap-add", "pid", "userns", "security-opt", "v"}
+
+// checkComposeHost marks compose run's host options (docker compose run
+// -v /:/h, docker-compose run --privileged), typed by compose's spec.
+func checkComposeHost(c *classify.Command, p classify.Parsed, m *marks) {
+	if c.Name != "docker-compose" && c.Name != "podman-compose" && p.SubName(c.Args) != "compose" {
+		return
+	}
+	for _, wd := range p.Words {
+		if slices.Contains(composeHostOpts, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, composeHostOpts) {
+			m.markWord(c, wd, "docker compose run|exec with host mounts or --privileged reaches the host")
+		}
+	}
 }
 
 // checkZipTT marks zip -TT CMD: the spec reads -TT as -T twice, the two
