@@ -89,6 +89,9 @@ type Spec struct {
 	InOrder bool
 	// NoDashDash: "--" is an operand, not the end of options.
 	NoDashDash bool
+	// Passthrough: an option the spec does not know belongs to the
+	// program it runs (go test hands it to the test binary): text.
+	Passthrough bool
 	// Negate: --no-NAME turns a long option NAME off (git's
 	// parse-options): a flag named no-NAME, whatever NAME takes.
 	Negate bool
@@ -365,6 +368,10 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 					p.Words = append(p.Words, Word{Arg: i, Name: "no-" + no.longMatch(name[3:]), Role: RoleFlag})
 					continue
 				}
+			}
+			if o == nil && s.Passthrough {
+				p.Words = append(p.Words, Word{Arg: i, Name: name, Role: RoleText, Val: v})
+				continue
 			}
 			if o == nil {
 				p.Unknown = true

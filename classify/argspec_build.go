@@ -45,6 +45,8 @@ func goSub(sub string) *Spec {
 		return &goEnvSpec
 	case "run":
 		return &goRunSpec
+	case "test":
+		return &goTestSpec
 	}
 	return &goBuildSpec
 }
@@ -70,6 +72,10 @@ var goFlags = []Opt{
 var goUntyped = []string{"replace"}
 
 var goBuildSpec = Spec{OneDash: true, Operands: RoleText, Opts: goFlags, Untyped: goUntyped}
+
+// goTestSpec: go test hands the flags it does not know to the test binary
+// (go test ./... -update): the project's own flags, text.
+var goTestSpec = Spec{OneDash: true, Passthrough: true, Operands: RoleText, Opts: goFlags, Untyped: goUntyped}
 
 // goRunSpec: go run PACKAGE ARGS…: after the package, the words are the
 // program's own arguments.
@@ -180,8 +186,17 @@ var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"pastebin"}, Val: RoleURL},
 	{Short: "o", Long: []string{"override-ini"}, Val: RoleText},
 	{Short: "k", Val: RolePattern},
-	{Short: "mn", Long: []string{"maxfail", "tb", "durations", "durations-min", "log-level", "log-cli-level", "log-format", "capture", "import-mode", "deselect", "ignore", "ignore-glob", "cov", "color", "code-highlight", "junit-prefix", "timeout", "numprocesses", "maxprocesses"}, Val: RoleText},
-	{Short: "xqvslrh", Long: []string{"exitfirst", "quiet", "verbose", "showlocals", "last-failed", "failed-first", "new-first", "collect-only", "co", "strict-markers", "pdb", "trace", "version", "help", "lf", "ff", "nf", "sw", "stepwise", "runxfail", "no-header", "no-summary", "disable-warnings", "cache-clear", "setup-only", "setup-show", "fixtures", "markers"}},
+	{Short: "mnr", Long: []string{"maxfail", "tb", "durations", "durations-min", "log-level", "log-cli-level", "log-format", "capture", "import-mode", "deselect", "ignore", "ignore-glob", "cov", "color", "code-highlight", "junit-prefix", "timeout", "numprocesses", "maxprocesses"}, Val: RoleText},
+	{Long: []string{"cov-config"}, Val: RoleRead},
+	{Short: "W", Long: []string{"pythonwarnings", "lfnf", "last-failed-no-failures", "verbosity", "show-capture", "doctest-report", "doctest-glob", "assert",
+		"log-date-format", "log-cli-format", "log-cli-date-format", "log-file-mode", "log-file-level", "log-file-format", "log-file-date-format",
+		"log-auto-indent", "log-disable", "cov-fail-under", "timeout-method", "reruns", "reruns-delay", "only-rerun"}, Val: RoleText},
+	{Long: []string{"cache-show"}, Val: RoleText, Optional: true},
+	{Short: "V", Long: []string{"funcargs", "fixtures-per-test", "sw-skip", "stepwise-skip", "no-fold-skipped", "disable-pytest-warnings", "no-showlocals", "xfail-tb",
+		"full-trace", "strict-config", "continue-on-collection-errors", "pyargs", "noconftest", "keep-duplicates", "collect-in-virtualenv", "doctest-modules",
+		"doctest-ignore-import-errors", "doctest-continue-on-failure", "trace-config", "setup-plan", "cov-append", "cov-branch", "no-cov", "no-cov-on-fail",
+		"self-contained-html", "strict"}},
+	{Short: "xqvslh", Long: []string{"exitfirst", "quiet", "verbose", "showlocals", "last-failed", "failed-first", "new-first", "collect-only", "co", "strict-markers", "pdb", "trace", "version", "help", "lf", "ff", "nf", "sw", "stepwise", "runxfail", "no-header", "no-summary", "disable-warnings", "cache-clear", "setup-only", "setup-show", "fixtures", "markers"}},
 }}
 
 var dockerSpec = Spec{Sub: dockerSub, Opts: []Opt{

@@ -189,8 +189,17 @@ type marks struct {
 // Wrappers, shells and interpreters are marked whole already.
 func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 	m.untyped = make([]bool, len(c.Args))
-	if c.Name == "" || len(c.Args) < 2 || c.Wrap != classify.WrapNone || c.Opaque || slices.Contains(interpreters, c.Name) {
+	if c.Name == "" || len(c.Args) < 2 || c.Wrap != classify.WrapNone || c.Opaque {
 		return
+	}
+	name := c.Name
+	if c.Name != "go" && (slices.Contains(interpreters, c.Name) || classify.SpecFor(c.Name) == classify.SpecFor("python3")) {
+		// python -m pytest is pytest; the rest is judged by what it runs
+		q, ok := pytestWords(c, p)
+		if !ok {
+			return
+		}
+		p, name = q, "pytest"
 	}
 	for _, w := range p.UntypedOptions(c.Args) {
 		if isHelpWord(c.Args[w.Arg]) || m.sens[w.Arg] {
@@ -203,14 +212,14 @@ func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 		if m.ureason == "" {
 			opt := classify.OptionSpelling(c.Args, w)
 			switch {
-			case classify.SpecFor(c.Name) == nil:
-				m.ureason = c.Name + ": guard has no spec of " + c.Name + "'s options, so " + opt + " is not one it knows; asked"
+			case classify.SpecFor(name) == nil:
+				m.ureason = name + ": guard has no spec of " + name + "'s options, so " + opt + " is not one it knows; asked"
 			case !p.Spec && p.Sub >= 0:
 				m.ureason = c.Name + " " + c.Args[p.Sub] + ": guard has no spec of this subcommand, so " + opt + " is not an option it knows; asked"
 			case p.Sub >= 0 && p.Sub < w.Arg:
 				m.ureason = c.Name + " " + c.Args[p.Sub] + ": " + opt + " is not an option guard knows; asked"
 			default:
-				m.ureason = c.Name + ": " + opt + " is not an option guard knows; asked"
+				m.ureason = name + ": " + opt + " is not an option guard knows; asked"
 			}
 		}
 	}
@@ -686,21 +695,9 @@ var pytestOptions = []string{"basetemp", "junitxml", "junit-xml", "junitprefix",
 // checkPytest marks pytest's dangerous options, for pytest itself and for
 // python -m pytest (its arguments typed with pytest's spec).
 func checkPytest(c *classify.Command, p classify.Parsed, m *marks) {
-	if c.Name != "pytest" && c.Name != "py.test" {
-		k := -1
-		for _, wd := range p.Words {
-			if wd.Name == "m" && wd.Val == "pytest" {
-				k = wd.Arg
-				break
-			}
-		}
-		if k < 0 {
-			return
-		}
-		p = classify.ParseArgs(classify.SpecFor("pytest"), append([]string{"pytest"}, c.Args[k+1:]...))
-		for i := range p.Words {
-			p.Words[i].Arg += k
-		}
+	p, ok := pytestWords(c, p)
+	if !ok {
+		return
 	}
 	for _, wd := range p.Words {
 		if wd.Name == "pdbcls" && strings.HasPrefix(wd.Val, "no:") || wd.Name == "p" && strings.HasPrefix(wd.Val, "no:") {
@@ -710,6 +707,30 @@ func checkPytest(c *classify.Command, p classify.Parsed, m *marks) {
 			m.markWord(c, wd, "pytest --"+wd.Name+" writes, deletes, uploads or loads code from elsewhere")
 		}
 	}
+}
+
+// pytestWords returns the words of pytest, or of python -m pytest typed
+// with pytest's spec (their Arg still indexes c.Args); ok is false for
+// another python command.
+func pytestWords(c *classify.Command, p classify.Parsed) (classify.Parsed, bool) {
+	if c.Name == "pytest" || c.Name == "py.test" {
+		return p, true
+	}
+	k := -1
+	for _, wd := range p.Words {
+		if wd.Name == "m" && wd.Val == "pytest" {
+			k = wd.Arg
+			break
+		}
+	}
+	if k < 0 {
+		return p, false
+	}
+	q := classify.ParseArgs(classify.SpecFor("pytest"), append([]string{"pytest"}, c.Args[k+1:]...))
+	for i := range q.Words {
+		q.Words[i].Arg += k
+	}
+	return q, true
 }
 
 // ldflagsSafe and gcflagsSafe are the linker's and compiler's flags that
