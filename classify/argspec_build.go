@@ -33,9 +33,19 @@ func buildSpec(name string) *Spec {
 		return &hyperfineSpec
 	case "watchexec", "entr", "nodemon":
 		return &watchSpec
+	case "uvx", "pip-run":
+		return &wrapperSpec // uvx PACKAGE ARGS…: downloads PACKAGE and runs it
+	case "pipx", "uv", "nix", "nix-shell":
+		return &untypedSubSpec
 	}
 	return nil
 }
+
+// untypedSubSpec: a tool with subcommands whose options guard does not
+// type (pipx, uv, nix): every option is asked under a '*' grant, and
+// grants' exec table finds their download-and-run forms (pipx run, uv
+// tool run, nix run).
+var untypedSubSpec = Spec{Sub: func(string) *Spec { return &unknownSpec }}
 
 var goSpec = Spec{Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 

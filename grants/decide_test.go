@@ -377,6 +377,13 @@ func TestValidatePattern(t *testing.T) {
 		{Allow, "bash"}, {Allow, "sh"}, {Allow, "/bin/sh"}, {Allow, "bash -s"}, {Allow, "python3 -"}, {Allow, "sh /dev/stdin"},
 		// go run MODULE@VERSION runs any code, like node * (issue 8)
 		{Allow, "go *"}, {Allow, "/usr/local/go/bin/go *"},
+		// interpreters under other spellings (issue 18)
+		{Allow, "python3.11 *"}, {Allow, "perl5.36.0 *"}, {Allow, "node18 *"}, {Allow, "ruby3.1 *"}, {Allow, "php8.2 *"}, {Allow, "lua5.4 *"},
+		{Allow, "python3.* *"}, {Allow, "node1* *"}, {Allow, "/usr/bin/python3.12 *"}, {Allow, "bash5.2 *"},
+		{Allow, "R *"}, {Allow, "ts-node *"}, {Allow, "tsx *"}, {Allow, "ipython *"}, {Allow, "guile *"}, {Allow, "sbcl *"}, {Allow, "groovy *"},
+		{Allow, "elixir *"}, {Allow, "erl *"}, {Allow, "octave *"}, {Allow, "gnuplot *"}, {Allow, "dc *"}, {Allow, "bb *"},
+		// download-and-run
+		{Allow, "uvx *"},
 	}
 	for _, tc := range bad {
 		if err := ValidatePattern(tc.kind, tc.p); err == nil {
@@ -389,6 +396,7 @@ func TestValidatePattern(t *testing.T) {
 	}{
 		{Allow, "git *"}, {Allow, "go test *"}, {Allow, "go build *"}, {Allow, "bash ./scripts/ci.sh *"}, {Allow, "python3 manage.py *"},
 		{Deny, "bash *"}, {Ask, "python *"}, {Deny, "bash"}, {Allow, "npm install *"}, {Allow, "python3 -m pytest *"},
+		{Allow, "python3.11 -m pytest *"}, {Allow, "sha256sum *"}, {Allow, "mytool *"}, {Allow, "node18 server.js *"},
 	}
 	for _, tc := range good {
 		if err := ValidatePattern(tc.kind, tc.p); err != nil {

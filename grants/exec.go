@@ -135,6 +135,8 @@ var execTable = []execRule{
 		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
 	{ID: "compose-host", Progs: []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"}, Check: checkComposeHost,
 		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
+	{ID: "download-run", Progs: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx"}, Check: checkDownloadRun,
+		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
 	{ID: "gdb-command", Progs: []string{"gdb"}, Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch"},
 		Reason: "gdb -ex/-batch runs debugger commands"},
 	{ID: "runs-program", Progs: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
@@ -193,7 +195,7 @@ func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 		return
 	}
 	name := c.Name
-	if c.Name != "go" && (slices.Contains(interpreters, c.Name) || classify.SpecFor(c.Name) == classify.SpecFor("python3")) {
+	if c.Name != "go" && (interpreterLike(c.Name) || classify.SpecFor(c.Name) == classify.SpecFor("python3")) {
 		// python -m pytest is pytest; the rest is judged by what it runs
 		q, ok := pytestWords(c, p)
 		if !ok {
@@ -364,6 +366,60 @@ func unresolved(wd classify.Word, names []string) bool {
 		}
 	}
 	return false
+}
+
+// checkDownloadRun marks a download-and-run from its run word on: uvx,
+// pip-run and npx whole, pipx run, uv tool run (and uv x), nix run, nix
+// shell, nix-shell --run/--command. No '*' covers what they fetch.
+func checkDownloadRun(c *classify.Command, p classify.Parsed, m *marks) {
+	const why = "uvx/pipx run/uv tool run/nix run download a package and run it"
+	from := -1
+	words := c.Args
+	ops := []int{}
+	for i := 1; i < len(words); i++ {
+		if !strings.HasPrefix(words[i], "-") {
+			ops = append(ops, i)
+		}
+	}
+	op := func(k int) string {
+		if k < len(ops) {
+			return words[ops[k]]
+		}
+		return ""
+	}
+	switch c.Name {
+	case "uvx", "pip-run", "npx", "bunx", "pnpx":
+		from = 1
+	case "pipx":
+		if op(0) == "run" {
+			from = ops[0]
+		}
+	case "uv":
+		if op(0) == "tool" && (op(1) == "run" || op(1) == "x") {
+			from = ops[1]
+		} else if op(0) == "x" {
+			from = ops[0]
+		}
+	case "nix":
+		if op(0) == "run" || op(0) == "shell" || op(0) == "develop" {
+			from = ops[0]
+		}
+	case "nix-shell":
+		for i, w := range words {
+			if w == "--run" || w == "--command" || w == "-p" || w == "--packages" {
+				from = i
+				break
+			}
+		}
+	}
+	if from < 1 {
+		return
+	}
+	for i := from; i < len(words); i++ {
+		if !isHelpWord(words[i]) {
+			m.mark(i, why)
+		}
+	}
 }
 
 // composeHostOpts are docker compose run's options that reach the host.
@@ -862,7 +918,7 @@ func checkFindWrite(c *classify.Command, _ classify.Parsed, m *marks) {
 // pp is the parse markCommand already made, nil when it made none.
 func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	if c.Name == "" || len(c.Args) < 2 || c.Wrap != classify.WrapNone || c.Opaque ||
-		c.Name != "go" && slices.Contains(interpreters, c.Name) {
+		c.Name != "go" && interpreterLike(c.Name) {
 		return // shells, interpreters and wrappers are judged by what they run
 	}
 	var p classify.Parsed

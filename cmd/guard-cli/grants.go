@@ -325,6 +325,9 @@ func (a *App) grantsAdd(c *cli.Context) error {
 	a.recordVerb(nil, string(kind), layer, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)\n", kind, classify.QuoteWord(pattern), where, file)
 	if kind == grants.Allow {
+		if n := grants.UntypedNote(pattern); n != "" {
+			a.diag("note", n)
+		}
 		if w := a.shadowed(p, cwd, pattern); w != "" {
 			a.diag("warning", w)
 		}
