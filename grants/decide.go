@@ -690,6 +690,14 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 		return j
 	}
 	v := d.marked(d.view(i, c), c)
+	if d.s.BuiltinReadonly && classify.HelpQuery(c) && !v.m.all {
+		// TOOL --help, TOOL --version, whatever TOOL is: it prints and exits
+		if tr != nil {
+			tr.add("step 8 command %s: %s --help/--version only prints", label(i), name)
+		}
+		return judgement{ok: true, v: Verdict{Decision: Allow, Rule: RuleBuiltinReadonly, Reason: name + " only prints its help or version",
+			Risk: RiskNone, Layer: LayerBuiltin}}
+	}
 
 	// 7. allow grants; step 6's exec-capable check is a '*' that matches
 	// only when it may cover sensitive words.

@@ -139,6 +139,9 @@ func uniqReadOnly(c *classify.Command) bool {
 // readOnly reports whether c is in the built-in read-only set, and if it is
 // a member by name but not by its arguments, why not.
 func readOnly(c *classify.Command, m *marks) (bool, string) {
+	if classify.HelpQuery(c) && !m.all {
+		return true, "" // TOOL --help, TOOL --version: prints and exits
+	}
 	check, ok := readOnlySet(c.Args[0])
 	if !ok {
 		return false, ""
