@@ -55,7 +55,7 @@ func filesSpec(name string) *Spec {
 		return &lnSpec
 	case "chmod", "chown", "chgrp", "chattr":
 		return &chmodSpec
-	case "echo", "printf", "true", "false", "sleep", "seq", "yes", "tr", "expr", "kill":
+	case "echo", "printf", "true", "false", "sleep", "seq", "yes", "tr", "expr", "kill", "printenv":
 		return &textSpec
 	case "hostname":
 		return &hostnameSpec

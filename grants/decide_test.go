@@ -70,6 +70,28 @@ var decideTable = []decideCase{
 	{name: "help under *", cmd: "mytool --help", rules: []string{"global-grants allow mytool *"}, want: Allow},
 	{name: "unknown option does not leave the read-only set", cmd: "git log --frobnicate", want: Allow, rule: RuleBuiltinReadonly},
 
+	// friction the red team found (issue 18 §7): harmless, so allowed
+	{name: "shred --help prints", cmd: "shred --help", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "mkfs --help prints", cmd: "mkfs --help", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "sudo --version prints", cmd: "sudo --version", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "any tool --version", cmd: "mytool --version", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "a path --help is a program guard cannot see", cmd: "./tool --help", want: Ask},
+	{name: "printenv of a plain name", cmd: "printenv HOME", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "printenv of a secret name", cmd: "printenv GITHUB_TOKEN", want: Ask},
+	{name: "printenv of a URL", cmd: "printenv DATABASE_URL", want: Ask},
+	{name: "git remote -v", cmd: "git remote -v", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "git remote get-url", cmd: "git remote get-url origin", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "git remote add is no query", cmd: "git remote add up https://x", want: Ask},
+	{name: "git tag -l", cmd: "git tag -l 'v1.*'", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "git tag NAME makes one", cmd: "git tag v1", want: Ask},
+	{name: "git config --get of a plain key", cmd: "git config --get user.email", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "git config --get of a credential key", cmd: "git config --get http.extraheader", want: Ask},
+	{name: "git config sets", cmd: "git config user.email x@y", want: Ask},
+	{name: "kill -l", cmd: "kill -l", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "od on a project file", cmd: "od -c README.md", want: Allow},
+	{name: "strings on a project file", cmd: "strings a.out", want: Allow},
+	{name: "fold on a project file", cmd: "fold -w 80 x.txt", want: Allow},
+
 	// exec-capable arguments under a *
 	{name: "git -c under git *", cmd: "git -c core.pager=sh log", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},
 	{name: "git -C under git *", cmd: "git -C /tmp/x status", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},
