@@ -204,6 +204,9 @@ func interpreterName(name string) (string, bool) {
 // arguments' text or file (python, node, ruby, R, ipython, …), under any
 // versioned spelling.
 func Interpreter(name string) bool {
+	if name == "awk" {
+		return false // its program is typed (the awk spec) and judged by what it does
+	}
 	_, ok := interpreterName(name)
 	return ok
 }

@@ -169,8 +169,10 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 		return Verdict{Decision: Allow, Rule: RuleEmpty, Reason: "nothing to run", Risk: RiskNone, Layer: LayerBuiltin}
 	}
 	// 5. composite; a redirect or heredoc that is a project write the
-	// write tier allows makes nothing composite (tiers.go, redirectsOK)
-	reasons := a.Composite
+	// write tier allows makes nothing composite (tiers.go, redirectsOK),
+	// and neither do 2>&1, >/dev/null, 2>/dev/null (issue 18: go test
+	// ./... >/dev/null 2>&1 is as grantable as go test ./...)
+	reasons := withoutNullRedirects(a.Composite)
 	projectWrite, gap := false, (*access)(nil)
 	if len(a.Redirects) > 0 {
 		projectWrite, gap = d.t.redirectsOK(a)
@@ -219,6 +221,21 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 		v.Risk = maxRisk(v.Risk, RiskLow)
 	}
 	return v
+}
+
+// withoutNullRedirects drops the null-redirect reason: an fd duplicated
+// or sent to /dev/null changes nothing a grant covers.
+func withoutNullRedirects(reasons []string) []string {
+	if !slices.Contains(reasons, classify.CompNullRedir) {
+		return reasons
+	}
+	out := make([]string, 0, len(reasons))
+	for _, r := range reasons {
+		if r != classify.CompNullRedir {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // withoutRedirects drops the reasons a project write makes: redirect,

@@ -91,6 +91,13 @@ var decideTable = []decideCase{
 	{name: "od on a project file", cmd: "od -c README.md", want: Allow},
 	{name: "strings on a project file", cmd: "strings a.out", want: Allow},
 	{name: "fold on a project file", cmd: "fold -w 80 x.txt", want: Allow},
+	{name: "2>&1 is no composite", cmd: "go test ./... 2>&1", rules: []string{"global-grants allow go test *"}, want: Allow, rule: "go test *"},
+	{name: "2>/dev/null 2>&1 is no composite", cmd: "go test ./... 2>/dev/null 2>&1", rules: []string{"global-grants allow go test *"}, want: Allow, rule: "go test *"},
+	{name: "a read-only command with 2>/dev/null", cmd: "ls missing 2>/dev/null", want: Allow},
+	{name: "awk comparison is no redirect", cmd: "awk 'NR > 5' x.txt", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "awk comparison under awk *", cmd: "awk 'NR>1 && NF > 2 {print}' x.txt", rules: []string{"global-grants allow awk *"}, want: Allow},
+	{name: "awk print > FILE writes", cmd: "awk '{print > \"out\"}' x.txt", rules: []string{"global-grants allow awk *"}, want: Ask, rule: RuleExecCapable},
+	{name: "awk ENVIRON prints the environment", cmd: "awk 'BEGIN{print ENVIRON[\"TOKEN\"]}'", want: Ask},
 
 	// exec-capable arguments under a *
 	{name: "git -c under git *", cmd: "git -c core.pager=sh log", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},

@@ -700,9 +700,62 @@ func sedScriptSafe(s string, printOnly bool) bool {
 	return !printOnly || cmds > 0
 }
 
-// awkProgramUnsafe reports whether an awk program can run programs or write files.
+// awkProgramUnsafe reports whether an awk program can run programs,
+// write files or print the environment (ENVIRON): system(), getline, @load/@include, or a print or printf
+// statement with > or | (print > "FILE", print | "CMD"). A > elsewhere
+// is a comparison ($1 > 5, NR>1), and || is a logical or.
 func awkProgramUnsafe(p string) bool {
-	return strings.Contains(p, "system") || strings.ContainsAny(p, "|>") || strings.Contains(p, "getline") || strings.Contains(p, "@load") || strings.Contains(p, "@include")
+	if strings.Contains(p, "system") || strings.Contains(p, "getline") || strings.Contains(p, "@load") || strings.Contains(p, "@include") ||
+		strings.Contains(p, "ENVIRON") || strings.Contains(p, "PROCINFO") {
+		return true // ENVIRON prints the environment's secrets
+	}
+	inPrint, depth := false, 0
+	for i := 0; i < len(p); i++ {
+		b := p[i]
+		switch {
+		case b == '"':
+			// a string: skip to its end
+			for i++; i < len(p) && p[i] != '"'; i++ {
+				if p[i] == '\\' {
+					i++
+				}
+			}
+		case b == '|':
+			if i+1 < len(p) && p[i+1] == '|' {
+				i++
+				continue
+			}
+			return true // print | "cmd", "cmd" | getline, |&
+		case b == '>':
+			if inPrint && depth == 0 {
+				return true // print > "file", print >> "file"
+			}
+		case b == '(' || b == '[':
+			depth++
+		case b == ')' || b == ']':
+			depth--
+		case b == ';' || b == '}' || b == '{' || b == '\n':
+			inPrint, depth = false, 0
+		case isAwkWordStart(p, i, "printf"):
+			inPrint, depth = true, 0
+			i += len("printf") - 1
+		case isAwkWordStart(p, i, "print"):
+			inPrint, depth = true, 0
+			i += len("print") - 1
+		}
+	}
+	return false
+}
+
+// isAwkWordStart reports the word w at p[i:], not inside a longer name.
+func isAwkWordStart(p string, i int, w string) bool {
+	if !strings.HasPrefix(p[i:], w) {
+		return false
+	}
+	if i > 0 && (isIdent(p[i-1]) || p[i-1] == '$') {
+		return false
+	}
+	return i+len(w) == len(p) || !isIdent(p[i+len(w)])
 }
 
 // awkCodeFiles are awk's options that load code guard cannot read

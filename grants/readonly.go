@@ -50,6 +50,10 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		return killList, true
 	case "od", "strings", "fold", "hexdump":
 		return nil, true
+	case "awk", "gawk", "mawk", "nawk":
+		// a program that only reads and prints: the exec table marks
+		// system(), getline, print > FILE, ENVIRON and -f
+		return nil, true
 	case "command":
 		return commandLookup, true
 	case "tar":
@@ -476,7 +480,7 @@ func sedReadOnly(c *classify.Command) bool {
 // readsNamedFiles print the contents of the files they are given.
 func readsNamedFiles(name string) bool {
 	switch name {
-	case "cat", "head", "tail", "grep", "rg", "sed", "diff", "cmp",
+	case "cat", "head", "tail", "grep", "rg", "sed", "diff", "cmp", "awk", "gawk", "mawk", "nawk", "od", "strings", "fold", "hexdump",
 		"wc", "sort", "uniq", "cut", "nl", "tac", "rev", "comm",
 		"paste", "column", "md5sum", "sha1sum", "sha256sum", "file":
 		return true
