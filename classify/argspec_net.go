@@ -43,11 +43,12 @@ func netSpec(name string) *Spec {
 	return nil
 }
 
-// curlSpec: curl --help all (testdata/options/curl.txt). Left untyped:
+// curlSpec: curl --help all (testdata/options/curl.txt); curl takes a
+// unique prefix of a long option (--outp is --output). Left untyped:
 // --unix-socket and --abstract-unix-socket reach a local socket (the
 // Docker API is one), --engine loads an OpenSSL engine, and the proxies
 // and DNS-over-HTTPS servers not typed as hosts yet.
-var curlSpec = Spec{Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
+var curlSpec = Spec{Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},

@@ -155,7 +155,10 @@ var decideTable = []decideCase{
 	{name: "awk pipe", cmd: "awk '{print | \"sh\"}' f", rules: []string{"global-grants allow awk *"}, want: Ask, rule: RuleExecCapable},
 	{name: "awk -f", cmd: "awk -f prog.awk f", rules: []string{"global-grants allow awk *"}, want: Ask, rule: RuleExecCapable},
 	{name: "awk print", cmd: "awk -F: '{print $1}' f", rules: []string{"global-grants allow awk *"}, want: Allow},
-	{name: "sort -o", cmd: "sort -o out in", rules: []string{"global-grants allow sort *"}, want: Ask, rule: RuleExecCapable},
+	{name: "sort -o into the project", cmd: "sort -o out in", rules: []string{"global-grants allow sort *"}, want: Allow},
+	{name: "sort -o outside the project", cmd: "sort -o /etc/out in", rules: []string{"global-grants allow sort *"}, want: Ask, rule: RuleExecCapable},
+	{name: "curl -o into the project", cmd: "curl -o page.html https://example.com", rules: []string{"global-grants allow curl *"}, want: Ask, rule: RuleNetwork}, // the host, not -o
+	{name: "curl -o outside the project", cmd: "curl -o ~/.bashrc https://example.com", rules: []string{"global-grants allow curl *"}, want: Ask, rule: RuleExecCapable},
 	{name: "sort --compress-program", cmd: "sort --compress-program=sh in", rules: []string{"global-grants allow sort *"}, want: Ask, rule: RuleExecCapable},
 	{name: "rsync -e bundled", cmd: "rsync -avze sh a b", rules: []string{"global-grants allow rsync *"}, want: Ask, rule: RuleExecCapable},
 	{name: "rsync plain", cmd: "rsync -avz a b", rules: []string{"global-grants allow rsync *"}, want: Allow},

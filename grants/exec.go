@@ -105,8 +105,8 @@ var execTable = []execRule{
 		Reason: "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"},
 	{ID: "scp-program", Progs: []string{"scp", "sftp"}, Opts: []string{"S", "o", "F", "D"},
 		Reason: "scp -S/-o/-F runs another program"},
-	{ID: "sort-write", Progs: []string{"sort"}, Opts: []string{"output", "compress-program", "o"},
-		Reason: "sort -o/--compress-program writes a file or runs a program"},
+	{ID: "sort-write", Progs: []string{"sort"}, Opts: []string{"compress-program"},
+		Reason: "sort --compress-program runs a program"},
 	{ID: "zip-test", Progs: []string{"zip"}, Opts: []string{"unzip-command"}, Check: checkZipTT,
 		Reason: "zip -TT/--unzip-command runs another program"},
 	{ID: "sed-inplace", Progs: []string{"sed", "gsed"}, Opts: []string{"in-place", "i"},
@@ -145,8 +145,8 @@ var execTable = []execRule{
 		Reason: "base64 -o writes a file"},
 	{ID: "npm-exec", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
 		Reason: "npm exec/npx runs a package's program"},
-	{ID: "curl-output", Progs: []string{"curl"}, Opts: []string{"output", "config", "output-dir", "o", "K"},
-		Reason: "curl -o/-K writes a file or reads options from one"},
+	{ID: "curl-output", Progs: []string{"curl"}, Opts: []string{"config", "K"},
+		Reason: "curl -K reads its options from a file"},
 }
 
 // typedWords is the argument model's parse of c, with docker's

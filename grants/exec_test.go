@@ -31,7 +31,7 @@ var execCases = []struct {
 	{"rsync-rsh", []string{"rsync -e ssh a b", "rsync -avze sh a b", "rsync --rsh=x a b", "rsync --rsync-path=x a b"}, []string{"rsync -avz a b"}},
 	{"ssh-command", []string{"ssh host id", "ssh -oProxyCommand=x host", "ssh -o ProxyCommand=x host", "ssh -o 'LocalCommand id' host", "ssh -o PermitLocalCommand=yes host", "ssh -F cfg host", "ssh -p 22 host ls"}, []string{"ssh host", "ssh -p 22 -o ConnectTimeout=5 host", "ssh -v host"}},
 	{"scp-program", []string{"scp -S x a b:", "scp -o ProxyCommand=x a b:", "scp -F cfg a b:"}, []string{"scp -r a b:", "scp -P 22 a b:"}},
-	{"sort-write", []string{"sort -o out in", "sort -uo out in", "sort --output=out in", "sort --compress-program=x in"}, []string{"sort -u in", "sort -k2 in"}},
+	{"sort-write", []string{"sort --compress-program=x in", "sort -o ~/.bashrc in", "sort -uo ../x in", "sort --output=/etc/x in"}, []string{"sort -u in", "sort -k2 in", "sort -o out in", "sort -uo out in"}},
 	{"zip-test", []string{"zip -T -TT x a.zip f", "zip --unzip-command x a.zip f"}, []string{"zip -r a.zip d", "zip -T a.zip f"}},
 	{"sed-inplace", []string{"sed -i s/a/b/ f", "sed -ni p f", "sed -i.bak s/a/b/ f", "sed --in-place s/a/b/ f"}, []string{"sed -n p f", "sed -E s/a/b/ f"}},
 	{"sed-script", []string{"sed '1e id' f", "sed 's/a/b/w out' f", "sed s/a/b/e f", "sed 'r /etc/hosts' f", "sed -e 'W x' f", "sed -f x.sed f", "sed 'R x' f"}, []string{"sed s/a/b/g f", "sed -n '1,5p' f", "sed '/x/d' f", "sed 'y/ab/cd/' f", "sed 'N;P;D' f"}},
@@ -59,7 +59,7 @@ var execCases = []struct {
 	{"runs-program", []string{"strace -f ./a", "ltrace ./a", "expect x.exp", "script -c id", "npx cowsay", "xargs rm", "valgrind ./a"}, []string{"strace --version", "npx --help"}},
 	{"base64-output", []string{"base64 -o x f", "base64 --output=x f"}, []string{"base64 -d f"}},
 	{"npm-exec", []string{"npm exec cowsay", "npm x cowsay", "pnpm dlx x", "yarn dlx x", "npm explore x"}, []string{"npm install x", "npm test"}},
-	{"curl-output", []string{"curl -o /tmp/x u", "curl --output x u", "curl -K cfg u", "curl -so x u", "curl --create-dirs -o x u"}, []string{"curl -s u", "curl -O u", "curl --create-dirs -O u"}},
+	{"curl-output", []string{"curl -K cfg u", "curl -o /etc/x u", "curl --output ../x u", "curl -so /etc/x u"}, []string{"curl -s u", "curl -O u", "curl --create-dirs -O u", "curl -o out.html u", "curl -so x u"}},
 	{"git-pager", []string{"git -p log", "git --paginate log", "git -p -C . status"}, []string{"git log -p", "git --no-pager log", "git -P log", "git show -p HEAD"}},
 	{"git-strategy", []string{"git merge -s x main", "git merge --strategy=/tmp/x main", "git merge -sx main", "git pull --strat=x origin", "git rebase -s x main", "git revert -s x HEAD", "git cherry-pick --strategy=x abc"}, []string{"git merge -s ort main", "git merge -s ours x", "git pull -s recursive -X theirs", "git merge -m msg main", "git rebase -s subtree main"}},
 	{"git-config-dump", []string{"git config --list", "git config -l", "git config --list --show-origin", "git config --lis", "git config -lz", "git var -l"}, []string{"git config user.name", "git config --get user.email", "git var GIT_EDITOR", "git config --list --local", "git config -l --local"}},
@@ -91,7 +91,7 @@ var execTypedCases = []struct {
 	{"rsync-rsh", []string{"rsync -avhe sh a b", "rsync --rsh sh a b"}, []string{"rsync -avhP a b", "rsync -av --exclude=e a b"}},
 	{"ssh-command", []string{"ssh -vF cfg host", "ssh -o proxycommand=x host", "ssh -l u host uname", "ssh -- host id"}, []string{"ssh -p22 host", "ssh -i key host"}},
 	{"scp-program", []string{"scp -rS x a b:", "scp -Fcfg a b:", "sftp -oProxyCommand=x h"}, []string{"scp -Po a b:", "scp -P 22 a b:"}},
-	{"sort-write", []string{"sort --out=out in", "sort --compress=x in"}, []string{"sort -to in", "sort -t o in"}},
+	{"sort-write", []string{"sort --out=/etc/out in", "sort --compress=x in"}, []string{"sort -to in", "sort -t o in"}},
 	{"zip-test", []string{"zip -TTcmd a.zip f", "zip --unzip=x a.zip f"}, []string{"zip -qT a.zip f"}},
 	{"sed-inplace", []string{"sed -n --in-pl p f", "sed -ni.bak p f"}, []string{"sed -nEe p f", "sed --quiet 5p f"}},
 	{"sed-script", []string{"sed -nf x f", "sed -ne 'w x' f", "sed --expr='1e id' f"}, []string{"sed -n --expr=1p f", "sed -n -e 1p -e 2p f"}},
@@ -109,7 +109,7 @@ var execTypedCases = []struct {
 	{"download-run", []string{"uvx ruff", "pipx run cowsay", "uv tool run ruff", "uv x ruff", "nix run nixpkgs#hello", "nix-shell -p hello --run hello", "npx cowsay"}, []string{"pipx install ruff", "uv sync", "uv run pytest", "nix build", "npx --help"}},
 	{"gdb-command", []string{"gdb -com=cmds ./a", "gdb --eval-c=run ./a", "gdb -bat ./a"}, []string{"gdb -q ./a", "gdb -nx ./a"}},
 	{"base64-output", []string{"base64 -do x f", "base64 --out=x f"}, []string{"base64 -d -i f"}},
-	{"curl-output", []string{"curl -sSLo out u", "curl -sSLK cfg u", "curl --outp x u", "curl --output-d /x u"}, []string{"curl -Ho u", "curl -sSL u"}},
+	{"curl-output", []string{"curl -sSLo /etc/out u", "curl -sSLK cfg u", "curl --output /etc/x u", "curl --output-d /x u"}, []string{"curl -Ho u", "curl -sSL u", "curl -sSLo out u"}},
 }
 
 func TestExecTable(t *testing.T) {
