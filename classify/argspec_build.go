@@ -33,6 +33,8 @@ func buildSpec(name string) *Spec {
 		return &hyperfineSpec
 	case "watchexec", "entr", "nodemon":
 		return &watchSpec
+	case "bazel", "bazelisk":
+		return &bazelSpec
 	case "uvx", "pip-run":
 		return &wrapperSpec // uvx PACKAGE ARGS…: downloads PACKAGE and runs it
 	case "pipx", "uv", "nix", "nix-shell":
@@ -40,6 +42,34 @@ func buildSpec(name string) *Spec {
 	}
 	return nil
 }
+
+// bazelSpec: bazel [STARTUP] COMMAND [OPTIONS] TARGET…: targets
+// (//..., //src:app, @repo//x) are labels, not paths. --run_under runs a
+// program, --bazelrc and --output_base point bazel elsewhere; the
+// options bazel has by the hundred beyond these are asked under a '*'.
+var bazelSpec = Spec{Sub: bazelSub, Opts: []Opt{
+	{Long: []string{"bazelrc"}, Val: RoleProgram},
+	{Long: []string{"output_base", "output_user_root", "install_base"}, Val: RoleWrite},
+	{Long: []string{"host_jvm_args", "max_idle_secs"}, Val: RoleText},
+	{Long: []string{"batch", "nobatch", "noblock_for_lock", "client_debug", "nohome_rc", "nosystem_rc", "noworkspace_rc", "version", "help"}},
+}}
+
+func bazelSub(string) *Spec { return &bazelCmdSpec }
+
+var bazelCmdSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Long: []string{"run_under"}, Val: RoleProgram},
+	{Long: []string{"script_path"}, Val: RoleWrite},
+	{Long: []string{"disk_cache", "repository_cache"}, Val: RoleDir},
+	{Short: "c", Long: []string{"compilation_mode"}, Val: RoleText},
+	{Long: []string{"config", "test_output", "jobs", "test_filter", "test_arg", "define", "copt", "cxxopt", "conlyopt", "linkopt", "platforms", "cpu",
+		"host_cpu", "test_env", "action_env", "test_tag_filters", "build_tag_filters", "test_size_filters", "test_timeout", "runs_per_test",
+		"flaky_test_attempts", "color", "curses", "show_timestamps", "output_groups", "target_pattern_file", "output", "query_file", "experimental_ui_max_stdouterr_bytes",
+		"local_test_jobs", "test_sharding_strategy", "java_runtime_version", "tool_java_runtime_version", "java_language_version", "compiler", "features",
+		"strategy", "spawn_strategy", "sandbox_tmpfs_path", "ui_event_filters", "remote_download_outputs"}, Val: RoleText},
+	{Short: "ks", Long: []string{"keep_going", "nokeep_going", "verbose_failures", "noverbose_failures", "subcommands", "announce_rc", "nocache_test_results",
+		"cache_test_results", "build_tests_only", "nobuild_tests_only", "test_verbose_timeout_warnings", "sandbox_debug", "check_visibility", "nocheck_visibility",
+		"build", "nobuild", "notest_keep_going", "test_keep_going", "check_up_to_date", "show_result", "expunge", "async", "long", "short", "help"}},
+}}
 
 // untypedSubSpec: a tool with subcommands whose options guard does not
 // type (pipx, uv, nix): every option is asked under a '*' grant, and

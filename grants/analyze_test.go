@@ -18,6 +18,8 @@ func classifyWorks() bool {
 }
 
 var analyzeTable = []decideCase{
+	{name: "hyperfine is judged as its payload", cmd: "hyperfine 'make test'", rules: []string{"global-grants allow make test"}, want: Allow, rule: "make test"},
+	{name: "hyperfine with a payload not granted", cmd: "hyperfine 'make deploy'", rules: []string{"global-grants allow make test"}, want: Ask},
 	{name: "parse error denies", cmd: "ls (", rules: []string{"global-grants allow ls *"}, want: Deny, rule: classify.FailParse},
 	{name: "hard denylist beats allow", cmd: "rm -rf /", rules: []string{"global-grants allow rm *"}, want: Deny},
 	{name: "sudo denied", cmd: "sudo -n true", rules: []string{"global-grants allow sudo *"}, want: Deny},

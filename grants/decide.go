@@ -759,6 +759,13 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 		return judgement{ok: true, v: out}
 	}
 
+	// a benchmark runner is judged by what it runs (hyperfine 'make test'
+	// is make test), when its own options write nothing outside the
+	// project and every command it runs is allowed
+	if j, ok := d.payload(i, c, v, depth); ok {
+		return j
+	}
+
 	// wrappers judged by what they run
 	var innerFail *Verdict
 	switch c.Wrap {
@@ -877,6 +884,65 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 		tr.add("step 9 command %s: nothing covers it, unknown = %q", label(i), d.s.Unknown)
 	}
 	return judgement{v: d.unknown(c, "")}
+}
+
+// payloadRunners run the command lines they are given, unchanged, and
+// are judged by them.
+func payloadRunners(name string) bool { return name == "hyperfine" }
+
+// payload judges a payload runner (hyperfine) by the commands it runs: ok
+// when its only sensitive words are those command lines (no --shell, no
+// write outside the project, no option guard cannot type) and each
+// command is allowed on its own.
+func (d *decider) payload(i int, c *classify.Command, v *view, depth int) (judgement, bool) {
+	if i < 0 || !payloadRunners(commandName(c)) || c.Wrap != classify.WrapNone || c.Opaque {
+		return judgement{}, false
+	}
+	p := c.Words()
+	for k, s := range v.m.sens {
+		if k < len(v.m.untyped) && v.m.untyped[k] {
+			return judgement{}, false
+		}
+		if !s {
+			continue
+		}
+		program := false
+		for _, wd := range p.Words {
+			if wd.Arg == k && wd.Role == classify.RoleProgram && wd.Name != "shell" && wd.Name != "S" {
+				program = true
+			}
+			if wd.Name != "" && wd.Arg == k-1 && wd.Role == classify.RoleProgram && wd.Name != "shell" && wd.Name != "S" {
+				program = true // -p CMD: the option word before its value
+			}
+		}
+		if !program {
+			return judgement{}, false
+		}
+	}
+	var first Verdict
+	risk, n := RiskNone, 0
+	for k := range d.a.Commands {
+		if d.a.Commands[k].Parent != i {
+			continue
+		}
+		j := d.judge(k, &d.a.Commands[k], depth+1)
+		if !j.ok {
+			return judgement{}, false
+		}
+		if n == 0 {
+			first = j.v
+		}
+		n++
+		risk = maxRisk(risk, j.v.Risk)
+	}
+	if n == 0 {
+		return judgement{}, false
+	}
+	if d.tr != nil {
+		d.tr.add("command %s: %s is judged by what it runs, and everything it runs is allowed", label(i), commandName(c))
+	}
+	first.Risk = risk
+	return judgement{ok: true, v: first}, true
 }
 
 func label(i int) string {

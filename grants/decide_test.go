@@ -91,6 +91,8 @@ var decideTable = []decideCase{
 	{name: "od on a project file", cmd: "od -c README.md", want: Allow},
 	{name: "strings on a project file", cmd: "strings a.out", want: Allow},
 	{name: "fold on a project file", cmd: "fold -w 80 x.txt", want: Allow},
+	{name: "bazel targets are labels, not paths", cmd: "bazel test //...", rules: []string{"global-grants allow bazel *"}, want: Allow},
+	{name: "bazel --run_under runs a program", cmd: "bazel run //x --run_under=gdb", rules: []string{"global-grants allow bazel *"}, want: Ask, rule: RuleExecCapable},
 	{name: "2>&1 is no composite", cmd: "go test ./... 2>&1", rules: []string{"global-grants allow go test *"}, want: Allow, rule: "go test *"},
 	{name: "2>/dev/null 2>&1 is no composite", cmd: "go test ./... 2>/dev/null 2>&1", rules: []string{"global-grants allow go test *"}, want: Allow, rule: "go test *"},
 	{name: "a read-only command with 2>/dev/null", cmd: "ls missing 2>/dev/null", want: Allow},
