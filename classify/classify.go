@@ -755,6 +755,9 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 const maxVarBytes = 64 << 10
 
 func (w *walker) decl(x *syntax.DeclClause) {
+	if w.declQuery(x) {
+		return // declare -p NAME prints a variable: no assignment, nothing runs
+	}
 	w.addComp(CompAssign)
 	nameref := false
 	for _, as := range x.Args {
@@ -790,6 +793,64 @@ func (w *walker) decl(x *syntax.DeclClause) {
 		}
 		w.assign(as, -1)
 	}
+}
+
+// declQuery reports declare -p NAME… (or typeset -p) of names that hold
+// no secret: it only prints those variables. declare -p alone prints
+// them all.
+func (w *walker) declQuery(x *syntax.DeclClause) bool {
+	if x.Variant == nil || x.Variant.Value != "declare" && x.Variant.Value != "typeset" || len(x.Args) < 2 {
+		return false
+	}
+	for k, as := range x.Args {
+		if !as.Naked || as.Index != nil {
+			return false
+		}
+		v := ""
+		switch {
+		case as.Name != nil && as.Value == nil:
+			v = as.Name.Value // declare -p NAME: a name, never expanded
+		case as.Name == nil && as.Value != nil:
+			fs, _ := w.fields(as.Value, nil)
+			if len(fs) != 1 || fs[0].dyn {
+				return false
+			}
+			v = fs[0].val
+		default:
+			return false
+		}
+		if k == 0 {
+			if v != "-p" {
+				return false
+			}
+			continue
+		}
+		if !syntax.ValidName(v) || SecretName(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// secretWords are the parts of a variable's name that say it may hold a
+// secret, or a URL or connection string that embeds one (DATABASE_URL).
+var secretWords = []string{"KEY", "TOKEN", "SECRET", "PASS", "PWD", "CRED", "AUTH", "PRIVATE", "SESSION", "COOKIE", "SIG", "CERT",
+	"URL", "URI", "DSN", "CONN", "SALT", "OTP", "API", "LOGIN", "ACCOUNT", "NPMRC", "NETRC", "HEADER", "PROXY"}
+
+// SecretName reports a variable name that may hold a secret, read
+// broadly (printenv NAME and declare -p NAME print it): PWD and OLDPWD,
+// the directories, aside.
+func SecretName(n string) bool {
+	u := strings.ToUpper(n)
+	if u == "PWD" || u == "OLDPWD" {
+		return false
+	}
+	for _, w := range secretWords {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // assignValue judges NAME=VALUE set outside any command (export, declare,

@@ -108,25 +108,8 @@ func plainVarName(n string) bool {
 	return true
 }
 
-// secretWords are the parts of a variable's name that say it may hold a
-// secret, or a URL or connection string that embeds one (DATABASE_URL).
-var secretWords = []string{"KEY", "TOKEN", "SECRET", "PASS", "PWD", "CRED", "AUTH", "PRIVATE", "SESSION", "COOKIE", "SIG", "CERT",
-	"URL", "URI", "DSN", "CONN", "SALT", "OTP", "API", "LOGIN", "ACCOUNT", "NPMRC", "NETRC", "HEADER", "PROXY"}
-
-// secretVarName reports a variable name that may hold a secret (PWD and
-// OLDPWD, the directories, aside).
-func secretVarName(n string) bool {
-	u := strings.ToUpper(n)
-	if u == "PWD" || u == "OLDPWD" {
-		return false
-	}
-	for _, w := range secretWords {
-		if strings.Contains(u, w) {
-			return true
-		}
-	}
-	return false
-}
+// secretVarName reports a variable name that may hold a secret.
+func secretVarName(n string) bool { return classify.SecretName(n) }
 
 // killList: kill -l [N] and kill -L list the signals' names.
 func killList(c *classify.Command) bool {
