@@ -43,7 +43,7 @@ var execTable = []execRule{
 		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
 	{ID: "find-write", Progs: []string{"find"}, Check: checkFindWrite,
 		Reason: "find -delete/-fprint/-fls deletes or writes files"},
-	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Opts: []string{"c", "config-env"},
+	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Opts: []string{"config-env"}, Check: checkGitC,
 		Reason: "git -c/--config-env sets config that can run programs (core.pager, alias.*)"},
 	{ID: "git-elsewhere", Progs: []string{"git"}, Global: true, Opts: []string{"C", "git-dir", "work-tree", "exec-path"},
 		Reason: "git -C/--git-dir/--work-tree/--exec-path points git at another repository or program"},
@@ -489,12 +489,69 @@ func checkGitConfig(c *classify.Command, p classify.Parsed, m *marks) {
 			m.markWord(c, wd, "git config -f/--edit writes another file or runs an editor")
 		}
 	}
+	set := len(keys) >= 2 || p.Has("unset", "unset-all", "add", "replace-all", "rename-section", "remove-section")
 	for k, wd := range keys {
-		if strings.Contains(wd.Val, ".") && gitKeyDangerous(wd.Val) {
+		switch {
+		case strings.Contains(wd.Val, ".") && gitKeyDangerous(wd.Val):
 			m.mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" makes git run a program")
-			if k+1 < len(keys) {
-				m.mark(keys[k+1].Arg, "git config sets a program")
+		case k == 0 && set && !gitKeyHarmless(wd.Val):
+			// closed world: a key git config sets is judged by the
+			// allowlist of keys that only change how git shows or merges
+			m.mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" is not a key guard knows to be harmless; asked")
+		default:
+			continue
+		}
+		if k+1 < len(keys) {
+			m.mark(keys[k+1].Arg, "git config sets a program")
+		}
+	}
+}
+
+// gitHarmlessKeys are the config keys (lower case; a trailing "." is a
+// section) whose values only change how git shows, merges or names
+// things: git config KEY VALUE and git -c KEY=VALUE may set them under a
+// '*' grant. Any other key is asked.
+var gitHarmlessKeys = []string{"user.name", "user.email", "user.signingkey", "color.", "core.autocrlf", "core.eol", "core.filemode", "core.ignorecase",
+	"core.quotepath", "core.whitespace", "core.safecrlf", "core.precomposeunicode", "core.symlinks", "core.abbrev", "core.compression",
+	"init.defaultbranch", "pull.rebase", "pull.ff", "push.default", "push.autosetupremote", "push.followtags", "fetch.prune", "fetch.prunetags",
+	"fetch.parallel", "merge.ff", "merge.conflictstyle", "merge.log", "merge.stat", "rebase.autosquash", "rebase.autostash", "rebase.updaterefs",
+	"rebase.stat", "diff.renames", "diff.algorithm", "diff.colormoved", "diff.mnemonicprefix", "diff.noprefix", "diff.context", "diff.renamelimit",
+	"diff.indentheuristic", "log.date", "log.decorate", "log.follow", "log.abbrevcommit", "log.showsignature", "format.pretty", "branch.", "advice.",
+	"column.", "status.", "commit.verbose", "commit.gpgsign", "commit.cleanup", "tag.gpgsign", "tag.sort", "help.autocorrect", "rerere.enabled",
+	"rerere.autoupdate", "feature.manyfiles", "pack.threads", "grep.", "i18n.", "interactive.singlekey", "checkout.defaultremote", "blame.",
+	"versionsort.", "pretty.", "am.threeway", "apply.whitespace", "transfer.fsckobjects", "fetch.fsckobjects", "receive.fsckobjects",
+	"submodule.recurse", "core.untrackedcache", "core.fscache", "core.preloadindex", "index.", "gc.auto", "maintenance.auto"}
+
+func gitKeyHarmless(k string) bool {
+	k = strings.ToLower(k)
+	if gitKeyDangerous(k) && k != "gc.auto" && k != "maintenance.auto" {
+		return false
+	}
+	for _, h := range gitHarmlessKeys {
+		if k == h || strings.HasSuffix(h, ".") && strings.HasPrefix(k, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkGitC marks git -c KEY=VALUE (before the subcommand) unless the key
+// only changes how git shows or names things (git -c color.ui=always
+// log): -c core.pager=X, -c alias.x=!sh and any key guard does not know
+// run or may run programs.
+func checkGitC(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
+		if p.Sub >= 0 && wd.Arg >= p.Sub {
+			break
+		}
+		switch {
+		case wd.Name == "c" && wd.Role != classify.RoleFlag:
+			key, _, _ := strings.Cut(wd.Val, "=")
+			if !gitKeyHarmless(key) {
+				m.markWord(c, wd, "git -c "+strings.ToLower(key)+" sets config guard does not know to be harmless (core.pager, alias.* run programs)")
 			}
+		case wd.Name == "c", wd.Role == classify.RoleUnknown && unresolved(wd, []string{"c"}):
+			m.markWord(c, wd, "git -c/--config-env sets config that can run programs (core.pager, alias.*)")
 		}
 	}
 }
@@ -1357,6 +1414,28 @@ var accountSubs = []struct {
 	{[]string{"docker", "podman", "nerdctl"}, []string{"login", "logout"}, "stores or changes registry credentials outside the project"},
 }
 
+// npmPkgKeys are the package.json keys npm pkg set may set under a '*'
+// grant (a trailing "." covers a section): they describe the package.
+// scripts, bin, config and the rest change what npm runs.
+var npmPkgKeys = []string{"name", "version", "description", "keywords", "author", "contributors", "license", "homepage", "repository", "bugs",
+	"private", "type", "engines", "files", "main", "module", "types", "typings", "exports", "sideEffects", "funding", "browserslist"}
+
+// npmConfigKeys are the npm settings npm config set may set under a '*'
+// grant: how npm prints, saves and resolves, never a program or a place.
+var npmConfigKeys = []string{"loglevel", "fund", "audit", "progress", "color", "update-notifier", "save-exact", "save-prefix", "engine-strict",
+	"legacy-peer-deps", "prefer-offline", "prefer-online", "init-author-name", "init-author-email", "init-author-url", "init-license",
+	"init-version", "package-lock", "strict-peer-deps", "unicode", "fetch-retries", "fetch-timeout", "lockfile-version", "install-strategy",
+	"omit", "include", "save", "audit-level"}
+
+func npmKeyHarmless(keys []string, k string) bool {
+	for _, h := range keys {
+		if k == h || strings.HasPrefix(k, h+".") || strings.HasPrefix(k, h+"[") {
+			return true
+		}
+	}
+	return false
+}
+
 // subRisk: subcommands that run code or change how later commands run:
 // npm create/init PKG, npm pkg set scripts.*, npm config set
 // script-shell, go run|install|get module@version.
@@ -1381,12 +1460,30 @@ func subRisk(c *classify.Command, p classify.Parsed, sub string) string {
 				return c.Name + " " + sub + " PKG downloads and runs a package"
 			}
 		case "pkg":
-			if op(0) == "set" && strings.HasPrefix(op(1), "scripts.") {
-				return c.Name + " pkg set scripts.* changes what npm runs"
+			if op(0) == "set" {
+				for _, o := range ops[1:] {
+					if k, _, _ := strings.Cut(o.Val, "="); !npmKeyHarmless(npmPkgKeys, k) {
+						return c.Name + " pkg set " + k + " is not a key guard knows to be harmless (scripts.* changes what npm runs)"
+					}
+				}
 			}
 		case "config", "c":
-			if op(0) == "set" || op(0) == "edit" {
-				return c.Name + " config set changes how npm runs scripts"
+			switch op(0) {
+			case "edit":
+				return c.Name + " config edit runs an editor"
+			case "set":
+				for k := 1; k < len(ops); k++ {
+					key, _, eq := strings.Cut(ops[k].Val, "=")
+					if !npmKeyHarmless(npmConfigKeys, key) {
+						return c.Name + " config set " + key + " is not a key guard knows to be harmless (script-shell, prefix change how npm runs)"
+					}
+					if !eq {
+						k++ // npm config set KEY VALUE: the next operand is KEY's value
+					}
+				}
+				if len(ops) < 2 {
+					return c.Name + " config set with no key"
+				}
 			}
 		}
 	case "docker", "podman", "nerdctl":

@@ -16,7 +16,7 @@ var execCases = []struct {
 }{
 	{"find-exec", []string{"find . -exec rm {} +", "find . -execdir x {} +", "find . -ok rm {} +", "find . -okdir rm {} +"}, []string{"find . -name -exe", "find . -executable"}},
 	{"find-write", []string{"find . -delete", "find . -fprint /tmp/x", "find . -fprint0 x", "find . -fprintf x %p", "find . -fls x"}, []string{"find . -print", "find . -ls"}},
-	{"git-config-opt", []string{"git -c core.pager=sh log", "git --config-env=core.pager=X log", "git -ccore.pager=sh log"}, []string{"git log -c", "git diff -c"}},
+	{"git-config-opt", []string{"git -c core.pager=sh log", "git --config-env=core.pager=X log", "git -ccore.pager=sh log", "git -c frob.x=1 log"}, []string{"git log -c", "git diff -c", "git -c color.ui=always log", "git -c user.name=x commit -m y"}},
 	{"git-elsewhere", []string{"git -C /x status", "git --git-dir=/x log", "git --work-tree /x status", "git --exec-path=/x status"}, []string{"git log -C", "git blame -C f", "git rev-parse --git-dir"}},
 	{"git-output", []string{"git log --output=x", "git diff --output x", "git log --outp=x"}, []string{"git log --oneline"}},
 	{"git-ext", []string{"git diff --ext-diff", "git log -p --textconv"}, []string{"git diff --text", "git diff --no-ext-diff", "git diff --no-textconv"}},
@@ -25,7 +25,7 @@ var execCases = []struct {
 	{"git-difftool", []string{"git difftool -x vim", "git difftool --extcmd=x"}, []string{"git diff -x"}},
 	{"git-grep-pager", []string{"git grep -O foo", "git grep -Ovim foo", "git grep --open-files-in-pager foo"}, []string{"git grep -n foo", "git diff -Oorder"}},
 	{"git-run", []string{"git bisect run make", "git submodule foreach ls"}, []string{"git bisect good", "git submodule update"}},
-	{"git-config-set", []string{"git config core.pager less", "git config --global core.sshCommand x", "git config alias.x !sh", "git config diff.external x", "git config core.editor vim", "git config -f x a.b c"}, []string{"git config user.name me", "git config --get user.email"}},
+	{"git-config-set", []string{"git config frob.nicate 1", "git config core.pager less", "git config --global core.sshCommand x", "git config alias.x !sh", "git config diff.external x", "git config core.editor vim", "git config -f x a.b c"}, []string{"git config user.name me", "git config --get user.email"}},
 	{"rg-pre", []string{"rg --pre cat x", "rg --pre=x y", "rg -z x", "rg -iz x", "rg --search-zip x", "rg --hostname-bin=x y"}, []string{"rg -i x", "rg --pre-glob '*.gz' x", "rg -- --pre"}},
 	{"tar-exec", []string{"tar -xf a --to-command=sh", "tar -I zstd -xf a", "tar -xIzstd -f a", "tar --checkpoint-action=exec=sh -cf a .", "tar --use-compress-program=x -xf a", "tar -F x -cf a .", "tar --rsh-command=x -xf h:a", "tar cfI a x ."}, []string{"tar -xzf a.tar.gz", "tar xf a", "tar --to-stdout -xf a"}},
 	{"rsync-rsh", []string{"rsync -e ssh a b", "rsync -avze sh a b", "rsync --rsh=x a b", "rsync --rsync-path=x a b"}, []string{"rsync -avz a b"}},
