@@ -37,8 +37,10 @@ func buildSpec(name string) *Spec {
 		return &bazelSpec
 	case "uvx", "pip-run":
 		return &wrapperSpec // uvx PACKAGE ARGS…: downloads PACKAGE and runs it
-	case "pipx", "uv", "nix", "nix-shell":
+	case "pipx", "uv", "nix", "nix-shell", "tmux":
 		return &untypedSubSpec
+	case "gh":
+		return &ghSpec
 	}
 	return nil
 }
@@ -69,6 +71,33 @@ var bazelCmdSpec = Spec{Operands: RoleText, Opts: []Opt{
 	{Short: "ks", Long: []string{"keep_going", "nokeep_going", "verbose_failures", "noverbose_failures", "subcommands", "announce_rc", "nocache_test_results",
 		"cache_test_results", "build_tests_only", "nobuild_tests_only", "test_verbose_timeout_warnings", "sandbox_debug", "check_visibility", "nocheck_visibility",
 		"build", "nobuild", "notest_keep_going", "test_keep_going", "check_up_to_date", "show_result", "expunge", "async", "long", "short", "help"}},
+}}
+
+// ghSpec: gh AREA ACTION [OPTIONS]: the options of gh's everyday
+// commands (pr, issue, repo, run, workflow, release, api). --body-file
+// and --input read a file; api -F/--field may upload one (key=@FILE):
+// untyped. grants' exec table judges gh config set, gh alias and gh
+// extension.
+var ghSpec = Spec{Sub: ghSub, Opts: []Opt{
+	{Short: "R", Long: []string{"repo", "hostname"}, Val: RoleText},
+	{Long: []string{"help", "version"}},
+}}
+
+func ghSub(string) *Spec { return &ghSubSpec }
+
+var ghSubSpec = Spec{Operands: RoleText, Untyped: []string{"F", "field"}, Opts: []Opt{
+	{Long: []string{"body-file", "input"}, Val: RoleRead},
+	{Short: "RLqtabBHlmrSAXfjwpe", Long: []string{"repo", "state", "limit", "json", "jq", "template", "title", "body", "base", "head", "label", "milestone",
+		"reviewer", "assignee", "author", "search", "branch", "workflow", "method", "raw-field", "header", "hostname", "job", "commit", "event",
+		"status", "user", "visibility", "description", "homepage", "remote", "source", "notes", "target", "discussion-category", "attempt",
+		"created", "sort", "order", "app", "add-label", "remove-label", "add-assignee", "remove-assignee", "add-reviewer", "remove-reviewer",
+		"subject", "merge-method", "preview", "cache", "name", "ref", "pattern", "dir", "output", "clobber-name", "jobs", "interval", "topic",
+		"language", "owner", "mention", "involves", "match", "include-content", "exclude", "rev", "since", "key"}, Val: RoleText},
+	{Short: "dsvcWh", Long: []string{"draft", "fill", "fill-first", "fill-verbose", "web", "log", "log-failed", "exit-status", "watch", "verbose", "help",
+		"paginate", "silent", "include", "squash", "merge", "rebase", "auto", "delete-branch", "admin", "disable-auto", "yes", "comments", "closed",
+		"merged", "checks", "required", "fail-fast", "no-maintainer-edit", "dry-run", "public", "private", "internal", "clone", "fork", "archived",
+		"no-archived", "prerelease", "latest", "generate-notes", "verify-tag", "force", "recover", "slurp", "confirm", "remote-name", "default-branch-only",
+		"no-upstream", "current-branch", "detach", "list", "all", "force-with-lease", "exit-code", "colors", "name-only", "patch", "no-git", "update-branch"}},
 }}
 
 // untypedSubSpec: a tool with subcommands whose options guard does not

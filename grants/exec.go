@@ -137,6 +137,12 @@ var execTable = []execRule{
 		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
 	{ID: "download-run", Progs: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx"}, Check: checkDownloadRun,
 		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
+	{ID: "tmux-command", Progs: []string{"tmux"}, Check: checkTmux,
+		Reason: "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"},
+	{ID: "gh-config", Progs: []string{"gh"}, Check: checkGh,
+		Reason: "gh config set of a program or socket, gh alias set and gh extension install run programs"},
+	{ID: "sqlite-dot", Progs: []string{"sqlite3"}, Check: checkSqlite,
+		Reason: "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files"},
 	{ID: "gdb-command", Progs: []string{"gdb"}, Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch"},
 		Reason: "gdb -ex/-batch runs debugger commands"},
 	{ID: "runs-program", Progs: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
@@ -419,6 +425,119 @@ func checkDownloadRun(c *classify.Command, p classify.Parsed, m *marks) {
 		if !isHelpWord(words[i]) {
 			m.mark(i, why)
 		}
+	}
+}
+
+// sqliteDotSafe are the dot-commands that only print or set how sqlite3
+// prints; any other (.shell, .system, .output, .once, .import, .read,
+// .load, .open, .save, .backup, .cd, .log, .archive, …) runs a program or
+// touches another file.
+var sqliteDotSafe = []string{"tables", "table", "schema", "fullschema", "headers", "header", "mode", "indexes", "indices", "databases", "width",
+	"nullvalue", "timer", "stats", "help", "quit", "exit", "show", "separator", "print", "dump", "dbinfo", "eqp", "explain", "echo", "changes",
+	"bail", "count", "lint"}
+
+// sqliteSQLUnsafe are SQL words that load code, write or read files, run
+// an editor, or open another database.
+var sqliteSQLUnsafe = []string{"load_extension", "writefile", "readfile", "edit(", "attach", "vacuum into", "fts3_tokenizer", "sqlar_"}
+
+// sqliteScriptUnsafe reports SQL or dot-commands that do more than query.
+func sqliteScriptUnsafe(s string) bool {
+	low := strings.ToLower(s)
+	for _, w := range sqliteSQLUnsafe {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	for _, line := range strings.Split(low, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, ".") {
+			continue
+		}
+		name, _, _ := strings.Cut(line[1:], " ")
+		name = strings.TrimRight(name, ";")
+		if !slices.Contains(sqliteDotSafe, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSqlite marks sqlite3's SQL and -cmd text with a dot-command or SQL
+// function that runs a program or touches another file.
+func checkSqlite(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
+		if wd.Role == classify.RoleScript && sqliteScriptUnsafe(wd.Val) {
+			m.markWord(c, wd, "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files")
+		}
+	}
+}
+
+// tmuxRuns are the tmux commands that run a command line, type into a
+// shell, load commands or set what later panes run.
+var tmuxRuns = []string{"run-shell", "run", "if-shell", "if", "set-hook", "source-file", "source", "send-keys", "send", "new-window", "neww",
+	"new-session", "new", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "pipe-pane", "pipep",
+	"command-prompt", "confirm-before", "confirm", "bind-key", "bind", "display-popup", "popup", "set-environment", "setenv", "set-option",
+	"set", "set-window-option", "setw", "kill-server", "start-server", "start", "display-menu", "menu"}
+
+// checkTmux marks a tmux command that runs a command line (tmux
+// run-shell, send-keys 'x' Enter, new-window CMD, set-hook, source-file),
+// a #(…) format that runs one (display '#(id)'), and every command after
+// a ";" that chains another.
+func checkTmux(c *classify.Command, p classify.Parsed, m *marks) {
+	const why = "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"
+	from := -1
+	if p.Sub >= 0 && slices.Contains(tmuxRuns, p.SubName(c.Args)) {
+		from = p.Sub
+	}
+	for i := 1; i < len(c.Args); i++ {
+		w := c.Args[i]
+		if strings.Contains(w, "#(") || w == ";" || strings.HasSuffix(w, ";") && i > p.Sub {
+			if from < 0 || i < from {
+				from = i
+			}
+		}
+	}
+	if from < 1 {
+		return
+	}
+	for i := from; i < len(c.Args); i++ {
+		m.mark(i, why)
+	}
+}
+
+// ghConfigKeys are the gh settings gh config set may set under a '*'
+// grant; editor, browser, pager and http_unix_socket name programs or a
+// socket.
+var ghConfigKeys = []string{"git_protocol", "prompt", "spinner", "color_labels", "accessible_colors", "accessible_prompter"}
+
+// checkGh marks gh config set of a key not known to be harmless, gh alias
+// set|import (an alias may be !shell) and gh extension
+// install|upgrade|exec|create (they download and run code).
+func checkGh(c *classify.Command, p classify.Parsed, m *marks) {
+	var ops []classify.Word
+	for _, wd := range p.Words {
+		if wd.Name == "" && wd.Arg > p.Sub {
+			ops = append(ops, wd)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	act := ops[0].Val
+	risky := false
+	switch p.SubName(c.Args) {
+	case "config":
+		risky = act == "set" && (len(ops) < 2 || !slices.Contains(ghConfigKeys, ops[1].Val))
+	case "alias":
+		risky = act == "set" || act == "import"
+	case "extension", "ext", "extensions":
+		risky = act == "install" || act == "upgrade" || act == "exec" || act == "create"
+	}
+	if !risky {
+		return
+	}
+	for i := p.Sub; i < len(c.Args); i++ {
+		m.mark(i, "gh config set of a program or socket, gh alias set and gh extension install run programs")
 	}
 }
 
