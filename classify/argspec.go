@@ -89,6 +89,11 @@ type Spec struct {
 	InOrder bool
 	// NoDashDash: "--" is an operand, not the end of options.
 	NoDashDash bool
+	// Joined: with OneDash, option names that take their value joined to
+	// them (gcc -O2, -Wall, -fPIC, -I/x, -DX=1): a word that is no
+	// option's exact name but starts with one of these is that option,
+	// the rest of the word its value (the longest prefix wins).
+	Joined []string
 	// Passthrough: an option the spec does not know belongs to the
 	// program it runs (go test hands it to the test binary): text.
 	Passthrough bool
@@ -362,6 +367,20 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 			o, _ = s.long(name)
 			if o != nil {
 				lname = o.longMatch(name)
+			}
+			if o == nil && s.OneDash && len(s.Joined) > 0 && !strings.HasPrefix(a, "--") {
+				best := ""
+				for _, j := range s.Joined {
+					if len(j) > len(best) && strings.HasPrefix(body, j) && len(body) > len(j) {
+						best = j
+					}
+				}
+				if best != "" {
+					if jo, _ := s.long(best); jo != nil && jo.takes() {
+						o, lname = jo, best
+						v, eq = body[len(best):], true
+					}
+				}
 			}
 			if o == nil && s.Negate && !eq && strings.HasPrefix(name, "no-") {
 				if no, _ := s.long(name[3:]); no != nil {

@@ -428,13 +428,25 @@ var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "rcnNoqvaz", Long: []string{"restart", "clear", "postpone", "notify", "no-vcs-ignore", "no-project-ignore", "no-global-ignore", "no-default-ignore", "quiet", "verbose"}},
 }}
 
-// ccSpec: the C compilers. -B and -wrapper make them run programs from
-// elsewhere; -o writes.
-var ccSpec = Spec{Operands: RoleRead, Opts: []Opt{
-	{Short: "o", Val: RoleWrite},
-	{Short: "B", Val: RoleProgram},
-	{Short: "IDULlxW", Val: RoleText},
-	{Short: "cSEgvwsp"},
+// ccSpec: the C and C++ compilers (gcc, clang): one-dash options, many
+// with their value joined (-O2, -Wall, -fPIC, -I/x, -DX=1, -lm;
+// testdata/options/gcc.txt). -B, -wrapper and -specs make them run
+// programs from elsewhere, -o and -MF write; -fplugin= and -fuse-ld=PATH
+// (a value of -f) are judged by grants' exec table.
+var ccSpec = Spec{OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
+	{Long: []string{"o", "MF", "save-temps="}, Val: RoleWrite},
+	{Long: []string{"B", "wrapper", "specs", "fplugin"}, Val: RoleProgram},
+	{Long: []string{"include", "imacros", "T"}, Val: RoleRead},
+	{Long: []string{"O", "W", "f", "m", "g", "print-"}, Val: RoleText, Optional: true},
+	{Long: []string{"I", "D", "U", "L", "l", "x", "MT", "MQ", "isystem", "iquote", "idirafter", "isysroot", "sysroot", "Xlinker", "Xassembler", "Xpreprocessor",
+		"std", "target", "arch", "e", "u", "z", "param", "imultilib", "iprefix", "iwithprefix", "framework", "F", "aux-info", "dumpbase", "dumpdir",
+		"include-pch", "ccc-gcc-name"}, Val: RoleText},
+	{Long: []string{"c", "S", "E", "v", "w", "s", "p", "pg", "shared", "static", "static-libgcc", "static-libstdc++", "static-pie", "pthread", "pipe", "pie",
+		"no-pie", "rdynamic", "M", "MM", "MD", "MMD", "MP", "MG", "C", "CC", "P", "H", "ansi", "pedantic", "pedantic-errors", "save-temps", "time",
+		"nostdlib", "nostdinc", "nostdinc++", "nodefaultlibs", "nostartfiles", "nolibc", "dumpversion", "dumpmachine", "dumpspecs", "help", "version",
+		"target-help", "pass-exit-codes", "Q", "undef", "trigraphs", "traditional", "traditional-cpp", "symbolic", "r", "bundle", "dynamiclib",
+		"print-search-dirs", "print-libgcc-file-name", "print-multiarch", "print-sysroot", "no-canonical-prefixes", "emit-llvm", "Qunused-arguments",
+		"coverage", "integrated-cpp", "X", "t", "shared-libgcc"}},
 }}
 
 var rustcSpec = Spec{Operands: RoleRead, Opts: []Opt{

@@ -137,6 +137,8 @@ var execTable = []execRule{
 		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
 	{ID: "download-run", Progs: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx"}, Check: checkDownloadRun,
 		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
+	{ID: "cc-plugin", Progs: []string{"gcc", "g++", "cc", "c++", "clang", "clang++"}, Check: checkCCPlugin,
+		Reason: "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program"},
 	{ID: "tmux-command", Progs: []string{"tmux"}, Check: checkTmux,
 		Reason: "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"},
 	{ID: "gh-config", Progs: []string{"gh"}, Check: checkGh,
@@ -468,6 +470,20 @@ func checkSqlite(c *classify.Command, p classify.Parsed, m *marks) {
 	for _, wd := range p.Words {
 		if wd.Role == classify.RoleScript && sqliteScriptUnsafe(wd.Val) {
 			m.markWord(c, wd, "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files")
+		}
+	}
+}
+
+// checkCCPlugin marks the compiler's values of -f and -W that load or
+// run a program: -fplugin-arg-…, -fuse-ld=/path (clang runs any linker
+// named by a path), -Wl,-plugin / --plugin.
+func checkCCPlugin(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
+		v := strings.ToLower(wd.Val)
+		switch {
+		case wd.Name == "f" && (strings.HasPrefix(v, "plugin") || strings.HasPrefix(v, "use-ld=") && strings.Contains(v, "/")),
+			wd.Name == "W" && strings.Contains(v, "plugin"):
+			m.markWord(c, wd, "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program")
 		}
 	}
 }
