@@ -1540,7 +1540,7 @@ func exShellCommand(ex string) (string, bool) {
 
 // scriptCommands returns the literal command lines in a script.
 func scriptCommands(name, script string) []string {
-	if SpecFor(name) == &editorSpec {
+	if s := SpecFor(name); s == &editorSpec || s == &nvimSpec {
 		// vim -c '!CMD', --cmd ':silent !CMD': an Ex command that runs CMD
 		if cmd, ok := exShellCommand(script); ok {
 			return []string{cmd}
