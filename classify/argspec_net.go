@@ -256,11 +256,39 @@ var sftpSpec = Spec{Operands: RoleText, Opts: []Opt{
 	{Short: "46AaCfNpqrv"},
 }}
 
-// kubeSpec: kubectl, oc and helm, whose -i is a flag (kubectl exec -i,
-// helm upgrade -i), not ansible's inventory.
+// kubeSpec: kubectl (and oc, k3s kubectl) and helm, whose -i is a flag
+// (kubectl exec -i, helm upgrade -i), not ansible's inventory: the global options
+// (kubectl options), those of the everyday subcommands (kubectl SUB
+// --help, helm SUB --help; testdata/options/kubectl.txt). Credentials and
+// kubeconfigs are used files, -f/--values/--set-file read, helm
+// --post-renderer runs a program. (-f is --filename, not logs' --follow;
+// -p takes patch's value, not logs' --previous.)
 var kubeSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
-	{Long: []string{"kubeconfig", "client-key", "client-certificate", "certificate-authority", "key-file", "cert-file", "ca-file"}, Val: RoleUse},
-	{Short: "fk", Long: []string{"filename", "values", "kustomize"}, Val: RoleRead},
-	{Short: "nslocL", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "as-group", "as-uid", "output", "selector", "container", "field-selector", "template", "set", "set-string", "version", "repo", "timeout"}, Val: RoleText},
-	{Short: "itwAR", Long: []string{"stdin", "tty", "install", "watch", "all-namespaces", "recursive", "insecure-skip-tls-verify", "atomic", "wait"}},
+	{Long: []string{"kubeconfig", "client-key", "client-certificate", "certificate-authority", "key-file", "cert-file", "ca-file", "registry-config", "repository-config", "kube-ca-file"}, Val: RoleUse},
+	{Short: "fk", Long: []string{"filename", "values", "kustomize", "patch-file", "set-file"}, Val: RoleRead},
+	{Long: []string{"token", "password"}, Val: RoleSecret},
+	{Long: []string{"profile-output", "output-dir"}, Val: RoleWrite},
+	{Long: []string{"cache-dir"}, Val: RoleDir},
+	{Long: []string{"post-renderer"}, Val: RoleProgram},
+	{Short: "nslocLpv", Long: []string{
+		"as", "as-group", "as-uid", "cluster", "context", "log-flush-frequency", "namespace", "profile", "request-timeout", "server", "tls-server-name",
+		"user", "username", "v", "vmodule", "chunk-size", "field-selector", "label-columns", "output", "raw", "selector", "sort-by", "subresource",
+		"template", "container", "limit-bytes", "max-log-requests", "pod-running-timeout", "since", "since-time", "tail", "cascade", "dry-run",
+		"field-manager", "grace-period", "prune-allowlist", "timeout", "validate", "address", "current-replicas", "replicas", "resource-version",
+		"api-version", "concurrency", "retries", "annotations", "env", "image", "image-pull-policy", "labels", "override-type", "overrides", "port",
+		"restart", "api-group", "categories", "verbs", "for", "patch", "type", "cluster-ip", "external-ip", "load-balancer-ip", "name", "protocol",
+		"session-affinity", "target-port", "cpu-percent", "max", "min", "set", "set-string", "set-json", "set-literal", "version", "repo", "description",
+		"history-max", "revision", "api-versions", "kube-version", "release-name", "kube-context", "post-renderer-args", "keyring", "show-only",
+		"name-template", "repository-cache", "kube-apiserver", "kube-token", "kube-as-user", "kube-as-group", "kube-tls-server-name", "burst-limit", "qps"}, Val: RoleText},
+	{Short: "itwARqh", Long: []string{
+		"disable-compression", "insecure-skip-tls-verify", "match-server-version", "warnings-as-errors", "all-namespaces", "allow-missing-template-keys",
+		"ignore-not-found", "no-headers", "output-watch-events", "recursive", "server-print", "show-kind", "show-labels", "show-managed-fields", "watch",
+		"watch-only", "show-events", "all-containers", "all-pods", "follow", "ignore-errors", "insecure-skip-tls-verify-backend", "prefix", "previous",
+		"timestamps", "all", "force", "force-conflicts", "openapi-patch", "overwrite", "prune", "server-side", "wait", "interactive", "now", "quiet",
+		"stdin", "tty", "edit", "save-config", "windows-line-endings", "output-patch", "list", "local", "no-preserve", "attach", "command", "expose",
+		"leave-stdin-open", "privileged", "rm", "client", "cached", "namespaced", "create-namespace", "wait-for-jobs", "atomic", "debug", "generate-name",
+		"devel", "dependency-update", "skip-crds", "reuse-values", "reset-values", "reset-then-reuse-values", "install", "cleanup-on-fail", "plain-http",
+		"render-subchart-notes", "verify", "no-hooks", "disable-openapi-validation", "take-ownership", "include-crds", "is-upgrade", "date", "deployed",
+		"failed", "pending", "superseded", "uninstalled", "uninstalling", "short", "keep-history", "enable-dns", "pass-credentials",
+		"skip-schema-validation", "hide-notes", "rollback-on-failure", "skip-refresh", "update", "help", "stdin", "tty"}},
 }}
