@@ -37,7 +37,9 @@ func netSpec(name string) *Spec {
 		return &sshKeySpec
 	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl":
 		return &kubeSpec
-	case "ansible", "ansible-playbook", "ansible-vault", "gcloud", "az", "aws", "terraform", "tofu", "flux", "argocd", "k9s", "kubectx":
+	case "terraform", "tofu":
+		return &terraformSpec
+	case "ansible", "ansible-playbook", "ansible-vault", "gcloud", "az", "aws", "flux", "argocd", "k9s", "kubectx":
 		return &opsSpec
 	}
 	return nil
@@ -244,6 +246,27 @@ var opsSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
 	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
 	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},
 	{Short: "nsel", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "as-group", "as-uid", "extra-vars", "limit", "tags", "output", "selector"}, Val: RoleText},
+}}
+
+// terraformSpec: terraform [-chdir=DIR] SUB [-flag=value…] (Go flags, one
+// dash; testdata/options/terraform.txt). -plugin-dir loads provider
+// binaries from a directory, -from-module fetches a module (untyped);
+// -out, -state-out, -backup and -generate-config-out write.
+var terraformSpec = Spec{OneDash: true, Sub: terraformSub, Opts: []Opt{
+	{Long: []string{"chdir"}, Val: RoleDir},
+	{Long: []string{"help", "version", "h", "v"}},
+}}
+
+func terraformSub(string) *Spec { return &terraformSubSpec }
+
+var terraformSubSpec = Spec{OneDash: true, Operands: RoleText, Untyped: []string{"plugin-dir", "from-module"}, Opts: []Opt{
+	{Long: []string{"var-file", "plan", "backend-config"}, Val: RoleRead},
+	{Long: []string{"out", "state-out", "backup", "generate-config-out"}, Val: RoleWrite},
+	{Long: []string{"state", "config"}, Val: RoleUse},
+	{Long: []string{"refresh", "replace", "target", "var", "lock", "lock-timeout", "input", "parallelism", "backend", "get", "lockfile", "type",
+		"module-depth", "filter", "cloud-run", "test-directory", "list", "write", "check"}, Val: RoleText},
+	{Long: []string{"destroy", "refresh-only", "compact-warnings", "detailed-exitcode", "no-color", "json", "force-copy", "reconfigure", "migrate-state",
+		"upgrade", "ignore-remote-version", "auto-approve", "diff", "recursive", "raw", "draw-cycles", "verbose", "update", "no-tests", "help", "h"}},
 }}
 
 // sftpSpec: like scp's, but -s names the server subsystem or program to
