@@ -246,6 +246,20 @@ var opsSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
 	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
 	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},
 	{Short: "nsel", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "as-group", "as-uid", "extra-vars", "limit", "tags", "output", "selector"}, Val: RoleText},
+	// aws, gcloud and az: their global options and the everyday ones
+	// (testdata/options/cloud.txt). --endpoint-url sends the request
+	// elsewhere; --cli-input-json and --flags-file read a file.
+	{Long: []string{"endpoint-url"}, Val: RoleURL},
+	{Long: []string{"cli-input-json", "cli-input-yaml", "flags-file", "ca-bundle"}, Val: RoleRead},
+	{Short: "goc", Long: []string{"profile", "region", "query", "page-size", "max-items", "starting-token", "exclude", "include", "acl", "sse", "content-type",
+		"cache-control", "metadata", "storage-class", "color", "cli-binary-format", "cli-read-timeout", "cli-connect-timeout", "project", "zone", "format",
+		"filter", "sort-by", "verbosity", "account", "configuration", "impersonate-service-account", "billing-project", "trace-token", "subscription",
+		"resource-group", "name", "location", "ids", "instance-ids", "bucket", "key", "function-name", "log-group-name", "cluster-name", "stack-name",
+		"template-file", "parameters", "page", "become-user", "connection", "forks", "module-path", "check-mode-diff", "skip-tags", "start-at-task"}, Val: RoleText},
+	{Short: "qyvCDKb", Long: []string{"no-cli-pager", "no-paginate", "debug", "no-verify-ssl", "recursive", "dryrun", "dry-run", "follow-symlinks", "no-follow-symlinks",
+		"size-only", "exact-timestamps", "quiet", "only-show-errors", "human-readable", "summarize", "no-sign-request", "log-http", "user-output-enabled",
+		"no-user-output-enabled", "verbose", "yes", "no-wait", "help", "version", "check", "diff", "become", "ask-become-pass", "list-hosts", "list-tasks",
+		"list-tags", "syntax-check", "step", "flush-cache", "force-handlers"}},
 }}
 
 // terraformSpec: terraform [-chdir=DIR] SUB [-flag=value…] (Go flags, one
