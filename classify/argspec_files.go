@@ -297,6 +297,7 @@ var sedSpec = Spec{Abbrev: true, First: RoleScript, FirstBy: []string{"expressio
 	{Short: "i", Long: []string{"in-place"}, Val: RoleText, Optional: true},
 	{Short: "l", Long: []string{"line-length"}, Val: RoleText},
 	{Short: "nErsuzE", Long: []string{"quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "sandbox", "debug", "follow-symlinks"}},
+	{Long: []string{"help", "version"}},
 }}
 
 var awkSpec = Spec{First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{

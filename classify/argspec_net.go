@@ -91,7 +91,23 @@ var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
 	{Long: []string{"password", "http-password", "ftp-password", "proxy-password"}, Val: RoleSecret},
 	{Short: "e", Long: []string{"execute"}, Val: RoleText},
 	{Long: []string{"post-data", "body-data", "header", "user-agent", "user", "http-user", "ftp-user", "method", "referer", "quota", "wait", "level", "accept", "reject", "tries", "timeout"}, Val: RoleText},
-	{Short: "UTtQlADRw", Val: RoleText},
+	{Short: "UTtQlADRwBIX", Val: RoleText},
+	{Long: []string{"use-askpass"}, Val: RoleProgram},
+	{Long: []string{"ca-directory", "crl-file", "pinnedpubkey"}, Val: RoleUse},
+	{Long: []string{"warc-tempdir"}, Val: RoleDir},
+	{Long: []string{"rejected-log", "hsts-file"}, Val: RoleWrite},
+	{Long: []string{"warc-dedup"}, Val: RoleRead},
+	{Long: []string{"bind-address", "local-encoding", "remote-encoding", "retry-on-http-error", "prefer-family", "exclude-domains", "follow-tags", "ignore-tags",
+		"backups", "default-page", "cut-dirs", "warc-max-size", "start-pos", "restrict-file-names", "secure-protocol", "limit-rate", "accept-regex",
+		"reject-regex", "waitretry", "dns-timeout", "connect-timeout", "read-timeout", "ciphers", "warc-header", "report-speed", "progress", "compression",
+		"certificate-type", "private-key-type", "regex-type", "proxy-user", "max-redirect", "domains", "base", "include-directories", "exclude-directories"}, Val: RoleText},
+	{Short: "VdL", Long: []string{"no-config", "retry-connrefused", "no-clobber", "no-netrc", "show-progress", "no-if-modified-since", "no-use-server-timestamps",
+		"random-wait", "no-proxy", "no-dns-cache", "ignore-case", "ask-password", "no-iri", "unlink", "xattr", "no-directories", "protocol-directories",
+		"no-cache", "ignore-length", "no-http-keep-alive", "no-cookies", "keep-session-cookies", "content-on-error", "auth-no-challenge", "https-only",
+		"no-hsts", "no-remove-listing", "no-glob", "no-passive-ftp", "preserve-permissions", "retr-symlinks", "ftps-implicit", "ftps-resume-ssl",
+		"ftps-clear-data-connection", "ftps-fallback-to-ftp", "warc-cdx", "no-warc-compression", "no-warc-digests", "no-warc-keep-log", "delete-after",
+		"convert-file-only", "strict-comments", "follow-ftp", "trust-server-names", "no-host-directories", "version", "debug", "relative", "help",
+		"force-directories", "force-html", "adjust-extension", "backup-converted", "inet4-only", "inet6-only"}},
 	{Short: "qvcNrkKpmbnxSEhHF46", Long: []string{"quiet", "verbose", "continue", "timestamping", "recursive", "mirror", "no-check-certificate", "no-verbose", "spider", "page-requisites", "convert-links", "background", "no-parent", "server-response", "content-disposition"}},
 }}
 
@@ -101,8 +117,9 @@ var sshSpec = Spec{InOrder: true, First: RoleText, Operands: RoleProgram, Opts: 
 	{Short: "iF", Val: RoleUse},
 	{Short: "E", Val: RoleWrite},
 	{Short: "S", Val: RoleUse},
+	{Short: "I", Val: RoleProgram}, // a PKCS#11 library ssh loads
 	{Short: "o", Val: RoleText},
-	{Short: "BbcDeIJLlmOPpQRWw", Val: RoleText},
+	{Short: "BbcDeJLlmOPpQRWw", Val: RoleText},
 	{Short: "46AaCfGgKkMNnqsTtVvXxYy"},
 }}
 
