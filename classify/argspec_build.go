@@ -35,6 +35,20 @@ func buildSpec(name string) *Spec {
 		return &watchSpec
 	case "bazel", "bazelisk":
 		return &bazelSpec
+	case "mvn", "mvnw":
+		return &mvnSpec
+	case "gradle", "gradlew":
+		return &gradleSpec
+	case "cmake":
+		return &cmakeSpec
+	case "eslint":
+		return &eslintSpec
+	case "prettier":
+		return &prettierSpec
+	case "mypy":
+		return &mypySpec
+	case "pre-commit":
+		return &preCommitSpec
 	case "uvx", "pip-run":
 		return &wrapperSpec // uvx PACKAGE ARGS…: downloads PACKAGE and runs it
 	case "pipx", "uv", "nix", "nix-shell", "tmux":
@@ -98,6 +112,107 @@ var ghSubSpec = Spec{Operands: RoleText, Untyped: []string{"F", "field"}, Opts: 
 		"merged", "checks", "required", "fail-fast", "no-maintainer-edit", "dry-run", "public", "private", "internal", "clone", "fork", "archived",
 		"no-archived", "prerelease", "latest", "generate-notes", "verify-tag", "force", "recover", "slurp", "confirm", "remote-name", "default-branch-only",
 		"no-upstream", "current-branch", "detach", "list", "all", "force-with-lease", "exit-code", "colors", "name-only", "patch", "no-git", "update-branch"}},
+}}
+
+// mvnSpec: mvn [OPTIONS] GOAL… (mvn --help; testdata/options/build.txt):
+// commons-cli, so multi-letter options take one dash (-pl, -am, -ntp) and
+// -D, -P and -T join their value. -f names the POM, whose plugins run; -s,
+// -gs and -t name settings it uses; -l writes a log.
+var mvnSpec = Spec{OneDash: true, Operands: RoleText, Joined: []string{"D", "P", "T"}, Untyped: []string{"emp", "encrypt-master-password", "ep", "encrypt-password"}, Opts: []Opt{
+	{Long: []string{"f", "file"}, Val: RoleProgram},
+	{Long: []string{"s", "settings", "gs", "global-settings", "t", "toolchains", "gt", "global-toolchains"}, Val: RoleUse},
+	{Long: []string{"l", "log-file"}, Val: RoleWrite},
+	{Long: []string{"D", "define", "P", "activate-profiles", "T", "threads", "pl", "projects", "rf", "resume-from", "b", "builder", "color"}, Val: RoleText},
+	{Long: []string{"am", "also-make", "amd", "also-make-dependents", "B", "batch-mode", "C", "strict-checksums", "c", "lax-checksums", "cpu",
+		"check-plugin-updates", "e", "errors", "fae", "fail-at-end", "ff", "fail-fast", "fn", "fail-never", "h", "help", "llr",
+		"legacy-local-repository", "N", "non-recursive", "npr", "no-plugin-registry", "npu", "no-plugin-updates", "nsu", "no-snapshot-updates",
+		"ntp", "no-transfer-progress", "o", "offline", "q", "quiet", "U", "update-snapshots", "up", "update-plugins", "v", "version", "V",
+		"show-version", "X", "debug"}},
+}}
+
+// gradleSpec: gradle and ./gradlew TASK… (gradle --help): -I/--init-script,
+// -b/--build-file and -c/--settings-file name scripts it runs; -p works
+// in another directory; --scan uploads a build scan (untyped). -D and -P
+// join their value.
+var gradleSpec = Spec{Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
+	{Short: "Ibc", Long: []string{"init-script", "build-file", "settings-file"}, Val: RoleProgram},
+	{Short: "p", Long: []string{"project-dir"}, Val: RoleDir},
+	{Short: "g", Long: []string{"gradle-user-home", "project-cache-dir"}, Val: RoleDir},
+	{Short: "DPxM", Long: []string{"system-prop", "project-prop", "exclude-task", "console", "warning-mode", "max-workers", "priority", "include-build",
+		"dependency-verification", "write-verification-metadata", "update-locks", "watch-fs", "problems-report"}, Val: RoleText},
+	{Short: "qiwsSdmtavh?", Long: []string{"quiet", "info", "warn", "stacktrace", "full-stacktrace", "debug", "dry-run", "continuous", "continue", "offline",
+		"refresh-dependencies", "rerun-tasks", "rerun", "parallel", "no-parallel", "build-cache", "no-build-cache", "configuration-cache",
+		"no-configuration-cache", "configure-on-demand", "daemon", "no-daemon", "foreground", "status", "stop", "profile", "version", "help",
+		"no-rebuild", "write-locks", "no-watch-fs", "export-keys", "no-problems-report", "all"}},
+}}
+
+// cmakeSpec: cmake configure (-S, -B, -D, -G), --build, --install and -E
+// (testdata/options/build.txt). -P and -C run CMake scripts, --toolchain
+// names one; --install --prefix and --graphviz write.
+var cmakeSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "PC", Long: []string{"toolchain"}, Val: RoleProgram},
+	{Long: []string{"prefix", "graphviz", "system-information", "profiling-output"}, Val: RoleWrite},
+	{Short: "SB", Long: []string{"build", "install", "open"}, Val: RoleDir},
+	{Short: "DGTAUWjt", Long: []string{"preset", "config", "target", "parallel", "component", "log-level", "log-context", "trace-source", "trace-format",
+		"debug-find-pkg", "debug-find-var", "profiling-format", "warn-uninitialized", "list-presets", "install-prefix", "default-directory-permissions",
+		"workflow"}, Val: RoleText},
+	{Short: "ENLvh", Long: []string{"fresh", "clean-first", "resolve-package-references", "strip", "verbose", "trace", "trace-expand", "debug-output",
+		"debug-trycompile", "no-warn-unused-cli", "check-system-vars", "version", "help", "help-full", "help-command-list", "help-module-list",
+		"help-policy-list", "help-variable-list", "help-property-list", "use-stderr"}},
+}}
+
+// eslintSpec: -c/--config, --plugin, --rulesdir, --parser and
+// --resolve-plugins-relative-to load code; -o and --cache-location write.
+var eslintSpec = Spec{Operands: RoleRead, Opts: []Opt{
+	{Short: "c", Long: []string{"config", "rulesdir", "plugin", "parser", "resolve-plugins-relative-to"}, Val: RoleProgram},
+	{Short: "o", Long: []string{"output-file", "cache-location"}, Val: RoleWrite},
+	{Long: []string{"ignore-path", "print-config"}, Val: RoleRead},
+	{Short: "f", Long: []string{"format", "ext", "max-warnings", "ignore-pattern", "env", "global", "parser-options", "rule", "fix-type",
+		"cache-strategy", "stdin-filename", "report-unused-disable-directives-severity", "flag", "concurrency"}, Val: RoleText},
+	{Short: "hv", Long: []string{"fix", "fix-dry-run", "cache", "quiet", "debug", "color", "no-color", "no-eslintrc", "no-config-lookup", "no-ignore",
+		"no-inline-config", "report-unused-disable-directives", "stdin", "init", "exit-on-fatal-error", "no-error-on-unmatched-pattern",
+		"pass-on-no-patterns", "no-warn-ignored", "stats", "version", "help", "env-info", "inspect-config"}},
+}}
+
+// prettierSpec: --plugin loads code; -c is --check.
+var prettierSpec = Spec{Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"plugin", "config", "ignore-path"}, Val: RoleProgram},
+	{Long: []string{"cache-location"}, Val: RoleWrite},
+	{Long: []string{"log-level", "parser", "print-width", "tab-width", "trailing-comma", "end-of-line", "arrow-parens", "prose-wrap",
+		"quote-props", "embedded-language-formatting", "html-whitespace-sensitivity", "cache-strategy", "stdin-filepath", "config-precedence",
+		"object-wrap", "experimental-operator-position"}, Val: RoleText},
+	{Short: "wcluv", Long: []string{"write", "check", "list-different", "ignore-unknown", "no-config", "no-editorconfig", "cache", "no-color", "color",
+		"single-quote", "jsx-single-quote", "no-semi", "use-tabs", "no-bracket-spacing", "bracket-same-line", "with-node-modules",
+		"no-error-on-unmatched-pattern", "debug-check", "find-config-path", "file-info", "support-info", "version", "help", "insert-pragma",
+		"require-pragma", "vue-indent-script-and-style", "single-attribute-per-line", "experimental-ternaries"}},
+}}
+
+// mypySpec: the options agents pass; its hundreds of --disallow-* and
+// --warn-* flags are typed by their --no- forms too. --install-types
+// installs packages: untyped.
+var mypySpec = Spec{Operands: RoleRead, Negate: true, Untyped: []string{"install-types"}, Opts: []Opt{
+	{Long: []string{"config-file"}, Val: RoleRead},
+	{Long: []string{"cache-dir", "junit-xml", "html-report", "txt-report", "xml-report", "linecount-report", "any-exprs-report", "lineprecision-report", "cobertura-xml-report"}, Val: RoleWrite},
+	{Short: "pmc", Long: []string{"package", "module", "command", "python-version", "platform", "exclude", "follow-imports", "always-true",
+		"always-false", "enable-error-code", "disable-error-code", "custom-typeshed-dir", "python-executable", "shadow-file", "soft-error-limit"}, Val: RoleText},
+	{Short: "hV", Long: []string{"strict", "ignore-missing-imports", "non-interactive", "show-error-codes", "hide-error-codes", "incremental", "pretty",
+		"show-column-numbers", "show-error-context", "show-absolute-path", "show-traceback", "check-untyped-defs", "disallow-untyped-defs",
+		"disallow-incomplete-defs", "disallow-untyped-calls", "disallow-any-generics", "disallow-untyped-decorators", "disallow-subclassing-any",
+		"warn-return-any", "warn-unused-ignores", "warn-redundant-casts", "warn-unreachable", "warn-unused-configs", "no-implicit-optional",
+		"strict-optional", "implicit-reexport", "namespace-packages", "explicit-package-bases", "follow-untyped-imports", "local-partial-types",
+		"allow-redefinition", "no-site-packages", "no-silence-site-packages", "skip-version-check", "skip-cache-mtime-checks", "sqlite-cache",
+		"verbose", "version", "help", "color-output", "error-summary", "install-types", "scripts-are-modules", "strict-equality", "extra-checks"}},
+}}
+
+// preCommitSpec: pre-commit run|install|autoupdate…: -c/--config names
+// the hooks' config (the hooks run); try-repo fetches hooks and runs
+// them (grants' download-run).
+var preCommitSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "c", Long: []string{"config"}, Val: RoleRead},
+	{Short: "tso", Long: []string{"hook-type", "hook-stage", "from-ref", "to-ref", "source", "origin", "remote-branch", "remote-name", "commit-msg-filename",
+		"prepare-commit-message-source", "commit-object-name", "checkout-type", "is-squash-merge", "rewrite-command", "color", "repo", "jobs", "j"}, Val: RoleText},
+	{Short: "afvV", Long: []string{"all-files", "files", "show-diff-on-failure", "verbose", "overwrite", "install-hooks", "allow-missing-config",
+		"bleeding-edge", "freeze", "version", "help", "skip-on-missing-config"}},
 }}
 
 // untypedSubSpec: a tool with subcommands whose options guard does not

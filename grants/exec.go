@@ -137,7 +137,7 @@ var execTable = []execRule{
 		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
 	{ID: "compose-host", Progs: []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"}, Check: checkComposeHost,
 		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
-	{ID: "download-run", Progs: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx"}, Check: checkDownloadRun,
+	{ID: "download-run", Progs: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx", "pre-commit"}, Check: checkDownloadRun,
 		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
 	{ID: "cc-plugin", Progs: []string{"gcc", "g++", "cc", "c++", "clang", "clang++"}, Check: checkCCPlugin,
 		Reason: "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program"},
@@ -402,6 +402,10 @@ func checkDownloadRun(c *classify.Command, p classify.Parsed, m *marks) {
 		from = 1
 	case "pipx":
 		if op(0) == "run" {
+			from = ops[0]
+		}
+	case "pre-commit":
+		if op(0) == "try-repo" {
 			from = ops[0]
 		}
 	case "uv":
@@ -1189,7 +1193,8 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	}
 	sub := p.SubName(c.Args)
 	instructions := c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl" || c.Name == "make" || c.Name == "gmake" ||
-		c.Name == "pytest" || c.Name == "py.test" || c.Name == "npm" || c.Name == "cargo" || c.Name == "go"
+		c.Name == "pytest" || c.Name == "py.test" || c.Name == "npm" || c.Name == "cargo" || c.Name == "go" ||
+		c.Name == "mvn" || c.Name == "gradle" || c.Name == "gradlew" || c.Name == "cmake" || c.Name == "mypy" || c.Name == "pre-commit"
 	upload := uploader(c.Name)
 	for _, wd := range p.Words {
 		dynamic := wd.Arg < len(c.Dynamic) && c.Dynamic[wd.Arg]
