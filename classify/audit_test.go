@@ -84,3 +84,55 @@ func auditOption(pre []string, opt string) string {
 	}
 	return "read as an operand, not an option"
 }
+
+// TestUntypedOptions: the option words a '*' grant does not cover.
+func TestUntypedOptions(t *testing.T) {
+	cases := []struct {
+		cmd  string
+		want string // the untyped words, space-separated
+	}{
+		{"git log --oneline --graph -n 5", ""},
+		{"git log --frobnicate -p", "--frobnicate"},
+		{"git commit --no-verify -m x", ""},
+		{"npm run build --frob=1", "--frob=1"},
+		{"mytool build --fast -x y", "--fast -x"},
+		{"mytool build -- --fast", ""},
+		{"kill -9 123", ""},
+		{"gcc -O2 -Wall -fPIC -c a.c", ""},
+		{"gcc --frob a.c", "--frob"},
+		{"go test -count=1 ./... -update", ""},
+		{"git daemon --export-all", "--export-all"},
+		{"curl --outp x u", "--outp"},        // output or output-dir: ambiguous
+		{"curl --output-d x u", ""},
+	}
+	for _, tc := range cases {
+		args := strings.Fields(tc.cmd)
+		p := ParseCommand(args[0], args)
+		var got []string
+		for _, w := range p.UntypedOptions(args) {
+			got = append(got, args[w.Arg])
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("%q: untyped %q, want %q", tc.cmd, g, tc.want)
+		}
+	}
+}
+
+func TestUnversionedName(t *testing.T) {
+	for in, want := range map[string]string{"python3.11": "python", "perl5.36.0": "perl", "node18": "node", "ruby3.1": "ruby", "php8.2": "php",
+		"python-3.12": "python", "lua5.4": "lua", "git": "git", "sha256sum": "sha256sum", "7z": "7z", "x86_64": "x86_"} {
+		if got := UnversionedName(in); got != want {
+			t.Errorf("UnversionedName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, n := range []string{"python3.11", "node18", "perl5.36.0", "ruby3.1", "php8.2", "R", "ipython", "ts-node", "tsx", "guile", "sbcl", "groovy", "elixir", "erl", "octave", "gnuplot", "dc", "bb"} {
+		if !Interpreter(n) {
+			t.Errorf("Interpreter(%q) = false", n)
+		}
+	}
+	for _, n := range []string{"git", "make", "awk", "sha256sum", "gcc"} {
+		if Interpreter(n) {
+			t.Errorf("Interpreter(%q) = true", n)
+		}
+	}
+}
