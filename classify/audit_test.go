@@ -102,7 +102,7 @@ func TestUntypedOptions(t *testing.T) {
 		{"gcc --frob a.c", "--frob"},
 		{"go test -count=1 ./... -update", ""},
 		{"git daemon --export-all", "--export-all"},
-		{"curl --outp x u", "--outp"},        // output or output-dir: ambiguous
+		{"curl --outp x u", "--outp"}, // output or output-dir: ambiguous
 		{"curl --output-d x u", ""},
 	}
 	for _, tc := range cases {
