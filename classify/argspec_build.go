@@ -310,7 +310,7 @@ var npmGlobal = []Opt{
 		"preid", "production", "proxy", "replace-registry-host", "save-prefix", "sbom-format", "sbom-type", "scope", "scopes", "packages-and-scopes-permission",
 		"orgs-permission", "token-description", "searchexclude", "searchlimit", "searchopts", "searchstaleness", "tag-version-prefix", "umask", "user-agent", "which",
 		"workspaces", "npm-version"}, Val: RoleText},
-	{Short: "gDSEOyPBfqdlpvsha", Long: []string{"global", "save-dev", "save", "save-exact", "yes", "silent", "quiet", "verbose", "version", "help", "usage", "ignore-scripts",
+	{Short: "gDSEOyPBfqdlpvshar", Long: []string{"global", "save-dev", "save", "save-exact", "yes", "silent", "quiet", "verbose", "version", "help", "usage", "ignore-scripts",
 		"dry-run", "force", "workspaces", "include-workspace-root", "long", "json", "omit-lockfile-registry-resolved", "fund", "audit", "update-notifier", "all",
 		"allow-same-version", "bin-links", "bypass-2fa", "color", "commit-hooks", "dangerously-allow-all-scripts", "description", "dev", "diff-ignore-all-space",
 		"diff-name-only", "diff-no-prefix", "diff-text", "engine-strict", "foreground-scripts", "format-package-lock", "git-tag-version", "global-style", "if-present",

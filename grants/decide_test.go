@@ -66,6 +66,7 @@ var decideTable = []decideCase{
 	{name: "spec-less program: operands only under *", cmd: "mytool build x", rules: []string{"global-grants allow mytool *"}, want: Allow},
 	{name: "spec-less program: an option asks under *", cmd: "mytool build --fast", rules: []string{"global-grants allow mytool *"}, want: Ask, rule: RuleUntyped},
 	{name: "spec-less program: after -- is an operand", cmd: "mytool build -- --fast", rules: []string{"global-grants allow mytool *"}, want: Allow},
+	{name: "a project script's options are its own", cmd: "./run-tests.sh -v", rules: []string{"global-grants allow ./run-tests.sh *"}, want: Allow},
 	{name: "a number is no option", cmd: "kill -9 123", rules: []string{"global-grants allow kill *"}, want: Allow},
 	{name: "help under *", cmd: "mytool --help", rules: []string{"global-grants allow mytool *"}, want: Allow},
 	{name: "unknown option does not leave the read-only set", cmd: "git log --frobnicate", want: Allow, rule: RuleBuiltinReadonly},

@@ -204,6 +204,9 @@ func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 	if c.Name == "" || len(c.Args) < 2 || c.Wrap != classify.WrapNone || c.Opaque {
 		return
 	}
+	if strings.HasPrefix(c.Args[0], "./") && classify.SpecFor(c.Name) == nil {
+		return // the project's own script: its options are its own, like its operands
+	}
 	name := c.Name
 	if c.Name != "go" && (interpreterLike(c.Name) || classify.SpecFor(c.Name) == classify.SpecFor("python3")) {
 		// python -m pytest is pytest; the rest is judged by what it runs

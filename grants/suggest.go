@@ -100,7 +100,7 @@ func UntypedNote(pattern string) string {
 		return ""
 	}
 	name := path.Base(first)
-	if classify.SpecFor(name) != nil || interpreterLike(name) {
+	if classify.SpecFor(name) != nil || interpreterLike(name) || strings.HasPrefix(first, "./") {
 		return ""
 	}
 	return fmt.Sprintf("guard cannot see inside %s's options: %s covers %s with operands only, and a command with an option is asked; "+
