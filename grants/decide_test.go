@@ -69,7 +69,8 @@ var decideTable = []decideCase{
 	{name: "a project script's options are its own", cmd: "./run-tests.sh -v", rules: []string{"global-grants allow ./run-tests.sh *"}, want: Allow},
 	{name: "a number is no option", cmd: "kill -9 123", rules: []string{"global-grants allow kill *"}, want: Allow},
 	{name: "help under *", cmd: "mytool --help", rules: []string{"global-grants allow mytool *"}, want: Allow},
-	{name: "unknown option does not leave the read-only set", cmd: "git log --frobnicate", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "an unknown git option leaves the read-only set", cmd: "git log --frobnicate", want: Ask},
+	{name: "an unknown ls option does not leave the read-only set", cmd: "ls -la", want: Allow, rule: RuleBuiltinReadonly},
 
 	// friction the red team found (issue 18 §7): harmless, so allowed
 	{name: "shred --help prints", cmd: "shred --help", want: Allow, rule: RuleBuiltinReadonly},

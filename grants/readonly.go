@@ -207,6 +207,11 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 	if m.any {
 		return false, "not read-only: " + m.reason
 	}
+	if m.ureason != "" && c.Name == "git" {
+		// git's spec is closed (audited): an option it does not know is
+		// no reading the set can vouch for
+		return false, "not read-only: " + m.ureason
+	}
 	if c.Tainted && readsNamedFiles(c.Name) {
 		return false, "not read-only here: it reads a name this command computed at run time"
 	}
