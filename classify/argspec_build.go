@@ -295,7 +295,7 @@ var npmSpec = Spec{Sub: npmSub, Negate: true, Opts: npmGlobal}
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
 	{Long: []string{"pack-destination", "cache", "logs-dir", "nodedir"}, Val: RoleDir},
-	{Short: "w", Long: []string{"workspace", "filter"}, Val: RoleText},
+	{Short: "wF", Long: []string{"workspace", "filter", "network-timeout", "mode", "reporter", "workspace-concurrency", "resume-from", "depth"}, Val: RoleText},
 	{Long: []string{"script-shell", "node-options", "shell", "editor", "git", "browser", "viewer", "node-gyp", "init-module", "init.module"}, Val: RoleProgram},
 	{Short: "c", Long: []string{"call"}, Val: RoleProgram},
 	{Long: []string{"userconfig", "globalconfig", "cafile"}, Val: RoleUse},
@@ -317,7 +317,11 @@ var npmGlobal = []Opt{
 		"include-staged", "include-attestations", "init-private", "install-links", "legacy-bundling", "legacy-peer-deps", "link", "offline", "package-lock",
 		"package-lock-only", "parseable", "allow-scripts-pending", "allow-scripts-pin", "prefer-dedupe", "prefer-offline", "prefer-online", "progress", "provenance",
 		"read-only", "rebuild-bundle", "save-bundle", "save-optional", "save-peer", "save-prod", "packages-all", "shrinkwrap", "sign-git-commit", "sign-git-tag",
-		"strict-peer-deps", "strict-allow-scripts", "strict-ssl", "timing", "unicode", "versions", "workspaces-update", "frozen-lockfile", "immutable", "recursive"}},
+		"strict-peer-deps", "strict-allow-scripts", "strict-ssl", "timing", "unicode", "versions", "workspaces-update", "frozen-lockfile", "immutable", "recursive",
+		// yarn's and pnpm's own
+		"exact", "peer", "check-files", "ignore-engines", "pure-lockfile", "inline-builds", "shamefully-hoist", "aggregate-output", "parallel", "stream",
+		"report-summary", "fix-lockfile", "lockfile-only", "prod", "no-optional", "workspace-root", "non-interactive", "no-lockfile", "production",
+		"ignore-optional", "prefer-frozen-lockfile", "offline-mirror", "skip-integrity-check", "interactive", "latest", "caret", "tilde"}},
 }
 
 func npmSub(string) *Spec { return &npmSubSpec }
