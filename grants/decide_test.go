@@ -67,6 +67,7 @@ var decideTable = []decideCase{
 	{name: "spec-less program: an option asks under *", cmd: "mytool build --fast", rules: []string{"global-grants allow mytool *"}, want: Ask, rule: RuleUntyped},
 	{name: "spec-less program: after -- is an operand", cmd: "mytool build -- --fast", rules: []string{"global-grants allow mytool *"}, want: Allow},
 	{name: "a project script's options are its own", cmd: "./run-tests.sh -v", rules: []string{"global-grants allow ./run-tests.sh *"}, want: Allow},
+	{name: "a dynamic word of a program without a spec may be an option", cmd: "mytool build $X", rules: []string{"global-grants allow mytool *"}, want: Ask, rule: RuleUntyped},
 	{name: "a number is no option", cmd: "kill -9 123", rules: []string{"global-grants allow kill *"}, want: Allow},
 	{name: "help under *", cmd: "mytool --help", rules: []string{"global-grants allow mytool *"}, want: Allow},
 	{name: "an unknown git option leaves the read-only set", cmd: "git log --frobnicate", want: Ask},

@@ -216,6 +216,23 @@ func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 		}
 		p, name = q, "pytest"
 	}
+	// a word computed at run time may turn out to be any option of a
+	// program guard has no spec for: $X, "$@" (./$X, "$DIR"/x and a word
+	// after -- cannot). A spec's options are typed, and the exec table
+	// marks a dynamic word of the programs it knows.
+	dashdash := classify.SpecFor(name) != nil
+	for i := 1; i < len(c.Args); i++ {
+		if c.Args[i] == "--" && !dyn(c, i) {
+			dashdash = true
+		}
+		if dashdash || !dyn(c, i) || m.sens[i] || !mayBeOption(c.Args[i]) {
+			continue
+		}
+		m.untyped[i] = true
+		if m.ureason == "" {
+			m.ureason = name + ": " + c.Args[i] + " is computed at run time and may be an option guard cannot type; asked"
+		}
+	}
 	for _, w := range p.UntypedOptions(c.Args) {
 		if isHelpWord(c.Args[w.Arg]) || m.sens[w.Arg] {
 			continue
@@ -495,6 +512,14 @@ func checkCCPlugin(c *classify.Command, p classify.Parsed, m *marks) {
 			m.markWord(c, wd, "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program")
 		}
 	}
+}
+
+// mayBeOption reports a dynamic word, as written, that may expand to a
+// word starting with a dash: one that starts with an expansion ($X,
+// "$X", ${X}, $(…), `…`), not with literal text (./$X, x$Y).
+func mayBeOption(src string) bool {
+	src = strings.TrimLeft(src, "\"'")
+	return src == "" || src[0] == '$' || src[0] == '`' || src[0] == '-'
 }
 
 // tmuxRuns are the tmux commands that run a command line, type into a
