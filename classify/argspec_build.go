@@ -9,8 +9,10 @@ func buildSpec(name string) *Spec {
 		return &goSpec
 	case "make", "gmake":
 		return &makeSpec
-	case "npm", "pnpm", "yarn", "bun":
+	case "npm", "yarn", "bun":
 		return &npmSpec
+	case "pnpm":
+		return &pnpmSpec
 	case "cargo":
 		return &cargoSpec
 	case "pytest", "py.test":
@@ -325,6 +327,16 @@ var npmGlobal = []Opt{
 }
 
 func npmSub(string) *Spec { return &npmSubSpec }
+
+// pnpmSpec: pnpm's -w is --workspace-root, a flag (npm's takes a
+// workspace): pnpm add -w PKG names the package PKG.
+var pnpmSpec = Spec{Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
+
+var pnpmGlobal = append([]Opt{{Short: "w", Long: []string{"workspace-root"}}}, npmGlobal...)
+
+func pnpmSub(string) *Spec { return &pnpmSubSpec }
+
+var pnpmSubSpec = Spec{Negate: true, Operands: RoleUnknown, Opts: pnpmGlobal}
 
 var npmSubSpec = Spec{Negate: true, Operands: RoleUnknown, Opts: npmGlobal}
 
