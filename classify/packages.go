@@ -57,6 +57,7 @@ type pkgTool struct {
 }
 
 var npmVal = []string{"--registry", "--prefix", "-w", "--workspace", "--cache", "--tag", "--userconfig", "--omit", "--include", "--install-strategy", "-C", "--dir", "--filter", "--cwd", "--modules-folder"}
+
 // pnpmVal: pnpm's -w is --workspace-root, a flag (pnpm add -w PKG installs PKG).
 var pnpmVal = []string{"--registry", "--prefix", "--workspace", "--cache", "--tag", "--userconfig", "--omit", "--include", "--install-strategy", "-C", "--dir", "--filter", "-F", "--cwd", "--modules-folder"}
 var pipVal = []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url", "--extra-index-url", "-t", "--target",
