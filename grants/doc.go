@@ -75,8 +75,11 @@
 // verdict is ask with rule untyped-option and a reason that names it
 // ("npm run: --frobnicate is not an option guard knows; asked"), and
 // Suggest keeps it literal. Untyped options are no reason to leave the
-// read-only set. [UntypedNote] tells grants add that 'mytool *' covers
-// mytool's operands only. Interpreters under other names and versions
+// read-only set (git's aside: its spec is audited whole). A word
+// computed at run time ($X) of a program without a spec may be any
+// option, and is untyped too; a project script run as ./script keeps its
+// options, which are as opaque as its operands. [UntypedNote] tells
+// grants add that 'mytool *' covers mytool's operands only. Interpreters under other names and versions
 // (python3.11, node18, R, ipython) are refused as '*' patterns, and
 // download-and-run (uvx, pipx run, uv tool run, nix run) is marked whole.
 // Config that stores a command is judged by key against allowlists of
