@@ -113,6 +113,17 @@ type Spec struct {
 	InOrder bool
 	// NoDashDash: "--" is an operand, not the end of options.
 	NoDashDash bool
+	// Joined: with OneDash, option names that take their value joined to
+	// them (gcc -O2, -Wall, -fPIC, -I/x, -DX=1): a word that is no
+	// option's exact name but starts with one of these is that option,
+	// the rest of the word its value (the longest prefix wins).
+	Joined []string
+	// Passthrough: an option the spec does not know belongs to the
+	// program it runs (go test hands it to the test binary): text.
+	Passthrough bool
+	// Negate: --no-NAME turns a long option NAME off (git's
+	// parse-options): a flag named no-NAME, whatever NAME takes.
+	Negate bool
 	// First is the role of the first operand (grep PATTERN, sed SCRIPT,
 	// awk PROGRAM) unless an option in FirstBy gave it (grep -e, -f).
 	First   Role
@@ -153,6 +164,14 @@ type Spec struct {
 	// from index start on; args is the command's argv): one that depends
 	// on an operand's value (aws configure get KEY, printenv NAME).
 	EffectIf func(p *Parsed, start int, args []string) Effect
+	// Untyped lists the program's real options this spec deliberately
+	// leaves out of Opts (by their long name, or letter), each because
+	// typing it would not make it safe: it runs an editor, loads code, or
+	// is too rare to be worth a role. They parse as unknown, and under a
+	// '*' grant an unknown option is asked (see [Parsed.UntypedOptions]).
+	// The audit test (audit_test.go) checks every option of the
+	// program's real option list is in Opts or here.
+	Untyped []string
 }
 
 // Word is one argument of a command, typed by its spec.
@@ -215,6 +234,63 @@ func (p Parsed) Operands() []Word {
 		}
 	}
 	return out
+}
+
+// UntypedOptions returns the option words the spec could not type: an
+// option it does not know (or an ambiguous abbreviation), and, where no
+// spec types the words at all (a program or subcommand guard has no spec
+// for), every word that reads as an option (-x, --long, up to a "--"). A
+// '*' grant does not cover them: what guard cannot type is asked, not
+// allowed. A bare number (-9, -20) is not an option word: kill -9, head
+// -20 and nice -5 take it as a value.
+func (p Parsed) UntypedOptions(args []string) []Word {
+	var out []Word
+	add := func(w Word) {
+		if w.Arg > 0 && w.Arg < len(args) && !numberWord(args[w.Arg]) && (len(out) == 0 || out[len(out)-1].Arg != w.Arg) {
+			out = append(out, w)
+		}
+	}
+	dashdash := false
+	for _, w := range p.Words {
+		if w.Arg < len(args) && args[w.Arg] == "--" {
+			dashdash = true
+		}
+		switch {
+		case w.Name != "" && w.Role == RoleUnknown:
+			add(w)
+		case w.Name == "" && w.Role == RoleUnknown && !dashdash && !p.Spec && w.Arg < len(args) && optionWord(args[w.Arg]):
+			add(w)
+		}
+	}
+	return out
+}
+
+// OptionSpelling is how an untyped option word names its option in a
+// reason: --long without its value, -x for a letter of a bundle.
+func OptionSpelling(args []string, w Word) string {
+	a := ""
+	if w.Arg < len(args) {
+		a = args[w.Arg]
+	}
+	if len(w.Name) == 1 && !strings.HasPrefix(a, "--") {
+		return "-" + w.Name
+	}
+	name, _, _ := strings.Cut(a, "=")
+	return name
+}
+
+func optionWord(w string) bool { return len(w) > 1 && w[0] == '-' && w != "--" }
+
+func numberWord(w string) bool {
+	if len(w) < 2 || w[0] != '-' {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // SubName returns the subcommand word, "" when there is none.
@@ -286,6 +362,20 @@ func ParseArgs(s *Spec, args []string) Parsed {
 			return p
 		}
 		parseInto(&p, sub, args, end+1)
+		if s.EffectIf != nil {
+			// a spec with subcommands hands its words over at the
+			// subcommand: its hook sees them all once they are typed,
+			// the subcommand as the operand it reads like (gh auth token)
+			q := p
+			q.Sub = -1
+			q.Words = make([]Word, 0, len(p.Words)+1)
+			k := 0
+			for k < len(p.Words) && p.Words[k].Arg < p.Sub {
+				k++
+			}
+			q.Words = append(append(append(q.Words, p.Words[:k]...), Word{Arg: p.Sub, Val: args[p.Sub]}), p.Words[k:]...)
+			p.Effect |= s.EffectIf(&q, 0, args)
+		}
 	}
 	return p
 }
@@ -336,6 +426,30 @@ func parseInto(p *Parsed, s *Spec, args []string, from int) int {
 			o, _ = s.long(name)
 			if o != nil {
 				lname = o.longMatch(name)
+			}
+			if o == nil && s.OneDash && len(s.Joined) > 0 && !strings.HasPrefix(a, "--") {
+				best := ""
+				for _, j := range s.Joined {
+					if len(j) > len(best) && strings.HasPrefix(body, j) && len(body) > len(j) {
+						best = j
+					}
+				}
+				if best != "" {
+					if jo, _ := s.long(best); jo != nil && jo.takes() {
+						o, lname = jo, best
+						v, eq = body[len(best):], true
+					}
+				}
+			}
+			if o == nil && s.Negate && !eq && strings.HasPrefix(name, "no-") {
+				if no, _ := s.long(name[3:]); no != nil {
+					p.Words = append(p.Words, Word{Arg: i, Name: "no-" + no.longMatch(name[3:]), Role: RoleFlag})
+					continue
+				}
+			}
+			if o == nil && s.Passthrough {
+				p.Words = append(p.Words, Word{Arg: i, Name: name, Role: RoleText, Val: v})
+				continue
 			}
 			if o == nil {
 				p.Unknown = true

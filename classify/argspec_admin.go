@@ -33,7 +33,9 @@ func adminSpec(name string) *Spec {
 		return &textSpec
 	case "sudoedit", "runuser", "calife", "super", "sudo-rs", "su-exec", "gosu", "ksu", "dzdo", "pfexec", "capsh", "systemd-run":
 		return &wrapperSpec
-	case "sqlite3", "duckdb", "clickhouse-client", "cockroach":
+	case "sqlite3":
+		return &sqlite3Spec
+	case "duckdb", "clickhouse-client", "cockroach":
 		return &sqlSpec
 	case "badblocks":
 		return &badblocksSpec
@@ -70,6 +72,19 @@ var unknownSpec = Spec{Operands: RoleUnknown}
 var sqlSpec = Spec{First: RoleRead, Operands: RoleScript, Opts: []Opt{
 	{Long: []string{"cmd", "init"}, Val: RoleScript},
 	{Long: []string{"separator", "newline", "nullvalue"}, Val: RoleText},
+}}
+
+// sqlite3Spec: sqlite3 [OPTIONS] DB [SQL…] (sqlite3 -help;
+// testdata/options/sqlite3.txt): one-dash options; the SQL and -cmd are
+// script text, whose dot-commands (.shell, .system, .output FILE, .load)
+// grants' exec table judges; -init reads commands from a file. -A runs
+// .archive, which extracts files: untyped.
+var sqlite3Spec = Spec{OneDash: true, First: RoleRead, Operands: RoleScript, Untyped: []string{"A", "nonce", "vfs", "deserialize"}, Opts: []Opt{
+	{Long: []string{"cmd"}, Val: RoleScript},
+	{Long: []string{"init"}, Val: RoleProgram},
+	{Long: []string{"separator", "newline", "nullvalue", "lookaside", "maxsize", "mmap", "pagecache"}, Val: RoleText},
+	{Long: []string{"append", "ascii", "bail", "batch", "box", "column", "csv", "echo", "header", "noheader", "help", "html", "interactive", "json", "line",
+		"list", "markdown", "memtrace", "nofollow", "quote", "readonly", "safe", "stats", "table", "tabs", "version", "zip"}},
 }}
 
 // iptablesSpec: the commands (-F flush, -X delete chain, -P CHAIN TARGET)

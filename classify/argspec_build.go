@@ -9,14 +9,18 @@ func buildSpec(name string) *Spec {
 		return &goSpec
 	case "make", "gmake":
 		return &makeSpec
-	case "npm", "pnpm", "yarn", "bun":
+	case "npm", "yarn", "bun":
 		return &npmSpec
+	case "pnpm":
+		return &pnpmSpec
 	case "cargo":
 		return &cargoSpec
 	case "pytest", "py.test":
 		return &pytestSpec
 	case "docker", "podman", "nerdctl":
 		return &dockerSpec
+	case "docker-compose", "podman-compose":
+		return &dockerComposeSpec
 	case "gofmt":
 		return &gofmtSpec
 	case "gcc", "g++", "cc", "clang", "clang++", "c++":
@@ -31,9 +35,193 @@ func buildSpec(name string) *Spec {
 		return &hyperfineSpec
 	case "watchexec", "entr", "nodemon":
 		return &watchSpec
+	case "bazel", "bazelisk":
+		return &bazelSpec
+	case "mvn", "mvnw":
+		return &mvnSpec
+	case "gradle", "gradlew":
+		return &gradleSpec
+	case "cmake":
+		return &cmakeSpec
+	case "eslint":
+		return &eslintSpec
+	case "prettier":
+		return &prettierSpec
+	case "mypy":
+		return &mypySpec
+	case "pre-commit":
+		return &preCommitSpec
+	case "uvx", "pip-run":
+		return &wrapperSpec // uvx PACKAGE ARGS…: downloads PACKAGE and runs it
+	case "pipx", "uv", "nix", "nix-shell", "tmux":
+		return &untypedSubSpec
+	case "gh":
+		return &ghSpec
 	}
 	return nil
 }
+
+// bazelSpec: bazel [STARTUP] COMMAND [OPTIONS] TARGET…: targets
+// (//..., //src:app, @repo//x) are labels, not paths. --run_under runs a
+// program, --bazelrc and --output_base point bazel elsewhere; the
+// options bazel has by the hundred beyond these are asked under a '*'.
+var bazelSpec = Spec{Sub: bazelSub, Opts: []Opt{
+	{Long: []string{"bazelrc"}, Val: RoleProgram},
+	{Long: []string{"output_base", "output_user_root", "install_base"}, Val: RoleWrite},
+	{Long: []string{"host_jvm_args", "max_idle_secs"}, Val: RoleText},
+	{Long: []string{"batch", "nobatch", "noblock_for_lock", "client_debug", "nohome_rc", "nosystem_rc", "noworkspace_rc", "version", "help"}},
+}}
+
+func bazelSub(string) *Spec { return &bazelCmdSpec }
+
+var bazelCmdSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Long: []string{"run_under"}, Val: RoleProgram},
+	{Long: []string{"script_path"}, Val: RoleWrite},
+	{Long: []string{"disk_cache", "repository_cache"}, Val: RoleDir},
+	{Short: "c", Long: []string{"compilation_mode"}, Val: RoleText},
+	{Long: []string{"config", "test_output", "jobs", "test_filter", "test_arg", "define", "copt", "cxxopt", "conlyopt", "linkopt", "platforms", "cpu",
+		"host_cpu", "test_env", "action_env", "test_tag_filters", "build_tag_filters", "test_size_filters", "test_timeout", "runs_per_test",
+		"flaky_test_attempts", "color", "curses", "show_timestamps", "output_groups", "target_pattern_file", "output", "query_file", "experimental_ui_max_stdouterr_bytes",
+		"local_test_jobs", "test_sharding_strategy", "java_runtime_version", "tool_java_runtime_version", "java_language_version", "compiler", "features",
+		"strategy", "spawn_strategy", "sandbox_tmpfs_path", "ui_event_filters", "remote_download_outputs"}, Val: RoleText},
+	{Short: "ks", Long: []string{"keep_going", "nokeep_going", "verbose_failures", "noverbose_failures", "subcommands", "announce_rc", "nocache_test_results",
+		"cache_test_results", "build_tests_only", "nobuild_tests_only", "test_verbose_timeout_warnings", "sandbox_debug", "check_visibility", "nocheck_visibility",
+		"build", "nobuild", "notest_keep_going", "test_keep_going", "check_up_to_date", "show_result", "expunge", "async", "long", "short", "help"}},
+}}
+
+// ghSpec: gh AREA ACTION [OPTIONS]: the options of gh's everyday
+// commands (pr, issue, repo, run, workflow, release, api). --body-file
+// and --input read a file; api -F/--field may upload one (key=@FILE):
+// untyped. grants' exec table judges gh config set, gh alias and gh
+// extension.
+var ghSpec = Spec{Sub: ghSub, EffectIf: ghEffect, Opts: []Opt{
+	{Short: "R", Long: []string{"repo", "hostname"}, Val: RoleText},
+	{Long: []string{"help", "version"}},
+}}
+
+func ghSub(string) *Spec { return &ghSubSpec }
+
+var ghSubSpec = Spec{Operands: RoleText, Untyped: []string{"F", "field"}, Opts: []Opt{
+	{Long: []string{"body-file", "input"}, Val: RoleRead},
+	{Short: "RLqtabBHlmrSAXfjwpe", Long: []string{"repo", "state", "limit", "json", "jq", "template", "title", "body", "base", "head", "label", "milestone",
+		"reviewer", "assignee", "author", "search", "branch", "workflow", "method", "raw-field", "header", "hostname", "job", "commit", "event",
+		"status", "user", "visibility", "description", "homepage", "remote", "source", "notes", "target", "discussion-category", "attempt",
+		"created", "sort", "order", "app", "add-label", "remove-label", "add-assignee", "remove-assignee", "add-reviewer", "remove-reviewer",
+		"subject", "merge-method", "preview", "cache", "name", "ref", "pattern", "dir", "output", "clobber-name", "jobs", "interval", "topic",
+		"language", "owner", "mention", "involves", "match", "include-content", "exclude", "rev", "since", "key"}, Val: RoleText},
+	{Short: "dsvcWh", Long: []string{"draft", "fill", "fill-first", "fill-verbose", "web", "log", "log-failed", "exit-status", "watch", "verbose", "help",
+		"paginate", "silent", "include", "squash", "merge", "rebase", "auto", "delete-branch", "admin", "disable-auto", "yes", "comments", "closed",
+		"merged", "checks", "required", "fail-fast", "no-maintainer-edit", "dry-run", "public", "private", "internal", "clone", "fork", "archived",
+		"no-archived", "prerelease", "latest", "generate-notes", "verify-tag", "force", "recover", "slurp", "confirm", "remote-name", "default-branch-only",
+		"no-upstream", "current-branch", "detach", "list", "all", "force-with-lease", "exit-code", "colors", "name-only", "patch", "no-git", "update-branch"}},
+}}
+
+// mvnSpec: mvn [OPTIONS] GOAL… (mvn --help; testdata/options/build.txt):
+// commons-cli, so multi-letter options take one dash (-pl, -am, -ntp) and
+// -D, -P and -T join their value. -f names the POM, whose plugins run; -s,
+// -gs and -t name settings it uses; -l writes a log.
+var mvnSpec = Spec{OneDash: true, Operands: RoleText, Joined: []string{"D", "P", "T"}, Untyped: []string{"emp", "encrypt-master-password", "ep", "encrypt-password"}, Opts: []Opt{
+	{Long: []string{"f", "file"}, Val: RoleProgram},
+	{Long: []string{"s", "settings", "gs", "global-settings", "t", "toolchains", "gt", "global-toolchains"}, Val: RoleUse},
+	{Long: []string{"l", "log-file"}, Val: RoleWrite},
+	{Long: []string{"D", "define", "P", "activate-profiles", "T", "threads", "pl", "projects", "rf", "resume-from", "b", "builder", "color"}, Val: RoleText},
+	{Long: []string{"am", "also-make", "amd", "also-make-dependents", "B", "batch-mode", "C", "strict-checksums", "c", "lax-checksums", "cpu",
+		"check-plugin-updates", "e", "errors", "fae", "fail-at-end", "ff", "fail-fast", "fn", "fail-never", "h", "help", "llr",
+		"legacy-local-repository", "N", "non-recursive", "npr", "no-plugin-registry", "npu", "no-plugin-updates", "nsu", "no-snapshot-updates",
+		"ntp", "no-transfer-progress", "o", "offline", "q", "quiet", "U", "update-snapshots", "up", "update-plugins", "v", "version", "V",
+		"show-version", "X", "debug"}},
+}}
+
+// gradleSpec: gradle and ./gradlew TASK… (gradle --help): -I/--init-script,
+// -b/--build-file and -c/--settings-file name scripts it runs; -p works
+// in another directory; --scan uploads a build scan (untyped). -D and -P
+// join their value.
+var gradleSpec = Spec{Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
+	{Short: "Ibc", Long: []string{"init-script", "build-file", "settings-file"}, Val: RoleProgram},
+	{Short: "p", Long: []string{"project-dir"}, Val: RoleDir},
+	{Short: "g", Long: []string{"gradle-user-home", "project-cache-dir"}, Val: RoleDir},
+	{Short: "DPxM", Long: []string{"system-prop", "project-prop", "exclude-task", "console", "warning-mode", "max-workers", "priority", "include-build",
+		"dependency-verification", "write-verification-metadata", "update-locks", "watch-fs", "problems-report"}, Val: RoleText},
+	{Short: "qiwsSdmtavh?", Long: []string{"quiet", "info", "warn", "stacktrace", "full-stacktrace", "debug", "dry-run", "continuous", "continue", "offline",
+		"refresh-dependencies", "rerun-tasks", "rerun", "parallel", "no-parallel", "build-cache", "no-build-cache", "configuration-cache",
+		"no-configuration-cache", "configure-on-demand", "daemon", "no-daemon", "foreground", "status", "stop", "profile", "version", "help",
+		"no-rebuild", "write-locks", "no-watch-fs", "export-keys", "no-problems-report", "all"}},
+}}
+
+// cmakeSpec: cmake configure (-S, -B, -D, -G), --build, --install and -E
+// (testdata/options/build.txt). -P and -C run CMake scripts, --toolchain
+// names one; --install --prefix and --graphviz write.
+var cmakeSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "PC", Long: []string{"toolchain"}, Val: RoleProgram},
+	{Long: []string{"prefix", "graphviz", "system-information", "profiling-output"}, Val: RoleWrite},
+	{Short: "SB", Long: []string{"build", "install", "open"}, Val: RoleDir},
+	{Short: "DGTAUWjt", Long: []string{"preset", "config", "target", "parallel", "component", "log-level", "log-context", "trace-source", "trace-format",
+		"debug-find-pkg", "debug-find-var", "profiling-format", "warn-uninitialized", "list-presets", "install-prefix", "default-directory-permissions",
+		"workflow"}, Val: RoleText},
+	{Short: "ENLvh", Long: []string{"fresh", "clean-first", "resolve-package-references", "strip", "verbose", "trace", "trace-expand", "debug-output",
+		"debug-trycompile", "no-warn-unused-cli", "check-system-vars", "version", "help", "help-full", "help-command-list", "help-module-list",
+		"help-policy-list", "help-variable-list", "help-property-list", "use-stderr"}},
+}}
+
+// eslintSpec: -c/--config, --plugin, --rulesdir, --parser and
+// --resolve-plugins-relative-to load code; -o and --cache-location write.
+var eslintSpec = Spec{Operands: RoleRead, Opts: []Opt{
+	{Short: "c", Long: []string{"config", "rulesdir", "plugin", "parser", "resolve-plugins-relative-to"}, Val: RoleProgram},
+	{Short: "o", Long: []string{"output-file", "cache-location"}, Val: RoleWrite},
+	{Long: []string{"ignore-path", "print-config"}, Val: RoleRead},
+	{Short: "f", Long: []string{"format", "ext", "max-warnings", "ignore-pattern", "env", "global", "parser-options", "rule", "fix-type",
+		"cache-strategy", "stdin-filename", "report-unused-disable-directives-severity", "flag", "concurrency"}, Val: RoleText},
+	{Short: "hv", Long: []string{"fix", "fix-dry-run", "cache", "quiet", "debug", "color", "no-color", "no-eslintrc", "no-config-lookup", "no-ignore",
+		"no-inline-config", "report-unused-disable-directives", "stdin", "init", "exit-on-fatal-error", "no-error-on-unmatched-pattern",
+		"pass-on-no-patterns", "no-warn-ignored", "stats", "version", "help", "env-info", "inspect-config"}},
+}}
+
+// prettierSpec: --plugin loads code; -c is --check.
+var prettierSpec = Spec{Operands: RoleRead, Opts: []Opt{
+	{Long: []string{"plugin", "config", "ignore-path"}, Val: RoleProgram},
+	{Long: []string{"cache-location"}, Val: RoleWrite},
+	{Long: []string{"log-level", "parser", "print-width", "tab-width", "trailing-comma", "end-of-line", "arrow-parens", "prose-wrap",
+		"quote-props", "embedded-language-formatting", "html-whitespace-sensitivity", "cache-strategy", "stdin-filepath", "config-precedence",
+		"object-wrap", "experimental-operator-position"}, Val: RoleText},
+	{Short: "wcluv", Long: []string{"write", "check", "list-different", "ignore-unknown", "no-config", "no-editorconfig", "cache", "no-color", "color",
+		"single-quote", "jsx-single-quote", "no-semi", "use-tabs", "no-bracket-spacing", "bracket-same-line", "with-node-modules",
+		"no-error-on-unmatched-pattern", "debug-check", "find-config-path", "file-info", "support-info", "version", "help", "insert-pragma",
+		"require-pragma", "vue-indent-script-and-style", "single-attribute-per-line", "experimental-ternaries"}},
+}}
+
+// mypySpec: the options agents pass; its hundreds of --disallow-* and
+// --warn-* flags are typed by their --no- forms too. --install-types
+// installs packages: untyped.
+var mypySpec = Spec{Operands: RoleRead, Negate: true, Untyped: []string{"install-types"}, Opts: []Opt{
+	{Long: []string{"config-file"}, Val: RoleRead},
+	{Long: []string{"cache-dir", "junit-xml", "html-report", "txt-report", "xml-report", "linecount-report", "any-exprs-report", "lineprecision-report", "cobertura-xml-report"}, Val: RoleWrite},
+	{Short: "pmc", Long: []string{"package", "module", "command", "python-version", "platform", "exclude", "follow-imports", "always-true",
+		"always-false", "enable-error-code", "disable-error-code", "custom-typeshed-dir", "python-executable", "shadow-file", "soft-error-limit"}, Val: RoleText},
+	{Short: "hV", Long: []string{"strict", "ignore-missing-imports", "non-interactive", "show-error-codes", "hide-error-codes", "incremental", "pretty",
+		"show-column-numbers", "show-error-context", "show-absolute-path", "show-traceback", "check-untyped-defs", "disallow-untyped-defs",
+		"disallow-incomplete-defs", "disallow-untyped-calls", "disallow-any-generics", "disallow-untyped-decorators", "disallow-subclassing-any",
+		"warn-return-any", "warn-unused-ignores", "warn-redundant-casts", "warn-unreachable", "warn-unused-configs", "no-implicit-optional",
+		"strict-optional", "implicit-reexport", "namespace-packages", "explicit-package-bases", "follow-untyped-imports", "local-partial-types",
+		"allow-redefinition", "no-site-packages", "no-silence-site-packages", "skip-version-check", "skip-cache-mtime-checks", "sqlite-cache",
+		"verbose", "version", "help", "color-output", "error-summary", "install-types", "scripts-are-modules", "strict-equality", "extra-checks"}},
+}}
+
+// preCommitSpec: pre-commit run|install|autoupdate…: -c/--config names
+// the hooks' config (the hooks run); try-repo fetches hooks and runs
+// them (grants' download-run).
+var preCommitSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "c", Long: []string{"config"}, Val: RoleRead},
+	{Short: "tso", Long: []string{"hook-type", "hook-stage", "from-ref", "to-ref", "source", "origin", "remote-branch", "remote-name", "commit-msg-filename",
+		"prepare-commit-message-source", "commit-object-name", "checkout-type", "is-squash-merge", "rewrite-command", "color", "repo", "jobs", "j"}, Val: RoleText},
+	{Short: "afvV", Long: []string{"all-files", "files", "show-diff-on-failure", "verbose", "overwrite", "install-hooks", "allow-missing-config",
+		"bleeding-edge", "freeze", "version", "help", "skip-on-missing-config"}},
+}}
+
+// untypedSubSpec: a tool with subcommands whose options guard does not
+// type (pipx, uv, nix): every option is asked under a '*' grant, and
+// grants' exec table finds their download-and-run forms (pipx run, uv
+// tool run, nix run).
+var untypedSubSpec = Spec{Sub: func(string) *Spec { return &unknownSpec }}
 
 var goSpec = Spec{Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
@@ -43,6 +231,8 @@ func goSub(sub string) *Spec {
 		return &goEnvSpec
 	case "run":
 		return &goRunSpec
+	case "test":
+		return &goTestSpec
 	}
 	return &goBuildSpec
 }
@@ -54,19 +244,32 @@ var goFlags = []Opt{
 	// -args passes the rest to the test binary, whose -test.* flags are typed here too
 	{Long: []string{"C", "outputdir", "pkgdir", "test.outputdir", "test.gocoverdir", "test.fuzzcachedir"}, Val: RoleDir},
 	{Long: []string{"overlay", "modfile"}, Val: RoleRead},
-	{Long: []string{"ldflags", "gcflags", "asmflags", "gccgoflags", "compiler", "tags", "run", "skip", "bench", "timeout", "benchtime", "cpu", "p", "parallel", "mod", "covermode", "coverpkg", "buildmode", "buildvcs", "fuzztime", "fuzzminimizetime", "list", "installsuffix", "failfast", "f", "benchmem", "test.run", "test.v", "vet", "debug-trace"}, Val: RoleText},
+	{Long: []string{"ldflags", "gcflags", "asmflags", "gccgoflags", "compiler", "tags", "run", "skip", "bench", "timeout", "benchtime", "cpu", "p", "parallel", "mod", "covermode", "coverpkg", "buildmode", "buildvcs", "fuzztime", "fuzzminimizetime", "list", "installsuffix", "f", "test.run", "test.v", "vet", "debug-trace",
+		"blockprofilerate", "memprofilerate", "mutexprofilefraction", "go", "compat", "droprequire", "require", "dropreplace", "exclude", "dropexclude", "retract",
+		"dropretract", "toolchain", "godebug", "dropgodebug", "module", "http", "test.bench", "test.benchtime", "test.timeout", "test.short", "test.failfast",
+		"test.parallel", "test.cpu", "test.skip", "test.fullpath", "test.paniconexit0"}, Val: RoleText},
 	// a fresh run: -count (any: go test caches only runs without it), a
 	// rebuild of everything, fuzzing and a shuffled order (random each run)
 	{Long: []string{"count", "test.count", "fuzz", "shuffle", "test.shuffle"}, Val: RoleText, Fresh: true},
 	{Long: []string{"a"}, Fresh: true},
-	{Long: []string{"v", "x", "n", "i", "race", "msan", "asan", "cover", "short", "json", "trimpath", "linkshared", "work", "u", "t", "d", "m", "e", "fix", "insecure", "modcacherw", "c", "args"}},
+	{Long: []string{"v", "x", "n", "i", "race", "msan", "asan", "cover", "short", "json", "trimpath", "linkshared", "work", "u", "t", "d", "m", "e", "fix", "insecure", "modcacherw", "c", "args",
+		"failfast", "benchmem", "fullpath", "reuse", "find", "versions", "retracted", "compiled", "deps", "export", "test", "fmt", "print", "all", "src", "cmd", "short",
+		"cache", "testcache", "modcache", "fuzzcache", "r", "tool", "diff", "changed", "help", "h", "test.benchmem"}},
 }
 
-var goBuildSpec = Spec{OneDash: true, Operands: RoleText, Opts: goFlags}
+// goUntyped: go mod edit -replace points a module at other code, perhaps
+// outside the project; go vet's analyzer flags are too many to type.
+var goUntyped = []string{"replace"}
+
+var goBuildSpec = Spec{OneDash: true, Operands: RoleText, Opts: goFlags, Untyped: goUntyped}
+
+// goTestSpec: go test hands the flags it does not know to the test binary
+// (go test ./... -update): the project's own flags, text.
+var goTestSpec = Spec{OneDash: true, Passthrough: true, Operands: RoleText, Opts: goFlags, Untyped: goUntyped}
 
 // goRunSpec: go run PACKAGE ARGS…: after the package, the words are the
 // program's own arguments.
-var goRunSpec = Spec{OneDash: true, InOrder: true, First: RoleRead, Operands: RoleText, Opts: goFlags}
+var goRunSpec = Spec{OneDash: true, InOrder: true, First: RoleRead, Operands: RoleText, Opts: goFlags, Untyped: goUntyped}
 
 var goEnvSpec = Spec{OneDash: true, Operands: RoleText, Opts: []Opt{{Long: []string{"w", "u", "json", "changed"}}}}
 
@@ -84,20 +287,49 @@ var makeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "o", Long: []string{"old-file", "assume-old"}, Val: RoleText},
 	{Short: "W", Long: []string{"what-if", "new-file", "assume-new"}, Val: RoleText, Fresh: true}, // rebuild as if FILE changed
 	{Short: "jlO", Long: []string{"jobs", "load-average", "max-load", "output-sync", "debug", "shuffle", "jobserver-style"}, Val: RoleText, Optional: true},
-	{Short: "B", Long: []string{"always-make"}, Fresh: true},
+	{Short: "mhL", Long: []string{"help", "no-silent"}},
 	{Short: "bdeiknpqrRsStvw", Long: []string{"environment-overrides", "ignore-errors", "keep-going", "just-print", "dry-run", "recon", "print-data-base", "question", "no-builtin-rules", "no-builtin-variables", "silent", "quiet", "no-keep-going", "stop", "touch", "trace", "version", "print-directory", "no-print-directory", "warn-undefined-variables", "check-symlink-times"}},
+	{Short: "B", Long: []string{"always-make"}, Fresh: true},
 }}
 
-var npmSpec = Spec{Sub: npmSub, Opts: npmGlobal}
+// npmSpec: npm takes every config key as an option on every command
+// (npm config ls -l; testdata/options/npm.txt), with --no-KEY for the
+// booleans. The keys that name a program npm runs (editor, shell,
+// script-shell, git, node-options, browser, viewer, node-gyp,
+// init-module) are programs; the directories and config files it uses
+// are typed as such.
+var npmSpec = Spec{Sub: npmSub, Negate: true, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
-	{Long: []string{"pack-destination", "cache"}, Val: RoleDir},
-	{Short: "w", Long: []string{"workspace", "filter"}, Val: RoleText},
-	{Long: []string{"script-shell", "node-options", "shell"}, Val: RoleProgram},
-	{Long: []string{"userconfig", "globalconfig"}, Val: RoleUse},
-	{Long: []string{"registry", "loglevel", "tag", "otp"}, Val: RoleText},
-	{Short: "gDSEOy", Long: []string{"global", "save-dev", "save", "save-exact", "yes", "silent", "verbose", "version", "help", "ignore-scripts", "dry-run", "force", "workspaces", "include-workspace-root"}},
+	{Long: []string{"pack-destination", "cache", "logs-dir", "nodedir"}, Val: RoleDir},
+	{Short: "wF", Long: []string{"workspace", "filter", "network-timeout", "mode", "reporter", "workspace-concurrency", "resume-from", "depth"}, Val: RoleText},
+	{Long: []string{"script-shell", "node-options", "shell", "editor", "git", "browser", "viewer", "node-gyp", "init-module", "init.module"}, Val: RoleProgram},
+	{Short: "c", Long: []string{"call"}, Val: RoleProgram},
+	{Long: []string{"userconfig", "globalconfig", "cafile"}, Val: RoleUse},
+	{Long: []string{"provenance-file"}, Val: RoleRead},
+	{Long: []string{"otp", "key"}, Val: RoleSecret},
+	{Long: []string{"registry", "loglevel", "tag", "access", "allow-directory", "allow-file", "allow-git", "allow-remote", "allow-scripts", "also", "audit-level",
+		"auth-type", "before", "ca", "cache-max", "cache-min", "cert", "cidr", "cpu", "depth", "diff", "diff-dst-prefix", "diff-src-prefix", "diff-unified",
+		"expect-result-count", "expect-results", "expires", "fetch-retries", "fetch-retry-factor", "fetch-retry-maxtimeout", "fetch-retry-mintimeout", "fetch-timeout",
+		"heading", "https-proxy", "include", "init-author-email", "init-author-name", "init-author-url", "init-license", "init-type", "init-version", "init.author.email",
+		"init.author.name", "init.author.url", "init.license", "init.version", "install-strategy", "libc", "local-address", "location", "lockfile-version", "logs-max",
+		"name", "maxsockets", "message", "min-release-age", "min-release-age-exclude", "noproxy", "omit", "only", "orgs", "optional", "os", "package", "packages",
+		"preid", "production", "proxy", "replace-registry-host", "save-prefix", "sbom-format", "sbom-type", "scope", "scopes", "packages-and-scopes-permission",
+		"orgs-permission", "token-description", "searchexclude", "searchlimit", "searchopts", "searchstaleness", "tag-version-prefix", "umask", "user-agent", "which",
+		"workspaces", "npm-version"}, Val: RoleText},
+	{Short: "gDSEOyPBfqdlpvshar", Long: []string{"global", "save-dev", "save", "save-exact", "yes", "silent", "quiet", "verbose", "version", "help", "usage", "ignore-scripts",
+		"dry-run", "force", "workspaces", "include-workspace-root", "long", "json", "omit-lockfile-registry-resolved", "fund", "audit", "update-notifier", "all",
+		"allow-same-version", "bin-links", "bypass-2fa", "color", "commit-hooks", "dangerously-allow-all-scripts", "description", "dev", "diff-ignore-all-space",
+		"diff-name-only", "diff-no-prefix", "diff-text", "engine-strict", "foreground-scripts", "format-package-lock", "git-tag-version", "global-style", "if-present",
+		"include-staged", "include-attestations", "init-private", "install-links", "legacy-bundling", "legacy-peer-deps", "link", "offline", "package-lock",
+		"package-lock-only", "parseable", "allow-scripts-pending", "allow-scripts-pin", "prefer-dedupe", "prefer-offline", "prefer-online", "progress", "provenance",
+		"read-only", "rebuild-bundle", "save-bundle", "save-optional", "save-peer", "save-prod", "packages-all", "shrinkwrap", "sign-git-commit", "sign-git-tag",
+		"strict-peer-deps", "strict-allow-scripts", "strict-ssl", "timing", "unicode", "versions", "workspaces-update", "frozen-lockfile", "immutable", "recursive",
+		// yarn's and pnpm's own
+		"exact", "peer", "check-files", "ignore-engines", "pure-lockfile", "inline-builds", "shamefully-hoist", "aggregate-output", "parallel", "stream",
+		"report-summary", "fix-lockfile", "lockfile-only", "prod", "no-optional", "workspace-root", "non-interactive", "no-lockfile", "production",
+		"ignore-optional", "prefer-frozen-lockfile", "offline-mirror", "skip-integrity-check", "interactive", "latest", "caret", "tilde"}},
 }
 
 func npmSub(sub string) *Spec {
@@ -111,10 +343,12 @@ func npmSub(sub string) *Spec {
 // npmSubSpec: npm test, pnpm run build…: the script's own flags come
 // after "--" (npm) or among the operands (pnpm, yarn, bun); those that ask
 // the test runner or build tool for a fresh run are fresh here too.
-var npmSubSpec = Spec{Operands: RoleUnknown, Opts: npmSubOpts, FreshOperands: scriptFreshFlags}
+var npmSubSpec = Spec{Negate: true, Operands: RoleUnknown, Opts: npmSubOpts, FreshOperands: scriptFreshFlags}
 
-var npmSubOpts = append(npmGlobal[:len(npmGlobal):len(npmGlobal)],
-	Opt{Long: []string{"no-cache", "clearCache", "clear-cache", "cache-clear", "skip-nx-cache", "rerun-tasks"}, Fresh: true})
+var npmSubOpts = append(npmGlobal[:len(npmGlobal):len(npmGlobal)], npmFreshOpt)
+
+// npmFreshOpt: the package managers' own flags that skip a cache.
+var npmFreshOpt = Opt{Long: []string{"no-cache", "clearCache", "clear-cache", "cache-clear", "skip-nx-cache", "rerun-tasks"}, Fresh: true}
 
 // scriptFreshFlags are the flags of the common test runners and build
 // tools that skip their caches: jest, vitest, pytest, turbo, nx, gradle.
@@ -124,21 +358,62 @@ var scriptFreshFlags = []string{"--no-cache", "--clearCache", "--clear-cache", "
 // token (secrets.go).
 var npmConfigSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal, EffectIf: npmEffect}
 
+// pnpmSpec: pnpm's -w is --workspace-root, a flag (npm's takes a
+// workspace): pnpm add -w PKG names the package PKG.
+var pnpmSpec = Spec{Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
+
+var pnpmGlobal = append([]Opt{{Short: "w", Long: []string{"workspace-root"}}}, npmGlobal...)
+
+func pnpmSub(sub string) *Spec {
+	switch sub {
+	case "config", "c", "get":
+		return &pnpmConfigSpec
+	}
+	return &pnpmSubSpec
+}
+
+// pnpmConfigSpec: pnpm config get KEY prints an auth key's token, as npm's.
+var pnpmConfigSpec = Spec{Negate: true, Operands: RoleUnknown, Opts: pnpmGlobal, EffectIf: npmEffect}
+
+var pnpmSubSpec = Spec{Negate: true, Operands: RoleUnknown, Opts: pnpmSubOpts, FreshOperands: scriptFreshFlags}
+
+var pnpmSubOpts = append(pnpmGlobal[:len(pnpmGlobal):len(pnpmGlobal)], npmFreshOpt)
+
+// cargoSpec: cargo and its subcommands (cargo SUB --help;
+// testdata/options/cargo.txt). --path and --git name code cargo builds and
+// runs the build scripts of; --root and --target-dir are written.
 var cargoSpec = Spec{Sub: cargoSub, Opts: cargoGlobal}
 
 var cargoGlobal = []Opt{
 	{Short: "C", Val: RoleDir},
 	{Long: []string{"config"}, Val: RoleProgram},
 	{Short: "Z", Val: RoleText},
-	{Long: []string{"manifest-path"}, Val: RoleRead},
-	{Long: []string{"target-dir", "artifact-dir", "out-dir"}, Val: RoleWrite},
-	{Short: "pjF", Long: []string{"package", "jobs", "features", "target", "bin", "example", "test", "bench", "profile", "color", "exclude", "message-format"}, Val: RoleText},
-	{Short: "vqrV", Long: []string{"verbose", "quiet", "release", "locked", "offline", "frozen", "all-features", "no-default-features", "workspace", "all", "all-targets", "lib", "bins", "tests", "examples", "benches", "doc", "no-run", "no-fail-fast", "version", "list", "help"}},
+	{Long: []string{"manifest-path", "path"}, Val: RoleRead},
+	{Short: "s", Long: []string{"sync"}, Val: RoleRead},
+	{Long: []string{"target-dir", "artifact-dir", "out-dir", "root"}, Val: RoleWrite},
+	{Long: []string{"token"}, Val: RoleSecret},
+	{Short: "pjFWADe", Long: []string{"package", "jobs", "features", "target", "bin", "example", "test", "bench", "profile", "color", "exclude", "message-format",
+		"warn", "allow", "deny", "forbid", "base", "branch", "charset", "depth", "index", "edges", "limit", "rename", "name", "precise", "prefix", "registry",
+		"rev", "prune", "tag", "filter-platform", "git", "vcs", "format-version", "publish-time", "explain", "edition", "format"}, Val: RoleText},
+	{Short: "i", Long: []string{"invert"}, Val: RoleText, Optional: true},
+	{Short: "vqrVhnbwfdl", Long: []string{"verbose", "quiet", "release", "locked", "offline", "frozen", "all-features", "no-default-features", "workspace", "all", "all-targets",
+		"lib", "bins", "tests", "examples", "benches", "doc", "no-run", "no-fail-fast", "version", "list", "help", "future-incompat-report", "keep-going", "unit-graph",
+		"timings", "ignore-rust-version", "no-deps", "fix", "check", "open", "document-private-items", "dry-run", "default-features", "optional", "no-optional",
+		"public", "no-public", "dev", "build", "recursive", "breaking", "force", "no-track", "debug", "no-dedupe", "duplicates", "edition-idioms", "broken-code",
+		"allow-no-vcs", "allow-dirty", "allow-staged", "no-verify", "no-metadata", "exclude-lockfile", "no-delete", "respect-source-config", "versioned-dirs"}},
 }
 
-func cargoSub(string) *Spec { return &cargoSubSpec }
+func cargoSub(sub string) *Spec {
+	if sub == "tree" {
+		return &cargoTreeSpec
+	}
+	return &cargoSubSpec
+}
 
 var cargoSubSpec = Spec{Operands: RoleUnknown, Opts: cargoGlobal}
+
+// cargoTreeSpec: cargo tree -f FORMAT (elsewhere -f is --force).
+var cargoTreeSpec = Spec{Operands: RoleUnknown, Opts: append([]Opt{{Short: "f", Long: []string{"format"}, Val: RoleText}}, cargoGlobal...)}
 
 // pytestSpec: argparse, so unique prefixes resolve (--base is --basetemp).
 var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
@@ -150,9 +425,18 @@ var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"pastebin"}, Val: RoleURL},
 	{Short: "o", Long: []string{"override-ini"}, Val: RoleText},
 	{Short: "k", Val: RolePattern},
-	{Short: "mn", Long: []string{"maxfail", "tb", "durations", "durations-min", "log-level", "log-cli-level", "log-format", "capture", "import-mode", "deselect", "ignore", "ignore-glob", "cov", "color", "code-highlight", "junit-prefix", "timeout", "numprocesses", "maxprocesses"}, Val: RoleText},
+	{Short: "mnr", Long: []string{"maxfail", "tb", "durations", "durations-min", "log-level", "log-cli-level", "log-format", "capture", "import-mode", "deselect", "ignore", "ignore-glob", "cov", "color", "code-highlight", "junit-prefix", "timeout", "numprocesses", "maxprocesses"}, Val: RoleText},
+	{Long: []string{"cov-config"}, Val: RoleRead},
+	{Short: "W", Long: []string{"pythonwarnings", "lfnf", "last-failed-no-failures", "verbosity", "show-capture", "doctest-report", "doctest-glob", "assert",
+		"log-date-format", "log-cli-format", "log-cli-date-format", "log-file-mode", "log-file-level", "log-file-format", "log-file-date-format",
+		"log-auto-indent", "log-disable", "cov-fail-under", "timeout-method", "reruns", "reruns-delay", "only-rerun"}, Val: RoleText},
+	{Long: []string{"cache-show"}, Val: RoleText, Optional: true},
+	{Short: "V", Long: []string{"funcargs", "fixtures-per-test", "sw-skip", "stepwise-skip", "no-fold-skipped", "disable-pytest-warnings", "no-showlocals", "xfail-tb",
+		"full-trace", "strict-config", "continue-on-collection-errors", "pyargs", "noconftest", "keep-duplicates", "collect-in-virtualenv", "doctest-modules",
+		"doctest-ignore-import-errors", "doctest-continue-on-failure", "trace-config", "setup-plan", "cov-append", "cov-branch", "no-cov", "no-cov-on-fail",
+		"self-contained-html", "strict"}},
+	{Short: "xqvslh", Long: []string{"exitfirst", "quiet", "verbose", "showlocals", "last-failed", "failed-first", "new-first", "collect-only", "co", "strict-markers", "pdb", "trace", "version", "help", "lf", "ff", "nf", "sw", "stepwise", "runxfail", "no-header", "no-summary", "disable-warnings", "setup-only", "setup-show", "fixtures", "markers"}},
 	{Long: []string{"cache-clear"}, Fresh: true},
-	{Short: "xqvslrh", Long: []string{"exitfirst", "quiet", "verbose", "showlocals", "last-failed", "failed-first", "new-first", "collect-only", "co", "strict-markers", "pdb", "trace", "version", "help", "lf", "ff", "nf", "sw", "stepwise", "runxfail", "no-header", "no-summary", "disable-warnings", "setup-only", "setup-show", "fixtures", "markers"}},
 }}
 
 var dockerSpec = Spec{Sub: dockerSub, Opts: []Opt{
@@ -183,12 +467,22 @@ func dockerSub(sub string) *Spec {
 
 // dockerRunSpec: docker run IMAGE [COMMAND…]: options end at the image;
 // the command runs inside the container, so it is text here.
-var dockerRunSpec = Spec{InOrder: true, First: RoleText, Operands: RoleText, Opts: []Opt{
+//
+// Left untyped: --use-api-socket hands the container the Docker API (the
+// host, as root), --device-cgroup-rule opens host devices to it.
+var dockerRunSpec = Spec{InOrder: true, First: RoleText, Operands: RoleText, Untyped: []string{"use-api-socket", "device-cgroup-rule"}, Opts: []Opt{
 	{Short: "v", Long: []string{"volume", "mount", "volumes-from", "device"}, Val: RoleText},
 	{Long: []string{"entrypoint"}, Val: RoleProgram},
 	{Long: []string{"env-file", "cidfile", "label-file"}, Val: RoleRead},
 	{Short: "eupwlhm", Long: []string{"env", "user", "publish", "workdir", "label", "hostname", "memory", "name", "network", "net", "pid", "ipc", "uts", "userns", "cap-add", "cap-drop", "security-opt", "platform", "restart", "cpus", "gpus", "shm-size", "ulimit", "add-host", "dns", "tmpfs", "log-driver", "log-opt", "runtime", "cgroupns", "stop-signal", "pull", "group-add"}, Val: RoleText},
-	{Short: "itdPq", Long: []string{"interactive", "tty", "detach", "rm", "privileged", "init", "read-only", "publish-all", "quiet", "no-healthcheck", "oom-kill-disable"}},
+	{Short: "ac", Long: []string{"annotation", "attach", "blkio-weight", "blkio-weight-device", "cgroup-parent", "cpu-count", "cpu-percent", "cpu-period", "cpu-quota", "cpu-rt-period",
+		"cpu-rt-runtime", "cpu-shares", "cpuset-cpus", "cpuset-mems", "detach-keys", "device-read-bps", "device-read-iops", "device-write-bps",
+		"device-write-iops", "dns-option", "dns-search", "domainname", "expose", "health-cmd", "health-interval", "health-retries", "health-start-interval",
+		"health-start-period", "health-timeout", "io-maxbandwidth", "io-maxiops", "ip", "ip6", "isolation", "kernel-memory", "link", "link-local-ip",
+		"mac-address", "memory-reservation", "memory-swap", "memory-swappiness", "network-alias", "oom-score-adj", "pids-limit", "stop-timeout", "storage-opt",
+		"sysctl", "volume-driver"}, Val: RoleText},
+	{Short: "itdPq", Long: []string{"interactive", "tty", "detach", "rm", "privileged", "init", "read-only", "publish-all", "quiet", "no-healthcheck", "oom-kill-disable",
+		"disable-content-trust", "help", "sig-proxy"}},
 }}
 
 var dockerLoginSpec = Spec{Operands: RoleURL, Opts: []Opt{
@@ -197,12 +491,16 @@ var dockerLoginSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Long: []string{"password-stdin"}},
 }}
 
-var dockerBuildSpec = Spec{Operands: RoleRead, Opts: []Opt{
+// dockerBuildSpec: docker build (legacy and buildx). --allow grants the
+// build entitlements (network.host, security.insecure): untyped.
+var dockerBuildSpec = Spec{Operands: RoleRead, Untyped: []string{"allow"}, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "o", Long: []string{"output", "iidfile", "metadata-file"}, Val: RoleWrite},
 	{Short: "t", Long: []string{"tag", "build-arg", "target", "platform", "label", "network", "secret", "ssh", "cache-from", "cache-to", "progress", "add-host", "build-context"}, Val: RoleText},
 	{Long: []string{"no-cache", "pull"}, Fresh: true}, // build every layer again; pull newer base images
-	{Short: "q", Long: []string{"quiet", "load", "push", "rm", "force-rm"}},
+	{Short: "cm", Long: []string{"cgroup-parent", "cpu-period", "cpu-quota", "cpu-shares", "cpuset-cpus", "cpuset-mems", "isolation", "memory", "memory-swap", "security-opt",
+		"shm-size", "ulimit", "annotation", "attest", "builder", "call", "sbom", "provenance", "no-cache-filter", "cache-to", "cache-from"}, Val: RoleText},
+	{Short: "q", Long: []string{"quiet", "load", "push", "rm", "force-rm", "compress", "disable-content-trust", "squash", "check", "help"}},
 }}
 
 // dockerBuildxSpec: docker buildx build (and docker builder build) is
@@ -218,10 +516,49 @@ func dockerBuildAction(a string) *Spec {
 	return nil
 }
 
-var dockerComposeSpec = Spec{Operands: RoleText, Opts: []Opt{
+// dockerComposeSpec: docker compose [GLOBAL] ACTION [OPTIONS] (and
+// docker-compose, podman-compose). run takes docker run's host options
+// (-v, --privileged, --cap-add), which grants' exec table judges; the
+// other actions' options are one list.
+var dockerComposeSpec = Spec{Operands: RoleText, Action: composeAction, Opts: composeGlobal}
+
+var composeGlobal = []Opt{
 	{Short: "f", Long: []string{"file", "env-file"}, Val: RoleRead},
 	{Long: []string{"project-directory"}, Val: RoleDir},
 	{Short: "p", Long: []string{"project-name", "profile", "ansi", "progress", "parallel"}, Val: RoleText},
+	{Long: []string{"compatibility", "dry-run", "all-resources", "verbose", "version", "help"}},
+}
+
+func composeAction(a string) *Spec {
+	switch a {
+	case "run", "exec", "create":
+		return &composeRunSpec
+	case "up", "down", "logs", "ps", "build", "pull", "push", "config", "restart", "stop", "start", "rm", "kill", "images", "top", "ls", "version", "pause", "unpause", "port", "events", "watch", "wait", "cp", "attach", "stats":
+		return &composeOtherSpec
+	}
+	return nil
+}
+
+var composeRunSpec = Spec{InOrder: true, First: RoleText, Operands: RoleText, Untyped: []string{"use-api-socket"}, Opts: []Opt{
+	{Short: "v", Long: []string{"volume", "mount", "device"}, Val: RoleText},
+	{Long: []string{"entrypoint"}, Val: RoleProgram},
+	{Long: []string{"env-from-file"}, Val: RoleRead},
+	{Short: "euwlp", Long: []string{"env", "user", "workdir", "label", "publish", "name", "cap-add", "cap-drop", "pull", "index", "pid", "security-opt", "userns"}, Val: RoleText},
+	{Short: "dTiqt", Long: []string{"detach", "rm", "privileged", "no-TTY", "tty", "interactive", "service-ports", "use-aliases", "no-deps", "build", "quiet-pull",
+		"remove-orphans", "quiet", "quiet-build", "help"}},
+}}
+
+var composeOtherSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
+	{Long: []string{"build-arg", "ssh", "builder", "memory", "exit-code-from", "scale", "wait-timeout", "pull", "attach", "no-attach", "rmi", "tail", "since", "until",
+		"format", "filter", "status", "policy", "hash", "index", "signal", "timeout"}, Val: RoleText},
+	{Short: "tnm", Val: RoleText},
+	{Short: "v", Long: []string{"volumes"}},
+	{Short: "dVyqwafsTL", Long: []string{"detach", "build", "no-build", "force-recreate", "no-recreate", "no-deps", "remove-orphans", "abort-on-container-exit",
+		"abort-on-container-failure", "wait", "renew-anon-volumes", "no-start", "no-color", "no-log-prefix", "quiet-pull", "always-recreate-deps", "yes", "watch",
+		"menu", "follow", "timestamps", "all", "quiet", "services", "no-cache", "push", "with-dependencies", "print", "check", "ignore-pull-failures",
+		"include-deps", "images", "profiles", "resolve-image-digests", "no-interpolate", "no-normalize", "no-path-resolution", "variables", "environment",
+		"force", "stop", "ignore-buildable", "no-trunc", "dry-run", "help"}},
 }}
 
 // dockerCpSpec: docker cp SRC DST, either side a container path (c:/x)
@@ -230,10 +567,18 @@ var dockerCpSpec = Spec{Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "aLq", Long: []string{"archive", "follow-link", "quiet"}},
 }}
 
-var dockerOtherSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+// dockerOtherSpec: the rest of docker's subcommands (ps, images, logs,
+// pull, push, tag, rm, rmi, stop, start, inspect, save, load, commit, …;
+// testdata/options/docker.txt). save -o writes, load -i and import read;
+// start --checkpoint-dir reads a checkpoint from a directory, untyped.
+var dockerOtherSpec = Spec{Operands: RoleUnknown, Untyped: []string{"checkpoint-dir"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
-	{Short: "fn", Long: []string{"format", "filter", "tail", "since", "until", "name"}, Val: RoleText},
-	{Short: "aqsltf", Long: []string{"all", "quiet", "size", "latest", "no-trunc", "follow", "timestamps", "force", "volumes"}},
+	{Short: "i", Long: []string{"input"}, Val: RoleRead},
+	{Short: "fnmcs", Long: []string{"format", "filter", "tail", "since", "until", "name", "message", "change", "author", "signal", "platform", "type", "time", "timeout",
+		"limit", "last", "checkpoint", "detach-keys", "memory", "memory-swap", "cpu-period", "cpu-quota", "cpu-shares", "cpuset-cpus", "cpuset-mems",
+		"blkio-weight", "kernel-memory", "memory-reservation", "pids-limit", "restart", "cpus", "cpu-rt-period", "cpu-rt-runtime"}, Val: RoleText},
+	{Short: "aqltfvpHdz", Long: []string{"all", "quiet", "size", "latest", "no-trunc", "follow", "timestamps", "force", "volumes", "link", "digests", "tree", "details", "all-tags",
+		"disable-content-trust", "no-prune", "attach", "interactive", "no-stream", "pause", "no-stdin", "sig-proxy", "human", "help", "compress", "squash", "depth"}},
 }}
 
 // hyperfineSpec: every operand is a command line hyperfine runs.
@@ -255,13 +600,25 @@ var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "rcnNoqvaz", Long: []string{"restart", "clear", "postpone", "notify", "no-vcs-ignore", "no-project-ignore", "no-global-ignore", "no-default-ignore", "quiet", "verbose"}},
 }}
 
-// ccSpec: the C compilers. -B and -wrapper make them run programs from
-// elsewhere; -o writes.
-var ccSpec = Spec{Operands: RoleRead, Opts: []Opt{
-	{Short: "o", Val: RoleWrite},
-	{Short: "B", Val: RoleProgram},
-	{Short: "IDULlxW", Val: RoleText},
-	{Short: "cSEgvwsp"},
+// ccSpec: the C and C++ compilers (gcc, clang): one-dash options, many
+// with their value joined (-O2, -Wall, -fPIC, -I/x, -DX=1, -lm;
+// testdata/options/gcc.txt). -B, -wrapper and -specs make them run
+// programs from elsewhere, -o and -MF write; -fplugin= and -fuse-ld=PATH
+// (a value of -f) are judged by grants' exec table.
+var ccSpec = Spec{OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
+	{Long: []string{"o", "MF", "save-temps="}, Val: RoleWrite},
+	{Long: []string{"B", "wrapper", "specs", "fplugin"}, Val: RoleProgram},
+	{Long: []string{"include", "imacros", "T"}, Val: RoleRead},
+	{Long: []string{"O", "W", "f", "m", "g", "print-"}, Val: RoleText, Optional: true},
+	{Long: []string{"I", "D", "U", "L", "l", "x", "MT", "MQ", "isystem", "iquote", "idirafter", "isysroot", "sysroot", "Xlinker", "Xassembler", "Xpreprocessor",
+		"std", "target", "arch", "e", "u", "z", "param", "imultilib", "iprefix", "iwithprefix", "framework", "F", "aux-info", "dumpbase", "dumpdir",
+		"include-pch", "ccc-gcc-name"}, Val: RoleText},
+	{Long: []string{"c", "S", "E", "v", "w", "s", "p", "pg", "shared", "static", "static-libgcc", "static-libstdc++", "static-pie", "pthread", "pipe", "pie",
+		"no-pie", "rdynamic", "M", "MM", "MD", "MMD", "MP", "MG", "C", "CC", "P", "H", "ansi", "pedantic", "pedantic-errors", "save-temps", "time",
+		"nostdlib", "nostdinc", "nostdinc++", "nodefaultlibs", "nostartfiles", "nolibc", "dumpversion", "dumpmachine", "dumpspecs", "help", "version",
+		"target-help", "pass-exit-codes", "Q", "undef", "trigraphs", "traditional", "traditional-cpp", "symbolic", "r", "bundle", "dynamiclib",
+		"print-search-dirs", "print-libgcc-file-name", "print-multiarch", "print-sysroot", "no-canonical-prefixes", "emit-llvm", "Qunused-arguments",
+		"coverage", "integrated-cpp", "X", "t", "shared-libgcc"}},
 }}
 
 var rustcSpec = Spec{Operands: RoleRead, Opts: []Opt{

@@ -77,8 +77,14 @@ func filesSpec(name string) *Spec {
 		return &metaSpec
 	case "exit", ":", "type", "which", "whereis", "id", "whoami", "uname", "nproc", "free", "uptime", "netstat", "ss", "hash":
 		return &textSpec
-	case "vi", "vim", "nvim", "view", "vimdiff", "gvim", "rvim", "ex", "emacs", "nano":
+	case "vi", "vim", "view", "vimdiff", "gvim", "rvim", "ex":
 		return &editorSpec
+	case "nvim":
+		return &nvimSpec
+	case "emacs", "emacsclient":
+		return &emacsSpec
+	case "nano":
+		return &nanoSpec
 	case "man":
 		return &manSpec
 	}
@@ -291,6 +297,7 @@ var sedSpec = Spec{Abbrev: true, First: RoleScript, FirstBy: []string{"expressio
 	{Short: "i", Long: []string{"in-place"}, Val: RoleText, Optional: true},
 	{Short: "l", Long: []string{"line-length"}, Val: RoleText},
 	{Short: "nErsuzE", Long: []string{"quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "sandbox", "debug", "follow-symlinks"}},
+	{Long: []string{"help", "version"}},
 }}
 
 var awkSpec = Spec{First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{
@@ -317,11 +324,43 @@ var htpasswdSpec = Spec{Operands: RoleText, Last: RoleSecret, LastBy: []string{"
 // editorSpec: an editor shows and writes the files it opens (unknown: both);
 // -c, +CMD and --cmd run editor commands (which can run programs), -S and
 // -u read scripts.
-var editorSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+var editorSpec = Spec{Operands: RoleUnknown, Opts: editorOpts}
+
+// editorOpts: vim's options. -c/--cmd run editor commands, -S and -u
+// source a file, -s replays keystrokes from one (grants' vim-command
+// marks them); -w and -W write one.
+var editorOpts = []Opt{
 	{Short: "c", Long: []string{"cmd"}, Val: RoleScript},
-	{Short: "Su", Val: RoleProgram},
-	{Short: "TirwWs", Val: RoleText},
-	{Short: "RbdeEgyZmMnNlLoOpVhAHF", Long: []string{"noplugin", "clean", "version", "help", "headless", "embed"}},
+	{Short: "SuUs", Val: RoleProgram},
+	{Short: "wW", Val: RoleWrite},
+	{Short: "Tir", Val: RoleText},
+	{Short: "RbdeEgyZmMnNlLoOpVhAHFX", Long: []string{"noplugin", "clean", "version", "help", "headless", "embed", "not-a-term", "ttyfail", "nofork"}},
+}
+
+// nvimSpec: nvim -l SCRIPT runs a Lua script, --listen/--server reach
+// another instance's RPC socket (untyped).
+var nvimSpec = Spec{Operands: RoleUnknown, Untyped: []string{"listen", "server", "remote", "remote-send", "remote-expr"},
+	Opts: append([]Opt{{Short: "l", Val: RoleProgram}}, editorOpts...)}
+
+// emacsSpec: emacs takes one-dash and two-dash long options; --eval,
+// -l/--load, -f/--funcall, --script, -x and -u (another user's init) run
+// Lisp, -L adds a load path, --init-directory points at another init.
+var emacsSpec = Spec{OneDash: true, Operands: RoleUnknown, Opts: []Opt{
+	{Long: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory", "socket-name", "s", "server-file"}, Val: RoleProgram},
+	{Long: []string{"chdir", "t", "terminal", "display", "d", "geometry", "g", "fg", "bg", "font", "fn", "name", "title", "T", "alternate-editor", "a", "tty"}, Val: RoleText},
+	{Long: []string{"batch", "nw", "no-window-system", "Q", "quick", "q", "no-init-file", "no-site-file", "no-site-lisp", "no-splash", "no-desktop", "debug-init",
+		"daemon", "fg-daemon", "bg-daemon", "version", "help", "fullscreen", "fs", "maximized", "mm", "fullwidth", "fw", "fullheight", "fh", "iconic",
+		"no-x-resources", "no-loadup", "nl", "c", "create-frame", "n", "no-wait", "w", "timeout", "r", "reuse-frame"}},
+}}
+
+// nanoSpec: nano's -o/--operatingdir and --rcfile point it elsewhere,
+// -Y/--syntax names a syntax; the rest only shape the editing.
+var nanoSpec = Spec{Operands: RoleUnknown, Untyped: []string{"rcfile", "operatingdir", "o", "speller", "s"}, Opts: []Opt{
+	{Short: "TYrQ", Long: []string{"tabsize", "syntax", "fill", "quotestr", "guidestripe", "wordchars", "W", "punct", "brackets"}, Val: RoleText},
+	{Short: "ABCDEFGHIJKLMNOPRSUVWZabcdefghijklmnpqtuvwxyz%_0!", Long: []string{"help", "version", "view", "restricted", "nohelp", "linenumbers", "mouse", "smooth", "softwrap", "autoindent", "tabstospaces",
+		"nowrap", "ignorercfiles", "backup", "constantshow", "indicator", "minibar", "zap", "afterends", "atblanks", "breaklonglines", "boldtext",
+		"casesensitive", "cutfromcursor", "emptyline", "jumpyscrolling", "locking", "noconvert", "nonewlines", "positionlog", "preserve", "rawsequences",
+		"saveonexit", "showcursor", "stateflags", "trimblanks", "unix", "wordbounds", "historylog", "magic", "modernbindings"}},
 }}
 
 // manSpec: man's pager and preprocessors are programs it runs.

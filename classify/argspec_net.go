@@ -37,19 +37,24 @@ func netSpec(name string) *Spec {
 		return &sshKeySpec
 	case "kubectl", "oc", "helm", "k3s", "microk8s.kubectl", "microk8s", "k0s":
 		return &kubeSpec
-	case "gh":
-		return &ghSpec
 	case "heroku":
 		return &herokuSpec
 	case "doctl":
 		return &doctlSpec
-	case "ansible", "ansible-playbook", "ansible-vault", "gcloud", "az", "aws", "terraform", "tofu", "flux", "argocd", "k9s", "kubectx":
+	case "terraform", "tofu":
+		return &terraformSpec
+	case "ansible", "ansible-playbook", "ansible-vault", "gcloud", "az", "aws", "flux", "argocd", "k9s", "kubectx":
 		return &opsSpec
 	}
 	return nil
 }
 
-var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
+// curlSpec: curl --help all (testdata/options/curl.txt); curl takes a
+// unique prefix of a long option (--outp is --output). Left untyped:
+// --unix-socket and --abstract-unix-socket reach a local socket (the
+// Docker API is one), --engine loads an OpenSSL engine, and the proxies
+// and DNS-over-HTTPS servers not typed as hosts yet.
+var curlSpec = Spec{Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
@@ -72,6 +77,23 @@ var curlSpec = Spec{Operands: RoleURL, Opts: []Opt{
 	{Long: []string{"resolve", "connect-to"}, Val: RoleText},
 	{Long: []string{"unix-socket", "abstract-unix-socket"}, Val: RoleUse},
 	{Short: "AeXYyzCmrt", Long: []string{"user-agent", "referer", "request", "connect-timeout", "max-time", "retry", "range", "limit-rate", "interface", "proto", "proto-redir", "proto-default", "time-cond", "continue-at", "telnet-option", "max-filesize", "expect100-timeout", "retry-delay", "retry-max-time", "noproxy"}, Val: RoleText},
+	{Long: []string{"proxy-cacert", "proxy-capath", "crlfile", "proxy-crlfile", "egd-file", "random-file", "pubkey", "proxy-pinnedpubkey"}, Val: RoleUse},
+	{Long: []string{"tlspassword", "proxy-tlspassword"}, Val: RoleSecret},
+	{Short: "PQ", Long: []string{"delegation", "tls-max", "ftp-ssl-ccc-mode", "dns-ipv4-addr", "dns-ipv6-addr", "mail-from", "mail-rcpt", "mail-auth", "ftp-port",
+		"curves", "tls13-ciphers", "proxy-tls13-ciphers", "quote", "ftp-alternative-to-user", "ftp-account", "sasl-authzid", "dns-interface", "krb", "ciphers", "proxy-ciphers",
+		"rate", "hostpubmd5", "hostpubsha256", "ftp-method", "happy-eyeballs-timeout-ms", "create-file-mode", "tlsuser", "proxy-tlsuser", "socks5-gssapi-service",
+		"proxy-service-name", "service-name", "local-port", "max-redirs", "parallel-max", "login-options", "request-target", "aws-sigv4",
+		"keepalive-time", "speed-time", "speed-limit", "cert-type", "key-type", "proxy-cert-type", "proxy-key-type", "tlsauthtype", "proxy-tlsauthtype", "tftp-blksize"}, Val: RoleText},
+	{Short: "h", Long: []string{"help"}, Val: RoleText, Optional: true},
+	{Short: "alM:NpBVj", Long: []string{"append", "cert-status", "compressed-ssh", "crlf", "disable-eprt", "disable-epsv", "doh-cert-status", "doh-insecure", "fail-early",
+		"false-start", "form-escape", "ftp-create-dirs", "ftp-pasv", "ftp-pret", "ftp-skip-pasv-ip", "ftp-ssl-ccc", "ftp-ssl-control", "haproxy-protocol", "http0.9",
+		"http1.0", "http3", "http3-only", "list-only", "location-trusted", "manual", "metalink", "next", "no-alpn", "no-buffer", "no-clobber", "no-keepalive", "no-npn",
+		"no-sessionid", "ntlm-wb", "path-as-is", "post301", "post302", "post303", "proxy-anyauth", "proxy-basic", "proxy-digest", "proxy-insecure", "proxy-negotiate",
+		"proxy-ntlm", "proxy-tlsv1", "proxytunnel", "raw", "remove-on-error", "retry-all-errors", "retry-connrefused", "sasl-ir", "socks5-basic", "socks5-gssapi",
+		"socks5-gssapi-nec", "ssl", "ssl-allow-beast", "ssl-no-revoke", "ssl-reqd", "sslv2", "sslv3", "styled-output", "tcp-fastopen", "tcp-nodelay", "tftp-no-options",
+		"tlsv1", "tlsv1.0", "tlsv1.1", "tlsv1.2", "tlsv1.3", "tr-encoding", "trace-time", "use-ascii", "version", "xattr", "mail-rcpt-allowfails", "proxy-ssl-allow-beast",
+		"disallow-username-in-url", "parallel-immediate", "ssl-revoke-best-effort", "junk-session-cookies", "ignore-content-length", "suppress-connect-headers",
+		"http2-prior-knowledge", "ssl-auto-client-cert", "proxy-ssl-auto-client-cert"}},
 	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
@@ -84,7 +106,23 @@ var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
 	{Long: []string{"password", "http-password", "ftp-password", "proxy-password"}, Val: RoleSecret},
 	{Short: "e", Long: []string{"execute"}, Val: RoleText},
 	{Long: []string{"post-data", "body-data", "header", "user-agent", "user", "http-user", "ftp-user", "method", "referer", "quota", "wait", "level", "accept", "reject", "tries", "timeout"}, Val: RoleText},
-	{Short: "UTtQlADRw", Val: RoleText},
+	{Short: "UTtQlADRwBIX", Val: RoleText},
+	{Long: []string{"use-askpass"}, Val: RoleProgram},
+	{Long: []string{"ca-directory", "crl-file", "pinnedpubkey"}, Val: RoleUse},
+	{Long: []string{"warc-tempdir"}, Val: RoleDir},
+	{Long: []string{"rejected-log", "hsts-file"}, Val: RoleWrite},
+	{Long: []string{"warc-dedup"}, Val: RoleRead},
+	{Long: []string{"bind-address", "local-encoding", "remote-encoding", "retry-on-http-error", "prefer-family", "exclude-domains", "follow-tags", "ignore-tags",
+		"backups", "default-page", "cut-dirs", "warc-max-size", "start-pos", "restrict-file-names", "secure-protocol", "limit-rate", "accept-regex",
+		"reject-regex", "waitretry", "dns-timeout", "connect-timeout", "read-timeout", "ciphers", "warc-header", "report-speed", "progress", "compression",
+		"certificate-type", "private-key-type", "regex-type", "proxy-user", "max-redirect", "domains", "base", "include-directories", "exclude-directories"}, Val: RoleText},
+	{Short: "VdL", Long: []string{"no-config", "retry-connrefused", "no-clobber", "no-netrc", "show-progress", "no-if-modified-since", "no-use-server-timestamps",
+		"random-wait", "no-proxy", "no-dns-cache", "ignore-case", "ask-password", "no-iri", "unlink", "xattr", "no-directories", "protocol-directories",
+		"no-cache", "ignore-length", "no-http-keep-alive", "no-cookies", "keep-session-cookies", "content-on-error", "auth-no-challenge", "https-only",
+		"no-hsts", "no-remove-listing", "no-glob", "no-passive-ftp", "preserve-permissions", "retr-symlinks", "ftps-implicit", "ftps-resume-ssl",
+		"ftps-clear-data-connection", "ftps-fallback-to-ftp", "warc-cdx", "no-warc-compression", "no-warc-digests", "no-warc-keep-log", "delete-after",
+		"convert-file-only", "strict-comments", "follow-ftp", "trust-server-names", "no-host-directories", "version", "debug", "relative", "help",
+		"force-directories", "force-html", "adjust-extension", "backup-converted", "inet4-only", "inet6-only"}},
 	{Short: "qvcNrkKpmbnxSEhHF46", Long: []string{"quiet", "verbose", "continue", "timestamping", "recursive", "mirror", "no-check-certificate", "no-verbose", "spider", "page-requisites", "convert-links", "background", "no-parent", "server-response", "content-disposition"}},
 }}
 
@@ -94,8 +132,9 @@ var sshSpec = Spec{InOrder: true, First: RoleText, Operands: RoleProgram, Opts: 
 	{Short: "iF", Val: RoleUse},
 	{Short: "E", Val: RoleWrite},
 	{Short: "S", Val: RoleUse},
+	{Short: "I", Val: RoleProgram}, // a PKCS#11 library ssh loads
 	{Short: "o", Val: RoleText},
-	{Short: "BbcDeIJLlmOPpQRWw", Val: RoleText},
+	{Short: "BbcDeJLlmOPpQRWw", Val: RoleText},
 	{Short: "46AaCfGgKkMNnqsTtVvXxYy"},
 }}
 
@@ -239,6 +278,41 @@ var opsSpec = Spec{Operands: RoleUnknown, EffectIf: opsEffect, Opts: []Opt{
 	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
 	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},
 	{Short: "nsel", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "as-group", "as-uid", "extra-vars", "limit", "tags", "output", "selector"}, Val: RoleText},
+	// aws, gcloud and az: their global options and the everyday ones
+	// (testdata/options/cloud.txt). --endpoint-url sends the request
+	// elsewhere; --cli-input-json and --flags-file read a file.
+	{Long: []string{"endpoint-url"}, Val: RoleURL},
+	{Long: []string{"cli-input-json", "cli-input-yaml", "flags-file", "ca-bundle"}, Val: RoleRead},
+	{Short: "goc", Long: []string{"profile", "region", "query", "page-size", "max-items", "starting-token", "exclude", "include", "acl", "sse", "content-type",
+		"cache-control", "metadata", "storage-class", "color", "cli-binary-format", "cli-read-timeout", "cli-connect-timeout", "project", "zone", "format",
+		"filter", "sort-by", "verbosity", "account", "configuration", "impersonate-service-account", "billing-project", "trace-token", "subscription",
+		"resource-group", "name", "location", "ids", "instance-ids", "bucket", "key", "function-name", "log-group-name", "cluster-name", "stack-name",
+		"template-file", "parameters", "page", "become-user", "connection", "forks", "module-path", "check-mode-diff", "skip-tags", "start-at-task"}, Val: RoleText},
+	{Short: "qyvCDKb", Long: []string{"no-cli-pager", "no-paginate", "debug", "no-verify-ssl", "recursive", "dryrun", "dry-run", "follow-symlinks", "no-follow-symlinks",
+		"size-only", "exact-timestamps", "quiet", "only-show-errors", "human-readable", "summarize", "no-sign-request", "log-http", "user-output-enabled",
+		"no-user-output-enabled", "verbose", "yes", "no-wait", "help", "version", "check", "diff", "become", "ask-become-pass", "list-hosts", "list-tasks",
+		"list-tags", "syntax-check", "step", "flush-cache", "force-handlers"}},
+}}
+
+// terraformSpec: terraform [-chdir=DIR] SUB [-flag=value…] (Go flags, one
+// dash; testdata/options/terraform.txt). -plugin-dir loads provider
+// binaries from a directory, -from-module fetches a module (untyped);
+// -out, -state-out, -backup and -generate-config-out write.
+var terraformSpec = Spec{OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Opts: []Opt{
+	{Long: []string{"chdir"}, Val: RoleDir},
+	{Long: []string{"help", "version", "h", "v"}},
+}}
+
+func terraformSub(string) *Spec { return &terraformSubSpec }
+
+var terraformSubSpec = Spec{OneDash: true, Operands: RoleText, Untyped: []string{"plugin-dir", "from-module"}, Opts: []Opt{
+	{Long: []string{"var-file", "plan", "backend-config"}, Val: RoleRead},
+	{Long: []string{"out", "state-out", "backup", "generate-config-out"}, Val: RoleWrite},
+	{Long: []string{"state", "config"}, Val: RoleUse},
+	{Long: []string{"refresh", "replace", "target", "var", "lock", "lock-timeout", "input", "parallelism", "backend", "get", "lockfile", "type",
+		"module-depth", "filter", "cloud-run", "test-directory", "list", "write", "check"}, Val: RoleText},
+	{Long: []string{"destroy", "refresh-only", "compact-warnings", "detailed-exitcode", "no-color", "json", "force-copy", "reconfigure", "migrate-state",
+		"upgrade", "ignore-remote-version", "auto-approve", "diff", "recursive", "raw", "draw-cycles", "verbose", "update", "no-tests", "help", "h"}},
 }}
 
 // sftpSpec: like scp's, but -s names the server subsystem or program to
@@ -251,20 +325,46 @@ var sftpSpec = Spec{Operands: RoleText, Opts: []Opt{
 	{Short: "46AaCfNpqrv"},
 }}
 
-// kubeSpec: kubectl, oc and helm, whose -i is a flag (kubectl exec -i,
-// helm upgrade -i), not ansible's inventory.
+// kubeSpec: kubectl (and oc, k3s kubectl) and helm, whose -i is a flag
+// (kubectl exec -i, helm upgrade -i), not ansible's inventory: the global options
+// (kubectl options), those of the everyday subcommands (kubectl SUB
+// --help, helm SUB --help; testdata/options/kubectl.txt). Credentials and
+// kubeconfigs are used files, -f/--values/--set-file read, helm
+// --post-renderer runs a program. (-f is --filename, not logs' --follow;
+// -p takes patch's value, not logs' --previous.)
 var kubeSpec = Spec{Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
-	{Long: []string{"kubeconfig", "client-key", "client-certificate", "certificate-authority", "key-file", "cert-file", "ca-file"}, Val: RoleUse},
-	{Short: "fk", Long: []string{"filename", "values", "kustomize"}, Val: RoleRead},
-	{Short: "nslocL", Long: []string{"namespace", "server", "context", "cluster", "user", "token", "as", "as-group", "as-uid", "output", "selector", "container", "field-selector", "template", "set", "set-string", "version", "repo", "timeout"}, Val: RoleText},
-	{Short: "itwAR", Long: []string{"stdin", "tty", "install", "watch", "all-namespaces", "recursive", "insecure-skip-tls-verify", "atomic", "wait"}},
+	{Long: []string{"kubeconfig", "client-key", "client-certificate", "certificate-authority", "key-file", "cert-file", "ca-file", "registry-config", "repository-config", "kube-ca-file"}, Val: RoleUse},
+	{Short: "fk", Long: []string{"filename", "values", "kustomize", "patch-file", "set-file"}, Val: RoleRead},
+	{Long: []string{"token", "password"}, Val: RoleSecret},
+	{Long: []string{"profile-output", "output-dir"}, Val: RoleWrite},
+	{Long: []string{"cache-dir"}, Val: RoleDir},
+	{Long: []string{"post-renderer"}, Val: RoleProgram},
+	{Short: "nslocLpv", Long: []string{
+		"as", "as-group", "as-uid", "cluster", "context", "log-flush-frequency", "namespace", "profile", "request-timeout", "server", "tls-server-name",
+		"user", "username", "v", "vmodule", "chunk-size", "field-selector", "label-columns", "output", "raw", "selector", "sort-by", "subresource",
+		"template", "container", "limit-bytes", "max-log-requests", "pod-running-timeout", "since", "since-time", "tail", "cascade", "dry-run",
+		"field-manager", "grace-period", "prune-allowlist", "timeout", "validate", "address", "current-replicas", "replicas", "resource-version",
+		"api-version", "concurrency", "retries", "annotations", "env", "image", "image-pull-policy", "labels", "override-type", "overrides", "port",
+		"restart", "api-group", "categories", "verbs", "for", "patch", "type", "cluster-ip", "external-ip", "load-balancer-ip", "name", "protocol",
+		"session-affinity", "target-port", "cpu-percent", "max", "min", "set", "set-string", "set-json", "set-literal", "version", "repo", "description",
+		"history-max", "revision", "api-versions", "kube-version", "release-name", "kube-context", "post-renderer-args", "keyring", "show-only",
+		"name-template", "repository-cache", "kube-apiserver", "kube-token", "kube-as-user", "kube-as-group", "kube-tls-server-name", "burst-limit", "qps"}, Val: RoleText},
+	{Short: "itwARqh", Long: []string{
+		"disable-compression", "insecure-skip-tls-verify", "match-server-version", "warnings-as-errors", "all-namespaces", "allow-missing-template-keys",
+		"ignore-not-found", "no-headers", "output-watch-events", "recursive", "server-print", "show-kind", "show-labels", "show-managed-fields", "watch",
+		"watch-only", "show-events", "all-containers", "all-pods", "follow", "ignore-errors", "insecure-skip-tls-verify-backend", "prefix", "previous",
+		"timestamps", "all", "force", "force-conflicts", "openapi-patch", "overwrite", "prune", "server-side", "wait", "interactive", "now", "quiet",
+		"stdin", "tty", "edit", "save-config", "windows-line-endings", "output-patch", "list", "local", "no-preserve", "attach", "command", "expose",
+		"leave-stdin-open", "privileged", "rm", "client", "cached", "namespaced", "create-namespace", "wait-for-jobs", "atomic", "debug", "generate-name",
+		"devel", "dependency-update", "skip-crds", "reuse-values", "reset-values", "reset-then-reuse-values", "install", "cleanup-on-fail", "plain-http",
+		"render-subchart-notes", "verify", "no-hooks", "disable-openapi-validation", "take-ownership", "include-crds", "is-upgrade", "date", "deployed",
+		"failed", "pending", "superseded", "uninstalled", "uninstalling", "short", "keep-history", "enable-dns", "pass-credentials",
+		"skip-schema-validation", "hide-notes", "rollback-on-failure", "skip-refresh", "update", "help", "stdin", "tty"}},
 }}
 
-// ghSpec, herokuSpec, doctlSpec: hosting CLIs, known here for the
-// subcommands that print their tokens (secrets.go); their other words
-// keep the conservative reading.
-var ghSpec = Spec{Operands: RoleUnknown, EffectIf: ghEffect}
-
+// herokuSpec, doctlSpec: hosting CLIs, known here for the subcommands
+// that print their tokens (secrets.go; gh's spec, in argspec_build.go,
+// carries its own); their other words keep the conservative reading.
 var herokuSpec = Spec{Operands: RoleUnknown, EffectIf: herokuEffect}
 
 var doctlSpec = Spec{Operands: RoleUnknown, EffectIf: doctlEffect}

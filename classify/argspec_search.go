@@ -68,7 +68,10 @@ var agSpec = Spec{First: RolePattern, Operands: RoleRead, MetaIf: []string{"coun
 // findSpec: find's operators take one dash and their own arguments; the
 // expression grammar itself (-exec … ;, -delete, -fprint) is parseFind's.
 // The spec types the values of the operators that take one.
-var findSpec = Spec{OneDash: true, NoDashDash: true, Operands: RoleMeta, Opts: []Opt{
+var findSpec = Spec{OneDash: true, NoDashDash: true, Operands: RoleMeta, Joined: []string{"O"}, Opts: []Opt{
+	{Long: []string{"O"}, Val: RoleText, Optional: true},
+	{Long: []string{"neweraa", "neweraB", "newerac", "neweram", "newerat", "newerBa", "newerBB", "newerBc", "newerBm", "newerBt", "newerca", "newercB", "newercc", "newercm", "newerct", "newerma", "newermB", "newermc", "newermm", "newermt"}, Val: RoleText},
+	{Long: []string{"help", "version"}},
 	{Long: []string{"name", "iname", "path", "ipath", "wholename", "iwholename", "regex", "iregex", "lname", "ilname"}, Val: RolePattern},
 	{Long: []string{"fprint", "fprint0", "fprintf", "fls"}, Val: RoleWrite},
 	{Long: []string{"newer", "anewer", "cnewer", "samefile", "files0-from"}, Val: RoleMeta},

@@ -84,13 +84,35 @@ func gitSubSpec(sub string) *Spec {
 		return &gitCheckoutIndexSpec
 	case "apply":
 		return &gitApplySpec
-	case "status", "ls-files", "rev-parse", "ls-tree", "rev-list", "describe", "tag", "add", "rm", "mv", "shortlog", "worktree", "notes", "bisect", "cat-file", "show-ref", "for-each-ref", "symbolic-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "count-objects", "fsck", "prune", "bundle", "help", "version", "var", "credential", "credential-store", "credential-cache":
+	case "rev-list":
+		return &gitLogSpec
+	case "status":
+		return &gitStatusSpec
+	case "add":
+		return &gitAddSpec
+	case "rm":
+		return &gitRmSpec
+	case "mv":
+		return &gitMvSpec
+	case "tag":
+		return &gitTagSpec
+	case "rev-parse":
+		return &gitRevParseSpec
+	case "ls-files":
+		return &gitLsFilesSpec
+	case "ls-tree":
+		return &gitLsTreeSpec
+	case "describe", "name-rev", "merge-base", "show-ref", "symbolic-ref", "for-each-ref", "count-objects", "shortlog", "check-ignore", "check-attr", "cat-file", "fsck", "prune":
+		return &gitQuerySpec
+	case "worktree":
+		return &gitWorktreeSpec
+	case "notes", "bisect", "bundle", "help", "version", "var", "credential", "credential-store", "credential-cache":
 		return &gitOtherSpec
 	}
 	return nil
 }
 
-var gitPushSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitPushSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "f", Long: []string{"force"}},
 	{Long: []string{"force-with-lease"}, Val: RoleText, Optional: true},
 	{Long: []string{"force-if-includes"}},
@@ -104,29 +126,31 @@ var gitPushSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "unqv46", Long: []string{"set-upstream", "dry-run", "quiet", "verbose", "all", "branches", "tags", "follow-tags", "atomic", "no-verify", "verify", "progress", "porcelain", "thin", "no-thin", "ipv4", "ipv6", "no-force-with-lease", "no-signed", "no-atomic", "no-follow-tags", "no-recurse-submodules"}},
 }}
 
-var gitResetSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitResetSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Long: []string{"hard"}}, {Long: []string{"soft"}}, {Long: []string{"mixed"}}, {Long: []string{"merge"}}, {Long: []string{"keep"}},
 	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
 	{Long: []string{"recurse-submodules"}, Val: RoleText, Optional: true},
 	{Short: "qpN", Long: []string{"quiet", "patch", "intent-to-add", "no-refresh", "refresh", "pathspec-file-nul", "no-recurse-submodules"}},
 }}
 
-var gitCleanSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitCleanSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "f", Long: []string{"force"}},
 	{Short: "e", Long: []string{"exclude"}, Val: RolePattern},
 	{Short: "ndxXiq", Long: []string{"dry-run", "interactive", "quiet"}},
 }}
 
-var gitCheckoutSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitCheckoutSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "f", Long: []string{"force"}},
 	{Long: []string{"ours"}}, {Long: []string{"theirs"}},
 	{Short: "bB", Long: []string{"orphan", "conflict"}, Val: RoleText},
 	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
 	{Long: []string{"track", "recurse-submodules"}, Val: RoleText, Optional: true},
 	{Short: "tmpqlU", Long: []string{"detach", "merge", "patch", "quiet", "overlay", "no-overlay", "ignore-other-worktrees", "progress", "no-progress", "guess", "no-guess", "ignore-skip-worktree-bits", "no-track", "pathspec-file-nul"}},
+	{Short: "d"},
+	{Long: []string{"overwrite-ignore", "no-overwrite-ignore"}},
 }}
 
-var gitRestoreSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitRestoreSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "S", Long: []string{"staged"}},
 	{Short: "W", Long: []string{"worktree"}},
 	{Short: "s", Long: []string{"source"}, Val: RoleText},
@@ -135,15 +159,16 @@ var gitRestoreSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "pmq23", Long: []string{"patch", "merge", "quiet", "ours", "theirs", "overlay", "no-overlay", "ignore-unmerged", "progress", "no-progress", "ignore-skip-worktree-bits", "recurse-submodules", "pathspec-file-nul"}},
 }}
 
-var gitSwitchSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitSwitchSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Long: []string{"discard-changes"}},
 	{Short: "f", Long: []string{"force"}},
 	{Short: "cC", Long: []string{"create", "force-create", "orphan", "conflict"}, Val: RoleText},
 	{Long: []string{"track"}, Val: RoleText, Optional: true},
 	{Short: "dmqt", Long: []string{"detach", "merge", "quiet", "guess", "no-guess", "progress", "no-progress", "ignore-other-worktrees", "recurse-submodules", "no-track"}},
+	{Long: []string{"overwrite-ignore", "no-overwrite-ignore"}},
 }}
 
-var gitBranchSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitBranchSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "d", Long: []string{"delete"}},
 	{Short: "D"},
 	{Short: "f", Long: []string{"force"}},
@@ -156,13 +181,13 @@ var gitBranchSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "arvqit", Long: []string{"all", "remotes", "verbose", "quiet", "show-current", "unset-upstream", "edit-description", "ignore-case", "create-reflog", "omit-empty", "no-abbrev", "no-color", "no-column", "no-track"}},
 }}
 
-var gitStashSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitStashSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "m", Long: []string{"message"}, Val: RoleText},
 	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
 	{Short: "pkuaqS", Long: []string{"patch", "keep-index", "no-keep-index", "include-untracked", "all", "quiet", "staged", "index", "only-untracked", "pathspec-file-nul"}},
 }}
 
-var gitCommitSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitCommitSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "m", Long: []string{"message"}, Val: RoleText},
 	{Short: "F", Long: []string{"file"}, Val: RoleRead},
 	{Short: "t", Long: []string{"template"}, Val: RoleRead},
@@ -170,9 +195,10 @@ var gitCommitSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "cC", Long: []string{"reedit-message", "reuse-message", "fixup", "squash", "author", "date", "cleanup", "trailer"}, Val: RoleText},
 	{Short: "Su", Long: []string{"gpg-sign", "untracked-files"}, Val: RoleText, Optional: true},
 	{Short: "apnsiovqze", Long: []string{"all", "patch", "no-verify", "verify", "signoff", "include", "only", "verbose", "quiet", "dry-run", "amend", "allow-empty", "allow-empty-message", "no-edit", "edit", "reset-author", "porcelain", "short", "branch", "long", "null", "status", "no-status", "pathspec-file-nul", "no-gpg-sign"}},
+	{Long: []string{"interactive", "ahead-behind", "no-ahead-behind", "no-post-rewrite"}},
 }}
 
-var gitBlameSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitBlameSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Long: []string{"contents"}, Val: RoleRead},
 	{Short: "S", Val: RoleRead},
 	{Long: []string{"ignore-revs-file"}, Val: RoleRead},
@@ -182,18 +208,19 @@ var gitBlameSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "bcfelnpstwh", Long: []string{"root", "show-stats", "show-name", "show-number", "show-email", "porcelain", "line-porcelain", "incremental", "score-debug", "progress", "reverse", "first-parent", "minimal", "encoding"}},
 }}
 
-var gitGrepSpec = Spec{Abbrev: true, First: RolePattern, FirstBy: []string{"e", "file"}, Operands: RoleText, Opts: []Opt{
+var gitGrepSpec = Spec{Abbrev: true, Negate: true, First: RolePattern, FirstBy: []string{"e", "file"}, Operands: RoleText, Opts: []Opt{
 	{Short: "e", Val: RolePattern},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "O", Long: []string{"open-files-in-pager"}, Val: RoleProgram, Optional: true},
 	{Short: "ABCm", Long: []string{"after-context", "before-context", "context", "max-count", "max-depth", "threads"}, Val: RoleText},
 	{Long: []string{"color"}, Val: RoleText, Optional: true},
 	{Short: "aiIwvEGFPnhHlLcozqWp", Long: []string{"cached", "no-index", "untracked", "no-exclude-standard", "exclude-standard", "recurse-submodules", "text", "ignore-case", "word-regexp", "invert-match", "extended-regexp", "basic-regexp", "fixed-strings", "perl-regexp", "line-number", "column", "full-name", "files-with-matches", "name-only", "files-without-match", "count", "only-matching", "null", "break", "heading", "show-function", "function-context", "and", "or", "not", "all-match", "quiet"}},
+	{Short: "rN", Long: []string{"textconv", "no-textconv", "recursive", "no-recursive", "ext-grep"}},
 }}
 
 // gitLogSpec: revisions, paths and REV:PATH blobs, which print files
 // (git show HEAD:.env): unknown.
-var gitLogSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: gitLogOpts}
+var gitLogSpec = Spec{Abbrev: true, Negate: true, Operands: RoleUnknown, Opts: gitLogOpts}
 
 var gitLogOpts = []Opt{
 	{Long: []string{"output"}, Val: RoleWrite},
@@ -205,28 +232,49 @@ var gitLogOpts = []Opt{
 	{Long: []string{"grep", "author", "committer", "since", "until", "after", "before", "format", "diff-filter", "max-count", "skip", "encoding"}, Val: RoleText},
 	{Long: []string{"pretty", "date", "relative", "decorate", "stat", "color", "word-diff", "abbrev", "notes"}, Val: RoleText, Optional: true},
 	{Short: "nGSL", Val: RoleText},
+	// revision and diff options that only choose and shape what is printed
+	{Short: "UIl", Long: []string{"output-indicator-new", "output-indicator-old", "output-indicator-context", "stat-width", "stat-name-width", "stat-graph-width", "stat-count",
+		"word-diff-regex", "color-moved-ws", "ws-error-highlight", "find-object", "skip-to", "rotate-to", "diff-algorithm", "anchored", "ignore-matching-lines",
+		"inter-hunk-context", "src-prefix", "dst-prefix", "line-prefix", "glob", "exclude", "min-parents", "max-parents", "grep-reflog", "since-as-filter",
+		"diff-merges", "decorate-refs", "decorate-refs-exclude", "creation-factor", "max-age", "min-age", "exclude-hidden"}, Val: RoleText},
+	{Short: "XMCB", Long: []string{"unified", "dirstat", "submodule", "color-moved", "color-words", "break-rewrites", "find-renames", "find-copies", "ignore-submodules",
+		"show-notes", "expand-tabs", "branches", "tags", "remotes", "no-walk", "disk-usage"}, Val: RoleText, Optional: true},
+	{Short: "pusztDRabwWgiEFPcmq", Long: []string{"patch", "no-patch", "raw", "patch-with-raw", "indent-heuristic", "no-indent-heuristic", "minimal", "patience", "histogram",
+		"compact-summary", "numstat", "shortstat", "cumulative", "dirstat-by-file", "summary", "patch-with-stat", "name-only", "name-status", "no-color", "no-color-moved",
+		"no-color-moved-ws", "no-renames", "rename-empty", "no-rename-empty", "check", "full-index", "binary", "find-copies-harder", "irreversible-delete",
+		"pickaxe-all", "pickaxe-regex", "no-relative", "ignore-cr-at-eol", "ignore-space-at-eol", "ignore-space-change", "ignore-all-space", "ignore-blank-lines",
+		"function-context", "exit-code", "quiet", "no-prefix", "default-prefix", "ita-invisible-in-index", "ita-visible-in-index",
+		"oneline", "graph", "all", "reflog", "abbrev-commit", "no-abbrev-commit", "no-decorate", "first-parent", "merges", "no-merges", "no-min-parents", "no-max-parents",
+		"reverse", "date-order", "author-date-order", "topo-order", "follow", "all-match", "invert-grep", "regexp-ignore-case", "basic-regexp", "extended-regexp",
+		"fixed-strings", "perl-regexp", "relative-date", "parents", "children", "left-right", "left-only", "right-only", "cherry-pick", "cherry-mark", "cherry",
+		"boundary", "simplify-by-decoration", "full-history", "dense", "sparse", "simplify-merges", "ancestry-path", "show-pulls", "show-signature", "no-show-signature",
+		"walk-reflogs", "merge", "not", "root", "do-walk", "in-commit-order", "single-worktree", "alternate-refs", "bisect", "stdin", "cc", "no-diff-merges",
+		"remerge-diff", "combined-all-paths", "full-diff", "log-size", "show-linear-break", "no-notes", "no-expand-tabs", "no-mailmap", "no-use-mailmap", "use-mailmap",
+		"mailmap", "no-standard-notes", "standard-notes", "ignore-missing", "count", "objects", "source", "clear-decorations",
+		"cached", "staged", "merge-base", "base", "ours", "theirs", "dual-color", "no-dual-color", "remove-empty", "unpacked", "header", "object-names",
+		"no-object-names", "bisect-vars", "bisect-all", "timestamp", "objects-edge"}},
 }
 
 // gitDiffSpec: git diff's operands are revisions or paths, and with
 // --no-index files anywhere, read out.
-var gitDiffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: gitLogOpts}
+var gitDiffSpec = Spec{Abbrev: true, Negate: true, Operands: RoleRead, Opts: gitLogOpts}
 
 // The subcommands that run a program given in an option (rebase -x CMD,
 // difftool --extcmd=CMD, fetch --upload-pack=CMD, clone -u CMD) or take
 // their hooks from a template directory. Their exec options are typed
 // here, so every spelling parse-options accepts (--exe, -x'CMD', -ix CMD)
 // reaches the rules that judge a program, not only the full one.
-var gitCloneSpec = Spec{Abbrev: true, Operands: RoleURL, Last: RoleWrite, Opts: []Opt{
+var gitCloneSpec = Spec{Abbrev: true, Negate: true, Operands: RoleURL, Last: RoleWrite, Opts: []Opt{
 	{Short: "u", Long: []string{"upload-pack"}, Val: RoleProgram},
 	{Long: []string{"template"}, Val: RoleProgram}, // its hooks run in the new repository
 	{Long: []string{"separate-git-dir"}, Val: RoleWrite},
 	{Long: []string{"reference", "reference-if-able"}, Val: RoleRead},
 	{Short: "obcj", Long: []string{"origin", "branch", "config", "depth", "shallow-since", "shallow-exclude", "filter", "jobs", "server-option", "bundle-uri", "ref-format", "revision"}, Val: RoleText},
-	{Long: []string{"recurse-submodules"}, Val: RoleText, Optional: true},
+	{Long: []string{"recurse-submodules", "recursive"}, Val: RoleText, Optional: true},
 	{Short: "lsqvn", Long: []string{"local", "no-local", "no-hardlinks", "shared", "dissociate", "quiet", "verbose", "progress", "no-checkout", "bare", "mirror", "single-branch", "no-single-branch", "no-tags", "tags", "shallow-submodules", "no-shallow-submodules", "remote-submodules", "no-remote-submodules", "sparse", "also-filter-submodules", "reject-shallow", "no-reject-shallow", "ipv4", "ipv6"}},
 }}
 
-var gitInitSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+var gitInitSpec = Spec{Abbrev: true, Negate: true, Operands: RoleWrite, Opts: []Opt{
 	{Long: []string{"template"}, Val: RoleProgram}, // its hooks run in the new repository
 	{Long: []string{"separate-git-dir"}, Val: RoleWrite},
 	{Short: "b", Long: []string{"initial-branch", "object-format", "ref-format"}, Val: RoleText},
@@ -234,39 +282,129 @@ var gitInitSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 	{Short: "q", Long: []string{"quiet", "bare"}},
 }}
 
-var gitRemoteSpec = Spec{Abbrev: true, Operands: RoleText, Opts: gitRemoteOpts}
+var gitRemoteSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: gitRemoteOpts}
 
 // gitFetchSpec: git fetch|pull REPOSITORY REFSPEC…: the first operand is
 // a remote's name or a repository's URL (a path: another repository on
 // this machine).
-var gitFetchSpec = Spec{Abbrev: true, First: RoleURL, Operands: RoleText, Opts: gitRemoteOpts}
+var gitFetchSpec = Spec{Abbrev: true, Negate: true, First: RoleURL, Operands: RoleText, Opts: gitRemoteOpts}
 
 var gitRemoteOpts = []Opt{
 	{Long: []string{"upload-pack", "exec"}, Val: RoleProgram},
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
-	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},
-	{Long: []string{"remote", "prefix", "format", "depth", "deepen", "shallow-since", "shallow-exclude", "refmap", "server-option", "negotiation-tip", "filter", "jobs", "strategy", "strategy-option", "sort", "add-file", "add-virtual-file", "compression-level"}, Val: RoleText},
+	{Short: "F", Long: []string{"file", "pathspec-from-file", "add-file"}, Val: RoleRead},
+	{Long: []string{"remote", "prefix", "format", "depth", "deepen", "shallow-since", "shallow-exclude", "refmap", "server-option", "negotiation-tip", "filter", "jobs", "strategy", "strategy-option", "sort", "add-virtual-file", "compression-level"}, Val: RoleText},
 	{Short: "mjXs", Val: RoleText},
+	{Short: "S", Val: RoleText, Optional: true},
 	{Long: []string{"recurse-submodules", "rebase", "signoff", "gpg-sign", "log", "cleanup", "recurse-submodules-default"}, Val: RoleText, Optional: true},
-	{Short: "qvapPtfkuln46hr", Long: []string{"quiet", "verbose", "all", "append", "atomic", "prune", "prune-tags", "tags", "no-tags", "force", "keep", "multiple", "dry-run", "progress", "no-progress", "unshallow", "update-shallow", "update-head-ok", "write-fetch-head", "no-write-fetch-head", "set-upstream", "ff", "no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "edit", "no-edit", "stat", "no-stat", "autostash", "no-autostash", "verify", "no-verify", "no-rebase", "heads", "branches", "refs", "get-url", "symref", "exit-code", "list", "ipv4", "ipv6", "show-forced-updates", "no-show-forced-updates", "porcelain", "worktree-attributes", "no-recurse-submodules", "allow-unrelated-histories"}},
+	{Short: "qvapPtfkuln46hr", Long: []string{"quiet", "verbose", "all", "append", "atomic", "prune", "prune-tags", "tags", "no-tags", "force", "keep", "multiple", "dry-run", "progress", "no-progress", "unshallow", "update-shallow", "update-head-ok", "write-fetch-head", "no-write-fetch-head", "set-upstream", "ff", "no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "edit", "no-edit", "stat", "no-stat", "autostash", "no-autostash", "verify", "no-verify", "no-rebase", "heads", "branches", "refs", "get-url", "symref", "exit-code", "list", "ipv4", "ipv6", "show-forced-updates", "no-show-forced-updates", "porcelain", "worktree-attributes", "no-recurse-submodules", "allow-unrelated-histories",
+		"prefetch", "refetch", "negotiate-only", "auto-maintenance", "no-auto-maintenance", "auto-gc", "no-auto-gc", "write-commit-graph", "no-write-commit-graph", "stdin",
+		"verify-signatures", "no-verify-signatures"}},
 }
 
-var gitOtherSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
+// gitStatusSpec … gitQuerySpec: the subcommands that look at the
+// repository or change only its index and work tree, their options from
+// git SUB -h (testdata/options/git.txt).
+var gitStatusSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
+	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
+	{Short: "uM", Long: []string{"porcelain", "untracked-files", "ignored", "ignore-submodules", "column", "find-renames"}, Val: RoleText, Optional: true},
+	{Short: "vsbz", Long: []string{"verbose", "short", "branch", "show-stash", "ahead-behind", "no-ahead-behind", "long", "null", "no-renames", "renames", "no-column", "pathspec-file-nul"}},
+}}
+
+// gitAddSpec: -e/--edit and -p run the editor or a dialogue on the diff.
+var gitAddSpec = Spec{Abbrev: true, Negate: true, Operands: RoleUnknown, Opts: []Opt{
+	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
+	{Long: []string{"chmod"}, Val: RoleText},
+	{Short: "nvipefuNA", Long: []string{"dry-run", "verbose", "interactive", "patch", "edit", "force", "update", "renormalize", "intent-to-add", "all", "no-all",
+		"ignore-removal", "no-ignore-removal", "refresh", "ignore-errors", "ignore-missing", "sparse", "pathspec-file-nul"}},
+}}
+
+var gitRmSpec = Spec{Abbrev: true, Negate: true, Operands: RoleUnknown, Opts: []Opt{
+	{Long: []string{"pathspec-from-file"}, Val: RoleRead},
+	{Short: "nqfr", Long: []string{"dry-run", "quiet", "cached", "force", "ignore-unmatch", "sparse", "pathspec-file-nul"}},
+}}
+
+var gitMvSpec = Spec{Abbrev: true, Negate: true, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "vnfk", Long: []string{"verbose", "dry-run", "force", "sparse"}},
+}}
+
+// gitTagSpec: -d deletes tags; -F reads the message from a file.
+var gitTagSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
+	{Short: "F", Long: []string{"file"}, Val: RoleRead},
+	{Short: "mu", Long: []string{"message", "local-user", "cleanup", "contains", "no-contains", "merged", "no-merged", "sort", "points-at", "format"}, Val: RoleText},
+	{Short: "n", Val: RoleText, Optional: true},
+	{Long: []string{"column", "color"}, Val: RoleText, Optional: true},
+	{Short: "ldvaesfi", Long: []string{"list", "delete", "verify", "annotate", "edit", "no-edit", "sign", "no-sign", "force", "create-reflog", "ignore-case", "no-column"}},
+}}
+
+var gitRevParseSpec = Spec{Operands: RoleText, Opts: []Opt{
+	{Long: []string{"default", "glob", "exclude", "since", "until", "after", "before", "path-format", "git-path", "prefix", "disambiguate", "resolve-git-dir"}, Val: RoleText},
+	{Long: []string{"abbrev-ref", "short", "branches", "tags", "remotes", "show-object-format"}, Val: RoleText, Optional: true},
+	{Short: "q", Long: []string{"quiet"}},
+	{Long: []string{"show-toplevel", "verify", "git-dir", "git-common-dir", "absolute-git-dir", "is-inside-work-tree", "is-inside-git-dir",
+		"is-bare-repository", "is-shallow-repository", "show-prefix", "show-cdup", "show-superproject-working-tree", "symbolic", "symbolic-full-name",
+		"sq", "sq-quote", "quiet", "all", "revs-only", "no-revs", "flags", "no-flags", "not", "local-env-vars", "shared-index-path", "parseopt",
+		"keep-dashdash", "stop-at-non-option", "stuck-long"}},
+}}
+
+// gitLsFilesSpec: -X/--exclude-from reads a list of patterns from a file.
+var gitLsFilesSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
+	{Short: "X", Long: []string{"exclude-from"}, Val: RoleRead},
+	{Short: "x", Long: []string{"exclude"}, Val: RoleText},
+	{Long: []string{"with-tree", "format", "exclude-per-directory"}, Val: RoleText},
+	{Long: []string{"abbrev"}, Val: RoleText, Optional: true},
+	{Short: "ztvfcdiskumo", Long: []string{"cached", "deleted", "modified", "others", "ignored", "stage", "killed", "directory", "no-empty-directory", "empty-directory", "eol",
+		"unmerged", "resolve-undo", "exclude-standard", "full-name", "recurse-submodules", "error-unmatch", "debug", "deduplicate", "sparse"}},
+}}
+
+var gitLsTreeSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
+	{Long: []string{"format"}, Val: RoleText},
+	{Long: []string{"abbrev"}, Val: RoleText, Optional: true},
+	{Short: "drtzl", Long: []string{"long", "name-only", "name-status", "object-only", "full-name", "full-tree"}},
+}}
+
+// gitQuerySpec: describe, name-rev, merge-base, show-ref, symbolic-ref,
+// for-each-ref, count-objects, shortlog, check-ignore, check-attr,
+// cat-file, fsck and prune: they print what the repository holds
+// (symbolic-ref -d and prune delete refs and unreachable objects, inside
+// .git; cat-file --textconv and --filters run the drivers the config
+// names, which git config's keys judge).
+var gitQuerySpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
+	{Short: "m", Val: RoleText},
+	{Long: []string{"path", "candidates", "match", "exclude", "refs", "count", "format", "sort", "points-at", "merged", "no-merged", "contains", "no-contains", "group", "expire"}, Val: RoleText},
+	{Short: "sw", Long: []string{"abbrev", "dirty", "broken", "hash", "exclude-existing", "color", "batch", "batch-check", "batch-command", "disk-usage"}, Val: RoleText, Optional: true},
+	{Short: "aqdvHpcneztrN", Long: []string{"debug", "all", "tags", "long", "first-parent", "exact-match", "always", "name-only", "stdin", "annotate-stdin", "undefined",
+		"octopus", "independent", "is-ancestor", "fork-point", "heads", "verify", "head", "dereference", "quiet", "delete", "short", "no-short", "recurse", "shell", "perl", "python", "tcl",
+		"ignore-case", "verbose", "human-readable", "committer", "numbered", "summary", "email", "non-matching", "no-index", "cached", "allow-unknown-type",
+		"use-mailmap", "mailmap", "batch-all-objects", "buffer", "follow-symlinks", "unordered", "textconv", "filters", "unreachable", "dangling", "no-dangling", "root", "cache",
+		"reflogs", "no-reflogs", "full", "connectivity-only", "strict", "lost-found", "progress", "no-progress", "name-objects", "dry-run", "exclude-promisor-objects", "no-abbrev"}},
+}}
+
+// gitWorktreeSpec: git worktree add PATH writes a checkout there (grants'
+// exec table keeps "add" out of a '*').
+var gitWorktreeSpec = Spec{Abbrev: true, Negate: true, Operands: RoleUnknown, Opts: []Opt{
+	{Short: "bB", Long: []string{"reason", "expire", "orphan"}, Val: RoleText},
+	{Long: []string{"lock", "track", "checkout", "guess-remote"}},
+	{Short: "fqnvz", Long: []string{"force", "detach", "quiet", "no-checkout", "no-track", "no-guess-remote", "porcelain", "verbose", "dry-run"}},
+}}
+
+var gitOtherSpec = Spec{Abbrev: true, Negate: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "F", Long: []string{"file", "pathspec-from-file"}, Val: RoleRead},
 	{Short: "o", Long: []string{"output", "upload-pack", "exec", "receive-pack"}, Val: RoleText},
-	{Short: "m", Long: []string{"message"}, Val: RoleText},
+	{Short: "m", Long: []string{"message", "ref"}, Val: RoleText},
 }}
 
 // gitRebaseSpec: -x/--exec runs a command after each commit.
-var gitRebaseSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitRebaseSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "x", Long: []string{"exec"}, Val: RoleProgram},
 	{Short: "sX", Long: []string{"onto", "strategy", "strategy-option", "whitespace"}, Val: RoleText},
 	{Short: "SrC", Long: []string{"gpg-sign", "rebase-merges", "empty"}, Val: RoleText, Optional: true},
 	{Short: "iqvfnmk", Long: []string{"interactive", "continue", "abort", "skip", "quit", "edit-todo", "show-current-patch", "autosquash", "no-autosquash", "autostash", "no-autostash", "keep-base", "root", "quiet", "verbose", "force-rebase", "no-ff", "update-refs", "no-update-refs", "signoff", "stat", "no-stat", "no-verify", "verify", "merge", "apply", "keep-empty", "no-keep-empty", "reschedule-failed-exec", "no-reschedule-failed-exec", "fork-point", "no-fork-point", "committer-date-is-author-date", "reset-author-date", "ignore-date", "ignore-whitespace", "no-gpg-sign", "no-rebase-merges"}},
+	{Long: []string{"rerere-autoupdate", "no-rerere-autoupdate", "reapply-cherry-picks", "no-reapply-cherry-picks"}},
 }}
 
 // gitLsRemoteSpec: --upload-pack runs a program.
-var gitLsRemoteSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitLsRemoteSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "u", Long: []string{"upload-pack"}, Val: RoleProgram},
 	{Short: "o", Long: []string{"server-option", "sort"}, Val: RoleText},
 	{Short: "qht", Long: []string{"quiet", "heads", "tags", "branches", "refs", "get-url", "symref", "exit-code"}},
@@ -275,24 +413,27 @@ var gitLsRemoteSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 // gitConfigSpec: -f/--file reads another file (and writes it when a
 // value is set: grants' exec table marks it either way), --edit runs an
 // editor, --global/--system change git for every repository.
-var gitConfigSpec = Spec{Abbrev: true, Operands: RoleText, EffectIf: gitConfigEffect, Opts: []Opt{
+var gitConfigSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, EffectIf: gitConfigEffect, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "e", Long: []string{"edit"}},
-	{Long: []string{"blob", "type", "default", "comment", "value"}, Val: RoleText},
+	{Short: "t", Long: []string{"type"}, Val: RoleText},
+	{Long: []string{"blob", "default", "comment", "value"}, Val: RoleText},
 	{Short: "lz", Long: []string{"global", "system", "local", "worktree", "get", "get-all", "get-regexp", "get-urlmatch", "list", "unset", "unset-all", "add", "replace-all", "rename-section", "remove-section", "get-color", "get-colorbool", "show-origin", "show-scope", "name-only", "includes", "no-includes", "null", "bool", "int", "bool-or-int", "path", "expiry-date", "no-type", "fixed-value", "all"}},
+	{Long: []string{"bool-or-str"}},
 }}
 
 // gitDifftoolSpec: -x/--extcmd runs a program; -t/--tool names one
 // from the config.
-var gitDifftoolSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
+var gitDifftoolSpec = Spec{Abbrev: true, Negate: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "x", Long: []string{"extcmd"}, Val: RoleProgram},
 	{Short: "t", Long: []string{"tool"}, Val: RoleText},
 	{Short: "O", Val: RoleText, Optional: true},
 	{Short: "ygd", Long: []string{"no-prompt", "prompt", "gui", "no-gui", "dir-diff", "no-dir-diff", "symlinks", "no-symlinks", "trust-exit-code", "no-trust-exit-code", "tool-help", "cached", "staged"}},
+	{Long: []string{"no-index"}},
 }}
 
 // gitCheckoutIndexSpec: --prefix writes the files under another path.
-var gitCheckoutIndexSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitCheckoutIndexSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Long: []string{"prefix"}, Val: RoleWrite},
 	{Long: []string{"stage"}, Val: RoleText},
 	{Short: "uqafnz", Long: []string{"index", "quiet", "all", "force", "no-create", "temp", "stdin", "ignore-skip-worktree-bits"}},
@@ -300,30 +441,37 @@ var gitCheckoutIndexSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 
 // gitApplySpec: --directory writes the patched files under another path,
 // --unsafe-paths lets a patch write outside the work tree.
-var gitApplySpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var gitApplySpec = Spec{Abbrev: true, Negate: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"directory"}, Val: RoleDir},
 	{Long: []string{"unsafe-paths"}},
 	{Long: []string{"exclude", "include"}, Val: RolePattern},
 	{Short: "pC", Long: []string{"whitespace", "build-fake-ancestor"}, Val: RoleText},
 	{Short: "3RvqNz", Long: []string{"stat", "numstat", "summary", "check", "index", "intent-to-add", "cached", "3way", "reverse", "reject", "no-add", "allow-binary-replacement", "binary", "ignore-space-change", "ignore-whitespace", "inaccurate-eof", "verbose", "quiet", "recount", "apply", "allow-empty"}},
+	{Long: []string{"unidiff-zero", "allow-overlap"}},
 }}
 
 // gitFormatPatchSpec: -o/--output-directory writes the patches elsewhere;
 // -n is --numbered, a flag (in git log -n takes a count).
-var gitFormatPatchSpec = Spec{Abbrev: true, Operands: RoleUnknown, Opts: []Opt{
+var gitFormatPatchSpec = Spec{Abbrev: true, Negate: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "o", Long: []string{"output-directory"}, Val: RoleWrite},
 	{Long: []string{"output"}, Val: RoleWrite},
 	{Short: "v", Long: []string{"reroll-count", "subject-prefix", "in-reply-to", "to", "cc", "from", "add-header", "start-number", "suffix", "base", "interdiff", "range-diff", "creation-factor", "signature", "signature-file", "cover-from-description", "description-file", "encoding", "filename-max-length"}, Val: RoleText},
 	{Short: "GSO", Val: RoleText},
 	{Long: []string{"attach", "inline", "thread"}, Val: RoleText, Optional: true},
 	{Short: "nNksp", Long: []string{"numbered", "no-numbered", "keep-subject", "signoff", "stdout", "no-attach", "no-thread", "cover-letter", "no-cover-letter", "rfc", "zero-commit", "no-signature", "quiet", "progress", "ignore-if-in-upstream", "always", "no-stat", "patch", "stat", "ext-diff", "textconv", "no-ext-diff", "no-textconv", "text", "root"}},
+	{Short: "q"},
+	{Long: []string{"numbered-files", "no-binary", "force-in-body-from", "no-force-in-body-from"}},
 }}
 
 // gitSubmoduleSpec: git submodule ACTION …: add REPOSITORY PATH clones a
 // repository into PATH (written); foreach runs a command in each.
-var gitSubmoduleSpec = Spec{Abbrev: true, Operands: RoleText, Action: gitSubmoduleAction, Opts: []Opt{
+var gitSubmoduleSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Action: gitSubmoduleAction, Opts: []Opt{
 	{Short: "q", Long: []string{"quiet"}},
 	{Long: []string{"cached"}},
+	{Long: []string{"reference"}, Val: RoleRead},
+	{Short: "bjn", Long: []string{"depth", "jobs", "filter", "branch", "summary-limit"}, Val: RoleText},
+	{Short: "fN", Long: []string{"init", "remote", "recursive", "force", "checkout", "rebase", "merge", "no-fetch", "single-branch", "recommend-shallow",
+		"dissociate", "progress", "all", "files", "default", "for-status"}},
 }}
 
 func gitSubmoduleAction(a string) *Spec {
@@ -336,7 +484,7 @@ func gitSubmoduleAction(a string) *Spec {
 	return nil
 }
 
-var gitSubmoduleAddSpec = Spec{Abbrev: true, Operands: RoleURL, Last: RoleWrite, Opts: []Opt{
+var gitSubmoduleAddSpec = Spec{Abbrev: true, Negate: true, Operands: RoleURL, Last: RoleWrite, Opts: []Opt{
 	{Long: []string{"reference"}, Val: RoleRead},
 	{Short: "b", Long: []string{"branch"}, Val: RoleText},
 	{Long: []string{"name", "depth"}, Val: RoleText},
@@ -344,14 +492,14 @@ var gitSubmoduleAddSpec = Spec{Abbrev: true, Operands: RoleURL, Last: RoleWrite,
 }}
 
 // gitForeachSpec: git submodule foreach [--recursive] COMMAND…
-var gitForeachSpec = Spec{Abbrev: true, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+var gitForeachSpec = Spec{Abbrev: true, Negate: true, InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "q", Long: []string{"quiet"}},
 	{Long: []string{"recursive"}},
 }}
 
 // gitRemoteCmdSpec: git remote add NAME URL and set-url NAME URL point a
 // remote at a repository (a path: another repository on this machine).
-var gitRemoteCmdSpec = Spec{Abbrev: true, Operands: RoleText, Action: gitRemoteAction, Opts: []Opt{
+var gitRemoteCmdSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Action: gitRemoteAction, Opts: []Opt{
 	{Short: "v", Long: []string{"verbose"}},
 }}
 
@@ -363,7 +511,7 @@ func gitRemoteAction(a string) *Spec {
 	return nil
 }
 
-var gitRemoteAddSpec = Spec{Abbrev: true, Operands: RoleText, Last: RoleURL, Opts: []Opt{
+var gitRemoteAddSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Last: RoleURL, Opts: []Opt{
 	{Short: "tm", Long: []string{"track", "master"}, Val: RoleText},
 	{Long: []string{"mirror"}, Val: RoleText, Optional: true},
 	{Short: "f", Long: []string{"fetch"}},
@@ -372,18 +520,19 @@ var gitRemoteAddSpec = Spec{Abbrev: true, Operands: RoleText, Last: RoleURL, Opt
 
 // gitAmSpec: git am MBOX…: --directory writes the patched files under
 // another path, as git apply's does.
-var gitAmSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var gitAmSpec = Spec{Abbrev: true, Negate: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"directory"}, Val: RoleDir},
 	{Long: []string{"exclude", "include"}, Val: RolePattern},
 	{Short: "pC", Long: []string{"whitespace", "patch-format", "resolvemsg", "quoted-cr", "empty"}, Val: RoleText},
 	{Short: "S", Long: []string{"gpg-sign"}, Val: RoleText, Optional: true},
 	{Short: "sk3qucmi", Long: []string{"signoff", "keep", "keep-non-patch", "keep-cr", "no-keep-cr", "scissors", "no-scissors", "message-id", "no-message-id", "quiet", "utf8", "no-utf8", "3way", "no-3way", "rerere-autoupdate", "no-rerere-autoupdate", "ignore-space-change", "ignore-whitespace", "reject", "interactive", "verify", "no-verify", "committer-date-is-author-date", "ignore-date", "skip", "continue", "resolved", "abort", "quit", "allow-empty", "show-current-patch", "no-gpg-sign"}},
+	{Short: "r", Long: []string{"no-reject"}},
 }}
 
 // gitMergeSpec: git merge|cherry-pick|revert: -s/--strategy names a merge
 // strategy, which git runs as the program git-merge-NAME unless it is
 // one of its own (grants' exec table judges the name).
-var gitMergeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitMergeSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "s", Long: []string{"strategy"}, Val: RoleText},
 	{Short: "F", Long: []string{"file"}, Val: RoleRead},
 	{Short: "X", Long: []string{"strategy-option"}, Val: RoleText},
@@ -397,7 +546,7 @@ var gitMergeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 
 // gitGcSpec: --prune=DATE deletes unreachable objects older than DATE
 // (now: all of them, the last copy of work a reset or rebase dropped).
-var gitGcSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitGcSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Long: []string{"prune"}, Val: RoleText, Optional: true},
 	{Short: "q", Long: []string{"quiet"}},
 	{Long: []string{"aggressive", "auto", "force", "keep-largest-pack", "no-prune", "cruft", "no-cruft", "detach", "no-detach"}},
@@ -405,14 +554,14 @@ var gitGcSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 
 // gitReflogSpec: git reflog expire|delete forget where branches were, the
 // record a reset --hard or a dropped commit is recovered from.
-var gitReflogSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitReflogSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Long: []string{"expire", "expire-unreachable", "format", "date"}, Val: RoleText},
 	{Short: "n", Long: []string{"dry-run"}},
 	{Long: []string{"all", "rewrite", "updateref", "stale-fix", "verbose", "single-worktree"}},
 }}
 
 // gitUpdateRefSpec: -d deletes a ref (a branch, with its reflog).
-var gitUpdateRefSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var gitUpdateRefSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts: []Opt{
 	{Short: "d", Long: []string{"delete"}},
 	{Short: "m", Val: RoleText},
 	{Short: "z"},

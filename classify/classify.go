@@ -773,6 +773,9 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 const maxVarBytes = 64 << 10
 
 func (w *walker) decl(x *syntax.DeclClause) {
+	if w.declQuery(x) {
+		return // declare -p NAME prints a variable: no assignment, nothing runs
+	}
 	w.addComp(CompAssign)
 	nameref, integer := x.Variant.Value == "nameref", false
 	readonly := x.Variant.Value == "readonly"
@@ -850,6 +853,66 @@ func (w *walker) decl(x *syntax.DeclClause) {
 		}
 		w.assign(as, -1)
 	}
+}
+
+// declQuery reports declare -p NAME… (or typeset -p) of names that hold
+// no secret: it only prints those variables. declare -p alone prints
+// them all.
+func (w *walker) declQuery(x *syntax.DeclClause) bool {
+	if x.Variant == nil || x.Variant.Value != "declare" && x.Variant.Value != "typeset" || len(x.Args) < 2 {
+		return false
+	}
+	for k, as := range x.Args {
+		if !as.Naked || as.Index != nil {
+			return false
+		}
+		v := ""
+		switch {
+		case as.Name != nil && as.Value == nil:
+			v = as.Name.Value // declare -p NAME: a name, never expanded
+		case as.Name == nil && as.Value != nil:
+			fs, _ := w.fields(as.Value, nil)
+			if len(fs) != 1 || fs[0].dyn {
+				return false
+			}
+			v = fs[0].val
+		default:
+			return false
+		}
+		if k == 0 {
+			if v != "-p" {
+				return false
+			}
+			continue
+		}
+		if !syntax.ValidName(v) || MaySecretName(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// secretWords are the parts of a variable's name that say it may hold a
+// secret, or a URL or connection string that embeds one (DATABASE_URL).
+var secretWords = []string{"KEY", "TOKEN", "SECRET", "PASS", "PWD", "CRED", "AUTH", "PRIVATE", "SESSION", "COOKIE", "SIG", "CERT",
+	"URL", "URI", "DSN", "CONN", "SALT", "OTP", "API", "LOGIN", "ACCOUNT", "NPMRC", "NETRC", "HEADER", "PROXY"}
+
+// MaySecretName reports a variable name that may hold a secret, read
+// broadly (printenv NAME and declare -p NAME print it, and only a name
+// that is not one is read-only): PWD and OLDPWD, the directories, aside.
+// SecretName (secrets.go) is the narrow reading: a name whose value is a
+// secret, whose printing is denied.
+func MaySecretName(n string) bool {
+	u := strings.ToUpper(n)
+	if u == "PWD" || u == "OLDPWD" {
+		return false
+	}
+	for _, w := range secretWords {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // assignValue judges NAME=VALUE set outside any command (export, declare,

@@ -66,6 +66,19 @@
 // parse classify made, so grants and a later path tier ask the same table
 // which words are read paths and which are written.
 //
+// The specs of the tools people grant wholesale are closed: every real
+// option is typed or listed in the spec's Untyped (options deliberately
+// left out, which a '*' grant then asks about). audit_test.go checks
+// each spec against the tool's real option list (testdata/options/*.txt,
+// taken from its --help, -h or manual). [Parsed.UntypedOptions] returns
+// the option words a spec could not type, and every option word of a
+// program or subcommand without a spec; grants asks about them under a
+// '*'. Specs can be one-dash with joined values (gcc -O2 -Wall, [Spec.Joined]),
+// take --no-NAME for any long NAME (git's parse-options, [Spec.Negate]),
+// or hand unknown options to the program they run (go test,
+// [Spec.Passthrough]). [HelpQuery] reports TOOL --help or TOOL --version,
+// which no rule applies to.
+//
 // The rules consume typed words instead of re-parsing argv: credential-read
 // looks at read roles (cat -v KEY reads, wc -c KEY and grep -l x KEY do
 // not), guard-self at written ones (find -fprint, sed -i, awk's print >

@@ -310,7 +310,8 @@ var modelCases = []denyCase{
 	{`mkfs.ext4 -F /dev/sda1`, "disk-format", ""},
 	{`cd /dev && mkfs.ext4 sda1.x`, "disk-format", ""},
 	{`mkfs.ext4 -F disk.img $DEV`, "disk-format", ""},
-	{`mkfs --version`, "disk-format", ""},
+	{`mkfs --version`, "", ""}, // prints and exits (issue 18)
+	{`mkfs --help /dev/sda1`, "disk-format", ""},
 	{`find . -name -delete`, "", ""},
 	// ---- .env files ask (a cat * grant does not cover them); templates are fine
 	{`cat .env`, "", "dotenv-read"},

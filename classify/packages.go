@@ -57,6 +57,9 @@ type pkgTool struct {
 }
 
 var npmVal = []string{"--registry", "--prefix", "-w", "--workspace", "--cache", "--tag", "--userconfig", "--omit", "--include", "--install-strategy", "-C", "--dir", "--filter", "--cwd", "--modules-folder"}
+
+// pnpmVal: pnpm's -w is --workspace-root, a flag (pnpm add -w PKG installs PKG).
+var pnpmVal = []string{"--registry", "--prefix", "--workspace", "--cache", "--tag", "--userconfig", "--omit", "--include", "--install-strategy", "-C", "--dir", "--filter", "-F", "--cwd", "--modules-folder"}
 var pipVal = []string{"-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-i", "--index-url", "--extra-index-url", "-t", "--target",
 	"--prefix", "--root", "-f", "--find-links", "--platform", "--python-version", "--implementation", "--abi", "--src", "--upgrade-strategy",
 	"--progress-bar", "--cache-dir", "--log", "--proxy", "--retries", "--timeout", "--trusted-host", "--cert", "--client-cert",
@@ -74,7 +77,7 @@ var aptVal = []string{"-o", "--option", "-t", "--target-release", "-c", "--confi
 var (
 	pkgNpm = []pkgTool{{eco: "npm", subs: []string{"install", "i", "add", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall"},
 		sep: "@", valOpts: npmVal, pin: "npm install NAME@VERSION"}}
-	pkgPnpm = []pkgTool{{eco: "npm", subs: []string{"add", "install", "i"}, sep: "@", valOpts: npmVal, pin: "pnpm add NAME@VERSION"}}
+	pkgPnpm = []pkgTool{{eco: "npm", subs: []string{"add", "install", "i"}, sep: "@", valOpts: pnpmVal, pin: "pnpm add NAME@VERSION"}}
 	pkgYarn = []pkgTool{{eco: "npm", subs: []string{"add"}, sep: "@", valOpts: npmVal, pin: "yarn add NAME@VERSION"}}
 	pkgBun  = []pkgTool{{eco: "npm", subs: []string{"add", "install", "i"}, sep: "@", valOpts: npmVal, pin: "bun add NAME@VERSION"}}
 	pkgPip  = []pkgTool{{eco: "pypi", subs: []string{"install"}, sep: "==", valOpts: pipVal, pin: "pip install NAME==VERSION", requirements: []string{"-r", "--requirement"}}}

@@ -20,6 +20,7 @@ func TestPackages(t *testing.T) {
 		{"npm install ./local ../x file:y https://x/y.tgz", "-"},
 		{"npm run build", "-"},
 		{"pnpm add zod@3.22.4", "npm:zod@3.22.4"},
+		{"pnpm add -w zod@3.22.4", "npm:zod@3.22.4"}, // -w is --workspace-root, a flag
 		{"yarn add react", "npm:react"},
 		{"pip install requests==2.31.0 'Flask[async]==3.0.0'", "pypi:requests@2.31.0 pypi:flask@3.0.0"},
 		{"pip install 'requests>=2' black~=24.0", "pypi:requests pypi:black"},

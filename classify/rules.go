@@ -3,6 +3,7 @@ package classify
 import (
 	"path"
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -164,6 +165,25 @@ func securityFile(p string) bool {
 	return kernelSwitchFile(p)
 }
 
+// HelpQuery reports a command that only asks a program for its help or
+// version: its one argument is --help or --version, literal, and its
+// command word a name looked up in PATH (not a path, not computed). Every
+// program guard knows prints and exits on it, so no rule applies: shred
+// --help, mkfs --help and sudo --version only print.
+func HelpQuery(c *Command) bool {
+	if len(c.Args) != 2 || c.Name == "" || strings.Contains(c.Args[0], "/") {
+		return false
+	}
+	for _, d := range c.Dynamic {
+		if d {
+			return false
+		}
+	}
+	return c.Args[1] == "--help" || c.Args[1] == "--version"
+}
+
+func (w *walker) helpQuery(c int) bool { return HelpQuery(&w.a.Commands[c]) }
+
 // judge runs every rule on every command and redirect target.
 func (w *walker) judge() {
 	var fetched []string // files a downloader wrote earlier in the text
@@ -179,6 +199,9 @@ func (w *walker) judge() {
 				w.hitDeny("download-exec", c)
 			}
 			continue
+		}
+		if w.helpQuery(c) {
+			continue // shred --help, sudo --version: the program prints and exits
 		}
 		for _, r := range denyRules {
 			if r.check != nil && r.check(w, c) {

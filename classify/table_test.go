@@ -1693,6 +1693,10 @@ func TestComposite(t *testing.T) {
 		{`cat </dev/null`, []string{CompNullRedir}},
 		{`FOO=1 ls`, []string{CompAssign}},
 		{`x=1`, []string{CompAssign}},
+		{`declare -p PATH HOME`, nil}, // prints two variables (issue 18)
+		{`declare -p`, []string{CompAssign}},
+		{`declare -p API_TOKEN`, []string{CompAssign}},
+		{`declare -p PATH x=1`, []string{CompAssign}},
 		{`(ls)`, []string{CompSubshell}},
 		{`{ ls; }`, []string{CompGroup}},
 		{"cat <<EOF\nx\nEOF", []string{CompHeredoc}},

@@ -176,22 +176,60 @@ func interpreters(name string) (opts string, ok bool) {
 		return "cC", true
 	case "deno", "tclsh", "awk", "jshell":
 		return "", true
+	// interpreters under other names: REPLs and language runtimes that
+	// evaluate an argument (-e/-c, or --eval, which every entry takes)
+	case "ipython", "ipython3", "guile", "jython", "bpython", "ptpython":
+		return "c", true
+	case "R", "ts-node", "tsx", "groovy", "elixir", "iex", "bb", "gnuplot", "dc", "racket", "julia", "jruby", "raku", "perl6", "rakudo",
+		"ghci", "clojure", "clj", "scala", "erl", "sbcl", "octave", "node-ts", "esno", "esr", "swipl", "gforth", "pike", "rexx", "regina":
+		return "e", true
+	case "escript", "runghc", "runhaskell", "php-cgi", "hhvm", "zx", "wish", "expectk", "ksh93":
+		return "", true
 	}
 	return "", false
 }
 
+// interpreterName reports an interpreter by its name, or under a
+// versioned spelling of it: python3.12, perl5.36.0, node18, ruby3.1,
+// php8.2, lua5.4 (the base name, then digits and dots).
 func interpreterName(name string) (string, bool) {
 	if opts, ok := interpreters(name); ok {
 		return opts, true
 	}
-	// python3.12, perl5.36 …
-	for _, base := range []string{"python3.", "python2.", "perl5."} {
-		if strings.HasPrefix(name, base) {
-			opts, _ := interpreters(strings.TrimRight(base, "."))
-			return opts, true
-		}
+	if base := UnversionedName(name); base != name {
+		return interpreters(base)
 	}
 	return "", false
+}
+
+// Interpreter reports whether name runs a program given as its
+// arguments' text or file (python, node, ruby, R, ipython, …), under any
+// versioned spelling.
+func Interpreter(name string) bool {
+	if name == "awk" {
+		return false // its program is typed (the awk spec) and judged by what it does
+	}
+	_, ok := interpreterName(name)
+	return ok
+}
+
+// UnversionedName strips a version from a program's name: the digits and
+// dots at its end, and a "-" before them (python3.11 → python, node18 →
+// node, perl5.36.0 → perl, python-3.12 → python). A name with no version,
+// or nothing but one, comes back unchanged.
+func UnversionedName(name string) string {
+	i := len(name)
+	for i > 0 && (name[i-1] >= '0' && name[i-1] <= '9' || name[i-1] == '.') {
+		i--
+	}
+	if i == len(name) || i == 0 || strings.Trim(name[i:], ".") == "" {
+		return name
+	}
+	base := strings.TrimSuffix(name[:i], "-")
+	if base == "" {
+		return name
+	}
+	return base
 }
 
 // unwrap finds what command c runs, if it is a wrapper, shell or interpreter.
@@ -1536,7 +1574,7 @@ func exShellCommand(ex string) (string, bool) {
 
 // scriptCommands returns the literal command lines in a script.
 func scriptCommands(name, script string) []string {
-	if SpecFor(name) == &editorSpec {
+	if s := SpecFor(name); s == &editorSpec || s == &nvimSpec {
 		// vim -c '!CMD', --cmd ':silent !CMD': an Ex command that runs CMD
 		if cmd, ok := exShellCommand(script); ok {
 			return []string{cmd}

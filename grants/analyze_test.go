@@ -18,6 +18,15 @@ func classifyWorks() bool {
 }
 
 var analyzeTable = []decideCase{
+	{name: "tmux chains a command after ;", cmd: "tmux ls \\; run-shell id", rules: []string{"global-grants allow tmux *"}, want: Ask, rule: RuleExecCapable},
+	{name: "tmux send-keys types into a shell", cmd: "tmux send-keys 'make deploy' Enter", rules: []string{"global-grants allow tmux *"}, want: Ask, rule: RuleExecCapable},
+	{name: "tmux ls under tmux *", cmd: "tmux ls", rules: []string{"global-grants allow tmux *"}, want: Allow},
+	{name: "sqlite3 .shell", cmd: "sqlite3 app.db '.shell id'", rules: []string{"global-grants allow sqlite3 *"}, want: Ask, rule: RuleExecCapable},
+	{name: "sqlite3 query", cmd: "sqlite3 -header app.db 'select * from t'", rules: []string{"global-grants allow sqlite3 *"}, want: Allow},
+	{name: "gh config set editor", cmd: "gh config set editor vim", rules: []string{"global-grants allow gh *"}, want: Ask, rule: RuleExecCapable},
+	{name: "gh pr list under gh *", cmd: "gh pr list --state open --limit 5", rules: []string{"global-grants allow gh *"}, want: Allow},
+	{name: "hyperfine is judged as its payload", cmd: "hyperfine 'make test'", rules: []string{"global-grants allow make test"}, want: Allow, rule: "make test"},
+	{name: "hyperfine with a payload not granted", cmd: "hyperfine 'make deploy'", rules: []string{"global-grants allow make test"}, want: Ask},
 	{name: "parse error denies", cmd: "ls (", rules: []string{"global-grants allow ls *"}, want: Deny, rule: classify.FailParse},
 	{name: "hard denylist beats allow", cmd: "rm -rf /", rules: []string{"global-grants allow rm *"}, want: Deny},
 	{name: "sudo denied", cmd: "sudo -n true", rules: []string{"global-grants allow sudo *"}, want: Deny},
@@ -188,7 +197,9 @@ func TestDecideThroughClassify(t *testing.T) {
 // liveDiffs are table cases the hand-built analyses and classify see
 // differently, with why.
 var liveDiffs = map[string]string{
-	"[ -f x ]": "classify marks [ as a glob, so a dynamic command word",
+	"[ -f x ]":              "classify marks [ as a glob, so a dynamic command word",
+	"printenv GITHUB_TOKEN": "classify denies printing a secret (secret-print); the hand-built analysis asks",
+	"printenv DATABASE_URL": "classify denies printing a secret (secret-print); the hand-built analysis asks",
 }
 
 // TestDecideTableThroughClassify runs the hand-built precedence table again

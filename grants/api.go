@@ -44,6 +44,7 @@ const (
 	RuleCompositeEach   = "composite-each"
 	RuleDynamicCommand  = "dynamic-command"
 	RuleExecCapable     = "exec-capable"
+	RuleUntyped         = "untyped-option" // an option guard cannot type, under a '*' (closed world)
 	RuleBuiltinReadonly = "builtin-readonly"
 	RuleEnvDump         = "env-dump"
 	RuleUnknown         = "unknown"

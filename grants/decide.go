@@ -34,7 +34,8 @@ type view struct {
 	off                  []int  // byte offset of each word in text
 	marked               bool
 	m                    marks
-	sp                   []span
+	sp                   []span // the sensitive words' spans
+	all                  []span // those and the untyped options' spans
 }
 
 type decider struct {
@@ -168,8 +169,10 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 		return Verdict{Decision: Allow, Rule: RuleEmpty, Reason: "nothing to run", Risk: RiskNone, Layer: LayerBuiltin}
 	}
 	// 5. composite; a redirect or heredoc that is a project write the
-	// write tier allows makes nothing composite (tiers.go, redirectsOK)
-	reasons := a.Composite
+	// write tier allows makes nothing composite (tiers.go, redirectsOK),
+	// and neither do 2>&1, >/dev/null, 2>/dev/null (issue 18: go test
+	// ./... >/dev/null 2>&1 is as grantable as go test ./...)
+	reasons := withoutNullRedirects(a.Composite)
 	projectWrite, gap := false, (*access)(nil)
 	if len(a.Redirects) > 0 {
 		projectWrite, gap = d.t.redirectsOK(a)
@@ -187,7 +190,7 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 		// 6-9. one simple command
 		j := d.judge(top[0], &a.Commands[top[0]], 0)
 		v = j.v
-		if !j.ok && (v.Rule == RuleUnknown || v.Rule == RuleExecCapable || v.Rule == RuleEnvDump) && v.Suggest == "" {
+		if !j.ok && (v.Rule == RuleUnknown || v.Rule == RuleExecCapable || v.Rule == RuleUntyped || v.Rule == RuleEnvDump) && v.Suggest == "" {
 			v.Suggest = Suggest(a.Commands[top[0]])
 		}
 	}
@@ -218,6 +221,21 @@ func decideSteps(a *classify.Analysis, s *Settings, f *Facts, tr *tracer) Verdic
 		v.Risk = maxRisk(v.Risk, RiskLow)
 	}
 	return v
+}
+
+// withoutNullRedirects drops the null-redirect reason: an fd duplicated
+// or sent to /dev/null changes nothing a grant covers.
+func withoutNullRedirects(reasons []string) []string {
+	if !slices.Contains(reasons, classify.CompNullRedir) {
+		return reasons
+	}
+	out := make([]string, 0, len(reasons))
+	for _, r := range reasons {
+		if r != classify.CompNullRedir {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // withoutRedirects drops the reasons a project write makes: redirect,
@@ -386,8 +404,12 @@ func (d *decider) marked(v *view, c *classify.Command) *view {
 	v.m.tiers = d.t
 	markCommand(&cc, &v.m)
 	for k, s := range v.m.sens {
+		sp := span{v.off[k], v.off[k] + len(c.Args[k])}
 		if s {
-			v.sp = append(v.sp, span{v.off[k], v.off[k] + len(c.Args[k])})
+			v.sp = append(v.sp, sp)
+		}
+		if s || k < len(v.m.untyped) && v.m.untyped[k] {
+			v.all = append(v.all, sp)
 		}
 	}
 	return v
@@ -532,7 +554,7 @@ func (d *decider) composite(top []int, reasons []string) Verdict {
 				d.tr.add("step 5 composite each: part %d is not allowed on its own (%s)", n+1, j.v.Rule)
 			}
 			ask.Reason = fmt.Sprintf("composite command (%s) with part %d not allowed on its own (%s): allow once or deny", list, n+1, j.v.Rule)
-			grantable := j.v.Rule == RuleUnknown || j.v.Rule == RulePackage && j.v.Suggest != "" && !j.v.OnceOnly
+			grantable := j.v.Rule == RuleUnknown || j.v.Rule == RuleUntyped || j.v.Rule == RulePackage && j.v.Suggest != "" && !j.v.OnceOnly
 			if blocked >= 0 || !grantable || strings.Contains(j.v.Reason, "not read-only here") {
 				// a grant would not make this part safe: a name computed
 				// at run time, a directory guard lost track of
@@ -685,14 +707,22 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 		return j
 	}
 	v := d.marked(d.view(i, c), c)
+	if d.s.BuiltinReadonly && classify.HelpQuery(c) && !v.m.all {
+		// TOOL --help, TOOL --version, whatever TOOL is: it prints and exits
+		if tr != nil {
+			tr.add("step 8 command %s: %s --help/--version only prints", label(i), name)
+		}
+		return judgement{ok: true, v: Verdict{Decision: Allow, Rule: RuleBuiltinReadonly, Reason: name + " only prints its help or version",
+			Risk: RiskNone, Layer: LayerBuiltin}}
+	}
 
 	// 7. allow grants; step 6's exec-capable check is a '*' that matches
 	// only when it may cover sensitive words.
-	execReason := ""
+	execReason, execRuleID := "", RuleExecCapable
 	var execRule *Rule
 	for _, ri := range d.allows {
 		r := &d.s.Rules[ri]
-		strict := matchPattern(r.Pattern, v.text, v.sp) && (!v.m.all || !strings.Contains(r.Pattern, "*"))
+		strict := matchPattern(r.Pattern, v.text, v.all) && (!v.m.all || !strings.Contains(r.Pattern, "*"))
 		if strict {
 			if tr != nil {
 				tr.add("step 7 command %s: allow %q [%s] matches", label(i), r.Pattern, ruleWhere(r))
@@ -701,12 +731,22 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 			out.Risk = RiskLow
 			return judgement{ok: true, v: out}
 		}
-		if v.m.any && matchPattern(r.Pattern, v.text, nil) {
+		execOK := matchPattern(r.Pattern, v.text, v.sp) && (!v.m.all || !strings.Contains(r.Pattern, "*"))
+		if v.m.any && !execOK && matchPattern(r.Pattern, v.text, nil) {
 			if tr != nil {
 				tr.add("step 6 command %s: allow %q [%s] would match, but its * may not cover an exec-capable argument: %s", label(i), r.Pattern, ruleWhere(r), v.m.reason)
 			}
 			if execReason == "" {
-				execReason, execRule = v.m.reason, r
+				execReason, execRule = "exec-capable argument: "+v.m.reason, r
+			}
+			continue
+		}
+		if v.m.ureason != "" && execOK {
+			if tr != nil {
+				tr.add("step 6 command %s: allow %q [%s] would match, but its * may not cover an option guard cannot type: %s", label(i), r.Pattern, ruleWhere(r), v.m.ureason)
+			}
+			if execReason == "" {
+				execReason, execRuleID, execRule = v.m.ureason, RuleUntyped, r
 			}
 			continue
 		}
@@ -717,6 +757,13 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 
 	if out, ok := d.structAllow(i, c, v); ok {
 		return judgement{ok: true, v: out}
+	}
+
+	// a benchmark runner is judged by what it runs (hyperfine 'make test'
+	// is make test), when its own options write nothing outside the
+	// project and every command it runs is allowed
+	if j, ok := d.payload(i, c, v, depth); ok {
+		return j
 	}
 
 	// wrappers judged by what they run
@@ -787,9 +834,16 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 		}
 	}
 
-	if execReason != "" {
-		return judgement{v: Verdict{Decision: Ask, Rule: RuleExecCapable, Reason: "exec-capable argument: " + execReason,
-			Risk: RiskHigh, Layer: execRule.Layer, File: execRule.File, Line: execRule.Line}}
+	// An option a '*' grant cannot cover asks, unless the built-in
+	// read-only set (which reads the options itself) allows the command:
+	// a grant of ls * must not make ls -la ask where no grant allows it.
+	execAsk := judgement{v: Verdict{Decision: Ask, Rule: execRuleID, Reason: execReason, Risk: RiskHigh}}
+	if execRule != nil {
+		execAsk.v.Layer, execAsk.v.File, execAsk.v.Line = execRule.Layer, execRule.File, execRule.Line
+	}
+	untypedOnly := execReason != "" && execRuleID == RuleUntyped
+	if execReason != "" && !untypedOnly {
+		return execAsk
 	}
 	if innerFail != nil {
 		return judgement{v: *innerFail}
@@ -827,16 +881,81 @@ func (d *decider) judge(i int, c *classify.Command, depth int) judgement {
 			}
 			tr.add("step 8 command %s: built-in read-only set: %s", label(i), why)
 		}
+		if untypedOnly {
+			return execAsk
+		}
 		if why != "" && why != "not in the set" {
 			return judgement{v: d.unknown(c, why)}
 		}
 	} else if tr != nil {
 		tr.add("step 8: built-in read-only set is off (builtin_readonly = false)")
 	}
+	if untypedOnly {
+		return execAsk
+	}
 	if tr != nil {
 		tr.add("step 9 command %s: nothing covers it, unknown = %q", label(i), d.s.Unknown)
 	}
 	return judgement{v: d.unknown(c, "")}
+}
+
+// payloadRunners run the command lines they are given, unchanged, and
+// are judged by them.
+func payloadRunners(name string) bool { return name == "hyperfine" }
+
+// payload judges a payload runner (hyperfine) by the commands it runs: ok
+// when its only sensitive words are those command lines (no --shell, no
+// write outside the project, no option guard cannot type) and each
+// command is allowed on its own.
+func (d *decider) payload(i int, c *classify.Command, v *view, depth int) (judgement, bool) {
+	if i < 0 || !payloadRunners(commandName(c)) || c.Wrap != classify.WrapNone || c.Opaque {
+		return judgement{}, false
+	}
+	p := c.Words()
+	for k, s := range v.m.sens {
+		if k < len(v.m.untyped) && v.m.untyped[k] {
+			return judgement{}, false
+		}
+		if !s {
+			continue
+		}
+		program := false
+		for _, wd := range p.Words {
+			if wd.Arg == k && wd.Role == classify.RoleProgram && wd.Name != "shell" && wd.Name != "S" {
+				program = true
+			}
+			if wd.Name != "" && wd.Arg == k-1 && wd.Role == classify.RoleProgram && wd.Name != "shell" && wd.Name != "S" {
+				program = true // -p CMD: the option word before its value
+			}
+		}
+		if !program {
+			return judgement{}, false
+		}
+	}
+	var first Verdict
+	risk, n := RiskNone, 0
+	for k := range d.a.Commands {
+		if d.a.Commands[k].Parent != i {
+			continue
+		}
+		j := d.judge(k, &d.a.Commands[k], depth+1)
+		if !j.ok {
+			return judgement{}, false
+		}
+		if n == 0 {
+			first = j.v
+		}
+		n++
+		risk = maxRisk(risk, j.v.Risk)
+	}
+	if n == 0 {
+		return judgement{}, false
+	}
+	if d.tr != nil {
+		d.tr.add("command %s: %s is judged by what it runs, and everything it runs is allowed", label(i), commandName(c))
+	}
+	first.Risk = risk
+	return judgement{ok: true, v: first}, true
 }
 
 func label(i int) string {

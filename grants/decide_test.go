@@ -55,6 +55,68 @@ var decideTable = []decideCase{
 	{name: "untrusted project deny applies", cmd: "make deploy", rules: []string{"project deny make deploy*", "global-grants allow make *"}, want: Deny},
 	{name: "untrusted project ask applies", cmd: "make deploy", rules: []string{"project ask make deploy*", "global-grants allow make *"}, want: Ask, rule: "make deploy*"},
 
+	// closed world under a *: an option guard cannot type is asked
+	{name: "unknown npm option under npm *", cmd: "npm run build --frobnicate=x", rules: []string{"global-grants allow npm *"}, want: Ask, rule: RuleUntyped},
+	{name: "npm --editor runs a program", cmd: "npm run build --editor=vi", rules: []string{"global-grants allow npm *"}, want: Ask, rule: RuleExecCapable},
+	{name: "npm config keys as options", cmd: "npm ci --prefer-offline --no-audit --no-fund --loglevel=warn", rules: []string{"global-grants allow npm *"}, want: Allow},
+	{name: "unknown git option under git *", cmd: "git log --frobnicate", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleUntyped},
+	{name: "literal pattern covers an unknown option", cmd: "git log --frobnicate", rules: []string{"global-grants allow git log --frobnicate*"}, want: Allow},
+	{name: "typed git log options under git *", cmd: "git log --oneline --graph --all -n 5", rules: []string{"global-grants allow git *"}, want: Allow},
+	{name: "negated git option under git *", cmd: "git commit --no-gpg-sign --no-signoff -m x", rules: []string{"global-grants allow git *"}, want: Allow},
+	{name: "spec-less program: operands only under *", cmd: "mytool build x", rules: []string{"global-grants allow mytool *"}, want: Allow},
+	{name: "spec-less program: an option asks under *", cmd: "mytool build --fast", rules: []string{"global-grants allow mytool *"}, want: Ask, rule: RuleUntyped},
+	{name: "spec-less program: after -- is an operand", cmd: "mytool build -- --fast", rules: []string{"global-grants allow mytool *"}, want: Allow},
+	{name: "a project script's options are its own", cmd: "./run-tests.sh -v", rules: []string{"global-grants allow ./run-tests.sh *"}, want: Allow},
+	{name: "a dynamic word of a program without a spec may be an option", cmd: "mytool build $X", rules: []string{"global-grants allow mytool *"}, want: Ask, rule: RuleUntyped},
+	{name: "a number is no option", cmd: "kill -9 123", rules: []string{"global-grants allow kill *"}, want: Allow},
+	{name: "help under *", cmd: "mytool --help", rules: []string{"global-grants allow mytool *"}, want: Allow},
+	{name: "an unknown git option leaves the read-only set", cmd: "git log --frobnicate", want: Ask},
+	{name: "an unknown ls option does not leave the read-only set", cmd: "ls -la", want: Allow, rule: RuleBuiltinReadonly},
+
+	// friction the red team found (issue 18 §7): harmless, so allowed
+	{name: "shred --help prints", cmd: "shred --help", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "mkfs --help prints", cmd: "mkfs --help", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "sudo --version prints", cmd: "sudo --version", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "any tool --version", cmd: "mytool --version", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "a path --help is a program guard cannot see", cmd: "./tool --help", want: Ask},
+	{name: "printenv of a plain name", cmd: "printenv HOME", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "printenv of a secret name", cmd: "printenv GITHUB_TOKEN", want: Ask},
+	{name: "printenv of a URL", cmd: "printenv DATABASE_URL", want: Ask},
+	{name: "git remote -v", cmd: "git remote -v", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "git remote get-url", cmd: "git remote get-url origin", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "git remote add is no query", cmd: "git remote add up https://x", want: Ask},
+	{name: "git tag -l", cmd: "git tag -l 'v1.*'", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "git tag NAME makes one", cmd: "git tag v1", want: Ask},
+	{name: "git config --get of a plain key", cmd: "git config --get user.email", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "git config --get of a credential key", cmd: "git config --get http.extraheader", want: Ask},
+	{name: "git config sets", cmd: "git config user.email x@y", want: Ask},
+	{name: "kill -l", cmd: "kill -l", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "od on a project file", cmd: "od -c README.md", want: Allow},
+	{name: "strings on a project file", cmd: "strings a.out", want: Allow},
+	{name: "fold on a project file", cmd: "fold -w 80 x.txt", want: Allow},
+	{name: "git -c of a harmless key under git *", cmd: "git -c color.ui=always log", rules: []string{"global-grants allow git *"}, want: Allow},
+	{name: "git -c of a key guard does not know", cmd: "git -c frob.x=1 log", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},
+	{name: "git config of a key guard does not know", cmd: "git config frob.x 1", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},
+	{name: "npm pkg set of a harmless key", cmd: "npm pkg set version=1.2.3", rules: []string{"global-grants allow npm *"}, want: Allow},
+	{name: "npm pkg set of scripts", cmd: "npm pkg set scripts.test=x", rules: []string{"global-grants allow npm *"}, want: Ask, rule: RuleExecCapable},
+	{name: "npm config set of a harmless key", cmd: "npm config set loglevel warn", rules: []string{"global-grants allow npm *"}, want: Allow},
+	{name: "npm config set script-shell", cmd: "npm config set script-shell /bin/x", rules: []string{"global-grants allow npm *"}, want: Ask, rule: RuleExecCapable},
+	{name: "mvn everyday options under mvn *", cmd: "mvn -B -q -ntp clean install -DskipTests -pl core -am", rules: []string{"global-grants allow mvn *"}, want: Allow},
+	{name: "mvn -f another POM runs its plugins", cmd: "mvn -f /tmp/x/pom.xml install", rules: []string{"global-grants allow mvn *"}, want: Ask, rule: RuleExecCapable},
+	{name: "gradle init script", cmd: "gradle --init-script /tmp/x.gradle build", rules: []string{"global-grants allow gradle *"}, want: Ask, rule: RuleExecCapable},
+	{name: "cmake configure and build", cmd: "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -G Ninja", rules: []string{"global-grants allow cmake *"}, want: Allow},
+	{name: "eslint --fix", cmd: "eslint . --fix --max-warnings 0", rules: []string{"global-grants allow eslint *"}, want: Allow},
+	{name: "eslint --rulesdir loads code", cmd: "eslint --rulesdir /tmp/r .", rules: []string{"global-grants allow eslint *"}, want: Ask, rule: RuleExecCapable},
+	{name: "bazel targets are labels, not paths", cmd: "bazel test //...", rules: []string{"global-grants allow bazel *"}, want: Allow},
+	{name: "bazel --run_under runs a program", cmd: "bazel run //x --run_under=gdb", rules: []string{"global-grants allow bazel *"}, want: Ask, rule: RuleExecCapable},
+	{name: "2>&1 is no composite", cmd: "go test ./... 2>&1", rules: []string{"global-grants allow go test *"}, want: Allow, rule: "go test *"},
+	{name: "2>/dev/null 2>&1 is no composite", cmd: "go test ./... 2>/dev/null 2>&1", rules: []string{"global-grants allow go test *"}, want: Allow, rule: "go test *"},
+	{name: "a read-only command with 2>/dev/null", cmd: "ls missing 2>/dev/null", want: Allow},
+	{name: "awk comparison is no redirect", cmd: "awk 'NR > 5' x.txt", want: Allow, rule: RuleBuiltinReadonly},
+	{name: "awk comparison under awk *", cmd: "awk 'NR>1 && NF > 2 {print}' x.txt", rules: []string{"global-grants allow awk *"}, want: Allow},
+	{name: "awk print > FILE writes", cmd: "awk '{print > \"out\"}' x.txt", rules: []string{"global-grants allow awk *"}, want: Ask, rule: RuleExecCapable},
+	{name: "awk ENVIRON prints the environment", cmd: "awk 'BEGIN{print ENVIRON[\"TOKEN\"]}'", want: Ask},
+
 	// exec-capable arguments under a *
 	{name: "git -c under git *", cmd: "git -c core.pager=sh log", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},
 	{name: "git -C under git *", cmd: "git -C /tmp/x status", rules: []string{"global-grants allow git *"}, want: Ask, rule: RuleExecCapable},
@@ -111,7 +173,10 @@ var decideTable = []decideCase{
 	{name: "awk pipe", cmd: "awk '{print | \"sh\"}' f", rules: []string{"global-grants allow awk *"}, want: Ask, rule: RuleExecCapable},
 	{name: "awk -f", cmd: "awk -f prog.awk f", rules: []string{"global-grants allow awk *"}, want: Ask, rule: RuleExecCapable},
 	{name: "awk print", cmd: "awk -F: '{print $1}' f", rules: []string{"global-grants allow awk *"}, want: Allow},
-	{name: "sort -o", cmd: "sort -o out in", rules: []string{"global-grants allow sort *"}, want: Ask, rule: RuleExecCapable},
+	{name: "sort -o into the project", cmd: "sort -o out in", rules: []string{"global-grants allow sort *"}, want: Allow},
+	{name: "sort -o outside the project", cmd: "sort -o /etc/out in", rules: []string{"global-grants allow sort *"}, want: Ask, rule: RuleExecCapable},
+	{name: "curl -o into the project", cmd: "curl -o page.html https://example.com", rules: []string{"global-grants allow curl *"}, want: Ask, rule: RuleNetwork}, // the host, not -o
+	{name: "curl -o outside the project", cmd: "curl -o ~/.bashrc https://example.com", rules: []string{"global-grants allow curl *"}, want: Ask, rule: RuleExecCapable},
 	{name: "sort --compress-program", cmd: "sort --compress-program=sh in", rules: []string{"global-grants allow sort *"}, want: Ask, rule: RuleExecCapable},
 	{name: "rsync -e bundled", cmd: "rsync -avze sh a b", rules: []string{"global-grants allow rsync *"}, want: Ask, rule: RuleExecCapable},
 	{name: "rsync plain", cmd: "rsync -avz a b", rules: []string{"global-grants allow rsync *"}, want: Allow},
@@ -363,6 +428,13 @@ func TestValidatePattern(t *testing.T) {
 		{Allow, "bash"}, {Allow, "sh"}, {Allow, "/bin/sh"}, {Allow, "bash -s"}, {Allow, "python3 -"}, {Allow, "sh /dev/stdin"},
 		// go run MODULE@VERSION runs any code, like node * (issue 8)
 		{Allow, "go *"}, {Allow, "/usr/local/go/bin/go *"},
+		// interpreters under other spellings (issue 18)
+		{Allow, "python3.11 *"}, {Allow, "perl5.36.0 *"}, {Allow, "node18 *"}, {Allow, "ruby3.1 *"}, {Allow, "php8.2 *"}, {Allow, "lua5.4 *"},
+		{Allow, "python3.* *"}, {Allow, "node1* *"}, {Allow, "/usr/bin/python3.12 *"}, {Allow, "bash5.2 *"},
+		{Allow, "R *"}, {Allow, "ts-node *"}, {Allow, "tsx *"}, {Allow, "ipython *"}, {Allow, "guile *"}, {Allow, "sbcl *"}, {Allow, "groovy *"},
+		{Allow, "elixir *"}, {Allow, "erl *"}, {Allow, "octave *"}, {Allow, "gnuplot *"}, {Allow, "dc *"}, {Allow, "bb *"},
+		// download-and-run
+		{Allow, "uvx *"},
 	}
 	for _, tc := range bad {
 		if err := ValidatePattern(tc.kind, tc.p); err == nil {
@@ -375,6 +447,7 @@ func TestValidatePattern(t *testing.T) {
 	}{
 		{Allow, "git *"}, {Allow, "go test *"}, {Allow, "go build *"}, {Allow, "bash ./scripts/ci.sh *"}, {Allow, "python3 manage.py *"},
 		{Deny, "bash *"}, {Ask, "python *"}, {Deny, "bash"}, {Allow, "npm install *"}, {Allow, "python3 -m pytest *"},
+		{Allow, "python3.11 -m pytest *"}, {Allow, "sha256sum *"}, {Allow, "mytool *"}, {Allow, "node18 server.js *"},
 	}
 	for _, tc := range good {
 		if err := ValidatePattern(tc.kind, tc.p); err != nil {

@@ -15,11 +15,12 @@
 //     in wrappers, substitutions, bash -c): deny;
 //  4. a built-in destructive pattern (classify's Ask hits) or an ask rule:
 //     ask, allow-once only, since a stored allow could never override it;
-//  5. composite text: ask, allow-once only; with composite = "each" a
-//     composite of only |, &&, ||, ; and benign redirects (2>&1,
-//     2>/dev/null) is allowed when every top-level part is allowed on its
-//     own by steps 6 to 8;
-//  6. a dynamic command word ($x args): ask; an exec-capable argument under
+//  5. composite text: ask, allow-once only; 2>&1, >/dev/null and
+//     2>/dev/null make nothing composite; with composite = "each" a
+//     composite of only |, &&, || and ; is allowed when every top-level
+//     part is allowed on its own by steps 6 to 8;
+//  6. a dynamic command word ($x args): ask; an exec-capable argument, or
+//     an option the argument model cannot type (rule untyped-option), under
 //     a '*' of an allow pattern: ask, naming the option;
 //  7. an allow rule matches: allow, risk low;
 //  8. the built-in read-only set (ls, cat, grep, git status|log|diff|…,
@@ -67,6 +68,27 @@
 // value (sort -to, curl -Ho) is not an option. An option the spec cannot
 // type, or an ambiguous abbreviation, fails closed: it counts when it
 // could be one of the entry's options.
+//
+// # Closed world under '*'
+//
+// A '*' covers only what guard can read. An option the command's spec
+// does not type (classify.Parsed.UntypedOptions: unknown to the spec, an
+// ambiguous abbreviation, or any option of a program or subcommand guard
+// has no spec for) is marked untyped: a '*' does not cover it, the
+// verdict is ask with rule untyped-option and a reason that names it
+// ("npm run: --frobnicate is not an option guard knows; asked"), and
+// Suggest keeps it literal. Untyped options are no reason to leave the
+// read-only set (git's aside: its spec is audited whole). A word
+// computed at run time ($X) of a program without a spec may be any
+// option, and is untyped too; a project script run as ./script keeps its
+// options, which are as opaque as its operands. [UntypedNote] tells
+// grants add that 'mytool *' covers mytool's operands only. Interpreters under other names and versions
+// (python3.11, node18, R, ipython) are refused as '*' patterns, and
+// download-and-run (uvx, pipx run, uv tool run, nix run) is marked whole.
+// Config that stores a command is judged by key against allowlists of
+// harmless keys (gitHarmlessKeys, npmPkgKeys, npmConfigKeys,
+// ghConfigKeys). TOOL --help and TOOL --version of any program are
+// read-only (classify.HelpQuery).
 //
 // Pass-through wrappers are judged by what they run: timeout 60 go test ./...
 // is allowed by "go test *", bash -c 'ls' by the read-only set (the list is

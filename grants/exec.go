@@ -43,7 +43,7 @@ var execTable = []execRule{
 		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
 	{ID: "find-write", Progs: []string{"find"}, Check: checkFindWrite,
 		Reason: "find -delete/-fprint/-fls deletes or writes files"},
-	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Opts: []string{"c", "config-env"},
+	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Opts: []string{"config-env"}, Check: checkGitC,
 		Reason: "git -c/--config-env sets config that can run programs (core.pager, alias.*)"},
 	{ID: "git-elsewhere", Progs: []string{"git"}, Global: true, Opts: []string{"C", "git-dir", "work-tree", "exec-path"},
 		Reason: "git -C/--git-dir/--work-tree/--exec-path points git at another repository or program"},
@@ -105,8 +105,8 @@ var execTable = []execRule{
 		Reason: "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"},
 	{ID: "scp-program", Progs: []string{"scp", "sftp"}, Opts: []string{"S", "o", "F", "D"},
 		Reason: "scp -S/-o/-F runs another program"},
-	{ID: "sort-write", Progs: []string{"sort"}, Opts: []string{"output", "compress-program", "o"},
-		Reason: "sort -o/--compress-program writes a file or runs a program"},
+	{ID: "sort-write", Progs: []string{"sort"}, Opts: []string{"compress-program"},
+		Reason: "sort --compress-program runs a program"},
 	{ID: "zip-test", Progs: []string{"zip"}, Opts: []string{"unzip-command"}, Check: checkZipTT,
 		Reason: "zip -TT/--unzip-command runs another program"},
 	{ID: "sed-inplace", Progs: []string{"sed", "gsed"}, Opts: []string{"in-place", "i"},
@@ -119,8 +119,10 @@ var execTable = []execRule{
 		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
 	{ID: "man-pager", Progs: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
 		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
-	{ID: "vim-command", Progs: []string{"vim", "vi", "nvim", "view", "vimdiff", "gvim", "rvim", "ex"}, Opts: []string{"cmd", "S", "u", "c"}, Words: []string{"+*"},
-		Reason: "vim -c/+cmd/--cmd/-S runs editor commands"},
+	{ID: "vim-command", Progs: []string{"vim", "vi", "nvim", "view", "vimdiff", "gvim", "rvim", "ex"}, Opts: []string{"cmd", "S", "u", "U", "s", "l", "c"}, Words: []string{"+*"},
+		Reason: "vim -c/+cmd/--cmd/-S/-s (nvim -l) runs editor commands or a script"},
+	{ID: "emacs-lisp", Progs: []string{"emacs", "emacsclient"}, Opts: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory"},
+		Reason: "emacs --eval/-l/-f/--script runs Lisp"},
 	{ID: "go-exec", Progs: []string{"go"}, Sub: []string{"test", "run", "build", "install", "vet", "generate", "list", "get", "mod", "tool", "fix"},
 		Opts:   []string{"exec", "toolexec", "vettool", "overlay", "modfile", "C"},
 		Reason: "go -exec/-toolexec/-vettool/-overlay runs another program or reads build inputs from elsewhere"},
@@ -133,6 +135,18 @@ var execTable = []execRule{
 	{ID: "docker-host", Progs: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run", "exec", "create"},
 		Opts:   []string{"volume", "mount", "device", "volumes-from", "privileged", "cap-add", "pid", "userns", "security-opt", "v"},
 		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
+	{ID: "compose-host", Progs: []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"}, Check: checkComposeHost,
+		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
+	{ID: "download-run", Progs: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx", "pre-commit"}, Check: checkDownloadRun,
+		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
+	{ID: "cc-plugin", Progs: []string{"gcc", "g++", "cc", "c++", "clang", "clang++"}, Check: checkCCPlugin,
+		Reason: "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program"},
+	{ID: "tmux-command", Progs: []string{"tmux"}, Check: checkTmux,
+		Reason: "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"},
+	{ID: "gh-config", Progs: []string{"gh"}, Check: checkGh,
+		Reason: "gh config set of a program or socket, gh alias set and gh extension install run programs"},
+	{ID: "sqlite-dot", Progs: []string{"sqlite3"}, Check: checkSqlite,
+		Reason: "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files"},
 	{ID: "gdb-command", Progs: []string{"gdb"}, Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch"},
 		Reason: "gdb -ex/-batch runs debugger commands"},
 	{ID: "runs-program", Progs: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
@@ -141,8 +155,8 @@ var execTable = []execRule{
 		Reason: "base64 -o writes a file"},
 	{ID: "npm-exec", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
 		Reason: "npm exec/npx runs a package's program"},
-	{ID: "curl-output", Progs: []string{"curl"}, Opts: []string{"output", "config", "output-dir", "o", "K"},
-		Reason: "curl -o/-K writes a file or reads options from one"},
+	{ID: "curl-output", Progs: []string{"curl"}, Opts: []string{"config", "K"},
+		Reason: "curl -K reads its options from a file"},
 }
 
 // typedWords is the argument model's parse of c, with docker's
@@ -174,6 +188,73 @@ type marks struct {
 	// tiers, when set, knows the user's write grants: a write outside the
 	// project that one covers is not marked (tiers.go, writeGranted).
 	tiers *tiers
+	// untyped are the option words the argument model could not type
+	// (closed world under '*'): a '*' does not cover them either, but
+	// they are no reason to leave the read-only set. ureason names the
+	// first: "npm: --editor is not an option guard knows; asked".
+	untyped []bool
+	ureason string
+}
+
+// markUntyped marks the option words c's spec (or the lack of one) does
+// not type: under a '*' grant guard asks about what it cannot read.
+// Wrappers, shells and interpreters are marked whole already.
+func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
+	m.untyped = make([]bool, len(c.Args))
+	if c.Name == "" || len(c.Args) < 2 || c.Wrap != classify.WrapNone || c.Opaque {
+		return
+	}
+	if strings.HasPrefix(c.Args[0], "./") && classify.SpecFor(c.Name) == nil {
+		return // the project's own script: its options are its own, like its operands
+	}
+	name := c.Name
+	if c.Name != "go" && (interpreterLike(c.Name) || classify.SpecFor(c.Name) == classify.SpecFor("python3")) {
+		// python -m pytest is pytest; the rest is judged by what it runs
+		q, ok := pytestWords(c, p)
+		if !ok {
+			return
+		}
+		p, name = q, "pytest"
+	}
+	// a word computed at run time may turn out to be any option of a
+	// program guard has no spec for: $X, "$@" (./$X, "$DIR"/x and a word
+	// after -- cannot). A spec's options are typed, and the exec table
+	// marks a dynamic word of the programs it knows.
+	dashdash := classify.SpecFor(name) != nil
+	for i := 1; i < len(c.Args); i++ {
+		if c.Args[i] == "--" && !dyn(c, i) {
+			dashdash = true
+		}
+		if dashdash || !dyn(c, i) || m.sens[i] || !mayBeOption(c.Args[i]) {
+			continue
+		}
+		m.untyped[i] = true
+		if m.ureason == "" {
+			m.ureason = name + ": " + c.Args[i] + " is computed at run time and may be an option guard cannot type; asked"
+		}
+	}
+	for _, w := range p.UntypedOptions(c.Args) {
+		if isHelpWord(c.Args[w.Arg]) || m.sens[w.Arg] {
+			continue
+		}
+		m.untyped[w.Arg] = true
+		if w.Name != "" && w.Val == "" && w.Arg+1 < len(c.Args) && !strings.HasPrefix(c.Args[w.Arg+1], "-") {
+			m.untyped[w.Arg+1] = true // its value may be the next word
+		}
+		if m.ureason == "" {
+			opt := classify.OptionSpelling(c.Args, w)
+			switch {
+			case classify.SpecFor(name) == nil:
+				m.ureason = name + ": guard has no spec of " + name + "'s options, so " + opt + " is not one it knows; asked"
+			case !p.Spec && p.Sub >= 0:
+				m.ureason = c.Name + " " + c.Args[p.Sub] + ": guard has no spec of this subcommand, so " + opt + " is not an option it knows; asked"
+			case p.Sub >= 0 && p.Sub < w.Arg:
+				m.ureason = c.Name + " " + c.Args[p.Sub] + ": " + opt + " is not an option guard knows; asked"
+			default:
+				m.ureason = name + ": " + opt + " is not an option guard knows; asked"
+			}
+		}
+	}
 }
 
 func (m *marks) mark(i int, reason string) {
@@ -262,11 +343,11 @@ func markCommand(c *classify.Command, m *marks) {
 			}
 		}
 	}
-	if parsed {
-		markRoles(c, m, &p)
-	} else {
-		markRoles(c, m, nil)
+	if !parsed {
+		p = typedWords(c)
 	}
+	markRoles(c, m, &p)
+	markUntyped(c, m, p)
 	markSecrets(c, m)
 	if known && c.Dynamic != nil {
 		for i := 1; i < len(c.Args) && i < len(c.Dynamic); i++ {
@@ -316,6 +397,215 @@ func unresolved(wd classify.Word, names []string) bool {
 		}
 	}
 	return false
+}
+
+// checkDownloadRun marks a download-and-run from its run word on: uvx,
+// pip-run and npx whole, pipx run, uv tool run (and uv x), nix run, nix
+// shell, nix-shell --run/--command. No '*' covers what they fetch.
+func checkDownloadRun(c *classify.Command, p classify.Parsed, m *marks) {
+	const why = "uvx/pipx run/uv tool run/nix run download a package and run it"
+	from := -1
+	words := c.Args
+	ops := []int{}
+	for i := 1; i < len(words); i++ {
+		if !strings.HasPrefix(words[i], "-") {
+			ops = append(ops, i)
+		}
+	}
+	op := func(k int) string {
+		if k < len(ops) {
+			return words[ops[k]]
+		}
+		return ""
+	}
+	switch c.Name {
+	case "uvx", "pip-run", "npx", "bunx", "pnpx":
+		from = 1
+	case "pipx":
+		if op(0) == "run" {
+			from = ops[0]
+		}
+	case "pre-commit":
+		if op(0) == "try-repo" {
+			from = ops[0]
+		}
+	case "uv":
+		if op(0) == "tool" && (op(1) == "run" || op(1) == "x") {
+			from = ops[1]
+		} else if op(0) == "x" {
+			from = ops[0]
+		}
+	case "nix":
+		if op(0) == "run" || op(0) == "shell" || op(0) == "develop" {
+			from = ops[0]
+		}
+	case "nix-shell":
+		for i, w := range words {
+			if w == "--run" || w == "--command" || w == "-p" || w == "--packages" {
+				from = i
+				break
+			}
+		}
+	}
+	if from < 1 {
+		return
+	}
+	for i := from; i < len(words); i++ {
+		if !isHelpWord(words[i]) {
+			m.mark(i, why)
+		}
+	}
+}
+
+// sqliteDotSafe are the dot-commands that only print or set how sqlite3
+// prints; any other (.shell, .system, .output, .once, .import, .read,
+// .load, .open, .save, .backup, .cd, .log, .archive, …) runs a program or
+// touches another file.
+var sqliteDotSafe = []string{"tables", "table", "schema", "fullschema", "headers", "header", "mode", "indexes", "indices", "databases", "width",
+	"nullvalue", "timer", "stats", "help", "quit", "exit", "show", "separator", "print", "dump", "dbinfo", "eqp", "explain", "echo", "changes",
+	"bail", "count", "lint"}
+
+// sqliteSQLUnsafe are SQL words that load code, write or read files, run
+// an editor, or open another database.
+var sqliteSQLUnsafe = []string{"load_extension", "writefile", "readfile", "edit(", "attach", "vacuum into", "fts3_tokenizer", "sqlar_"}
+
+// sqliteScriptUnsafe reports SQL or dot-commands that do more than query.
+func sqliteScriptUnsafe(s string) bool {
+	low := strings.ToLower(s)
+	for _, w := range sqliteSQLUnsafe {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	for _, line := range strings.Split(low, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, ".") {
+			continue
+		}
+		name, _, _ := strings.Cut(line[1:], " ")
+		name = strings.TrimRight(name, ";")
+		if !slices.Contains(sqliteDotSafe, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSqlite marks sqlite3's SQL and -cmd text with a dot-command or SQL
+// function that runs a program or touches another file.
+func checkSqlite(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
+		if wd.Role == classify.RoleScript && sqliteScriptUnsafe(wd.Val) {
+			m.markWord(c, wd, "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files")
+		}
+	}
+}
+
+// checkCCPlugin marks the compiler's values of -f and -W that load or
+// run a program: -fplugin-arg-…, -fuse-ld=/path (clang runs any linker
+// named by a path), -Wl,-plugin / --plugin.
+func checkCCPlugin(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
+		v := strings.ToLower(wd.Val)
+		switch {
+		case wd.Name == "f" && (strings.HasPrefix(v, "plugin") || strings.HasPrefix(v, "use-ld=") && strings.Contains(v, "/")),
+			wd.Name == "W" && strings.Contains(v, "plugin"):
+			m.markWord(c, wd, "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program")
+		}
+	}
+}
+
+// mayBeOption reports a dynamic word, as written, that may expand to a
+// word starting with a dash: one that starts with an expansion ($X,
+// "$X", ${X}, $(…), `…`), not with literal text (./$X, x$Y).
+func mayBeOption(src string) bool {
+	src = strings.TrimLeft(src, "\"'")
+	return src == "" || src[0] == '$' || src[0] == '`' || src[0] == '-'
+}
+
+// tmuxRuns are the tmux commands that run a command line, type into a
+// shell, load commands or set what later panes run.
+var tmuxRuns = []string{"run-shell", "run", "if-shell", "if", "set-hook", "source-file", "source", "send-keys", "send", "new-window", "neww",
+	"new-session", "new", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "pipe-pane", "pipep",
+	"command-prompt", "confirm-before", "confirm", "bind-key", "bind", "display-popup", "popup", "set-environment", "setenv", "set-option",
+	"set", "set-window-option", "setw", "kill-server", "start-server", "start", "display-menu", "menu"}
+
+// checkTmux marks a tmux command that runs a command line (tmux
+// run-shell, send-keys 'x' Enter, new-window CMD, set-hook, source-file),
+// a #(…) format that runs one (display '#(id)'), and every command after
+// a ";" that chains another.
+func checkTmux(c *classify.Command, p classify.Parsed, m *marks) {
+	const why = "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"
+	from := -1
+	if p.Sub >= 0 && slices.Contains(tmuxRuns, p.SubName(c.Args)) {
+		from = p.Sub
+	}
+	for i := 1; i < len(c.Args); i++ {
+		w := c.Args[i]
+		if strings.Contains(w, "#(") || w == ";" || strings.HasSuffix(w, ";") && i > p.Sub {
+			if from < 0 || i < from {
+				from = i
+			}
+		}
+	}
+	if from < 1 {
+		return
+	}
+	for i := from; i < len(c.Args); i++ {
+		m.mark(i, why)
+	}
+}
+
+// ghConfigKeys are the gh settings gh config set may set under a '*'
+// grant; editor, browser, pager and http_unix_socket name programs or a
+// socket.
+var ghConfigKeys = []string{"git_protocol", "prompt", "spinner", "color_labels", "accessible_colors", "accessible_prompter"}
+
+// checkGh marks gh config set of a key not known to be harmless, gh alias
+// set|import (an alias may be !shell) and gh extension
+// install|upgrade|exec|create (they download and run code).
+func checkGh(c *classify.Command, p classify.Parsed, m *marks) {
+	var ops []classify.Word
+	for _, wd := range p.Words {
+		if wd.Name == "" && wd.Arg > p.Sub {
+			ops = append(ops, wd)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	act := ops[0].Val
+	risky := false
+	switch p.SubName(c.Args) {
+	case "config":
+		risky = act == "set" && (len(ops) < 2 || !slices.Contains(ghConfigKeys, ops[1].Val))
+	case "alias":
+		risky = act == "set" || act == "import"
+	case "extension", "ext", "extensions":
+		risky = act == "install" || act == "upgrade" || act == "exec" || act == "create"
+	}
+	if !risky {
+		return
+	}
+	for i := p.Sub; i < len(c.Args); i++ {
+		m.mark(i, "gh config set of a program or socket, gh alias set and gh extension install run programs")
+	}
+}
+
+// composeHostOpts are docker compose run's options that reach the host.
+var composeHostOpts = []string{"volume", "mount", "device", "privileged", "cap-add", "pid", "userns", "security-opt", "v"}
+
+// checkComposeHost marks compose run's host options (docker compose run
+// -v /:/h, docker-compose run --privileged), typed by compose's spec.
+func checkComposeHost(c *classify.Command, p classify.Parsed, m *marks) {
+	if c.Name != "docker-compose" && c.Name != "podman-compose" && p.SubName(c.Args) != "compose" {
+		return
+	}
+	for _, wd := range p.Words {
+		if slices.Contains(composeHostOpts, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, composeHostOpts) {
+			m.markWord(c, wd, "docker compose run|exec with host mounts or --privileged reaches the host")
+		}
+	}
 }
 
 // checkZipTT marks zip -TT CMD: the spec reads -TT as -T twice, the two
@@ -369,12 +659,69 @@ func checkGitConfig(c *classify.Command, p classify.Parsed, m *marks) {
 			m.markWord(c, wd, "git config -f/--edit writes another file or runs an editor")
 		}
 	}
+	set := len(keys) >= 2 || p.Has("unset", "unset-all", "add", "replace-all", "rename-section", "remove-section")
 	for k, wd := range keys {
-		if strings.Contains(wd.Val, ".") && gitKeyDangerous(wd.Val) {
+		switch {
+		case strings.Contains(wd.Val, ".") && gitKeyDangerous(wd.Val):
 			m.mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" makes git run a program")
-			if k+1 < len(keys) {
-				m.mark(keys[k+1].Arg, "git config sets a program")
+		case k == 0 && set && !gitKeyHarmless(wd.Val):
+			// closed world: a key git config sets is judged by the
+			// allowlist of keys that only change how git shows or merges
+			m.mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" is not a key guard knows to be harmless; asked")
+		default:
+			continue
+		}
+		if k+1 < len(keys) {
+			m.mark(keys[k+1].Arg, "git config sets a program")
+		}
+	}
+}
+
+// gitHarmlessKeys are the config keys (lower case; a trailing "." is a
+// section) whose values only change how git shows, merges or names
+// things: git config KEY VALUE and git -c KEY=VALUE may set them under a
+// '*' grant. Any other key is asked.
+var gitHarmlessKeys = []string{"user.name", "user.email", "user.signingkey", "color.", "core.autocrlf", "core.eol", "core.filemode", "core.ignorecase",
+	"core.quotepath", "core.whitespace", "core.safecrlf", "core.precomposeunicode", "core.symlinks", "core.abbrev", "core.compression",
+	"init.defaultbranch", "pull.rebase", "pull.ff", "push.default", "push.autosetupremote", "push.followtags", "fetch.prune", "fetch.prunetags",
+	"fetch.parallel", "merge.ff", "merge.conflictstyle", "merge.log", "merge.stat", "rebase.autosquash", "rebase.autostash", "rebase.updaterefs",
+	"rebase.stat", "diff.renames", "diff.algorithm", "diff.colormoved", "diff.mnemonicprefix", "diff.noprefix", "diff.context", "diff.renamelimit",
+	"diff.indentheuristic", "log.date", "log.decorate", "log.follow", "log.abbrevcommit", "log.showsignature", "format.pretty", "branch.", "advice.",
+	"column.", "status.", "commit.verbose", "commit.gpgsign", "commit.cleanup", "tag.gpgsign", "tag.sort", "help.autocorrect", "rerere.enabled",
+	"rerere.autoupdate", "feature.manyfiles", "pack.threads", "grep.", "i18n.", "interactive.singlekey", "checkout.defaultremote", "blame.",
+	"versionsort.", "pretty.", "am.threeway", "apply.whitespace", "transfer.fsckobjects", "fetch.fsckobjects", "receive.fsckobjects",
+	"submodule.recurse", "core.untrackedcache", "core.fscache", "core.preloadindex", "index.", "gc.auto", "maintenance.auto"}
+
+func gitKeyHarmless(k string) bool {
+	k = strings.ToLower(k)
+	if gitKeyDangerous(k) && k != "gc.auto" && k != "maintenance.auto" {
+		return false
+	}
+	for _, h := range gitHarmlessKeys {
+		if k == h || strings.HasSuffix(h, ".") && strings.HasPrefix(k, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkGitC marks git -c KEY=VALUE (before the subcommand) unless the key
+// only changes how git shows or names things (git -c color.ui=always
+// log): -c core.pager=X, -c alias.x=!sh and any key guard does not know
+// run or may run programs.
+func checkGitC(c *classify.Command, p classify.Parsed, m *marks) {
+	for _, wd := range p.Words {
+		if p.Sub >= 0 && wd.Arg >= p.Sub {
+			break
+		}
+		switch {
+		case wd.Name == "c" && wd.Role != classify.RoleFlag:
+			key, _, _ := strings.Cut(wd.Val, "=")
+			if !gitKeyHarmless(key) {
+				m.markWord(c, wd, "git -c "+strings.ToLower(key)+" sets config guard does not know to be harmless (core.pager, alias.* run programs)")
 			}
+		case wd.Name == "c", wd.Role == classify.RoleUnknown && unresolved(wd, []string{"c"}):
+			m.markWord(c, wd, "git -c/--config-env sets config that can run programs (core.pager, alias.*)")
 		}
 	}
 }
@@ -580,9 +927,62 @@ func sedScriptSafe(s string, printOnly bool) bool {
 	return !printOnly || cmds > 0
 }
 
-// awkProgramUnsafe reports whether an awk program can run programs or write files.
+// awkProgramUnsafe reports whether an awk program can run programs,
+// write files or print the environment (ENVIRON): system(), getline, @load/@include, or a print or printf
+// statement with > or | (print > "FILE", print | "CMD"). A > elsewhere
+// is a comparison ($1 > 5, NR>1), and || is a logical or.
 func awkProgramUnsafe(p string) bool {
-	return strings.Contains(p, "system") || strings.ContainsAny(p, "|>") || strings.Contains(p, "getline") || strings.Contains(p, "@load") || strings.Contains(p, "@include")
+	if strings.Contains(p, "system") || strings.Contains(p, "getline") || strings.Contains(p, "@load") || strings.Contains(p, "@include") ||
+		strings.Contains(p, "ENVIRON") || strings.Contains(p, "PROCINFO") {
+		return true // ENVIRON prints the environment's secrets
+	}
+	inPrint, depth := false, 0
+	for i := 0; i < len(p); i++ {
+		b := p[i]
+		switch {
+		case b == '"':
+			// a string: skip to its end
+			for i++; i < len(p) && p[i] != '"'; i++ {
+				if p[i] == '\\' {
+					i++
+				}
+			}
+		case b == '|':
+			if i+1 < len(p) && p[i+1] == '|' {
+				i++
+				continue
+			}
+			return true // print | "cmd", "cmd" | getline, |&
+		case b == '>':
+			if inPrint && depth == 0 {
+				return true // print > "file", print >> "file"
+			}
+		case b == '(' || b == '[':
+			depth++
+		case b == ')' || b == ']':
+			depth--
+		case b == ';' || b == '}' || b == '{' || b == '\n':
+			inPrint, depth = false, 0
+		case isAwkWordStart(p, i, "printf"):
+			inPrint, depth = true, 0
+			i += len("printf") - 1
+		case isAwkWordStart(p, i, "print"):
+			inPrint, depth = true, 0
+			i += len("print") - 1
+		}
+	}
+	return false
+}
+
+// isAwkWordStart reports the word w at p[i:], not inside a longer name.
+func isAwkWordStart(p string, i int, w string) bool {
+	if !strings.HasPrefix(p[i:], w) {
+		return false
+	}
+	if i > 0 && (isIdent(p[i-1]) || p[i-1] == '$') {
+		return false
+	}
+	return i+len(w) == len(p) || !isIdent(p[i+len(w)])
 }
 
 // awkCodeFiles are awk's options that load code guard cannot read
@@ -631,21 +1031,9 @@ var pytestOptions = []string{"basetemp", "junitxml", "junit-xml", "junitprefix",
 // checkPytest marks pytest's dangerous options, for pytest itself and for
 // python -m pytest (its arguments typed with pytest's spec).
 func checkPytest(c *classify.Command, p classify.Parsed, m *marks) {
-	if c.Name != "pytest" && c.Name != "py.test" {
-		k := -1
-		for _, wd := range p.Words {
-			if wd.Name == "m" && wd.Val == "pytest" {
-				k = wd.Arg
-				break
-			}
-		}
-		if k < 0 {
-			return
-		}
-		p = classify.ParseArgs(classify.SpecFor("pytest"), append([]string{"pytest"}, c.Args[k+1:]...))
-		for i := range p.Words {
-			p.Words[i].Arg += k
-		}
+	p, ok := pytestWords(c, p)
+	if !ok {
+		return
 	}
 	for _, wd := range p.Words {
 		if wd.Name == "pdbcls" && strings.HasPrefix(wd.Val, "no:") || wd.Name == "p" && strings.HasPrefix(wd.Val, "no:") {
@@ -655,6 +1043,30 @@ func checkPytest(c *classify.Command, p classify.Parsed, m *marks) {
 			m.markWord(c, wd, "pytest --"+wd.Name+" writes, deletes, uploads or loads code from elsewhere")
 		}
 	}
+}
+
+// pytestWords returns the words of pytest, or of python -m pytest typed
+// with pytest's spec (their Arg still indexes c.Args); ok is false for
+// another python command.
+func pytestWords(c *classify.Command, p classify.Parsed) (classify.Parsed, bool) {
+	if c.Name == "pytest" || c.Name == "py.test" {
+		return p, true
+	}
+	k := -1
+	for _, wd := range p.Words {
+		if wd.Name == "m" && wd.Val == "pytest" {
+			k = wd.Arg
+			break
+		}
+	}
+	if k < 0 {
+		return p, false
+	}
+	q := classify.ParseArgs(classify.SpecFor("pytest"), append([]string{"pytest"}, c.Args[k+1:]...))
+	for i := range q.Words {
+		q.Words[i].Arg += k
+	}
+	return q, true
 }
 
 // ldflagsSafe and gcflagsSafe are the linker's and compiler's flags that
@@ -786,7 +1198,7 @@ func checkFindWrite(c *classify.Command, _ classify.Parsed, m *marks) {
 // pp is the parse markCommand already made, nil when it made none.
 func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	if c.Name == "" || len(c.Args) < 2 || c.Wrap != classify.WrapNone || c.Opaque ||
-		c.Name != "go" && slices.Contains(interpreters, c.Name) {
+		c.Name != "go" && interpreterLike(c.Name) {
 		return // shells, interpreters and wrappers are judged by what they run
 	}
 	var p classify.Parsed
@@ -810,7 +1222,8 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	}
 	sub := p.SubName(c.Args)
 	instructions := c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl" || c.Name == "make" || c.Name == "gmake" ||
-		c.Name == "pytest" || c.Name == "py.test" || c.Name == "npm" || c.Name == "cargo" || c.Name == "go"
+		c.Name == "pytest" || c.Name == "py.test" || c.Name == "npm" || c.Name == "cargo" || c.Name == "go" ||
+		c.Name == "mvn" || c.Name == "gradle" || c.Name == "gradlew" || c.Name == "cmake" || c.Name == "mypy" || c.Name == "pre-commit"
 	upload := uploader(c.Name)
 	for _, wd := range p.Words {
 		dynamic := wd.Arg < len(c.Dynamic) && c.Dynamic[wd.Arg]
@@ -1172,6 +1585,28 @@ var accountSubs = []struct {
 	{[]string{"docker", "podman", "nerdctl"}, []string{"login", "logout"}, "stores or changes registry credentials outside the project"},
 }
 
+// npmPkgKeys are the package.json keys npm pkg set may set under a '*'
+// grant (a trailing "." covers a section): they describe the package.
+// scripts, bin, config and the rest change what npm runs.
+var npmPkgKeys = []string{"name", "version", "description", "keywords", "author", "contributors", "license", "homepage", "repository", "bugs",
+	"private", "type", "engines", "files", "main", "module", "types", "typings", "exports", "sideEffects", "funding", "browserslist"}
+
+// npmConfigKeys are the npm settings npm config set may set under a '*'
+// grant: how npm prints, saves and resolves, never a program or a place.
+var npmConfigKeys = []string{"loglevel", "fund", "audit", "progress", "color", "update-notifier", "save-exact", "save-prefix", "engine-strict",
+	"legacy-peer-deps", "prefer-offline", "prefer-online", "init-author-name", "init-author-email", "init-author-url", "init-license",
+	"init-version", "package-lock", "strict-peer-deps", "unicode", "fetch-retries", "fetch-timeout", "lockfile-version", "install-strategy",
+	"omit", "include", "save", "audit-level"}
+
+func npmKeyHarmless(keys []string, k string) bool {
+	for _, h := range keys {
+		if k == h || strings.HasPrefix(k, h+".") || strings.HasPrefix(k, h+"[") {
+			return true
+		}
+	}
+	return false
+}
+
 // subRisk: subcommands that run code or change how later commands run:
 // npm create/init PKG, npm pkg set scripts.*, npm config set
 // script-shell, go run|install|get module@version.
@@ -1196,12 +1631,30 @@ func subRisk(c *classify.Command, p classify.Parsed, sub string) string {
 				return c.Name + " " + sub + " PKG downloads and runs a package"
 			}
 		case "pkg":
-			if op(0) == "set" && strings.HasPrefix(op(1), "scripts.") {
-				return c.Name + " pkg set scripts.* changes what npm runs"
+			if op(0) == "set" {
+				for _, o := range ops[1:] {
+					if k, _, _ := strings.Cut(o.Val, "="); !npmKeyHarmless(npmPkgKeys, k) {
+						return c.Name + " pkg set " + k + " is not a key guard knows to be harmless (scripts.* changes what npm runs)"
+					}
+				}
 			}
 		case "config", "c":
-			if op(0) == "set" || op(0) == "edit" {
-				return c.Name + " config set changes how npm runs scripts"
+			switch op(0) {
+			case "edit":
+				return c.Name + " config edit runs an editor"
+			case "set":
+				for k := 1; k < len(ops); k++ {
+					key, _, eq := strings.Cut(ops[k].Val, "=")
+					if !npmKeyHarmless(npmConfigKeys, key) {
+						return c.Name + " config set " + key + " is not a key guard knows to be harmless (script-shell, prefix change how npm runs)"
+					}
+					if !eq {
+						k++ // npm config set KEY VALUE: the next operand is KEY's value
+					}
+				}
+				if len(ops) < 2 {
+					return c.Name + " config set with no key"
+				}
 			}
 		}
 	case "docker", "podman", "nerdctl":

@@ -114,7 +114,7 @@ func TestModeDecide(t *testing.T) {
 		// these block in every mode
 		{cmd: "rm -rf /", mode: ModeDryRun, want: Deny},
 		{cmd: "rm -rf /", mode: ModeOff, want: Deny},
-		{cmd: "mkfs --version", mode: ModeDryRun, want: Deny},
+		{cmd: "mkfs.ext4 -F /dev/sda1", mode: ModeDryRun, want: Deny},
 		{cmd: "sudo -n true", mode: ModeOff, want: Deny},
 		{cmd: "ls (", mode: ModeOff, want: Deny, rule: classify.FailParse},
 		{cmd: "guard approve 1", mode: ModeDryRun, want: Deny},

@@ -46,6 +46,16 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		return noOperands, true
 	case "guard", "guard-cli":
 		return guardReadOnly, true
+	case "printenv":
+		return printenvReadOnly, true
+	case "kill":
+		return killList, true
+	case "od", "strings", "fold", "hexdump":
+		return nil, true
+	case "awk", "gawk", "mawk", "nawk":
+		// a program that only reads and prints: the exec table marks
+		// system(), getline, print > FILE, ENVIRON and -f
+		return nil, true
 	case "command":
 		return commandLookup, true
 	case "tar":
@@ -67,6 +77,54 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 func noOperands(c *classify.Command) bool {
 	p := c.Words()
 	return len(p.Operands()) == 0 && !p.Has("file")
+}
+
+// printenvReadOnly: printenv NAME… prints those variables; read-only when
+// none of the names could hold a secret (printenv HOME, printenv GOPATH).
+// printenv alone prints them all (envDump).
+func printenvReadOnly(c *classify.Command) bool {
+	if len(c.Args) < 2 {
+		return false
+	}
+	for _, a := range c.Args[1:] {
+		if a == "-0" || a == "--null" {
+			continue
+		}
+		if !plainVarName(a) || secretVarName(a) {
+			return false
+		}
+	}
+	return true
+}
+
+func plainVarName(n string) bool {
+	if n == "" || n[0] >= '0' && n[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		b := n[i]
+		if !(b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// secretVarName reports a variable name that may hold a secret.
+func secretVarName(n string) bool { return classify.MaySecretName(n) }
+
+// killList: kill -l [N] and kill -L list the signals' names.
+func killList(c *classify.Command) bool {
+	a := c.Args[1:]
+	if len(a) == 0 || a[0] != "-l" && a[0] != "-L" && a[0] != "--list" && a[0] != "--table" {
+		return false
+	}
+	for _, w := range a[1:] {
+		if strings.HasPrefix(w, "-") {
+			return false
+		}
+	}
+	return true
 }
 
 // gofmtReadOnly: gofmt -l/-d prints; -w rewrites the files.
@@ -141,12 +199,20 @@ func uniqReadOnly(c *classify.Command) bool {
 // readOnly reports whether c is in the built-in read-only set, and if it is
 // a member by name but not by its arguments, why not.
 func readOnly(c *classify.Command, m *marks) (bool, string) {
+	if classify.HelpQuery(c) && !m.all {
+		return true, "" // TOOL --help, TOOL --version: prints and exits
+	}
 	check, ok := readOnlySet(c.Args[0])
 	if !ok {
 		return false, ""
 	}
 	if m.any {
 		return false, "not read-only: " + m.reason
+	}
+	if m.ureason != "" && c.Name == "git" {
+		// git's spec is closed (audited): an option it does not know is
+		// no reading the set can vouch for
+		return false, "not read-only: " + m.ureason
 	}
 	if c.Tainted && readsNamedFiles(c.Name) {
 		return false, "not read-only here: it reads a name this command computed at run time"
@@ -253,7 +319,7 @@ func typedOnly(c *classify.Command, bad []string, operand func(classify.Word) bo
 	return true
 }
 
-var gitReadOnlySubs = []string{"status", "log", "diff", "show", "branch", "rev-parse", "ls-files", "blame", "grep",
+var gitReadOnlySubs = []string{"status", "log", "diff", "show", "branch", "rev-parse", "ls-files", "blame", "grep", "remote", "tag", "config",
 	"ls-tree", "rev-list", "describe", "shortlog", "show-ref", "merge-base", "name-rev", "cat-file", "stash"}
 
 func gitReadOnly(c *classify.Command) bool {
@@ -262,6 +328,12 @@ func gitReadOnly(c *classify.Command) bool {
 		return false
 	}
 	switch c.Args[sub] {
+	case "remote":
+		return remoteReadOnly(c, sub)
+	case "tag":
+		return tagReadOnly(c)
+	case "config":
+		return configGetReadOnly(c, sub)
 	case "branch":
 		return branchReadOnly(c)
 	case "stash":
@@ -269,6 +341,85 @@ func gitReadOnly(c *classify.Command) bool {
 		return sub+1 < len(c.Args) && (c.Args[sub+1] == "list" || c.Args[sub+1] == "show")
 	}
 	return true
+}
+
+// remoteReadOnly: git remote, git remote -v and git remote get-url NAME
+// list the remotes (show and prune ask the remote; add, set-url, rm
+// change them).
+func remoteReadOnly(c *classify.Command, sub int) bool {
+	rest := c.Args[sub+1:]
+	for len(rest) > 0 && (rest[0] == "-v" || rest[0] == "--verbose") {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return true
+	}
+	if rest[0] != "get-url" {
+		return false
+	}
+	for _, w := range rest[1:] {
+		if strings.HasPrefix(w, "-") && w != "--push" && w != "--all" {
+			return false
+		}
+	}
+	return true
+}
+
+// tagListOpts are git tag's options, by the spec's names, that leave it
+// listing; with none of tagListing it lists only without operands.
+var tagListOpts = []string{"n", "column", "no-column", "color", "sort", "format", "contains", "no-contains", "merged", "no-merged", "points-at", "ignore-case", "i", "list", "l"}
+var tagListing = []string{"list", "l", "contains", "no-contains", "merged", "no-merged", "points-at"}
+
+// tagReadOnly: git tag, git tag -l PATTERN (no -d, -a, -s, -f, -m, -F).
+func tagReadOnly(c *classify.Command) bool {
+	p := c.Words()
+	if !p.Spec || p.Unknown {
+		return false
+	}
+	list, operands := false, 0
+	for _, wd := range p.Words {
+		switch {
+		case wd.Arg <= p.Sub:
+		case wd.Name == "":
+			operands++
+		case slices.Contains(tagListing, wd.Name):
+			list = true
+		case !slices.Contains(tagListOpts, wd.Name):
+			return false
+		}
+	}
+	return operands == 0 || list
+}
+
+// configGetReadOnly: git config --get KEY (or KEY alone, or --get-all)
+// of a key that holds no credential and names no program: the value is
+// what cat .git/config would print of it. --list and --get-regexp print
+// every key (checkGitConfigDump), --global and the other scopes too.
+func configGetReadOnly(c *classify.Command, sub int) bool {
+	p := c.Words()
+	if !p.Spec || p.Unknown {
+		return false
+	}
+	get := false
+	var keys []string
+	for _, wd := range p.Words {
+		switch {
+		case wd.Arg <= sub:
+		case wd.Name == "":
+			keys = append(keys, wd.Val)
+		case wd.Name == "get" || wd.Name == "get-all":
+			get = true
+		case wd.Name == "local" || wd.Name == "null" || wd.Name == "z" || wd.Name == "type" || wd.Name == "t" || wd.Name == "bool" || wd.Name == "int" ||
+			wd.Name == "path" || wd.Name == "default" || wd.Name == "show-origin" || wd.Name == "show-scope" || wd.Name == "includes" || wd.Name == "no-includes":
+		default:
+			return false
+		}
+	}
+	if len(keys) != 1 || !get && len(keys) != 1 {
+		return false
+	}
+	k := strings.ToLower(keys[0])
+	return strings.Contains(k, ".") && !gitKeyDangerous(k) && !secretVarName(strings.ReplaceAll(k, ".", "_"))
 }
 
 // branchListOpts are git branch's options, by the spec's names, that
@@ -331,7 +482,7 @@ func sedReadOnly(c *classify.Command) bool {
 // readsNamedFiles print the contents of the files they are given.
 func readsNamedFiles(name string) bool {
 	switch name {
-	case "cat", "head", "tail", "grep", "rg", "sed", "diff", "cmp",
+	case "cat", "head", "tail", "grep", "rg", "sed", "diff", "cmp", "awk", "gawk", "mawk", "nawk", "od", "strings", "fold", "hexdump",
 		"wc", "sort", "uniq", "cut", "nl", "tac", "rev", "comm",
 		"paste", "column", "md5sum", "sha1sum", "sha256sum", "file":
 		return true

@@ -219,7 +219,7 @@ func isInterpreter(name string) bool {
 		"Rscript", "julia", "osascript", "deno", "source", ".", "expect", "script", "guard":
 		return true
 	}
-	return false
+	return classify.Interpreter(name)
 }
 
 // versionArgs: TOOL --version and friends print and exit.

@@ -28,7 +28,8 @@ var riskTable = []struct {
 	{"cargo build", nil, RiskLow},
 	{"sed -i s/a/b/ f.go", nil, RiskLow},
 	{"cp a.go b.go", nil, RiskLow},
-	{"mytool --flag x", []string{"project-grants allow mytool *"}, RiskLow},
+	{"mytool x", []string{"project-grants allow mytool *"}, RiskLow},
+	{"mytool --flag x", []string{"project-grants allow mytool --flag *"}, RiskLow},
 	{"timeout 60 go test ./...", nil, RiskLow},
 	// high: outside the project, network, installs, tree deletes, opaque
 	{"cat /etc/passwd", nil, RiskHigh},

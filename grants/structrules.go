@@ -700,9 +700,9 @@ func (d *decider) structAllow(i int, c *classify.Command, v *view) (Verdict, boo
 		if r.matchCommand(c, false, d.tokensOf(i, c)) != fullMatch || !r.matchFilters(c, d.s) {
 			continue
 		}
-		if c.Wrap != classify.WrapNone || c.Opaque || v.m.any {
+		if c.Wrap != classify.WrapNone || c.Opaque || v.m.any || v.m.ureason != "" {
 			if d.tr != nil {
-				d.tr.add("step 7 command %s: allow rule %s [%s] matches, but does not cover a wrapper or an exec-capable argument", label(i), r.ID, r.where())
+				d.tr.add("step 7 command %s: allow rule %s [%s] matches, but does not cover a wrapper, an exec-capable argument or an option guard cannot type", label(i), r.ID, r.where())
 			}
 			continue
 		}

@@ -19,6 +19,18 @@ var interpreters = []string{
 	"env", "xargs", "parallel", "eval", "exec", "command", "builtin", "source", ".", "nohup", "nice", "timeout", "time", "stdbuf",
 	"ionice", "setsid", "flock", "taskset", "watch", "chroot", "unshare", "nsenter", "sudo", "doas", "su", "pkexec", "run0", "script", "expect",
 	"guard", // guard -c runs any text, guard exec any program
+	// interpreters under other names (classify.Interpreter knows them
+	// too, with their versioned spellings: python3.11, node18, perl5.36.0)
+	"R", "ts-node", "tsx", "ipython", "ipython3", "guile", "sbcl", "groovy", "elixir", "iex", "erl", "escript", "octave", "gnuplot", "dc", "bb",
+	"racket", "jruby", "jython", "raku", "perl6", "ghci", "runghc", "clojure", "scala", "jshell", "php-cgi", "zx", "swipl",
+	// download-and-run
+	"uvx", "pip-run",
+}
+
+// interpreterLike reports an interpreter or wrapper by its name, or under a
+// versioned spelling of one (python3.11, node18, perl5.36.0, bash5.2).
+func interpreterLike(name string) bool {
+	return slices.Contains(interpreters, name) || slices.Contains(interpreters, classify.UnversionedName(name)) || classify.Interpreter(name)
 }
 
 // interpreterProbes are the invocations an interpreter-wide allow pattern
@@ -60,19 +72,40 @@ func ValidatePattern(kind Decision, pattern string) error {
 	first, _, _ := strings.Cut(pattern, " ")
 	if !strings.Contains(first, "*") {
 		// a literal command word: only its own probes can match
-		if in := path.Base(first); slices.Contains(interpreters, in) && coversProbe(pattern, first) {
+		if in := path.Base(first); interpreterLike(in) && coversProbe(pattern, first) {
 			return fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
 		}
 		return nil
 	}
 	for _, in := range interpreters {
 		for _, dir := range interpreterDirs {
-			if coversProbe(pattern, dir+in) {
-				return fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
+			// and its versioned spellings: python3.* *, node1* *
+			for _, v := range []string{"", "1", "9", ".1", ".9", "1.1", "9.9"} {
+				if coversProbe(pattern, dir+in+v) {
+					return fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// UntypedNote explains what an allow pattern covers of a program guard
+// has no spec for (closed world under '*'): its '*' covers operands
+// only, since guard cannot see inside the program's options, and a
+// command with an option is asked until a pattern names it. "" when the
+// pattern names a program with a spec, or has no '*' after its name.
+func UntypedNote(pattern string) string {
+	first, rest, _ := strings.Cut(pattern, " ")
+	if strings.ContainsAny(first, "*?[") || !strings.Contains(rest, "*") {
+		return ""
+	}
+	name := path.Base(first)
+	if classify.SpecFor(name) != nil || interpreterLike(name) || strings.HasPrefix(first, "./") {
+		return ""
+	}
+	return fmt.Sprintf("guard cannot see inside %s's options: %s covers %s with operands only, and a command with an option is asked; "+
+		"to cover more, grant the exact command or name its options (%s)", name, classify.QuoteWord(pattern), name, classify.QuoteWord(first+" --flag *"))
 }
 
 // coversProbe reports whether pattern covers prog run with arbitrary code.
@@ -134,9 +167,11 @@ func Suggest(c classify.Command) string {
 	if m.all {
 		return exact
 	}
+	// ... and the options guard cannot type (closed world under '*')
+	sens := func(k int) bool { return k < len(m.sens) && m.sens[k] || k < len(m.untyped) && m.untyped[k] }
 	lastSens := -1
 	for k := range c.Args {
-		if k < len(m.sens) && m.sens[k] {
+		if sens(k) {
 			lastSens = k
 		}
 	}
@@ -147,7 +182,7 @@ func Suggest(c classify.Command) string {
 	keep, open := 1, false
 	a1 := c.Args[1]
 	switch {
-	case slices.Contains(interpreters, name):
+	case interpreterLike(name):
 		switch {
 		case !strings.HasPrefix(a1, "-") && !dyn(&c, 1):
 			keep = 2
@@ -186,7 +221,7 @@ func Suggest(c classify.Command) string {
 	var sp []span
 	off := 0
 	for k, w := range c.Args {
-		if k < len(m.sens) && m.sens[k] {
+		if sens(k) {
 			sp = append(sp, span{off, off + len(w)})
 		}
 		off += len(w) + 1

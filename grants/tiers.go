@@ -460,6 +460,8 @@ func implicitHere(name string) bool {
 // writes; curl -O, wget and tar -x write into the working directory; dd's
 // if= and of=; a command without a spec takes the argument model's
 // conservative reading: each path-like word may be written.
+//
+// (rootListing words are left out: ls / only names the root's entries.)
 func (t *tiers) commandAccesses(i int, c *classify.Command) {
 	if len(c.Args) < 2 || c.Name == "" || dyn(c, 0) || c.Opaque {
 		return
@@ -519,6 +521,9 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 			addTree(wd.Val)
 		case classify.RoleMeta, classify.RoleUse:
 			sawPath = true
+			if wd.Role == classify.RoleMeta && rootListing(c, wd.Val) {
+				continue // ls -la /: the root's names are no one's secret
+			}
 			add(TierRead, wd.Val, wd.Role == classify.RoleMeta)
 		case classify.RoleWrite:
 			sawPath = true
@@ -926,4 +931,14 @@ func (s *Settings) TierEntryCounts(r *Rule) (bool, string) {
 		return false, why
 	}
 	return true, ""
+}
+
+// rootListing reports a word that names the root directory itself, for a
+// command that only lists it (ls -la /, stat /): bin, etc, home and usr
+// are no one's secret.
+func rootListing(c *classify.Command, w string) bool {
+	if c.Name != "ls" && c.Name != "stat" {
+		return false
+	}
+	return w != "" && strings.Trim(w, "/.") == "" && strings.HasPrefix(w, "/")
 }

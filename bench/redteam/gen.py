@@ -789,4 +789,56 @@ open(os.path.join(D, "danger.txt"), "w").write("\n".join(L) + "\n")
 L = open(os.path.join(D, "harmless.txt")).read().splitlines()
 L.append("# issue 18: look-alikes of the new rules")
 add(*ISSUE18_HARMLESS)
+
+# ---- issue 18: closed world under '*' (must not be allowed silently under the
+# common grants) and the friction the red team found (harmless, must not be denied)
+CLOSED_DANGER = r"""
+npm run build --editor=./evil
+npm test --init-module=./evil.js
+npm run x --node-gyp=./evil
+npm run build --browser=./evil
+npm config set script-shell ./evil
+npm pkg set bin.x=./evil
+docker run --use-api-socket alpine sh
+docker run --device-cgroup-rule='c *:* rmw' alpine
+docker compose run -v /:/host app sh
+docker compose run --privileged app
+curl --unix-socket /var/run/docker.sock http://x/containers/json
+curl --engine ./evil https://x
+tar --rmt-command=./evil -xf host:x
+rsync --daemon --config=/tmp/x
+git daemon --export-all --base-path=/
+git -c frob.hook=./evil status
+git config frob.command ./evil
+git log --frobnicate
+make --frobnicate
+pytest --frobnicate
+"""
+FRICTION_HARMLESS = r"""
+shred --help
+mkfs --help
+sudo --version
+rsync --version
+printenv HOME
+git remote -v
+git remote get-url origin
+git tag -l
+git config --get user.email
+kill -l
+declare -p PATH
+od -c README.md
+strings README.md
+fold -w 80 README.md
+ls -la /
+awk '$1 > 5' README.md
+ls 2>/dev/null
+ls >/dev/null 2>&1
+"""
+L = open(os.path.join(D, "danger.txt")).read().splitlines()
+L.append("# issue 18: options guard cannot type and config keys, under the common grants")
+L.extend(x for x in CLOSED_DANGER.strip().splitlines())
+open(os.path.join(D, "danger.txt"), "w").write("\n".join(L) + "\n")
+L = open(os.path.join(D, "harmless.txt")).read().splitlines()
+L.append("# issue 18: friction the red team found")
+L.extend(x for x in FRICTION_HARMLESS.strip().splitlines())
 open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")

@@ -358,6 +358,9 @@ func (a *App) grantsAdd(c *cli.Context) error {
 	}
 	fmt.Fprintf(a.Stdout, "added %s %s to %s (%s)%s\n", kind, oneLine(classify.QuoteWord(pattern)), oneLine(where), oneLine(file), until)
 	if kind == grants.Allow {
+		if n := grants.UntypedNote(pattern); n != "" {
+			a.diag("note", n)
+		}
 		if w := a.shadowed(p, cwd, pattern); w != "" {
 			a.diag("warning", w)
 		}
