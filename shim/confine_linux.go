@@ -430,11 +430,25 @@ func (c *confinement) homeView() error {
 		}
 	}()
 	seen := map[string]bool{}
+	var bound []kept
 	for _, k := range keep {
 		if seen[k.path] || !under(k.path, c.home) || k.path == c.home {
 			continue
 		}
 		seen[k.path] = true
+		// inside an entry bound already with the same rights: nothing to
+		// add (~/.cache/go-build in ~/.cache); the nearest such entry
+		// decides, as it is the one the path resolves through
+		covered := false
+		for i := len(bound) - 1; i >= 0; i-- {
+			if under(k.path, bound[i].path) {
+				covered = bound[i].writable == k.writable
+				break
+			}
+		}
+		if covered {
+			continue
+		}
 		fd, err := unix.Open(k.path, unix.O_PATH|unix.O_CLOEXEC, 0)
 		if err != nil {
 			continue
@@ -445,6 +459,7 @@ func (c *confinement) homeView() error {
 			continue
 		}
 		srcs = append(srcs, src{k, fd, kst.Mode&unix.S_IFMT == unix.S_IFDIR})
+		bound = append(bound, k)
 	}
 	opts := fmt.Sprintf("mode=%o,uid=%d,gid=%d,size=1m", st.Mode&0o7777, st.Uid, st.Gid)
 	if err := unix.Mount("tmpfs", c.home, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
