@@ -123,6 +123,27 @@ func (c *confinement) start(lim *unix.Rlimit, path string, argv []string, pa *sy
 		pid int
 		err error
 	}
+	if os.Geteuid() != 0 && landlockABI() >= 1 {
+		// not root: guard's stage draws the mounts in a user namespace
+		if pid, ok, err := c.usernsStart(lim, path, argv, pa); ok {
+			if err != nil {
+				return 0, nil, err
+			}
+			if c.proxy != nil {
+				if err := c.proxy.watch(); err != nil {
+					unix.Kill(pid, unix.SIGKILL)
+					var ws unix.WaitStatus
+					unix.Wait4(pid, &ws, 0, nil)
+					return 0, nil, fmt.Errorf("confine: %w", err)
+				}
+			}
+			return pid, func() {
+				if c.proxy != nil {
+					c.proxy.close()
+				}
+			}, nil
+		}
+	}
 	done := make(chan started, 1)
 	hold := make(chan struct{})
 	var confined func(locked chan<- struct{})

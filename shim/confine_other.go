@@ -4,6 +4,7 @@ package shim
 
 import (
 	"errors"
+	"io"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -18,3 +19,9 @@ func landlockABI() int { return 0 }
 func (c *confinement) start(_ *unix.Rlimit, path string, argv []string, pa *syscall.ProcAttr) (int, func(), error) {
 	return 0, nil, errUnconfined
 }
+
+// IsConfineStage: no confining stage off Linux.
+func IsConfineStage(args []string) bool { return false }
+
+// ConfineStage is never reached off Linux.
+func ConfineStage(args []string, stderr io.Writer) int { return ExitFailure }

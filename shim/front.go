@@ -46,6 +46,9 @@ func Front(env Env) int {
 	if len(args) == 0 {
 		args = []string{"guard"}
 	}
+	if IsConfineStage(args) {
+		return ConfineStage(args, env.Stderr)
+	}
 	if filepath.Base(args[0]) == CLIName {
 		// guard execs guard-cli with its path as argv[0]: this guard-cli is
 		// guard itself (a link or a copy), which would exec itself for ever.
