@@ -37,7 +37,11 @@ type stagePlan struct {
 	Keep    []stageKept
 	Protect []string
 	Hide    []string
-	Port    int // guard's proxy on the host's loopback (network = "hosts"), 0: none
+	// Env, when set, is the command's environment (with the proxy's
+	// variables); else the stage's own.
+	Env []string
+	// Port is guard's proxy on the host's loopback (network = "hosts").
+	Port int
 }
 
 type stageKept struct {
@@ -57,48 +61,62 @@ func (c *confinement) usernsStart(lim *unix.Rlimit, path string, argv []string, 
 	for _, k := range c.keep {
 		plan.Keep = append(plan.Keep, stageKept{k.path, k.writable})
 	}
+	// A network namespace for network = "none". Under "hosts" the proxy's
+	// socket would have to be made inside the stage's namespace, and
+	// entering a namespace another user namespace owns takes CAP_SYS_ADMIN
+	// in guard's own: so the proxy listens on the host's loopback, and
+	// Landlock holds TCP connects to its port (UDP is not held).
+	netns := c.spec.Network == grants.NetNone
 	if c.proxy != nil {
-		// no network namespace here: the proxy listens on the host's
-		// loopback, and Landlock holds TCP connects to its port
 		if err := c.proxy.listen(); err != nil {
 			return 0, true, fmt.Errorf("confine: proxy: %w", err)
 		}
 		plan.Port = c.proxy.port
-		pa.Env = c.proxy.env(pa.Env)
-	}
-	b, err := json.Marshal(plan)
-	if err != nil {
-		return 0, true, err
+		plan.Env = c.proxy.env(pa.Env)
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return 0, true, err
 	}
 	defer r.Close()
-	if _, err := w.Write(b); err != nil {
-		w.Close()
-		return 0, true, fmt.Errorf("confine: plan: %w", err)
-	}
-	w.Close()
 	files := append(append([]uintptr(nil), pa.Files...), r.Fd())
 	sys := *pa.Sys
 	sys.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS
+	if netns {
+		sys.Cloneflags |= unix.CLONE_NEWNET
+	}
 	sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
 	sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
 	sys.GidMappingsEnableSetgroups = false
 	// the user stays who they are in the namespace, so the stage keeps
-	// CAP_SYS_ADMIN there across its exec only as an ambient capability
-	// (dropped again before it execs the command)
-	sys.AmbientCaps = append(append([]uintptr(nil), sys.AmbientCaps...), unix.CAP_SYS_ADMIN)
+	// CAP_SYS_ADMIN (and CAP_NET_ADMIN, for its loopback) there across its
+	// exec only as ambient capabilities, dropped before it execs the command
+	sys.AmbientCaps = append(append([]uintptr(nil), sys.AmbientCaps...), unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN)
 	stage := append([]string{"guard", stageArg, strconv.Itoa(len(files) - 1), path}, argv...)
 	pid, err = forkExec(lim, c.self, stage, &syscall.ProcAttr{Dir: pa.Dir, Env: pa.Env, Files: files, Sys: &sys})
 	if errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.EINVAL) {
+		w.Close()
 		return 0, false, nil // no unprivileged user namespaces here
 	}
 	if err != nil {
+		w.Close()
 		return 0, true, err
 	}
+	b, err := json.Marshal(plan)
+	if err == nil {
+		_, err = w.Write(b)
+	}
+	w.Close()
+	if err != nil {
+		unix.Kill(pid, unix.SIGKILL)
+		var ws unix.WaitStatus
+		unix.Wait4(pid, &ws, 0, nil)
+		return 0, true, fmt.Errorf("confine: plan: %w", err)
+	}
 	c.applied = "userns+mounts+landlock"
+	if netns {
+		c.applied += "+netns"
+	}
 	c.mounted = true
 	return pid, true, nil
 }
@@ -140,15 +158,21 @@ func ConfineStage(args []string, stderr io.Writer) int {
 	for _, k := range plan.Keep {
 		c.keep = append(c.keep, kept{k.Path, k.Writable})
 	}
-	if plan.Port > 0 {
-		c.proxy = &proxyLink{port: plan.Port}
-	}
 	abi := landlockABI()
 	if abi < 1 {
 		return fail("this kernel has no Landlock")
 	}
 	if err := c.mounts(); err != nil {
 		return fail("%v", err)
+	}
+	if plan.Port > 0 {
+		c.proxy = &proxyLink{port: plan.Port}
+	}
+	netns := plan.Network == grants.NetNone
+	if netns {
+		if err := loopbackUp(); err != nil {
+			return fail("network namespace: %v", err)
+		}
 	}
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 		return fail("drop the ambient capability: %v", err)
@@ -159,10 +183,14 @@ func ConfineStage(args []string, stderr io.Writer) int {
 	if err := installSeccomp(); err != nil {
 		return fail("seccomp: %v", err)
 	}
-	if err := c.landlock(abi, false); err != nil {
+	if err := c.landlock(abi, netns); err != nil {
 		return fail("landlock: %v", err)
 	}
-	err = syscall.Exec(args[3], args[4:], os.Environ())
+	env := os.Environ()
+	if plan.Env != nil {
+		env = plan.Env
+	}
+	err = syscall.Exec(args[3], args[4:], env)
 	if errors.Is(err, unix.ENOENT) {
 		fmt.Fprintf(stderr, "guard: error: %s: not found\n", args[3])
 		return ExitNoProg

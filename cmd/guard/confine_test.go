@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,5 +85,37 @@ echo x >> "$HOME/.config/guard/config.toml" 2>/dev/null && echo "config: WRITTEN
 		if _, err := os.Lstat(p); err == nil {
 			t.Errorf("%s was created", p)
 		}
+	}
+
+	// network = "none": not even the host's loopback (a server this test
+	// started there)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	conf := home + "/.config/guard/config.toml"
+	probe := "exec 3<>/dev/tcp/" + strings.Replace(ln.Addr().String(), ":", "/", 1) + " && echo CONNECTED || echo REFUSED"
+	if err := os.WriteFile(proj+"/n.sh", []byte(probe+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, []byte("[permissions.bash]\nallow = [\"bash n.sh\"]\n[confine]\nnetwork = \"none\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "-c", "bash n.sh")
+	cmd.Dir = proj
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home}
+	out, _ = cmd.CombinedOutput()
+	if !strings.Contains(string(out), "REFUSED") || strings.Contains(string(out), "CONNECTED") {
+		t.Errorf("network = none, as nobody: a connection to the host's loopback: %s", out)
 	}
 }
