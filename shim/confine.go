@@ -162,6 +162,14 @@ func newConfinement(s *grants.Settings, v grants.Verdict, cwd string, getenv fun
 			*list = append(*list, filepath.Clean(p))
 		}
 	}
+	// mark lists paths the mount step binds or covers: it stats each one
+	// there and skips what is missing, so they are not stat'ed here too
+	// (seventy /etc names for root, on every command)
+	mark := func(list *[]string, p string) {
+		if p != "" && filepath.IsAbs(p) && !slices.Contains(*list, filepath.Clean(p)) {
+			*list = append(*list, filepath.Clean(p))
+		}
+	}
 	// A project root of / or home would make everything writable: then
 	// only the working directory is (and never / or home itself).
 	if c.root != "/" && c.root != c.home {
@@ -248,30 +256,30 @@ func newConfinement(s *grants.Settings, v grants.Verdict, cwd string, getenv fun
 		}
 	}
 	for _, rel := range projectProtected {
-		add(&c.protect, filepath.Join(c.root, rel))
+		mark(&c.protect, filepath.Join(c.root, rel))
 	}
 	for _, d := range gitDirs {
 		for _, rel := range gitProtected {
-			add(&c.protect, filepath.Join(d, rel))
+			mark(&c.protect, filepath.Join(d, rel))
 		}
 	}
 	// guard's own files: the config is readable (a nested guard judges
 	// with it), never writable; the state (approvals, the hash key, the
 	// journal) and the cache are neither.
-	add(&c.protect, paths.ConfigDir)
-	add(&c.protect, paths.DataDir)
-	add(&c.protect, paths.Managed)
+	mark(&c.protect, paths.ConfigDir)
+	mark(&c.protect, paths.DataDir)
+	mark(&c.protect, paths.Managed)
 	for _, b := range Binaries(self) {
-		add(&c.protect, b)
+		mark(&c.protect, b)
 	}
-	add(&c.hide, paths.StateDir)
-	add(&c.hide, paths.CacheDir)
+	mark(&c.hide, paths.StateDir)
+	mark(&c.hide, paths.CacheDir)
 	for _, sock := range controlSockets {
-		add(&c.hide, sock)
+		mark(&c.hide, sock)
 	}
 	if os.Geteuid() == 0 {
 		for _, rel := range etcSecrets {
-			add(&c.hide, filepath.Join("/etc", rel))
+			mark(&c.hide, filepath.Join("/etc", rel))
 		}
 	}
 	return c

@@ -417,17 +417,21 @@ func (c *confinement) mounts() error {
 		if c.home != "" && under(p, c.home) && !c.keptWritable(p) {
 			continue // read-only already: home's view
 		}
-		if err := readOnly(p); err != nil && !errors.Is(err, unix.ENOENT) {
+		if err := readOnly(p); err != nil && !missing(err) {
 			return fmt.Errorf("read-only %s: %w", p, err)
 		}
 	}
 	for _, p := range c.hide {
-		if err := cover(p); err != nil && !errors.Is(err, unix.ENOENT) {
+		if err := cover(p); err != nil && !missing(err) {
 			return fmt.Errorf("hide %s: %w", p, err)
 		}
 	}
 	return nil
 }
+
+// missing reports a path that is not there (or whose parent is a file):
+// nothing to bind or cover.
+func missing(err error) bool { return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) }
 
 // homeView replaces home with an empty read-only tmpfs holding binds of
 // the kept entries (the writable ones writable).
