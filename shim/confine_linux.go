@@ -131,9 +131,7 @@ func (c *confinement) start(lim *unix.Rlimit, path string, argv []string, pa *sy
 			}
 			if c.proxy != nil {
 				if err := c.proxy.watch(); err != nil {
-					unix.Kill(pid, unix.SIGKILL)
-					var ws unix.WaitStatus
-					unix.Wait4(pid, &ws, 0, nil)
+					killReap(pid)
 					return 0, nil, fmt.Errorf("confine: %w", err)
 				}
 			}
@@ -188,9 +186,7 @@ func (c *confinement) start(lim *unix.Rlimit, path string, argv []string, pa *sy
 		// from an unconfined thread, at the first connection: the proxy
 		// reaches the hosts
 		if err := c.proxy.watch(); err != nil {
-			unix.Kill(r.pid, unix.SIGKILL)
-			var ws unix.WaitStatus
-			unix.Wait4(r.pid, &ws, 0, nil)
+			killReap(r.pid)
 			close(hold)
 			return 0, nil, fmt.Errorf("confine: %w", err)
 		}
@@ -427,6 +423,14 @@ func (c *confinement) mounts() error {
 		}
 	}
 	return nil
+}
+
+// killReap ends a command guard started but cannot hand over (its
+// boundary was not completed) and reaps it.
+func killReap(pid int) {
+	unix.Kill(pid, unix.SIGKILL)
+	var ws unix.WaitStatus
+	unix.Wait4(pid, &ws, 0, nil)
 }
 
 // missing reports a path that is not there (or whose parent is a file):

@@ -108,9 +108,7 @@ func (c *confinement) usernsStart(lim *unix.Rlimit, path string, argv []string, 
 	}
 	w.Close()
 	if err != nil {
-		unix.Kill(pid, unix.SIGKILL)
-		var ws unix.WaitStatus
-		unix.Wait4(pid, &ws, 0, nil)
+		killReap(pid)
 		return 0, true, fmt.Errorf("confine: plan: %w", err)
 	}
 	c.applied = "userns+mounts+landlock"
