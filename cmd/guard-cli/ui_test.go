@@ -140,7 +140,7 @@ func (b *browser) shot(name string) {
 	}
 	ctx, cancel := context.WithTimeout(b.ctx, uiStep)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		b.t.Fatalf("screenshot: %v", err)
 	}
@@ -268,6 +268,7 @@ func sessionOf(t *testing.T, url string) (cookie, csrf string) {
 func TestUIBrowser(t *testing.T) {
 	chromiumPath(t)
 	g := newGuardEnv(t)
+	g.env = append(g.env, "GUARD_AGENT=claude")
 	b := newBrowser(t)
 	human := b.authenticator()
 
@@ -366,9 +367,10 @@ func TestUIBrowser(t *testing.T) {
 		if !strings.Contains(got, "touch made-once") || !strings.Contains(got, "touch made-deny") {
 			t.Errorf("preview of touch *: %q", got)
 		}
-		b.shot("ui-grant-preview")
 		b.do(chromedp.Click(chromedp.ID("g-add")))
 		b.waitJS(`document.getElementById("status").textContent.startsWith("Added allow touch *")`)
+		b.waitJS(`document.getElementById("grants-table").tBodies[0].textContent.includes("touch *")`)
+		b.shot("ui-grant-preview")
 		if out, _, _ := g.run(t, "grants", "list"); !strings.Contains(out, "touch *") {
 			t.Errorf("the grant added on the page is not listed:\n%s", out)
 		}
@@ -388,6 +390,9 @@ func TestUIBrowser(t *testing.T) {
 
 	t.Run("audit and charts", func(t *testing.T) {
 		b.t = t
+		for _, cmd := range []string{"ls", "git status", "echo built"} {
+			g.run(t, "-c", cmd) // some allowed commands for the charts
+		}
 		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="audit"]`)))
 		b.waitJS(`document.querySelectorAll("#audit-table tbody tr").length > 3`)
 		b.do(chromedp.SetValue(chromedp.ID("f-decision"), "deny"), chromedp.Click(chromedp.CSS("#audit-filter button")))
