@@ -466,6 +466,24 @@ func TestUIBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("passkeys", func(t *testing.T) {
+		b.t = t
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="passkeys"]`)))
+		b.waitJS(`document.getElementById("passkey-list").textContent.includes("test passkey")`)
+		// adding one needs an assertion from a registered passkey: without
+		// one it is refused, with one the browser gets the options
+		if got := b.eval(`guardUI.call("act", {action: "passkey-add", target: "", params: {}}).then(() => "ok", e => e.message)`); got != "this needs your passkey" {
+			t.Errorf("passkey-add without an assertion: %q", got)
+		}
+		got := b.eval(`guardUI.act("passkey-add", "", {}).then(o => String(o.publicKey.excludeCredentials.length) + " " + o.publicKey.authenticatorSelection.userVerification, e => e.message)`)
+		if got != "1 required" {
+			t.Errorf("passkey-add with an assertion: %q", got)
+		}
+		// the last passkey stays: without one nobody could approve
+		b.do(chromedp.Click(chromedp.CSS("#passkey-list button")))
+		b.waitJS(`document.getElementById("status").textContent.includes("the last passkey cannot be removed")`)
+	})
+
 	t.Run("unregistered authenticator", func(t *testing.T) {
 		b.t = t
 		// The agent's own browser with its own virtual authenticator: its
