@@ -354,6 +354,32 @@ func TestUIBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("allow in project, pattern edited", func(t *testing.T) {
+		b.t = t
+		ch := g.runAsync(t, "-c", "touch made-proj")
+		b.waitJS(`!!document.querySelector("#pending-list article input.pattern") && document.querySelector("#pending-list code.command").textContent === "touch made-proj"`)
+		b.do(chromedp.SetValue(chromedp.CSS("#pending-list article input.pattern"), "touch made-p*"),
+			chromedp.Click(chromedp.CSS("#pending-list article button.project")))
+		if r := waitResult(t, ch); r.code != 0 {
+			t.Fatalf("guard -c after allow in project: %d %q", r.code, r.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(g.proj, "made-proj")); err != nil {
+			t.Errorf("the approved command did not run: %v", err)
+		}
+		out, _, _ := g.run(t, "grants", "list")
+		if !regexp.MustCompile(`allow +touch made-p\* +project-grants`).MatchString(out) {
+			t.Errorf("the edited pattern is not a project grant:\n%s", out)
+		}
+		// and it covers the next one without asking
+		if _, stderr, code := g.run(t, "-c", "touch made-p2"); code != 0 {
+			t.Errorf("touch made-p2 under the new grant: %d %q", code, stderr)
+		}
+		out, _, _ = g.run(t, "audit", "--json", "-n", "10")
+		if !strings.Contains(out, `"answer":"edited","via":"ui"`) {
+			t.Errorf("the page's answer is not in the audit as edited via ui:\n%s", out)
+		}
+	})
+
 	t.Run("preview a grant", func(t *testing.T) {
 		b.t = t
 		// a denylisted command in the audit (refused, never run)
