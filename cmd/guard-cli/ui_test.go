@@ -412,6 +412,12 @@ func TestUIBrowser(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, "preview: 'touch made-*' would have allowed") {
 			t.Errorf("guard grants add prints no preview: %d %q", code, stdout)
 		}
+		// remove the page's grant again
+		b.eval(`(() => { [...document.querySelectorAll("#grants-table tbody tr")].find(tr => tr.textContent.includes("touch *everywhere")).querySelector("button").click(); return ""; })()`)
+		b.waitJS(`document.getElementById("status").textContent.startsWith("Removed allow touch *")`)
+		if out, _, _ := g.run(t, "grants", "list"); strings.Contains(out, "touch * ") {
+			t.Errorf("the grant removed on the page is still listed:\n%s", out)
+		}
 	})
 
 	t.Run("audit and charts", func(t *testing.T) {
@@ -429,6 +435,9 @@ func TestUIBrowser(t *testing.T) {
 		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="charts"]`)))
 		b.waitJS(`document.querySelectorAll("#chart-days rect").length > 0`)
 		b.shot("ui-charts")
+		// one click from a top asked command to its grant's preview
+		b.do(chromedp.Click(chromedp.CSS("#top-table tbody tr button")))
+		b.waitJS(`!document.getElementById("grants").hidden && document.getElementById("g-pattern").value.startsWith("touch made-") && document.getElementById("grant-preview").textContent.includes("Would have allowed")`)
 	})
 
 	t.Run("clear the context", func(t *testing.T) {
@@ -442,6 +451,8 @@ func TestUIBrowser(t *testing.T) {
 		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="context"]`)))
 		b.waitJS(`document.querySelectorAll("#context-table tbody tr").length > 0`)
 		b.shot("ui-context")
+		b.eval(`(() => { [...document.querySelectorAll("#context-table tbody tr")].find(tr => tr.textContent.includes("echo stored-output")).querySelector("button").click(); return ""; })()`)
+		b.waitJS(`document.getElementById("context-output").textContent === "stored-output\n"`)
 		b.do(chromedp.Click(chromedp.ID("context-clear-all")))
 		b.waitJS(`document.getElementById("status").textContent.startsWith("Cleared")`)
 		if out, _, _ := g.run(t, "context", "list"); strings.Contains(out, "echo stored-output") {
