@@ -454,6 +454,9 @@ func (s *Server) verify(sess *session, req actionReq) error {
 	if !cred.Flags.UserVerified {
 		return refuse(http.StatusUnauthorized, "passkey refused: the authenticator did not verify the user")
 	}
+	if cred.Authenticator.CloneWarning {
+		return refuse(http.StatusUnauthorized, "passkey refused: its signature counter went back (a cloned authenticator?)")
+	}
 	s.keys.used(cred)
 	return nil
 }

@@ -312,6 +312,20 @@ func (b *uiBackend) Answer(id string, ans webui.Answer) error {
 	if it != nil && !b.matches(p, it.req) {
 		it = nil
 	}
+	// Judged again, as guard watch does: settings may have changed since
+	// the command asked. (Without the waiting guard's text, the redacted
+	// one stands in.)
+	text, cwd, agent := p.Command, p.Cwd, ""
+	if it != nil {
+		text, cwd, agent = it.req.Text, it.req.Cwd, it.req.Agent
+	}
+	v, _ := b.judge(text, cwd, agent)
+	if ans.Kind != webui.AnswerDeny && v.Decision == grants.Deny {
+		return fmt.Errorf("guard now denies this command (%s): it cannot be allowed", oneLine(a.redactor().String(v.Rule)))
+	}
+	if (ans.Kind == webui.AnswerProject || ans.Kind == webui.AnswerGlobal) && v.OnceOnly {
+		return fmt.Errorf("request %s can only be allowed once (%s)", id, onceOnlyWhy(v.Rule))
+	}
 	reply := func(answer, msg string) {
 		if it == nil {
 			return
