@@ -132,6 +132,9 @@ func (a *App) ui(c *cli.Context) error {
 		// The page says registration is closed; nothing on it works.
 		a.diag("warning", "no passkey is registered, and guard ui shows the one-time code only on a human's terminal; this one "+ttyErr.Error())
 		a.diag("hint", a.humanHint("run guard ui yourself, in a terminal of your own, outside the agent, to register the first passkey", ttyErr))
+	case tty == nil:
+		a.diag("note", "commands that need approval will not wait for the page: this terminal "+ttyErr.Error()+
+			"; answer their requests on the page, and the agent's retry runs")
 	case srv.Registered() == 0:
 		code, err := registrationCode()
 		if err != nil {
