@@ -69,6 +69,8 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.UserDataDir(profile),
+		// chromium writes under HOME too (~/.pki): never the real one
+		chromedp.Env("HOME="+profile, "XDG_CONFIG_HOME="+filepath.Join(profile, "config"), "XDG_CACHE_HOME="+filepath.Join(profile, "cache")),
 		chromedp.WindowSize(1200, 900),
 	)
 	ctx, cancel := chromedp.NewContext(actx)
