@@ -250,9 +250,17 @@ func (s *Server) newSession(w http.ResponseWriter) *session {
 		}
 	}
 	if len(s.sessions) >= maxSessions {
+		// The oldest goes, one no passkey signed in first: a flood of new
+		// sessions from a local process must not sign the human out.
 		var oldest string
+		older := func(a, b *session) bool {
+			if a.authed != b.authed {
+				return !a.authed
+			}
+			return a.created.Before(b.created)
+		}
 		for id, ss := range s.sessions {
-			if oldest == "" || ss.created.Before(s.sessions[oldest].created) {
+			if oldest == "" || older(ss, s.sessions[oldest]) {
 				oldest = id
 			}
 		}

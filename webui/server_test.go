@@ -204,3 +204,21 @@ func TestDamagedPasskeys(t *testing.T) {
 		t.Errorf("a damaged passkeys file: %v", err)
 	}
 }
+
+// A flood of new sessions evicts those no passkey signed in, not the
+// human's.
+func TestSessionFloodKeepsTheSignedIn(t *testing.T) {
+	s, _ := newTestServer(t, "")
+	human := open(t, s)
+	s.mu.Lock()
+	for _, ss := range s.sessions {
+		ss.authed = true // as after a passkey sign-in
+	}
+	s.mu.Unlock()
+	for range 3 * maxSessions {
+		open(t, s)
+	}
+	if code, body := human.call("state", "{}", nil); code != 200 || !strings.Contains(body, `"signed_in":true`) {
+		t.Errorf("the signed-in session after a flood: %d %s", code, body)
+	}
+}
