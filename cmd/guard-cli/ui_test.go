@@ -363,6 +363,7 @@ func TestUIBrowser(t *testing.T) {
 		ch := g.runAsync(t, "-c", "touch made-proj")
 		b.waitJS(`!!document.querySelector("#pending-list article input.pattern") && document.querySelector("#pending-list code.command").textContent === "touch made-proj"`)
 		b.do(chromedp.SetValue(chromedp.CSS("#pending-list article input.pattern"), "touch made-p*"),
+			chromedp.SetValue(chromedp.CSS("#pending-list article select.for"), "8h"),
 			chromedp.Click(chromedp.CSS("#pending-list article button.project")))
 		if r := waitResult(t, ch); r.code != 0 {
 			t.Fatalf("guard -c after allow in project: %d %q", r.code, r.stderr)
@@ -373,6 +374,9 @@ func TestUIBrowser(t *testing.T) {
 		out, _, _ := g.run(t, "grants", "list")
 		if !regexp.MustCompile(`allow +touch made-p\* +project-grants`).MatchString(out) {
 			t.Errorf("the edited pattern is not a project grant:\n%s", out)
+		}
+		if out, _, _ := g.run(t, "grants", "list", "--json"); !regexp.MustCompile(`"pattern": "touch made-p\*",(\s*"[a-z]+": [^\n]*\n)*\s*"expires": "`).MatchString(out) {
+			t.Errorf("the grant chosen for 8 hours has no expiry:\n%s", out)
 		}
 		// and it covers the next one without asking
 		if _, stderr, code := g.run(t, "-c", "touch made-p2"); code != 0 {

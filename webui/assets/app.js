@@ -188,11 +188,16 @@ async function loadPending() {
 function requestCard(p) {
   const cmd = el("code", { class: "command", "data-id": p.id }, p.command);
   const pattern = el("input", { class: "pattern", value: p.suggest || p.command, spellcheck: "false", "aria-label": "pattern" });
+  const forTime = el("select", { class: "for", "aria-label": "for how long" },
+    ...[["", "always"], ["1h", "for 1 hour"], ["8h", "for 8 hours"], ["1d", "for a day"], ["7d", "for a week"]].map(([v, label]) => el("option", { value: v }, label)));
   const msg = el("input", { class: "message", placeholder: "message to the agent (optional), e.g. use make test instead", "aria-label": "message" });
   const answer = (kind) => () =>
     guarded(async () => {
       const params = { kind };
-      if (kind === "project" || kind === "global") params.pattern = pattern.value;
+      if (kind === "project" || kind === "global") {
+        params.pattern = pattern.value;
+        if (forTime.value) params.for = forTime.value;
+      }
       if (kind === "deny" && msg.value.trim()) params.message = msg.value.trim();
       await act("answer", p.id, params);
       say("Request " + p.id + ": " + kind + ".");
@@ -221,7 +226,7 @@ function requestCard(p) {
     cmd,
     p.revealable ? el("button", { class: "reveal", onclick: reveal }, "Reveal") : "",
     el("dl", {}, ...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
-    p.once_only ? el("p", { class: "note" }, "Composite command: allow once or deny.") : el("label", {}, "pattern ", pattern),
+    p.once_only ? el("p", { class: "note" }, "This command can only be allowed once, or denied.") : el("label", {}, "pattern ", pattern, " ", forTime),
     el("div", { class: "answers" }, ...buttons),
     el("label", {}, "deny with a message ", msg),
   );
