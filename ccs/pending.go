@@ -67,6 +67,9 @@ type Pending struct {
 	// killed) is dropped. Zero when nobody waits.
 	Pid   int
 	Start uint64
+	// Message is what the human who rejected the request said to the
+	// agent ("use make test instead"), redacted; the refusal line carries it.
+	Message string
 }
 
 // Where and how requests are kept: one file per request in their own
@@ -97,6 +100,7 @@ type pendingFile struct {
 	Resolved time.Time `json:"resolved,omitzero"`
 	Pid      int       `json:"pid,omitzero"`
 	Start    uint64    `json:"start,omitzero"`
+	Message  string    `json:"message,omitempty"`
 }
 
 // onceSuffix names a marker file, ID.once, that exists beside ID.json
@@ -569,10 +573,27 @@ func (s *Store) GetPending(id string) (Pending, error) {
 // already). Only a request that is
 // still pending can be answered.
 func (s *Store) Resolve(id, status string, now time.Time) error {
+	return s.ResolveWith(id, status, "", now)
+}
+
+// maxMessage bounds the message a rejection carries back to the agent.
+const maxMessage = 500
+
+// ResolveWith answers a pending request as Resolve does; a rejection may
+// carry a message for the agent (redacted, cut to 500 bytes), which the
+// waiting guard and a later retry print in their refusal line.
+func (s *Store) ResolveWith(id, status, message string, now time.Time) error {
+	if message != "" && status != StatusRejected {
+		return fmt.Errorf("resolve request %q: only a rejection carries a message", id)
+	}
+	message = s.red.String(strings.TrimSpace(message))
+	if len(message) > maxMessage {
+		message = strings.ToValidUTF8(message[:maxMessage], "")
+	}
 	if !resolutions[status] {
 		return fmt.Errorf("resolve request %q: %q is not an answer (approved-once, approved-project, approved-global, rejected or used)", id, status)
 	}
-	err := s.resolve(id, status, now)
+	err := s.resolve(id, status, message, now)
 	if errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("resolve request %q: %w", id, ErrNotFound)
 	}
@@ -582,7 +603,7 @@ func (s *Store) Resolve(id, status string, now time.Time) error {
 	return nil
 }
 
-func (s *Store) resolve(id, status string, now time.Time) error {
+func (s *Store) resolve(id, status, message string, now time.Time) error {
 	dir := s.path(pendingDirName)
 	if !validID(id) {
 		return ErrNotFound
@@ -602,7 +623,7 @@ func (s *Store) resolve(id, status string, now time.Time) error {
 	if p.Status != StatusPending {
 		return fmt.Errorf("it was answered already (%s)", p.Status)
 	}
-	p.Status, p.Resolved = status, now
+	p.Status, p.Resolved, p.Message = status, now, message
 	if status != StatusApprovedOnce {
 		return writePending(dir, p)
 	}

@@ -543,3 +543,33 @@ func TestPendingWaiting(t *testing.T) {
 		t.Errorf("d not cleared: %v", err)
 	}
 }
+
+// A rejection may carry a message for the agent: kept redacted and short,
+// returned with the rejection, and only on a rejection.
+func TestRejectMessage(t *testing.T) {
+	s := Open(t.TempDir(), redact.New(nil))
+	defer s.Close()
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	a, err := s.AddPending(Pending{Time: t0, Cwd: "/p", Root: "/p", Command: "make deploy", HMAC: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := s.AddPending(Pending{Time: t0, Cwd: "/p", Root: "/p", Command: "make test", HMAC: "s2"})
+	if err := s.ResolveWith(b.ID, StatusApprovedOnce, "no", t0); err == nil {
+		t.Errorf("an approval took a message")
+	}
+	msg := "  use make test instead, token=hunter22 " + strings.Repeat("x", 600)
+	if err := s.ResolveWith(a.ID, StatusRejected, msg, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	got, found, err := s.Rejected("s1", "/p", t0.Add(2*time.Minute), time.Hour)
+	if err != nil || !found {
+		t.Fatalf("Rejected: %v %v", found, err)
+	}
+	if !strings.HasPrefix(got.Message, "use make test instead, token=[REDACTED") || len(got.Message) > maxMessage {
+		t.Errorf("message kept as %q (%d bytes)", got.Message, len(got.Message))
+	}
+	if strings.Contains(got.Message, "hunter22") {
+		t.Errorf("the message keeps a secret: %q", got.Message)
+	}
+}

@@ -94,6 +94,7 @@ const (
 	ViaConsole  = "console"  // guard watch
 	ViaApprove  = "approve"  // guard approve or guard reject
 	ViaCLI      = "cli"      // a management verb (grants add|rm, trust)
+	ViaUI       = "ui"       // the web console (guard ui)
 )
 
 // A Query selects audit records. Zero fields select everything.

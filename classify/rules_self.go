@@ -14,15 +14,15 @@ func guardPrograms(name string) bool {
 }
 
 // guardVerbs are the management verbs only a human may run (given the
-// verb and the word after it): those that grant, approve or trust; watch,
-// which answers requests; install and uninstall, which rewire an agent's
+// verb and the word after it): those that grant, approve or trust; watch
+// and ui, which answer requests; install and uninstall, which rewire an agent's
 // settings; policy reset, which undoes an escalation; and hook, which only
 // the agent's runtime runs (from a guarded command it could leave a ticket
 // that lets a command skip guard's question). policy show and policy test
 // only read, and grants list only lists.
 func guardVerbs(v, next string) bool {
 	switch v {
-	case "trust", "approve", "reject", "watch", "untrust", "hook", "install", "uninstall":
+	case "trust", "approve", "reject", "watch", "ui", "untrust", "hook", "install", "uninstall":
 		return true
 	case "policy":
 		return next != "show" && next != "test"

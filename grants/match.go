@@ -111,3 +111,11 @@ func starMatch(p, t string, lo, hi int, sp []span) bool {
 	}
 	return false
 }
+
+// Covers reports whether an allow pattern matches a simple command's
+// words (after quote removal) as the pattern syntax says, the command word
+// as written. The grant preview uses it to find the past commands a new
+// pattern would have allowed.
+func Covers(pattern string, args []string) bool {
+	return len(args) > 0 && matchPattern(pattern, strings.Join(args, " "), nil)
+}

@@ -679,12 +679,12 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 		if ok {
 			return answered{answerOnce, viaApprove}
 		}
-		at, found, err := jr.Rejected(sum, a.eng.projectRoot(j.cwd), a.env.now(), lim.rejectMemory)
+		at, msg, found, err := jr.Rejected(sum, a.eng.projectRoot(j.cwd), a.env.now(), lim.rejectMemory)
 		if err != nil {
 			a.warnPending("rejections from guard reject were not checked", err)
 		}
 		if found {
-			fmt.Fprintf(a.env.Stderr, "guard: denied: rejected by the human at %s; do not retry\n", at.Local().Format("15:04"))
+			fmt.Fprintf(a.env.Stderr, "guard: denied: rejected by the human at %s; do not retry%s\n", at.Local().Format("15:04"), a.saying(msg))
 			return answered{answerRejected, viaRule}
 		}
 	}

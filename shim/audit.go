@@ -50,8 +50,8 @@ type journal interface {
 	// TakeOnce consumes an approve --once for exactly this text in this cwd.
 	TakeOnce(sum, cwd string, now time.Time) (bool, error)
 	// Rejected reports when a human rejected this text in this project
-	// root, if that was within window before now.
-	Rejected(sum, root string, now time.Time, window time.Duration) (time.Time, bool, error)
+	// root, if that was within window before now, and what they said.
+	Rejected(sum, root string, now time.Time, window time.Duration) (at time.Time, message string, found bool, err error)
 	// Sum is the keyed hash of a text.
 	Sum(text string) (string, error)
 	Close() error

@@ -59,6 +59,21 @@ type ConsoleRequest struct {
 // console went away: guard refuses as needing approval).
 type ConsoleAnswer struct {
 	Answer string `json:"answer"`
+	// Message is what the human said to the agent with a deny; Where names
+	// the console that answered ("" is guard watch).
+	Message string `json:"message,omitempty"`
+	Where   string `json:"where,omitempty"`
+}
+
+// saying is the tail of a refusal line that carries the human's message
+// to the agent (": use make test instead"), redacted and on one line; ""
+// without one.
+func (a *app) saying(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		return ""
+	}
+	return ": " + oneLine(a.eng.redact(msg))
 }
 
 // askConsole offers the request to an attached console and waits for its
@@ -165,7 +180,11 @@ wait:
 	case answerOnce, answerProject, answerGlobal, answerEdited:
 		return answered{r.ans.Answer, viaConsole}, true
 	case answerDeny:
-		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: denied in guard watch\n", oneLine(v.Rule))
+		where := "guard watch"
+		if r.ans.Where == "ui" {
+			where = "the web console"
+		}
+		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: denied in %s%s\n", oneLine(v.Rule), where, a.saying(r.ans.Message))
 		return answered{answerDeny, viaConsole}, true
 	}
 	return answered{}, false // cancelled, or not an answer
@@ -177,14 +196,14 @@ wait:
 type consoleWaiter interface {
 	SetWaiting(id string, pid int, start uint64) error
 	DropPending(id string) error
-	PendingStatus(id string) (string, error)
+	PendingAnswer(id string) (status, message string, err error)
 	TakeOnce(sum, cwd string, now time.Time) (bool, error)
 }
 
 // approvedElsewhere looks whether request id was answered with guard
 // approve or reject while guard waited in the console.
 func (a *app) approvedElsewhere(w consoleWaiter, j job, v grants.Verdict, id, sum string) (answered, bool) {
-	st, err := w.PendingStatus(id)
+	st, msg, err := w.PendingAnswer(id)
 	if err != nil {
 		return answered{}, false
 	}
@@ -198,7 +217,7 @@ func (a *app) approvedElsewhere(w consoleWaiter, j job, v grants.Verdict, id, su
 	case ccs.StatusApprovedGlobal:
 		return answered{answerGlobal, viaApprove}, true
 	case ccs.StatusRejected:
-		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: rejected with guard reject; do not retry\n", oneLine(v.Rule))
+		fmt.Fprintf(a.env.Stderr, "guard: denied: %s: rejected with guard reject or in the web console; do not retry%s\n", oneLine(v.Rule), a.saying(msg))
 		return answered{answerDeny, viaApprove}, true
 	}
 	return answered{}, false

@@ -205,8 +205,8 @@ func testSum(text string) string {
 
 func (f *fileJournal) Sum(text string) (string, error) { return testSum(text), nil }
 
-func (f *fileJournal) Rejected(sum, root string, now time.Time, window time.Duration) (time.Time, bool, error) {
-	return time.Time{}, false, nil
+func (f *fileJournal) Rejected(sum, root string, now time.Time, window time.Duration) (time.Time, string, bool, error) {
+	return time.Time{}, "", false, nil
 }
 
 func (f *fileJournal) TakeOnce(sha, cwd string, now time.Time) (bool, error) {

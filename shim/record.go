@@ -74,9 +74,9 @@ func (c *ccsJournal) SetWaiting(id string, pid int, start uint64) error {
 
 func (c *ccsJournal) DropPending(id string) error { return c.store.DropPending(id) }
 
-func (c *ccsJournal) PendingStatus(id string) (string, error) {
+func (c *ccsJournal) PendingAnswer(id string) (status, message string, err error) {
 	p, err := c.store.GetPending(id)
-	return p.Status, err
+	return p.Status, p.Message, err
 }
 
 func (c *ccsJournal) Probe() error { return c.store.Probe() }
@@ -87,9 +87,9 @@ func (c *ccsJournal) TakeOnce(sum, cwd string, now time.Time) (bool, error) {
 	return c.store.TakeOnce(sum, cwd, now)
 }
 
-func (c *ccsJournal) Rejected(sum, root string, now time.Time, window time.Duration) (time.Time, bool, error) {
+func (c *ccsJournal) Rejected(sum, root string, now time.Time, window time.Duration) (time.Time, string, bool, error) {
 	p, found, err := c.store.Rejected(sum, root, now, window)
-	return p.Resolved, found, err
+	return p.Resolved, p.Message, found, err
 }
 
 func (c *ccsJournal) Sum(text string) (string, error) { return c.store.Sum(text) }

@@ -241,6 +241,7 @@ func (a *App) cli() *cli.App {
 			a.approveCommand(),
 			a.rejectCommand(),
 			a.watchCommand(),
+			a.uiCommand(),
 			a.auditCommand(),
 			a.policyCommand(),
 			a.redactCommand(),

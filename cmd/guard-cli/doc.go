@@ -27,6 +27,7 @@
 //	guard uninstall --agent A [--project|--global] [--dry-run]
 //	guard doctor [--agent A]                           is guard wired into each agent, and working?
 //	guard serve --listen unix:PATH|127.0.0.1:PORT      the decision API (POST /v1/decide)
+//	guard ui [--listen 127.0.0.1:PORT]                 the web console (package webui), passkey-gated
 //	guard hook claude|codex|gemini|opencode|pi          the agent hook (the lean guard answers it itself)
 //	guard version
 //

@@ -343,6 +343,11 @@ func (a *App) grantsAdd(c *cli.Context) error {
 		fmt.Fprintf(a.Stdout, "%s %s is already in %s (%s)\n", kind, oneLine(classify.QuoteWord(pattern)), oneLine(where), oneLine(file))
 		return nil
 	}
+	if kind == grants.Allow {
+		if err := a.printPreview(pattern, layer, cwd); err != nil {
+			return err
+		}
+	}
 	if err := grants.AddRuleUntil(file, kind, pattern, expires); err != nil {
 		return failure(err, "")
 	}
@@ -436,5 +441,36 @@ func (a *App) grantsRm(c *cli.Context) error {
 	}
 	a.recordVerb(nil, "remove", layer, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "removed %s from %s (%s)\n", oneLine(classify.QuoteWord(pattern)), layer, oneLine(file))
+	return nil
+}
+
+// printPreview prints what an allow pattern would have covered in the
+// audit (grantPreview, which the web console shows too) and refuses a
+// pattern that covers a command the built-in denylist refused.
+func (a *App) printPreview(pattern, layer, cwd string) error {
+	store := a.openStore()
+	defer store.Close()
+	root := ""
+	if layer == grants.LayerProjectGrants {
+		root = grants.ProjectRoot(cwd)
+	}
+	pv, err := a.grantPreview(store, pattern, root)
+	if err != nil {
+		a.diag("warning", "no preview: "+err.Error())
+		return nil
+	}
+	if pv.Refused != "" {
+		return &cliError{code: exitRefused, kind: "denied", msg: "grants add: " + pv.Refused,
+			hint: "a grant must not cover what guard refuses as dangerous; name the command more exactly"}
+	}
+	q := oneLine(classify.QuoteWord(pattern))
+	if pv.Matched == 0 {
+		fmt.Fprintf(a.Stdout, "preview: %s covers no command in the audit\n", q)
+		return nil
+	}
+	fmt.Fprintf(a.Stdout, "preview: %s would have allowed %d past %s, e.g.:\n", q, pv.Matched, plural(pv.Matched, "command", "commands"))
+	for _, e := range pv.Examples {
+		fmt.Fprintf(a.Stdout, "  %s\n", e)
+	}
 	return nil
 }

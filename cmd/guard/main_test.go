@@ -28,7 +28,10 @@ func TestLean(t *testing.T) {
 		// net/netip, mvdan's expand and crypto/hmac each cost every run a
 		// package init for one small function (see classify/braces.go,
 		// shim's parseIP, ccs's hmacSHA256).
-		for _, banned := range []string{"github.com/urfave/cli", "runtime/cgo", "text/template", "net/netip", "mvdan.cc/sh/v3/expand", "crypto/hmac", "net/url"} {
+		// The web console (webui, WebAuthn, chromedp in its tests) is
+		// guard-cli's alone.
+		for _, banned := range []string{"github.com/urfave/cli", "runtime/cgo", "text/template", "net/netip", "mvdan.cc/sh/v3/expand", "crypto/hmac", "net/url",
+			"github.com/guard-dev/guard/webui", "github.com/go-webauthn", "github.com/chromedp"} {
 			if strings.HasPrefix(dep, banned) {
 				t.Errorf("guard links %s", dep)
 			}
