@@ -96,6 +96,9 @@ type engine struct {
 	journal func() (journal, error)
 	// console returns the path of guard watch's socket ("" or nil: none).
 	console func() string
+	// consoleURL returns the address of the running web console (guard
+	// ui), or "" (ConsoleURL).
+	consoleURL func() string
 	// trustConsole checks the process listening on the console socket
 	// (pid and uid from SO_PEERCRED); nil: checkConsolePeer.
 	trustConsole func(pid, uid int) error
@@ -810,11 +813,17 @@ func (a *app) needsApproval(v grants.Verdict, shown, id string) {
 	if v.Suggest != "" && !v.OnceOnly {
 		how = "guard grants add --project " + classify.QuoteWord(v.Suggest)
 	}
+	page := ""
+	if id != "" && a.eng.consoleURL != nil {
+		if u := a.eng.consoleURL(); u != "" {
+			page = ", or at " + u
+		}
+	}
 	switch {
 	case how != "" && id != "":
-		how += "  (or: guard approve " + id + ")"
+		how += "  (or: guard approve " + id + page + ")"
 	case id != "":
-		how = "guard approve " + id + " --once"
+		how = "guard approve " + id + " --once" + page
 	case how == "":
 		how = "run it yourself, or allow it once from a terminal"
 	}
