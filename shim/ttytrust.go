@@ -46,29 +46,73 @@ func (t TTYTrust) Hint(config string) string {
 // The rule is in doc.go ("Whose terminal is it"). It reads /proc, so it runs
 // only when guard must ask, never on the way of an allowed command.
 func TrustTerminal(tty *os.File, trusted []string) TTYTrust {
+	major, minor, bad := terminalDevice(tty)
+	if bad != nil {
+		return *bad
+	}
+	return judgeTerminal(os.Getpid(), major, minor, trusted)
+}
+
+// terminalDevice returns the device number of the terminal open as tty
+// (the controlling one, for /dev/tty), or the verdict when there is none
+// guard can name.
+func terminalDevice(tty *os.File) (major, minor uint32, bad *TTYTrust) {
+	fail := func(why string) (uint32, uint32, *TTYTrust) {
+		t := untrusted(0, why)
+		return 0, 0, &t
+	}
 	if runtime.GOOS != "linux" {
-		return untrusted(0, "cannot tell who holds this terminal")
+		return fail("cannot tell who holds this terminal")
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(int(tty.Fd()), &st); err != nil {
-		return untrusted(0, "cannot read the terminal: "+err.Error())
+		return fail("cannot read the terminal: " + err.Error())
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFCHR || !term.IsTerminal(int(tty.Fd())) {
-		return untrusted(0, "not a terminal")
+		return fail("not a terminal")
 	}
-	major, minor := unix.Major(uint64(st.Rdev)), unix.Minor(uint64(st.Rdev))
-	self, err := readStat(os.Getpid())
-	if err != nil {
-		return untrusted(0, "cannot read guard's own process: "+err.Error())
-	}
+	major, minor = unix.Major(uint64(st.Rdev)), unix.Minor(uint64(st.Rdev))
 	if major == 5 && minor == 0 {
 		// /dev/tty is whichever terminal controls this process.
+		self, err := readStat(os.Getpid())
+		if err != nil {
+			return fail("cannot read guard's own process: " + err.Error())
+		}
 		if self.ttyNr == 0 {
-			return untrusted(0, "guard has no controlling terminal")
+			return fail("guard has no controlling terminal")
 		}
 		major, minor = ttyNrDev(self.ttyNr)
 	}
-	return judgeTerminal(self.pid, major, minor, trusted)
+	return major, minor, nil
+}
+
+// TrustGrantingTerminal judges the terminal a verb that grants without a
+// question (guard grants add, grants rm, trust) was typed on. Nobody is
+// asked there, so the holder of a pseudo-terminal is not judged (a human
+// may type it in tmux); but a console (VT, serial line, kernel console)
+// counts only when trusted_terminals lists it, as for a prompt, and no
+// terminal counts that a process outside this verb's own chain of parents
+// can push keys into (tiocsti): such a process may have typed the verb
+// into the human's shell.
+func TrustGrantingTerminal(tty *os.File, trusted []string) TTYTrust {
+	major, minor, bad := terminalDevice(tty)
+	if bad != nil {
+		return *bad
+	}
+	chain, err := ancestors(os.Getpid())
+	if err != nil {
+		return untrusted(0, "cannot read the process tree: "+err.Error())
+	}
+	if _, isPty := ptyIndex(major, minor); !isPty {
+		if major == 5 || major == 0 {
+			return untrusted(0, "cannot tell which terminal this is")
+		}
+		return judgeConsole(chain, major, minor, trusted)
+	}
+	if why := injectionWhy(chain, 0, major, minor); why != "" {
+		return untrusted(0, why)
+	}
+	return TTYTrust{Human: true, Why: "no process outside this one's parents can type into it"}
 }
 
 // TrustProcessTerminal judges process pid's controlling terminal (for checking a peer, e.g. the approval console).
