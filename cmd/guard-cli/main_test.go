@@ -44,6 +44,9 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv(strayMark, mark)
+			// A virtual console root may open, for the scripts that play
+			// a root agent making one its own ([vt]).
+			env.Setenv("TEST_VT", scriptVT())
 			// Scripts that build guard (install.txtar) get the repository
 			// and the outer Go caches, so the build is warm and offline.
 			env.Setenv("GUARD_REPO", repo)
@@ -60,15 +63,33 @@ func TestScripts(t *testing.T) {
 
 // scriptCondition answers the scripts' own conditions: [landlock] (the
 // kernel can confine commands), [mountns] (guard draws a mount namespace:
-// root with Landlock), [netns] (and a network namespace).
+// root with Landlock), [netns] (and a network namespace), [vt] (root, and
+// a virtual console to open: $TEST_VT).
 func scriptCondition(cond string) (bool, error) {
 	switch cond {
 	case "landlock":
 		return shim.LandlockABI() > 0, nil
 	case "mountns", "netns":
 		return shim.LandlockABI() > 0 && os.Geteuid() == 0, nil
+	case "vt":
+		return scriptVT() != "", nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// scriptVT names a virtual console the scripts may open (as root), or "".
+func scriptVT() string {
+	if os.Geteuid() != 0 {
+		return ""
+	}
+	for n := 62; n >= 32; n-- {
+		path := fmt.Sprintf("/dev/tty%d", n)
+		if f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOCTTY, 0); err == nil {
+			f.Close()
+			return path
+		}
+	}
+	return ""
 }
 
 // strayMark names the variable that marks the scripts' processes.
