@@ -13,16 +13,37 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/guard-dev/guard/internal/testproc"
 	"github.com/guard-dev/guard/shim"
 )
 
 func TestMain(m *testing.M) {
 	// guard is the front program (cmd/guard, package shim) and hands every
 	// management command to guard-cli, which it finds on the scripts' PATH.
-	testscript.Main(m, map[string]func(){
+	testscript.Main(strayChecked{m}, map[string]func(){
 		"guard":     func() { os.Exit(shim.Front(shim.FromProcess())) },
 		"guard-cli": func() { os.Exit(guardMain()) },
 	})
+}
+
+// strayChecked runs the tests with every t.TempDir under one directory
+// and then fails the run for any process still running there, naming it:
+// it outlived its test (a guard watch left on a terminal, a background
+// refresh).
+type strayChecked struct{ m *testing.M }
+
+func (s strayChecked) Run() int {
+	tmp, err := testproc.Setup("guard-cli-test-tmp-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	code := s.m.Run()
+	if testproc.Check(os.Stderr, tmp) && code == 0 {
+		code = 1
+	}
+	return code
 }
 
 // TestScripts runs testscripts/*.txtar against the real guard and guard-cli.
