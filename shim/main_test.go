@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 func runTests(m *testing.M) int {
 	// every t.TempDir and the home under one directory, for the check
 	// for strays
-	tmp, err := testproc.Setup("shim-test-tmp-")
+	tmp, err := testproc.Setup("gs")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 type strayChecked struct{ m *testing.M }
 
 func (s strayChecked) Run() int {
-	tmp, err := testproc.Setup("guard-cli-test-tmp-")
+	tmp, err := testproc.Setup("gc")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
