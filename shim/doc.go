@@ -125,7 +125,9 @@
 //     into the terminal with TIOCSTI: one whose controlling terminal it is,
 //     where the kernel allows that (before Linux 6.2, or
 //     dev.tty.legacy_tiocsti=1), or one with CAP_SYS_ADMIN (root) that
-//     holds it at all, by a descriptor or as its controlling terminal.
+//     holds it at all, by a descriptor or as its controlling terminal; on
+//     a virtual console before Linux 6.7, any process that holds it
+//     (TIOCLINUX's copy and paste needed no capability then).
 //     guard scans /proc for them. So as root, the agent's own terminal is
 //     never asked on: a guard watch in a terminal of the human's is.
 //     (A root agent could still open a terminal after guard looked; root

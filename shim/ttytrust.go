@@ -383,7 +383,39 @@ func injectionWhy(chain []procInfo, agentPid int, major, minor uint32) string {
 			}
 		}
 	}
-	return injectorWhy(users, agentPid, tiocstiAllowed())
+	return injectorWhy(users, agentPid, tiocstiAllowed(), isVT(major, minor) && vtPasteOpen())
+}
+
+// isVT reports a virtual console (/dev/tty1 to /dev/tty63).
+func isVT(major, minor uint32) bool { return major == 4 && minor >= 1 && minor < 64 }
+
+// vtPasteOpen reports whether any process that holds a virtual console
+// may paste into its input: TIOCLINUX's copy and paste (set a selection of
+// what it wrote on the screen, then paste it) needed no capability before
+// Linux 6.7. A release guard cannot read counts as open.
+func vtPasteOpen() bool {
+	var u unix.Utsname
+	if unix.Uname(&u) != nil {
+		return true
+	}
+	major, minor, ok := kernelVersion(unix.ByteSliceToString(u.Release[:]))
+	return !ok || major < 6 || major == 6 && minor < 7
+}
+
+// kernelVersion reads the major and minor numbers of a kernel release
+// ("6.1.0-18-amd64").
+func kernelVersion(release string) (major, minor int, ok bool) {
+	a, rest, found := strings.Cut(release, ".")
+	if !found {
+		return 0, 0, false
+	}
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	ma, err1 := strconv.Atoi(a)
+	mi, err2 := strconv.Atoi(rest[:end])
+	return ma, mi, err1 == nil && err2 == nil
 }
 
 // termUser is a process that holds a terminal: as its controlling terminal
@@ -397,12 +429,14 @@ type termUser struct {
 }
 
 // injectorWhy is injectionWhy's decision on what the scan found; legacy
-// says whether the kernel allows TIOCSTI on a controlling terminal.
-func injectorWhy(users []termUser, agentPid int, legacy bool) string {
+// says whether the kernel allows TIOCSTI on a controlling terminal, paste
+// whether any holder of the terminal may paste into it (a virtual console
+// before Linux 6.7).
+func injectorWhy(users []termUser, agentPid int, legacy, paste bool) string {
 	var found *termUser
 	for i := range users {
 		u := &users[i]
-		if !u.inTree || !((u.ctty && legacy) || u.sysAdmin) {
+		if !u.inTree || !((u.ctty && legacy) || u.sysAdmin || paste) {
 			continue
 		}
 		if found == nil || u.pid == agentPid {
@@ -419,8 +453,11 @@ func injectorWhy(users []termUser, agentPid int, legacy bool) string {
 	case agentPid == 0:
 		who = fmt.Sprintf("another process (%s pid %d)", found.name, found.pid)
 	}
-	if found.ctty && legacy {
+	switch {
+	case found.ctty && legacy:
 		return who + " shares this terminal and the kernel lets it type into it (tiocsti); sysctl dev.tty.legacy_tiocsti=0 closes that"
+	case !found.sysAdmin && paste:
+		return who + " holds this virtual console, and before linux 6.7 any holder may paste into it (tioclinux)"
 	}
 	return who + " holds this terminal with cap_sys_admin (as root), which lets it type into it (tiocsti)"
 }
