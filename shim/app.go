@@ -727,7 +727,12 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 		if why != "" && !a.ttyHinted {
 			// There is a terminal, but guard will not ask on it: say once
 			// where an answer can come from instead.
-			fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", oneLine(tt.Hint(grants.PathsFromEnv(a.env.getenv).GlobalConfig())))
+			config := grants.PathsFromEnv(a.env.getenv).GlobalConfig()
+			hint := tt.Hint(config)
+			if j.mode == modeInteractive {
+				hint = tt.TypedHint(config)
+			}
+			fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", oneLine(hint))
 			a.ttyHinted = true
 		}
 		return answered{answerPending, viaRule}

@@ -31,7 +31,16 @@ type TTYTrust struct {
 // Hint says where an answer can come from when guard will not ask on this
 // terminal; config is the global config.toml. One line, no trailing period.
 func (t TTYTrust) Hint(config string) string {
-	h := "run guard watch in a terminal of your own, outside the agent and not inside tmux or screen: commands then wait there for your answer"
+	return t.hint(config, "run guard watch in a terminal of your own, outside the agent and not inside tmux or screen: commands then wait there for your answer")
+}
+
+// TypedHint is Hint for a line the person typed in guard's interactive
+// shell: in their words, not the agent's.
+func (t TTYTrust) TypedHint(config string) string {
+	return t.hint(config, "run guard watch in another terminal of yours, not inside tmux or screen: the lines you type here then wait there for your answer")
+}
+
+func (t TTYTrust) hint(config, h string) string {
 	switch {
 	case t.Console != "":
 		return h + "; or list " + t.Console + " in trusted_terminals in " + config
