@@ -139,12 +139,12 @@
 //
 // The verbs that approve on a terminal (guard approve, reject, watch, and
 // the web console's first passkey) judge it by the same rule. The verbs
-// that grant without a question (grants add, grants rm, trust), when typed
-// on a terminal, are judged by [TrustGrantingTerminal]: its holder is not
-// judged (a human may type them in tmux), but an unlisted console is
-// refused, and so is a terminal a process outside the verb's own chain of
-// parents can push keys into: it may have typed the verb into the human's
-// shell.
+// that grant without a question (grants add, grants rm, trust, policy
+// reset), when typed on a terminal, are judged by [TrustGrantingTerminal]:
+// its holder is not judged (a human may type them in tmux), but an
+// unlisted console is refused, and so is a terminal a process outside the
+// verb's own chain of parents can push keys into: it may have typed the
+// verb into the human's shell.
 //
 // # The prompt
 //

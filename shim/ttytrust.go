@@ -96,7 +96,7 @@ func terminalDevice(tty *os.File) (major, minor uint32, bad *TTYTrust) {
 }
 
 // TrustGrantingTerminal judges the terminal a verb that grants without a
-// question (guard grants add, grants rm, trust) was typed on. Nobody is
+// question (guard grants add, grants rm, trust, policy reset) was typed on. Nobody is
 // asked there, so the holder of a pseudo-terminal is not judged (a human
 // may type it in tmux); but a console (VT, serial line, kernel console)
 // counts only when trusted_terminals lists it, as for a prompt, and no

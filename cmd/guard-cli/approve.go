@@ -166,7 +166,7 @@ func (a *App) humanTTY() (*os.File, error) {
 }
 
 // refuseInjectable stops a verb that grants without a question (grants
-// add, grants rm, trust) typed on a terminal that someone other than the
+// add, grants rm, trust, policy reset) typed on a terminal that someone other than the
 // human may have typed it on: a console trusted_terminals does not list, or
 // one a process outside this verb's parents can push keys into (tiocsti).
 // Without a terminal (a script) there is nothing to judge: the process tree
