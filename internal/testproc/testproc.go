@@ -22,10 +22,15 @@ import (
 	"time"
 )
 
-// Setup makes a fresh directory, points TMPDIR at it and returns it.
+// Setup makes a fresh directory (0755), points TMPDIR at it and returns it.
 func Setup(prefix string) (string, error) {
 	root, err := os.MkdirTemp("", prefix)
 	if err != nil {
+		return "", err
+	}
+	// as /tmp is: a test that runs a command as another user (nobody)
+	// gives it a directory in here
+	if err := os.Chmod(root, 0o755); err != nil {
 		return "", err
 	}
 	os.Setenv("TMPDIR", root)
