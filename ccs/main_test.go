@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/guard-dev/guard/internal/testproc"
 	"github.com/guard-dev/guard/redact"
 )
 
@@ -38,7 +39,19 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(envChildDir); dir != "" {
 		os.Exit(child(dir))
 	}
-	os.Exit(m.Run())
+	// every t.TempDir under one directory: a child still running there
+	// after the tests outlived its test
+	tmp, err := testproc.Setup("gx")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	if testproc.Check(os.Stderr, tmp) && code == 0 {
+		code = 1
+	}
+	os.RemoveAll(tmp)
+	os.Exit(code)
 }
 
 func child(dir string) int {

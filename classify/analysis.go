@@ -53,6 +53,12 @@ type Command struct {
 	Inner          []int    // indexes in Analysis.Commands of the commands this one runs directly
 	InnerComposite []string // WrapShell: composite reasons of the nested script
 	Opaque         bool     // interpreter one-liner (python -c, node -e, perl -e, ruby -e): text guard cannot judge
+	// Func: a call of a shell function defined earlier (in the text, or in
+	// Options.Funcs); Inner holds its body's commands, judged with the
+	// call's arguments. When the text makes the body uncertain (defines
+	// the name twice, after the call, in a branch, or runs a script guard
+	// cannot read first), the call is Opaque.
+	Func bool
 	// Typed is Args typed by the command's spec (see ParseCommand), when
 	// classify parsed them; nil otherwise. Use Command.Words.
 	Typed *Parsed
@@ -92,6 +98,11 @@ type Analysis struct {
 	// feed a command (not 2>&1, >/dev/null and the like), in source order:
 	// the path tiers judge their targets.
 	Redirects []Redirect
+	// Assigned names the variables the text sets with a bare assignment
+	// (x=5, with no command) or as a for loop's variable, once each.
+	Assigned []string
+	// Declared: declare, local, export, readonly or typeset set something.
+	Declared bool
 }
 
 // Redirect is one redirect or heredoc found anywhere in the text.
@@ -151,6 +162,10 @@ type Options struct {
 	// nothing in the text writes and bash does not set is certainly
 	// empty. nil when unknown.
 	EnvNames map[string]bool
+	// SessionVars names the variables earlier lines of an interactive
+	// session set: their values are the session's, not the user's
+	// environment, so a word that expands one is tainted.
+	SessionVars map[string]bool
 }
 
 // Composite reasons, named from the syntax tree.

@@ -59,6 +59,10 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 	w.comp = &a.Composite
 	w.funcBodies = maps.Clone(opt.Funcs)
 	w.aliases = maps.Clone(opt.Aliases)
+	for name := range opt.SessionVars {
+		// an earlier line set it: its value is the session's, unknown here
+		w.setVar(name, varState{dyn: true})
+	}
 	f, err := w.parse(text)
 	if err != nil {
 		a.Fail, a.FailReason = FailParse, err.Error()
@@ -68,6 +72,7 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 	w.stmts(f.Stmts, "top level")
 	if w.fail == "" {
 		w.forkBombs()
+		w.uncertainCalls()
 	}
 	secrets := w.secrets()
 	if w.fail != "" {
@@ -188,6 +193,8 @@ type walker struct {
 
 	funcBodies map[string]string // the text of each function defined so far
 	expanding  map[string]bool   // functions whose call is being judged (no recursion)
+	funcDefs   map[string][]funcDef
+	funcCalls  []int // the calls judged by a body (Command.Func), in walk order
 
 	// pos are the positional parameters of the script being walked ($0
 	// first); nil when unknown. nextPos, when set, are those of the nested
@@ -358,6 +365,7 @@ func (w *walker) command(c syntax.Command, where string) {
 					}
 				}
 				w.noteLoopPids(l.Name.Value, items) // for p in $(pgrep .)
+				w.noteAssigned(l.Name.Value)
 				if strings.HasPrefix(l.Name.Value, "GUARD_") {
 					w.hitDeny("guard-self", -1)
 				}
@@ -393,6 +401,10 @@ func (w *walker) command(c syntax.Command, where string) {
 		if strings.HasPrefix(name, "GUARD_") {
 			w.hitDeny("guard-self", -1)
 		}
+		if w.funcDefs == nil {
+			w.funcDefs = map[string][]funcDef{}
+		}
+		w.funcDefs[name] = append(w.funcDefs[name], funcDef{at: len(w.a.Commands), cond: w.cond > 0})
 		prev := w.fn
 		w.fn = name
 		w.branch(func() {
@@ -777,6 +789,7 @@ func (w *walker) decl(x *syntax.DeclClause) {
 		return // declare -p NAME prints a variable: no assignment, nothing runs
 	}
 	w.addComp(CompAssign)
+	w.a.Declared = true
 	nameref, integer := x.Variant.Value == "nameref", false
 	readonly := x.Variant.Value == "readonly"
 	for _, as := range x.Args {
@@ -981,6 +994,7 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 		for _, as := range x.Assigns {
 			if as.Name != nil {
 				w.stateAssign(as.Name.Value)
+				w.noteAssigned(as.Name.Value)
 			}
 			if as.Name != nil && as.Value != nil && envCommand(as.Name.Value) {
 				if fs, _ := w.fields(as.Value, nil); len(fs) == 1 && !fs[0].dyn {
@@ -1085,6 +1099,8 @@ func (w *walker) call(x *syntax.CallExpr, where string) {
 		w.nested(idx, body, "function "+fs[0].val, false)
 		w.nextPos = nil
 		delete(w.expanding, fs[0].val)
+		w.a.Commands[idx].Func = true
+		w.funcCalls = append(w.funcCalls, idx)
 	}
 	w.a.Commands[idx].Assigns = assigns
 	for _, as := range assigns {
@@ -1678,4 +1694,46 @@ func (w *walker) shellStdin(c int) bool {
 	}
 	_, interp := interpreterName(w.a.Commands[c].Name)
 	return !interp && w.a.Commands[c].Name != "sed" && w.a.Commands[c].Name != "awk" && w.a.Commands[c].Name != "gawk"
+}
+
+// funcDef is one definition of a function met in the text: at is the
+// number of commands recorded before it (the walk's order), cond that it
+// sits in a branch, loop, function or background, so may not run.
+type funcDef struct {
+	at   int
+	cond bool
+}
+
+// uncertainCalls makes opaque each call judged by a function's body when
+// the text leaves which body runs uncertain: the name is defined more than
+// once, or after the call (a loop may run the call again after it), or
+// where it may not run; or the text unsets something (unset -f drops the
+// function: a program of that name runs instead), or runs a script guard
+// cannot read (source, eval of a computed text), which may define it.
+func (w *walker) uncertainCalls() {
+	if len(w.funcCalls) == 0 {
+		return
+	}
+	all := false
+	for i := range w.a.Commands {
+		c := &w.a.Commands[i]
+		if (c.Opaque && !c.Func) || c.Name == "unset" || c.Name == "source" || c.Name == "." {
+			all = true
+			break
+		}
+	}
+	for _, idx := range w.funcCalls {
+		c := &w.a.Commands[idx]
+		defs := w.funcDefs[c.Args[0]]
+		if all || len(defs) > 1 || len(defs) == 1 && (defs[0].at > idx || defs[0].cond) {
+			c.Opaque = true
+		}
+	}
+}
+
+// noteAssigned records a variable the text sets (Analysis.Assigned).
+func (w *walker) noteAssigned(name string) {
+	if !slices.Contains(w.a.Assigned, name) {
+		w.a.Assigned = append(w.a.Assigned, name)
+	}
 }

@@ -563,10 +563,36 @@ func (w *walker) wrapGuard(c int, fs []field) {
 			}
 		}
 		w.transparent(c, i, "guard exec")
+	case a == "__confine":
+		w.wrapConfineStage(c, fs)
 	case strings.HasPrefix(a, "-") && a != "--help" && a != "--version" || strings.HasPrefix(a, "+"),
 		strings.Contains(a, "/") || strings.HasSuffix(a, ".sh"):
 		w.wrapShell(c, fs)
 	}
+}
+
+// wrapConfineStage: guard __confine FD PATH ARGV… is guard's own
+// confining stage (shim/confine_userns.go): it execs PATH, with no search of
+// $PATH, as ARGV. What runs is PATH with ARGV's arguments, so that is the
+// command judged. A name in ARGV[0] other than PATH's own (a multi-call
+// program such as busybox runs the tool it is called as), a PATH with no
+// slash (the stage would run it from the working directory) or a word
+// guard cannot read leaves it opaque: asked.
+func (w *walker) wrapConfineStage(c int, fs []field) {
+	if len(fs) < 5 {
+		w.a.Commands[c].Opaque = true
+		return
+	}
+	fd, path, argv0 := fs[2], fs[3], fs[4]
+	digits := fd.val != "" && strings.Trim(fd.val, "0123456789") == ""
+	base := path.val[strings.LastIndexByte(path.val, '/')+1:]
+	if fd.dyn || !digits || path.dyn || argv0.dyn || !strings.Contains(path.val, "/") || base == "" ||
+		(argv0.val != path.val && argv0.val != base) {
+		w.a.Commands[c].Opaque = true
+	}
+	inner := append([]field{path}, fs[5:]...)
+	w.a.Commands[c].Wrap = WrapTransparent
+	w.innerCommand(c, inner, "guard's confining stage")
 }
 
 // procSubstScript judges the text a <(…) operand prints, when it is

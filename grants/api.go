@@ -79,9 +79,15 @@ type Settings struct {
 	// Root is the project root Load found for the working directory: what
 	// "inside the project" means for a '*' grant's writes ("" when unknown:
 	// each command's own directory stands in).
-	Root            string
-	Unknown         Decision      // Ask or Deny for commands nothing covers
-	Composite       string        // "ask" or "each"
+	Root      string
+	Unknown   Decision // Ask or Deny for commands nothing covers
+	Composite string   // "ask" or "each"
+	// Person: the text is a line typed in guard's interactive shell. It is
+	// judged part by part as composite = "each" judges |, &&, || and ;,
+	// and so are its plain assignments (x=5), loops and function
+	// definitions. Set by the caller for one decision, never loaded from
+	// a file.
+	Person          bool
 	BuiltinReadonly bool          // allow the built-in read-only set
 	Timeout         time.Duration // run timeout
 	AskTimeout      time.Duration // prompt timeout

@@ -505,16 +505,56 @@ func (d *decider) collectLayer(layer string, agentPass bool) {
 // compositeOK reports whether composite reasons pass the composite rule on
 // their own: none, or composite = "each" and only tolerated reasons.
 func (d *decider) eachEligible(reasons []string) bool {
-	if d.s.Composite != "each" {
+	if d.s.Composite != "each" && !d.s.Person {
 		return false
 	}
 	for _, r := range reasons {
-		if !slices.Contains(eachReasons, r) {
+		switch {
+		case (d.s.Composite == "each" || d.s.Person) && slices.Contains(eachReasons, r):
+		case d.s.Person && slices.Contains(personReasons, r):
+			if r == classify.CompAssign && !d.plainAssignments() {
+				return false
+			}
+		default:
 			return false
 		}
 	}
 	return true
 }
+
+// personReasons are the composite reasons a line typed in the
+// interactive shell (Settings.Person) is judged part by part for, beside
+// composite = "each"'s: the parts of a loop or a function's body are
+// commands like any other, and a plain assignment runs nothing. A person
+// types name=bob; greet $name or cd x && make as one thought.
+var personReasons = []string{classify.CompAssign, classify.CompLoop, classify.CompFunction}
+
+// plainAssignments reports whether the text's assignments are plain: bare
+// ones or a for loop's variable (not NAME=value before a command, which
+// sets the command's environment, nor declare or export), of names bash
+// and programs give no meaning to. Those are upper case (PATH, HOME,
+// IFS, PS4, LD_PRELOAD, …), so a plain name has a lower-case letter, and
+// is none of the few lower-case ones that mean something.
+func (d *decider) plainAssignments() bool {
+	if d.a.Declared {
+		return false
+	}
+	for i := range d.a.Commands {
+		if len(d.a.Commands[i].Assigns) > 0 {
+			return false
+		}
+	}
+	for _, name := range d.a.Assigned {
+		if strings.ToUpper(name) == name || slices.Contains(meaningfulLower, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// meaningfulLower are lower-case variables that change what bash or the
+// programs it runs do.
+var meaningfulLower = []string{"http_proxy", "https_proxy", "ftp_proxy", "all_proxy", "no_proxy", "auto_resume", "histchars"}
 
 func maxRisk(a, b Risk) Risk {
 	rank := func(r Risk) int {
@@ -539,6 +579,13 @@ func (d *decider) composite(top []int, reasons []string) Verdict {
 	list := strings.Join(reasons, ", ")
 	ask := Verdict{Decision: Ask, Rule: RuleComposite, Risk: RiskHigh, Layer: LayerBuiltin, OnceOnly: true,
 		Reason: "composite command (" + list + "): allow once or deny"}
+	if len(top) == 0 && d.s.Person && d.eachEligible(reasons) {
+		// x=5 typed in the interactive shell: nothing runs
+		if d.tr != nil {
+			d.tr.add("step 5 composite (%s): typed in the interactive shell, and nothing runs", list)
+		}
+		return Verdict{Decision: Allow, Rule: RuleCompositeEach, Reason: "a plain assignment runs nothing", Risk: RiskNone, Layer: LayerBuiltin}
+	}
 	if len(top) == 0 || !d.eachEligible(reasons) {
 		if d.tr != nil {
 			d.tr.add("step 5 composite (%s): composite = %q, asks", list, d.s.Composite)
@@ -639,6 +686,9 @@ func passThroughShells(name string) bool {
 // judged alone: a pass-through wrapper whose own options write nothing
 // (GNU time -o FILE writes FILE).
 func passThrough(c *classify.Command) bool {
+	if c.Func {
+		return true // a function's call runs its body, judged as its parts
+	}
 	if c.Wrap == classify.WrapShell {
 		return passThroughShells(commandName(c))
 	}

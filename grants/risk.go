@@ -49,7 +49,14 @@ func gradeRisk(a *classify.Analysis, s *Settings, v Verdict) Risk {
 	r := RiskNone
 	for _, why := range a.Composite {
 		switch why {
-		case classify.CompRedirect, classify.CompHeredoc, classify.CompProcSubst, classify.CompFunction:
+		case classify.CompFunction:
+			if s != nil && s.Person {
+				// typed in the interactive shell: the body's commands
+				// are graded below, as its parts
+				continue
+			}
+			return RiskHigh
+		case classify.CompRedirect, classify.CompHeredoc, classify.CompProcSubst:
 			// a redirect's target is not in the Analysis: it may be
 			// anywhere (the path tiers will say where)
 			return RiskHigh
@@ -76,7 +83,7 @@ func commandRisk(c *classify.Command, root string, covered bool) Risk {
 	if len(c.Args) == 0 {
 		return RiskNone
 	}
-	if dyn(c, 0) || c.Opaque || c.Tainted || c.DirUnknown {
+	if dyn(c, 0) || c.Opaque || c.Tainted && !printsArgs(c.Name) || c.DirUnknown {
 		return RiskHigh
 	}
 	name := commandName(c)
@@ -305,6 +312,16 @@ func buildTool(name string) bool {
 	switch name {
 	case "make", "gmake", "go", "cargo", "npm", "pnpm", "yarn", "bun", "pytest", "py.test", "mvn", "gradle",
 		"gcc", "g++", "cc", "clang", "clang++", "c++", "rustc", "javac", "tsc", "cmake", "ninja", "bazel", "dotnet", "gofmt":
+		return true
+	}
+	return false
+}
+
+// printsArgs: a program that only prints its arguments, whatever they
+// hold (echo $f names no file).
+func printsArgs(name string) bool {
+	switch name {
+	case "echo", "true", "false", ":":
 		return true
 	}
 	return false

@@ -96,6 +96,9 @@ type engine struct {
 	journal func() (journal, error)
 	// console returns the path of guard watch's socket ("" or nil: none).
 	console func() string
+	// consoleURL returns the address of the running web console (guard
+	// ui), or "" (ConsoleURL).
+	consoleURL func() string
 	// trustConsole checks the process listening on the console socket
 	// (pid and uid from SO_PEERCRED); nil: checkConsolePeer.
 	trustConsole func(pid, uid int) error
@@ -225,6 +228,10 @@ type job struct {
 	// funcs and aliases are those the running shell already has (an
 	// interactive session), judged where they are called.
 	funcs, aliases map[string]string
+	// vars are the variables earlier lines of an interactive session set,
+	// and noteVars is told those this text sets (classify's Assigned).
+	vars     map[string]bool
+	noteVars func(names []string)
 	// shadow: the names an earlier line of the session made run another
 	// program (classify.Options.Shadow).
 	shadow map[string]string
@@ -551,12 +558,15 @@ func (a *app) limits(j job, s *grants.Settings) (limits, error) {
 func (a *app) judgeAndRun(j job) int {
 	start := a.env.now()
 	opts := classify.Options{Cwd: j.cwd, Home: a.env.getenv("HOME"), Protected: a.eng.protected(), Positional: j.positional,
-		Funcs: j.funcs, Aliases: j.aliases, Shadow: j.shadow, EnvNames: j.envNames}
+		Funcs: j.funcs, Aliases: j.aliases, Shadow: j.shadow, EnvNames: j.envNames, SessionVars: j.vars}
 	var an *classify.Analysis
 	if j.argv != nil {
 		an = a.eng.analyzeArgv(j.argv, opts)
 	} else {
 		an = a.eng.analyze(j.text, opts)
+	}
+	if j.noteVars != nil {
+		j.noteVars(an.Assigned)
 	}
 	if base := a.eng.redact; len(an.Secrets) > 0 {
 		// passwords the argument model found (mysql -pX) are redacted in every record too
@@ -574,6 +584,13 @@ func (a *app) judgeAndRun(j job) int {
 	}
 	if s.AgentMatters() { // [agents.NAME], power_agents, a [[rule]] naming one
 		s = s.As(a.agent())
+	}
+	if j.mode == modeInteractive {
+		// a line typed in the interactive shell: its assignments, loops
+		// and functions are judged part by part (grants.Settings.Person)
+		p := *s
+		p.Person = true
+		s = &p
 	}
 	v := plumbingVerdict(j, a.eng.decide(an, s))
 	// A project config's allow rules guard ignored: said when they may be
@@ -710,7 +727,12 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 		if why != "" && !a.ttyHinted {
 			// There is a terminal, but guard will not ask on it: say once
 			// where an answer can come from instead.
-			fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", oneLine(tt.Hint(grants.PathsFromEnv(a.env.getenv).GlobalConfig())))
+			config := grants.PathsFromEnv(a.env.getenv).GlobalConfig()
+			hint := tt.Hint(config)
+			if j.mode == modeInteractive {
+				hint = tt.TypedHint(config)
+			}
+			fmt.Fprintf(a.env.Stderr, "guard: hint: %s\n", oneLine(hint))
 			a.ttyHinted = true
 		}
 		return answered{answerPending, viaRule}
@@ -810,11 +832,17 @@ func (a *app) needsApproval(v grants.Verdict, shown, id string) {
 	if v.Suggest != "" && !v.OnceOnly {
 		how = "guard grants add --project " + classify.QuoteWord(v.Suggest)
 	}
+	page := ""
+	if id != "" && a.eng.consoleURL != nil {
+		if u := a.eng.consoleURL(); u != "" {
+			page = ", or at " + u
+		}
+	}
 	switch {
 	case how != "" && id != "":
-		how += "  (or: guard approve " + id + ")"
+		how += "  (or: guard approve " + id + page + ")"
 	case id != "":
-		how = "guard approve " + id + " --once"
+		how = "guard approve " + id + " --once" + page
 	case how == "":
 		how = "run it yourself, or allow it once from a terminal"
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -113,8 +114,14 @@ func (a *app) askConsole(j job, v grants.Verdict, id, sum string, lim limits) (h
 	conn.SetReadDeadline(time.Now().Add(lim.askTimeout + ConsoleSlack))
 	// Said at once, in words the agent can pass on: the command waits, for
 	// whom, how long, and where the answer goes.
-	fmt.Fprintf(a.env.Stderr, "guard: waiting for approval: request %s, up to %s; answer it in guard watch, or with guard approve %s in a terminal of your own\n",
-		id, shortDuration(lim.askTimeout), id)
+	where := "in guard watch"
+	if a.eng.consoleURL != nil {
+		if u := a.eng.consoleURL(); u != "" {
+			where = "at " + u + ", in guard watch"
+		}
+	}
+	fmt.Fprintf(a.env.Stderr, "guard: waiting for approval: request %s, up to %s; answer it %s, or with guard approve %s in a terminal of your own\n",
+		id, shortDuration(lim.askTimeout), where, id)
 	w, _ := a.journal().(consoleWaiter)
 	dropped := false
 	if w != nil {
@@ -188,6 +195,67 @@ wait:
 		return answered{answerDeny, viaConsole}, true
 	}
 	return answered{}, false // cancelled, or not an answer
+}
+
+// UIURLName is the file, in guard's state directory, where a running web
+// console (guard ui) writes its address, for the lines that tell where a
+// request can be answered.
+const UIURLName = "ui.url"
+
+// maxUIURL bounds the address file.
+const maxUIURL = 1024
+
+// ConsoleURL returns the address of the running web console as written in
+// stateDir's ui.url, or "" when there is none or it cannot be believed: the
+// file must be a regular file of this user's, readable by no one else
+// (0600), and hold one loopback http(s) address. Nothing else is checked
+// (the page may have stopped since); it names a place to look, it grants
+// nothing.
+func ConsoleURL(stateDir string) string {
+	path := filepath.Join(stateDir, UIURLName)
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return ""
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG ||
+		st.Mode&0o777 != 0o600 || int(st.Uid) != os.Getuid() || st.Size > maxUIURL {
+		return ""
+	}
+	buf := make([]byte, maxUIURL+1)
+	n, err := syscall.Read(fd, buf)
+	if err != nil || n > maxUIURL {
+		return ""
+	}
+	u := strings.TrimSpace(string(buf[:n]))
+	if !loopbackURL(u) {
+		return ""
+	}
+	return u
+}
+
+// loopbackURL reports an http(s) address on this machine's loopback
+// (127.0.0.1, [::1] or localhost, with a port), of printable ASCII.
+func loopbackURL(u string) bool {
+	for i := 0; i < len(u); i++ {
+		if u[i] <= ' ' || u[i] >= 0x7f {
+			return false
+		}
+	}
+	rest, ok := strings.CutPrefix(u, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
+			return false
+		}
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	for _, h := range []string{"127.0.0.1:", "[::1]:", "localhost:"} {
+		if port, ok := strings.CutPrefix(host, h); ok {
+			return port != "" && strings.Trim(port, "0123456789") == "" && len(port) <= 5
+		}
+	}
+	return false
 }
 
 // consoleWaiter is what a journal offers a guard that waits in the console: its

@@ -119,6 +119,7 @@ func guardCmd(t *testing.T, st shimTree, path, verdict string, args ...string) *
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(),
 		"SHIM_TEST_AS_GUARD=1", "SHIM_TEST_VERDICT="+verdict, "SHIM_TEST_JOURNAL="+t.TempDir(),
+		"SHIM_TEST_LISTENING="+filepath.Join(cmd.Dir, "listening"),
 		"PATH="+strings.Join([]string{st.shims, st.real, "/usr/bin", "/bin"}, ":"))
 	return cmd
 }
@@ -201,7 +202,12 @@ func startGuard(t *testing.T, cmd *exec.Cmd) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 500; i++ {
-		if _, err := os.Stat(filepath.Join(cmd.Dir, "ready")); err == nil {
+		// guard starts the command first and catches signals meanwhile
+		// (runJob's Meanwhile): a signal sent before that ends guard
+		// itself, so the test waits for both (under load the command
+		// can be ready first). The test engine says when it listens.
+		_, err := os.Stat(filepath.Join(cmd.Dir, "ready"))
+		if _, lerr := os.Stat(filepath.Join(cmd.Dir, "listening")); err == nil && lerr == nil {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)

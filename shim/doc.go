@@ -125,7 +125,9 @@
 //     into the terminal with TIOCSTI: one whose controlling terminal it is,
 //     where the kernel allows that (before Linux 6.2, or
 //     dev.tty.legacy_tiocsti=1), or one with CAP_SYS_ADMIN (root) that
-//     holds it at all, by a descriptor or as its controlling terminal.
+//     holds it at all, by a descriptor or as its controlling terminal; on
+//     a virtual console before Linux 6.7, any process that holds it
+//     (TIOCLINUX's copy and paste needed no capability then).
 //     guard scans /proc for them. So as root, the agent's own terminal is
 //     never asked on: a guard watch in a terminal of the human's is.
 //     (A root agent could still open a terminal after guard looked; root
@@ -134,6 +136,15 @@
 // Every read is bounded (8192 processes, 200000 descriptors, 64 parent
 // links) and never blocks; any error is not a human's. It runs only when
 // guard must ask.
+//
+// The verbs that approve on a terminal (guard approve, reject, watch, and
+// the web console's first passkey) judge it by the same rule. The verbs
+// that grant without a question (grants add, grants rm, trust, policy
+// reset), when typed on a terminal, are judged by [TrustGrantingTerminal]:
+// its holder is not judged (a human may type them in tmux), but an
+// unlisted console is refused, and so is a terminal a process outside the
+// verb's own chain of parents can push keys into: it may have typed the
+// verb into the human's shell.
 //
 // # The prompt
 //

@@ -103,6 +103,19 @@ type session struct {
 	hashed         map[string]string
 	shadow         map[string]string
 	shadowKey      string
+	// vars are the variables lines of the session set (by their text, or
+	// new in the shell's report since its first, baseVars): a later line
+	// that expands one is judged with its value unknown, as a value the
+	// text computed (classify.Options.SessionVars).
+	vars, baseVars map[string]bool
+}
+
+// noteVar records a variable a line of the session set.
+func (s *session) noteVar(name string) {
+	if s.vars == nil {
+		s.vars = map[string]bool{}
+	}
+	s.vars[name] = true
 }
 
 // interactive runs the session and returns the status of its last line.
@@ -337,15 +350,16 @@ func (s *session) prelude() string {
 }
 
 // sentinel is the shell text that reports $?, the directory, functions,
-// aliases, disabled builtins, the hash table and PATH, framed by the nonce.
+// aliases, disabled builtins, the hash table, PATH and the names of the
+// shell's variables, framed by the nonce.
 func (s *session) sentinel(nonce string) string {
 	if s.bash {
 		return `{ \builtin printf '%s\0%s\0' ` + nonce + ` "$?"; \builtin pwd -P; \builtin printf '\0'; ` +
 			`\builtin declare -f; \builtin printf '\0'; \builtin alias -p; \builtin printf '\0'; ` +
 			`\builtin enable -n; \builtin printf '\0'; \builtin hash -l; ` +
-			`\builtin printf '\0%s\0%s\0' "$PATH" ` + nonce + `; } >|` + s.rpath + " 2>/dev/null\n"
+			`\builtin printf '\0%s\0' "$PATH"; \builtin compgen -v; \builtin printf '\0%s\0' ` + nonce + `; } >|` + s.rpath + " 2>/dev/null\n"
 	}
-	return `{ command printf '%s\0%s\0' ` + nonce + ` "$?"; command pwd -P; command printf '\0\0\0\0\0%s\0%s\0' "$PATH" ` + nonce +
+	return `{ command printf '%s\0%s\0' ` + nonce + ` "$?"; command pwd -P; command printf '\0\0\0\0\0%s\0\0%s\0' "$PATH" ` + nonce +
 		`; } >|` + s.rpath + " 2>/dev/null\n"
 }
 
@@ -428,7 +442,7 @@ func (s *session) takeReport(nonce string) (int, bool, error) {
 	}
 	fields := strings.Split(string(body[:end]), "\x00")
 	s.pending = append(s.pending[:0], body[end+len(nonce)+2:]...)
-	if len(fields) != 7 {
+	if len(fields) != 8 {
 		return 0, true, errors.New("the shell's report is malformed")
 	}
 	st, err := strconv.Atoi(fields[0])
@@ -437,8 +451,18 @@ func (s *session) takeReport(nonce string) (int, bool, error) {
 	}
 	s.cwd = strings.TrimSuffix(fields[1], "\n")
 	s.path = fields[6]
+	names := strings.Fields(fields[7])
 	if !s.baseSet {
 		s.basePath, s.baseSet = s.path, true
+		s.baseVars = map[string]bool{}
+		for _, n := range names {
+			s.baseVars[n] = true
+		}
+	}
+	for _, n := range names {
+		if !s.baseVars[n] {
+			s.noteVar(n) // set by a line: read f, printf -v f, declare f=…
+		}
 	}
 	if !s.bash {
 		s.noteShadow()
@@ -541,7 +565,12 @@ func (s *session) line(text string) {
 			"defines "+name+", which guard's interactive session relies on")
 		return
 	}
-	j := job{mode: modeInteractive, text: text, cwd: s.cwd, funcs: s.funcs, aliases: s.aliases, shadow: s.shadow, run: s.run}
+	j := job{mode: modeInteractive, text: text, cwd: s.cwd, funcs: s.funcs, aliases: s.aliases, shadow: s.shadow, run: s.run,
+		vars: s.vars, noteVars: func(names []string) {
+			for _, n := range names {
+				s.noteVar(n)
+			}
+		}}
 	s.intr.Store(false)
 	s.last = s.a.judgeAndRun(j)
 	if s.ended {

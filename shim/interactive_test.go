@@ -436,11 +436,12 @@ func TestScriptFileRouting(t *testing.T) {
 }
 
 func TestInteractiveAskThenGoesOn(t *testing.T) {
-	// x=5 is an ask (a composite command). Whether guard prompts on this
+	// X=5 is an ask (an assignment to an upper-case name, which a shell
+	// or a program may give meaning to). Whether guard prompts on this
 	// terminal or leaves a pending request, Ctrl-C (a deny at a prompt)
 	// leaves it unrun and the session goes on.
 	p := startSession(t, "real")
-	p.send("x=5\r")
+	p.send("X=5\r")
 	time.Sleep(500 * time.Millisecond)
 	p.send("\x03")
 	p.expect(`guard: (denied|needs approval): `)
@@ -449,7 +450,7 @@ func TestInteractiveAskThenGoesOn(t *testing.T) {
 	// type the next line once it has (an empty line brings a fresh prompt).
 	p.send("\r")
 	p.expect(`\r\nguard:\S*\$ \r\nguard:\S*\$ |\r\nguard:\S*\$ $`)
-	p.send(`echo "[$x]"` + "\r")
+	p.send(`echo "[$X]"` + "\r")
 	p.expect(`\[\]\r\n`)
 	p.send("exit\r")
 	p.wait()

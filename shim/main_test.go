@@ -19,6 +19,7 @@ import (
 
 	"github.com/guard-dev/guard/classify"
 	"github.com/guard-dev/guard/grants"
+	"github.com/guard-dev/guard/internal/testproc"
 )
 
 // The test binary doubles as guard: with SHIM_TEST_AS_GUARD set it runs one
@@ -41,12 +42,19 @@ func TestMain(m *testing.M) {
 // and shell they start: no test may read or write the real home (a shell's
 // history, guard's grants, config or audit).
 func runTests(m *testing.M) int {
+	// every t.TempDir and the home under one directory, for the check
+	// for strays
+	tmp, err := testproc.Setup("gs")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
 	home, err := os.MkdirTemp("", "shim-test-home-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(home)
 	for k, v := range map[string]string{
 		"HOME":                 home,
 		"XDG_CONFIG_HOME":      filepath.Join(home, ".config"),
@@ -58,7 +66,13 @@ func runTests(m *testing.M) int {
 	} {
 		os.Setenv(k, v)
 	}
-	return m.Run()
+	code := m.Run()
+	// A process that still runs in the tests' directories outlived its
+	// test: the run fails, naming it.
+	if testproc.Check(os.Stderr, tmp) && code == 0 {
+		code = 1
+	}
+	return code
 }
 
 func testGuardMain() int {
@@ -167,7 +181,12 @@ func (te *testEngine) engine() engine {
 		},
 		// Tests run many guards in one process: undo each Notify, and
 		// leave the other tests' children alone.
-		listen:   func(c chan<- os.Signal) { signal.Notify(c, forwarded...) },
+		listen: func(c chan<- os.Signal) {
+			signal.Notify(c, forwarded...)
+			if p := os.Getenv("SHIM_TEST_LISTENING"); p != "" {
+				os.WriteFile(p, nil, 0o600) // startGuard waits for it
+			}
+		},
 		unlisten: signal.Stop,
 		children: directChildren,
 	}

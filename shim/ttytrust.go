@@ -31,7 +31,16 @@ type TTYTrust struct {
 // Hint says where an answer can come from when guard will not ask on this
 // terminal; config is the global config.toml. One line, no trailing period.
 func (t TTYTrust) Hint(config string) string {
-	h := "run guard watch in a terminal of your own, outside the agent and not inside tmux or screen: commands then wait there for your answer"
+	return t.hint(config, "run guard watch in a terminal of your own, outside the agent and not inside tmux or screen: commands then wait there for your answer")
+}
+
+// TypedHint is Hint for a line the person typed in guard's interactive
+// shell: in their words, not the agent's.
+func (t TTYTrust) TypedHint(config string) string {
+	return t.hint(config, "run guard watch in another terminal of yours, not inside tmux or screen: the lines you type here then wait there for your answer")
+}
+
+func (t TTYTrust) hint(config, h string) string {
 	switch {
 	case t.Console != "":
 		return h + "; or list " + t.Console + " in trusted_terminals in " + config
@@ -46,29 +55,73 @@ func (t TTYTrust) Hint(config string) string {
 // The rule is in doc.go ("Whose terminal is it"). It reads /proc, so it runs
 // only when guard must ask, never on the way of an allowed command.
 func TrustTerminal(tty *os.File, trusted []string) TTYTrust {
+	major, minor, bad := terminalDevice(tty)
+	if bad != nil {
+		return *bad
+	}
+	return judgeTerminal(os.Getpid(), major, minor, trusted)
+}
+
+// terminalDevice returns the device number of the terminal open as tty
+// (the controlling one, for /dev/tty), or the verdict when there is none
+// guard can name.
+func terminalDevice(tty *os.File) (major, minor uint32, bad *TTYTrust) {
+	fail := func(why string) (uint32, uint32, *TTYTrust) {
+		t := untrusted(0, why)
+		return 0, 0, &t
+	}
 	if runtime.GOOS != "linux" {
-		return untrusted(0, "cannot tell who holds this terminal")
+		return fail("cannot tell who holds this terminal")
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(int(tty.Fd()), &st); err != nil {
-		return untrusted(0, "cannot read the terminal: "+err.Error())
+		return fail("cannot read the terminal: " + err.Error())
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFCHR || !term.IsTerminal(int(tty.Fd())) {
-		return untrusted(0, "not a terminal")
+		return fail("not a terminal")
 	}
-	major, minor := unix.Major(uint64(st.Rdev)), unix.Minor(uint64(st.Rdev))
-	self, err := readStat(os.Getpid())
-	if err != nil {
-		return untrusted(0, "cannot read guard's own process: "+err.Error())
-	}
+	major, minor = unix.Major(uint64(st.Rdev)), unix.Minor(uint64(st.Rdev))
 	if major == 5 && minor == 0 {
 		// /dev/tty is whichever terminal controls this process.
+		self, err := readStat(os.Getpid())
+		if err != nil {
+			return fail("cannot read guard's own process: " + err.Error())
+		}
 		if self.ttyNr == 0 {
-			return untrusted(0, "guard has no controlling terminal")
+			return fail("guard has no controlling terminal")
 		}
 		major, minor = ttyNrDev(self.ttyNr)
 	}
-	return judgeTerminal(self.pid, major, minor, trusted)
+	return major, minor, nil
+}
+
+// TrustGrantingTerminal judges the terminal a verb that grants without a
+// question (guard grants add, grants rm, trust, policy reset) was typed on. Nobody is
+// asked there, so the holder of a pseudo-terminal is not judged (a human
+// may type it in tmux); but a console (VT, serial line, kernel console)
+// counts only when trusted_terminals lists it, as for a prompt, and no
+// terminal counts that a process outside this verb's own chain of parents
+// can push keys into (tiocsti): such a process may have typed the verb
+// into the human's shell.
+func TrustGrantingTerminal(tty *os.File, trusted []string) TTYTrust {
+	major, minor, bad := terminalDevice(tty)
+	if bad != nil {
+		return *bad
+	}
+	chain, err := ancestors(os.Getpid())
+	if err != nil {
+		return untrusted(0, "cannot read the process tree: "+err.Error())
+	}
+	if _, isPty := ptyIndex(major, minor); !isPty {
+		if major == 5 || major == 0 {
+			return untrusted(0, "cannot tell which terminal this is")
+		}
+		return judgeConsole(chain, major, minor, trusted)
+	}
+	if why := injectionWhy(chain, 0, major, minor); why != "" {
+		return untrusted(0, why)
+	}
+	return TTYTrust{Human: true, Why: "no process outside this one's parents can type into it"}
 }
 
 // TrustProcessTerminal judges process pid's controlling terminal (for checking a peer, e.g. the approval console).
@@ -339,7 +392,39 @@ func injectionWhy(chain []procInfo, agentPid int, major, minor uint32) string {
 			}
 		}
 	}
-	return injectorWhy(users, agentPid, tiocstiAllowed())
+	return injectorWhy(users, agentPid, tiocstiAllowed(), isVT(major, minor) && vtPasteOpen())
+}
+
+// isVT reports a virtual console (/dev/tty1 to /dev/tty63).
+func isVT(major, minor uint32) bool { return major == 4 && minor >= 1 && minor < 64 }
+
+// vtPasteOpen reports whether any process that holds a virtual console
+// may paste into its input: TIOCLINUX's copy and paste (set a selection of
+// what it wrote on the screen, then paste it) needed no capability before
+// Linux 6.7. A release guard cannot read counts as open.
+func vtPasteOpen() bool {
+	var u unix.Utsname
+	if unix.Uname(&u) != nil {
+		return true
+	}
+	major, minor, ok := kernelVersion(unix.ByteSliceToString(u.Release[:]))
+	return !ok || major < 6 || major == 6 && minor < 7
+}
+
+// kernelVersion reads the major and minor numbers of a kernel release
+// ("6.1.0-18-amd64").
+func kernelVersion(release string) (major, minor int, ok bool) {
+	a, rest, found := strings.Cut(release, ".")
+	if !found {
+		return 0, 0, false
+	}
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	ma, err1 := strconv.Atoi(a)
+	mi, err2 := strconv.Atoi(rest[:end])
+	return ma, mi, err1 == nil && err2 == nil
 }
 
 // termUser is a process that holds a terminal: as its controlling terminal
@@ -353,12 +438,14 @@ type termUser struct {
 }
 
 // injectorWhy is injectionWhy's decision on what the scan found; legacy
-// says whether the kernel allows TIOCSTI on a controlling terminal.
-func injectorWhy(users []termUser, agentPid int, legacy bool) string {
+// says whether the kernel allows TIOCSTI on a controlling terminal, paste
+// whether any holder of the terminal may paste into it (a virtual console
+// before Linux 6.7).
+func injectorWhy(users []termUser, agentPid int, legacy, paste bool) string {
 	var found *termUser
 	for i := range users {
 		u := &users[i]
-		if !u.inTree || !((u.ctty && legacy) || u.sysAdmin) {
+		if !u.inTree || !((u.ctty && legacy) || u.sysAdmin || paste) {
 			continue
 		}
 		if found == nil || u.pid == agentPid {
@@ -375,8 +462,11 @@ func injectorWhy(users []termUser, agentPid int, legacy bool) string {
 	case agentPid == 0:
 		who = fmt.Sprintf("another process (%s pid %d)", found.name, found.pid)
 	}
-	if found.ctty && legacy {
+	switch {
+	case found.ctty && legacy:
 		return who + " shares this terminal and the kernel lets it type into it (tiocsti); sysctl dev.tty.legacy_tiocsti=0 closes that"
+	case !found.sysAdmin && paste:
+		return who + " holds this virtual console, and before linux 6.7 any holder may paste into it (tioclinux)"
 	}
 	return who + " holds this terminal with cap_sys_admin (as root), which lets it type into it (tiocsti)"
 }

@@ -762,9 +762,34 @@ func TestInjectorWhy(t *testing.T) {
 		{"the agent named first", []termUser{{pid: 11, ctty: true, inTree: true, name: "sh"}, {pid: 10, ctty: true, inTree: true, name: "agent"}}, 10, true, "the agent (agent pid 10)"},
 		{"no agent: another process", []termUser{{pid: 7, ctty: true, inTree: true, name: "x"}}, 0, true, "another process (x pid 7) " + tiocsti},
 	} {
-		got := injectorWhy(tc.users, tc.agent, tc.legacy)
+		got := injectorWhy(tc.users, tc.agent, tc.legacy, false)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// On a virtual console before Linux 6.7, any holder may paste into it
+// (TIOCLINUX), capability or not.
+func TestInjectorWhyVTPaste(t *testing.T) {
+	agent := []termUser{{pid: 10, fd: true, inTree: true, name: "agent"}}
+	if got := injectorWhy(agent, 10, false, true); !strings.Contains(got, "the agent (agent pid 10) holds this virtual console, and before linux 6.7 any holder may paste into it (tioclinux)") {
+		t.Errorf("paste open: %q", got)
+	}
+	if got := injectorWhy(agent, 10, false, false); got != "" {
+		t.Errorf("paste closed: %q", got)
+	}
+	outside := []termUser{{pid: 5, fd: true, name: "getty"}}
+	if got := injectorWhy(outside, 10, true, true); got != "" {
+		t.Errorf("a holder outside the agent's tree: %q", got)
+	}
+	for release, want := range map[string][3]int{
+		"6.1.0-18-amd64": {6, 1, 1}, "6.7": {6, 7, 1}, "5.15.0-91-generic": {5, 15, 1}, "6.18.44-fc-v1252": {6, 18, 1},
+		"x": {0, 0, 0}, "6.x": {6, 0, 0},
+	} {
+		ma, mi, ok := kernelVersion(release)
+		if (ok != (want[2] == 1)) || ok && (ma != want[0] || mi != want[1]) {
+			t.Errorf("%q: %d.%d %v", release, ma, mi, ok)
 		}
 	}
 }

@@ -78,10 +78,11 @@ func productionEngine(env *Env) engine {
 			}
 			return grants.AddRuleUntil(file, grants.Allow, pattern, until)
 		},
-		journal:  store,
-		console:  func() string { return filepath.Join(paths.StateDir, ConsoleName) },
-		redact:   func(s string) string { return red().String(s) },
-		redactor: red,
+		journal:    store,
+		console:    func() string { return filepath.Join(paths.StateDir, ConsoleName) },
+		consoleURL: func() string { return ConsoleURL(paths.StateDir) },
+		redact:     func(s string) string { return red().String(s) },
+		redactor:   red,
 		prepare: func() {
 			red()
 			if j, err := store(); err == nil {

@@ -165,6 +165,39 @@ func (a *App) humanTTY() (*os.File, error) {
 	return tty, nil
 }
 
+// refuseInjectable stops a verb that grants without a question (grants
+// add, grants rm, trust, policy reset) typed on a terminal that someone other than the
+// human may have typed it on: a console trusted_terminals does not list, or
+// one a process outside this verb's parents can push keys into (tiocsti).
+// Without a terminal (a script) there is nothing to judge: the process tree
+// check (refuseInsideGuard) stands alone.
+func (a *App) refuseInjectable(verb string) error {
+	var files []*os.File
+	if tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		defer tty.Close()
+		files = append(files, tty)
+	}
+	if term.IsTerminal(int(a.Stdin.Fd())) {
+		files = append(files, a.Stdin)
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	trusted := grants.Load(a.paths(), a.Cwd).TrustedTerminals
+	for _, f := range files {
+		t := shim.TrustGrantingTerminal(f, trusted)
+		if t.Human {
+			continue
+		}
+		hint := "run guard " + verb + " yourself, in a terminal no other process shares"
+		if t.Console != "" {
+			hint = "run guard " + verb + " yourself in a terminal of your own; or list " + t.Console + " in trusted_terminals in " + a.paths().GlobalConfig()
+		}
+		return refused(verb+" refused on this terminal ("+t.Why+")", hint)
+	}
+	return nil
+}
+
 // notHumansError is a terminal guard does not judge a human's, and why;
 // console is its device when it is a console trusted_terminals does not
 // list.

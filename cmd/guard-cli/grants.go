@@ -295,6 +295,9 @@ func (a *App) grantsAdd(c *cli.Context) error {
 	if err := a.refuseInsideGuard("grants add"); err != nil {
 		return err
 	}
+	if err := a.refuseInjectable("grants add"); err != nil {
+		return err
+	}
 	if c.Bool("deny") && c.Bool("ask") {
 		return usageError("choose one of --deny and --ask")
 	}
@@ -416,6 +419,9 @@ func (a *App) shadowed(p grants.Paths, cwd, pattern string) string {
 
 func (a *App) grantsRm(c *cli.Context) error {
 	if err := a.refuseInsideGuard("grants rm"); err != nil {
+		return err
+	}
+	if err := a.refuseInjectable("grants rm"); err != nil {
 		return err
 	}
 	if !c.Args().Present() {

@@ -13,16 +13,37 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/guard-dev/guard/internal/testproc"
 	"github.com/guard-dev/guard/shim"
 )
 
 func TestMain(m *testing.M) {
 	// guard is the front program (cmd/guard, package shim) and hands every
 	// management command to guard-cli, which it finds on the scripts' PATH.
-	testscript.Main(m, map[string]func(){
+	testscript.Main(strayChecked{m}, map[string]func(){
 		"guard":     func() { os.Exit(shim.Front(shim.FromProcess())) },
 		"guard-cli": func() { os.Exit(guardMain()) },
 	})
+}
+
+// strayChecked runs the tests with every t.TempDir under one directory
+// and then fails the run for any process still running there, naming it:
+// it outlived its test (a guard watch left on a terminal, a background
+// refresh).
+type strayChecked struct{ m *testing.M }
+
+func (s strayChecked) Run() int {
+	tmp, err := testproc.Setup("gc")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	code := s.m.Run()
+	if testproc.Check(os.Stderr, tmp) && code == 0 {
+		code = 1
+	}
+	return code
 }
 
 // TestScripts runs testscripts/*.txtar against the real guard and guard-cli.
@@ -44,6 +65,9 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv(strayMark, mark)
+			// A virtual console root may open, for the scripts that play
+			// a root agent making one its own ([vt]).
+			env.Setenv("TEST_VT", scriptVT())
 			// Scripts that build guard (install.txtar) get the repository
 			// and the outer Go caches, so the build is warm and offline.
 			env.Setenv("GUARD_REPO", repo)
@@ -60,15 +84,33 @@ func TestScripts(t *testing.T) {
 
 // scriptCondition answers the scripts' own conditions: [landlock] (the
 // kernel can confine commands), [mountns] (guard draws a mount namespace:
-// root with Landlock), [netns] (and a network namespace).
+// root with Landlock), [netns] (and a network namespace), [vt] (root, and
+// a virtual console to open: $TEST_VT).
 func scriptCondition(cond string) (bool, error) {
 	switch cond {
 	case "landlock":
 		return shim.LandlockABI() > 0, nil
 	case "mountns", "netns":
 		return shim.LandlockABI() > 0 && os.Geteuid() == 0, nil
+	case "vt":
+		return scriptVT() != "", nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// scriptVT names a virtual console the scripts may open (as root), or "".
+func scriptVT() string {
+	if os.Geteuid() != 0 {
+		return ""
+	}
+	for n := 62; n >= 32; n-- {
+		path := fmt.Sprintf("/dev/tty%d", n)
+		if f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOCTTY, 0); err == nil {
+			f.Close()
+			return path
+		}
+	}
+	return ""
 }
 
 // strayMark names the variable that marks the scripts' processes.

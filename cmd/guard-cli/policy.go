@@ -296,6 +296,9 @@ func (a *App) policyReset(c *cli.Context) error {
 	if err := a.refuseInsideGuard("policy reset"); err != nil {
 		return err
 	}
+	if err := a.refuseInjectable("policy reset"); err != nil {
+		return err
+	}
 	if c.Args().Present() {
 		return usageError("policy reset takes no arguments")
 	}

@@ -33,6 +33,9 @@ func (a *App) trust(c *cli.Context) error {
 	if err := a.refuseInsideGuard("trust"); err != nil {
 		return err
 	}
+	if err := a.refuseInjectable("trust"); err != nil {
+		return err
+	}
 	if c.Args().Len() > 1 {
 		return usageError("trust takes at most one directory")
 	}

@@ -445,6 +445,23 @@ func TestWatchTimeout(t *testing.T) {
 	c.waitFor(t, "waiting for requests", 2)
 }
 
+// While the web console runs (its address in ui.url), the waiting line
+// names it first.
+func TestWatchWaitingNamesPage(t *testing.T) {
+	g := newGuardEnv(t)
+	state := filepath.Join(filepath.Dir(g.proj), "home", ".local", "state", "guard")
+	os.MkdirAll(state, 0o700)
+	if err := os.WriteFile(filepath.Join(state, shim.UIURLName), []byte("http://127.0.0.1:43211/\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g.startWatch(t, "ask_timeout = \"1s\"\n")
+	r := waitResult(t, g.runAsync(t, "-c", "touch made-u"))
+	want := regexp.MustCompile(`^guard: waiting for approval: request ([0-9a-f]{6}), up to 1s; answer it at http://127\.0\.0\.1:43211/, in guard watch, or with guard approve ([0-9a-f]{6}) in a terminal of your own\n`)
+	if m := want.FindStringSubmatch(r.stderr); r.code != exitRefused || m == nil || m[1] != m[2] {
+		t.Errorf("status %d, stderr %q", r.code, r.stderr)
+	}
+}
+
 func TestWatchSecondConsole(t *testing.T) {
 	g := newGuardEnv(t)
 	g.startWatch(t, "")
