@@ -31,9 +31,6 @@ import (
 // The web console's side in guard-cli: the command, and the Backend that
 // gives package webui the CLI's own stores.
 const (
-	// uiURLName is the file, in guard's state directory, that holds the
-	// URL of the running web console (for the line a waiting command says).
-	uiURLName = "ui.url"
 	// uiAuditScan bounds the records the grant preview and the charts read.
 	uiAuditScan = 5000
 	// uiExamples is how many covered commands a preview names.
@@ -148,7 +145,7 @@ func (a *App) ui(c *cli.Context) error {
 	}
 	url := origin + "/"
 	fmt.Fprintf(a.Stdout, "guard ui: %s\n", url)
-	urlFile := filepath.Join(paths.StateDir, uiURLName)
+	urlFile := filepath.Join(paths.StateDir, shim.UIURLName)
 	if err := grants.WriteAtomic(urlFile, []byte(url+"\n"), 0o600); err == nil {
 		defer os.Remove(urlFile)
 	}

@@ -328,6 +328,10 @@ func TestUIBrowser(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("guard -c after allow once on the page: %d %q", r.code, r.stderr)
 		}
+		// the waiting command said at once where to answer it: the page
+		if !strings.Contains(r.stderr, url[1]) {
+			t.Errorf("the waiting command's stderr does not name the page %s: %q", url[1], r.stderr)
+		}
 		if _, err := os.Stat(filepath.Join(g.proj, "made-once")); err != nil {
 			t.Errorf("the approved command did not run: %v", err)
 		}
