@@ -242,6 +242,7 @@ func (a *App) cli() *cli.App {
 			a.rejectCommand(),
 			a.watchCommand(),
 			a.auditCommand(),
+			a.telemetryCommand(),
 			a.policyCommand(),
 			a.redactCommand(),
 			a.contextCommand(),

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/guard-dev/guard/ccs"
+	"github.com/guard-dev/guard/grants"
+	"github.com/guard-dev/guard/telemetry"
+)
+
+func (a *App) telemetryCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "telemetry",
+		Usage: "send the audit records to an OpenTelemetry Collector ([telemetry])",
+		UsageText: `guard telemetry flush
+
+Sends every audit record not sent yet to the collector that [telemetry] in
+config.toml (or the managed policy) names, over OTLP: one log record per
+decision, a counter of decisions and histograms of guard's overhead and of
+the commands' duration (docs/formats.md). guard runs it by itself, detached,
+at most once a minute while commands run, and guard serve every minute; run
+it by hand to send now. The position is saved after each batch the collector
+accepted: a collector that is down loses nothing, and the records are sent
+by a later flush.
+
+example:
+   guard telemetry flush`,
+		Subcommands: []*cli.Command{{
+			Name:      "flush",
+			Usage:     "send the records not sent yet, and print how many",
+			UsageText: "guard telemetry flush",
+			Flags: []cli.Flag{
+				// guard's own spawn: print nothing, exit 0 when there is nothing to do
+				&cli.BoolFlag{Name: "background", Hidden: true},
+			},
+			Action: a.telemetryFlush,
+		}},
+	}
+}
+
+func (a *App) telemetryFlush(c *cli.Context) error {
+	if c.Args().Present() {
+		return usageError("telemetry flush takes no arguments")
+	}
+	bg := c.Bool("background")
+	n, err := a.flushTelemetry(context.Background())
+	if bg {
+		if err != nil {
+			return statusError(exitFailure) // the next due time is already moved on (the backoff)
+		}
+		return nil
+	}
+	if errors.Is(err, telemetry.ErrBusy) {
+		fmt.Fprintln(a.Stderr, "guard: another telemetry flush is running")
+		return nil
+	}
+	if err != nil {
+		return failure(err, "the records stay queued and a later flush sends them; check otlp_endpoint in [telemetry]")
+	}
+	fmt.Fprintf(a.Stdout, "sent %d %s\n", n, plural(n, "record", "records"))
+	return nil
+}
+
+// telemetrySettings is the [telemetry] table in force (the global config's
+// or the managed policy's; the working directory does not matter).
+func (a *App) telemetrySettings() grants.Telemetry {
+	return grants.Load(a.paths(), a.Cwd).Telemetry
+}
+
+// flushTelemetry sends the records not sent yet (telemetry.Flusher).
+func (a *App) flushTelemetry(ctx context.Context) (int, error) {
+	t := a.telemetrySettings()
+	if !t.Enabled() {
+		return 0, errors.New("telemetry is not configured: set otlp_endpoint in [telemetry] of config.toml")
+	}
+	dir := a.paths().StateDir
+	store := ccs.Open(dir, a.redactor())
+	defer store.Close()
+	f := &telemetry.Flusher{Store: store, StateDir: dir, Config: t, Version: serviceVersion(), Now: a.Now}
+	return f.Flush(ctx)
+}
+
+// flushTelemetryEvery flushes every ccs.FlushEvery until ctx ends, while
+// [telemetry] is set (guard serve). A failure waits for the next tick.
+func (a *App) flushTelemetryEvery(ctx context.Context) {
+	if !a.telemetrySettings().Enabled() {
+		return
+	}
+	t := time.NewTicker(ccs.FlushEvery)
+	defer t.Stop()
+	for {
+		_, _ = a.flushTelemetry(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// serviceVersion is the version the records are sent with.
+func serviceVersion() string {
+	if linkedVersion != "" {
+		return linkedVersion
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
