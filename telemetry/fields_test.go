@@ -1,0 +1,79 @@
+package telemetry
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/guard-dev/guard/ccs"
+	"github.com/guard-dev/guard/grants"
+)
+
+// full is a record with every field set, so that its JSON form has every key.
+func full() ccs.Record {
+	return ccs.Record{Time: time.Unix(1700000000, 5), Agent: "claude", Session: "s1", Cwd: "/home/u/p/sub",
+		Command: "make test", HMAC: "abcd", Decision: "allow", Rule: "make *", Answer: "cache", Via: "rule",
+		Mode: "shell", Exit: 2, DurationMS: 30, Risk: "low", PolicyMode: "enforce", Confined: "fs=project net=open",
+		Project: "/home/u/p", OverheadUS: 900, ID: 7}
+}
+
+// TestFieldsCoverRecord: every field of an audit record has its attribute
+// (a new field without one fails here before it fails a flush).
+func TestFieldsCoverRecord(t *testing.T) {
+	named := grants.Telemetry{IncludeCommand: grants.CommandRedacted, Project: grants.ProjectNamed}
+	attrs, err := attributes(full(), named, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, a := range attrs {
+		got[string(a.Key)] = a.Value.Emit()
+	}
+	if len(got) != len(Fields) { // every field but time, plus guard.cache_hit
+		t.Errorf("%d attributes for %d fields: %v", len(got), len(Fields), got)
+	}
+	for k, want := range map[string]string{"process.exit.code": "2", "guard.project": "p", "guard.cwd": "/home/u/p/sub",
+		"process.command_line": "make test", CacheHitAttr: "true", "gen_ai.agent.name": "claude", "session.id": "s1"} {
+		if got[k] != want {
+			t.Errorf("%s = %q, want %q", k, got[k], want)
+		}
+	}
+}
+
+// TestIncludeCommand: what the settings keep back stays back.
+func TestIncludeCommand(t *testing.T) {
+	for _, tc := range []struct {
+		t          grants.Telemetry
+		cmd, hmac  bool
+		cwd        bool
+		projectLen int
+	}{
+		{grants.Telemetry{IncludeCommand: grants.CommandRedacted, Project: grants.ProjectHashed}, true, true, false, 16},
+		{grants.Telemetry{IncludeCommand: grants.CommandHash, Project: grants.ProjectHashed}, false, true, false, 16},
+		{grants.Telemetry{IncludeCommand: grants.CommandNone, Project: grants.ProjectNamed}, false, false, true, 1},
+	} {
+		attrs, err := attributes(full(), tc.t, func(s string) string { return strings.Repeat("f", 64) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, a := range attrs {
+			got[string(a.Key)] = a.Value.Emit()
+		}
+		_, cmd := got["process.command_line"]
+		_, hmac := got["guard.command.hmac"]
+		_, cwd := got["guard.cwd"]
+		if cmd != tc.cmd || hmac != tc.hmac || cwd != tc.cwd || len(got["guard.project"]) != tc.projectLen {
+			t.Errorf("%+v: attributes %v", tc.t, got)
+		}
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	want := []time.Duration{time.Minute, time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 16 * time.Minute, 30 * time.Minute, 30 * time.Minute}
+	for n, w := range want {
+		if got := backoff(n); got != w {
+			t.Errorf("backoff(%d) = %s, want %s", n, got, w)
+		}
+	}
+}
