@@ -282,7 +282,7 @@ type (
 		ResourceMetrics []struct {
 			ScopeMetrics []struct {
 				Metrics []struct {
-					Name      string `json:"name"`
+					Name      string                            `json:"name"`
 					Sum       *struct{ DataPoints []otlpPoint } `json:"sum"`
 					Histogram *struct{ DataPoints []otlpPoint } `json:"histogram"`
 				} `json:"metrics"`
