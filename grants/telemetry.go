@@ -2,7 +2,6 @@ package grants
 
 import (
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 )
@@ -91,8 +90,7 @@ func (tc *telemetryConfig) parse(k []string, raw map[string]any, text, file stri
 	switch key {
 	case "otlp_endpoint":
 		s, _ := str()
-		u, err := url.Parse(s)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		if !endpointURL(s) {
 			return errAt(key, "telemetry.otlp_endpoint must be a URL like http://localhost:4317 (http or https, no user info)")
 		}
 		tc.t.Endpoint = s
@@ -159,4 +157,19 @@ func (s *Settings) mergeTelemetry(tc *telemetryConfig, layer, file, text string)
 	if s.Telemetry.Endpoint == "" {
 		s.Telemetry.File = file // a table without an endpoint still binds, and is off
 	}
+}
+
+// endpointURL reports whether s is an http or https URL with a host and no
+// user info. (Not net/url: guard links this package, and net/url's init
+// would be paid on every command; guard-cli parses it for real.)
+func endpointURL(s string) bool {
+	rest, ok := strings.CutPrefix(s, "http://")
+	if !ok {
+		rest, ok = strings.CutPrefix(s, "https://")
+	}
+	if !ok || strings.ContainsAny(s, " \t\r\n") {
+		return false
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	return host != "" && !strings.Contains(host, "@") && host[0] != ':'
 }

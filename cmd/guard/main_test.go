@@ -13,7 +13,8 @@ import (
 
 // TestLean keeps guard lean: it starts on every command an agent runs, so it
 // must link neither urfave/cli nor cgo (runtime/cgo comes with SQLite, and
-// with os/user when cgo is on). The management commands live in guard-cli.
+// with os/user when cgo is on). The management commands live in guard-cli,
+// and so does the OpenTelemetry SDK (the telemetry flusher).
 func TestLean(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
@@ -28,7 +29,7 @@ func TestLean(t *testing.T) {
 		// net/netip, mvdan's expand and crypto/hmac each cost every run a
 		// package init for one small function (see classify/braces.go,
 		// shim's parseIP, ccs's hmacSHA256).
-		for _, banned := range []string{"github.com/urfave/cli", "runtime/cgo", "text/template", "net/netip", "mvdan.cc/sh/v3/expand", "crypto/hmac", "net/url"} {
+		for _, banned := range []string{"github.com/urfave/cli", "runtime/cgo", "text/template", "net/netip", "mvdan.cc/sh/v3/expand", "crypto/hmac", "net/url", "go.opentelemetry.io"} {
 			if strings.HasPrefix(dep, banned) {
 				t.Errorf("guard links %s", dep)
 			}
