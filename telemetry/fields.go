@@ -19,32 +19,30 @@ import (
 type Field struct {
 	JSON string // the key in guard audit --json
 	Attr string // the log record attribute; "" for the record's timestamp
-	Kind string // string, int, or time
-	Note string // what it holds, for docs/formats.md
 }
 
-// Fields maps every field of an audit record to its OTLP form. Its order is
-// docs/formats.md's.
+// Fields maps every field of an audit record to its OTLP form, in
+// docs/formats.md's order (TestFieldsDocumented holds the two together).
 var Fields = [...]Field{
-	{"time", "", "time", "the log record's timestamp: when the decision was made"},
-	{"id", "guard.record.id", "int", "the record's row in the audit database: with service.instance.id, unique"},
-	{"agent", "gen_ai.agent.name", "string", "who asked (GUARD_AGENT, the hook's agent, or the parent process)"},
-	{"session", "session.id", "string", "the agent's session id, when a hook was told it"},
-	{"cwd", "guard.cwd", "string", `the working directory, redacted (only with project = "named")`},
-	{"command", "process.command_line", "string", `the command, redacted (only with include_command = "redacted")`},
-	{"hmac", "guard.command.hmac", "string", `keyed hash of the original text (not with include_command = "none")`},
-	{"decision", "guard.decision", "string", "allow, ask, deny, would-deny, would-ask, escalate"},
-	{"rule", "guard.rule", "string", "the rule that decided"},
-	{"answer", "guard.answer", "string", "how it was answered: rule, once, project, global, edited, deny, timeout, cancelled, pending, rejected, cache"},
-	{"via", "guard.via", "string", "where the answer came from: rule, terminal, console, approve, cli, hook"},
-	{"mode", "guard.mode", "string", "shell, exec, stdin, hook, check, cli"},
-	{"exit", "process.exit.code", "int", "the command's exit status (126 refused)"},
-	{"duration_ms", "guard.duration_ms", "int", "from the decision's start to the record, in milliseconds"},
-	{"risk", "guard.risk", "string", "none, low, high"},
-	{"policy_mode", "guard.policy_mode", "string", "enforce, dry_run, off"},
-	{"confined", "guard.confined", "string", "the kernel boundary it ran in"},
-	{"project", "guard.project", "string", `the project root: a hash ("hashed") or its base name ("named")`},
-	{"overhead_us", "guard.overhead_us", "int", "guard's own time on the command, in microseconds"},
+	{"time", ""},
+	{"id", "guard.record.id"},
+	{"agent", "gen_ai.agent.name"},
+	{"session", "session.id"},
+	{"cwd", "guard.cwd"},
+	{"command", "process.command_line"},
+	{"hmac", "guard.command.hmac"},
+	{"decision", "guard.decision"},
+	{"rule", "guard.rule"},
+	{"answer", "guard.answer"},
+	{"via", "guard.via"},
+	{"mode", "guard.mode"},
+	{"exit", "process.exit.code"},
+	{"duration_ms", "guard.duration_ms"},
+	{"risk", "guard.risk"},
+	{"policy_mode", "guard.policy_mode"},
+	{"confined", "guard.confined"},
+	{"project", "guard.project"},
+	{"overhead_us", "guard.overhead_us"},
 }
 
 // CacheHitAttr is the one attribute that is not a field of its own: true

@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +75,29 @@ func TestBackoff(t *testing.T) {
 	for n, w := range want {
 		if got := backoff(n); got != w {
 			t.Errorf("backoff(%d) = %s, want %s", n, got, w)
+		}
+	}
+}
+
+// TestFieldsDocumented: docs/formats.md has a row for every field.
+func TestFieldsDocumented(t *testing.T) {
+	b, err := os.ReadFile("../docs/formats.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, f := range Fields {
+		row := "| `" + f.JSON + "` | "
+		if f.Attr != "" {
+			row += "`" + f.Attr + "`"
+		}
+		if !strings.Contains(doc, row) {
+			t.Errorf("docs/formats.md has no row %q", row)
+		}
+	}
+	for _, name := range []string{CacheHitAttr, "guard.decisions", "guard.overhead", "guard.command.duration", EventName} {
+		if !strings.Contains(doc, "`"+name+"`") {
+			t.Errorf("docs/formats.md does not name %s", name)
 		}
 	}
 }
