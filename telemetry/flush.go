@@ -33,7 +33,7 @@ const BatchSize = 500
 const maxBackoff = 30 * time.Minute
 
 // ErrBusy is Flush's error when another flusher holds the lock.
-var ErrBusy = errors.New("another telemetry flush is running")
+var ErrBusy = errors.New("another telemetry flush is still running")
 
 // A Flusher exports the audit records of one state directory.
 type Flusher struct {
@@ -44,6 +44,9 @@ type Flusher struct {
 	Now      func() time.Time
 	// Batch is the records per export (0: BatchSize).
 	Batch int
+	// Wait is how long to wait for another flusher to finish (0: not at
+	// all, Flush fails with ErrBusy).
+	Wait time.Duration
 }
 
 // state is telemetry.state.
@@ -70,8 +73,14 @@ func (f *Flusher) Flush(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("telemetry lock: %w", err)
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		return 0, ErrBusy
+	for deadline := time.Now().Add(f.Wait); ; time.Sleep(100 * time.Millisecond) {
+		err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if err != syscall.EWOULDBLOCK && err != syscall.EINTR || !time.Now().Before(deadline) {
+			return 0, ErrBusy
+		}
 	}
 	st, err := f.readState()
 	if err != nil {

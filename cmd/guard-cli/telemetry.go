@@ -49,7 +49,11 @@ func (a *App) telemetryFlush(c *cli.Context) error {
 		return usageError("telemetry flush takes no arguments")
 	}
 	bg := c.Bool("background")
-	n, err := a.flushTelemetry(context.Background())
+	wait := 30 * time.Second // by hand: after the flush guard started, if one runs
+	if bg {
+		wait = 0
+	}
+	n, err := a.flushTelemetry(context.Background(), wait)
 	if bg {
 		if err != nil {
 			return statusError(exitFailure) // the next due time is already moved on (the backoff)
@@ -57,8 +61,7 @@ func (a *App) telemetryFlush(c *cli.Context) error {
 		return nil
 	}
 	if errors.Is(err, telemetry.ErrBusy) {
-		fmt.Fprintln(a.Stderr, "guard: another telemetry flush is running")
-		return nil
+		return failure(err, "wait for it to end and flush again")
 	}
 	if err != nil {
 		return failure(err, "the records stay queued and a later flush sends them; check otlp_endpoint in [telemetry]")
@@ -74,7 +77,7 @@ func (a *App) telemetrySettings() grants.Telemetry {
 }
 
 // flushTelemetry sends the records not sent yet (telemetry.Flusher).
-func (a *App) flushTelemetry(ctx context.Context) (int, error) {
+func (a *App) flushTelemetry(ctx context.Context, wait time.Duration) (int, error) {
 	t := a.telemetrySettings()
 	if !t.Enabled() {
 		return 0, errors.New("telemetry is not configured: set otlp_endpoint in [telemetry] of config.toml")
@@ -82,7 +85,7 @@ func (a *App) flushTelemetry(ctx context.Context) (int, error) {
 	dir := a.paths().StateDir
 	store := ccs.Open(dir, a.redactor())
 	defer store.Close()
-	f := &telemetry.Flusher{Store: store, StateDir: dir, Config: t, Version: serviceVersion(), Now: a.Now}
+	f := &telemetry.Flusher{Store: store, StateDir: dir, Config: t, Version: serviceVersion(), Now: a.Now, Wait: wait}
 	return f.Flush(ctx)
 }
 
@@ -95,7 +98,7 @@ func (a *App) flushTelemetryEvery(ctx context.Context) {
 	t := time.NewTicker(ccs.FlushEvery)
 	defer t.Stop()
 	for {
-		_, _ = a.flushTelemetry(ctx)
+		_, _ = a.flushTelemetry(ctx, 0)
 		select {
 		case <-ctx.Done():
 			return
