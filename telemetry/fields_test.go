@@ -101,3 +101,38 @@ func TestFieldsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeExample: the README shows examples/otelcol.yaml, the config
+// TestCollector starts the collector with, and a [telemetry] table that
+// parses.
+func TestReadmeExample(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml, err := os.ReadFile("../examples/otelcol.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(yaml[strings.Index(string(yaml), "receivers:"):])
+	if !strings.Contains(string(readme), "```yaml\n"+body+"```") {
+		t.Error("README.md does not show examples/otelcol.yaml from receivers: on")
+	}
+	_, block, ok := strings.Cut(string(readme), "```toml\n[telemetry]\n")
+	block, _, _ = strings.Cut(block, "```")
+	if !ok {
+		t.Fatal("README.md has no [telemetry] example")
+	}
+	dir := t.TempDir()
+	p := grants.Paths{Home: dir, Managed: dir + "/none", ConfigDir: dir + "/conf", StateDir: dir, CacheDir: dir, DataDir: dir}
+	if err := os.MkdirAll(p.ConfigDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p.GlobalConfig(), []byte("[telemetry]\n"+block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := grants.Load(p, dir)
+	if s.Err != nil || !s.Telemetry.Enabled() || s.Telemetry.Headers["authorization"] == "" {
+		t.Errorf("the README's [telemetry] loads as %+v, %v", s.Telemetry, s.Err)
+	}
+}
