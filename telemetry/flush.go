@@ -107,6 +107,18 @@ func (f *Flusher) flush(ctx context.Context, st *state, now time.Time) (int, err
 	if err := f.Store.Import(); err != nil {
 		return 0, err
 	}
+	// A database made anew (audit.db removed) numbers its rows from 1
+	// again: a position past its last row (the row it names is gone)
+	// would hold back every record.
+	if st.LastID > 0 {
+		at, err := f.Store.Audit(ccs.Query{AfterID: st.LastID - 1, Oldest: true, Limit: 1})
+		if err != nil {
+			return 0, err
+		}
+		if len(at) == 0 {
+			st.LastID = 0
+		}
+	}
 	res, err := f.resource(st.Instance)
 	if err != nil {
 		return 0, err
