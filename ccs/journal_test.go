@@ -92,3 +92,18 @@ func TestClaimFlush(t *testing.T) {
 		t.Fatal("not due after the backoff")
 	}
 }
+
+// BenchmarkClaimFlushNotDue is what [telemetry] adds to a record when no
+// flush is due: one stat.
+func BenchmarkClaimFlushNotDue(b *testing.B) {
+	dir := b.TempDir()
+	if err := SetFlushDue(dir, time.Now().Add(time.Hour)); err != nil {
+		b.Fatal(err)
+	}
+	now := time.Now()
+	for b.Loop() {
+		if ClaimFlush(dir, now) {
+			b.Fatal("due")
+		}
+	}
+}
