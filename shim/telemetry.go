@@ -8,6 +8,9 @@ import (
 	"github.com/guard-dev/guard/ccs"
 )
 
+// flusherNice is the flusher's scheduling priority (nice).
+const flusherNice = 10
+
 // startFlusher starts guard-cli telemetry flush, detached, when a flush is
 // due in stateDir at now ([telemetry] is set). What it costs guard's hot
 // path: one stat of the due file, and a fork and exec once a minute at
@@ -38,6 +41,10 @@ func startFlusher(stateDir string, env *Env, now time.Time) {
 	if err != nil {
 		return
 	}
+	// Nice 10 from its first instruction on (its package inits run before
+	// it could lower its own): the flusher must not compete with the
+	// agent's next command for the CPU.
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, pid, flusherNice)
 	// guard usually exits first (the flusher is then init's to reap); a
 	// guard that lives on (an interactive shell) reaps it when it ends.
 	go func() {
