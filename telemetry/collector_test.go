@@ -6,13 +6,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -99,6 +106,48 @@ func TestCollector(t *testing.T) {
 				break
 			}
 		}
+	})
+
+	// The collector goes down in the middle of a flush: the first batch of
+	// two records got through, the second finds nobody. The position stays
+	// after the first batch; the next flush sends the rest, once.
+	t.Run("down-mid-flush", func(t *testing.T) {
+		var requests atomic.Int32
+		killAt := int32(3) // batch 1 is a logs and a metrics request; batch 2's logs find it gone
+		target, _ := url.Parse("http://" + col.http)
+		proxy := httputil.NewSingleHostReverseProxy(target)
+		proxy.ErrorLog = log.New(io.Discard, "", 0) // the failure is the point
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if requests.Add(1) == killAt {
+				// SIGTERM, so that the collector writes out what it
+				// accepted (the file exporter buffers for a second): a
+				// record it took and lost would be its loss, not guard's
+				col.stop()
+			}
+			proxy.ServeHTTP(w, r)
+		}))
+		defer srv.Close()
+		g := newGuard(t, bin, fmt.Sprintf("[telemetry]\notlp_endpoint = %q\nprotocol = \"http/protobuf\"\n", srv.URL))
+		g.holdFlusher(t)
+		col.forget()
+		col.start(t)
+		for _, c := range []string{"echo a", "echo b", "echo c", "echo d", "echo e"} {
+			g.run(t, c)
+		}
+		g.flush(t, false, "--batch", "2")
+		if id := g.lastID(t); id != 2 {
+			t.Errorf("after a flush that died in its second batch the position is %d, want 2", id)
+		}
+		col.start(t)
+		if out := g.flush(t, true, "--batch", "2"); !strings.Contains(out, "sent 3 records") {
+			t.Errorf("flush after the restart said %q, want sent 3 records", out)
+		}
+		col.stop()
+		audit := g.audit(t)
+		if len(audit) != 5 {
+			t.Fatalf("%d audit records, want 5", len(audit))
+		}
+		checkOnce(t, audit, col.read(t))
 	})
 
 	t.Run("http-hash", func(t *testing.T) {
@@ -416,9 +465,9 @@ func (g *guardEnv) run(t *testing.T, text string) {
 }
 
 // flush runs guard telemetry flush, which must succeed or fail as ok says.
-func (g *guardEnv) flush(t *testing.T, ok bool) string {
+func (g *guardEnv) flush(t *testing.T, ok bool, flags ...string) string {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(g.bin, "guard-cli"), "telemetry", "flush")
+	cmd := exec.Command(filepath.Join(g.bin, "guard-cli"), append([]string{"telemetry", "flush"}, flags...)...)
 	cmd.Dir, cmd.Env = g.proj, g.env
 	out, err := cmd.CombinedOutput()
 	if (err == nil) != ok {

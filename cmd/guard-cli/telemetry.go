@@ -38,6 +38,8 @@ example:
 			Flags: []cli.Flag{
 				// guard's own spawn: print nothing, exit 0 when there is nothing to do
 				&cli.BoolFlag{Name: "background", Hidden: true},
+				// records per export (tests: a collector lost between batches)
+				&cli.IntFlag{Name: "batch", Hidden: true},
 			},
 			Action: a.telemetryFlush,
 		}},
@@ -53,7 +55,10 @@ func (a *App) telemetryFlush(c *cli.Context) error {
 	if bg {
 		wait = 0
 	}
-	n, err := a.flushTelemetry(context.Background(), wait)
+	if c.Int("batch") < 0 {
+		return usageError("--batch must not be negative")
+	}
+	n, err := a.flushTelemetry(context.Background(), wait, c.Int("batch"))
 	if bg {
 		if err != nil {
 			return statusError(exitFailure) // the next due time is already moved on (the backoff)
@@ -77,7 +82,7 @@ func (a *App) telemetrySettings() grants.Telemetry {
 }
 
 // flushTelemetry sends the records not sent yet (telemetry.Flusher).
-func (a *App) flushTelemetry(ctx context.Context, wait time.Duration) (int, error) {
+func (a *App) flushTelemetry(ctx context.Context, wait time.Duration, batch int) (int, error) {
 	t := a.telemetrySettings()
 	if !t.Enabled() {
 		return 0, errors.New("telemetry is not configured: set otlp_endpoint in [telemetry] of config.toml")
@@ -85,7 +90,7 @@ func (a *App) flushTelemetry(ctx context.Context, wait time.Duration) (int, erro
 	dir := a.paths().StateDir
 	store := ccs.Open(dir, a.redactor())
 	defer store.Close()
-	f := &telemetry.Flusher{Store: store, StateDir: dir, Config: t, Version: serviceVersion(), Now: a.Now, Wait: wait}
+	f := &telemetry.Flusher{Store: store, StateDir: dir, Config: t, Version: serviceVersion(), Now: a.Now, Wait: wait, Batch: batch}
 	return f.Flush(ctx)
 }
 
@@ -98,7 +103,7 @@ func (a *App) flushTelemetryEvery(ctx context.Context) {
 	t := time.NewTicker(ccs.FlushEvery)
 	defer t.Stop()
 	for {
-		_, _ = a.flushTelemetry(ctx, 0)
+		_, _ = a.flushTelemetry(ctx, 0, 0)
 		select {
 		case <-ctx.Done():
 			return
