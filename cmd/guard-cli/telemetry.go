@@ -76,16 +76,24 @@ func (a *App) telemetryFlush(c *cli.Context) error {
 }
 
 // telemetrySettings is the [telemetry] table in force (the global config's
-// or the managed policy's; the working directory does not matter).
-func (a *App) telemetrySettings() grants.Telemetry {
-	return grants.Load(a.paths(), a.Cwd).Telemetry
+// or the managed policy's; the working directory does not matter). Unset,
+// it is an error that says how to set it, or why a table is not read.
+func (a *App) telemetrySettings() (grants.Telemetry, error) {
+	s := grants.Load(a.paths(), a.Cwd)
+	if s.Telemetry.Enabled() {
+		return s.Telemetry, nil
+	}
+	if s.Err != nil {
+		return s.Telemetry, fmt.Errorf("telemetry is not configured: %w", s.Err)
+	}
+	return s.Telemetry, errors.New("telemetry is not configured: set otlp_endpoint in [telemetry] of config.toml")
 }
 
 // flushTelemetry sends the records not sent yet (telemetry.Flusher).
 func (a *App) flushTelemetry(ctx context.Context, wait time.Duration, batch int) (int, error) {
-	t := a.telemetrySettings()
-	if !t.Enabled() {
-		return 0, errors.New("telemetry is not configured: set otlp_endpoint in [telemetry] of config.toml")
+	t, err := a.telemetrySettings()
+	if err != nil {
+		return 0, err
 	}
 	dir := a.paths().StateDir
 	store := ccs.Open(dir, a.redactor())
@@ -94,16 +102,16 @@ func (a *App) flushTelemetry(ctx context.Context, wait time.Duration, batch int)
 	return f.Flush(ctx)
 }
 
-// flushTelemetryEvery flushes every ccs.FlushEvery until ctx ends, while
-// [telemetry] is set (guard serve). A failure waits for the next tick.
+// flushTelemetryEvery flushes every ccs.FlushEvery until ctx ends, when
+// [telemetry] is set (guard serve; the settings are read each time). A
+// failure waits for the next tick.
 func (a *App) flushTelemetryEvery(ctx context.Context) {
-	if !a.telemetrySettings().Enabled() {
-		return
-	}
 	t := time.NewTicker(ccs.FlushEvery)
 	defer t.Stop()
 	for {
-		_, _ = a.flushTelemetry(ctx, 0, 0)
+		if _, err := a.telemetrySettings(); err == nil {
+			_, _ = a.flushTelemetry(ctx, 0, 0)
+		}
 		select {
 		case <-ctx.Done():
 			return
