@@ -54,6 +54,35 @@ type state struct {
 	LastID   int64  `json:"last_id"`  // the last row id the collector accepted
 	Instance string `json:"instance"` // service.instance.id
 	Failures int    `json:"failures"` // exports failed in a row (the backoff)
+	// LastError is why the last failed flush failed, and when (guard
+	// doctor shows it; a background flush has nowhere else to say it).
+	LastError   string    `json:"last_error,omitempty"`
+	LastErrorAt time.Time `json:"last_error_at,omitzero"`
+}
+
+// Status is what guard doctor says about the flusher.
+type Status struct {
+	LastID      int64     // the last record the collector accepted (0: none yet)
+	Failures    int       // flushes failed in a row
+	LastError   string    // why the last one failed ("" after a success)
+	LastErrorAt time.Time // when
+}
+
+// ReadStatus reads the flusher's position in stateDir; a flusher that never
+// ran has the zero Status.
+func ReadStatus(stateDir string) (Status, error) {
+	b, err := os.ReadFile(filepath.Join(stateDir, stateName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Status{}, nil
+	}
+	if err != nil {
+		return Status{}, fmt.Errorf("read telemetry position: %w", err)
+	}
+	var st state
+	if err := json.Unmarshal(b, &st); err != nil {
+		return Status{}, fmt.Errorf("telemetry position %s is damaged", filepath.Join(stateDir, stateName))
+	}
+	return Status{LastID: st.LastID, Failures: st.Failures, LastError: st.LastError, LastErrorAt: st.LastErrorAt}, nil
 }
 
 // Flush exports every record not yet exported, a batch at a time, moving
@@ -89,12 +118,13 @@ func (f *Flusher) Flush(ctx context.Context) (int, error) {
 	sent, err := f.flush(ctx, &st, now)
 	if err != nil {
 		st.Failures++
+		st.LastError, st.LastErrorAt = err.Error(), now
 		_ = f.writeState(st)
 		_ = ccs.SetFlushDue(f.StateDir, now.Add(backoff(st.Failures)))
 		return sent, err
 	}
-	if st.Failures != 0 {
-		st.Failures = 0
+	if st.Failures != 0 || st.LastError != "" {
+		st.Failures, st.LastError, st.LastErrorAt = 0, "", time.Time{}
 		if err := f.writeState(st); err != nil {
 			return sent, err
 		}

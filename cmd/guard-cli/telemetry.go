@@ -130,3 +130,26 @@ func serviceVersion() string {
 	}
 	return "(devel)"
 }
+
+// doctorTelemetry says where records go and whether the last flush got
+// them there.
+func (a *App) doctorTelemetry(s *grants.Settings, g *report) {
+	t := s.Telemetry
+	if !t.Enabled() {
+		return
+	}
+	red := a.redactor()
+	where := fmt.Sprintf("telemetry to %s (%s)", red.String(t.Endpoint), t.Protocol)
+	st, err := telemetry.ReadStatus(a.paths().StateDir)
+	switch {
+	case err != nil:
+		g.fail("remove the file to send every record again", "%s: %s", where, oneLine(err.Error()))
+	case st.Failures > 0:
+		g.fail("guard telemetry flush  (sends now, and says why it cannot)", "%s: the last %d %s failed, the last at %s: %s; the records wait",
+			where, st.Failures, plural(st.Failures, "flush", "flushes"), st.LastErrorAt.Local().Format(time.DateTime), oneLine(red.String(st.LastError)))
+	case st.LastID == 0:
+		g.ok("%s: nothing sent yet", where)
+	default:
+		g.ok("%s: sent up to record %d", where, st.LastID)
+	}
+}
