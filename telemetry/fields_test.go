@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,23 @@ func full() ccs.Record {
 // (a new field without one fails here before it fails a flush).
 func TestFieldsCoverRecord(t *testing.T) {
 	named := grants.Telemetry{IncludeCommand: grants.CommandRedacted, Project: grants.ProjectNamed}
+	// every field of ccs.Record set, whatever fields it grows
+	var every ccs.Record
+	v := reflect.ValueOf(&every).Elem()
+	for i := range v.NumField() {
+		switch f := v.Field(i); f.Kind() {
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Int, reflect.Int64:
+			f.SetInt(1)
+		case reflect.Bool:
+			f.SetBool(true)
+		}
+	}
+	every.Time = time.Unix(1, 0)
+	if _, err := attributes(every, named, nil); err != nil {
+		t.Fatal(err)
+	}
 	attrs, err := attributes(full(), named, nil)
 	if err != nil {
 		t.Fatal(err)
