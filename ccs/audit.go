@@ -29,7 +29,7 @@ func (s *Store) Audit(q Query) ([]Record, error) {
 		if q.Oldest {
 			order = `ORDER BY id`
 		}
-		rows, err := db.Query(`SELECT time, agent, cwd, command, hmac, decision, rule, answer, via, mode, exit, duration_ms, risk, policy_mode, session, confined, id
+		rows, err := db.Query(`SELECT time, agent, cwd, command, hmac, decision, rule, answer, via, mode, exit, duration_ms, risk, policy_mode, session, confined, project, overhead_us, id
 			FROM audit WHERE (?1 = '' OR decision = ?1) AND time >= ?2 AND id > ?4
 			`+order+` LIMIT ?3`, q.Decision, since, limit, q.AfterID)
 		if err != nil {
@@ -40,7 +40,7 @@ func (s *Store) Audit(q Query) ([]Record, error) {
 			var r Record
 			var t int64
 			if err := rows.Scan(&t, &r.Agent, &r.Cwd, &r.Command, &r.HMAC, &r.Decision, &r.Rule,
-				&r.Answer, &r.Via, &r.Mode, &r.Exit, &r.DurationMS, &r.Risk, &r.PolicyMode, &r.Session, &r.Confined, &r.ID); err != nil {
+				&r.Answer, &r.Via, &r.Mode, &r.Exit, &r.DurationMS, &r.Risk, &r.PolicyMode, &r.Session, &r.Confined, &r.Project, &r.OverheadUS, &r.ID); err != nil {
 				return err
 			}
 			r.Time = time.Unix(0, t)

@@ -36,6 +36,9 @@
 //	audit.jsonl.1  the previous journal, after rotation (over 8 MiB)
 //	audit.lock     flock(2) that orders rotation against appenders
 //	audit.import   when the hot binary last called its importer
+//	telemetry.due  when the telemetry flusher is next due (its mtime;
+//	               ClaimFlush, SetFlushDue); package telemetry keeps
+//	               telemetry.state and telemetry.lock beside it
 //	audit-lost     "N TIME": how many records could not be written, and
 //	               when the last one was (Store.NoteLost, Store.Lost)
 //	audit-lost.d/  one empty file per lost record that the marker could

@@ -16,7 +16,7 @@ func marshalRecord(rec Record) ([]byte, error) {
 		return nil, fmt.Errorf("json: error calling MarshalJSON for type time.Time: %w", err)
 	}
 	n := 160 + len(t) + len(rec.Agent) + len(rec.Session) + len(rec.Cwd) + len(rec.Command) + len(rec.HMAC) +
-		len(rec.Decision) + len(rec.Rule) + len(rec.Answer) + len(rec.Via) + len(rec.Mode) + len(rec.Risk) + len(rec.PolicyMode) + len(rec.Confined)
+		len(rec.Decision) + len(rec.Rule) + len(rec.Answer) + len(rec.Via) + len(rec.Mode) + len(rec.Risk) + len(rec.PolicyMode) + len(rec.Confined) + len(rec.Project)
 	b := make([]byte, 0, n)
 	b = append(b, `{"time":`...)
 	b = append(b, t...)
@@ -43,11 +43,15 @@ func marshalRecord(rec Record) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(rec.Exit), 10)
 	b = append(b, `,"duration_ms":`...)
 	b = strconv.AppendInt(b, rec.DurationMS, 10)
-	for _, f := range [...]struct{ key, val string }{{`,"risk":`, rec.Risk}, {`,"policy_mode":`, rec.PolicyMode}, {`,"confined":`, rec.Confined}} {
+	for _, f := range [...]struct{ key, val string }{{`,"risk":`, rec.Risk}, {`,"policy_mode":`, rec.PolicyMode}, {`,"confined":`, rec.Confined}, {`,"project":`, rec.Project}} {
 		if f.val != "" { // omitempty
 			b = append(b, f.key...)
 			b = appendJSONString(b, f.val)
 		}
+	}
+	if rec.OverheadUS != 0 {
+		b = append(b, `,"overhead_us":`...)
+		b = strconv.AppendInt(b, rec.OverheadUS, 10)
 	}
 	if rec.ID != 0 {
 		b = append(b, `,"id":`...)

@@ -167,7 +167,7 @@ func TestImportLegacy(t *testing.T) {
 		t.Fatal(err)
 	}
 	v1 := strings.NewReplacer("hmac ", "sha256 ", "via         TEXT NOT NULL DEFAULT '',\n", "",
-		",\n\trisk        TEXT NOT NULL DEFAULT '',\n\tpolicy_mode TEXT NOT NULL DEFAULT '',\n\tsession     TEXT NOT NULL DEFAULT '',\n\tconfined    TEXT NOT NULL DEFAULT ''", "").Replace(schema)
+		",\n\trisk        TEXT NOT NULL DEFAULT '',\n\tpolicy_mode TEXT NOT NULL DEFAULT '',\n\tsession     TEXT NOT NULL DEFAULT '',\n\tconfined    TEXT NOT NULL DEFAULT '',\n\tproject     TEXT NOT NULL DEFAULT '',\n\toverhead_us INTEGER NOT NULL DEFAULT 0", "").Replace(schema)
 	if _, err := db.Exec(v1 + `PRAGMA user_version = 1;
 		INSERT INTO audit (time, agent, cwd, command, sha256, decision, rule, answer, mode, exit, duration_ms)
 		VALUES (1, 'a', '/', 'old', 'oldsum', 'allow', '', 'user', 'shell', 0, 0);`); err != nil {

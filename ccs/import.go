@@ -75,8 +75,8 @@ func (s *Store) importJournal() error {
 		default:
 			plan = []step{{old, 0, true}, {cur, 0, false}}
 		}
-		ins, err := tx.Prepare(`INSERT INTO audit (time, agent, cwd, command, hmac, decision, rule, answer, via, mode, exit, duration_ms, risk, policy_mode, session, confined)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		ins, err := tx.Prepare(`INSERT INTO audit (time, agent, cwd, command, hmac, decision, rule, answer, via, mode, exit, duration_ms, risk, policy_mode, session, confined, project, overhead_us)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -138,7 +138,7 @@ func importFile(ins *sql.Stmt, j *journal, from int64, final bool) (int64, error
 			continue
 		}
 		if _, err := ins.Exec(rec.Time.UnixNano(), rec.Agent, rec.Cwd, rec.Command, rec.HMAC,
-			rec.Decision, rec.Rule, rec.Answer, rec.Via, rec.Mode, rec.Exit, rec.DurationMS, rec.Risk, rec.PolicyMode, rec.Session, rec.Confined); err != nil {
+			rec.Decision, rec.Rule, rec.Answer, rec.Via, rec.Mode, rec.Exit, rec.DurationMS, rec.Risk, rec.PolicyMode, rec.Session, rec.Confined, rec.Project, rec.OverheadUS); err != nil {
 			return 0, err
 		}
 	}

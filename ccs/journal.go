@@ -40,6 +40,7 @@ func (s *Store) appendRecord(rec Record) error {
 	rec.Command = s.red.String(rec.Command)
 	rec.Cwd = s.red.String(rec.Cwd)
 	rec.Agent = s.red.String(rec.Agent)
+	rec.Project = s.red.String(rec.Project)
 	if rec.Time.IsZero() {
 		rec.Time = time.Now()
 	}
@@ -430,7 +431,7 @@ func encodeRecordWith(rec Record, marshal func(Record) ([]byte, error)) ([]byte,
 			return append(line, '\n'), nil
 		}
 		longest := &rec.Command
-		for _, f := range []*string{&rec.Cwd, &rec.Agent, &rec.Rule, &rec.Decision, &rec.Mode, &rec.Answer, &rec.Via, &rec.HMAC} {
+		for _, f := range []*string{&rec.Cwd, &rec.Agent, &rec.Rule, &rec.Decision, &rec.Mode, &rec.Answer, &rec.Via, &rec.HMAC, &rec.Project} {
 			if len(*f) > len(*longest) {
 				longest = f
 			}

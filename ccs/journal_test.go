@@ -44,3 +44,66 @@ func TestAppendErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestRecordTelemetryFields: the fields the telemetry flusher exports
+// (project, overhead) go through the journal and the import unchanged.
+func TestRecordTelemetryFields(t *testing.T) {
+	if !haveSQLite {
+		t.Skip("no SQLite")
+	}
+	s := Open(t.TempDir(), nil)
+	defer s.Close()
+	r := rec("make", "allow", time.Time{})
+	r.Project, r.OverheadUS, r.Answer = "/home/u/proj", 812, "cache"
+	if err := s.Append(r); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Audit(Query{})
+	if err != nil || len(got) != 1 {
+		t.Fatal(got, err)
+	}
+	if got[0].Project != "/home/u/proj" || got[0].OverheadUS != 812 || got[0].Answer != "cache" || got[0].ID == 0 {
+		t.Errorf("record = %+v", got[0])
+	}
+}
+
+// TestClaimFlush: a missing due file is due; a claim moves it a minute on,
+// so the next guard does not start a second flusher; SetFlushDue (the
+// flusher's backoff) moves it wherever it says.
+func TestClaimFlush(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	if !ClaimFlush(dir, now) {
+		t.Fatal("a missing due file was not due")
+	}
+	if ClaimFlush(dir, now.Add(time.Second)) {
+		t.Fatal("claimed twice within a minute")
+	}
+	if !ClaimFlush(dir, now.Add(FlushEvery+time.Second)) {
+		t.Fatal("not due a minute later")
+	}
+	if err := SetFlushDue(dir, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if ClaimFlush(dir, now.Add(30*time.Minute)) {
+		t.Fatal("claimed during the backoff")
+	}
+	if !ClaimFlush(dir, now.Add(61*time.Minute)) {
+		t.Fatal("not due after the backoff")
+	}
+}
+
+// BenchmarkClaimFlushNotDue is what [telemetry] adds to a record when no
+// flush is due: one stat.
+func BenchmarkClaimFlushNotDue(b *testing.B) {
+	dir := b.TempDir()
+	if err := SetFlushDue(dir, time.Now().Add(time.Hour)); err != nil {
+		b.Fatal(err)
+	}
+	now := time.Now()
+	for b.Loop() {
+		if ClaimFlush(dir, now) {
+			b.Fatal("due")
+		}
+	}
+}

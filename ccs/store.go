@@ -68,6 +68,13 @@ type Record struct {
 	// net=hosts"; "unconfined: why" where the kernel could not; "" for a
 	// command that did not run).
 	Confined string `json:"confined,omitempty"`
+	// Project is the project root the command was decided in (redacted
+	// like Cwd; "" where guard had not found it yet).
+	Project string `json:"project,omitempty"`
+	// OverheadUS is guard's own time on the command, in microseconds:
+	// from guard's start to the command's start plus from its end to the
+	// record (the whole run when no command ran, or the cache answered).
+	OverheadUS int64 `json:"overhead_us,omitempty"`
 	// ID is the record's row in the database (Audit sets it; 0 in the
 	// journal): increasing in import order, a log shipper's cursor.
 	ID int64 `json:"id,omitempty"`
@@ -237,7 +244,9 @@ CREATE TABLE IF NOT EXISTS audit (
 	risk        TEXT NOT NULL DEFAULT '',
 	policy_mode TEXT NOT NULL DEFAULT '',
 	session     TEXT NOT NULL DEFAULT '',
-	confined    TEXT NOT NULL DEFAULT ''
+	confined    TEXT NOT NULL DEFAULT '',
+	project     TEXT NOT NULL DEFAULT '',
+	overhead_us INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS audit_time ON audit (time);
 CREATE TABLE IF NOT EXISTS journal_position (
@@ -338,7 +347,7 @@ func privateDB(path string) error {
 
 // schemaVersion is stored in PRAGMA user_version once the schema exists,
 // so that opening an existing database writes nothing.
-const schemaVersion = 4
+const schemaVersion = 5
 
 // migrations bring a database of version i+1 to version i+2. Version 2
 // keys the text's hash (sha256 became hmac) and records who answered (via).
@@ -352,6 +361,9 @@ var migrations = [...]string{
 	ALTER TABLE audit ADD COLUMN session TEXT NOT NULL DEFAULT '';`,
 	// version 4: the kernel boundary the command ran in
 	`ALTER TABLE audit ADD COLUMN confined TEXT NOT NULL DEFAULT '';`,
+	// version 5: the project root and guard's own overhead (telemetry)
+	`ALTER TABLE audit ADD COLUMN project TEXT NOT NULL DEFAULT '';
+	ALTER TABLE audit ADD COLUMN overhead_us INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // applySchema creates the audit tables in one transaction (one commit),

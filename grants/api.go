@@ -135,6 +135,11 @@ type Settings struct {
 	// Confine is what the kernel is asked to hold a command to
 	// ([confine], confine.go); ConfineFor adds a rule's own network.
 	Confine Confine
+
+	// Telemetry is where guard-cli's flusher exports the audit records
+	// ([telemetry], telemetry.go): the managed policy's or the global
+	// config's, never a project's.
+	Telemetry Telemetry
 }
 
 // Rule is one pattern from one layer.

@@ -39,6 +39,7 @@ func Defaults() *Settings {
 		PendingTTL:      24 * time.Hour,
 		Context:         DefaultContext(),
 		Confine:         DefaultConfine(),
+		Telemetry:       DefaultTelemetry(),
 	}
 }
 
@@ -74,6 +75,8 @@ type fileConfig struct {
 	ctx contextConfig // the command context store's keys (cache.go)
 
 	confine confineConfig // [confine] (confine.go)
+
+	telemetry telemetryConfig // [telemetry] (telemetry.go)
 }
 
 var scalarKeys = []string{"unknown", "composite", "timeout", "ask_timeout", "builtin_readonly", "no_tty_prompt", "reject_memory", "pending_ttl", "audit_required"}
@@ -222,6 +225,10 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			}
 		case isConfineKey(k):
 			if err := fc.confine.parse(k, raw, text, file); err != nil {
+				return nil, err
+			}
+		case isTelemetryKey(k):
+			if err := fc.telemetry.parse(k, raw, text, file); err != nil {
 				return nil, err
 			}
 		case isContextKey(k):
@@ -588,6 +595,7 @@ func LoadAt(p Paths, cwd string, now time.Time) *Settings {
 		}
 		s.mergeContext(&fc.ctx, trust)
 		s.mergeConfine(&fc.confine, l.name, trust, bound, p.Home)
+		s.mergeTelemetry(&fc.telemetry, l.name, l.file, string(data))
 		if fc.trustedTerminals != nil {
 			if l.name != LayerManaged && l.name != LayerGlobal {
 				line, col := locateKey(string(data), "trusted_terminals")

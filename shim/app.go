@@ -126,6 +126,9 @@ type engine struct {
 	// confineNotice says, at most once a day, that the kernel cannot
 	// confine commands here (nil: never said).
 	confineNotice func(why string)
+	// flushTelemetry starts guard-cli's telemetry flusher, detached, when
+	// one is due at now (nil: never; telemetry.go).
+	flushTelemetry func(now time.Time)
 	// escalate counts a high-risk would-deny in dry_run for a project root
 	// and reports the switch to enforce it caused (nil: no escalation).
 	escalate func(root string, now time.Time, e grants.Escalation) (*grants.EscalationState, error)
@@ -153,6 +156,14 @@ type app struct {
 	// (cache.go); cacheHit says the run was answered from the cache.
 	cur      *runContext
 	cacheHit bool
+	// ran is how long the job's command ran (fork to reap), for the
+	// record's overhead; startCounted: Env.Started went into one already.
+	ran          time.Duration
+	startCounted bool
+	// root is the project root of the job being decided, and telemetry
+	// says its settings export records (a flush may be due after it).
+	root      string
+	telemetry bool
 	// conf is the boundary of the job about to run (nil: unconfined);
 	// confined is what the record says of it.
 	conf     *confinement
@@ -592,6 +603,7 @@ func (a *app) judgeAndRun(j job) int {
 		p.Person = true
 		s = &p
 	}
+	a.root, a.telemetry = s.Root, s.Telemetry.Enabled()
 	v := plumbingVerdict(j, a.eng.decide(an, s))
 	// A project config's allow rules guard ignored: said when they may be
 	// why a command is refused or asked (once a session), never beside an
@@ -894,6 +906,7 @@ func (a *app) runJob(j job, lim limits) int {
 		sp.Late = func(sig syscall.Signal) { a.noteLost(); os.Exit(128 + int(sig)) }
 	}
 	res, err := run(sp)
+	a.ran += res.Ran
 	st.done(res, err)
 	if a.eng.unlisten != nil && err == nil {
 		// (a command that never started never ran Meanwhile)

@@ -30,6 +30,8 @@ type auditEntry struct {
 	Risk       string // none | low | high
 	Policy     string // the rollout mode: enforce | dry_run | off
 	Confined   string // the kernel boundary it ran in (ccs.Record.Confined)
+	Project    string // the project root ("" before the settings were loaded)
+	OverheadUS int64  // guard's own time, in microseconds (see app.overhead)
 }
 
 // pendingRequest is an ask that nobody could answer.
@@ -94,11 +96,12 @@ func (a *app) record(j job, v grants.Verdict, decision string, how answered, exi
 		return
 	}
 	sum, sumErr := a.textSum(j.text)
+	now := a.env.now()
 	err := jr.Append(auditEntry{
 		Time: start, Agent: a.agent(), Session: j.session, Cwd: j.cwd, Command: a.eng.redact(j.text), HMAC: sum,
 		Decision: decision, Rule: v.Rule, Answer: how.answer, Via: how.via, Mode: j.mode, Exit: exit,
-		DurationMS: a.env.now().Sub(start).Milliseconds(), Risk: string(v.Risk), Policy: string(v.Mode),
-		Confined: a.confined,
+		DurationMS: now.Sub(start).Milliseconds(), Risk: string(v.Risk), Policy: string(v.Mode),
+		Confined: a.confined, Project: a.root, OverheadUS: a.overhead(start, now).Microseconds(),
 	})
 	if err != nil {
 		if a.auditRequired && !a.warned {
@@ -113,6 +116,26 @@ func (a *app) record(j job, v grants.Verdict, decision string, how answered, exi
 	} else if sumErr != nil {
 		a.warn(sumErr) // written, without the hash
 	}
+	if err == nil && a.telemetry && a.eng.flushTelemetry != nil {
+		a.eng.flushTelemetry(now) // a stat, unless a flush is due (telemetry.go)
+	}
+}
+
+// overhead is guard's own share of a run that started at start and is
+// recorded at now: the whole of it less the time the command ran (from
+// the fork to the wait that reaped it). The first run of the process
+// counts from guard's start (Env.Started), so the settings, the parse and
+// the decision are in it; the runtime's start before main is not.
+func (a *app) overhead(start, now time.Time) time.Duration {
+	if !a.env.Started.IsZero() && !a.startCounted {
+		a.startCounted = true
+		if a.env.Started.Before(start) {
+			start = a.env.Started
+		}
+	}
+	d := now.Sub(start) - a.ran
+	a.ran = 0
+	return max(d, 0)
 }
 
 // lossNoter is a journal that can count the records it lost (ccs can; the

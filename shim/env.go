@@ -25,6 +25,9 @@ type Env struct {
 	Cwd                   string
 	Now                   func() time.Time
 	Self                  string // path of the running guard executable
+	// Started is when guard's main began (zero: unknown), for the
+	// record's overhead.
+	Started time.Time
 	// Version is what install.sh linked in as the version ("" in a plain
 	// go build): see VersionString.
 	Version string

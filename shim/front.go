@@ -17,6 +17,7 @@ const CLIName = "guard-cli"
 
 // FromProcess returns the Env of this process.
 func FromProcess() Env {
+	started := time.Now()
 	cwd, err := os.Getwd()
 	if err != nil {
 		cwd = ""
@@ -28,7 +29,7 @@ func FromProcess() Env {
 	return Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Args: os.Args, Getenv: os.Getenv, Environ: os.Environ(),
-		Cwd: cwd, Now: time.Now, Self: self,
+		Cwd: cwd, Now: time.Now, Self: self, Started: started,
 	}
 }
 

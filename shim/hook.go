@@ -186,6 +186,7 @@ func (a *app) hook(p hookProtocol) (exit int) {
 		s = &grants.Settings{Unknown: grants.Deny, Err: errors.New("settings not loaded")}
 	}
 	s = s.As(p.agent) // [agents.NAME] profiles, power_agents, [[rule]] tables naming it
+	a.root, a.telemetry = s.Root, s.Telemetry.Enabled()
 	h.v = a.eng.decide(h.an, s)
 	if h.v.Decision != grants.Allow && grants.WouldAllowTrusted(h.an, s, nil, h.v) {
 		h.v.Reason += "; " + grants.UntrustedHint

@@ -51,7 +51,7 @@ func (c *ccsJournal) Append(e auditEntry) error {
 		Time: e.Time, Agent: e.Agent, Session: e.Session, Cwd: e.Cwd, Command: e.Command, HMAC: e.HMAC,
 		Decision: e.Decision, Rule: e.Rule, Answer: e.Answer, Via: e.Via, Mode: e.Mode,
 		Exit: e.Exit, DurationMS: e.DurationMS, Risk: e.Risk, PolicyMode: e.Policy,
-		Confined: e.Confined,
+		Confined: e.Confined, Project: e.Project, OverheadUS: e.OverheadUS,
 	})
 }
 

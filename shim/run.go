@@ -75,6 +75,9 @@ type runResult struct {
 	// Killed: the command died of a signal, or guard was told to stop it
 	// (a signal it forwarded): its output is not a result to keep.
 	Killed bool
+	// Ran is how long the command ran, from just before the fork to the
+	// wait that reaped it (the record's overhead is guard's time less this).
+	Ran time.Duration
 }
 
 // run starts the command and waits for it. The command gets the caller's own
@@ -135,6 +138,7 @@ func run(sp runSpec) (runResult, error) {
 		}()
 		sp.Confine.before, meanwhile = ready, nil
 	}
+	forked := time.Now()
 	pid, release, err := startProcess(sp.Confine, sp.FileLimit, sp.Path, sp.Argv, &syscall.ProcAttr{Dir: sp.Dir, Env: sp.Env, Files: files, Sys: attr})
 	closeFiles()
 	defer release()
@@ -212,6 +216,7 @@ func run(sp runSpec) (runResult, error) {
 			break
 		}
 	}
+	ran := time.Since(forked)
 	if reaped != nil {
 		close(reaped)
 	}
@@ -249,6 +254,7 @@ func run(sp runSpec) (runResult, error) {
 	}
 	res.Exit = waitStatus(ws)
 	res.Killed = ending || ws.Signaled()
+	res.Ran = ran
 	return res, nil
 }
 

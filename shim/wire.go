@@ -89,6 +89,7 @@ func productionEngine(env *Env) engine {
 				_, _ = j.Sum("") // reads (or makes) the key; an error is the record's to report
 			}
 		},
+		flushTelemetry: func(now time.Time) { startFlusher(paths.StateDir, env, now) },
 		escalate: func(root string, now time.Time, e grants.Escalation) (*grants.EscalationState, error) {
 			return grants.NoteWouldDeny(paths, root, now, e)
 		},

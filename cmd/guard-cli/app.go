@@ -243,6 +243,7 @@ func (a *App) cli() *cli.App {
 			a.watchCommand(),
 			a.uiCommand(),
 			a.auditCommand(),
+			a.telemetryCommand(),
 			a.policyCommand(),
 			a.redactCommand(),
 			a.contextCommand(),

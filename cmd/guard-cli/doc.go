@@ -22,6 +22,7 @@
 //	guard approve ID [--once|--project|--global]       (needs a terminal)
 //	guard reject ID                                    (needs a terminal)
 //	guard audit [--json] [-n N] [--decision D] [--since DUR]
+//	guard telemetry flush                              send the audit records over OTLP ([telemetry])
 //	guard redact                                       stdin → stdout with secrets replaced
 //	guard install --agent A [--mode power|safe] [--project|--global] [--dry-run] [--instructions]
 //	guard uninstall --agent A [--project|--global] [--dry-run]

@@ -147,6 +147,7 @@ func (a *App) doctor(c *cli.Context) error {
 		g.ok("config loads")
 	}
 	d.confinement(settings, g)
+	a.doctorTelemetry(settings, g)
 	for _, cmd := range []string{probeRead, probeDeny} {
 		var buf bytes.Buffer
 		ck := a.newChecker(cwd, "", true, &buf)

@@ -67,6 +67,7 @@ func (a *App) serve(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(a.Stdout, "listening on %s\n", listenName(ln))
+	go a.flushTelemetryEvery(ctx) // [telemetry]: the flusher, every minute
 	if err := a.serveOn(ctx, ln); err != nil {
 		return failure(err, "")
 	}

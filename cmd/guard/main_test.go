@@ -13,7 +13,8 @@ import (
 
 // TestLean keeps guard lean: it starts on every command an agent runs, so it
 // must link neither urfave/cli nor cgo (runtime/cgo comes with SQLite, and
-// with os/user when cgo is on). The management commands live in guard-cli.
+// with os/user when cgo is on). The management commands live in guard-cli,
+// and so does the OpenTelemetry SDK (the telemetry flusher).
 func TestLean(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
@@ -29,9 +30,9 @@ func TestLean(t *testing.T) {
 		// package init for one small function (see classify/braces.go,
 		// shim's parseIP, ccs's hmacSHA256).
 		// The web console (webui, WebAuthn, chromedp in its tests) is
-		// guard-cli's alone.
+		// guard-cli's alone, and so is the OpenTelemetry SDK (the flusher).
 		for _, banned := range []string{"github.com/urfave/cli", "runtime/cgo", "text/template", "net/netip", "mvdan.cc/sh/v3/expand", "crypto/hmac", "net/url",
-			"github.com/guard-dev/guard/webui", "github.com/go-webauthn", "github.com/chromedp"} {
+			"github.com/guard-dev/guard/webui", "github.com/go-webauthn", "github.com/chromedp", "go.opentelemetry.io"} {
 			if strings.HasPrefix(dep, banned) {
 				t.Errorf("guard links %s", dep)
 			}
