@@ -33,7 +33,7 @@ type execRule struct {
 	// they end in '*' (git bundle create, make SHELL=x, vim +cmd).
 	Words  []string
 	Rest   bool // every word after the command word (or after the subcommand) is sensitive
-	Check  func(c *classify.Command, p classify.Parsed, m *marks)
+	Check  func(c *classify.Command, p classify.Parsed, m classify.Marker)
 	Reason string
 }
 
@@ -43,45 +43,10 @@ var execTable = []execRule{
 		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
 	{ID: "find-write", Progs: []string{"find"}, Check: checkFindWrite,
 		Reason: "find -delete/-fprint/-fls deletes or writes files"},
-	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Opts: []string{"config-env"}, Check: checkGitC,
-		Reason: "git -c/--config-env sets config that can run programs (core.pager, alias.*)"},
-	{ID: "git-elsewhere", Progs: []string{"git"}, Global: true, Opts: []string{"C", "git-dir", "work-tree", "exec-path"},
-		Reason: "git -C/--git-dir/--work-tree/--exec-path points git at another repository or program"},
-	{ID: "git-output", Progs: []string{"git"}, Opts: []string{"output"},
-		Reason: "git --output writes a file"},
-	{ID: "git-ext", Progs: []string{"git"}, Opts: []string{"ext-diff", "textconv"},
-		Reason: "git --ext-diff/--textconv runs external diff programs"},
-	{ID: "git-pack", Progs: []string{"git"}, Opts: []string{"upload-pack", "receive-pack", "exec"},
-		Reason: "git --upload-pack/--receive-pack/--exec runs another program"},
-	{ID: "git-rebase-exec", Progs: []string{"git"}, Sub: []string{"rebase"}, Opts: []string{"exec", "x"},
-		Reason: "git rebase -x/--exec runs a command after each commit"},
-	{ID: "git-difftool", Progs: []string{"git"}, Sub: []string{"difftool", "mergetool"}, Opts: []string{"extcmd", "tool", "x", "t"},
-		Reason: "git difftool -x/--extcmd runs another program"},
-	{ID: "git-grep-pager", Progs: []string{"git"}, Sub: []string{"grep"}, Opts: []string{"open-files-in-pager", "O"},
-		Reason: "git grep -O opens the files in another program"},
-	{ID: "git-clone-program", Progs: []string{"git"}, Sub: []string{"clone", "ls-remote", "fetch", "pull", "archive"}, Opts: []string{"upload-pack", "config", "template", "separate-git-dir", "u", "c"},
-		Reason: "git clone -u/-c/--template runs a program or sets config that does"},
-	{ID: "git-ext-transport", Progs: []string{"git"}, Check: checkGitExt,
-		Reason: "an ext:: or fd:: remote makes git run a command"},
-	{ID: "git-pager", Progs: []string{"git"}, Global: true, Opts: []string{"paginate", "p"},
-		Reason: "git -p/--paginate runs the pager that git's config or the environment names"},
-	{ID: "git-strategy", Progs: []string{"git"}, Sub: []string{"merge", "pull", "rebase", "cherry-pick", "revert"}, Check: checkGitStrategy,
-		Reason: "git merge -s NAME runs the program git-merge-NAME unless NAME is one of git's own strategies"},
-	{ID: "git-config-dump", Progs: []string{"git"}, Sub: []string{"config", "var"}, Check: checkGitConfigDump,
-		Reason: "git config --list prints every setting, tokens in remote URLs and extra headers included"},
 	{ID: "docker-daemon", Progs: []string{"docker", "podman", "nerdctl"}, Global: true, Opts: []string{"H", "host", "context", "c", "url", "connection"},
 		Reason: "docker -H/--host/--context sends the command to another daemon"},
 	{ID: "npm-install-path", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Check: checkNpmInstall,
 		Reason: "npm install DIR runs the install scripts of a package from outside the project"},
-	{ID: "git-shell-filters", Progs: []string{"git"}, Sub: []string{"filter-branch", "filter-repo", "send-email", "instaweb", "mergetool", "p4", "svn", "cvsimport", "quiltimport", "request-pull"}, Rest: true,
-		Reason: "git filter-branch/filter-repo/send-email/… run shell commands or Python callbacks given as arguments"},
-	{ID: "git-credential", Progs: []string{"git"}, Check: checkGitCredential,
-		Reason: "git credential helpers print stored passwords and tokens"},
-	{ID: "git-write-elsewhere", Progs: []string{"git"}, Sub: []string{"archive", "format-patch", "bundle", "checkout-index", "apply", "worktree"},
-		Opts: []string{"output", "output-directory", "prefix", "directory", "unsafe-paths", "o"}, Words: []string{"create", "add"},
-		Reason: "git archive -o/format-patch -o/bundle create/checkout-index --prefix/apply --directory/worktree add write files elsewhere"},
-	{ID: "git-config-global", Progs: []string{"git"}, Sub: []string{"config"}, Opts: []string{"global", "system", "worktree"},
-		Reason: "git config --global/--system changes git for every repository"},
 	{ID: "pytest-files", Progs: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
 		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
 	{ID: "go-elsewhere", Progs: []string{"go"}, Check: checkGoElsewhere,
@@ -90,10 +55,6 @@ var execTable = []execRule{
 		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
 	{ID: "make-vars", Progs: []string{"make", "gmake"}, Check: checkMakeVars,
 		Reason: "make VAR:=$(shell …) or a program variable (CC=, SHELL=) set on the command line runs other programs"},
-	{ID: "git-run", Progs: []string{"git"}, Sub: []string{"bisect", "submodule"}, Words: []string{"run", "foreach"},
-		Reason: "git bisect run/submodule foreach runs a command"},
-	{ID: "git-config-set", Progs: []string{"git"}, Sub: []string{"config"}, Check: checkGitConfig,
-		Reason: "git config core.pager/core.sshCommand/core.editor/diff.external/alias.* makes git run a program"},
 	{ID: "rg-pre", Progs: []string{"rg"}, Opts: []string{"pre", "hostname-bin", "search-zip", "z"},
 		Reason: "rg --pre/--hostname-bin/-z runs other programs"},
 	{ID: "tar-exec", Progs: []string{"tar", "gtar", "bsdtar"},
@@ -257,7 +218,7 @@ func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 	}
 }
 
-func (m *marks) mark(i int, reason string) {
+func (m *marks) Mark(i int, reason string) {
 	if i < 0 || i >= len(m.sens) {
 		return
 	}
@@ -270,13 +231,13 @@ func (m *marks) mark(i int, reason string) {
 
 // markWord marks a typed word and, for an option's value given as the
 // next word, the option word before it.
-func (m *marks) markWord(c *classify.Command, wd classify.Word, reason string) {
-	m.mark(wd.Arg, reason)
+func (m *marks) MarkWord(c *classify.Command, wd classify.Word, reason string) {
+	m.Mark(wd.Arg, reason)
 	if wd.Name != "" && wd.Role != classify.RoleFlag && wd.Arg < len(c.Args) && c.Args[wd.Arg] == wd.Val && wd.Arg > 1 {
-		m.mark(wd.Arg-1, reason) // -o FILE: the option word too
+		m.Mark(wd.Arg-1, reason) // -o FILE: the option word too
 	}
 	if wd.Role == classify.RoleUnknown && wd.Name != "" && wd.Val == "" {
-		m.mark(wd.Arg+1, reason) // an option the spec does not know: its value may be the next word
+		m.Mark(wd.Arg+1, reason) // an option the spec does not know: its value may be the next word
 	}
 }
 
@@ -288,27 +249,23 @@ func markCommand(c *classify.Command, m *marks) {
 	case classify.WrapTransparent, classify.WrapGenerated:
 		if c.InnerStart > 0 {
 			for i := c.InnerStart; i < len(c.Args); i++ {
-				m.mark(i, c.Name+" runs another command")
+				m.Mark(i, c.Name+" runs another command")
 			}
 		}
 	case classify.WrapShell:
 		for i := 1; i < len(c.Args); i++ {
-			m.mark(i, c.Name+" runs a shell script")
+			m.Mark(i, c.Name+" runs a shell script")
 		}
 	}
 	if c.Opaque {
 		for i := 1; i < len(c.Args); i++ {
-			m.mark(i, c.Name+" runs a script guard cannot read")
+			m.Mark(i, c.Name+" runs a script guard cannot read")
 		}
 	}
 	var p classify.Parsed
 	parsed := false
 	known := false
-	for ri := range execTable {
-		r := &execTable[ri]
-		if !slices.Contains(r.Progs, c.Name) {
-			continue
-		}
+	apply := func(r *classify.ExecRule) {
 		if !parsed {
 			p, parsed = typedWords(c), true
 		}
@@ -316,7 +273,7 @@ func markCommand(c *classify.Command, m *marks) {
 			known = true // a dynamic subcommand could be any of them
 		}
 		if r.Sub != nil && !slices.Contains(r.Sub, p.SubName(c.Args)) {
-			continue
+			return
 		}
 		known = true
 		if r.Rest {
@@ -326,10 +283,10 @@ func markCommand(c *classify.Command, m *marks) {
 			}
 			for i := from; i < len(c.Args); i++ {
 				if !isHelpWord(c.Args[i]) {
-					m.mark(i, r.Reason)
+					m.Mark(i, r.Reason)
 				}
 			}
-			continue
+			return
 		}
 		if r.Check != nil {
 			r.Check(c, p, m)
@@ -338,9 +295,23 @@ func markCommand(c *classify.Command, m *marks) {
 			if r.Global && p.Sub >= 0 && wd.Arg >= p.Sub {
 				break
 			}
-			if r.hit(wd) {
-				m.markWord(c, wd, r.Reason)
+			if r.Hit(wd) {
+				m.MarkWord(c, wd, r.Reason)
 			}
+		}
+	}
+	// the program's own entry (classify's spec), then the rows of the
+	// table here that tools not yet moved into classify keep
+	if s := classify.SpecFor(c.Name); s != nil {
+		for ri := range s.Exec {
+			apply(&s.Exec[ri])
+		}
+	}
+	for ri := range execTable {
+		r := &execTable[ri]
+		if slices.Contains(r.Progs, c.Name) {
+			cr := r.rule()
+			apply(&cr)
 		}
 	}
 	if !parsed {
@@ -352,7 +323,7 @@ func markCommand(c *classify.Command, m *marks) {
 	if known && c.Dynamic != nil {
 		for i := 1; i < len(c.Args) && i < len(c.Dynamic); i++ {
 			if c.Dynamic[i] {
-				m.mark(i, "a dynamic argument to "+c.Name+" could be an exec-capable option")
+				m.Mark(i, "a dynamic argument to "+c.Name+" could be an exec-capable option")
 			}
 		}
 	}
@@ -362,47 +333,15 @@ func isHelpWord(w string) bool {
 	return w == "--version" || w == "--help" || w == "-V" || w == "-h"
 }
 
-// hit reports whether a typed word is one of r's options or operands.
-// An option the spec could not resolve (unknown to it, or an ambiguous
-// abbreviation such as git log --outp) fails closed: it hits when it
-// could be one of r's options.
-func (r *execRule) hit(wd classify.Word) bool {
-	if wd.Name == "" {
-		if wd.Arg == 0 {
-			return false
-		}
-		for _, x := range r.Words {
-			if p, ok := strings.CutSuffix(x, "*"); ok && strings.HasPrefix(wd.Val, p) || x == wd.Val {
-				return true
-			}
-		}
-		return false
-	}
-	if slices.Contains(r.Opts, wd.Name) {
-		return true
-	}
-	return wd.Role == classify.RoleUnknown && unresolved(wd, r.Opts)
-}
-
-// unresolved: an option word the spec could not type could be one of
-// names: an abbreviation of one of them, or a letter of a bundle the
-// parser stopped reading at.
-func unresolved(wd classify.Word, names []string) bool {
-	for _, n := range names {
-		if len(wd.Name) > 1 && len(n) > 1 && strings.HasPrefix(n, wd.Name) {
-			return true
-		}
-		if len(wd.Name) == 1 && len(n) == 1 && strings.Contains(wd.Name+wd.Val, n) {
-			return true
-		}
-	}
-	return false
+// rule is r as classify's entry holds it.
+func (r *execRule) rule() classify.ExecRule {
+	return classify.ExecRule{ID: r.ID, Sub: r.Sub, Global: r.Global, Opts: r.Opts, Words: r.Words, Rest: r.Rest, Check: r.Check, Reason: r.Reason}
 }
 
 // checkDownloadRun marks a download-and-run from its run word on: uvx,
 // pip-run and npx whole, pipx run, uv tool run (and uv x), nix run, nix
 // shell, nix-shell --run/--command. No '*' covers what they fetch.
-func checkDownloadRun(c *classify.Command, p classify.Parsed, m *marks) {
+func checkDownloadRun(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	const why = "uvx/pipx run/uv tool run/nix run download a package and run it"
 	from := -1
 	words := c.Args
@@ -452,7 +391,7 @@ func checkDownloadRun(c *classify.Command, p classify.Parsed, m *marks) {
 	}
 	for i := from; i < len(words); i++ {
 		if !isHelpWord(words[i]) {
-			m.mark(i, why)
+			m.Mark(i, why)
 		}
 	}
 }
@@ -493,10 +432,10 @@ func sqliteScriptUnsafe(s string) bool {
 
 // checkSqlite marks sqlite3's SQL and -cmd text with a dot-command or SQL
 // function that runs a program or touches another file.
-func checkSqlite(c *classify.Command, p classify.Parsed, m *marks) {
+func checkSqlite(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	for _, wd := range p.Words {
 		if wd.Role == classify.RoleScript && sqliteScriptUnsafe(wd.Val) {
-			m.markWord(c, wd, "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files")
+			m.MarkWord(c, wd, "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files")
 		}
 	}
 }
@@ -504,13 +443,13 @@ func checkSqlite(c *classify.Command, p classify.Parsed, m *marks) {
 // checkCCPlugin marks the compiler's values of -f and -W that load or
 // run a program: -fplugin-arg-…, -fuse-ld=/path (clang runs any linker
 // named by a path), -Wl,-plugin / --plugin.
-func checkCCPlugin(c *classify.Command, p classify.Parsed, m *marks) {
+func checkCCPlugin(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	for _, wd := range p.Words {
 		v := strings.ToLower(wd.Val)
 		switch {
 		case wd.Name == "f" && (strings.HasPrefix(v, "plugin") || strings.HasPrefix(v, "use-ld=") && strings.Contains(v, "/")),
 			wd.Name == "W" && strings.Contains(v, "plugin"):
-			m.markWord(c, wd, "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program")
+			m.MarkWord(c, wd, "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program")
 		}
 	}
 }
@@ -534,7 +473,7 @@ var tmuxRuns = []string{"run-shell", "run", "if-shell", "if", "set-hook", "sourc
 // run-shell, send-keys 'x' Enter, new-window CMD, set-hook, source-file),
 // a #(…) format that runs one (display '#(id)'), and every command after
 // a ";" that chains another.
-func checkTmux(c *classify.Command, p classify.Parsed, m *marks) {
+func checkTmux(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	const why = "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"
 	from := -1
 	if p.Sub >= 0 && slices.Contains(tmuxRuns, p.SubName(c.Args)) {
@@ -552,7 +491,7 @@ func checkTmux(c *classify.Command, p classify.Parsed, m *marks) {
 		return
 	}
 	for i := from; i < len(c.Args); i++ {
-		m.mark(i, why)
+		m.Mark(i, why)
 	}
 }
 
@@ -564,7 +503,7 @@ var ghConfigKeys = []string{"git_protocol", "prompt", "spinner", "color_labels",
 // checkGh marks gh config set of a key not known to be harmless, gh alias
 // set|import (an alias may be !shell) and gh extension
 // install|upgrade|exec|create (they download and run code).
-func checkGh(c *classify.Command, p classify.Parsed, m *marks) {
+func checkGh(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	var ops []classify.Word
 	for _, wd := range p.Words {
 		if wd.Name == "" && wd.Arg > p.Sub {
@@ -588,7 +527,7 @@ func checkGh(c *classify.Command, p classify.Parsed, m *marks) {
 		return
 	}
 	for i := p.Sub; i < len(c.Args); i++ {
-		m.mark(i, "gh config set of a program or socket, gh alias set and gh extension install run programs")
+		m.Mark(i, "gh config set of a program or socket, gh alias set and gh extension install run programs")
 	}
 }
 
@@ -597,131 +536,25 @@ var composeHostOpts = []string{"volume", "mount", "device", "privileged", "cap-a
 
 // checkComposeHost marks compose run's host options (docker compose run
 // -v /:/h, docker-compose run --privileged), typed by compose's spec.
-func checkComposeHost(c *classify.Command, p classify.Parsed, m *marks) {
+func checkComposeHost(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	if c.Name != "docker-compose" && c.Name != "podman-compose" && p.SubName(c.Args) != "compose" {
 		return
 	}
 	for _, wd := range p.Words {
-		if slices.Contains(composeHostOpts, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, composeHostOpts) {
-			m.markWord(c, wd, "docker compose run|exec with host mounts or --privileged reaches the host")
+		if slices.Contains(composeHostOpts, wd.Name) || classify.Unresolved(wd, composeHostOpts...) {
+			m.MarkWord(c, wd, "docker compose run|exec with host mounts or --privileged reaches the host")
 		}
 	}
 }
 
 // checkZipTT marks zip -TT CMD: the spec reads -TT as -T twice, the two
 // letters of one word.
-func checkZipTT(c *classify.Command, p classify.Parsed, m *marks) {
+func checkZipTT(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	for k := 1; k < len(p.Words); k++ {
 		a, b := p.Words[k-1], p.Words[k]
 		if a.Name == "test" && b.Name == "test" && a.Arg == b.Arg && strings.HasPrefix(c.Args[a.Arg], "-TT") {
-			m.mark(a.Arg, "zip -TT runs another program")
-			m.mark(a.Arg+1, "zip -TT runs another program")
-		}
-	}
-}
-
-// gitConfigKeys are config keys whose value git runs as a program.
-var gitConfigKeys = []string{"core.pager", "core.sshcommand", "core.editor", "core.hookspath", "core.fsmonitor", "core.askpass",
-	"core.gitproxy", "diff.external", "sequence.editor", "credential.helper", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
-	"interactive.difffilter", "web.browser", "sendemail.sendmailcmd", "sendemail.smtpserver", "uploadpack.packobjectshook"}
-
-var gitConfigPrefixes = []string{"alias.", "pager.", "filter.", "include.", "includeif.", "credential.", "man.", "remote.",
-	"protocol.", "url.", "submodule.", "sendemail.", "instaweb.", "init.templatedir", "core.worktree", "core.alternaterefscommand",
-	"safe.directory", "core.sshcommand", "uploadarchive.", "receive.procreceiverefs", "gc.", "maintenance."}
-var gitConfigSuffixes = []string{".textconv", ".command", ".driver", ".cmd", ".program", ".path", ".helper", ".proxy", ".receivepack", ".uploadpack"}
-
-func gitKeyDangerous(k string) bool {
-	k = strings.ToLower(k)
-	if slices.Contains(gitConfigKeys, k) {
-		return true
-	}
-	for _, p := range gitConfigPrefixes {
-		if strings.HasPrefix(k, p) {
-			return true
-		}
-	}
-	for _, s := range gitConfigSuffixes {
-		if strings.HasSuffix(k, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func checkGitConfig(c *classify.Command, p classify.Parsed, m *marks) {
-	var keys []classify.Word
-	for _, wd := range p.Words {
-		switch {
-		case wd.Arg <= p.Sub:
-		case wd.Name == "":
-			keys = append(keys, wd)
-		case wd.Name == "file" || wd.Name == "edit" || wd.Role == classify.RoleUnknown && unresolved(wd, []string{"file", "edit", "f", "e"}):
-			m.markWord(c, wd, "git config -f/--edit writes another file or runs an editor")
-		}
-	}
-	set := len(keys) >= 2 || p.Has("unset", "unset-all", "add", "replace-all", "rename-section", "remove-section")
-	for k, wd := range keys {
-		switch {
-		case strings.Contains(wd.Val, ".") && gitKeyDangerous(wd.Val):
-			m.mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" makes git run a program")
-		case k == 0 && set && !gitKeyHarmless(wd.Val):
-			// closed world: a key git config sets is judged by the
-			// allowlist of keys that only change how git shows or merges
-			m.mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" is not a key guard knows to be harmless; asked")
-		default:
-			continue
-		}
-		if k+1 < len(keys) {
-			m.mark(keys[k+1].Arg, "git config sets a program")
-		}
-	}
-}
-
-// gitHarmlessKeys are the config keys (lower case; a trailing "." is a
-// section) whose values only change how git shows, merges or names
-// things: git config KEY VALUE and git -c KEY=VALUE may set them under a
-// '*' grant. Any other key is asked.
-var gitHarmlessKeys = []string{"user.name", "user.email", "user.signingkey", "color.", "core.autocrlf", "core.eol", "core.filemode", "core.ignorecase",
-	"core.quotepath", "core.whitespace", "core.safecrlf", "core.precomposeunicode", "core.symlinks", "core.abbrev", "core.compression",
-	"init.defaultbranch", "pull.rebase", "pull.ff", "push.default", "push.autosetupremote", "push.followtags", "fetch.prune", "fetch.prunetags",
-	"fetch.parallel", "merge.ff", "merge.conflictstyle", "merge.log", "merge.stat", "rebase.autosquash", "rebase.autostash", "rebase.updaterefs",
-	"rebase.stat", "diff.renames", "diff.algorithm", "diff.colormoved", "diff.mnemonicprefix", "diff.noprefix", "diff.context", "diff.renamelimit",
-	"diff.indentheuristic", "log.date", "log.decorate", "log.follow", "log.abbrevcommit", "log.showsignature", "format.pretty", "branch.", "advice.",
-	"column.", "status.", "commit.verbose", "commit.gpgsign", "commit.cleanup", "tag.gpgsign", "tag.sort", "help.autocorrect", "rerere.enabled",
-	"rerere.autoupdate", "feature.manyfiles", "pack.threads", "grep.", "i18n.", "interactive.singlekey", "checkout.defaultremote", "blame.",
-	"versionsort.", "pretty.", "am.threeway", "apply.whitespace", "transfer.fsckobjects", "fetch.fsckobjects", "receive.fsckobjects",
-	"submodule.recurse", "core.untrackedcache", "core.fscache", "core.preloadindex", "index.", "gc.auto", "maintenance.auto"}
-
-func gitKeyHarmless(k string) bool {
-	k = strings.ToLower(k)
-	if gitKeyDangerous(k) && k != "gc.auto" && k != "maintenance.auto" {
-		return false
-	}
-	for _, h := range gitHarmlessKeys {
-		if k == h || strings.HasSuffix(h, ".") && strings.HasPrefix(k, h) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkGitC marks git -c KEY=VALUE (before the subcommand) unless the key
-// only changes how git shows or names things (git -c color.ui=always
-// log): -c core.pager=X, -c alias.x=!sh and any key guard does not know
-// run or may run programs.
-func checkGitC(c *classify.Command, p classify.Parsed, m *marks) {
-	for _, wd := range p.Words {
-		if p.Sub >= 0 && wd.Arg >= p.Sub {
-			break
-		}
-		switch {
-		case wd.Name == "c" && wd.Role != classify.RoleFlag:
-			key, _, _ := strings.Cut(wd.Val, "=")
-			if !gitKeyHarmless(key) {
-				m.markWord(c, wd, "git -c "+strings.ToLower(key)+" sets config guard does not know to be harmless (core.pager, alias.* run programs)")
-			}
-		case wd.Name == "c", wd.Role == classify.RoleUnknown && unresolved(wd, []string{"c"}):
-			m.markWord(c, wd, "git -c/--config-env sets config that can run programs (core.pager, alias.*)")
+			m.Mark(a.Arg, "zip -TT runs another program")
+			m.Mark(a.Arg+1, "zip -TT runs another program")
 		}
 	}
 }
@@ -730,7 +563,7 @@ var sshExecKeys = []string{"proxycommand", "localcommand", "permitlocalcommand",
 
 // checkSSH marks -o with a key that runs a program, -F (a config file,
 // which can hold such keys) and the remote command after the host.
-func checkSSH(c *classify.Command, p classify.Parsed, m *marks) {
+func checkSSH(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	const why = "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"
 	for _, wd := range p.Words {
 		switch {
@@ -739,22 +572,23 @@ func checkSSH(c *classify.Command, p classify.Parsed, m *marks) {
 			key, _, _ = strings.Cut(key, "=")
 			key, _, _ = strings.Cut(key, " ")
 			if slices.Contains(sshExecKeys, key) {
-				m.markWord(c, wd, why)
+				m.MarkWord(c, wd, why)
 			}
 		case wd.Name == "F", wd.Role == classify.RoleProgram, wd.Role == classify.RoleUnknown:
-			m.markWord(c, wd, why)
+			m.MarkWord(c, wd, why)
 		}
 	}
 }
 
-func checkPager(c *classify.Command, p classify.Parsed, m *marks) {
+func checkPager(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	const why = "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"
 	for _, a := range c.Assigns {
 		if strings.HasPrefix(a, "LESSOPEN=") || strings.HasPrefix(a, "LESSCLOSE=") || strings.HasPrefix(a, "MANPAGER=") || strings.HasPrefix(a, "PAGER=") {
-			m.all = true
-			m.any = true
-			if m.reason == "" {
-				m.reason = why
+			mk := m.(*marks)
+			mk.all = true
+			mk.any = true
+			if mk.reason == "" {
+				mk.reason = why
 			}
 		}
 	}
@@ -764,7 +598,7 @@ func checkPager(c *classify.Command, p classify.Parsed, m *marks) {
 	end := slices.Index(c.Args, "--") // less -- +x names a file
 	for _, wd := range p.Words {
 		if wd.Name == "" && strings.HasPrefix(wd.Val, "+") && (end < 0 || wd.Arg < end) {
-			m.mark(wd.Arg, why)
+			m.Mark(wd.Arg, why)
 		}
 	}
 }
@@ -772,15 +606,15 @@ func checkPager(c *classify.Command, p classify.Parsed, m *marks) {
 // checkSed judges sed's scripts as the spec types them (the first
 // operand, -e/--expression values, attached or not) and marks -f, whose
 // script guard cannot read.
-func checkSed(c *classify.Command, p classify.Parsed, m *marks) {
+func checkSed(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	const why = "sed script with e/w/W/r/R or -f runs programs or touches other files"
 	for _, wd := range p.Words {
 		switch {
-		case wd.Name == "file" || wd.Role == classify.RoleUnknown && unresolved(wd, []string{"file", "f"}):
-			m.mark(0, why)
-			m.markWord(c, wd, why)
+		case wd.Name == "file" || classify.Unresolved(wd, "file", "f"):
+			m.Mark(0, why)
+			m.MarkWord(c, wd, why)
 		case wd.Role == classify.RoleScript && !sedScriptSafe(wd.Val, false):
-			m.mark(wd.Arg, why)
+			m.Mark(wd.Arg, why)
 		}
 	}
 }
@@ -989,33 +823,14 @@ func isAwkWordStart(p string, i int, w string) bool {
 // (-f FILE, gawk -i/-l/-E), by the spec's names.
 var awkCodeFiles = []string{"file", "i", "l", "E", "include", "load", "exec"}
 
-func checkAwk(c *classify.Command, p classify.Parsed, m *marks) {
+func checkAwk(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	const why = "awk program with system(), |, >, getline or -f runs programs or writes files"
 	for _, wd := range p.Words {
 		switch {
-		case slices.Contains(awkCodeFiles, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, awkCodeFiles):
-			m.markWord(c, wd, why)
+		case slices.Contains(awkCodeFiles, wd.Name) || classify.Unresolved(wd, awkCodeFiles...):
+			m.MarkWord(c, wd, why)
 		case (wd.Role == classify.RoleScript || wd.Name == "e" || wd.Name == "source") && awkProgramUnsafe(wd.Val):
-			m.mark(wd.Arg, why)
-		}
-	}
-}
-
-// checkGitExt marks an ext:: or fd:: remote anywhere in a git command:
-// with protocol.allow set, git runs the command the URL names.
-func checkGitExt(c *classify.Command, _ classify.Parsed, m *marks) {
-	for i := 1; i < len(c.Args); i++ {
-		if strings.Contains(c.Args[i], "ext::") || strings.Contains(c.Args[i], "fd::") {
-			m.mark(i, "an ext:: or fd:: remote makes git run a command")
-		}
-	}
-}
-
-// checkGitCredential marks git credential and the credential-* helpers.
-func checkGitCredential(c *classify.Command, p classify.Parsed, m *marks) {
-	if sub := p.Sub; sub > 0 && sub < len(c.Args) && strings.HasPrefix(c.Args[sub], "credential") {
-		for i := sub; i < len(c.Args); i++ {
-			m.mark(i, "git credential helpers print stored passwords and tokens")
+			m.Mark(wd.Arg, why)
 		}
 	}
 }
@@ -1030,7 +845,7 @@ var pytestOptions = []string{"basetemp", "junitxml", "junit-xml", "junitprefix",
 
 // checkPytest marks pytest's dangerous options, for pytest itself and for
 // python -m pytest (its arguments typed with pytest's spec).
-func checkPytest(c *classify.Command, p classify.Parsed, m *marks) {
+func checkPytest(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	p, ok := pytestWords(c, p)
 	if !ok {
 		return
@@ -1039,8 +854,8 @@ func checkPytest(c *classify.Command, p classify.Parsed, m *marks) {
 		if wd.Name == "pdbcls" && strings.HasPrefix(wd.Val, "no:") || wd.Name == "p" && strings.HasPrefix(wd.Val, "no:") {
 			continue // -p no:NAME turns a plugin off
 		}
-		if slices.Contains(pytestOptions, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, pytestOptions) {
-			m.markWord(c, wd, "pytest --"+wd.Name+" writes, deletes, uploads or loads code from elsewhere")
+		if slices.Contains(pytestOptions, wd.Name) || classify.Unresolved(wd, pytestOptions...) {
+			m.MarkWord(c, wd, "pytest --"+wd.Name+" writes, deletes, uploads or loads code from elsewhere")
 		}
 	}
 }
@@ -1109,15 +924,15 @@ var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "block
 // checkGoElsewhere marks go's options that run another program
 // (-ldflags=-extld, -compiler, -gccgoflags) and outputs that leave the
 // project (-o, -coverprofile, -cpuprofile, … with an absolute path, ~ or ..).
-func checkGoElsewhere(c *classify.Command, p classify.Parsed, m *marks) {
+func checkGoElsewhere(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	for _, wd := range p.Words {
 		switch {
 		case wd.Name == "ldflags" && !toolFlagsSafe(wd.Val, ldflagsSafe),
 			wd.Name == "gcflags" && !toolFlagsSafe(wd.Val, gcflagsSafe),
 			wd.Name == "compiler", wd.Name == "gccgoflags", wd.Name == "asmflags" && strings.Contains(wd.Val, "-"):
-			m.markWord(c, wd, "go -"+wd.Name+" runs another program")
+			m.MarkWord(c, wd, "go -"+wd.Name+" runs another program")
 		case slices.Contains(goOutputs, wd.Name) && (strings.HasPrefix(wd.Val, "/") || strings.HasPrefix(wd.Val, "~") || strings.Contains(wd.Val, "..")):
-			m.markWord(c, wd, "go -"+wd.Name+" writes outside the project")
+			m.MarkWord(c, wd, "go -"+wd.Name+" writes outside the project")
 		}
 	}
 }
@@ -1154,7 +969,7 @@ func makeFlagsRisky(c *classify.Command, val string) bool {
 // checkMakeVars marks command-line variables that run code: any value with
 // $(, ` or ; in it (VAR:=$(shell …)), and program variables set to
 // anything but a plain name.
-func checkMakeVars(c *classify.Command, p classify.Parsed, m *marks) {
+func checkMakeVars(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	for _, wd := range p.Words {
 		k := strings.IndexByte(wd.Val, '=')
 		if wd.Name != "" || k <= 0 || strings.HasPrefix(wd.Val, "-") {
@@ -1163,28 +978,28 @@ func checkMakeVars(c *classify.Command, p classify.Parsed, m *marks) {
 		name := strings.TrimRight(wd.Val[:k], ":+?!")
 		val := wd.Val[k+1:]
 		if slices.Contains(makeFlagVars, name) && makeFlagsRisky(c, val) {
-			m.mark(wd.Arg, "make "+name+"= passes make options that run other programs or read other makefiles")
+			m.Mark(wd.Arg, "make "+name+"= passes make options that run other programs or read other makefiles")
 			continue
 		}
 		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
-			m.mark(wd.Arg, "make "+name+"= runs other programs")
+			m.Mark(wd.Arg, "make "+name+"= runs other programs")
 		}
 	}
 }
 
 // checkFindWrite marks find's -delete, -fprint* and -fls operators, read
 // with find's operator grammar: find . -name -delete names a file.
-func checkFindWrite(c *classify.Command, _ classify.Parsed, m *marks) {
+func checkFindWrite(c *classify.Command, _ classify.Parsed, m classify.Marker) {
 	const why = "find -delete/-fprint/-fls deletes or writes files"
 	for _, wd := range c.Words().Words {
 		switch {
 		case wd.Name == "delete":
-			m.mark(wd.Arg, why)
+			m.Mark(wd.Arg, why)
 		case wd.Role == classify.RoleWrite:
-			m.mark(wd.Arg-1, why)
-			m.mark(wd.Arg, why)
+			m.Mark(wd.Arg-1, why)
+			m.Mark(wd.Arg, why)
 		case wd.Role == classify.RoleUnknown && strings.HasPrefix(wd.Name, "fprint"):
-			m.mark(wd.Arg, why)
+			m.Mark(wd.Arg, why)
 		}
 	}
 }
@@ -1214,17 +1029,19 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	mark := func(wd classify.Word, why string) {
 		if oldTar || wd.Arg >= len(c.Args) {
 			for i := 1; i < len(c.Args); i++ {
-				m.mark(i, why)
+				m.Mark(i, why)
 			}
 			return
 		}
-		m.mark(wd.Arg, why)
+		m.Mark(wd.Arg, why)
 	}
 	sub := p.SubName(c.Args)
 	instructions := c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl" || c.Name == "make" || c.Name == "gmake" ||
 		c.Name == "pytest" || c.Name == "py.test" || c.Name == "npm" || c.Name == "cargo" || c.Name == "go" ||
 		c.Name == "mvn" || c.Name == "gradle" || c.Name == "gradlew" || c.Name == "cmake" || c.Name == "mypy" || c.Name == "pre-commit"
 	upload := uploader(c.Name)
+	spec := classify.SpecFor(c.Name)
+	repoURLs := spec != nil && spec.RepoURLs
 	for _, wd := range p.Words {
 		dynamic := wd.Arg < len(c.Dynamic) && c.Dynamic[wd.Arg]
 		switch wd.Role {
@@ -1241,7 +1058,7 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 				mark(wd, c.Name+" reads its configuration from outside the project")
 			}
 		case classify.RoleURL:
-			if c.Name == "git" && (dynamic || otherRepository(wd.Val, c.Dir, m.root)) {
+			if repoURLs && (dynamic || otherRepository(wd.Val, c.Dir, m.root)) {
 				mark(wd, "git reads from another repository on this machine, outside the project")
 			}
 		case classify.RoleRead:
@@ -1262,14 +1079,14 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	}
 	if why := subRisk(c, p, sub); why != "" {
 		for i := max(p.Sub, 1); i < len(c.Args); i++ {
-			m.mark(i, why)
+			m.Mark(i, why)
 		}
 	}
 	// Files written into the command's own directory, named by no word
 	// (curl -O, wget, tar -x): after cd ~ that directory is not the project.
 	if writesHere(c.Name, p) && elsewhere(".", c.Dir, m.root) {
 		for i := 1; i < len(c.Args); i++ {
-			m.mark(i, c.Name+" writes into a directory outside the project")
+			m.Mark(i, c.Name+" writes into a directory outside the project")
 		}
 	}
 }
@@ -1327,36 +1144,6 @@ func otherRepository(v, dir, root string) bool {
 	return abs != project && !strings.HasPrefix(abs, strings.TrimSuffix(project, "/")+"/")
 }
 
-// checkGitConfigDump marks git config --list (and git var -l) over the
-// user's and the system's settings and every file they include: tokens in
-// remote URLs and extra headers, credential helpers' arguments. The
-// project's own settings (--local, --worktree) are what cat .git/config
-// prints, which the read-only set allows too.
-func checkGitConfigDump(c *classify.Command, p classify.Parsed, m *marks) {
-	const why = "git config --list prints every setting, tokens in remote URLs and extra headers included"
-	if p.SubName(c.Args) == "config" && p.Has("local", "worktree") {
-		return
-	}
-	for _, wd := range p.Words {
-		if wd.Arg > p.Sub && (wd.Name == "list" || wd.Name == "l" || wd.Role == classify.RoleUnknown && unresolved(wd, []string{"list", "l"})) {
-			m.markWord(c, wd, why)
-		}
-	}
-}
-
-// gitStrategies are the merge strategies git runs itself; any other name
-// is the program git-merge-NAME.
-var gitStrategies = []string{"ort", "recursive", "resolve", "octopus", "ours", "subtree"}
-
-func checkGitStrategy(c *classify.Command, p classify.Parsed, m *marks) {
-	for _, wd := range p.Words {
-		if wd.Role == classify.RoleUnknown && unresolved(wd, []string{"strategy", "s"}) ||
-			(wd.Name == "strategy" || wd.Name == "s") && wd.Role != classify.RoleFlag && !slices.Contains(gitStrategies, wd.Val) {
-			m.markWord(c, wd, "git -s "+wd.Val+" runs the program git-merge-"+wd.Val)
-		}
-	}
-}
-
 // npmInstallSubs are the npm subcommands that install the packages their
 // operands name.
 var npmInstallSubs = []string{"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add", "update", "up", "upgrade", "udpate", "ci", "install-test", "it", "install-ci-test", "cit", "clean-install", "ic"}
@@ -1365,7 +1152,7 @@ var npmInstallSubs = []string{"install", "i", "in", "ins", "inst", "insta", "ins
 // (npm install ~/x, ../other, file:/x, /tmp/x.tgz): npm runs its
 // lifecycle scripts. A package's name (left-pad, @scope/x, x@1, a git or
 // https URL) is the registry's, as under any npm * grant.
-func checkNpmInstall(c *classify.Command, p classify.Parsed, m *marks) {
+func checkNpmInstall(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	if !slices.Contains(npmInstallSubs, p.SubName(c.Args)) {
 		return
 	}
@@ -1375,8 +1162,8 @@ func checkNpmInstall(c *classify.Command, p classify.Parsed, m *marks) {
 			continue // name@version
 		}
 		if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") || strings.HasPrefix(wd.Val, "file:") {
-			if otherRepository(v, c.Dir, m.root) {
-				m.mark(wd.Arg, "npm install DIR runs the install scripts of a package from outside the project")
+			if otherRepository(v, c.Dir, m.(*marks).root) {
+				m.Mark(wd.Arg, "npm install DIR runs the install scripts of a package from outside the project")
 			}
 		}
 	}

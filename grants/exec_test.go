@@ -119,8 +119,12 @@ var execTypedCases = []struct {
 
 func TestExecTable(t *testing.T) {
 	byID := map[string]*execRule{}
-	for i := range execTable {
-		byID[execTable[i].ID] = &execTable[i]
+	rules := allExecRules(t)
+	for i := range rules {
+		if byID[rules[i].ID] != nil {
+			t.Errorf("two entries have the id %q", rules[i].ID)
+		}
+		byID[rules[i].ID] = &rules[i]
 	}
 	tested := map[string]bool{}
 	for _, tc := range append(execCases[:len(execCases):len(execCases)], execTypedCases...) {
@@ -197,7 +201,7 @@ var execSubs = map[string][]string{
 // spec entry. The aliases stay listed: an abbreviation of one the spec
 // cannot resolve still fails closed.
 func TestExecTableSpecNames(t *testing.T) {
-	for _, r := range execTable {
+	for _, r := range allExecRules(t) {
 		for _, prog := range r.Progs {
 			s := classify.SpecFor(prog)
 			if s == nil {

@@ -13,6 +13,9 @@ import (
 // It is a switch, not a map, so that no init code builds it in every guard
 // process.
 func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
+	if s := classify.SpecFor(name); s != nil && s.ReadOnly != nil {
+		return specReadOnly, true // the program's own entry says (git status)
+	}
 	switch name {
 	case "cd", "pushd", "popd", "pwd", "ls", "cat", "head", "tail",
 		"wc", "grep", "rg", "echo", "printf", "stat", "which", "type",
@@ -34,8 +37,6 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		return dateReadOnly, true
 	case "file":
 		return fileReadOnly, true
-	case "git":
-		return gitReadOnly, true
 	case "sed":
 		return sedReadOnly, true
 	case "tree":
@@ -70,6 +71,12 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		return versionOnly, true
 	}
 	return nil, false
+}
+
+// specReadOnly asks the program's entry in classify which of its uses
+// only read ([classify.Spec.ReadOnly]).
+func specReadOnly(c *classify.Command) bool {
+	return classify.SpecFor(c.Args[0]).ReadOnly(c, c.Words())
 }
 
 // noOperands: hostname alone prints the name; with an operand or -F FILE
@@ -209,9 +216,10 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 	if m.any {
 		return false, "not read-only: " + m.reason
 	}
-	if m.ureason != "" && c.Name == "git" {
-		// git's spec is closed (audited): an option it does not know is
-		// no reading the set can vouch for
+	if s := classify.SpecFor(c.Args[0]); m.ureason != "" && s != nil && s.ReadOnly != nil {
+		// a program whose entry says which of its uses only read has an
+		// audited, closed spec (git): an option it does not know is no
+		// reading the set can vouch for
 		return false, "not read-only: " + m.ureason
 	}
 	if c.Tainted && readsNamedFiles(c.Name) {
@@ -312,142 +320,11 @@ func typedOnly(c *classify.Command, bad []string, operand func(classify.Word) bo
 			if !operand(wd) {
 				return false
 			}
-		case slices.Contains(bad, wd.Name), wd.Role == classify.RoleUnknown && unresolved(wd, bad):
+		case slices.Contains(bad, wd.Name), classify.Unresolved(wd, bad...):
 			return false
 		}
 	}
 	return true
-}
-
-var gitReadOnlySubs = []string{"status", "log", "diff", "show", "branch", "rev-parse", "ls-files", "blame", "grep", "remote", "tag", "config",
-	"ls-tree", "rev-list", "describe", "shortlog", "show-ref", "merge-base", "name-rev", "cat-file", "stash"}
-
-func gitReadOnly(c *classify.Command) bool {
-	sub := c.Words().Sub
-	if sub < 0 || !slices.Contains(gitReadOnlySubs, c.Args[sub]) {
-		return false
-	}
-	switch c.Args[sub] {
-	case "remote":
-		return remoteReadOnly(c, sub)
-	case "tag":
-		return tagReadOnly(c)
-	case "config":
-		return configGetReadOnly(c, sub)
-	case "branch":
-		return branchReadOnly(c)
-	case "stash":
-		// git stash list / show: the rest of stash changes the tree
-		return sub+1 < len(c.Args) && (c.Args[sub+1] == "list" || c.Args[sub+1] == "show")
-	}
-	return true
-}
-
-// remoteReadOnly: git remote, git remote -v and git remote get-url NAME
-// list the remotes (show and prune ask the remote; add, set-url, rm
-// change them).
-func remoteReadOnly(c *classify.Command, sub int) bool {
-	rest := c.Args[sub+1:]
-	for len(rest) > 0 && (rest[0] == "-v" || rest[0] == "--verbose") {
-		rest = rest[1:]
-	}
-	if len(rest) == 0 {
-		return true
-	}
-	if rest[0] != "get-url" {
-		return false
-	}
-	for _, w := range rest[1:] {
-		if strings.HasPrefix(w, "-") && w != "--push" && w != "--all" {
-			return false
-		}
-	}
-	return true
-}
-
-// tagListOpts are git tag's options, by the spec's names, that leave it
-// listing; with none of tagListing it lists only without operands.
-var tagListOpts = []string{"n", "column", "no-column", "color", "sort", "format", "contains", "no-contains", "merged", "no-merged", "points-at", "ignore-case", "i", "list", "l"}
-var tagListing = []string{"list", "l", "contains", "no-contains", "merged", "no-merged", "points-at"}
-
-// tagReadOnly: git tag, git tag -l PATTERN (no -d, -a, -s, -f, -m, -F).
-func tagReadOnly(c *classify.Command) bool {
-	p := c.Words()
-	if !p.Spec || p.Unknown {
-		return false
-	}
-	list, operands := false, 0
-	for _, wd := range p.Words {
-		switch {
-		case wd.Arg <= p.Sub:
-		case wd.Name == "":
-			operands++
-		case slices.Contains(tagListing, wd.Name):
-			list = true
-		case !slices.Contains(tagListOpts, wd.Name):
-			return false
-		}
-	}
-	return operands == 0 || list
-}
-
-// configGetReadOnly: git config --get KEY (or KEY alone, or --get-all)
-// of a key that holds no credential and names no program: the value is
-// what cat .git/config would print of it. --list and --get-regexp print
-// every key (checkGitConfigDump), --global and the other scopes too.
-func configGetReadOnly(c *classify.Command, sub int) bool {
-	p := c.Words()
-	if !p.Spec || p.Unknown {
-		return false
-	}
-	get := false
-	var keys []string
-	for _, wd := range p.Words {
-		switch {
-		case wd.Arg <= sub:
-		case wd.Name == "":
-			keys = append(keys, wd.Val)
-		case wd.Name == "get" || wd.Name == "get-all":
-			get = true
-		case wd.Name == "local" || wd.Name == "null" || wd.Name == "z" || wd.Name == "type" || wd.Name == "t" || wd.Name == "bool" || wd.Name == "int" ||
-			wd.Name == "path" || wd.Name == "default" || wd.Name == "show-origin" || wd.Name == "show-scope" || wd.Name == "includes" || wd.Name == "no-includes":
-		default:
-			return false
-		}
-	}
-	if len(keys) != 1 || !get && len(keys) != 1 {
-		return false
-	}
-	k := strings.ToLower(keys[0])
-	return strings.Contains(k, ".") && !gitKeyDangerous(k) && !secretVarName(strings.ReplaceAll(k, ".", "_"))
-}
-
-// branchListOpts are git branch's options, by the spec's names, that
-// leave it listing; branchListing make it list whatever the operands.
-var branchListOpts = []string{"a", "r", "v", "q", "i", "all", "remotes", "verbose", "quiet", "show-current", "ignore-case",
-	"no-color", "no-column", "no-abbrev", "omit-empty", "color", "column", "abbrev"}
-var branchListing = []string{"list", "sort", "format", "contains", "no-contains", "merged", "no-merged", "points-at"}
-
-// branchReadOnly: git branch that only lists (no -d/-D/-m/-M/-c/-C, no
-// new branch), read from the argument model's parse.
-func branchReadOnly(c *classify.Command) bool {
-	p := c.Words()
-	if !p.Spec || p.Unknown {
-		return false
-	}
-	list, operands := false, 0
-	for _, wd := range p.Words {
-		switch {
-		case wd.Arg <= p.Sub: // git's own options
-		case wd.Name == "":
-			operands++
-		case slices.Contains(branchListing, wd.Name):
-			list = true
-		case !slices.Contains(branchListOpts, wd.Name):
-			return false
-		}
-	}
-	return operands == 0 || list
 }
 
 // sedPrintFlags are sed's options, by the spec's names, that leave a

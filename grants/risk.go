@@ -2,6 +2,7 @@ package grants
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/guard-dev/guard/classify"
@@ -246,15 +247,13 @@ func networkCommand(name string) bool {
 	return false
 }
 
-// networkSub: subcommands that fetch or send (git clone|fetch|pull|push,
-// docker pull|push, go get|mod download).
+// networkSub: subcommands that fetch or send (git clone|fetch|pull|push:
+// classify.Spec.Reaches; docker pull|push, go get|mod download).
 func networkSub(name, sub string) bool {
+	if s := classify.SpecFor(name); s != nil && s.Reaches != nil {
+		return sub != "" && slices.Contains(s.Reaches, sub) // the program's entry says
+	}
 	switch name {
-	case "git":
-		switch sub {
-		case "clone", "fetch", "pull", "push", "ls-remote", "remote", "submodule", "send-email", "request-pull":
-			return true
-		}
 	case "docker", "podman", "nerdctl":
 		switch sub {
 		case "pull", "push", "login", "run", "build", "compose":

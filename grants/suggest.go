@@ -192,7 +192,7 @@ func Suggest(c classify.Command) string {
 			return exact
 		}
 		open = true
-	case slices.Contains(subcommandProgs, name):
+	case slices.Contains(subcommandProgs, name) || grantShape(name) == classify.GrantSub:
 		if !isSubcommandWord(a1) || dyn(&c, 1) {
 			return exact
 		}
@@ -232,10 +232,19 @@ func Suggest(c classify.Command) string {
 	return cand
 }
 
+// grantShape is the shape of grant a program's entry in classify asks
+// for ([classify.Spec.Grant]).
+func grantShape(name string) classify.GrantShape {
+	if s := classify.SpecFor(name); s != nil {
+		return s.Grant
+	}
+	return classify.GrantDefault
+}
+
 // subcommandProgs are programs whose first word is a subcommand: their
 // suggestion names it (cargo build *, git commit *, make all).
 var subcommandProgs = []string{
-	"git", "go", "cargo", "rustup", "npm", "pnpm", "yarn", "docker", "podman", "nerdctl", "kubectl", "helm",
+	"go", "cargo", "rustup", "npm", "pnpm", "yarn", "docker", "podman", "nerdctl", "kubectl", "helm",
 	"terraform", "tofu", "gh", "glab", "pip", "pip3", "uv", "poetry", "pipenv", "conda", "mamba", "brew",
 	"apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "make", "gmake", "ninja", "just", "task", "rake",
 	"bundle", "gem", "mvn", "gradle", "gradlew", "./gradlew", "dotnet", "composer", "mix", "stack", "cabal",
