@@ -1084,77 +1084,6 @@ func (w *walker) wrapNixShell(c int, fs []field) {
 	}
 }
 
-// gitShellOptions are git options whose value git runs through the shell.
-func gitShellOptions(name string) bool {
-	switch name {
-	case "--tree-filter", "--index-filter", "--msg-filter", "--env-filter", "--commit-filter",
-		"--parent-filter", "--tag-name-filter", "--sendmail-cmd", "--to-cmd", "--cc-cmd",
-		"--header-cmd", "--upload-pack", "--receive-pack", "--exec", "--extcmd":
-		return true
-	}
-	return false
-}
-
-// gitShellKeys are config keys (git -c KEY=VALUE) whose value git runs.
-var gitShellKeys = []string{"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "sequence.editor",
-	"diff.external", "gpg.program", "credential.helper", "core.hookspath", "uploadpack.packobjectshook"}
-
-// wrapGit: git options and config values that hold shell commands
-// (filter-branch filters, send-email commands, clone -u, rebase -x,
-// -c core.sshCommand=…, -c alias.x='!…', bisect run, submodule foreach) are
-// judged as the scripts they are, so the denylist sees inside them.
-func (w *walker) wrapGit(c int, fs []field) {
-	run := func(f field, where string) {
-		w.shellText(c, f, where)
-	}
-	sub := gitSub(fs)
-	for i := 1; i < len(fs); i++ {
-		a := fs[i].val
-		name, val, eq := strings.Cut(a, "=")
-		switch {
-		case gitShellOptions(name):
-			if eq {
-				f := fs[i]
-				f.val, f.pat = val, val
-				run(f, "git "+name)
-			} else if i+1 < len(fs) {
-				run(fs[i+1], "git "+name)
-			}
-		case a == "-u" && i+1 < len(fs) && sub > 0 && i > sub && (fs[sub].val == "clone" || fs[sub].val == "ls-remote"),
-			a == "-x" && i+1 < len(fs) && sub > 0 && i > sub && (fs[sub].val == "rebase" || fs[sub].val == "difftool" || fs[sub].val == "mergetool"):
-			// clone/ls-remote -u PROGRAM, rebase/difftool -x CMD
-			run(fs[i+1], "git "+a)
-		case a == "-c" && i+1 < len(fs) && (sub < 0 || i < sub || fs[sub].val == "clone"):
-			k, v, ok := strings.Cut(fs[i+1].val, "=")
-			k = strings.ToLower(k)
-			if ok && (strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") || slices.Contains(gitShellKeys, k)) {
-				f := fs[i+1]
-				f.val, f.pat = strings.TrimPrefix(v, "!"), strings.TrimPrefix(v, "!")
-				run(f, "git -c "+k)
-			}
-		}
-	}
-	if sub > 0 && sub+1 < len(fs) {
-		switch {
-		case fs[sub].val == "bisect" && fs[sub+1].val == "run" && sub+2 < len(fs):
-			w.transparent(c, sub+2, "git bisect run")
-		case fs[sub].val == "submodule" && sub+2 < len(fs):
-			for k := sub + 1; k < len(fs); k++ {
-				if fs[k].val == "foreach" && k+1 < len(fs) {
-					parts := make([]string, 0, len(fs)-k-1)
-					for _, f := range fs[k+1:] {
-						if !strings.HasPrefix(f.val, "--") {
-							parts = append(parts, f.val)
-						}
-					}
-					run(field{val: strings.Join(parts, " ")}, "git submodule foreach")
-					break
-				}
-			}
-		}
-	}
-}
-
 // sedScripts returns sed's script texts: each -e/--expression value, or
 // the first operand when there is none.
 func sedScripts(fs []field) []field {
@@ -1326,60 +1255,6 @@ func envCommandLines(name, v string) []string {
 		}
 	}
 	return out
-}
-
-// gitConfigParameters splits GIT_CONFIG_PARAMETERS, git's own quoting of
-// -c options ('key'='value' …, a quote inside written as the four bytes
-// quote, backslash, quote, quote), into key/value
-// pairs; ok is false when the text is not in that form.
-func gitConfigParameters(v string) ([][2]string, bool) {
-	var out [][2]string
-	quoted := func(s string) (string, string, bool) {
-		if !strings.HasPrefix(s, "'") {
-			return "", s, false
-		}
-		var b strings.Builder
-		s = s[1:]
-		for {
-			k := strings.IndexByte(s, '\'')
-			if k < 0 {
-				return "", s, false
-			}
-			b.WriteString(s[:k])
-			s = s[k+1:]
-			if !strings.HasPrefix(s, "\\''") {
-				return b.String(), s, true
-			}
-			b.WriteByte('\'')
-			s = s[3:]
-		}
-	}
-	s := strings.TrimSpace(v)
-	for s != "" {
-		key, rest, ok := quoted(s)
-		if !ok {
-			return nil, false
-		}
-		val := ""
-		if strings.HasPrefix(rest, "=") {
-			if val, rest, ok = quoted(rest[1:]); !ok {
-				return nil, false
-			}
-		}
-		out = append(out, [2]string{strings.ToLower(key), val})
-		s = strings.TrimLeft(rest, " ")
-	}
-	return out, true
-}
-
-// gitShellValue returns the command line a git config value runs: the
-// value of a key git runs (core.pager, core.sshCommand …), or an alias
-// that starts with "!".
-func gitShellValue(key, val string) (string, bool) {
-	if strings.HasPrefix(key, "alias.") {
-		return strings.CutPrefix(val, "!")
-	}
-	return val, slices.Contains(gitShellKeys, key)
 }
 
 // envPayload turns a variable's value into the command line it runs:
@@ -1667,26 +1542,6 @@ func isWordByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
-// gitProgramKeys are git config keys whose value git runs as a command
-// line (alias.* and credential.helper only when they start with "!").
-func gitProgramKey(k, v string) bool {
-	k = strings.ToLower(k)
-	switch k {
-	case "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy",
-		"sequence.editor", "diff.external", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
-		"interactive.difffilter", "sendemail.sendmailcmd", "uploadpack.packobjectshook":
-		return true
-	}
-	switch {
-	case strings.HasPrefix(k, "pager."), strings.HasSuffix(k, ".textconv"), strings.HasSuffix(k, ".command"),
-		strings.HasSuffix(k, ".cmd"), strings.HasSuffix(k, ".clean"), strings.HasSuffix(k, ".smudge"), strings.HasSuffix(k, ".process"):
-		return true
-	case strings.HasPrefix(k, "alias."), strings.HasPrefix(k, "credential.") && strings.HasSuffix(k, "helper"):
-		return strings.HasPrefix(v, "!")
-	}
-	return false
-}
-
 // configCommands returns the command lines a configuration value on the
 // command line makes a program run: git -c core.sshCommand=CMD, git
 // config core.pager CMD, ssh -o ProxyCommand=CMD.
@@ -1694,21 +1549,7 @@ func configCommands(name string, p *Parsed, args []string) []string {
 	var out []string
 	switch name {
 	case "git":
-		for _, wd := range p.Words {
-			if wd.Name == "c" && wd.Role == RoleText {
-				if k, v, ok := strings.Cut(wd.Val, "="); ok && gitProgramKey(k, v) {
-					out = append(out, strings.TrimPrefix(v, "!"))
-				}
-			}
-		}
-		if p.SubName(args) == "config" {
-			ops := p.Operands()
-			for i := 0; i+1 < len(ops); i++ {
-				if gitProgramKey(ops[i].Val, ops[i+1].Val) {
-					out = append(out, strings.TrimPrefix(ops[i+1].Val, "!"))
-				}
-			}
-		}
+		out = gitConfigCommands(p, args)
 	case "ssh", "scp", "sftp":
 		for _, wd := range p.Words {
 			if wd.Name != "o" {
