@@ -17,7 +17,7 @@ func archiveSpec(name string) *Spec {
 	return nil
 }
 
-var tarSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var tarSpec = Spec{Exec: tarExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "c", Long: []string{"create"}},
 	{Short: "x", Long: []string{"extract", "get"}},
 	{Short: "t", Long: []string{"list"}},
@@ -126,4 +126,11 @@ func tarRoles(p *Parsed) {
 			wd.Role = RoleRead
 		}
 	}
+}
+
+// tarExec is the exec-capable argument table of tarSpec's programs (see [ExecRule]).
+var tarExec = []ExecRule{
+	{ID: "tar-exec",
+		Opts:   []string{"to-command", "checkpoint-action", "use-compress-program", "rsh-command", "info-script", "new-volume-script", "F", "I"},
+		Reason: "tar --to-command/--checkpoint-action/--use-compress-program/-I/--rsh-command/-F runs another program"},
 }

@@ -382,7 +382,7 @@ var pnpmSubOpts = append(pnpmGlobal[:len(pnpmGlobal):len(pnpmGlobal)], npmFreshO
 // cargoSpec: cargo and its subcommands (cargo SUB --help;
 // testdata/options/cargo.txt). --path and --git name code cargo builds and
 // runs the build scripts of; --root and --target-dir are written.
-var cargoSpec = Spec{Sub: cargoSub, Opts: cargoGlobal}
+var cargoSpec = Spec{Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
 
 var cargoGlobal = []Opt{
 	{Short: "C", Val: RoleDir},
@@ -646,3 +646,9 @@ var pipSubSpec = Spec{Operands: RoleText, Opts: []Opt{
 	{Short: "ic", Long: []string{"index-url", "extra-index-url", "find-links", "proxy", "cert", "client-cert"}, Val: RoleText},
 	{Short: "UVqv", Long: []string{"upgrade", "user", "no-deps", "pre", "version", "quiet", "verbose", "help", "break-system-packages"}},
 }}
+
+// cargoExec is the exec-capable argument table of cargoSpec's programs (see [ExecRule]).
+var cargoExec = []ExecRule{
+	{ID: "cargo-config", Opts: []string{"config", "Z"},
+		Reason: "cargo --config can set build.rustc-wrapper and other programs cargo runs"},
+}

@@ -145,7 +145,7 @@ var lessSpec = Spec{Operands: RoleRead, Opts: []Opt{
 	{Short: "j", Long: []string{"jump-target"}, Val: RoleText},
 }}
 
-var base64Spec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var base64Spec = Spec{Exec: base64Exec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "diD", Long: []string{"decode", "ignore-garbage"}},
 	{Short: "w", Long: []string{"wrap"}, Val: RoleText},
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
@@ -164,7 +164,7 @@ var cutSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "nsz", Long: []string{"complement", "only-delimited", "zero-terminated"}},
 }}
 
-var sortSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var sortSpec = Spec{Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "T", Long: []string{"temporary-directory"}, Val: RoleDir},
 	{Long: []string{"compress-program"}, Val: RoleProgram},
@@ -324,7 +324,7 @@ var htpasswdSpec = Spec{Operands: RoleText, Last: RoleSecret, LastBy: []string{"
 // editorSpec: an editor shows and writes the files it opens (unknown: both);
 // -c, +CMD and --cmd run editor commands (which can run programs), -S and
 // -u read scripts.
-var editorSpec = Spec{Operands: RoleUnknown, Opts: editorOpts}
+var editorSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Opts: editorOpts}
 
 // editorOpts: vim's options. -c/--cmd run editor commands, -S and -u
 // source a file, -s replays keystrokes from one (grants' vim-command
@@ -339,13 +339,13 @@ var editorOpts = []Opt{
 
 // nvimSpec: nvim -l SCRIPT runs a Lua script, --listen/--server reach
 // another instance's RPC socket (untyped).
-var nvimSpec = Spec{Operands: RoleUnknown, Untyped: []string{"listen", "server", "remote", "remote-send", "remote-expr"},
+var nvimSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Untyped: []string{"listen", "server", "remote", "remote-send", "remote-expr"},
 	Opts: append([]Opt{{Short: "l", Val: RoleProgram}}, editorOpts...)}
 
 // emacsSpec: emacs takes one-dash and two-dash long options; --eval,
 // -l/--load, -f/--funcall, --script, -x and -u (another user's init) run
 // Lisp, -L adds a load path, --init-directory points at another init.
-var emacsSpec = Spec{OneDash: true, Operands: RoleUnknown, Opts: []Opt{
+var emacsSpec = Spec{Exec: emacsExec, OneDash: true, Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory", "socket-name", "s", "server-file"}, Val: RoleProgram},
 	{Long: []string{"chdir", "t", "terminal", "display", "d", "geometry", "g", "fg", "bg", "font", "fn", "name", "title", "T", "alternate-editor", "a", "tty"}, Val: RoleText},
 	{Long: []string{"batch", "nw", "no-window-system", "Q", "quick", "q", "no-init-file", "no-site-file", "no-site-lisp", "no-splash", "no-desktop", "debug-init",
@@ -371,3 +371,27 @@ var manSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "MSmLCReE", Long: []string{"manpath", "sections", "systems", "locale", "config-file", "recode", "extension", "encoding"}, Val: RoleText},
 	{Short: "afkKlwWtTZi", Long: []string{"all", "whatis", "apropos", "global-apropos", "local-file", "where", "path", "troff", "ditroff", "ignore-case"}},
 }}
+
+// sortExec is the exec-capable argument table of sortSpec's programs (see [ExecRule]).
+var sortExec = []ExecRule{
+	{ID: "sort-write", Opts: []string{"compress-program"},
+		Reason: "sort --compress-program runs a program"},
+}
+
+// base64Exec is the exec-capable argument table of base64Spec's programs (see [ExecRule]).
+var base64Exec = []ExecRule{
+	{ID: "base64-output", Opts: []string{"output", "o"},
+		Reason: "base64 -o writes a file"},
+}
+
+// emacsExec is the exec-capable argument table of emacsSpec's programs (see [ExecRule]).
+var emacsExec = []ExecRule{
+	{ID: "emacs-lisp", Opts: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory"},
+		Reason: "emacs --eval/-l/-f/--script runs Lisp"},
+}
+
+// editorExec is the exec-capable argument table of editorSpec and nvimSpec's programs (see [ExecRule]).
+var editorExec = []ExecRule{
+	{ID: "vim-command", Opts: []string{"cmd", "S", "u", "U", "s", "l", "c"}, Words: []string{"+*"},
+		Reason: "vim -c/+cmd/--cmd/-S/-s (nvim -l) runs editor commands or a script"},
+}

@@ -54,7 +54,7 @@ func netSpec(name string) *Spec {
 // --unix-socket and --abstract-unix-socket reach a local socket (the
 // Docker API is one), --engine loads an OpenSSL engine, and the proxies
 // and DNS-over-HTTPS servers not typed as hosts yet.
-var curlSpec = Spec{Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
+var curlSpec = Spec{Exec: curlExec, Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
@@ -138,14 +138,14 @@ var sshSpec = Spec{InOrder: true, First: RoleText, Operands: RoleProgram, Opts: 
 	{Short: "46AaCfGgKkMNnqsTtVvXxYy"},
 }}
 
-var scpSpec = Spec{Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var scpSpec = Spec{Exec: scpExec, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SD", Val: RoleProgram},
 	{Short: "olcJPX", Val: RoleText},
 	{Short: "346ABCOpqRrTvs"}, // -s: use the SFTP protocol
 }}
 
-var rsyncSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var rsyncSpec = Spec{Exec: rsyncExec, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "e", Long: []string{"rsh", "rsync-path"}, Val: RoleProgram},
 	{Long: []string{"exclude-from", "include-from", "files-from", "password-file"}, Val: RoleRead},
 	{Long: []string{"log-file", "write-batch", "only-write-batch", "backup-dir", "partial-dir"}, Val: RoleWrite},
@@ -317,7 +317,7 @@ var terraformSubSpec = Spec{OneDash: true, Operands: RoleText, Untyped: []string
 
 // sftpSpec: like scp's, but -s names the server subsystem or program to
 // run and -b reads a batch file.
-var sftpSpec = Spec{Operands: RoleText, Opts: []Opt{
+var sftpSpec = Spec{Exec: scpExec, Operands: RoleText, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SDs", Val: RoleProgram},
 	{Short: "b", Val: RoleRead},
@@ -368,3 +368,21 @@ var kubeSpec = Spec{Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
 var herokuSpec = Spec{Operands: RoleUnknown, EffectIf: herokuEffect}
 
 var doctlSpec = Spec{Operands: RoleUnknown, EffectIf: doctlEffect}
+
+// rsyncExec is the exec-capable argument table of rsyncSpec's programs (see [ExecRule]).
+var rsyncExec = []ExecRule{
+	{ID: "rsync-rsh", Opts: []string{"rsh", "rsync-path", "e"},
+		Reason: "rsync -e/--rsh/--rsync-path runs another program"},
+}
+
+// curlExec is the exec-capable argument table of curlSpec's programs (see [ExecRule]).
+var curlExec = []ExecRule{
+	{ID: "curl-output", Opts: []string{"config", "K"},
+		Reason: "curl -K reads its options from a file"},
+}
+
+// scpExec is the exec-capable argument table of scpSpec and sftpSpec's programs (see [ExecRule]).
+var scpExec = []ExecRule{
+	{ID: "scp-program", Opts: []string{"S", "o", "F", "D"},
+		Reason: "scp -S/-o/-F runs another program"},
+}

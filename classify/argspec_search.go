@@ -39,7 +39,7 @@ var grepSpec = Spec{Abbrev: true, First: RolePattern, FirstBy: []string{"regexp"
 		{Short: "EFGPivwxyUzZabhHnoTIuV0123456789", Long: []string{"extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "ignore-case", "no-ignore-case", "invert-match", "word-regexp", "line-regexp", "text", "byte-offset", "no-filename", "with-filename", "line-number", "only-matching", "initial-tab", "null", "null-data", "line-buffered", "binary"}},
 	}}
 
-var rgSpec = Spec{First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
+var rgSpec = Spec{Exec: rgExec, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
 	MetaIf: []string{"count", "count-matches", "files-with-matches", "files-without-match", "quiet", "files"}, Opts: []Opt{
 		{Short: "e", Long: []string{"regexp"}, Val: RolePattern},
 		{Short: "f", Long: []string{"file"}, Val: RoleRead},
@@ -86,3 +86,9 @@ var fdSpec = Spec{First: RolePattern, Operands: RoleMeta, Opts: []Opt{
 	{Short: "edtEScj", Long: []string{"extension", "max-depth", "type", "exclude", "size", "changed-within", "changed-before", "owner", "color", "threads", "base-directory", "search-path", "format"}, Val: RoleText},
 	{Short: "HIuLpgFasl0", Long: []string{"hidden", "no-ignore", "unrestricted", "follow", "full-path", "glob", "fixed-strings", "absolute-path", "case-sensitive", "list-details", "print0"}},
 }}
+
+// rgExec is the exec-capable argument table of rgSpec's programs (see [ExecRule]).
+var rgExec = []ExecRule{
+	{ID: "rg-pre", Opts: []string{"pre", "hostname-bin", "search-zip", "z"},
+		Reason: "rg --pre/--hostname-bin/-z runs other programs"},
+}

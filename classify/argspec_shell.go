@@ -89,9 +89,15 @@ var scriptSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 // gdbSpec: gdb's -ex/-iex run debugger commands, -x/-ix read command files.
 // Its operands are the program to debug and a core file: read, run only
 // by a debugger command.
-var gdbSpec = Spec{OneDash: true, Operands: RoleRead, Opts: []Opt{
+var gdbSpec = Spec{Exec: gdbExec, OneDash: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"ex", "iex", "eval-command", "init-eval-command"}, Val: RoleScript},
 	{Long: []string{"x", "ix", "command", "init-command"}, Val: RoleProgram},
 	{Long: []string{"p", "pid", "cd", "core", "c", "d", "directory", "tty"}, Val: RoleText},
 	{Long: []string{"batch", "q", "quiet", "silent", "nx", "n", "args", "version", "help", "tui"}},
 }}
+
+// gdbExec is the exec-capable argument table of gdbSpec's programs (see [ExecRule]).
+var gdbExec = []ExecRule{
+	{ID: "gdb-command", Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch"},
+		Reason: "gdb -ex/-batch runs debugger commands"},
+}

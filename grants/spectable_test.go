@@ -85,9 +85,15 @@ func entryPrograms(t *testing.T) map[*classify.Spec][]string {
 func allExecRules(t *testing.T) []execRule {
 	t.Helper()
 	out := slices.Clone(execTable)
+	at := map[string]int{} // a rule two specs share (vi and nvim) is one row
 	for s, progs := range entryPrograms(t) {
 		for _, r := range s.Exec {
-			out = append(out, execRule{ID: r.ID, Progs: progs, Sub: r.Sub, Global: r.Global, Opts: r.Opts, Words: r.Words, Rest: r.Rest, Check: r.Check, Reason: r.Reason})
+			if k, ok := at[r.ID]; ok {
+				out[k].Progs = append(out[k].Progs, progs...)
+				continue
+			}
+			at[r.ID] = len(out)
+			out = append(out, execRule{ID: r.ID, Progs: slices.Clone(progs), Sub: r.Sub, Global: r.Global, Opts: r.Opts, Words: r.Words, Rest: r.Rest, Check: r.Check, Reason: r.Reason})
 		}
 	}
 	return out
