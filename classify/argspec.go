@@ -189,6 +189,10 @@ type Spec struct {
 	// without a grant. nil: no use of it is in the set. p is c's typed
 	// words (c.Words()).
 	ReadOnly func(c *Command, p Parsed) bool
+	// Closed: the spec is audited whole (git), so an option it does not
+	// type takes a use out of the read-only set, with a reason that
+	// names the option.
+	Closed bool
 	// Reaches lists the subcommands that fetch from or send to another
 	// machine (git fetch, git push): their risk is high.
 	Reaches []string
@@ -205,6 +209,10 @@ type Spec struct {
 	// project's.
 	RepoURLs bool
 }
+
+// AnyUse is the ReadOnly of a program every use of which only reads and
+// prints (awk: the exec-capable rules mark system(), print > FILE, -f).
+func AnyUse(*Command, Parsed) bool { return true }
 
 // GrantShape is the shape of the grant guard suggests when a human allows
 // a command for a project or everywhere.

@@ -1,5 +1,10 @@
 package classify
 
+import (
+	"slices"
+	"strings"
+)
+
 // Specs of the build tools: which options run another program, write
 // outside the project, or point the tool at another directory.
 
@@ -94,7 +99,7 @@ var bazelCmdSpec = Spec{Operands: RoleText, Opts: []Opt{
 // and --input read a file; api -F/--field may upload one (key=@FILE):
 // untyped. grants' exec table judges gh config set, gh alias and gh
 // extension.
-var ghSpec = Spec{Sub: ghSub, EffectIf: ghEffect, Opts: []Opt{
+var ghSpec = Spec{Exec: ghExec, Sub: ghSub, EffectIf: ghEffect, Opts: []Opt{
 	{Short: "R", Long: []string{"repo", "hostname"}, Val: RoleText},
 	{Long: []string{"help", "version"}},
 }}
@@ -223,7 +228,7 @@ var preCommitSpec = Spec{Operands: RoleText, Opts: []Opt{
 // tool run, nix run).
 var untypedSubSpec = Spec{Sub: func(string) *Spec { return &unknownSpec }}
 
-var goSpec = Spec{Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
+var goSpec = Spec{Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
 func goSub(sub string) *Spec {
 	switch sub {
@@ -439,7 +444,7 @@ var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"cache-clear"}, Fresh: true},
 }}
 
-var dockerSpec = Spec{Sub: dockerSub, Opts: []Opt{
+var dockerSpec = Spec{Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
 	{Short: "H", Long: []string{"host"}, Val: RoleURL},
 	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
 	{Long: []string{"config"}, Val: RoleDir},
@@ -520,7 +525,7 @@ func dockerBuildAction(a string) *Spec {
 // docker-compose, podman-compose). run takes docker run's host options
 // (-v, --privileged, --cap-add), which grants' exec table judges; the
 // other actions' options are one list.
-var dockerComposeSpec = Spec{Operands: RoleText, Action: composeAction, Opts: composeGlobal}
+var dockerComposeSpec = Spec{Exec: dockerExec[2:], Operands: RoleText, Action: composeAction, Opts: composeGlobal}
 
 var composeGlobal = []Opt{
 	{Short: "f", Long: []string{"file", "env-file"}, Val: RoleRead},
@@ -605,7 +610,7 @@ var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 // testdata/options/gcc.txt). -B, -wrapper and -specs make them run
 // programs from elsewhere, -o and -MF write; -fplugin= and -fuse-ld=PATH
 // (a value of -f) are judged by grants' exec table.
-var ccSpec = Spec{OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
+var ccSpec = Spec{Exec: ccExec, OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
 	{Long: []string{"o", "MF", "save-temps="}, Val: RoleWrite},
 	{Long: []string{"B", "wrapper", "specs", "fplugin"}, Val: RoleProgram},
 	{Long: []string{"include", "imacros", "T"}, Val: RoleRead},
@@ -652,3 +657,156 @@ var cargoExec = []ExecRule{
 	{ID: "cargo-config", Opts: []string{"config", "Z"},
 		Reason: "cargo --config can set build.rustc-wrapper and other programs cargo runs"},
 }
+
+// dockerExec is the exec-capable argument table of docker, podman and
+// nerdctl (see [ExecRule]); its last row, compose-host, is
+// docker-compose's and podman-compose's too.
+var dockerExec = []ExecRule{
+	{ID: "docker-daemon", Global: true, Opts: []string{"H", "host", "context", "c", "url", "connection"},
+		Reason: "docker -H/--host/--context sends the command to another daemon"},
+	{ID: "docker-host", Sub: []string{"run", "exec", "create"},
+		Opts:   []string{"volume", "mount", "device", "volumes-from", "privileged", "cap-add", "pid", "userns", "security-opt", "v"},
+		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
+	{ID: "compose-host", Check: checkComposeHost,
+		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
+}
+
+// checkComposeHost marks compose run's host options (docker compose run
+// -v /:/h, docker-compose run --privileged), typed by compose's spec.
+func checkComposeHost(c *Command, p Parsed, m Marker) {
+	if c.Name != "docker-compose" && c.Name != "podman-compose" && p.SubName(c.Args) != "compose" {
+		return
+	}
+	for _, wd := range p.Words {
+		if slices.Contains(composeHostOpts, wd.Name) || Unresolved(wd, composeHostOpts...) {
+			m.MarkWord(c, wd, "docker compose run|exec with host mounts or --privileged reaches the host")
+		}
+	}
+}
+
+// composeHostOpts are docker compose run's options that reach the host.
+var composeHostOpts = []string{"volume", "mount", "device", "privileged", "cap-add", "pid", "userns", "security-opt", "v"}
+
+// ccExec is the exec-capable argument table of ccSpec's programs (see [ExecRule]).
+var ccExec = []ExecRule{
+	{ID: "cc-plugin", Check: checkCCPlugin,
+		Reason: "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program"},
+}
+
+// checkCCPlugin marks the compiler's values of -f and -W that load or
+// run a program: -fplugin-arg-…, -fuse-ld=/path (clang runs any linker
+// named by a path), -Wl,-plugin / --plugin.
+func checkCCPlugin(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		v := strings.ToLower(wd.Val)
+		switch {
+		case wd.Name == "f" && (strings.HasPrefix(v, "plugin") || strings.HasPrefix(v, "use-ld=") && strings.Contains(v, "/")),
+			wd.Name == "W" && strings.Contains(v, "plugin"):
+			m.MarkWord(c, wd, "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program")
+		}
+	}
+}
+
+// ghExec is the exec-capable argument table of ghSpec's programs (see [ExecRule]).
+var ghExec = []ExecRule{
+	{ID: "gh-config", Check: checkGh,
+		Reason: "gh config set of a program or socket, gh alias set and gh extension install run programs"},
+}
+
+// ghConfigKeys are the gh settings gh config set may set under a '*'
+// grant; editor, browser, pager and http_unix_socket name programs or a
+// socket.
+var ghConfigKeys = []string{"git_protocol", "prompt", "spinner", "color_labels", "accessible_colors", "accessible_prompter"}
+
+// checkGh marks gh config set of a key not known to be harmless, gh alias
+// set|import (an alias may be !shell) and gh extension
+// install|upgrade|exec|create (they download and run code).
+func checkGh(c *Command, p Parsed, m Marker) {
+	var ops []Word
+	for _, wd := range p.Words {
+		if wd.Name == "" && wd.Arg > p.Sub {
+			ops = append(ops, wd)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	act := ops[0].Val
+	risky := false
+	switch p.SubName(c.Args) {
+	case "config":
+		risky = act == "set" && (len(ops) < 2 || !slices.Contains(ghConfigKeys, ops[1].Val))
+	case "alias":
+		risky = act == "set" || act == "import"
+	case "extension", "ext", "extensions":
+		risky = act == "install" || act == "upgrade" || act == "exec" || act == "create"
+	}
+	if !risky {
+		return
+	}
+	for i := p.Sub; i < len(c.Args); i++ {
+		m.Mark(i, "gh config set of a program or socket, gh alias set and gh extension install run programs")
+	}
+}
+
+// goExec is the exec-capable argument table of goSpec's programs (see [ExecRule]).
+var goExec = []ExecRule{
+	{ID: "go-elsewhere", Check: checkGoElsewhere,
+		Reason: "go -ldflags=-extld, -compiler, -gccgoflags run another program; -o or profile outputs outside the project write elsewhere"},
+	{ID: "go-exec", Sub: []string{"test", "run", "build", "install", "vet", "generate", "list", "get", "mod", "tool", "fix"},
+		Opts:   []string{"exec", "toolexec", "vettool", "overlay", "modfile", "C"},
+		Reason: "go -exec/-toolexec/-vettool/-overlay runs another program or reads build inputs from elsewhere"},
+}
+
+// checkGoElsewhere marks go's options that run another program
+// (-ldflags=-extld, -compiler, -gccgoflags) and outputs that leave the
+// project (-o, -coverprofile, -cpuprofile, … with an absolute path, ~ or ..).
+func checkGoElsewhere(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "ldflags" && !toolFlagsSafe(wd.Val, ldflagsSafe),
+			wd.Name == "gcflags" && !toolFlagsSafe(wd.Val, gcflagsSafe),
+			wd.Name == "compiler", wd.Name == "gccgoflags", wd.Name == "asmflags" && strings.Contains(wd.Val, "-"):
+			m.MarkWord(c, wd, "go -"+wd.Name+" runs another program")
+		case slices.Contains(goOutputs, wd.Name) && (strings.HasPrefix(wd.Val, "/") || strings.HasPrefix(wd.Val, "~") || strings.Contains(wd.Val, "..")):
+			m.MarkWord(c, wd, "go -"+wd.Name+" writes outside the project")
+		}
+	}
+}
+
+// toolFlagsSafe reports a -ldflags or -gcflags value (optionally after a
+// PATTERN=, as in all=-N -l) whose every flag is one of safe, by name
+// (a value after = or as the next word, as -X name=value, is the flag's).
+func toolFlagsSafe(v string, safe []string) bool {
+	if k := strings.IndexByte(v, '='); k > 0 && !strings.HasPrefix(v, "-") {
+		v = v[k+1:] // all=-N -l, ./...=-m
+	}
+	f := strings.Fields(strings.NewReplacer("'", " ", "\"", " ").Replace(v))
+	for i := 0; i < len(f); i++ {
+		name, _, _ := strings.Cut(f[i], "=")
+		name = "-" + strings.TrimLeft(name, "-")
+		switch {
+		case slices.Contains(safe, f[i]), slices.Contains(safe, name):
+			if (name == "-X" || name == "-lang") && !strings.Contains(f[i], "=") {
+				i++ // -X main.version=1: its value is the next word
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// goOutputs are go's options that write a file.
+var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "json", "pgo"}
+
+// ldflagsSafe and gcflagsSafe are the linker's and compiler's flags that
+// only change the binary built: strip symbols, set a string variable
+// (-X name=value), turn optimisation or inlining off, print decisions.
+// Any other flag may run or load another program (-extld, -extldflags,
+// -linkmode=external, -I interpreter, -r rpath) or write files (-cpuprofile,
+// -d=ssa/…/dump), and a '*' grant does not cover it.
+var (
+	ldflagsSafe = []string{"-s", "-w", "-X", "-buildid", "-race", "-v", "-checklinkname", "-strictdups", "-compressdwarf", "-dumpdep"}
+	gcflagsSafe = []string{"-N", "-l", "-m", "-S", "-B", "-C", "-e", "-h", "-L", "-w", "-K", "-live", "-std", "-race", "-complete", "-lang", "-json", "-d=checkptr", "-wb", "-smallframes", "-spectre"}
+)

@@ -291,7 +291,7 @@ var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: R
 	{Short: "nrjacCMSseh0", Long: []string{"null-input", "raw-output", "join-output", "ascii-output", "compact-output", "color-output", "monochrome-output", "sort-keys", "slurp", "exit-status", "raw-input", "tab", "seq", "stream", "args", "jsonargs"}},
 }}
 
-var sedSpec = Spec{Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
+var sedSpec = Spec{Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "e", Long: []string{"expression"}, Val: RoleScript},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "i", Long: []string{"in-place"}, Val: RoleText, Optional: true},
@@ -300,7 +300,7 @@ var sedSpec = Spec{Abbrev: true, First: RoleScript, FirstBy: []string{"expressio
 	{Long: []string{"help", "version"}},
 }}
 
-var awkSpec = Spec{First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{
+var awkSpec = Spec{Exec: awkExec, ReadOnly: AnyUse, First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "vF", Long: []string{"assign", "field-separator"}, Val: RoleText},
 	{Short: "eiIlEo", Long: []string{"source", "include", "load", "exec", "pretty-print", "dump-variables", "profile"}, Val: RoleRead},
@@ -394,4 +394,278 @@ var emacsExec = []ExecRule{
 var editorExec = []ExecRule{
 	{ID: "vim-command", Opts: []string{"cmd", "S", "u", "U", "s", "l", "c"}, Words: []string{"+*"},
 		Reason: "vim -c/+cmd/--cmd/-S/-s (nvim -l) runs editor commands or a script"},
+}
+
+// sedExec is the exec-capable argument table of sedSpec's programs (see [ExecRule]).
+var sedExec = []ExecRule{
+	{ID: "sed-inplace", Opts: []string{"in-place", "i"},
+		Reason: "sed -i writes files"},
+	{ID: "sed-script", Check: checkSed,
+		Reason: "sed script with e/w/W/r/R or -f runs programs or touches other files"},
+}
+
+// checkSed judges sed's scripts as the spec types them (the first
+// operand, -e/--expression values, attached or not) and marks -f, whose
+// script guard cannot read.
+func checkSed(c *Command, p Parsed, m Marker) {
+	const why = "sed script with e/w/W/r/R or -f runs programs or touches other files"
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "file" || Unresolved(wd, "file", "f"):
+			m.Mark(0, why)
+			m.MarkWord(c, wd, why)
+		case wd.Role == RoleScript && !sedScriptSafe(wd.Val, false):
+			m.Mark(wd.Arg, why)
+		}
+	}
+}
+
+// sedScriptSafe scans a sed script. With printOnly it accepts only
+// addresses with p, =, l, q, Q; otherwise anything except commands that run
+// programs or touch other files (e, w, W, r, R, s///e, s///w). What it cannot
+// follow is unsafe.
+func sedScriptSafe(s string, printOnly bool) bool {
+	i, n := 0, len(s)
+	skipSpace := func() {
+		for i < n && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	}
+	// delimited reads a part ending in an unescaped d; false if unterminated.
+	delimited := func(d byte) bool {
+		for i < n {
+			switch s[i] {
+			case '\\':
+				i += 2
+				continue
+			case '\n':
+				return false
+			case d:
+				i++
+				return true
+			}
+			i++
+		}
+		return false
+	}
+	address := func() bool {
+		switch {
+		case i < n && s[i] >= '0' && s[i] <= '9':
+			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
+				i++
+			}
+		case i < n && s[i] == '$':
+			i++
+		case i < n && s[i] == '/':
+			i++
+			if !delimited('/') {
+				return false
+			}
+			for i < n && (s[i] == 'I' || s[i] == 'M') {
+				i++
+			}
+		case i+1 < n && s[i] == '\\':
+			d := s[i+1]
+			i += 2
+			if !delimited(d) {
+				return false
+			}
+		}
+		return true
+	}
+	cmds := 0
+	for i < n {
+		skipSpace()
+		if i >= n {
+			break
+		}
+		if s[i] == ';' || s[i] == '\n' {
+			i++
+			continue
+		}
+		if !address() {
+			return false
+		}
+		skipSpace()
+		if i < n && s[i] == ',' {
+			i++
+			skipSpace()
+			if i < n && (s[i] == '+' || s[i] == '~') {
+				i++
+			}
+			if !address() {
+				return false
+			}
+			skipSpace()
+		}
+		if i < n && s[i] == '!' {
+			i++
+			skipSpace()
+		}
+		if i >= n {
+			return false
+		}
+		c := s[i]
+		i++
+		cmds++
+		toEnd := func() bool { // the rest of the command must be blank up to ; or newline
+			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			return i == n || s[i] == ';' || s[i] == '\n' || (!printOnly && s[i] == '}')
+		}
+		if printOnly {
+			if strings.IndexByte("p=lqQ", c) < 0 || !toEnd() {
+				return false
+			}
+			continue
+		}
+		switch {
+		case c == '{' || c == '}':
+		case strings.IndexByte("=dDgGhHlnNpPqQxzF", c) >= 0:
+			if !toEnd() {
+				return false
+			}
+		case c == '#' || c == 'a' || c == 'i' || c == 'c':
+			for i < n && s[i] != '\n' {
+				i++
+			}
+		case c == ':' || c == 'b' || c == 't' || c == 'T' || c == 'v':
+			for i < n && s[i] != ';' && s[i] != '\n' {
+				i++
+			}
+		case c == 's' || c == 'y':
+			if i >= n || s[i] == '\n' || s[i] == '\\' {
+				return false
+			}
+			d := s[i]
+			i++
+			if !delimited(d) || !delimited(d) {
+				return false
+			}
+			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				if c == 'y' && s[i] != ' ' {
+					return false
+				}
+				if s[i] == 'e' || s[i] == 'w' || s[i] == 'W' || s[i] == 'r' || s[i] == 'R' {
+					return false
+				}
+				if !(s[i] == 'g' || s[i] == 'p' || s[i] == 'i' || s[i] == 'I' || s[i] == 'm' || s[i] == 'M' || s[i] >= '0' && s[i] <= '9' || s[i] == ' ') {
+					return false
+				}
+				i++
+			}
+		default: // e, w, W, r, R and anything unknown
+			return false
+		}
+	}
+	return !printOnly || cmds > 0
+}
+
+// sedPrintFlags are sed's options, by the spec's names, that leave a
+// printing script printing.
+var sedPrintFlags = []string{"E", "r", "s", "u", "z", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "sandbox", "debug", "line-length"}
+
+// sedReadOnly: sed -n whose scripts only print (sed -n 5p, sed -n '1,10p' f),
+// read from the argument model's parse.
+func sedReadOnly(_ *Command, p Parsed) bool {
+	if !p.Spec || p.Unknown {
+		return false
+	}
+	quiet, scripts := false, 0
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "n" || wd.Name == "quiet" || wd.Name == "silent":
+			quiet = true
+		case wd.Role == RoleScript:
+			if !sedScriptSafe(wd.Val, true) {
+				return false
+			}
+			scripts++
+		case wd.Name == "":
+		case !slices.Contains(sedPrintFlags, wd.Name):
+			return false // -i, -f, --follow-symlinks …
+		}
+	}
+	return quiet && scripts > 0
+}
+
+// awkExec is the exec-capable argument table of awkSpec's programs (see [ExecRule]).
+var awkExec = []ExecRule{
+	{ID: "awk-program", Check: checkAwk,
+		Reason: "awk program with system(), |, >, getline or -f runs programs or writes files"},
+}
+
+// awkProgramUnsafe reports whether an awk program can run programs,
+// write files or print the environment (ENVIRON): system(), getline, @load/@include, or a print or printf
+// statement with > or | (print > "FILE", print | "CMD"). A > elsewhere
+// is a comparison ($1 > 5, NR>1), and || is a logical or.
+func awkProgramUnsafe(p string) bool {
+	if strings.Contains(p, "system") || strings.Contains(p, "getline") || strings.Contains(p, "@load") || strings.Contains(p, "@include") ||
+		strings.Contains(p, "ENVIRON") || strings.Contains(p, "PROCINFO") {
+		return true // ENVIRON prints the environment's secrets
+	}
+	inPrint, depth := false, 0
+	for i := 0; i < len(p); i++ {
+		b := p[i]
+		switch {
+		case b == '"':
+			// a string: skip to its end
+			for i++; i < len(p) && p[i] != '"'; i++ {
+				if p[i] == '\\' {
+					i++
+				}
+			}
+		case b == '|':
+			if i+1 < len(p) && p[i+1] == '|' {
+				i++
+				continue
+			}
+			return true // print | "cmd", "cmd" | getline, |&
+		case b == '>':
+			if inPrint && depth == 0 {
+				return true // print > "file", print >> "file"
+			}
+		case b == '(' || b == '[':
+			depth++
+		case b == ')' || b == ']':
+			depth--
+		case b == ';' || b == '}' || b == '{' || b == '\n':
+			inPrint, depth = false, 0
+		case isAwkWordStart(p, i, "printf"):
+			inPrint, depth = true, 0
+			i += len("printf") - 1
+		case isAwkWordStart(p, i, "print"):
+			inPrint, depth = true, 0
+			i += len("print") - 1
+		}
+	}
+	return false
+}
+
+// isAwkWordStart reports the word w at p[i:], not inside a longer name.
+func isAwkWordStart(p string, i int, w string) bool {
+	if !strings.HasPrefix(p[i:], w) {
+		return false
+	}
+	if i > 0 && (isIdentByte(p[i-1]) || p[i-1] == '$') {
+		return false
+	}
+	return i+len(w) == len(p) || !isIdentByte(p[i+len(w)])
+}
+
+// awkCodeFiles are awk's options that load code guard cannot read
+// (-f FILE, gawk -i/-l/-E), by the spec's names.
+var awkCodeFiles = []string{"file", "i", "l", "E", "include", "load", "exec"}
+
+func checkAwk(c *Command, p Parsed, m Marker) {
+	const why = "awk program with system(), |, >, getline or -f runs programs or writes files"
+	for _, wd := range p.Words {
+		switch {
+		case slices.Contains(awkCodeFiles, wd.Name) || Unresolved(wd, awkCodeFiles...):
+			m.MarkWord(c, wd, why)
+		case (wd.Role == RoleScript || wd.Name == "e" || wd.Name == "source") && awkProgramUnsafe(wd.Val):
+			m.Mark(wd.Arg, why)
+		}
+	}
 }

@@ -1,6 +1,9 @@
 package classify
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Specs of the network tools: what they fetch, write, run, and which
 // values are passwords (RoleSecret, redacted in every record).
@@ -128,7 +131,7 @@ var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
 
 // sshSpec: ssh HOST [COMMAND…]: options end at the host; the rest is a
 // command line the remote (or local, for localhost) shell runs.
-var sshSpec = Spec{InOrder: true, First: RoleText, Operands: RoleProgram, Opts: []Opt{
+var sshSpec = Spec{Exec: sshExec, InOrder: true, First: RoleText, Operands: RoleProgram, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "E", Val: RoleWrite},
 	{Short: "S", Val: RoleUse},
@@ -385,4 +388,31 @@ var curlExec = []ExecRule{
 var scpExec = []ExecRule{
 	{ID: "scp-program", Opts: []string{"S", "o", "F", "D"},
 		Reason: "scp -S/-o/-F runs another program"},
+}
+
+// sshExec is the exec-capable argument table of sshSpec's programs (see [ExecRule]).
+var sshExec = []ExecRule{
+	{ID: "ssh-command", Check: checkSSH,
+		Reason: "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"},
+}
+
+var sshExecKeys = []string{"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "remotecommand", "match", "include", "proxyusefdpass"}
+
+// checkSSH marks -o with a key that runs a program, -F (a config file,
+// which can hold such keys) and the remote command after the host.
+func checkSSH(c *Command, p Parsed, m Marker) {
+	const why = "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "o":
+			key := strings.ToLower(strings.TrimLeft(wd.Val, " "))
+			key, _, _ = strings.Cut(key, "=")
+			key, _, _ = strings.Cut(key, " ")
+			if slices.Contains(sshExecKeys, key) {
+				m.MarkWord(c, wd, why)
+			}
+		case wd.Name == "F", wd.Role == RoleProgram, wd.Role == RoleUnknown:
+			m.MarkWord(c, wd, why)
+		}
+	}
 }

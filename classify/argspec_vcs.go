@@ -22,7 +22,7 @@ func vcsSpec(name string) *Spec {
 // subcommands that reach another machine, and the grants it suggests (git
 // commit *). Its exec payloads are walked by wrapGit, its built-in asks
 // are in rules_vcs.go.
-var gitSpec = Spec{Sub: gitSubSpec, Exec: gitExec, ReadOnly: gitReadOnly, Reaches: gitReaches, Grant: GrantSub, Keeps: ".git", RepoURLs: true, Opts: []Opt{
+var gitSpec = Spec{Sub: gitSubSpec, Exec: gitExec, ReadOnly: gitReadOnly, Closed: true, Reaches: gitReaches, Grant: GrantSub, Keeps: ".git", RepoURLs: true, Opts: []Opt{
 	{Short: "C", Val: RoleDir},
 	{Short: "c", Val: RoleText},
 	{Long: []string{"git-dir", "work-tree"}, Val: RoleDir},

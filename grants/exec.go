@@ -43,54 +43,26 @@ var execTable = []execRule{
 		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
 	{ID: "find-write", Progs: []string{"find"}, Check: checkFindWrite,
 		Reason: "find -delete/-fprint/-fls deletes or writes files"},
-	{ID: "docker-daemon", Progs: []string{"docker", "podman", "nerdctl"}, Global: true, Opts: []string{"H", "host", "context", "c", "url", "connection"},
-		Reason: "docker -H/--host/--context sends the command to another daemon"},
 	{ID: "npm-install-path", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Check: checkNpmInstall,
 		Reason: "npm install DIR runs the install scripts of a package from outside the project"},
 	{ID: "pytest-files", Progs: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
 		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
-	{ID: "go-elsewhere", Progs: []string{"go"}, Check: checkGoElsewhere,
-		Reason: "go -ldflags=-extld, -compiler, -gccgoflags run another program; -o or profile outputs outside the project write elsewhere"},
 	{ID: "kubectl-elsewhere", Progs: []string{"kubectl", "oc", "helm"}, Opts: []string{"s", "server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"},
 		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
 	{ID: "make-vars", Progs: []string{"make", "gmake"}, Check: checkMakeVars,
 		Reason: "make VAR:=$(shell …) or a program variable (CC=, SHELL=) set on the command line runs other programs"},
-	{ID: "ssh-command", Progs: []string{"ssh"}, Check: checkSSH,
-		Reason: "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"},
-	{ID: "zip-test", Progs: []string{"zip"}, Opts: []string{"unzip-command"}, Check: checkZipTT,
-		Reason: "zip -TT/--unzip-command runs another program"},
-	{ID: "sed-inplace", Progs: []string{"sed", "gsed"}, Opts: []string{"in-place", "i"},
-		Reason: "sed -i writes files"},
-	{ID: "sed-script", Progs: []string{"sed", "gsed"}, Check: checkSed,
-		Reason: "sed script with e/w/W/r/R or -f runs programs or touches other files"},
-	{ID: "awk-program", Progs: []string{"awk", "gawk", "mawk", "nawk"}, Check: checkAwk,
-		Reason: "awk program with system(), |, >, getline or -f runs programs or writes files"},
 	{ID: "pager-command", Progs: []string{"less", "more", "most", "man"}, Check: checkPager,
 		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
 	{ID: "man-pager", Progs: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
 		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
-	{ID: "go-exec", Progs: []string{"go"}, Sub: []string{"test", "run", "build", "install", "vet", "generate", "list", "get", "mod", "tool", "fix"},
-		Opts:   []string{"exec", "toolexec", "vettool", "overlay", "modfile", "C"},
-		Reason: "go -exec/-toolexec/-vettool/-overlay runs another program or reads build inputs from elsewhere"},
 	{ID: "npm-shell", Progs: []string{"npm", "pnpm", "yarn"}, Opts: []string{"script-shell", "node-options"},
 		Reason: "npm --script-shell/--node-options runs scripts through another program"},
 	{ID: "make-shell", Progs: []string{"make", "gmake"}, Opts: []string{"file", "eval", "f", "E"}, Words: []string{"SHELL=*", "MAKESHELL=*", ".SHELLFLAGS=*"},
 		Reason: "make -f/SHELL=/--eval runs other commands"},
-	{ID: "docker-host", Progs: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run", "exec", "create"},
-		Opts:   []string{"volume", "mount", "device", "volumes-from", "privileged", "cap-add", "pid", "userns", "security-opt", "v"},
-		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
-	{ID: "compose-host", Progs: []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"}, Check: checkComposeHost,
-		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
 	{ID: "download-run", Progs: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx", "pre-commit"}, Check: checkDownloadRun,
 		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
-	{ID: "cc-plugin", Progs: []string{"gcc", "g++", "cc", "c++", "clang", "clang++"}, Check: checkCCPlugin,
-		Reason: "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program"},
 	{ID: "tmux-command", Progs: []string{"tmux"}, Check: checkTmux,
 		Reason: "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"},
-	{ID: "gh-config", Progs: []string{"gh"}, Check: checkGh,
-		Reason: "gh config set of a program or socket, gh alias set and gh extension install run programs"},
-	{ID: "sqlite-dot", Progs: []string{"sqlite3"}, Check: checkSqlite,
-		Reason: "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files"},
 	{ID: "runs-program", Progs: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
 		Reason: "strace/ltrace/expect/script/busybox/npx runs another program"},
 	{ID: "npm-exec", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
@@ -373,64 +345,6 @@ func checkDownloadRun(c *classify.Command, p classify.Parsed, m classify.Marker)
 	}
 }
 
-// sqliteDotSafe are the dot-commands that only print or set how sqlite3
-// prints; any other (.shell, .system, .output, .once, .import, .read,
-// .load, .open, .save, .backup, .cd, .log, .archive, …) runs a program or
-// touches another file.
-var sqliteDotSafe = []string{"tables", "table", "schema", "fullschema", "headers", "header", "mode", "indexes", "indices", "databases", "width",
-	"nullvalue", "timer", "stats", "help", "quit", "exit", "show", "separator", "print", "dump", "dbinfo", "eqp", "explain", "echo", "changes",
-	"bail", "count", "lint"}
-
-// sqliteSQLUnsafe are SQL words that load code, write or read files, run
-// an editor, or open another database.
-var sqliteSQLUnsafe = []string{"load_extension", "writefile", "readfile", "edit(", "attach", "vacuum into", "fts3_tokenizer", "sqlar_"}
-
-// sqliteScriptUnsafe reports SQL or dot-commands that do more than query.
-func sqliteScriptUnsafe(s string) bool {
-	low := strings.ToLower(s)
-	for _, w := range sqliteSQLUnsafe {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	for _, line := range strings.Split(low, "\n") {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, ".") {
-			continue
-		}
-		name, _, _ := strings.Cut(line[1:], " ")
-		name = strings.TrimRight(name, ";")
-		if !slices.Contains(sqliteDotSafe, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkSqlite marks sqlite3's SQL and -cmd text with a dot-command or SQL
-// function that runs a program or touches another file.
-func checkSqlite(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	for _, wd := range p.Words {
-		if wd.Role == classify.RoleScript && sqliteScriptUnsafe(wd.Val) {
-			m.MarkWord(c, wd, "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files")
-		}
-	}
-}
-
-// checkCCPlugin marks the compiler's values of -f and -W that load or
-// run a program: -fplugin-arg-…, -fuse-ld=/path (clang runs any linker
-// named by a path), -Wl,-plugin / --plugin.
-func checkCCPlugin(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	for _, wd := range p.Words {
-		v := strings.ToLower(wd.Val)
-		switch {
-		case wd.Name == "f" && (strings.HasPrefix(v, "plugin") || strings.HasPrefix(v, "use-ld=") && strings.Contains(v, "/")),
-			wd.Name == "W" && strings.Contains(v, "plugin"):
-			m.MarkWord(c, wd, "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program")
-		}
-	}
-}
-
 // mayBeOption reports a dynamic word, as written, that may expand to a
 // word starting with a dash: one that starts with an expansion ($X,
 // "$X", ${X}, $(…), `…`), not with literal text (./$X, x$Y).
@@ -472,91 +386,6 @@ func checkTmux(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	}
 }
 
-// ghConfigKeys are the gh settings gh config set may set under a '*'
-// grant; editor, browser, pager and http_unix_socket name programs or a
-// socket.
-var ghConfigKeys = []string{"git_protocol", "prompt", "spinner", "color_labels", "accessible_colors", "accessible_prompter"}
-
-// checkGh marks gh config set of a key not known to be harmless, gh alias
-// set|import (an alias may be !shell) and gh extension
-// install|upgrade|exec|create (they download and run code).
-func checkGh(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	var ops []classify.Word
-	for _, wd := range p.Words {
-		if wd.Name == "" && wd.Arg > p.Sub {
-			ops = append(ops, wd)
-		}
-	}
-	if len(ops) == 0 {
-		return
-	}
-	act := ops[0].Val
-	risky := false
-	switch p.SubName(c.Args) {
-	case "config":
-		risky = act == "set" && (len(ops) < 2 || !slices.Contains(ghConfigKeys, ops[1].Val))
-	case "alias":
-		risky = act == "set" || act == "import"
-	case "extension", "ext", "extensions":
-		risky = act == "install" || act == "upgrade" || act == "exec" || act == "create"
-	}
-	if !risky {
-		return
-	}
-	for i := p.Sub; i < len(c.Args); i++ {
-		m.Mark(i, "gh config set of a program or socket, gh alias set and gh extension install run programs")
-	}
-}
-
-// composeHostOpts are docker compose run's options that reach the host.
-var composeHostOpts = []string{"volume", "mount", "device", "privileged", "cap-add", "pid", "userns", "security-opt", "v"}
-
-// checkComposeHost marks compose run's host options (docker compose run
-// -v /:/h, docker-compose run --privileged), typed by compose's spec.
-func checkComposeHost(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	if c.Name != "docker-compose" && c.Name != "podman-compose" && p.SubName(c.Args) != "compose" {
-		return
-	}
-	for _, wd := range p.Words {
-		if slices.Contains(composeHostOpts, wd.Name) || classify.Unresolved(wd, composeHostOpts...) {
-			m.MarkWord(c, wd, "docker compose run|exec with host mounts or --privileged reaches the host")
-		}
-	}
-}
-
-// checkZipTT marks zip -TT CMD: the spec reads -TT as -T twice, the two
-// letters of one word.
-func checkZipTT(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	for k := 1; k < len(p.Words); k++ {
-		a, b := p.Words[k-1], p.Words[k]
-		if a.Name == "test" && b.Name == "test" && a.Arg == b.Arg && strings.HasPrefix(c.Args[a.Arg], "-TT") {
-			m.Mark(a.Arg, "zip -TT runs another program")
-			m.Mark(a.Arg+1, "zip -TT runs another program")
-		}
-	}
-}
-
-var sshExecKeys = []string{"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "remotecommand", "match", "include", "proxyusefdpass"}
-
-// checkSSH marks -o with a key that runs a program, -F (a config file,
-// which can hold such keys) and the remote command after the host.
-func checkSSH(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	const why = "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"
-	for _, wd := range p.Words {
-		switch {
-		case wd.Name == "o":
-			key := strings.ToLower(strings.TrimLeft(wd.Val, " "))
-			key, _, _ = strings.Cut(key, "=")
-			key, _, _ = strings.Cut(key, " ")
-			if slices.Contains(sshExecKeys, key) {
-				m.MarkWord(c, wd, why)
-			}
-		case wd.Name == "F", wd.Role == classify.RoleProgram, wd.Role == classify.RoleUnknown:
-			m.MarkWord(c, wd, why)
-		}
-	}
-}
-
 func checkPager(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	const why = "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"
 	for _, a := range c.Assigns {
@@ -575,238 +404,6 @@ func checkPager(c *classify.Command, p classify.Parsed, m classify.Marker) {
 	end := slices.Index(c.Args, "--") // less -- +x names a file
 	for _, wd := range p.Words {
 		if wd.Name == "" && strings.HasPrefix(wd.Val, "+") && (end < 0 || wd.Arg < end) {
-			m.Mark(wd.Arg, why)
-		}
-	}
-}
-
-// checkSed judges sed's scripts as the spec types them (the first
-// operand, -e/--expression values, attached or not) and marks -f, whose
-// script guard cannot read.
-func checkSed(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	const why = "sed script with e/w/W/r/R or -f runs programs or touches other files"
-	for _, wd := range p.Words {
-		switch {
-		case wd.Name == "file" || classify.Unresolved(wd, "file", "f"):
-			m.Mark(0, why)
-			m.MarkWord(c, wd, why)
-		case wd.Role == classify.RoleScript && !sedScriptSafe(wd.Val, false):
-			m.Mark(wd.Arg, why)
-		}
-	}
-}
-
-// sedScriptSafe scans a sed script. With printOnly it accepts only
-// addresses with p, =, l, q, Q; otherwise anything except commands that run
-// programs or touch other files (e, w, W, r, R, s///e, s///w). What it cannot
-// follow is unsafe.
-func sedScriptSafe(s string, printOnly bool) bool {
-	i, n := 0, len(s)
-	skipSpace := func() {
-		for i < n && (s[i] == ' ' || s[i] == '\t') {
-			i++
-		}
-	}
-	// delimited reads a part ending in an unescaped d; false if unterminated.
-	delimited := func(d byte) bool {
-		for i < n {
-			switch s[i] {
-			case '\\':
-				i += 2
-				continue
-			case '\n':
-				return false
-			case d:
-				i++
-				return true
-			}
-			i++
-		}
-		return false
-	}
-	address := func() bool {
-		switch {
-		case i < n && s[i] >= '0' && s[i] <= '9':
-			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
-				i++
-			}
-		case i < n && s[i] == '$':
-			i++
-		case i < n && s[i] == '/':
-			i++
-			if !delimited('/') {
-				return false
-			}
-			for i < n && (s[i] == 'I' || s[i] == 'M') {
-				i++
-			}
-		case i+1 < n && s[i] == '\\':
-			d := s[i+1]
-			i += 2
-			if !delimited(d) {
-				return false
-			}
-		}
-		return true
-	}
-	cmds := 0
-	for i < n {
-		skipSpace()
-		if i >= n {
-			break
-		}
-		if s[i] == ';' || s[i] == '\n' {
-			i++
-			continue
-		}
-		if !address() {
-			return false
-		}
-		skipSpace()
-		if i < n && s[i] == ',' {
-			i++
-			skipSpace()
-			if i < n && (s[i] == '+' || s[i] == '~') {
-				i++
-			}
-			if !address() {
-				return false
-			}
-			skipSpace()
-		}
-		if i < n && s[i] == '!' {
-			i++
-			skipSpace()
-		}
-		if i >= n {
-			return false
-		}
-		c := s[i]
-		i++
-		cmds++
-		toEnd := func() bool { // the rest of the command must be blank up to ; or newline
-			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == ' ' || s[i] == '\t') {
-				i++
-			}
-			return i == n || s[i] == ';' || s[i] == '\n' || (!printOnly && s[i] == '}')
-		}
-		if printOnly {
-			if strings.IndexByte("p=lqQ", c) < 0 || !toEnd() {
-				return false
-			}
-			continue
-		}
-		switch {
-		case c == '{' || c == '}':
-		case strings.IndexByte("=dDgGhHlnNpPqQxzF", c) >= 0:
-			if !toEnd() {
-				return false
-			}
-		case c == '#' || c == 'a' || c == 'i' || c == 'c':
-			for i < n && s[i] != '\n' {
-				i++
-			}
-		case c == ':' || c == 'b' || c == 't' || c == 'T' || c == 'v':
-			for i < n && s[i] != ';' && s[i] != '\n' {
-				i++
-			}
-		case c == 's' || c == 'y':
-			if i >= n || s[i] == '\n' || s[i] == '\\' {
-				return false
-			}
-			d := s[i]
-			i++
-			if !delimited(d) || !delimited(d) {
-				return false
-			}
-			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
-				if c == 'y' && s[i] != ' ' {
-					return false
-				}
-				if s[i] == 'e' || s[i] == 'w' || s[i] == 'W' || s[i] == 'r' || s[i] == 'R' {
-					return false
-				}
-				if !(s[i] == 'g' || s[i] == 'p' || s[i] == 'i' || s[i] == 'I' || s[i] == 'm' || s[i] == 'M' || s[i] >= '0' && s[i] <= '9' || s[i] == ' ') {
-					return false
-				}
-				i++
-			}
-		default: // e, w, W, r, R and anything unknown
-			return false
-		}
-	}
-	return !printOnly || cmds > 0
-}
-
-// awkProgramUnsafe reports whether an awk program can run programs,
-// write files or print the environment (ENVIRON): system(), getline, @load/@include, or a print or printf
-// statement with > or | (print > "FILE", print | "CMD"). A > elsewhere
-// is a comparison ($1 > 5, NR>1), and || is a logical or.
-func awkProgramUnsafe(p string) bool {
-	if strings.Contains(p, "system") || strings.Contains(p, "getline") || strings.Contains(p, "@load") || strings.Contains(p, "@include") ||
-		strings.Contains(p, "ENVIRON") || strings.Contains(p, "PROCINFO") {
-		return true // ENVIRON prints the environment's secrets
-	}
-	inPrint, depth := false, 0
-	for i := 0; i < len(p); i++ {
-		b := p[i]
-		switch {
-		case b == '"':
-			// a string: skip to its end
-			for i++; i < len(p) && p[i] != '"'; i++ {
-				if p[i] == '\\' {
-					i++
-				}
-			}
-		case b == '|':
-			if i+1 < len(p) && p[i+1] == '|' {
-				i++
-				continue
-			}
-			return true // print | "cmd", "cmd" | getline, |&
-		case b == '>':
-			if inPrint && depth == 0 {
-				return true // print > "file", print >> "file"
-			}
-		case b == '(' || b == '[':
-			depth++
-		case b == ')' || b == ']':
-			depth--
-		case b == ';' || b == '}' || b == '{' || b == '\n':
-			inPrint, depth = false, 0
-		case isAwkWordStart(p, i, "printf"):
-			inPrint, depth = true, 0
-			i += len("printf") - 1
-		case isAwkWordStart(p, i, "print"):
-			inPrint, depth = true, 0
-			i += len("print") - 1
-		}
-	}
-	return false
-}
-
-// isAwkWordStart reports the word w at p[i:], not inside a longer name.
-func isAwkWordStart(p string, i int, w string) bool {
-	if !strings.HasPrefix(p[i:], w) {
-		return false
-	}
-	if i > 0 && (isIdent(p[i-1]) || p[i-1] == '$') {
-		return false
-	}
-	return i+len(w) == len(p) || !isIdent(p[i+len(w)])
-}
-
-// awkCodeFiles are awk's options that load code guard cannot read
-// (-f FILE, gawk -i/-l/-E), by the spec's names.
-var awkCodeFiles = []string{"file", "i", "l", "E", "include", "load", "exec"}
-
-func checkAwk(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	const why = "awk program with system(), |, >, getline or -f runs programs or writes files"
-	for _, wd := range p.Words {
-		switch {
-		case slices.Contains(awkCodeFiles, wd.Name) || classify.Unresolved(wd, awkCodeFiles...):
-			m.MarkWord(c, wd, why)
-		case (wd.Role == classify.RoleScript || wd.Name == "e" || wd.Name == "source") && awkProgramUnsafe(wd.Val):
 			m.Mark(wd.Arg, why)
 		}
 	}
@@ -859,59 +456,6 @@ func pytestWords(c *classify.Command, p classify.Parsed) (classify.Parsed, bool)
 		q.Words[i].Arg += k
 	}
 	return q, true
-}
-
-// ldflagsSafe and gcflagsSafe are the linker's and compiler's flags that
-// only change the binary built: strip symbols, set a string variable
-// (-X name=value), turn optimisation or inlining off, print decisions.
-// Any other flag may run or load another program (-extld, -extldflags,
-// -linkmode=external, -I interpreter, -r rpath) or write files (-cpuprofile,
-// -d=ssa/…/dump), and a '*' grant does not cover it.
-var (
-	ldflagsSafe = []string{"-s", "-w", "-X", "-buildid", "-race", "-v", "-checklinkname", "-strictdups", "-compressdwarf", "-dumpdep"}
-	gcflagsSafe = []string{"-N", "-l", "-m", "-S", "-B", "-C", "-e", "-h", "-L", "-w", "-K", "-live", "-std", "-race", "-complete", "-lang", "-json", "-d=checkptr", "-wb", "-smallframes", "-spectre"}
-)
-
-// toolFlagsSafe reports a -ldflags or -gcflags value (optionally after a
-// PATTERN=, as in all=-N -l) whose every flag is one of safe, by name
-// (a value after = or as the next word, as -X name=value, is the flag's).
-func toolFlagsSafe(v string, safe []string) bool {
-	if k := strings.IndexByte(v, '='); k > 0 && !strings.HasPrefix(v, "-") {
-		v = v[k+1:] // all=-N -l, ./...=-m
-	}
-	f := strings.Fields(strings.NewReplacer("'", " ", "\"", " ").Replace(v))
-	for i := 0; i < len(f); i++ {
-		name, _, _ := strings.Cut(f[i], "=")
-		name = "-" + strings.TrimLeft(name, "-")
-		switch {
-		case slices.Contains(safe, f[i]), slices.Contains(safe, name):
-			if (name == "-X" || name == "-lang") && !strings.Contains(f[i], "=") {
-				i++ // -X main.version=1: its value is the next word
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// goOutputs are go's options that write a file.
-var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "json", "pgo"}
-
-// checkGoElsewhere marks go's options that run another program
-// (-ldflags=-extld, -compiler, -gccgoflags) and outputs that leave the
-// project (-o, -coverprofile, -cpuprofile, … with an absolute path, ~ or ..).
-func checkGoElsewhere(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	for _, wd := range p.Words {
-		switch {
-		case wd.Name == "ldflags" && !toolFlagsSafe(wd.Val, ldflagsSafe),
-			wd.Name == "gcflags" && !toolFlagsSafe(wd.Val, gcflagsSafe),
-			wd.Name == "compiler", wd.Name == "gccgoflags", wd.Name == "asmflags" && strings.Contains(wd.Val, "-"):
-			m.MarkWord(c, wd, "go -"+wd.Name+" runs another program")
-		case slices.Contains(goOutputs, wd.Name) && (strings.HasPrefix(wd.Val, "/") || strings.HasPrefix(wd.Val, "~") || strings.Contains(wd.Val, "..")):
-			m.MarkWord(c, wd, "go -"+wd.Name+" writes outside the project")
-		}
-	}
 }
 
 // makeProgramVars name programs make runs.

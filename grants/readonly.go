@@ -37,8 +37,6 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		return dateReadOnly, true
 	case "file":
 		return fileReadOnly, true
-	case "sed":
-		return sedReadOnly, true
 	case "tree":
 		return treeReadOnly, true
 	case "uniq":
@@ -52,10 +50,6 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 	case "kill":
 		return killList, true
 	case "od", "strings", "fold", "hexdump":
-		return nil, true
-	case "awk", "gawk", "mawk", "nawk":
-		// a program that only reads and prints: the exec table marks
-		// system(), getline, print > FILE, ENVIRON and -f
 		return nil, true
 	case "command":
 		return commandLookup, true
@@ -216,10 +210,9 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 	if m.any {
 		return false, "not read-only: " + m.reason
 	}
-	if s := classify.SpecFor(c.Args[0]); m.ureason != "" && s != nil && s.ReadOnly != nil {
-		// a program whose entry says which of its uses only read has an
-		// audited, closed spec (git): an option it does not know is no
-		// reading the set can vouch for
+	if s := classify.SpecFor(c.Args[0]); m.ureason != "" && s != nil && s.Closed {
+		// a closed spec (git's, audited whole): an option it does not
+		// know is no reading the set can vouch for
 		return false, "not read-only: " + m.ureason
 	}
 	if c.Tainted && readsNamedFiles(c.Name) {
@@ -325,35 +318,6 @@ func typedOnly(c *classify.Command, bad []string, operand func(classify.Word) bo
 		}
 	}
 	return true
-}
-
-// sedPrintFlags are sed's options, by the spec's names, that leave a
-// printing script printing.
-var sedPrintFlags = []string{"E", "r", "s", "u", "z", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "sandbox", "debug", "line-length"}
-
-// sedReadOnly: sed -n whose scripts only print (sed -n 5p, sed -n '1,10p' f),
-// read from the argument model's parse.
-func sedReadOnly(c *classify.Command) bool {
-	p := c.Words()
-	if !p.Spec || p.Unknown {
-		return false
-	}
-	quiet, scripts := false, 0
-	for _, wd := range p.Words {
-		switch {
-		case wd.Name == "n" || wd.Name == "quiet" || wd.Name == "silent":
-			quiet = true
-		case wd.Role == classify.RoleScript:
-			if !sedScriptSafe(wd.Val, true) {
-				return false
-			}
-			scripts++
-		case wd.Name == "":
-		case !slices.Contains(sedPrintFlags, wd.Name):
-			return false // -i, -f, --follow-symlinks …
-		}
-	}
-	return quiet && scripts > 0
 }
 
 // readsNamedFiles print the contents of the files they are given.
