@@ -250,6 +250,10 @@ type ExecRule struct {
 	// they end in '*' (git bundle create, make SHELL=x, vim +cmd).
 	Words []string
 	Rest  bool // every word after the command word (or after the subcommand) is sensitive
+	// Only names the programs the rule applies to, when programs that
+	// differ share the spec (cat's spec is more's; sudo's is npx's);
+	// nil: every program of the spec.
+	Only []string
 	// Check marks what Opts and Words cannot say (git -c KEY=VALUE of a
 	// key that runs a program, an ext:: remote).
 	Check  func(c *Command, p Parsed, m Marker)
@@ -286,6 +290,18 @@ func (r *ExecRule) Hit(w Word) bool {
 type Marker interface {
 	Mark(i int, reason string)
 	MarkWord(c *Command, w Word, reason string)
+	// MarkAll: no allow pattern with a '*' covers the command at all
+	// (LESSOPEN=… less f).
+	MarkAll(reason string)
+	// OutsideProject reports a path on this machine outside the project
+	// (npm install ../other): grants knows the project's root.
+	OutsideProject(c *Command, path string) bool
+}
+
+// HelpWord reports --help, --version, -h or -V: a word no exec-capable
+// rule marks, since the program prints and exits.
+func HelpWord(w string) bool {
+	return w == "--version" || w == "--help" || w == "-V" || w == "-h"
 }
 
 // Unresolved reports an option word the spec could not type (an unknown

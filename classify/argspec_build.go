@@ -214,7 +214,7 @@ var mypySpec = Spec{Operands: RoleRead, Negate: true, Untyped: []string{"install
 // preCommitSpec: pre-commit run|install|autoupdate…: -c/--config names
 // the hooks' config (the hooks run); try-repo fetches hooks and runs
 // them (grants' download-run).
-var preCommitSpec = Spec{Operands: RoleText, Opts: []Opt{
+var preCommitSpec = Spec{Exec: runExec, Operands: RoleText, Opts: []Opt{
 	{Short: "c", Long: []string{"config"}, Val: RoleRead},
 	{Short: "tso", Long: []string{"hook-type", "hook-stage", "from-ref", "to-ref", "source", "origin", "remote-branch", "remote-name", "commit-msg-filename",
 		"prepare-commit-message-source", "commit-object-name", "checkout-type", "is-squash-merge", "rewrite-command", "color", "repo", "jobs", "j"}, Val: RoleText},
@@ -226,7 +226,7 @@ var preCommitSpec = Spec{Operands: RoleText, Opts: []Opt{
 // type (pipx, uv, nix): every option is asked under a '*' grant, and
 // grants' exec table finds their download-and-run forms (pipx run, uv
 // tool run, nix run).
-var untypedSubSpec = Spec{Sub: func(string) *Spec { return &unknownSpec }}
+var untypedSubSpec = Spec{Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
 
 var goSpec = Spec{Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
@@ -303,7 +303,7 @@ var makeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 // script-shell, git, node-options, browser, viewer, node-gyp,
 // init-module) are programs; the directories and config files it uses
 // are typed as such.
-var npmSpec = Spec{Sub: npmSub, Negate: true, Opts: npmGlobal}
+var npmSpec = Spec{Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
@@ -365,7 +365,7 @@ var npmConfigSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal, EffectIf: npmEf
 
 // pnpmSpec: pnpm's -w is --workspace-root, a flag (npm's takes a
 // workspace): pnpm add -w PKG names the package PKG.
-var pnpmSpec = Spec{Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
+var pnpmSpec = Spec{Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
 
 var pnpmGlobal = append([]Opt{{Short: "w", Long: []string{"workspace-root"}}}, npmGlobal...)
 
@@ -810,3 +810,39 @@ var (
 	ldflagsSafe = []string{"-s", "-w", "-X", "-buildid", "-race", "-v", "-checklinkname", "-strictdups", "-compressdwarf", "-dumpdep"}
 	gcflagsSafe = []string{"-N", "-l", "-m", "-S", "-B", "-C", "-e", "-h", "-L", "-w", "-K", "-live", "-std", "-race", "-complete", "-lang", "-json", "-d=checkptr", "-wb", "-smallframes", "-spectre"}
 )
+
+// npmInstallSubs are the npm subcommands that install the packages their
+// operands name.
+var npmInstallSubs = []string{"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add", "update", "up", "upgrade", "udpate", "ci", "install-test", "it", "install-ci-test", "cit", "clean-install", "ic"}
+
+// checkNpmInstall marks a package named by a path outside the project
+// (npm install ~/x, ../other, file:/x, /tmp/x.tgz): npm runs its
+// lifecycle scripts. A package's name (left-pad, @scope/x, x@1, a git or
+// https URL) is the registry's, as under any npm * grant.
+func checkNpmInstall(c *Command, p Parsed, m Marker) {
+	if !slices.Contains(npmInstallSubs, p.SubName(c.Args)) {
+		return
+	}
+	for _, wd := range p.Operands() {
+		v := strings.TrimPrefix(wd.Val, "file:")
+		if i := strings.IndexByte(v, '@'); i > 0 && !strings.ContainsAny(v[:i], "/.~") {
+			continue // name@version
+		}
+		if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") || strings.HasPrefix(wd.Val, "file:") {
+			if m.OutsideProject(c, v) {
+				m.Mark(wd.Arg, "npm install DIR runs the install scripts of a package from outside the project")
+			}
+		}
+	}
+}
+
+// npmExec is the exec-capable argument table of npm, yarn, bun (npm's
+// spec) and pnpm (see [ExecRule]).
+var npmExec = []ExecRule{
+	{ID: "npm-install-path", Check: checkNpmInstall,
+		Reason: "npm install DIR runs the install scripts of a package from outside the project"},
+	{ID: "npm-shell", Only: []string{"npm", "pnpm", "yarn"}, Opts: []string{"script-shell", "node-options"},
+		Reason: "npm --script-shell/--node-options runs scripts through another program"},
+	{ID: "npm-exec", Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
+		Reason: "npm exec/npx runs a package's program"},
+}

@@ -93,7 +93,7 @@ func filesSpec(name string) *Spec {
 
 var files0 = Opt{Long: []string{"files0-from"}, Val: RoleRead}
 
-var readerSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var readerSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "AbeEnstTuvq", Long: []string{"show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"}},
 	{Short: "w", Long: []string{"width"}, Val: RoleText},
 	{Short: "c", Long: []string{"check"}},
@@ -128,7 +128,7 @@ func lessRoles(p *Parsed, args []string) {
 	}
 }
 
-var lessSpec = Spec{Operands: RoleRead, Opts: []Opt{
+var lessSpec = Spec{Exec: pagerExec, Operands: RoleRead, Opts: []Opt{
 	{Short: "NnRrSsiIFXMmEeKfgGqQuUVwW", Long: []string{"LINE-NUMBERS", "RAW-CONTROL-CHARS", "chop-long-lines", "quit-if-one-screen", "no-init"}},
 	{Short: "o", Long: []string{"log-file"}, Val: RoleWrite},
 	{Short: "O", Long: []string{"LOG-FILE"}, Val: RoleWrite},
@@ -364,7 +364,7 @@ var nanoSpec = Spec{Operands: RoleUnknown, Untyped: []string{"rcfile", "operatin
 }}
 
 // manSpec: man's pager and preprocessors are programs it runs.
-var manSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var manSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "P", Long: []string{"pager"}, Val: RoleProgram},
 	{Short: "H", Long: []string{"html"}, Val: RoleProgram, Optional: true},
 	{Short: "p", Long: []string{"preprocessor"}, Val: RoleProgram},
@@ -668,4 +668,31 @@ func checkAwk(c *Command, p Parsed, m Marker) {
 			m.Mark(wd.Arg, why)
 		}
 	}
+}
+
+func checkPager(c *Command, p Parsed, m Marker) {
+	const why = "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"
+	for _, a := range c.Assigns {
+		if strings.HasPrefix(a, "LESSOPEN=") || strings.HasPrefix(a, "LESSCLOSE=") || strings.HasPrefix(a, "MANPAGER=") || strings.HasPrefix(a, "PAGER=") {
+			m.MarkAll(why)
+		}
+	}
+	if c.Name == "man" {
+		return // man-pager: -P/-H/--pager are options
+	}
+	end := slices.Index(c.Args, "--") // less -- +x names a file
+	for _, wd := range p.Words {
+		if wd.Name == "" && strings.HasPrefix(wd.Val, "+") && (end < 0 || wd.Arg < end) {
+			m.Mark(wd.Arg, why)
+		}
+	}
+}
+
+// pagerExec is the exec-capable argument table of the pagers and man
+// (see [ExecRule]); more and most share cat's spec.
+var pagerExec = []ExecRule{
+	{ID: "pager-command", Only: []string{"less", "more", "most", "man"}, Check: checkPager,
+		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
+	{ID: "man-pager", Only: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
+		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
 }

@@ -335,7 +335,7 @@ var sftpSpec = Spec{Exec: scpExec, Operands: RoleText, Opts: []Opt{
 // kubeconfigs are used files, -f/--values/--set-file read, helm
 // --post-renderer runs a program. (-f is --filename, not logs' --follow;
 // -p takes patch's value, not logs' --previous.)
-var kubeSpec = Spec{Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
+var kubeSpec = Spec{Exec: kubeExec, Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
 	{Long: []string{"kubeconfig", "client-key", "client-certificate", "certificate-authority", "key-file", "cert-file", "ca-file", "registry-config", "repository-config", "kube-ca-file"}, Val: RoleUse},
 	{Short: "fk", Long: []string{"filename", "values", "kustomize", "patch-file", "set-file"}, Val: RoleRead},
 	{Long: []string{"token", "password"}, Val: RoleSecret},
@@ -415,4 +415,11 @@ func checkSSH(c *Command, p Parsed, m Marker) {
 			m.MarkWord(c, wd, why)
 		}
 	}
+}
+
+// kubeExec is kubectl's, oc's and helm's exec-capable argument table
+// (see [ExecRule]); k3s, k0s and microk8s share their spec, not it.
+var kubeExec = []ExecRule{
+	{ID: "kubectl-elsewhere", Only: []string{"kubectl", "oc", "helm"}, Opts: []string{"s", "server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"},
+		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
 }

@@ -1,5 +1,7 @@
 package classify
 
+import "strings"
+
 // Specs of the search tools. grep and rg take a pattern first unless -e
 // or -f gave one; -c, -l, -L and -q print counts or names, not contents.
 
@@ -68,7 +70,7 @@ var agSpec = Spec{First: RolePattern, Operands: RoleRead, MetaIf: []string{"coun
 // findSpec: find's operators take one dash and their own arguments; the
 // expression grammar itself (-exec … ;, -delete, -fprint) is parseFind's.
 // The spec types the values of the operators that take one.
-var findSpec = Spec{OneDash: true, NoDashDash: true, Operands: RoleMeta, Joined: []string{"O"}, Opts: []Opt{
+var findSpec = Spec{Exec: findExec, OneDash: true, NoDashDash: true, Operands: RoleMeta, Joined: []string{"O"}, Opts: []Opt{
 	{Long: []string{"O"}, Val: RoleText, Optional: true},
 	{Long: []string{"neweraa", "neweraB", "newerac", "neweram", "newerat", "newerBa", "newerBB", "newerBc", "newerBm", "newerBt", "newerca", "newercB", "newercc", "newercm", "newerct", "newerma", "newermB", "newermc", "newermm", "newermt"}, Val: RoleText},
 	{Long: []string{"help", "version"}},
@@ -91,4 +93,30 @@ var fdSpec = Spec{First: RolePattern, Operands: RoleMeta, Opts: []Opt{
 var rgExec = []ExecRule{
 	{ID: "rg-pre", Opts: []string{"pre", "hostname-bin", "search-zip", "z"},
 		Reason: "rg --pre/--hostname-bin/-z runs other programs"},
+}
+
+// checkFindWrite marks find's -delete, -fprint* and -fls operators, read
+// with find's operator grammar: find . -name -delete names a file.
+func checkFindWrite(c *Command, p Parsed, m Marker) {
+	const why = "find -delete/-fprint/-fls deletes or writes files"
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "delete":
+			m.Mark(wd.Arg, why)
+		case wd.Role == RoleWrite:
+			m.Mark(wd.Arg-1, why)
+			m.Mark(wd.Arg, why)
+		case wd.Role == RoleUnknown && strings.HasPrefix(wd.Name, "fprint"):
+			m.Mark(wd.Arg, why)
+		}
+	}
+}
+
+// findExec is find's exec-capable argument table (see [ExecRule]). gfind
+// shares find's spec; the rules name find alone, as they always have.
+var findExec = []ExecRule{
+	{ID: "find-exec", Only: []string{"find"}, Opts: []string{"exec", "execdir", "ok", "okdir"},
+		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
+	{ID: "find-write", Only: []string{"find"}, Check: checkFindWrite,
+		Reason: "find -delete/-fprint/-fls deletes or writes files"},
 }

@@ -1,5 +1,10 @@
 package classify
 
+import (
+	"slices"
+	"strings"
+)
+
 // Specs of shells and interpreters: their script text and the program
 // file they run. The wrapper table (wrappers.go) walks the scripts
 // themselves; the specs say which word is which.
@@ -73,12 +78,12 @@ var envSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 // wrapperSpec: commands that run another command (their own option
 // grammars are the wrapper table's, wrappers.go); the words after their
 // options are a program and its arguments.
-var wrapperSpec = Spec{InOrder: true, Operands: RoleProgram}
+var wrapperSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram}
 
 // scriptSpec: util-linux script [options] [FILE]: -c CMD runs CMD through
 // the shell (bundled, -qc CMD, or abbreviated, --comm CMD); FILE and the
 // log options are typescripts it writes.
-var scriptSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+var scriptSpec = Spec{Exec: runExec, Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 	{Short: "c", Long: []string{"command"}, Val: RoleProgram},
 	{Short: "IOBT", Long: []string{"log-in", "log-out", "log-io", "log-timing"}, Val: RoleWrite},
 	{Short: "t", Long: []string{"timing"}, Val: RoleWrite, Optional: true},
@@ -100,4 +105,110 @@ var gdbSpec = Spec{Exec: gdbExec, OneDash: true, Operands: RoleRead, Opts: []Opt
 var gdbExec = []ExecRule{
 	{ID: "gdb-command", Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch"},
 		Reason: "gdb -ex/-batch runs debugger commands"},
+}
+
+// checkDownloadRun marks a download-and-run from its run word on: uvx,
+// pip-run and npx whole, pipx run, uv tool run (and uv x), nix run, nix
+// shell, nix-shell --run/--command. No '*' covers what they fetch.
+func checkDownloadRun(c *Command, p Parsed, m Marker) {
+	const why = "uvx/pipx run/uv tool run/nix run download a package and run it"
+	from := -1
+	words := c.Args
+	ops := []int{}
+	for i := 1; i < len(words); i++ {
+		if !strings.HasPrefix(words[i], "-") {
+			ops = append(ops, i)
+		}
+	}
+	op := func(k int) string {
+		if k < len(ops) {
+			return words[ops[k]]
+		}
+		return ""
+	}
+	switch c.Name {
+	case "uvx", "pip-run", "npx", "bunx", "pnpx":
+		from = 1
+	case "pipx":
+		if op(0) == "run" {
+			from = ops[0]
+		}
+	case "pre-commit":
+		if op(0) == "try-repo" {
+			from = ops[0]
+		}
+	case "uv":
+		if op(0) == "tool" && (op(1) == "run" || op(1) == "x") {
+			from = ops[1]
+		} else if op(0) == "x" {
+			from = ops[0]
+		}
+	case "nix":
+		if op(0) == "run" || op(0) == "shell" || op(0) == "develop" {
+			from = ops[0]
+		}
+	case "nix-shell":
+		for i, w := range words {
+			if w == "--run" || w == "--command" || w == "-p" || w == "--packages" {
+				from = i
+				break
+			}
+		}
+	}
+	if from < 1 {
+		return
+	}
+	for i := from; i < len(words); i++ {
+		if !HelpWord(words[i]) {
+			m.Mark(i, why)
+		}
+	}
+}
+
+// tmuxRuns are the tmux commands that run a command line, type into a
+// shell, load commands or set what later panes run.
+var tmuxRuns = []string{"run-shell", "run", "if-shell", "if", "set-hook", "source-file", "source", "send-keys", "send", "new-window", "neww",
+	"new-session", "new", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "pipe-pane", "pipep",
+	"command-prompt", "confirm-before", "confirm", "bind-key", "bind", "display-popup", "popup", "set-environment", "setenv", "set-option",
+	"set", "set-window-option", "setw", "kill-server", "start-server", "start", "display-menu", "menu"}
+
+// checkTmux marks a tmux command that runs a command line (tmux
+// run-shell, send-keys 'x' Enter, new-window CMD, set-hook, source-file),
+// a #(…) format that runs one (display '#(id)'), and every command after
+// a ";" that chains another.
+func checkTmux(c *Command, p Parsed, m Marker) {
+	const why = "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"
+	from := -1
+	if p.Sub >= 0 && slices.Contains(tmuxRuns, p.SubName(c.Args)) {
+		from = p.Sub
+	}
+	for i := 1; i < len(c.Args); i++ {
+		w := c.Args[i]
+		if strings.Contains(w, "#(") || w == ";" || strings.HasSuffix(w, ";") && i > p.Sub {
+			if from < 0 || i < from {
+				from = i
+			}
+		}
+	}
+	if from < 1 {
+		return
+	}
+	for i := from; i < len(c.Args); i++ {
+		m.Mark(i, why)
+	}
+}
+
+// runExec is the exec-capable argument table of the programs that run
+// another program they are given or download (see [ExecRule]): uvx, npx,
+// pipx run, nix run, tmux, strace, script… They share the generic specs
+// of wrappers (wrapperSpec), of tools whose subcommands guard does not
+// type (untypedSubSpec), and pre-commit's, so each rule names its
+// programs.
+var runExec = []ExecRule{
+	{ID: "download-run", Only: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx", "pre-commit"}, Check: checkDownloadRun,
+		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
+	{ID: "tmux-command", Only: []string{"tmux"}, Check: checkTmux,
+		Reason: "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"},
+	{ID: "runs-program", Only: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
+		Reason: "strace/ltrace/expect/script/busybox/npx runs another program"},
 }

@@ -39,34 +39,12 @@ type execRule struct {
 
 // execTable is the exec-capable argument table.
 var execTable = []execRule{
-	{ID: "find-exec", Progs: []string{"find"}, Opts: []string{"exec", "execdir", "ok", "okdir"},
-		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
-	{ID: "find-write", Progs: []string{"find"}, Check: checkFindWrite,
-		Reason: "find -delete/-fprint/-fls deletes or writes files"},
-	{ID: "npm-install-path", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Check: checkNpmInstall,
-		Reason: "npm install DIR runs the install scripts of a package from outside the project"},
 	{ID: "pytest-files", Progs: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
 		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
-	{ID: "kubectl-elsewhere", Progs: []string{"kubectl", "oc", "helm"}, Opts: []string{"s", "server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"},
-		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
 	{ID: "make-vars", Progs: []string{"make", "gmake"}, Check: checkMakeVars,
 		Reason: "make VAR:=$(shell …) or a program variable (CC=, SHELL=) set on the command line runs other programs"},
-	{ID: "pager-command", Progs: []string{"less", "more", "most", "man"}, Check: checkPager,
-		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
-	{ID: "man-pager", Progs: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
-		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
-	{ID: "npm-shell", Progs: []string{"npm", "pnpm", "yarn"}, Opts: []string{"script-shell", "node-options"},
-		Reason: "npm --script-shell/--node-options runs scripts through another program"},
 	{ID: "make-shell", Progs: []string{"make", "gmake"}, Opts: []string{"file", "eval", "f", "E"}, Words: []string{"SHELL=*", "MAKESHELL=*", ".SHELLFLAGS=*"},
 		Reason: "make -f/SHELL=/--eval runs other commands"},
-	{ID: "download-run", Progs: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx", "pre-commit"}, Check: checkDownloadRun,
-		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
-	{ID: "tmux-command", Progs: []string{"tmux"}, Check: checkTmux,
-		Reason: "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"},
-	{ID: "runs-program", Progs: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
-		Reason: "strace/ltrace/expect/script/busybox/npx runs another program"},
-	{ID: "npm-exec", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
-		Reason: "npm exec/npx runs a package's program"},
 }
 
 // typedWords is the argument model's parse of c, with docker's
@@ -178,7 +156,21 @@ func (m *marks) Mark(i int, reason string) {
 	}
 }
 
-// markWord marks a typed word and, for an option's value given as the
+// MarkAll: no allow pattern with a '*' covers the command at all.
+func (m *marks) MarkAll(reason string) {
+	m.all, m.any = true, true
+	if m.reason == "" {
+		m.reason = reason
+	}
+}
+
+// OutsideProject reports a repository or package path on this machine
+// outside the project (otherRepository).
+func (m *marks) OutsideProject(c *classify.Command, v string) bool {
+	return otherRepository(v, c.Dir, m.root)
+}
+
+// MarkWord marks a typed word and, for an option's value given as the
 // next word, the option word before it.
 func (m *marks) MarkWord(c *classify.Command, wd classify.Word, reason string) {
 	m.Mark(wd.Arg, reason)
@@ -215,6 +207,9 @@ func markCommand(c *classify.Command, m *marks) {
 	parsed := false
 	known := false
 	apply := func(r *classify.ExecRule) {
+		if r.Only != nil && !slices.Contains(r.Only, c.Name) {
+			return
+		}
 		if !parsed {
 			p, parsed = typedWords(c), true
 		}
@@ -278,71 +273,11 @@ func markCommand(c *classify.Command, m *marks) {
 	}
 }
 
-func isHelpWord(w string) bool {
-	return w == "--version" || w == "--help" || w == "-V" || w == "-h"
-}
+func isHelpWord(w string) bool { return classify.HelpWord(w) }
 
 // rule is r as classify's entry holds it.
 func (r *execRule) rule() classify.ExecRule {
 	return classify.ExecRule{ID: r.ID, Sub: r.Sub, Global: r.Global, Opts: r.Opts, Words: r.Words, Rest: r.Rest, Check: r.Check, Reason: r.Reason}
-}
-
-// checkDownloadRun marks a download-and-run from its run word on: uvx,
-// pip-run and npx whole, pipx run, uv tool run (and uv x), nix run, nix
-// shell, nix-shell --run/--command. No '*' covers what they fetch.
-func checkDownloadRun(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	const why = "uvx/pipx run/uv tool run/nix run download a package and run it"
-	from := -1
-	words := c.Args
-	ops := []int{}
-	for i := 1; i < len(words); i++ {
-		if !strings.HasPrefix(words[i], "-") {
-			ops = append(ops, i)
-		}
-	}
-	op := func(k int) string {
-		if k < len(ops) {
-			return words[ops[k]]
-		}
-		return ""
-	}
-	switch c.Name {
-	case "uvx", "pip-run", "npx", "bunx", "pnpx":
-		from = 1
-	case "pipx":
-		if op(0) == "run" {
-			from = ops[0]
-		}
-	case "pre-commit":
-		if op(0) == "try-repo" {
-			from = ops[0]
-		}
-	case "uv":
-		if op(0) == "tool" && (op(1) == "run" || op(1) == "x") {
-			from = ops[1]
-		} else if op(0) == "x" {
-			from = ops[0]
-		}
-	case "nix":
-		if op(0) == "run" || op(0) == "shell" || op(0) == "develop" {
-			from = ops[0]
-		}
-	case "nix-shell":
-		for i, w := range words {
-			if w == "--run" || w == "--command" || w == "-p" || w == "--packages" {
-				from = i
-				break
-			}
-		}
-	}
-	if from < 1 {
-		return
-	}
-	for i := from; i < len(words); i++ {
-		if !isHelpWord(words[i]) {
-			m.Mark(i, why)
-		}
-	}
 }
 
 // mayBeOption reports a dynamic word, as written, that may expand to a
@@ -351,62 +286,6 @@ func checkDownloadRun(c *classify.Command, p classify.Parsed, m classify.Marker)
 func mayBeOption(src string) bool {
 	src = strings.TrimLeft(src, "\"'")
 	return src == "" || src[0] == '$' || src[0] == '`' || src[0] == '-'
-}
-
-// tmuxRuns are the tmux commands that run a command line, type into a
-// shell, load commands or set what later panes run.
-var tmuxRuns = []string{"run-shell", "run", "if-shell", "if", "set-hook", "source-file", "source", "send-keys", "send", "new-window", "neww",
-	"new-session", "new", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "pipe-pane", "pipep",
-	"command-prompt", "confirm-before", "confirm", "bind-key", "bind", "display-popup", "popup", "set-environment", "setenv", "set-option",
-	"set", "set-window-option", "setw", "kill-server", "start-server", "start", "display-menu", "menu"}
-
-// checkTmux marks a tmux command that runs a command line (tmux
-// run-shell, send-keys 'x' Enter, new-window CMD, set-hook, source-file),
-// a #(…) format that runs one (display '#(id)'), and every command after
-// a ";" that chains another.
-func checkTmux(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	const why = "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"
-	from := -1
-	if p.Sub >= 0 && slices.Contains(tmuxRuns, p.SubName(c.Args)) {
-		from = p.Sub
-	}
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		if strings.Contains(w, "#(") || w == ";" || strings.HasSuffix(w, ";") && i > p.Sub {
-			if from < 0 || i < from {
-				from = i
-			}
-		}
-	}
-	if from < 1 {
-		return
-	}
-	for i := from; i < len(c.Args); i++ {
-		m.Mark(i, why)
-	}
-}
-
-func checkPager(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	const why = "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"
-	for _, a := range c.Assigns {
-		if strings.HasPrefix(a, "LESSOPEN=") || strings.HasPrefix(a, "LESSCLOSE=") || strings.HasPrefix(a, "MANPAGER=") || strings.HasPrefix(a, "PAGER=") {
-			mk := m.(*marks)
-			mk.all = true
-			mk.any = true
-			if mk.reason == "" {
-				mk.reason = why
-			}
-		}
-	}
-	if c.Name == "man" {
-		return // man-pager: -P/-H/--pager are options
-	}
-	end := slices.Index(c.Args, "--") // less -- +x names a file
-	for _, wd := range p.Words {
-		if wd.Name == "" && strings.HasPrefix(wd.Val, "+") && (end < 0 || wd.Arg < end) {
-			m.Mark(wd.Arg, why)
-		}
-	}
 }
 
 // pytestOptions are pytest's options, by the spec's names, that write,
@@ -504,23 +383,6 @@ func checkMakeVars(c *classify.Command, p classify.Parsed, m classify.Marker) {
 		}
 		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
 			m.Mark(wd.Arg, "make "+name+"= runs other programs")
-		}
-	}
-}
-
-// checkFindWrite marks find's -delete, -fprint* and -fls operators, read
-// with find's operator grammar: find . -name -delete names a file.
-func checkFindWrite(c *classify.Command, _ classify.Parsed, m classify.Marker) {
-	const why = "find -delete/-fprint/-fls deletes or writes files"
-	for _, wd := range c.Words().Words {
-		switch {
-		case wd.Name == "delete":
-			m.Mark(wd.Arg, why)
-		case wd.Role == classify.RoleWrite:
-			m.Mark(wd.Arg-1, why)
-			m.Mark(wd.Arg, why)
-		case wd.Role == classify.RoleUnknown && strings.HasPrefix(wd.Name, "fprint"):
-			m.Mark(wd.Arg, why)
 		}
 	}
 }
@@ -663,31 +525,6 @@ func otherRepository(v, dir, root string) bool {
 		project = dir
 	}
 	return abs != project && !strings.HasPrefix(abs, strings.TrimSuffix(project, "/")+"/")
-}
-
-// npmInstallSubs are the npm subcommands that install the packages their
-// operands name.
-var npmInstallSubs = []string{"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add", "update", "up", "upgrade", "udpate", "ci", "install-test", "it", "install-ci-test", "cit", "clean-install", "ic"}
-
-// checkNpmInstall marks a package named by a path outside the project
-// (npm install ~/x, ../other, file:/x, /tmp/x.tgz): npm runs its
-// lifecycle scripts. A package's name (left-pad, @scope/x, x@1, a git or
-// https URL) is the registry's, as under any npm * grant.
-func checkNpmInstall(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	if !slices.Contains(npmInstallSubs, p.SubName(c.Args)) {
-		return
-	}
-	for _, wd := range p.Operands() {
-		v := strings.TrimPrefix(wd.Val, "file:")
-		if i := strings.IndexByte(v, '@'); i > 0 && !strings.ContainsAny(v[:i], "/.~") {
-			continue // name@version
-		}
-		if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") || strings.HasPrefix(wd.Val, "file:") {
-			if otherRepository(v, c.Dir, m.(*marks).root) {
-				m.Mark(wd.Arg, "npm install DIR runs the install scripts of a package from outside the project")
-			}
-		}
-	}
 }
 
 // writesHere reports a command that writes files into its working directory

@@ -88,8 +88,19 @@ func allExecRules(t *testing.T) []execRule {
 	at := map[string]int{} // a rule two specs share (vi and nvim) is one row
 	for s, progs := range entryPrograms(t) {
 		for _, r := range s.Exec {
+			progs := progs
+			if r.Only != nil {
+				progs = slices.DeleteFunc(slices.Clone(progs), func(n string) bool { return !slices.Contains(r.Only, n) })
+				if len(progs) == 0 {
+					continue
+				}
+			}
 			if k, ok := at[r.ID]; ok {
-				out[k].Progs = append(out[k].Progs, progs...)
+				for _, n := range progs {
+					if !slices.Contains(out[k].Progs, n) {
+						out[k].Progs = append(out[k].Progs, n)
+					}
+				}
 				continue
 			}
 			at[r.ID] = len(out)
