@@ -102,6 +102,47 @@
 // on this machine (localhost:6379), and [MetadataHost] reads an address
 // in every spelling a client connects to (cloud-metadata).
 //
+// # One tool, one place
+//
+// Everything guard knows about one program is its entry: the [Spec] its
+// family file returns (argspec_files.go, _search, _archive, _vcs, _net,
+// _build, _shell, _admin). Besides the grammar and roles above, the entry
+// holds:
+//
+//   - [Spec.Exec], its exec-capable argument table: the options and
+//     operands that run another program, write elsewhere, set config that
+//     does, or print stored secrets ([ExecRule]: by the spec's option
+//     names, operand words, every word after a subcommand, or a Check
+//     that marks words through a [Marker]). grants lets no '*' cover a
+//     word a rule marks. A spec several programs share (cat's is more's,
+//     sudo's is npx's) names the programs a rule is for in
+//     [ExecRule.Only];
+//   - [Spec.ReadOnly], the uses the built-in read-only set allows (git
+//     status, git tag -l, sed -n 5p), and [Spec.Closed] when an option the
+//     spec does not type takes a use out of it;
+//   - [Spec.Effect], [Spec.EffectIf] and [Opt.Effect], what prints a
+//     secret; [Spec.Reaches], the subcommands that reach another machine;
+//     [Spec.Grant], the shape of grant guard suggests (git commit *);
+//     [Spec.Keeps], the project directory the program keeps for itself
+//     (.git); [Spec.RepoURLs], URL words that may be local repositories;
+//   - its exec payloads, the walker's handler for the option values and
+//     config the program runs as shell text (wrapGit in argspec_vcs.go;
+//     the wrapper table in wrappers.go dispatches to it), and its
+//     built-in asks in the family's rules file (rules_vcs.go).
+//
+// git is the model: argspec_vcs.go answers "what does guard do with
+// git?" whole, and grants names git nowhere. To add a tool, give it a
+// spec in its family file and its real option list in
+// testdata/options/TOOL.txt (TestSpecAudit, TestEntriesAudited); put
+// what makes a '*' unsafe in its Exec, with cases in grants' exec tests.
+// To add an option, type it in the spec (its role, its Effect) or list
+// it in Untyped; if it runs or writes something, name it in an Exec rule.
+// A Check or ReadOnly takes the typed words it is given and never parses
+// again (a spec that refers to ParseCommand through its own entry is an
+// initialization cycle). What grants still keeps per tool (risk grades,
+// suggestion shapes, the rest of the read-only set, make's and pytest's
+// rows) is listed in grants' onehome_test.go, a list that only shrinks.
+//
 // # Rules
 //
 // The hard denylist (rules.go, denyRules) and the built-in ask rules

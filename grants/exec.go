@@ -8,7 +8,10 @@ import (
 	"github.com/guard-dev/guard/classify"
 )
 
-// execRule is one entry of the exec-capable argument table: what, in the
+// execRule is one row of what remains here of the exec-capable argument
+// table; the rest is in each program's entry in classify
+// (classify.Spec.Exec, classify.ExecRule, the same fields but Progs).
+// What, in the
 // argument model's typed parse of a command (classify.Command.Words), makes
 // a '*' grant unsafe — an option that runs another program, writes
 // elsewhere or sets config that does, an operand that does the same. A
@@ -37,7 +40,11 @@ type execRule struct {
 	Reason string
 }
 
-// execTable is the exec-capable argument table.
+// execTable is the part of the exec-capable argument table that has not
+// moved into the programs' entries in classify: their checks parse a
+// value again with the program's own spec (make's MAKEFLAGS, python -m
+// pytest), which a spec's own Exec cannot do without an initialization
+// cycle. markCommand applies a program's entry first, then these rows.
 var execTable = []execRule{
 	{ID: "pytest-files", Progs: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
 		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
