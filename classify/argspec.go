@@ -225,6 +225,16 @@ const (
 	// GrantSub: the first word is a subcommand and the suggestion names
 	// it (git commit *, cargo build *).
 	GrantSub
+	// GrantTarget: the first word is a target and the suggestion names
+	// it and stops, since a further word is one more target (make all).
+	GrantTarget
+	// GrantPlain: the first word is an operand (a pattern, a file, a
+	// text), never kept (grep foo x.go → grep *).
+	GrantPlain
+	// GrantExact: the program changes the files it is given, wherever
+	// they are ("mv *" would cover mv ~/.bashrc /tmp): only the exact
+	// command is suggested.
+	GrantExact
 )
 
 // ExecRule is one entry of a program's exec-capable argument table

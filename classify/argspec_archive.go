@@ -67,7 +67,7 @@ var zipSpec = Spec{Exec: zipExec, First: RoleWrite, Operands: RoleRead, Opts: []
 	{Short: "rRjqvumdgyDX0123456789e@", Long: []string{"recurse-paths", "junk-paths", "quiet", "verbose", "move", "grow", "symlinks", "encrypt"}},
 }}
 
-var unzipSpec = Spec{First: RoleRead, Operands: RoleText, Opts: []Opt{
+var unzipSpec = Spec{Grant: GrantExact, First: RoleRead, Operands: RoleText, Opts: []Opt{
 	{Short: "d", Val: RoleWrite},
 	{Short: "P", Val: RoleSecret},
 	{Short: "x", Val: RolePattern},

@@ -99,7 +99,7 @@ var bazelCmdSpec = Spec{Operands: RoleText, Opts: []Opt{
 // and --input read a file; api -F/--field may upload one (key=@FILE):
 // untyped. grants' exec table judges gh config set, gh alias and gh
 // extension.
-var ghSpec = Spec{Exec: ghExec, Sub: ghSub, EffectIf: ghEffect, Opts: []Opt{
+var ghSpec = Spec{Grant: GrantSub, Exec: ghExec, Sub: ghSub, EffectIf: ghEffect, Opts: []Opt{
 	{Short: "R", Long: []string{"repo", "hostname"}, Val: RoleText},
 	{Long: []string{"help", "version"}},
 }}
@@ -141,7 +141,7 @@ var mvnSpec = Spec{OneDash: true, Operands: RoleText, Joined: []string{"D", "P",
 // -b/--build-file and -c/--settings-file name scripts it runs; -p works
 // in another directory; --scan uploads a build scan (untyped). -D and -P
 // join their value.
-var gradleSpec = Spec{Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
+var gradleSpec = Spec{Grant: GrantSub, Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
 	{Short: "Ibc", Long: []string{"init-script", "build-file", "settings-file"}, Val: RoleProgram},
 	{Short: "p", Long: []string{"project-dir"}, Val: RoleDir},
 	{Short: "g", Long: []string{"gradle-user-home", "project-cache-dir"}, Val: RoleDir},
@@ -156,7 +156,7 @@ var gradleSpec = Spec{Operands: RoleText, Untyped: []string{"scan", "no-scan"}, 
 // cmakeSpec: cmake configure (-S, -B, -D, -G), --build, --install and -E
 // (testdata/options/build.txt). -P and -C run CMake scripts, --toolchain
 // names one; --install --prefix and --graphviz write.
-var cmakeSpec = Spec{Operands: RoleText, Opts: []Opt{
+var cmakeSpec = Spec{Grant: GrantSub, Operands: RoleText, Opts: []Opt{
 	{Short: "PC", Long: []string{"toolchain"}, Val: RoleProgram},
 	{Long: []string{"prefix", "graphviz", "system-information", "profiling-output"}, Val: RoleWrite},
 	{Short: "SB", Long: []string{"build", "install", "open"}, Val: RoleDir},
@@ -170,7 +170,7 @@ var cmakeSpec = Spec{Operands: RoleText, Opts: []Opt{
 
 // eslintSpec: -c/--config, --plugin, --rulesdir, --parser and
 // --resolve-plugins-relative-to load code; -o and --cache-location write.
-var eslintSpec = Spec{Operands: RoleRead, Opts: []Opt{
+var eslintSpec = Spec{Grant: GrantPlain, Operands: RoleRead, Opts: []Opt{
 	{Short: "c", Long: []string{"config", "rulesdir", "plugin", "parser", "resolve-plugins-relative-to"}, Val: RoleProgram},
 	{Short: "o", Long: []string{"output-file", "cache-location"}, Val: RoleWrite},
 	{Long: []string{"ignore-path", "print-config"}, Val: RoleRead},
@@ -182,7 +182,7 @@ var eslintSpec = Spec{Operands: RoleRead, Opts: []Opt{
 }}
 
 // prettierSpec: --plugin loads code; -c is --check.
-var prettierSpec = Spec{Operands: RoleRead, Opts: []Opt{
+var prettierSpec = Spec{Grant: GrantPlain, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"plugin", "config", "ignore-path"}, Val: RoleProgram},
 	{Long: []string{"cache-location"}, Val: RoleWrite},
 	{Long: []string{"log-level", "parser", "print-width", "tab-width", "trailing-comma", "end-of-line", "arrow-parens", "prose-wrap",
@@ -214,7 +214,7 @@ var mypySpec = Spec{Operands: RoleRead, Negate: true, Untyped: []string{"install
 // preCommitSpec: pre-commit run|install|autoupdate…: -c/--config names
 // the hooks' config (the hooks run); try-repo fetches hooks and runs
 // them (grants' download-run).
-var preCommitSpec = Spec{Exec: runExec, Operands: RoleText, Opts: []Opt{
+var preCommitSpec = Spec{Grant: GrantSub, Exec: runExec, Operands: RoleText, Opts: []Opt{
 	{Short: "c", Long: []string{"config"}, Val: RoleRead},
 	{Short: "tso", Long: []string{"hook-type", "hook-stage", "from-ref", "to-ref", "source", "origin", "remote-branch", "remote-name", "commit-msg-filename",
 		"prepare-commit-message-source", "commit-object-name", "checkout-type", "is-squash-merge", "rewrite-command", "color", "repo", "jobs", "j"}, Val: RoleText},
@@ -228,7 +228,7 @@ var preCommitSpec = Spec{Exec: runExec, Operands: RoleText, Opts: []Opt{
 // tool run, nix run).
 var untypedSubSpec = Spec{Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
 
-var goSpec = Spec{Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
+var goSpec = Spec{Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
 func goSub(sub string) *Spec {
 	switch sub {
@@ -278,13 +278,13 @@ var goRunSpec = Spec{OneDash: true, InOrder: true, First: RoleRead, Operands: Ro
 
 var goEnvSpec = Spec{OneDash: true, Operands: RoleText, Opts: []Opt{{Long: []string{"w", "u", "json", "changed"}}}}
 
-var gofmtSpec = Spec{OneDash: true, Operands: RoleRead, Opts: []Opt{
+var gofmtSpec = Spec{Grant: GrantPlain, OneDash: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"w"}},
 	{Long: []string{"r", "cpuprofile"}, Val: RoleText},
 	{Long: []string{"l", "d", "e", "s"}},
 }}
 
-var makeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var makeSpec = Spec{Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
 	{Short: "f", Long: []string{"file", "makefile"}, Val: RoleProgram},
 	{Short: "E", Long: []string{"eval"}, Val: RoleScript},
@@ -365,7 +365,7 @@ var npmConfigSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal, EffectIf: npmEf
 
 // pnpmSpec: pnpm's -w is --workspace-root, a flag (npm's takes a
 // workspace): pnpm add -w PKG names the package PKG.
-var pnpmSpec = Spec{Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
+var pnpmSpec = Spec{Grant: GrantSub, Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
 
 var pnpmGlobal = append([]Opt{{Short: "w", Long: []string{"workspace-root"}}}, npmGlobal...)
 
@@ -387,7 +387,7 @@ var pnpmSubOpts = append(pnpmGlobal[:len(pnpmGlobal):len(pnpmGlobal)], npmFreshO
 // cargoSpec: cargo and its subcommands (cargo SUB --help;
 // testdata/options/cargo.txt). --path and --git name code cargo builds and
 // runs the build scripts of; --root and --target-dir are written.
-var cargoSpec = Spec{Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
+var cargoSpec = Spec{Grant: GrantSub, Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
 
 var cargoGlobal = []Opt{
 	{Short: "C", Val: RoleDir},
@@ -444,7 +444,7 @@ var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"cache-clear"}, Fresh: true},
 }}
 
-var dockerSpec = Spec{Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
+var dockerSpec = Spec{Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
 	{Short: "H", Long: []string{"host"}, Val: RoleURL},
 	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
 	{Long: []string{"config"}, Val: RoleDir},
@@ -641,7 +641,7 @@ var javaSpec = Spec{InOrder: true, OneDash: true, Operands: RoleText, First: Rol
 	{Long: []string{"version", "showversion", "help", "server", "client", "ea", "da"}},
 }}
 
-var pipSpec = Spec{Sub: pipSub}
+var pipSpec = Spec{Grant: GrantSub, Sub: pipSub}
 
 func pipSub(string) *Spec { return &pipSubSpec }
 

@@ -99,7 +99,7 @@ var readerSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: [
 	{Short: "c", Long: []string{"check"}},
 }}
 
-var headSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var headSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "c", Long: []string{"bytes"}, Val: RoleText},
 	{Short: "n", Long: []string{"lines"}, Val: RoleText},
 	{Short: "qvzfF", Long: []string{"quiet", "silent", "verbose", "zero-terminated", "follow", "retry"}},
@@ -128,7 +128,7 @@ func lessRoles(p *Parsed, args []string) {
 	}
 }
 
-var lessSpec = Spec{Exec: pagerExec, Operands: RoleRead, Opts: []Opt{
+var lessSpec = Spec{Grant: GrantPlain, Exec: pagerExec, Operands: RoleRead, Opts: []Opt{
 	{Short: "NnRrSsiIFXMmEeKfgGqQuUVwW", Long: []string{"LINE-NUMBERS", "RAW-CONTROL-CHARS", "chop-long-lines", "quit-if-one-screen", "no-init"}},
 	{Short: "o", Long: []string{"log-file"}, Val: RoleWrite},
 	{Short: "O", Long: []string{"LOG-FILE"}, Val: RoleWrite},
@@ -158,13 +158,13 @@ var dumpSpec = Spec{Operands: RoleRead, Last: RoleWrite, LastBy: []string{"r"}, 
 	{Short: "lscgonAjNtwSf", Long: []string{"len", "seek", "cols", "groupsize", "skip-bytes", "read-bytes", "address-radix", "format", "width", "strings", "endian"}, Val: RoleText},
 }}
 
-var cutSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var cutSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "bcdf", Long: []string{"bytes", "characters", "delimiter", "fields"}, Val: RoleText},
 	{Long: []string{"output-delimiter"}, Val: RoleText},
 	{Short: "nsz", Long: []string{"complement", "only-delimited", "zero-terminated"}},
 }}
 
-var sortSpec = Spec{Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var sortSpec = Spec{Grant: GrantPlain, Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "T", Long: []string{"temporary-directory"}, Val: RoleDir},
 	{Long: []string{"compress-program"}, Val: RoleProgram},
@@ -174,7 +174,7 @@ var sortSpec = Spec{Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Op
 	{Short: "bdfgiMhnRrVcCmsuz", Long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}},
 }}
 
-var uniqSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var uniqSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "cdDiuz", Long: []string{"count", "repeated", "all-repeated", "ignore-case", "unique", "zero-terminated", "group"}},
 	{Short: "fsw", Long: []string{"skip-fields", "skip-chars", "check-chars"}, Val: RoleText},
 }}
@@ -185,19 +185,19 @@ var diffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"from-file", "to-file"}, Val: RoleRead},
 }}
 
-var cmpSpec = Spec{Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
+var cmpSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
 	{Short: "l", Long: []string{"verbose"}},
 	{Short: "b", Long: []string{"print-bytes"}},
 	{Short: "s", Long: []string{"quiet", "silent"}},
 	{Short: "in", Long: []string{"ignore-initial", "bytes"}, Val: RoleText},
 }}
 
-var wcSpec = Spec{Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+var wcSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "cmlLw", Long: []string{"bytes", "chars", "lines", "max-line-length", "words", "total"}},
 	files0,
 }}
 
-var fileSpec = Spec{Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+var fileSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "C", Long: []string{"compile"}},
 	{Short: "m", Long: []string{"magic-file"}, Val: RoleRead},
 	{Short: "f", Long: []string{"files-from"}, Val: RoleRead},
@@ -209,7 +209,7 @@ var fileSpec = Spec{Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 // metaSpec: tools that look at names, never at contents.
 var metaSpec = Spec{Operands: RoleMeta, Opts: []Opt{files0, {Long: []string{"format", "printf", "time-style", "block-size", "ignore", "hide", "exclude", "threshold", "max-depth", "relative-to", "relative-base", "color", "sort", "time", "width", "quoting-style", "indicator-style", "tabsize"}, Val: RoleText}}}
 
-var treeSpec = Spec{Operands: RoleMeta, Opts: []Opt{
+var treeSpec = Spec{Grant: GrantPlain, Operands: RoleMeta, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
 	{Short: "LPIHT", Long: []string{"filelimit", "timefmt", "charset", "sort", "fromfile"}, Val: RoleText},
 	{Short: "R"},
@@ -233,7 +233,7 @@ var teeSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 	{Short: "aip", Long: []string{"append", "ignore-interrupts", "output-error"}},
 }}
 
-var cpSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
+var cpSpec = Spec{Grant: GrantExact, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
 
 var cpOpts = []Opt{
 	{Short: "t", Long: []string{"target-directory"}, Val: RoleWrite},
@@ -247,11 +247,11 @@ var cpOpts = []Opt{
 }
 
 // mvSpec: mv removes its sources too, so every operand is written.
-var mvSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: cpOpts}
+var mvSpec = Spec{Grant: GrantExact, Abbrev: true, Operands: RoleWrite, Opts: cpOpts}
 
 // lnSpec: ln TARGET… LINK: a link exposes its target under another name,
 // so the targets count as read.
-var lnSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
+var lnSpec = Spec{Grant: GrantExact, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
 
 var chmodSpec = Spec{Abbrev: true, First: RoleText, FirstBy: []string{"reference"}, Operands: RoleWrite, Opts: []Opt{
 	{Long: []string{"reference"}, Val: RoleMeta},
@@ -266,7 +266,7 @@ var hostnameSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "abdfiIsyAv", Long: []string{"alias", "boot", "domain", "fqdn", "long", "ip-address", "all-ip-addresses", "short", "yp", "nis", "verbose"}},
 }}
 
-var dateSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var dateSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "s", Long: []string{"set"}, Val: RoleText},
 	{Short: "d", Long: []string{"date"}, Val: RoleText},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
@@ -277,7 +277,7 @@ var dateSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 
 // psSpec: ps takes BSD letters without a dash (ps eww); the e letter
 // prints every process's environment. psEnv checks for it.
-var psSpec = Spec{Operands: RoleText, Opts: []Opt{
+var psSpec = Spec{Grant: GrantPlain, Operands: RoleText, Opts: []Opt{
 	{Short: "oOpqtuUgGCsk", Long: []string{"format", "pid", "ppid", "user", "group", "sort", "cols", "columns", "rows", "tty"}, Val: RoleText},
 	{Short: "AaefFlHjLmMTwxyZ", Long: []string{"forest", "headers", "no-headers", "help", "version"}},
 }}
@@ -355,7 +355,7 @@ var emacsSpec = Spec{Exec: emacsExec, OneDash: true, Operands: RoleUnknown, Opts
 
 // nanoSpec: nano's -o/--operatingdir and --rcfile point it elsewhere,
 // -Y/--syntax names a syntax; the rest only shape the editing.
-var nanoSpec = Spec{Operands: RoleUnknown, Untyped: []string{"rcfile", "operatingdir", "o", "speller", "s"}, Opts: []Opt{
+var nanoSpec = Spec{Grant: GrantPlain, Operands: RoleUnknown, Untyped: []string{"rcfile", "operatingdir", "o", "speller", "s"}, Opts: []Opt{
 	{Short: "TYrQ", Long: []string{"tabsize", "syntax", "fill", "quotestr", "guidestripe", "wordchars", "W", "punct", "brackets"}, Val: RoleText},
 	{Short: "ABCDEFGHIJKLMNOPRSUVWZabcdefghijklmnpqtuvwxyz%_0!", Long: []string{"help", "version", "view", "restricted", "nohelp", "linenumbers", "mouse", "smooth", "softwrap", "autoindent", "tabstospaces",
 		"nowrap", "ignorercfiles", "backup", "constantshow", "indicator", "minibar", "zap", "afterends", "atblanks", "breaklonglines", "boldtext",

@@ -57,7 +57,7 @@ func netSpec(name string) *Spec {
 // --unix-socket and --abstract-unix-socket reach a local socket (the
 // Docker API is one), --engine loads an OpenSSL engine, and the proxies
 // and DNS-over-HTTPS servers not typed as hosts yet.
-var curlSpec = Spec{Exec: curlExec, Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
+var curlSpec = Spec{Grant: GrantPlain, Exec: curlExec, Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
@@ -141,14 +141,14 @@ var sshSpec = Spec{Exec: sshExec, InOrder: true, First: RoleText, Operands: Role
 	{Short: "46AaCfGgKkMNnqsTtVvXxYy"},
 }}
 
-var scpSpec = Spec{Exec: scpExec, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var scpSpec = Spec{Grant: GrantExact, Exec: scpExec, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SD", Val: RoleProgram},
 	{Short: "olcJPX", Val: RoleText},
 	{Short: "346ABCOpqRrTvs"}, // -s: use the SFTP protocol
 }}
 
-var rsyncSpec = Spec{Exec: rsyncExec, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var rsyncSpec = Spec{Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "e", Long: []string{"rsh", "rsync-path"}, Val: RoleProgram},
 	{Long: []string{"exclude-from", "include-from", "files-from", "password-file"}, Val: RoleRead},
 	{Long: []string{"log-file", "write-batch", "only-write-batch", "backup-dir", "partial-dir"}, Val: RoleWrite},
@@ -301,7 +301,7 @@ var opsSpec = Spec{Operands: RoleUnknown, EffectIf: opsEffect, Opts: []Opt{
 // dash; testdata/options/terraform.txt). -plugin-dir loads provider
 // binaries from a directory, -from-module fetches a module (untyped);
 // -out, -state-out, -backup and -generate-config-out write.
-var terraformSpec = Spec{OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Opts: []Opt{
+var terraformSpec = Spec{Grant: GrantSub, OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Opts: []Opt{
 	{Long: []string{"chdir"}, Val: RoleDir},
 	{Long: []string{"help", "version", "h", "v"}},
 }}

@@ -41,7 +41,7 @@ var grepSpec = Spec{Abbrev: true, First: RolePattern, FirstBy: []string{"regexp"
 		{Short: "EFGPivwxyUzZabhHnoTIuV0123456789", Long: []string{"extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "ignore-case", "no-ignore-case", "invert-match", "word-regexp", "line-regexp", "text", "byte-offset", "no-filename", "with-filename", "line-number", "only-matching", "initial-tab", "null", "null-data", "line-buffered", "binary"}},
 	}}
 
-var rgSpec = Spec{Exec: rgExec, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
+var rgSpec = Spec{Grant: GrantPlain, Exec: rgExec, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
 	MetaIf: []string{"count", "count-matches", "files-with-matches", "files-without-match", "quiet", "files"}, Opts: []Opt{
 		{Short: "e", Long: []string{"regexp"}, Val: RolePattern},
 		{Short: "f", Long: []string{"file"}, Val: RoleRead},
@@ -59,7 +59,7 @@ var rgSpec = Spec{Exec: rgExec, First: RolePattern, FirstBy: []string{"regexp", 
 		{Short: "uLHhNiIsSvwxFPUaobnp0.", Long: []string{"hidden", "no-ignore", "unrestricted", "follow", "with-filename", "no-filename", "ignore-case", "smart-case", "case-sensitive", "invert-match", "word-regexp", "line-regexp", "fixed-strings", "pcre2", "multiline", "text", "only-matching", "byte-offset", "line-number", "pretty", "null", "json", "vimgrep", "no-heading", "heading", "no-messages", "trim", "stats", "debug"}},
 	}}
 
-var agSpec = Spec{First: RolePattern, Operands: RoleRead, MetaIf: []string{"count", "files-with-matches", "files-without-matches"}, Opts: []Opt{
+var agSpec = Spec{Grant: GrantPlain, First: RolePattern, Operands: RoleRead, MetaIf: []string{"count", "files-with-matches", "files-without-matches"}, Opts: []Opt{
 	{Short: "c", Long: []string{"count"}},
 	{Short: "l", Long: []string{"files-with-matches"}},
 	{Short: "L", Long: []string{"files-without-matches"}},

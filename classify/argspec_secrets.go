@@ -33,7 +33,7 @@ func secretsSpec(name string) *Spec {
 }
 
 // printenvSpec: printenv [NAME…]: alone it prints every variable.
-var printenvSpec = Spec{Operands: RoleText, EffectIf: envEffect, Opts: []Opt{
+var printenvSpec = Spec{Grant: GrantPlain, Operands: RoleText, EffectIf: envEffect, Opts: []Opt{
 	{Short: "0", Long: []string{"null", "help", "version"}},
 }}
 

