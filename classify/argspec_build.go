@@ -278,7 +278,7 @@ var goRunSpec = Spec{OneDash: true, InOrder: true, First: RoleRead, Operands: Ro
 
 var goEnvSpec = Spec{OneDash: true, Operands: RoleText, Opts: []Opt{{Long: []string{"w", "u", "json", "changed"}}}}
 
-var gofmtSpec = Spec{Grant: GrantPlain, OneDash: true, Operands: RoleRead, Opts: []Opt{
+var gofmtSpec = Spec{ReadOnly: gofmtReadOnly, Grant: GrantPlain, OneDash: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"w"}},
 	{Long: []string{"r", "cpuprofile"}, Val: RoleText},
 	{Long: []string{"l", "d", "e", "s"}},
@@ -845,4 +845,9 @@ var npmExec = []ExecRule{
 		Reason: "npm --script-shell/--node-options runs scripts through another program"},
 	{ID: "npm-exec", Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
 		Reason: "npm exec/npx runs a package's program"},
+}
+
+// gofmtReadOnly: gofmt -l/-d prints; -w rewrites the files.
+func gofmtReadOnly(_ *Command, p Parsed) bool {
+	return !p.Has("w")
 }

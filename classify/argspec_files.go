@@ -99,7 +99,7 @@ var readerSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: [
 	{Short: "c", Long: []string{"check"}},
 }}
 
-var headSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var headSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "c", Long: []string{"bytes"}, Val: RoleText},
 	{Short: "n", Long: []string{"lines"}, Val: RoleText},
 	{Short: "qvzfF", Long: []string{"quiet", "silent", "verbose", "zero-terminated", "follow", "retry"}},
@@ -145,7 +145,7 @@ var lessSpec = Spec{Grant: GrantPlain, Exec: pagerExec, Operands: RoleRead, Opts
 	{Short: "j", Long: []string{"jump-target"}, Val: RoleText},
 }}
 
-var base64Spec = Spec{Exec: base64Exec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var base64Spec = Spec{ReadOnly: AnyUse, Exec: base64Exec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "diD", Long: []string{"decode", "ignore-garbage"}},
 	{Short: "w", Long: []string{"wrap"}, Val: RoleText},
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
@@ -158,13 +158,13 @@ var dumpSpec = Spec{Operands: RoleRead, Last: RoleWrite, LastBy: []string{"r"}, 
 	{Short: "lscgonAjNtwSf", Long: []string{"len", "seek", "cols", "groupsize", "skip-bytes", "read-bytes", "address-radix", "format", "width", "strings", "endian"}, Val: RoleText},
 }}
 
-var cutSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var cutSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "bcdf", Long: []string{"bytes", "characters", "delimiter", "fields"}, Val: RoleText},
 	{Long: []string{"output-delimiter"}, Val: RoleText},
 	{Short: "nsz", Long: []string{"complement", "only-delimited", "zero-terminated"}},
 }}
 
-var sortSpec = Spec{Grant: GrantPlain, Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var sortSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "T", Long: []string{"temporary-directory"}, Val: RoleDir},
 	{Long: []string{"compress-program"}, Val: RoleProgram},
@@ -174,7 +174,7 @@ var sortSpec = Spec{Grant: GrantPlain, Exec: sortExec, Abbrev: true, Operands: R
 	{Short: "bdfgiMhnRrVcCmsuz", Long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}},
 }}
 
-var uniqSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var uniqSpec = Spec{ReadOnly: uniqReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "cdDiuz", Long: []string{"count", "repeated", "all-repeated", "ignore-case", "unique", "zero-terminated", "group"}},
 	{Short: "fsw", Long: []string{"skip-fields", "skip-chars", "check-chars"}, Val: RoleText},
 }}
@@ -185,19 +185,19 @@ var diffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"from-file", "to-file"}, Val: RoleRead},
 }}
 
-var cmpSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
+var cmpSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
 	{Short: "l", Long: []string{"verbose"}},
 	{Short: "b", Long: []string{"print-bytes"}},
 	{Short: "s", Long: []string{"quiet", "silent"}},
 	{Short: "in", Long: []string{"ignore-initial", "bytes"}, Val: RoleText},
 }}
 
-var wcSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+var wcSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "cmlLw", Long: []string{"bytes", "chars", "lines", "max-line-length", "words", "total"}},
 	files0,
 }}
 
-var fileSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+var fileSpec = Spec{ReadOnly: fileReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "C", Long: []string{"compile"}},
 	{Short: "m", Long: []string{"magic-file"}, Val: RoleRead},
 	{Short: "f", Long: []string{"files-from"}, Val: RoleRead},
@@ -209,7 +209,7 @@ var fileSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: [
 // metaSpec: tools that look at names, never at contents.
 var metaSpec = Spec{Operands: RoleMeta, Opts: []Opt{files0, {Long: []string{"format", "printf", "time-style", "block-size", "ignore", "hide", "exclude", "threshold", "max-depth", "relative-to", "relative-base", "color", "sort", "time", "width", "quoting-style", "indicator-style", "tabsize"}, Val: RoleText}}}
 
-var treeSpec = Spec{Grant: GrantPlain, Operands: RoleMeta, Opts: []Opt{
+var treeSpec = Spec{ReadOnly: treeReadOnly, Grant: GrantPlain, Operands: RoleMeta, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
 	{Short: "LPIHT", Long: []string{"filelimit", "timefmt", "charset", "sort", "fromfile"}, Val: RoleText},
 	{Short: "R"},
@@ -261,12 +261,12 @@ var chmodSpec = Spec{Abbrev: true, First: RoleText, FirstBy: []string{"reference
 
 var textSpec = Spec{Operands: RoleText}
 
-var hostnameSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var hostnameSpec = Spec{ReadOnly: hostnameReadOnly, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "F", Long: []string{"file"}, Val: RoleRead},
 	{Short: "abdfiIsyAv", Long: []string{"alias", "boot", "domain", "fqdn", "long", "ip-address", "all-ip-addresses", "short", "yp", "nis", "verbose"}},
 }}
 
-var dateSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var dateSpec = Spec{ReadOnly: dateReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "s", Long: []string{"set"}, Val: RoleText},
 	{Short: "d", Long: []string{"date"}, Val: RoleText},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
@@ -277,7 +277,7 @@ var dateSpec = Spec{Grant: GrantPlain, Abbrev: true, Operands: RoleText, Opts: [
 
 // psSpec: ps takes BSD letters without a dash (ps eww); the e letter
 // prints every process's environment. psEnv checks for it.
-var psSpec = Spec{Grant: GrantPlain, Operands: RoleText, Opts: []Opt{
+var psSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Operands: RoleText, Opts: []Opt{
 	{Short: "oOpqtuUgGCsk", Long: []string{"format", "pid", "ppid", "user", "group", "sort", "cols", "columns", "rows", "tty"}, Val: RoleText},
 	{Short: "AaefFlHjLmMTwxyZ", Long: []string{"forest", "headers", "no-headers", "help", "version"}},
 }}
@@ -695,4 +695,60 @@ var pagerExec = []ExecRule{
 		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
 	{ID: "man-pager", Only: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
 		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
+}
+
+// dateReadOnly: date that only prints: no -s/--set (or an abbreviation
+// the spec resolves), and no MMDDhhmm operand, which sets the clock too;
+// +FORMAT operands print.
+func dateReadOnly(_ *Command, p Parsed) bool {
+	return typedOnly(p, []string{"set", "s"}, func(wd Word) bool { return strings.HasPrefix(wd.Val, "+") })
+}
+
+// fileReadOnly: file without -C/--compile, which writes a magic file.
+func fileReadOnly(_ *Command, p Parsed) bool {
+	return typedOnly(p, []string{"compile", "C"}, func(Word) bool { return true })
+}
+
+// typedOnly reports a command whose typed words hold none of the options
+// bad (by the spec's name; an option the spec cannot type fails closed
+// when it could be one), and whose operands all pass operand.
+func typedOnly(p Parsed, bad []string, operand func(Word) bool) bool {
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "":
+			if !operand(wd) {
+				return false
+			}
+		case slices.Contains(bad, wd.Name), Unresolved(wd, bad...):
+			return false
+		}
+	}
+	return true
+}
+
+// treeReadOnly: tree -o FILE writes its listing to FILE.
+func treeReadOnly(c *Command, _ Parsed) bool {
+	for _, w := range c.Args[1:] {
+		if w == "-o" || strings.HasPrefix(w, "-o") && len(w) > 2 && !strings.HasPrefix(w, "--") || w == "-H" || w == "-R" {
+			return false // -o writes the listing; -R with -H writes 00Tree.html files
+		}
+	}
+	return true
+}
+
+// uniqReadOnly: uniq [OPTION]… [INPUT [OUTPUT]] writes OUTPUT when given.
+func uniqReadOnly(c *Command, _ Parsed) bool {
+	operands := 0
+	for _, w := range c.Args[1:] {
+		if w == "-" || !strings.HasPrefix(w, "-") {
+			operands++
+		}
+	}
+	return operands <= 1
+}
+
+// hostnameReadOnly: hostname alone prints the name; with an operand or -F FILE
+// it sets it.
+func hostnameReadOnly(_ *Command, p Parsed) bool {
+	return len(p.Operands()) == 0 && !p.Has("file")
 }

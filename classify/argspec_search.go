@@ -41,7 +41,7 @@ var grepSpec = Spec{Abbrev: true, First: RolePattern, FirstBy: []string{"regexp"
 		{Short: "EFGPivwxyUzZabhHnoTIuV0123456789", Long: []string{"extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "ignore-case", "no-ignore-case", "invert-match", "word-regexp", "line-regexp", "text", "byte-offset", "no-filename", "with-filename", "line-number", "only-matching", "initial-tab", "null", "null-data", "line-buffered", "binary"}},
 	}}
 
-var rgSpec = Spec{Grant: GrantPlain, Exec: rgExec, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
+var rgSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Exec: rgExec, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
 	MetaIf: []string{"count", "count-matches", "files-with-matches", "files-without-match", "quiet", "files"}, Opts: []Opt{
 		{Short: "e", Long: []string{"regexp"}, Val: RolePattern},
 		{Short: "f", Long: []string{"file"}, Val: RoleRead},

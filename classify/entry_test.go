@@ -66,6 +66,8 @@ var notYetAudited = []string{
 	// what they run, every word after them sensitive
 	"busybox", "bunx", "chroot", "expect", "firejail", "ltrace", "nix", "nix-shell", "npx", "nsenter", "parallel", "pip-run",
 	"pipx", "pnpx", "script", "strace", "tmux", "unbuffer", "unshare", "uv", "uvx", "valgrind", "xargs",
+	// read-only tools: their uses that only read are in their entries
+	"cmp", "cut", "date", "file", "gofmt", "head", "hostname", "printenv", "ps", "tree", "uniq", "wc",
 	// single tools
 	"awk", "base64", "docker-compose", "emacs", "gdb", "gh", "nvim", "rg", "rsync", "scp", "sftp", "sort", "vi", "zip",
 }

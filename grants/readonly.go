@@ -1,7 +1,6 @@
 package grants
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/guard-dev/guard/classify"
@@ -17,36 +16,22 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		return specReadOnly, true // the program's own entry says (git status)
 	}
 	switch name {
-	case "cd", "pushd", "popd", "pwd", "ls", "cat", "head", "tail",
-		"wc", "grep", "rg", "echo", "printf", "stat", "which", "type",
-		"du", "df", "uname", "id", "whoami", "diff", "cmp",
-		"true", "false", "test", "[", "find", "sort",
+	case "cd", "pushd", "popd", "pwd", "ls", "cat",
+		"grep", "echo", "printf", "stat", "which", "type",
+		"du", "df", "uname", "id", "whoami", "diff",
+		"true", "false", "test", "[", "find",
 		// Harmless builtins and text filters that read stdin or name files
 		// only to read them: agents use them all day.
 		"exit", ":", "sleep", "basename", "dirname", "realpath",
-		"readlink", "nproc", "tr", "cut", "nl", "tac", "rev",
+		"readlink", "nproc", "tr", "nl", "tac", "rev",
 		"seq", "md5sum", "sha1sum", "sha256sum", "comm", "paste",
 		"column",
 		// looking at the machine and at files, writing nothing
-		"ps", "pgrep", "lsof", "ss", "netstat", "free", "uptime",
-		"whereis", "jq", "readelf", "nm", "zcat", "base64", "sha512sum":
+		"pgrep", "lsof", "ss", "netstat", "free", "uptime",
+		"whereis", "jq", "readelf", "nm", "zcat", "sha512sum":
 		return nil, true
-	case "gofmt":
-		return gofmtReadOnly, true
-	case "date":
-		return dateReadOnly, true
-	case "file":
-		return fileReadOnly, true
-	case "tree":
-		return treeReadOnly, true
-	case "uniq":
-		return uniqReadOnly, true
-	case "hostname":
-		return noOperands, true
 	case "guard", "guard-cli":
 		return guardReadOnly, true
-	case "printenv":
-		return printenvReadOnly, true
 	case "kill":
 		return killList, true
 	case "od", "strings", "fold", "hexdump":
@@ -73,47 +58,6 @@ func specReadOnly(c *classify.Command) bool {
 	return classify.SpecFor(c.Args[0]).ReadOnly(c, c.Words())
 }
 
-// noOperands: hostname alone prints the name; with an operand or -F FILE
-// it sets it.
-func noOperands(c *classify.Command) bool {
-	p := c.Words()
-	return len(p.Operands()) == 0 && !p.Has("file")
-}
-
-// printenvReadOnly: printenv NAME… prints those variables; read-only when
-// none of the names could hold a secret (printenv HOME, printenv GOPATH).
-// printenv alone prints them all (envDump).
-func printenvReadOnly(c *classify.Command) bool {
-	if len(c.Args) < 2 {
-		return false
-	}
-	for _, a := range c.Args[1:] {
-		if a == "-0" || a == "--null" {
-			continue
-		}
-		if !plainVarName(a) || secretVarName(a) {
-			return false
-		}
-	}
-	return true
-}
-
-func plainVarName(n string) bool {
-	if n == "" || n[0] >= '0' && n[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		b := n[i]
-		if !(b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// secretVarName reports a variable name that may hold a secret.
-func secretVarName(n string) bool { return classify.MaySecretName(n) }
-
 // killList: kill -l [N] and kill -L list the signals' names.
 func killList(c *classify.Command) bool {
 	a := c.Args[1:]
@@ -126,11 +70,6 @@ func killList(c *classify.Command) bool {
 		}
 	}
 	return true
-}
-
-// gofmtReadOnly: gofmt -l/-d prints; -w rewrites the files.
-func gofmtReadOnly(c *classify.Command) bool {
-	return !c.Words().Has("w")
 }
 
 // commandLookup: command -v/-V NAME only looks the name up.
@@ -174,27 +113,6 @@ func versionOnly(c *classify.Command) bool {
 		}
 	}
 	return false
-}
-
-// treeReadOnly: tree -o FILE writes its listing to FILE.
-func treeReadOnly(c *classify.Command) bool {
-	for _, w := range c.Args[1:] {
-		if w == "-o" || strings.HasPrefix(w, "-o") && len(w) > 2 && !strings.HasPrefix(w, "--") || w == "-H" || w == "-R" {
-			return false // -o writes the listing; -R with -H writes 00Tree.html files
-		}
-	}
-	return true
-}
-
-// uniqReadOnly: uniq [OPTION]… [INPUT [OUTPUT]] writes OUTPUT when given.
-func uniqReadOnly(c *classify.Command) bool {
-	operands := 0
-	for _, w := range c.Args[1:] {
-		if w == "-" || !strings.HasPrefix(w, "-") {
-			operands++
-		}
-	}
-	return operands <= 1
 }
 
 // readOnly reports whether c is in the built-in read-only set, and if it is
@@ -288,36 +206,6 @@ func envDump(c *classify.Command) bool {
 		return len(c.Inner) == 0 && (c.InnerStart == 0 || c.InnerStart >= len(c.Args)) && c.Wrap != classify.WrapShell
 	}
 	return false
-}
-
-// dateReadOnly: date that only prints: no -s/--set (or an abbreviation
-// the spec resolves), and no MMDDhhmm operand, which sets the clock too;
-// +FORMAT operands print.
-func dateReadOnly(c *classify.Command) bool {
-	return typedOnly(c, []string{"set", "s"}, func(wd classify.Word) bool { return strings.HasPrefix(wd.Val, "+") })
-}
-
-// fileReadOnly: file without -C/--compile, which writes a magic file.
-func fileReadOnly(c *classify.Command) bool {
-	return typedOnly(c, []string{"compile", "C"}, func(classify.Word) bool { return true })
-}
-
-// typedOnly reports a command whose typed words hold none of the options
-// bad (by the spec's name; an option the spec cannot type fails closed
-// when it could be one), and whose operands all pass operand.
-func typedOnly(c *classify.Command, bad []string, operand func(classify.Word) bool) bool {
-	p := c.Words()
-	for _, wd := range p.Words {
-		switch {
-		case wd.Name == "":
-			if !operand(wd) {
-				return false
-			}
-		case slices.Contains(bad, wd.Name), classify.Unresolved(wd, bad...):
-			return false
-		}
-	}
-	return true
 }
 
 // readsNamedFiles print the contents of the files they are given.
