@@ -752,3 +752,126 @@ func uniqReadOnly(c *Command, _ Parsed) bool {
 func hostnameReadOnly(_ *Command, p Parsed) bool {
 	return len(p.Operands()) == 0 && !p.Has("file")
 }
+
+// sedScripts returns sed's script texts: each -e/--expression value, or
+// the first operand when there is none.
+func sedScripts(fs []field) []field {
+	var out []field
+	first := -1
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		switch {
+		case (a == "-e" || a == "--expression") && i+1 < len(fs):
+			out = append(out, fs[i+1])
+			i++
+		case strings.HasPrefix(a, "--expression="):
+			f := fs[i]
+			f.val = strings.TrimPrefix(a, "--expression=")
+			out = append(out, f)
+		case a == "-f" || a == "--file" || a == "-l" || a == "--line-length":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if len(out) == 0 && first > 0 {
+		out = append(out, fs[first])
+	}
+	return out
+}
+
+// wrapSed: sed's e command runs a shell command (e CMD), or the pattern
+// space itself (e alone, s///e): judged as a script, or as code fed from
+// stdin.
+func (w *walker) wrapSed(c int, fs []field) {
+	for _, sc := range sedScripts(fs) {
+		if sc.dyn {
+			continue
+		}
+		for _, cmd := range strings.FieldsFunc(sc.val, func(r rune) bool { return r == ';' || r == '\n' }) {
+			cmd = strings.TrimSpace(cmd)
+			// an address may come first: 1e, /x/e, $e
+			k := strings.IndexFunc(cmd, func(r rune) bool { return r == 'e' })
+			if k < 0 || strings.HasPrefix(cmd, "s") || strings.HasPrefix(cmd, "y") {
+				if strings.HasPrefix(cmd, "s") && strings.ContainsRune(sedSubstFlags(cmd), 'e') {
+					w.info[c].readStdin = true // s///e runs the result
+					w.a.Commands[c].Opaque = true
+				}
+				continue
+			}
+			addr := cmd[:k]
+			if strings.Trim(addr, "0123456789,$/^.*[]!~ ") != "" && !strings.HasPrefix(addr, "/") {
+				continue
+			}
+			arg := strings.TrimSpace(cmd[k+1:])
+			if arg == "" {
+				w.info[c].readStdin = true // e alone runs the pattern space
+				w.a.Commands[c].Opaque = true
+				continue
+			}
+			w.nested(c, arg, "sed e", false)
+		}
+	}
+}
+
+// sedSubstFlags returns the flags of a sed s command (s/a/b/ge → "ge"):
+// what follows the third unescaped delimiter.
+func sedSubstFlags(cmd string) string {
+	if len(cmd) < 2 {
+		return ""
+	}
+	delim := cmd[1]
+	n := 0
+	for i := 2; i < len(cmd); i++ {
+		switch cmd[i] {
+		case '\\':
+			i++
+		case delim:
+			n++
+			if n == 2 {
+				return cmd[i+1:]
+			}
+		}
+	}
+	return ""
+}
+
+// wrapAwk: system("…") and print | "…" run their string through the
+// shell; system($0) runs what arrives on stdin.
+func (w *walker) wrapAwk(c int, fs []field) {
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		if a == "-f" || a == "-v" || a == "-F" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") || fs[i].dyn {
+			continue
+		}
+		prog := a
+		for _, kw := range []string{"system(", "| \"", "|\""} {
+			for rest := prog; ; {
+				k := strings.Index(rest, kw)
+				if k < 0 {
+					break
+				}
+				rest = rest[k+len(kw):]
+				arg := strings.TrimSpace(rest)
+				if strings.HasPrefix(arg, "\"") || strings.HasSuffix(kw, "\"") {
+					arg = strings.TrimPrefix(arg, "\"")
+					if e := strings.IndexByte(arg, '"'); e >= 0 {
+						w.nested(c, arg[:e], "awk "+strings.TrimSuffix(kw, "(\""), false)
+					}
+				} else {
+					// system($0), system(x): a command built at run time
+					w.info[c].readStdin = true
+					w.a.Commands[c].Opaque = true
+				}
+			}
+		}
+		break // the program is the first operand
+	}
+}

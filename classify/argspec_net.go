@@ -423,3 +423,25 @@ var kubeExec = []ExecRule{
 	{ID: "kubectl-elsewhere", Only: []string{"kubectl", "oc", "helm"}, Opts: []string{"s", "server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"},
 		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
 }
+
+// sshConfigCommands returns the command lines ssh -o KEY=VALUE options
+// run (ProxyCommand, LocalCommand, KnownHostsCommand, RemoteCommand).
+func sshConfigCommands(p *Parsed) []string {
+	var out []string
+	for _, wd := range p.Words {
+		if wd.Name != "o" {
+			continue
+		}
+		k, v, ok := strings.Cut(strings.TrimSpace(wd.Val), "=")
+		if !ok {
+			k, v, ok = strings.Cut(strings.TrimSpace(wd.Val), " ")
+		}
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
+			if ok {
+				out = append(out, strings.TrimSpace(v))
+			}
+		}
+	}
+	return out
+}

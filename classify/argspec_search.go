@@ -120,3 +120,120 @@ var findExec = []ExecRule{
 	{ID: "find-write", Only: []string{"find"}, Check: checkFindWrite,
 		Reason: "find -delete/-fprint/-fls deletes or writes files"},
 }
+
+// findArgs says how many words each find primary takes after it.
+func findArgs(primary string) int {
+	switch primary {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
+		"-regex", "-iregex", "-regextype", "-type", "-xtype", "-user", "-group",
+		"-perm", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime",
+		"-cmin", "-newer", "-anewer", "-cnewer", "-maxdepth", "-mindepth",
+		"-links", "-inum", "-samefile", "-uid", "-gid", "-fstype",
+		"-printf", "-fprint", "-fprint0", "-fls", "-lname",
+		"-ilname", "-used", "-context", "-files0-from", "-newerXY":
+		return 1
+	case "-fprintf":
+		return 2
+	}
+	return 0
+}
+
+// findParse splits a find command into its starting points and its
+// expression, and reports the -exec-style actions and -delete.
+type findInfo struct {
+	roots    []field
+	delete   bool
+	execs    [][]field
+	filtered bool // tests like -name or -mtime choose what the actions touch
+}
+
+func parseFind(fs []field) findInfo {
+	var fi findInfo
+	i := 1
+	for i < len(fs) {
+		a := fs[i].val
+		if a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O") {
+			i++
+			continue
+		}
+		if a == "-D" {
+			i += 2
+			continue
+		}
+		break
+	}
+	for i < len(fs) {
+		a := fs[i].val
+		if !fs[i].dyn && (strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")") && a != "-" {
+			break
+		}
+		fi.roots = append(fi.roots, fs[i])
+		i++
+	}
+	for i < len(fs) {
+		a := fs[i].val
+		switch {
+		case a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir":
+			j := i + 1
+			var cmd []field
+			for ; j < len(fs); j++ {
+				if fs[j].val == ";" || (fs[j].val == "+" && j > i+1 && fs[j-1].val == "{}") {
+					break
+				}
+				cmd = append(cmd, fs[j])
+			}
+			fi.execs = append(fi.execs, cmd)
+			i = j + 1
+		case a == "-delete":
+			fi.delete = true
+			i++
+		case strings.HasPrefix(a, "-newer") && len(a) == 8:
+			i += 2
+		default:
+			if findArgs(a) > 0 && a != "-maxdepth" && a != "-mindepth" {
+				fi.filtered = true
+			}
+			if a == "-empty" || a == "-executable" || a == "-readable" || a == "-writable" {
+				fi.filtered = true
+			}
+			i += 1 + findArgs(a)
+		}
+	}
+	return fi
+}
+
+// wrapFind: each -exec/-execdir/-ok/-okdir runs a command with the names
+// found; guard judges it with {} standing for the starting point.
+func (w *walker) wrapFind(c int, fs []field) {
+	fi := parseFind(fs)
+	root := field{val: ".", pat: "."}
+	if len(fi.roots) > 0 {
+		root = fi.roots[0]
+	}
+	for _, cmd := range fi.execs {
+		if len(cmd) == 0 {
+			continue
+		}
+		inner := make([]field, len(cmd))
+		for i, f := range cmd {
+			if f.val == "{}" {
+				// {} stays as written; for path rules it stands for
+				// the starting point (find / -exec rm -rf {} ;).
+				f.pat, f.dyn, f.home = root.pat, root.dyn, root.home
+			}
+			inner[i] = f
+		}
+		if idx := w.generated(c, 0, inner, "find -exec"); idx >= 0 {
+			w.info[idx].fromFind = !fi.filtered // every file, recursively
+		}
+	}
+	if len(fi.execs) > 0 {
+		// InnerStart points at the first action's command.
+		for i, f := range fs {
+			if f.val == "-exec" || f.val == "-execdir" || f.val == "-ok" || f.val == "-okdir" {
+				w.a.Commands[c].InnerStart = i + 1
+				break
+			}
+		}
+	}
+}

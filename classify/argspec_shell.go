@@ -212,3 +212,41 @@ var runExec = []ExecRule{
 	{ID: "runs-program", Only: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
 		Reason: "strace/ltrace/expect/script/busybox/npx runs another program"},
 }
+
+// wrapTmux: tmux new[-session]/new-window/split-window/respawn-pane … 'CMD'
+// runs its last argument through the shell.
+func (w *walker) wrapTmux(c int, fs []field) {
+	_, v := verb(fs, "-L", "-S", "-f", "-c")
+	switch v {
+	case "new", "new-session", "neww", "new-window", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "send-keys", "send", "display-popup", "popup":
+	default:
+		return
+	}
+	i, _ := verb(fs, "-L", "-S", "-f", "-c")
+	// the verb's own options, then the command (its words joined)
+	start, ok := skipOptions(fs, i+1, grammar{argShort: "sntcxyeFflpLTb"})
+	if !ok || start >= len(fs) {
+		return
+	}
+	parts := make([]string, 0, len(fs)-start)
+	dyn := false
+	for _, f := range fs[start:] {
+		parts = append(parts, f.val)
+		dyn = dyn || f.dyn
+	}
+	w.a.Commands[c].Wrap = WrapShell
+	w.a.Commands[c].InnerStart = start
+	w.shellText(c, field{val: strings.Join(parts, " "), dyn: dyn}, "tmux "+v)
+}
+
+// wrapNixShell: nix-shell … --run CMD | --command CMD
+func (w *walker) wrapNixShell(c int, fs []field) {
+	for i := 1; i+1 < len(fs); i++ {
+		if fs[i].val == "--run" || fs[i].val == "--command" {
+			w.a.Commands[c].Wrap = WrapShell
+			w.a.Commands[c].InnerStart = i + 1
+			w.shellText(c, fs[i+1], "nix-shell --run")
+			return
+		}
+	}
+}
