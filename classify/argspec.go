@@ -196,6 +196,15 @@ type Spec struct {
 	// Reaches lists the subcommands that fetch from or send to another
 	// machine (git fetch, git push): their risk is high.
 	Reaches []string
+	// Network: every use of the program reaches another machine (curl,
+	// ssh, gh): its risk is high.
+	Network bool
+	// Installs lists the subcommands that install packages (npm install,
+	// cargo add): they fetch, and run the packages' scripts.
+	Installs []string
+	// Builds: a build or test driver, which runs the project's own code
+	// in the project (make, go, cargo, gcc): its risk is at least low.
+	Builds bool
 	// Grant is the shape of the grant guard suggests for the program
 	// ([GrantSub]: git commit *).
 	Grant GrantShape

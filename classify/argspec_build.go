@@ -99,7 +99,7 @@ var bazelCmdSpec = Spec{Operands: RoleText, Opts: []Opt{
 // and --input read a file; api -F/--field may upload one (key=@FILE):
 // untyped. grants' exec table judges gh config set, gh alias and gh
 // extension.
-var ghSpec = Spec{Grant: GrantSub, Exec: ghExec, Sub: ghSub, EffectIf: ghEffect, Opts: []Opt{
+var ghSpec = Spec{Network: true, Grant: GrantSub, Exec: ghExec, Sub: ghSub, EffectIf: ghEffect, Opts: []Opt{
 	{Short: "R", Long: []string{"repo", "hostname"}, Val: RoleText},
 	{Long: []string{"help", "version"}},
 }}
@@ -156,7 +156,7 @@ var gradleSpec = Spec{Grant: GrantSub, Operands: RoleText, Untyped: []string{"sc
 // cmakeSpec: cmake configure (-S, -B, -D, -G), --build, --install and -E
 // (testdata/options/build.txt). -P and -C run CMake scripts, --toolchain
 // names one; --install --prefix and --graphviz write.
-var cmakeSpec = Spec{Grant: GrantSub, Operands: RoleText, Opts: []Opt{
+var cmakeSpec = Spec{Builds: true, Grant: GrantSub, Operands: RoleText, Opts: []Opt{
 	{Short: "PC", Long: []string{"toolchain"}, Val: RoleProgram},
 	{Long: []string{"prefix", "graphviz", "system-information", "profiling-output"}, Val: RoleWrite},
 	{Short: "SB", Long: []string{"build", "install", "open"}, Val: RoleDir},
@@ -228,7 +228,7 @@ var preCommitSpec = Spec{Grant: GrantSub, Exec: runExec, Operands: RoleText, Opt
 // tool run, nix run).
 var untypedSubSpec = Spec{Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
 
-var goSpec = Spec{Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
+var goSpec = Spec{Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
 func goSub(sub string) *Spec {
 	switch sub {
@@ -278,13 +278,13 @@ var goRunSpec = Spec{OneDash: true, InOrder: true, First: RoleRead, Operands: Ro
 
 var goEnvSpec = Spec{OneDash: true, Operands: RoleText, Opts: []Opt{{Long: []string{"w", "u", "json", "changed"}}}}
 
-var gofmtSpec = Spec{ReadOnly: gofmtReadOnly, Grant: GrantPlain, OneDash: true, Operands: RoleRead, Opts: []Opt{
+var gofmtSpec = Spec{Builds: true, ReadOnly: gofmtReadOnly, Grant: GrantPlain, OneDash: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"w"}},
 	{Long: []string{"r", "cpuprofile"}, Val: RoleText},
 	{Long: []string{"l", "d", "e", "s"}},
 }}
 
-var makeSpec = Spec{Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var makeSpec = Spec{Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
 	{Short: "f", Long: []string{"file", "makefile"}, Val: RoleProgram},
 	{Short: "E", Long: []string{"eval"}, Val: RoleScript},
@@ -303,7 +303,7 @@ var makeSpec = Spec{Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: 
 // script-shell, git, node-options, browser, viewer, node-gyp,
 // init-module) are programs; the directories and config files it uses
 // are typed as such.
-var npmSpec = Spec{Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
+var npmSpec = Spec{Installs: npmInstalls, Builds: true, Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
@@ -365,7 +365,7 @@ var npmConfigSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal, EffectIf: npmEf
 
 // pnpmSpec: pnpm's -w is --workspace-root, a flag (npm's takes a
 // workspace): pnpm add -w PKG names the package PKG.
-var pnpmSpec = Spec{Grant: GrantSub, Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
+var pnpmSpec = Spec{Installs: npmInstalls, Builds: true, Grant: GrantSub, Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
 
 var pnpmGlobal = append([]Opt{{Short: "w", Long: []string{"workspace-root"}}}, npmGlobal...)
 
@@ -387,7 +387,7 @@ var pnpmSubOpts = append(pnpmGlobal[:len(pnpmGlobal):len(pnpmGlobal)], npmFreshO
 // cargoSpec: cargo and its subcommands (cargo SUB --help;
 // testdata/options/cargo.txt). --path and --git name code cargo builds and
 // runs the build scripts of; --root and --target-dir are written.
-var cargoSpec = Spec{Grant: GrantSub, Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
+var cargoSpec = Spec{Installs: []string{"install", "add", "publish"}, Builds: true, Grant: GrantSub, Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
 
 var cargoGlobal = []Opt{
 	{Short: "C", Val: RoleDir},
@@ -421,7 +421,7 @@ var cargoSubSpec = Spec{Operands: RoleUnknown, Opts: cargoGlobal}
 var cargoTreeSpec = Spec{Operands: RoleUnknown, Opts: append([]Opt{{Short: "f", Long: []string{"format"}, Val: RoleText}}, cargoGlobal...)}
 
 // pytestSpec: argparse, so unique prefixes resolve (--base is --basetemp).
-var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var pytestSpec = Spec{Builds: true, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"basetemp", "junitxml", "junit-xml", "report-log", "log-file", "resultlog", "result-log", "html", "cov-report"}, Val: RoleWrite},
 	{Long: []string{"debug"}, Val: RoleWrite, Optional: true},
 	{Short: "c", Long: []string{"config-file", "confcutdir", "inifile"}, Val: RoleRead},
@@ -444,7 +444,7 @@ var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"cache-clear"}, Fresh: true},
 }}
 
-var dockerSpec = Spec{Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
+var dockerSpec = Spec{Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
 	{Short: "H", Long: []string{"host"}, Val: RoleURL},
 	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
 	{Long: []string{"config"}, Val: RoleDir},
@@ -610,7 +610,7 @@ var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 // testdata/options/gcc.txt). -B, -wrapper and -specs make them run
 // programs from elsewhere, -o and -MF write; -fplugin= and -fuse-ld=PATH
 // (a value of -f) are judged by grants' exec table.
-var ccSpec = Spec{Exec: ccExec, OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
+var ccSpec = Spec{Builds: true, Exec: ccExec, OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
 	{Long: []string{"o", "MF", "save-temps="}, Val: RoleWrite},
 	{Long: []string{"B", "wrapper", "specs", "fplugin"}, Val: RoleProgram},
 	{Long: []string{"include", "imacros", "T"}, Val: RoleRead},
@@ -626,7 +626,7 @@ var ccSpec = Spec{Exec: ccExec, OneDash: true, Operands: RoleRead, Joined: []str
 		"coverage", "integrated-cpp", "X", "t", "shared-libgcc"}},
 }}
 
-var rustcSpec = Spec{Operands: RoleRead, Opts: []Opt{
+var rustcSpec = Spec{Builds: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
 	{Long: []string{"out-dir"}, Val: RoleWrite},
 	{Short: "LlCW", Long: []string{"edition", "crate-type", "crate-name", "emit", "target", "cfg", "cap-lints", "explain"}, Val: RoleText},
@@ -641,7 +641,7 @@ var javaSpec = Spec{InOrder: true, OneDash: true, Operands: RoleText, First: Rol
 	{Long: []string{"version", "showversion", "help", "server", "client", "ea", "da"}},
 }}
 
-var pipSpec = Spec{Grant: GrantSub, Sub: pipSub}
+var pipSpec = Spec{Installs: []string{"install", "add", "pip", "sync", "tool"}, Grant: GrantSub, Sub: pipSub}
 
 func pipSub(string) *Spec { return &pipSubSpec }
 
@@ -851,3 +851,7 @@ var npmExec = []ExecRule{
 func gofmtReadOnly(_ *Command, p Parsed) bool {
 	return !p.Has("w")
 }
+
+// npmInstalls are the subcommands of npm, yarn, bun and pnpm that install
+// packages (or fetch and run one: exec, dlx, x) or publish.
+var npmInstalls = []string{"install", "i", "add", "ci", "update", "upgrade", "exec", "dlx", "x", "publish"}

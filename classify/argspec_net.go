@@ -57,7 +57,7 @@ func netSpec(name string) *Spec {
 // --unix-socket and --abstract-unix-socket reach a local socket (the
 // Docker API is one), --engine loads an OpenSSL engine, and the proxies
 // and DNS-over-HTTPS servers not typed as hosts yet.
-var curlSpec = Spec{Grant: GrantPlain, Exec: curlExec, Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
+var curlSpec = Spec{Network: true, Grant: GrantPlain, Exec: curlExec, Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
@@ -100,7 +100,7 @@ var curlSpec = Spec{Grant: GrantPlain, Exec: curlExec, Abbrev: true, Operands: R
 	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
-var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
+var wgetSpec = Spec{Network: true, Abbrev: true, Operands: RoleURL, Opts: []Opt{
 	{Short: "O", Long: []string{"output-document"}, Val: RoleWrite},
 	{Short: "oa", Long: []string{"output-file", "append-output", "save-cookies", "save-headers-to", "warc-file"}, Val: RoleWrite},
 	{Short: "P", Long: []string{"directory-prefix"}, Val: RoleDir},
@@ -131,7 +131,7 @@ var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
 
 // sshSpec: ssh HOST [COMMAND…]: options end at the host; the rest is a
 // command line the remote (or local, for localhost) shell runs.
-var sshSpec = Spec{Exec: sshExec, InOrder: true, First: RoleText, Operands: RoleProgram, Opts: []Opt{
+var sshSpec = Spec{Network: true, Exec: sshExec, InOrder: true, First: RoleText, Operands: RoleProgram, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "E", Val: RoleWrite},
 	{Short: "S", Val: RoleUse},
@@ -141,14 +141,14 @@ var sshSpec = Spec{Exec: sshExec, InOrder: true, First: RoleText, Operands: Role
 	{Short: "46AaCfGgKkMNnqsTtVvXxYy"},
 }}
 
-var scpSpec = Spec{Grant: GrantExact, Exec: scpExec, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var scpSpec = Spec{Network: true, Grant: GrantExact, Exec: scpExec, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SD", Val: RoleProgram},
 	{Short: "olcJPX", Val: RoleText},
 	{Short: "346ABCOpqRrTvs"}, // -s: use the SFTP protocol
 }}
 
-var rsyncSpec = Spec{Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var rsyncSpec = Spec{Network: true, Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "e", Long: []string{"rsh", "rsync-path"}, Val: RoleProgram},
 	{Long: []string{"exclude-from", "include-from", "files-from", "password-file"}, Val: RoleRead},
 	{Long: []string{"log-file", "write-batch", "only-write-batch", "backup-dir", "partial-dir"}, Val: RoleWrite},
@@ -163,7 +163,7 @@ var rsyncSpec = Spec{Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Operands:
 // ncSpec: netcat's -e PROG and -c CMD (ncat --exec, --sh-exec) run a
 // program with the connection as its stdin and stdout. The operands are a
 // host and port, or with -U a socket's path: unknown.
-var ncSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+var ncSpec = Spec{Network: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "e", Long: []string{"exec"}, Val: RoleProgram},
 	{Short: "c", Long: []string{"sh-exec", "lua-exec"}, Val: RoleProgram},
 	{Short: "o", Long: []string{"output", "hex-dump", "append-output"}, Val: RoleWrite},
@@ -174,7 +174,7 @@ var ncSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
 // socatSpec: socat's two operands are addresses, TYPE:PARAMS[,OPTS]; the
 // rules read their types (EXEC: and SYSTEM: run a command, OPEN:, FILE:,
 // CREATE:, UNIX-*: name a path), so they are unknown here.
-var socatSpec = Spec{OneDash: true, Operands: RoleUnknown, Opts: []Opt{
+var socatSpec = Spec{Network: true, OneDash: true, Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"lf", "L", "W"}, Val: RoleWrite},
 	{Long: []string{"b", "t", "T", "lp"}, Val: RoleText},
 	{Long: []string{"d", "dd", "ddd", "D", "ly", "lm", "lu", "lh", "u", "U", "v", "x", "r", "R", "s", "g", "h", "hh", "hhh", "V", "4", "6"}},
@@ -223,7 +223,7 @@ func socatRoles(p *Parsed) {
 	}
 }
 
-var sshpassSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
+var sshpassSpec = Spec{Network: true, InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "p", Val: RoleSecret},
 	{Short: "f", Val: RoleUse},
 	{Short: "dPO", Val: RoleText},
@@ -248,7 +248,7 @@ var psqlSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "AaeEHlnqsStWwXx01", Long: []string{"no-align", "echo-all", "echo-errors", "echo-queries", "echo-hidden", "html", "list", "no-readline", "quiet", "single-step", "single-line", "tuples-only", "password", "no-password", "no-psqlrc", "expanded", "single-transaction", "csv"}},
 }}
 
-var redisSpec = Spec{Operands: RoleText, Opts: []Opt{
+var redisSpec = Spec{Network: true, Operands: RoleText, Opts: []Opt{
 	{Short: "a", Long: []string{"pass", "askpass-value"}, Val: RoleSecret},
 	{Short: "u", Val: RoleSecret}, // a URI with its password
 	{Short: "hpsnrid", Long: []string{"user", "sni", "cacert", "cert", "key", "tls-ciphers", "eval"}, Val: RoleText},
@@ -301,7 +301,7 @@ var opsSpec = Spec{Operands: RoleUnknown, EffectIf: opsEffect, Opts: []Opt{
 // dash; testdata/options/terraform.txt). -plugin-dir loads provider
 // binaries from a directory, -from-module fetches a module (untyped);
 // -out, -state-out, -backup and -generate-config-out write.
-var terraformSpec = Spec{Grant: GrantSub, OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Opts: []Opt{
+var terraformSpec = Spec{Network: true, Grant: GrantSub, OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Opts: []Opt{
 	{Long: []string{"chdir"}, Val: RoleDir},
 	{Long: []string{"help", "version", "h", "v"}},
 }}
@@ -320,7 +320,7 @@ var terraformSubSpec = Spec{OneDash: true, Operands: RoleText, Untyped: []string
 
 // sftpSpec: like scp's, but -s names the server subsystem or program to
 // run and -b reads a batch file.
-var sftpSpec = Spec{Exec: scpExec, Operands: RoleText, Opts: []Opt{
+var sftpSpec = Spec{Network: true, Exec: scpExec, Operands: RoleText, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SDs", Val: RoleProgram},
 	{Short: "b", Val: RoleRead},
