@@ -202,6 +202,13 @@ type Spec struct {
 	// Installs lists the subcommands that install packages (npm install,
 	// cargo add): they fetch, and run the packages' scripts.
 	Installs []string
+	// Instructions: the program reads its instructions from files it is
+	// given (a Dockerfile, a makefile, a config): one outside the project
+	// is not the project's, and a '*' grant does not cover it.
+	Instructions bool
+	// Uploads: the program can send a local file to another machine
+	// (curl -T, scp): a secret file among its read words is marked.
+	Uploads bool
 	// Builds: a build or test driver, which runs the project's own code
 	// in the project (make, go, cargo, gcc): its risk is at least low.
 	Builds bool

@@ -141,7 +141,7 @@ var mvnSpec = Spec{OneDash: true, Operands: RoleText, Joined: []string{"D", "P",
 // -b/--build-file and -c/--settings-file name scripts it runs; -p works
 // in another directory; --scan uploads a build scan (untyped). -D and -P
 // join their value.
-var gradleSpec = Spec{Grant: GrantSub, Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
+var gradleSpec = Spec{Instructions: true, Grant: GrantSub, Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
 	{Short: "Ibc", Long: []string{"init-script", "build-file", "settings-file"}, Val: RoleProgram},
 	{Short: "p", Long: []string{"project-dir"}, Val: RoleDir},
 	{Short: "g", Long: []string{"gradle-user-home", "project-cache-dir"}, Val: RoleDir},
@@ -156,7 +156,7 @@ var gradleSpec = Spec{Grant: GrantSub, Operands: RoleText, Untyped: []string{"sc
 // cmakeSpec: cmake configure (-S, -B, -D, -G), --build, --install and -E
 // (testdata/options/build.txt). -P and -C run CMake scripts, --toolchain
 // names one; --install --prefix and --graphviz write.
-var cmakeSpec = Spec{Builds: true, Grant: GrantSub, Operands: RoleText, Opts: []Opt{
+var cmakeSpec = Spec{Instructions: true, Builds: true, Grant: GrantSub, Operands: RoleText, Opts: []Opt{
 	{Short: "PC", Long: []string{"toolchain"}, Val: RoleProgram},
 	{Long: []string{"prefix", "graphviz", "system-information", "profiling-output"}, Val: RoleWrite},
 	{Short: "SB", Long: []string{"build", "install", "open"}, Val: RoleDir},
@@ -197,7 +197,7 @@ var prettierSpec = Spec{Grant: GrantPlain, Operands: RoleRead, Opts: []Opt{
 // mypySpec: the options agents pass; its hundreds of --disallow-* and
 // --warn-* flags are typed by their --no- forms too. --install-types
 // installs packages: untyped.
-var mypySpec = Spec{Operands: RoleRead, Negate: true, Untyped: []string{"install-types"}, Opts: []Opt{
+var mypySpec = Spec{Instructions: true, Operands: RoleRead, Negate: true, Untyped: []string{"install-types"}, Opts: []Opt{
 	{Long: []string{"config-file"}, Val: RoleRead},
 	{Long: []string{"cache-dir", "junit-xml", "html-report", "txt-report", "xml-report", "linecount-report", "any-exprs-report", "lineprecision-report", "cobertura-xml-report"}, Val: RoleWrite},
 	{Short: "pmc", Long: []string{"package", "module", "command", "python-version", "platform", "exclude", "follow-imports", "always-true",
@@ -214,7 +214,7 @@ var mypySpec = Spec{Operands: RoleRead, Negate: true, Untyped: []string{"install
 // preCommitSpec: pre-commit run|install|autoupdate…: -c/--config names
 // the hooks' config (the hooks run); try-repo fetches hooks and runs
 // them (grants' download-run).
-var preCommitSpec = Spec{Grant: GrantSub, Exec: runExec, Operands: RoleText, Opts: []Opt{
+var preCommitSpec = Spec{Instructions: true, Grant: GrantSub, Exec: runExec, Operands: RoleText, Opts: []Opt{
 	{Short: "c", Long: []string{"config"}, Val: RoleRead},
 	{Short: "tso", Long: []string{"hook-type", "hook-stage", "from-ref", "to-ref", "source", "origin", "remote-branch", "remote-name", "commit-msg-filename",
 		"prepare-commit-message-source", "commit-object-name", "checkout-type", "is-squash-merge", "rewrite-command", "color", "repo", "jobs", "j"}, Val: RoleText},
@@ -228,7 +228,7 @@ var preCommitSpec = Spec{Grant: GrantSub, Exec: runExec, Operands: RoleText, Opt
 // tool run, nix run).
 var untypedSubSpec = Spec{Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
 
-var goSpec = Spec{Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
+var goSpec = Spec{Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
 func goSub(sub string) *Spec {
 	switch sub {
@@ -284,7 +284,7 @@ var gofmtSpec = Spec{Builds: true, ReadOnly: gofmtReadOnly, Grant: GrantPlain, O
 	{Long: []string{"l", "d", "e", "s"}},
 }}
 
-var makeSpec = Spec{Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var makeSpec = Spec{Instructions: true, Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
 	{Short: "f", Long: []string{"file", "makefile"}, Val: RoleProgram},
 	{Short: "E", Long: []string{"eval"}, Val: RoleScript},
@@ -387,7 +387,7 @@ var pnpmSubOpts = append(pnpmGlobal[:len(pnpmGlobal):len(pnpmGlobal)], npmFreshO
 // cargoSpec: cargo and its subcommands (cargo SUB --help;
 // testdata/options/cargo.txt). --path and --git name code cargo builds and
 // runs the build scripts of; --root and --target-dir are written.
-var cargoSpec = Spec{Installs: []string{"install", "add", "publish"}, Builds: true, Grant: GrantSub, Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
+var cargoSpec = Spec{Instructions: true, Installs: []string{"install", "add", "publish"}, Builds: true, Grant: GrantSub, Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
 
 var cargoGlobal = []Opt{
 	{Short: "C", Val: RoleDir},
@@ -421,7 +421,7 @@ var cargoSubSpec = Spec{Operands: RoleUnknown, Opts: cargoGlobal}
 var cargoTreeSpec = Spec{Operands: RoleUnknown, Opts: append([]Opt{{Short: "f", Long: []string{"format"}, Val: RoleText}}, cargoGlobal...)}
 
 // pytestSpec: argparse, so unique prefixes resolve (--base is --basetemp).
-var pytestSpec = Spec{Builds: true, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var pytestSpec = Spec{Instructions: true, Builds: true, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"basetemp", "junitxml", "junit-xml", "report-log", "log-file", "resultlog", "result-log", "html", "cov-report"}, Val: RoleWrite},
 	{Long: []string{"debug"}, Val: RoleWrite, Optional: true},
 	{Short: "c", Long: []string{"config-file", "confcutdir", "inifile"}, Val: RoleRead},
@@ -444,7 +444,7 @@ var pytestSpec = Spec{Builds: true, Abbrev: true, Operands: RoleRead, Opts: []Op
 	{Long: []string{"cache-clear"}, Fresh: true},
 }}
 
-var dockerSpec = Spec{Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
+var dockerSpec = Spec{Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
 	{Short: "H", Long: []string{"host"}, Val: RoleURL},
 	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
 	{Long: []string{"config"}, Val: RoleDir},

@@ -57,7 +57,7 @@ func netSpec(name string) *Spec {
 // --unix-socket and --abstract-unix-socket reach a local socket (the
 // Docker API is one), --engine loads an OpenSSL engine, and the proxies
 // and DNS-over-HTTPS servers not typed as hosts yet.
-var curlSpec = Spec{Network: true, Grant: GrantPlain, Exec: curlExec, Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
+var curlSpec = Spec{Uploads: true, Network: true, Grant: GrantPlain, Exec: curlExec, Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
@@ -100,7 +100,7 @@ var curlSpec = Spec{Network: true, Grant: GrantPlain, Exec: curlExec, Abbrev: tr
 	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
-var wgetSpec = Spec{Network: true, Abbrev: true, Operands: RoleURL, Opts: []Opt{
+var wgetSpec = Spec{Uploads: true, Network: true, Abbrev: true, Operands: RoleURL, Opts: []Opt{
 	{Short: "O", Long: []string{"output-document"}, Val: RoleWrite},
 	{Short: "oa", Long: []string{"output-file", "append-output", "save-cookies", "save-headers-to", "warc-file"}, Val: RoleWrite},
 	{Short: "P", Long: []string{"directory-prefix"}, Val: RoleDir},
@@ -141,14 +141,14 @@ var sshSpec = Spec{Network: true, Exec: sshExec, InOrder: true, First: RoleText,
 	{Short: "46AaCfGgKkMNnqsTtVvXxYy"},
 }}
 
-var scpSpec = Spec{Network: true, Grant: GrantExact, Exec: scpExec, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var scpSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: scpExec, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SD", Val: RoleProgram},
 	{Short: "olcJPX", Val: RoleText},
 	{Short: "346ABCOpqRrTvs"}, // -s: use the SFTP protocol
 }}
 
-var rsyncSpec = Spec{Network: true, Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var rsyncSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "e", Long: []string{"rsh", "rsync-path"}, Val: RoleProgram},
 	{Long: []string{"exclude-from", "include-from", "files-from", "password-file"}, Val: RoleRead},
 	{Long: []string{"log-file", "write-batch", "only-write-batch", "backup-dir", "partial-dir"}, Val: RoleWrite},
@@ -320,7 +320,7 @@ var terraformSubSpec = Spec{OneDash: true, Operands: RoleText, Untyped: []string
 
 // sftpSpec: like scp's, but -s names the server subsystem or program to
 // run and -b reads a batch file.
-var sftpSpec = Spec{Network: true, Exec: scpExec, Operands: RoleText, Opts: []Opt{
+var sftpSpec = Spec{Uploads: true, Network: true, Exec: scpExec, Operands: RoleText, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SDs", Val: RoleProgram},
 	{Short: "b", Val: RoleRead},

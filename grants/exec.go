@@ -426,11 +426,9 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 		m.Mark(wd.Arg, why)
 	}
 	sub := p.SubName(c.Args)
-	instructions := c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl" || c.Name == "make" || c.Name == "gmake" ||
-		c.Name == "pytest" || c.Name == "py.test" || c.Name == "npm" || c.Name == "cargo" || c.Name == "go" ||
-		c.Name == "mvn" || c.Name == "gradle" || c.Name == "gradlew" || c.Name == "cmake" || c.Name == "mypy" || c.Name == "pre-commit"
-	upload := uploader(c.Name)
 	spec := classify.SpecFor(c.Name)
+	instructions := spec != nil && spec.Instructions || c.Name == "npm" || c.Name == "mvn"
+	upload := spec != nil && spec.Uploads || uploader(c.Name)
 	repoURLs := spec != nil && spec.RepoURLs
 	for _, wd := range p.Words {
 		dynamic := wd.Arg < len(c.Dynamic) && c.Dynamic[wd.Arg]
@@ -548,10 +546,11 @@ func writesHere(name string, p classify.Parsed) bool {
 	return false
 }
 
-// uploader: programs that can send a local file to another machine.
+// uploader: programs without an entry (classify.Spec.Uploads) that can
+// send a local file to another machine.
 func uploader(name string) bool {
 	switch name {
-	case "curl", "wget", "wget2", "scp", "sftp", "rsync", "http", "https", "xh", "nc", "ncat", "rclone":
+	case "http", "https", "xh", "nc", "ncat", "rclone":
 		return true
 	}
 	return false
