@@ -19,6 +19,21 @@ import (
 // string literal of the family files, argspec_*.go, SpecFor knows).
 func entries(t *testing.T) map[*Spec][]string {
 	t.Helper()
+	return specPrograms(t, func(s *Spec) bool { return s.Exec != nil || s.ReadOnly != nil })
+}
+
+// allEntries returns every spec that holds more than a grammar (exec
+// rules, read-only uses, risk facts, a grant shape), with its programs.
+func allEntries(t *testing.T) map[*Spec][]string {
+	t.Helper()
+	return specPrograms(t, func(s *Spec) bool {
+		return s.Exec != nil || s.ReadOnly != nil || s.Reaches != nil || s.Network || s.Installs != nil || s.Builds ||
+			s.Instructions || s.Uploads || s.Keeps != "" || s.Grant != GrantDefault
+	})
+}
+
+func specPrograms(t *testing.T, keep func(*Spec) bool) map[*Spec][]string {
+	t.Helper()
 	files, err := filepath.Glob("argspec_*.go")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no family files: %v", err)
@@ -42,7 +57,7 @@ func entries(t *testing.T) map[*Spec][]string {
 				return true
 			}
 			s := SpecFor(name)
-			if s == nil || s.Exec == nil && s.ReadOnly == nil {
+			if s == nil || !keep(s) {
 				return true
 			}
 			if !slices.Contains(out[s], name) {
