@@ -322,6 +322,11 @@ type Marker interface {
 	// OutsideProject reports a path on this machine outside the project
 	// (npm install ../other): grants knows the project's root.
 	OutsideProject(c *Command, path string) bool
+	// Parse is the argument model ([ParseCommand]), for a check that
+	// types a value with a program's spec (make's MAKEFLAGS, python -m
+	// pytest): a spec's own rules cannot name the model without an
+	// initialization cycle.
+	Parse(name string, args []string) Parsed
 }
 
 // HelpWord reports --help, --version, -h or -V: a word no exec-capable

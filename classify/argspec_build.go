@@ -284,7 +284,7 @@ var gofmtSpec = Spec{Builds: true, ReadOnly: gofmtReadOnly, Grant: GrantPlain, O
 	{Long: []string{"l", "d", "e", "s"}},
 }}
 
-var makeSpec = Spec{Instructions: true, Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var makeSpec = Spec{Exec: makeExec, Instructions: true, Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
 	{Short: "f", Long: []string{"file", "makefile"}, Val: RoleProgram},
 	{Short: "E", Long: []string{"eval"}, Val: RoleScript},
@@ -421,7 +421,7 @@ var cargoSubSpec = Spec{Operands: RoleUnknown, Opts: cargoGlobal}
 var cargoTreeSpec = Spec{Operands: RoleUnknown, Opts: append([]Opt{{Short: "f", Long: []string{"format"}, Val: RoleText}}, cargoGlobal...)}
 
 // pytestSpec: argparse, so unique prefixes resolve (--base is --basetemp).
-var pytestSpec = Spec{Instructions: true, Builds: true, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var pytestSpec = Spec{Exec: pytestExec, Instructions: true, Builds: true, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"basetemp", "junitxml", "junit-xml", "report-log", "log-file", "resultlog", "result-log", "html", "cov-report"}, Val: RoleWrite},
 	{Long: []string{"debug"}, Val: RoleWrite, Optional: true},
 	{Short: "c", Long: []string{"config-file", "confcutdir", "inifile"}, Val: RoleRead},
@@ -855,3 +855,124 @@ func gofmtReadOnly(_ *Command, p Parsed) bool {
 // npmInstalls are the subcommands of npm, yarn, bun and pnpm that install
 // packages (or fetch and run one: exec, dlx, x) or publish.
 var npmInstalls = []string{"install", "i", "add", "ci", "update", "upgrade", "exec", "dlx", "x", "publish"}
+
+// pytestOptions are pytest's options, by the spec's names, that write,
+// delete, upload, or load code and configuration from elsewhere (-c is
+// config-file, -p pdbcls, -o override-ini); the letters catch what the
+// spec cannot type.
+var pytestOptions = []string{"basetemp", "junitxml", "junit-xml", "junitprefix", "debug", "pastebin", "rootdir",
+	"confcutdir", "inifile", "override-ini", "result-log", "resultlog", "log-file", "cov-report", "report-log", "html",
+	"json-report-file", "config-file", "pdbcls", "cache-dir", "c", "p", "o"}
+
+// checkPytest marks pytest's dangerous options, for pytest itself and for
+// python -m pytest (its arguments typed with pytest's spec).
+func checkPytest(c *Command, p Parsed, m Marker) {
+	p, ok := pytestModule(c, p, m.Parse)
+	if !ok {
+		return
+	}
+	for _, wd := range p.Words {
+		if wd.Name == "pdbcls" && strings.HasPrefix(wd.Val, "no:") || wd.Name == "p" && strings.HasPrefix(wd.Val, "no:") {
+			continue // -p no:NAME turns a plugin off
+		}
+		if slices.Contains(pytestOptions, wd.Name) || Unresolved(wd, pytestOptions...) {
+			m.MarkWord(c, wd, "pytest --"+wd.Name+" writes, deletes, uploads or loads code from elsewhere")
+		}
+	}
+}
+
+// PytestWords returns the words of pytest, or of python -m pytest typed
+// with pytest's spec (their Arg still indexes c.Args); ok is false for
+// another python command.
+func PytestWords(c *Command, p Parsed) (Parsed, bool) {
+	return pytestModule(c, p, ParseCommand)
+}
+
+// pytestModule is PytestWords with the argument model given: a check in
+// a spec's own entry cannot name the model (an initialization cycle), so
+// it passes its Marker's Parse.
+func pytestModule(c *Command, p Parsed, parse func(name string, args []string) Parsed) (Parsed, bool) {
+	if c.Name == "pytest" || c.Name == "py.test" {
+		return p, true
+	}
+	k := -1
+	for _, wd := range p.Words {
+		if wd.Name == "m" && wd.Val == "pytest" {
+			k = wd.Arg
+			break
+		}
+	}
+	if k < 0 {
+		return p, false
+	}
+	q := parse("pytest", append([]string{"pytest"}, c.Args[k+1:]...))
+	for i := range q.Words {
+		q.Words[i].Arg += k
+	}
+	return q, true
+}
+
+// makeProgramVars name programs make runs.
+var makeProgramVars = []string{"SHELL", "MAKESHELL", "CC", "CXX", "CPP", "LD", "AR", "AS", "RM", "MAKE", "INSTALL", "GO", "CARGO", "PYTHON", "NODE", "NPM", "DOCKER", "KUBECTL", "CURL", "SED", "AWK", "PERL"}
+
+// makeFlagVars hold options make reads as if given on its command line.
+var makeFlagVars = []string{"MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS"}
+
+// makeFlagsRisky judges the options in a MAKEFLAGS value as make's own
+// command line, typed by make's spec: MAKEFLAGS=--eval=X is make
+// --eval=X. A first word without a dash is a bundle of letters
+// (MAKEFLAGS=ks is -ks). Anything but flags and plain values (a makefile,
+// a directory, --eval text, an option the spec does not know, a
+// variable definition) is risky.
+func makeFlagsRisky(c *Command, val string, parse func(name string, args []string) Parsed) bool {
+	args := append([]string{c.Name}, strings.Fields(val)...)
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && !strings.Contains(args[1], "=") {
+		args[1] = "-" + args[1]
+	}
+	p := parse(c.Name, args)
+	if p.Unknown {
+		return true
+	}
+	for _, wd := range p.Words {
+		if wd.Role != RoleFlag && (wd.Name == "" || wd.Role != RoleText) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkMakeVars marks command-line variables that run code: any value with
+// $(, ` or ; in it (VAR:=$(shell …)), and program variables set to
+// anything but a plain name.
+func checkMakeVars(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		k := strings.IndexByte(wd.Val, '=')
+		if wd.Name != "" || k <= 0 || strings.HasPrefix(wd.Val, "-") {
+			continue
+		}
+		name := strings.TrimRight(wd.Val[:k], ":+?!")
+		val := wd.Val[k+1:]
+		if slices.Contains(makeFlagVars, name) && makeFlagsRisky(c, val, m.Parse) {
+			m.Mark(wd.Arg, "make "+name+"= passes make options that run other programs or read other makefiles")
+			continue
+		}
+		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
+			m.Mark(wd.Arg, "make "+name+"= runs other programs")
+		}
+	}
+}
+
+// makeExec is make's exec-capable argument table (see [ExecRule]).
+var makeExec = []ExecRule{
+	{ID: "make-vars", Check: checkMakeVars,
+		Reason: "make VAR:=$(shell …) or a program variable (CC=, SHELL=) set on the command line runs other programs"},
+	{ID: "make-shell", Opts: []string{"file", "eval", "f", "E"}, Words: []string{"SHELL=*", "MAKESHELL=*", ".SHELLFLAGS=*"},
+		Reason: "make -f/SHELL=/--eval runs other commands"},
+}
+
+// pytestExec is pytest's exec-capable argument table, and python's for
+// python -m pytest (see [ExecRule]).
+var pytestExec = []ExecRule{
+	{ID: "pytest-files", Only: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
+		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
+}

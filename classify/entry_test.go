@@ -83,6 +83,8 @@ var notYetAudited = []string{
 	"pipx", "pnpx", "script", "strace", "tmux", "unbuffer", "unshare", "uv", "uvx", "valgrind", "xargs",
 	// read-only tools: their uses that only read are in their entries
 	"cmp", "cut", "date", "file", "gofmt", "head", "hostname", "printenv", "ps", "tree", "uniq", "wc",
+	// python, for python -m pytest (pytest's own options are listed)
+	"python",
 	// single tools
 	"awk", "base64", "docker-compose", "emacs", "gdb", "gh", "nvim", "rg", "rsync", "scp", "sftp", "sort", "vi", "zip",
 }

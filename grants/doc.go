@@ -54,7 +54,7 @@
 // A '*' in an allow pattern never covers a sensitive word: an argument from
 // the exec-capable table (find -exec, git -c, rg --pre, tar --to-command,
 // ssh host CMD, sed -i, awk system(), docker run -v, …: each program's
-// classify.Spec.Exec, and the few rows execTable still keeps), the
+// classify.Spec.Exec), the
 // command a wrapper runs (xargs, find -exec, timeout), the script of bash -c
 // or of an interpreter one-liner (python -c), and for programs in that table
 // any dynamic argument, and every word of a command the argument model
@@ -116,10 +116,11 @@
 // entry's Exec rules (implementing classify.Marker, which knows the
 // project root and the write tier), readOnlySet asks the entry's
 // ReadOnly first, networkSub its Reaches, Suggest its Grant, the write
-// tier its Keeps. execTable keeps only the rows whose checks must parse
-// again (make's MAKEFLAGS, python -m pytest), and the lists that grade
-// risk and shape suggestions are still here; onehome_test.go names what
-// remains and fails on a new per-tool list.
+// tier its Keeps, the risk grades its Network, Reaches, Installs, Builds,
+// Instructions and Uploads. grants keeps no exec-capable table of its
+// own. The lists for programs without such an entry (risk grades,
+// suggestion shapes, the rest of the read-only set, wrappers) are still
+// here; onehome_test.go names them and fails on a new per-tool list.
 //
 // # Settings
 //

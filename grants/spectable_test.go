@@ -96,12 +96,25 @@ func specPrograms(t *testing.T, every bool) map[*classify.Spec][]string {
 	return out
 }
 
-// allExecRules is the whole exec-capable argument table: the rows
-// execTable still keeps, and the rules of every program whose entry is
-// in classify (Spec.Exec), with the programs that share the entry.
+// execRule is an exec-capable rule with the programs it is for.
+type execRule struct {
+	ID     string
+	Progs  []string
+	Sub    []string
+	Global bool
+	Opts   []string
+	Words  []string
+	Rest   bool
+	Check  func(c *classify.Command, p classify.Parsed, m classify.Marker)
+	Reason string
+}
+
+// allExecRules is the whole exec-capable argument table: the rules of
+// every program's entry in classify (Spec.Exec), with the programs that
+// share the entry.
 func allExecRules(t *testing.T) []execRule {
 	t.Helper()
-	out := slices.Clone(execTable)
+	var out []execRule
 	at := map[string]int{} // a rule two specs share (vi and nvim) is one row
 	for s, progs := range entryPrograms(t) {
 		for _, r := range s.Exec {
