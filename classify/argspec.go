@@ -209,6 +209,14 @@ type Spec struct {
 	// Uploads: the program can send a local file to another machine
 	// (curl -T, scp): a secret file among its read words is marked.
 	Uploads bool
+	// WritesHere reports a use that writes files into the working
+	// directory without a word naming them (curl -O, wget, tar -x): after
+	// cd ~ that directory is not the project.
+	WritesHere func(p Parsed) bool
+	// WriteTarget returns the path a write word names when the word is
+	// more than a path (docker build --output type=local,dest=PATH); ok
+	// is false when it names none on this machine (type=registry).
+	WriteTarget func(w Word) (path string, ok bool)
 	// Builds: a build or test driver, which runs the project's own code
 	// in the project (make, go, cargo, gcc): its risk is at least low.
 	Builds bool

@@ -19,7 +19,7 @@ func archiveSpec(name string) *Spec {
 	return nil
 }
 
-var tarSpec = Spec{Exec: tarExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var tarSpec = Spec{WritesHere: tarWritesHere, Exec: tarExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "c", Long: []string{"create"}},
 	{Short: "x", Long: []string{"extract", "get"}},
 	{Short: "t", Long: []string{"list"}},
@@ -153,4 +153,9 @@ func checkZipTT(c *Command, p Parsed, m Marker) {
 			m.Mark(a.Arg+1, "zip -TT runs another program")
 		}
 	}
+}
+
+// tarWritesHere: tar -x without -C extracts into the working directory.
+func tarWritesHere(p Parsed) bool {
+	return p.Has("extract") && !p.Has("directory")
 }

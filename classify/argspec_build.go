@@ -444,7 +444,7 @@ var pytestSpec = Spec{Exec: pytestExec, Instructions: true, Builds: true, Abbrev
 	{Long: []string{"cache-clear"}, Fresh: true},
 }}
 
-var dockerSpec = Spec{Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
+var dockerSpec = Spec{WriteTarget: dockerWriteTarget, Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
 	{Short: "H", Long: []string{"host"}, Val: RoleURL},
 	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
 	{Long: []string{"config"}, Val: RoleDir},
@@ -975,4 +975,18 @@ var makeExec = []ExecRule{
 var pytestExec = []ExecRule{
 	{ID: "pytest-files", Only: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
 		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
+}
+
+// dockerWriteTarget: docker build --output takes type=local,dest=PATH (a
+// path alone is dest); type=registry and type=image name nothing here.
+func dockerWriteTarget(wd Word) (string, bool) {
+	if (wd.Name == "output" || wd.Name == "o") && strings.Contains(wd.Val, "=") {
+		for _, kv := range strings.Split(wd.Val, ",") {
+			if k, v, _ := strings.Cut(kv, "="); k == "dest" {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	return wd.Val, true
 }

@@ -57,7 +57,7 @@ func netSpec(name string) *Spec {
 // --unix-socket and --abstract-unix-socket reach a local socket (the
 // Docker API is one), --engine loads an OpenSSL engine, and the proxies
 // and DNS-over-HTTPS servers not typed as hosts yet.
-var curlSpec = Spec{Uploads: true, Network: true, Grant: GrantPlain, Exec: curlExec, Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
+var curlSpec = Spec{WritesHere: curlWritesHere, Uploads: true, Network: true, Grant: GrantPlain, Exec: curlExec, Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
@@ -100,7 +100,7 @@ var curlSpec = Spec{Uploads: true, Network: true, Grant: GrantPlain, Exec: curlE
 	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
-var wgetSpec = Spec{Uploads: true, Network: true, Abbrev: true, Operands: RoleURL, Opts: []Opt{
+var wgetSpec = Spec{WritesHere: wgetWritesHere, Uploads: true, Network: true, Abbrev: true, Operands: RoleURL, Opts: []Opt{
 	{Short: "O", Long: []string{"output-document"}, Val: RoleWrite},
 	{Short: "oa", Long: []string{"output-file", "append-output", "save-cookies", "save-headers-to", "warc-file"}, Val: RoleWrite},
 	{Short: "P", Long: []string{"directory-prefix"}, Val: RoleDir},
@@ -444,4 +444,16 @@ func sshConfigCommands(p *Parsed) []string {
 		}
 	}
 	return out
+}
+
+// curlWritesHere: curl -O names no file; it writes the URL's into the
+// working directory.
+func curlWritesHere(p Parsed) bool {
+	return p.Has("O") || p.Has("remote-name") || p.Has("remote-name-all")
+}
+
+// wgetWritesHere: wget without -O (or --spider) writes into the working
+// directory.
+func wgetWritesHere(p Parsed) bool {
+	return !p.Has("output-document") && !p.Has("spider")
 }

@@ -83,6 +83,9 @@ func coverageDoc(t *testing.T) string {
 		if s.Uploads {
 			facts = append(facts, "uploads")
 		}
+		if s.WritesHere != nil {
+			facts = append(facts, "writes into its directory")
+		}
 		if s.Keeps != "" {
 			facts = append(facts, "keeps "+s.Keeps)
 		}

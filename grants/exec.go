@@ -326,20 +326,12 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	}
 }
 
-// writeTarget returns the path a write word names: docker build
-// --output takes type=local,dest=PATH (a path alone is dest); ok is false
-// when it names none on this machine (type=registry, type=image).
+// writeTarget returns the path a write word names, as the program's
+// entry reads it (classify.Spec.WriteTarget: docker build --output
+// type=local,dest=PATH); ok is false when it names none on this machine.
 func writeTarget(name string, wd classify.Word) (string, bool) {
-	switch name {
-	case "docker", "podman", "nerdctl":
-		if (wd.Name == "output" || wd.Name == "o") && strings.Contains(wd.Val, "=") {
-			for _, kv := range strings.Split(wd.Val, ",") {
-				if k, v, _ := strings.Cut(kv, "="); k == "dest" {
-					return v, true
-				}
-			}
-			return "", false
-		}
+	if s := classify.SpecFor(name); s != nil && s.WriteTarget != nil {
+		return s.WriteTarget(wd)
 	}
 	return wd.Val, true
 }
@@ -379,18 +371,12 @@ func otherRepository(v, dir, root string) bool {
 	return abs != project && !strings.HasPrefix(abs, strings.TrimSuffix(project, "/")+"/")
 }
 
-// writesHere reports a command that writes files into its working directory
-// without a word naming them: curl -O, wget without -O, tar -x without -C.
+// writesHere reports a command that writes files into its working
+// directory without a word naming them, as the program's entry says
+// (classify.Spec.WritesHere: curl -O, wget without -O, tar -x without -C).
 func writesHere(name string, p classify.Parsed) bool {
-	switch name {
-	case "curl":
-		return p.Has("O") || p.Has("remote-name") || p.Has("remote-name-all")
-	case "wget", "wget2":
-		return !p.Has("output-document") && !p.Has("spider")
-	case "tar", "gtar", "bsdtar":
-		return p.Has("extract") && !p.Has("directory")
-	}
-	return false
+	s := classify.SpecFor(name)
+	return s != nil && s.WritesHere != nil && s.WritesHere(p)
 }
 
 // uploader: programs without an entry (classify.Spec.Uploads) that can

@@ -42,13 +42,13 @@ func TestOneHome(t *testing.T) {
 // shrinks: each is moved into the program's entry in its turn.
 var grantsStillNames = []string{
 	"R", "awk", "bat", "bsdtar", "builtin", "bun", "bunx", "busybox", "cargo", "cat", "chroot", "clang", "cmp", "column", "command",
-	"curl", "cut", "doas", "docker", "emacs", "env", "exec", "expect", "file", "find", "flock", "fold", "gawk", "gcc", "gmake",
-	"go", "gradle", "gtar", "head", "helm", "iex", "install", "ionice", "kubectl", "ln", "make", "mawk", "md5sum", "more", "nawk",
-	"nc", "ncat", "nerdctl", "nice", "nix", "nl", "nohup", "npm", "npx", "nsenter", "oc", "parallel", "paste", "pip", "pip-run",
-	"pip3", "pipx", "pkexec", "pnpm", "pnpx", "podman", "printenv", "ps", "pypy", "pypy3", "pytest", "python", "python2", "python3",
-	"rev", "rg", "run0", "rustc", "script", "sed", "setsid", "sha1sum", "sha256sum", "sha512sum", "sort", "stdbuf", "strings", "su",
+	"cut", "doas", "docker", "emacs", "env", "exec", "expect", "file", "find", "flock", "fold", "gawk", "gcc", "gmake", "go",
+	"gradle", "gtar", "head", "helm", "iex", "install", "ionice", "kubectl", "ln", "make", "mawk", "md5sum", "more", "nawk", "nc",
+	"ncat", "nerdctl", "nice", "nix", "nl", "nohup", "npm", "npx", "nsenter", "oc", "parallel", "paste", "pip", "pip-run", "pip3",
+	"pipx", "pkexec", "pnpm", "pnpx", "podman", "printenv", "ps", "pypy", "pypy3", "pytest", "python", "python2", "python3", "rev",
+	"rg", "run0", "rustc", "script", "sed", "setsid", "sha1sum", "sha256sum", "sha512sum", "sort", "stdbuf", "strings", "su",
 	"sudo", "tac", "tail", "tar", "taskset", "terraform", "time", "timeout", "tree", "uniq", "unshare", "uv", "uvx", "vi", "vim",
-	"watch", "wc", "wget", "wget2", "xargs", "yarn",
+	"watch", "wc", "wget", "xargs", "yarn",
 }
 
 // TestGrantsNamesNoEntryProgram: grants' code (tests aside) names no
