@@ -875,3 +875,13 @@ func (w *walker) wrapAwk(c int, fs []field) {
 		break // the program is the first operand
 	}
 }
+
+// exShellCommand returns the shell command an Ex command runs: "!CMD",
+// ":!CMD", ":silent !CMD", ":silent! !CMD".
+func exShellCommand(ex string) (string, bool) {
+	s := strings.TrimLeft(ex, ": \t")
+	if rest, ok := strings.CutPrefix(s, "silent"); ok {
+		s = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
+	}
+	return strings.CutPrefix(s, "!")
+}

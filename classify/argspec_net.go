@@ -457,3 +457,14 @@ func curlWritesHere(p Parsed) bool {
 func wgetWritesHere(p Parsed) bool {
 	return !p.Has("output-document") && !p.Has("spider")
 }
+
+// socatCommand returns the command line of a socat address that runs one
+// (EXEC:CMD, SYSTEM:CMD, without its ,options).
+func socatCommand(addr string) (string, bool) {
+	typ, rest, ok := strings.Cut(addr, ":")
+	if !ok || !strings.EqualFold(typ, "exec") && !strings.EqualFold(typ, "system") {
+		return "", false
+	}
+	cmd, _, _ := strings.Cut(rest, ",")
+	return cmd, true
+}

@@ -250,3 +250,36 @@ func (w *walker) wrapNixShell(c int, fs []field) {
 		}
 	}
 }
+
+// bwrapArgs: bwrap's options and how many words each takes.
+func bwrapArgs(opt string) int {
+	switch opt {
+	case "--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink",
+		"--setenv", "--chmod", "--file", "--bind-data", "--ro-bind-data", "--overlay-src":
+		return 2
+	case "--proc", "--dev", "--tmpfs", "--dir", "--chdir", "--unsetenv", "--uid", "--gid", "--hostname",
+		"--remount-ro", "--mqueue", "--info-fd", "--sync-fd", "--block-fd", "--userns-block-fd", "--json-status-fd",
+		"--seccomp", "--add-seccomp-fd", "--exec-label", "--file-label", "--lock-file", "--args", "--cap-add",
+		"--cap-drop", "--perms", "--size", "--argv0", "--userns", "--userns2", "--pidns", "--tmp-overlay", "--ro-overlay", "--overlay":
+		return 1
+	}
+	return 0
+}
+
+// wrapBwrap: bwrap [OPTIONS…] [--] COMMAND ARG…, some options taking two words.
+func (w *walker) wrapBwrap(c int, fs []field) {
+	i := 1
+	for i < len(fs) && !fs[i].dyn && strings.HasPrefix(fs[i].val, "--") {
+		if fs[i].val == "--" {
+			i++
+			break
+		}
+		i += 1 + bwrapArgs(fs[i].val)
+	}
+	if i >= len(fs) {
+		return
+	}
+	w.a.Commands[c].Wrap = WrapTransparent
+	w.a.Commands[c].InnerStart = i
+	w.innerCommand(c, fs[i:], "bwrap")
+}

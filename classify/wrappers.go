@@ -1007,17 +1007,6 @@ func optionProgram(opt, val string) (string, bool) {
 	return val, true
 }
 
-// socatCommand returns the command line of a socat address that runs one
-// (EXEC:CMD, SYSTEM:CMD, without its ,options).
-func socatCommand(addr string) (string, bool) {
-	typ, rest, ok := strings.Cut(addr, ":")
-	if !ok || !strings.EqualFold(typ, "exec") && !strings.EqualFold(typ, "system") {
-		return "", false
-	}
-	cmd, _, _ := strings.Cut(rest, ",")
-	return cmd, true
-}
-
 // programValues judges the program-to-run words a command's spec names
 // (go test -exec CMD, tar --to-command=CMD, rsync -e CMD, make
 // VAR=$(shell CMD), hyperfine CMD, ssh localhost CMD) as the command lines
@@ -1102,39 +1091,6 @@ func (w *walker) programValues(c int) {
 	}
 }
 
-// bwrapArgs: bwrap's options and how many words each takes.
-func bwrapArgs(opt string) int {
-	switch opt {
-	case "--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink",
-		"--setenv", "--chmod", "--file", "--bind-data", "--ro-bind-data", "--overlay-src":
-		return 2
-	case "--proc", "--dev", "--tmpfs", "--dir", "--chdir", "--unsetenv", "--uid", "--gid", "--hostname",
-		"--remount-ro", "--mqueue", "--info-fd", "--sync-fd", "--block-fd", "--userns-block-fd", "--json-status-fd",
-		"--seccomp", "--add-seccomp-fd", "--exec-label", "--file-label", "--lock-file", "--args", "--cap-add",
-		"--cap-drop", "--perms", "--size", "--argv0", "--userns", "--userns2", "--pidns", "--tmp-overlay", "--ro-overlay", "--overlay":
-		return 1
-	}
-	return 0
-}
-
-// wrapBwrap: bwrap [OPTIONS…] [--] COMMAND ARG…, some options taking two words.
-func (w *walker) wrapBwrap(c int, fs []field) {
-	i := 1
-	for i < len(fs) && !fs[i].dyn && strings.HasPrefix(fs[i].val, "--") {
-		if fs[i].val == "--" {
-			i++
-			break
-		}
-		i += 1 + bwrapArgs(fs[i].val)
-	}
-	if i >= len(fs) {
-		return
-	}
-	w.a.Commands[c].Wrap = WrapTransparent
-	w.a.Commands[c].InnerStart = i
-	w.innerCommand(c, fs[i:], "bwrap")
-}
-
 // scriptCalls judges the literal command lines a script passes to the
 // shell: awk's system("…") and print | "…", sed's e command, and the
 // system/popen/exec calls of interpreter one-liners (python3 -c
@@ -1158,16 +1114,6 @@ func (w *walker) scriptCalls(c int) {
 // shellCalls are the functions of script languages that run a command line.
 var shellCalls = []string{"system", "popen", "exec", "execSync", "spawnSync", "check_output", "check_call", "getoutput",
 	"getstatusoutput", "call", "run", "Popen", "shell_exec", "passthru", "proc_open", "qx", "%x"}
-
-// exShellCommand returns the shell command an Ex command runs: "!CMD",
-// ":!CMD", ":silent !CMD", ":silent! !CMD".
-func exShellCommand(ex string) (string, bool) {
-	s := strings.TrimLeft(ex, ": \t")
-	if rest, ok := strings.CutPrefix(s, "silent"); ok {
-		s = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
-	}
-	return strings.CutPrefix(s, "!")
-}
 
 // scriptCommands returns the literal command lines in a script.
 func scriptCommands(name, script string) []string {
