@@ -124,7 +124,8 @@
 //     secret; the facts grants grades risk by: [Spec.Network] (every use
 //     reaches another machine), [Spec.Reaches] (the subcommands that do),
 //     [Spec.Installs], [Spec.Builds], [Spec.Instructions] (reads its
-//     instructions from files it is given), [Spec.Uploads];
+//     instructions from files it is given), [Spec.Uploads],
+//     [Spec.WritesHere] (curl -O, tar -x) and [Spec.WriteTarget];
 //     [Spec.Grant], the shape of grant guard suggests (git commit *, make
 //     all, grep *, the exact mv command); [Spec.Keeps], the project
 //     directory the program keeps for itself (.git); [Spec.RepoURLs], URL
@@ -142,11 +143,14 @@
 // what makes a '*' unsafe in its Exec, with cases in grants' exec tests.
 // To add an option, type it in the spec (its role, its Effect) or list
 // it in Untyped; if it runs or writes something, name it in an Exec rule.
-// A Check or ReadOnly takes the typed words it is given and never parses
-// again (a spec that refers to ParseCommand through its own entry is an
-// initialization cycle). What grants still keeps per tool (risk grades,
-// suggestion shapes, the rest of the read-only set, make's and pytest's
-// rows) is listed in grants' onehome_test.go, a list that only shrinks.
+// A Check or ReadOnly takes the typed words it is given; one that must
+// type a value again (make's MAKEFLAGS, python -m pytest) asks its
+// Marker's Parse, since a spec that refers to ParseCommand through its
+// own entry is an initialization cycle. What grants still keeps per tool
+// (the risk, suggestion and read-only lists for programs whose spec is
+// shared with programs outside the list, or that have no spec; the
+// wrappers it passes through) is listed in grants' onehome_test.go, a
+// list that only shrinks.
 //
 // # Rules
 //

@@ -116,8 +116,8 @@
 // entry's Exec rules (implementing classify.Marker, which knows the
 // project root and the write tier), readOnlySet asks the entry's
 // ReadOnly first, networkSub its Reaches, Suggest its Grant, the write
-// tier its Keeps, the risk grades its Network, Reaches, Installs, Builds,
-// Instructions and Uploads. grants keeps no exec-capable table of its
+// tier its Keeps and WritesHere, the risk grades its Network, Reaches,
+// Installs, Builds, Instructions and Uploads. grants keeps no exec-capable table of its
 // own. The lists for programs without such an entry (risk grades,
 // suggestion shapes, the rest of the read-only set, wrappers) are still
 // here; onehome_test.go names them and fails on a new per-tool list.
