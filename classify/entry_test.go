@@ -82,7 +82,7 @@ var notYetAudited = []string{
 	"busybox", "bunx", "chroot", "expect", "firejail", "ltrace", "nix", "nix-shell", "npx", "nsenter", "parallel", "pip-run",
 	"pipx", "pnpx", "script", "strace", "tmux", "unbuffer", "unshare", "uv", "uvx", "valgrind", "xargs",
 	// read-only tools: their uses that only read are in their entries
-	"file", "gofmt", "hostname", "ps", "tree",
+	"file", "hostname", "ps", "tree",
 	// python, for python -m pytest (pytest's own options are listed)
 	"python",
 	// single tools
