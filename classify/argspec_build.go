@@ -525,7 +525,7 @@ func dockerBuildAction(a string) *Spec {
 // docker-compose, podman-compose). run takes docker run's host options
 // (-v, --privileged, --cap-add), which grants' exec table judges; the
 // other actions' options are one list.
-var dockerComposeSpec = Spec{Exec: dockerExec[2:], Operands: RoleText, Action: composeAction, Opts: composeGlobal}
+var dockerComposeSpec = Spec{Exec: dockerExec, Operands: RoleText, Action: composeAction, Opts: composeGlobal}
 
 var composeGlobal = []Opt{
 	{Short: "f", Long: []string{"file", "env-file"}, Val: RoleRead},
@@ -659,12 +659,12 @@ var cargoExec = []ExecRule{
 }
 
 // dockerExec is the exec-capable argument table of docker, podman and
-// nerdctl (see [ExecRule]); its last row, compose-host, is
-// docker-compose's and podman-compose's too.
+// nerdctl, and of docker-compose and podman-compose, which hold only
+// compose-host (see [ExecRule]).
 var dockerExec = []ExecRule{
-	{ID: "docker-daemon", Global: true, Opts: []string{"H", "host", "context", "c", "url", "connection"},
+	{ID: "docker-daemon", Only: dockerNames, Global: true, Opts: []string{"H", "host", "context", "c", "url", "connection"},
 		Reason: "docker -H/--host/--context sends the command to another daemon"},
-	{ID: "docker-host", Sub: []string{"run", "exec", "create"},
+	{ID: "docker-host", Only: dockerNames, Sub: []string{"run", "exec", "create"},
 		Opts:   []string{"volume", "mount", "device", "volumes-from", "privileged", "cap-add", "pid", "userns", "security-opt", "v"},
 		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
 	{ID: "compose-host", Check: checkComposeHost,
@@ -990,3 +990,7 @@ func dockerWriteTarget(wd Word) (string, bool) {
 	}
 	return wd.Val, true
 }
+
+// dockerNames are the programs of docker's own spec (docker-compose's is
+// another).
+var dockerNames = []string{"docker", "podman", "nerdctl"}
