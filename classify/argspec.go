@@ -193,6 +193,10 @@ type Spec struct {
 	// type takes a use out of the read-only set, with a reason that
 	// names the option.
 	Closed bool
+	// Groups are subcommands that only group others (docker container
+	// run is docker run): the exec-capable rules read the command as the
+	// one grouped.
+	Groups []string
 	// Reaches lists the subcommands that fetch from or send to another
 	// machine (git fetch, git push): their risk is high.
 	Reaches []string

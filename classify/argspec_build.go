@@ -444,7 +444,7 @@ var pytestSpec = Spec{Exec: pytestExec, Instructions: true, Builds: true, Abbrev
 	{Long: []string{"cache-clear"}, Fresh: true},
 }}
 
-var dockerSpec = Spec{WriteTarget: dockerWriteTarget, Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
+var dockerSpec = Spec{Groups: []string{"container"}, WriteTarget: dockerWriteTarget, Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
 	{Short: "H", Long: []string{"host"}, Val: RoleURL},
 	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
 	{Long: []string{"config"}, Val: RoleDir},

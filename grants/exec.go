@@ -8,11 +8,12 @@ import (
 	"github.com/guard-dev/guard/classify"
 )
 
-// typedWords is the argument model's parse of c, with docker's
-// "container" group resolved: docker container run is docker run.
+// typedWords is the argument model's parse of c, with a group its entry
+// names resolved (classify.Spec.Groups): docker container run is docker
+// run.
 func typedWords(c *classify.Command) classify.Parsed {
 	p := c.Words()
-	if (c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl") && p.SubName(c.Args) == "container" && p.Sub+1 < len(c.Args) {
+	if s := classify.SpecFor(c.Name); s != nil && s.Groups != nil && slices.Contains(s.Groups, p.SubName(c.Args)) && p.Sub+1 < len(c.Args) {
 		q := classify.ParseCommand(c.Name, append([]string{c.Name}, c.Args[p.Sub+1:]...))
 		for i := range q.Words {
 			q.Words[i].Arg += p.Sub
