@@ -172,6 +172,198 @@ type Spec struct {
 	// The audit test (audit_test.go) checks every option of the
 	// program's real option list is in Opts or here.
 	Untyped []string
+
+	// The fields below belong to a program's top-level spec: the rest of
+	// what guard knows about the program, so that one entry answers
+	// "what does guard do with it?" (see the package doc, "One tool, one
+	// place").
+
+	// Exec lists what, in the program's typed words, makes a '*' grant
+	// unsafe: an option or operand that runs another program, writes
+	// elsewhere, sets config that does, or prints stored secrets. grants
+	// never lets a '*' cover a word one of them marks (its exec-capable
+	// argument table).
+	Exec []ExecRule
+	// ReadOnly reports a use of the program that only reads and prints
+	// (git status, git tag -l): the built-in read-only set allows it
+	// without a grant. nil: no use of it is in the set. p is c's typed
+	// words (c.Words()).
+	ReadOnly func(c *Command, p Parsed) bool
+	// Closed: the spec is audited whole (git), so an option it does not
+	// type takes a use out of the read-only set, with a reason that
+	// names the option.
+	Closed bool
+	// Groups are subcommands that only group others (docker container
+	// run is docker run): the exec-capable rules read the command as the
+	// one grouped.
+	Groups []string
+	// Reaches lists the subcommands that fetch from or send to another
+	// machine (git fetch, git push): their risk is high.
+	Reaches []string
+	// Network: every use of the program reaches another machine (curl,
+	// ssh, gh): its risk is high.
+	Network bool
+	// Installs lists the subcommands that install packages (npm install,
+	// cargo add): they fetch, and run the packages' scripts.
+	Installs []string
+	// Instructions: the program reads its instructions from files it is
+	// given (a Dockerfile, a makefile, a config): one outside the project
+	// is not the project's, and a '*' grant does not cover it.
+	Instructions bool
+	// Uploads: the program can send a local file to another machine
+	// (curl -T, scp): a secret file among its read words is marked.
+	Uploads bool
+	// WritesHere reports a use that writes files into the working
+	// directory without a word naming them (curl -O, wget, tar -x): after
+	// cd ~ that directory is not the project.
+	WritesHere func(p Parsed) bool
+	// WriteTarget returns the path a write word names when the word is
+	// more than a path (docker build --output type=local,dest=PATH); ok
+	// is false when it names none on this machine (type=registry).
+	WriteTarget func(w Word) (path string, ok bool)
+	// Builds: a build or test driver, which runs the project's own code
+	// in the project (make, go, cargo, gcc): its risk is at least low.
+	Builds bool
+	// Grant is the shape of the grant guard suggests for the program
+	// ([GrantSub]: git commit *).
+	Grant GrantShape
+	// Keeps is the directory in the project the program keeps for itself
+	// (git: .git): the write tier denies writes there to every other
+	// program, and lets this one through.
+	Keeps string
+	// RepoURLs: its URL words name repositories, which may be paths on
+	// this machine (git clone ../x, git fetch ~/y): one outside the
+	// project is another repository, whose config and hooks are not the
+	// project's.
+	RepoURLs bool
+}
+
+// AnyUse is the ReadOnly of a program every use of which only reads and
+// prints (awk: the exec-capable rules mark system(), print > FILE, -f).
+func AnyUse(*Command, Parsed) bool { return true }
+
+// GrantShape is the shape of the grant guard suggests when a human allows
+// a command for a project or everywhere.
+type GrantShape uint8
+
+const (
+	// GrantDefault: grants decides from the words (a subcommand-like
+	// first word is kept).
+	GrantDefault GrantShape = iota
+	// GrantSub: the first word is a subcommand and the suggestion names
+	// it (git commit *, cargo build *).
+	GrantSub
+	// GrantTarget: the first word is a target and the suggestion names
+	// it and stops, since a further word is one more target (make all).
+	GrantTarget
+	// GrantPlain: the first word is an operand (a pattern, a file, a
+	// text), never kept (grep foo x.go → grep *).
+	GrantPlain
+	// GrantExact: the program changes the files it is given, wherever
+	// they are ("mv *" would cover mv ~/.bashrc /tmp): only the exact
+	// command is suggested.
+	GrantExact
+)
+
+// ExecRule is one entry of a program's exec-capable argument table
+// ([Spec.Exec]): what, in the argument model's typed parse of a command,
+// makes a '*' grant unsafe. A word a rule marks is sensitive: a '*' in an
+// allow pattern never covers it, only literal pattern text does. Options
+// are named by the spec's names, so bundles (-avze), attached values
+// (-ofile, --out=file) and abbreviations (--exe) come from the spec,
+// never from a scan of the word.
+type ExecRule struct {
+	ID     string
+	Sub    []string // only when the subcommand is one of these
+	Global bool     // the options count only before the subcommand (git -C, git -c)
+	// Opts are options by the name the spec gives them (Word.Name: the
+	// first long name of an entry with one letter, else the letter or
+	// long name itself). Present, the option and its value are
+	// sensitive. Their letters are listed too, for an option the spec
+	// does not type: a letter the parser could not read, or one in the
+	// rest of a bundle it stopped at (git archive -vo F, when -v is
+	// unknown to it).
+	Opts []string
+	// Words are operands (after the subcommand), exact or prefixes when
+	// they end in '*' (git bundle create, make SHELL=x, vim +cmd).
+	Words []string
+	Rest  bool // every word after the command word (or after the subcommand) is sensitive
+	// Only names the programs the rule applies to, when programs that
+	// differ share the spec (cat's spec is more's; sudo's is npx's);
+	// nil: every program of the spec.
+	Only []string
+	// Check marks what Opts and Words cannot say (git -c KEY=VALUE of a
+	// key that runs a program, an ext:: remote).
+	Check  func(c *Command, p Parsed, m Marker)
+	Reason string
+}
+
+// Hit reports whether a typed word is one of r's options or operands.
+// An option the spec could not resolve (unknown to it, or an ambiguous
+// abbreviation such as git log --outp) fails closed: it hits when it
+// could be one of r's options.
+func (r *ExecRule) Hit(w Word) bool {
+	if w.Name == "" {
+		if w.Arg == 0 {
+			return false
+		}
+		for _, x := range r.Words {
+			if p, ok := strings.CutSuffix(x, "*"); ok && strings.HasPrefix(w.Val, p) || x == w.Val {
+				return true
+			}
+		}
+		return false
+	}
+	for _, o := range r.Opts {
+		if o == w.Name {
+			return true
+		}
+	}
+	return Unresolved(w, r.Opts...)
+}
+
+// Marker receives the words an [ExecRule]'s Check finds sensitive (grants
+// keeps them): Mark by index in the command's Args, MarkWord by typed
+// word (an option's value given as the next word marks the option too).
+type Marker interface {
+	Mark(i int, reason string)
+	MarkWord(c *Command, w Word, reason string)
+	// MarkAll: no allow pattern with a '*' covers the command at all
+	// (LESSOPEN=… less f).
+	MarkAll(reason string)
+	// OutsideProject reports a path on this machine outside the project
+	// (npm install ../other): grants knows the project's root.
+	OutsideProject(c *Command, path string) bool
+	// Parse is the argument model ([ParseCommand]), for a check that
+	// types a value with a program's spec (make's MAKEFLAGS, python -m
+	// pytest): a spec's own rules cannot name the model without an
+	// initialization cycle.
+	Parse(name string, args []string) Parsed
+}
+
+// HelpWord reports --help, --version, -h or -V: a word no exec-capable
+// rule marks, since the program prints and exits.
+func HelpWord(w string) bool {
+	return w == "--version" || w == "--help" || w == "-V" || w == "-h"
+}
+
+// Unresolved reports an option word the spec could not type (an unknown
+// option, an ambiguous abbreviation) that could be one of names: an
+// abbreviation of one of them, or a letter of a bundle the parser stopped
+// reading at. Checks fail closed with it.
+func Unresolved(w Word, names ...string) bool {
+	if w.Role != RoleUnknown || w.Name == "" {
+		return false
+	}
+	for _, n := range names {
+		if len(w.Name) > 1 && len(n) > 1 && strings.HasPrefix(n, w.Name) {
+			return true
+		}
+		if len(w.Name) == 1 && len(n) == 1 && strings.Contains(w.Name+w.Val, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // Word is one argument of a command, typed by its spec.

@@ -1,6 +1,9 @@
 package classify
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Specs of the system tools the hard denylist names: disk tools (their
 // operands are devices, written), security and service switches (verbs
@@ -79,7 +82,7 @@ var sqlSpec = Spec{First: RoleRead, Operands: RoleScript, Opts: []Opt{
 // script text, whose dot-commands (.shell, .system, .output FILE, .load)
 // grants' exec table judges; -init reads commands from a file. -A runs
 // .archive, which extracts files: untyped.
-var sqlite3Spec = Spec{OneDash: true, First: RoleRead, Operands: RoleScript, Untyped: []string{"A", "nonce", "vfs", "deserialize"}, Opts: []Opt{
+var sqlite3Spec = Spec{Exec: sqlite3Exec, OneDash: true, First: RoleRead, Operands: RoleScript, Untyped: []string{"A", "nonce", "vfs", "deserialize"}, Opts: []Opt{
 	{Long: []string{"cmd"}, Val: RoleScript},
 	{Long: []string{"init"}, Val: RoleProgram},
 	{Long: []string{"separator", "newline", "nullvalue", "lookaside", "maxsize", "mmap", "pagecache"}, Val: RoleText},
@@ -138,3 +141,53 @@ var pkillSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "Fqr", Long: []string{"signal", "pidfile", "queue", "runstates", "ns", "nslist", "cgroup", "env"}, Val: RoleText},
 	{Short: "fxinoeLlavcAwhVH", Long: []string{"full", "exact", "ignore-case", "newest", "oldest", "echo", "logpidfile", "list-name", "list-full", "inverse", "count", "ignore-ancestors", "lightweight", "help", "version", "require-handler"}},
 }}
+
+// sqlite3Exec is the exec-capable argument table of sqlite3Spec's programs (see [ExecRule]).
+var sqlite3Exec = []ExecRule{
+	{ID: "sqlite-dot", Check: checkSqlite,
+		Reason: "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files"},
+}
+
+// sqliteDotSafe are the dot-commands that only print or set how sqlite3
+// prints; any other (.shell, .system, .output, .once, .import, .read,
+// .load, .open, .save, .backup, .cd, .log, .archive, …) runs a program or
+// touches another file.
+var sqliteDotSafe = []string{"tables", "table", "schema", "fullschema", "headers", "header", "mode", "indexes", "indices", "databases", "width",
+	"nullvalue", "timer", "stats", "help", "quit", "exit", "show", "separator", "print", "dump", "dbinfo", "eqp", "explain", "echo", "changes",
+	"bail", "count", "lint"}
+
+// sqliteSQLUnsafe are SQL words that load code, write or read files, run
+// an editor, or open another database.
+var sqliteSQLUnsafe = []string{"load_extension", "writefile", "readfile", "edit(", "attach", "vacuum into", "fts3_tokenizer", "sqlar_"}
+
+// sqliteScriptUnsafe reports SQL or dot-commands that do more than query.
+func sqliteScriptUnsafe(s string) bool {
+	low := strings.ToLower(s)
+	for _, w := range sqliteSQLUnsafe {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	for _, line := range strings.Split(low, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, ".") {
+			continue
+		}
+		name, _, _ := strings.Cut(line[1:], " ")
+		name = strings.TrimRight(name, ";")
+		if !slices.Contains(sqliteDotSafe, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSqlite marks sqlite3's SQL and -cmd text with a dot-command or SQL
+// function that runs a program or touches another file.
+func checkSqlite(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		if wd.Role == RoleScript && sqliteScriptUnsafe(wd.Val) {
+			m.MarkWord(c, wd, "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files")
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package classify
 
+import "strings"
+
 // Specs of the archivers. tar's archive is written when creating and read
 // otherwise; tarArgs turns the old form (tar xvf a.tar) into options first.
 
@@ -17,7 +19,7 @@ func archiveSpec(name string) *Spec {
 	return nil
 }
 
-var tarSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var tarSpec = Spec{WritesHere: tarWritesHere, Exec: tarExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "c", Long: []string{"create"}},
 	{Short: "x", Long: []string{"extract", "get"}},
 	{Short: "t", Long: []string{"list"}},
@@ -56,7 +58,7 @@ var tarSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "vzjJaZOPkmpshiSWBlGMUwy", Long: []string{"verbose", "gzip", "gunzip", "bzip2", "xz", "lzma", "zstd", "auto-compress", "compress", "to-stdout", "absolute-names", "keep-old-files", "overwrite", "preserve-permissions", "same-permissions", "dereference", "ignore-zeros", "sparse", "verify", "interactive", "one-file-system", "multi-volume", "unlink-first", "recursive-unlink", "no-recursion", "recursion", "remove-files", "totals", "wildcards", "numeric-owner"}},
 }}
 
-var zipSpec = Spec{First: RoleWrite, Operands: RoleRead, Opts: []Opt{
+var zipSpec = Spec{Exec: zipExec, First: RoleWrite, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"unzip-command"}, Val: RoleProgram},
 	{Short: "T", Long: []string{"test"}},
 	{Short: "xi", Long: []string{"exclude", "include"}, Val: RolePattern},
@@ -65,7 +67,7 @@ var zipSpec = Spec{First: RoleWrite, Operands: RoleRead, Opts: []Opt{
 	{Short: "rRjqvumdgyDX0123456789e@", Long: []string{"recurse-paths", "junk-paths", "quiet", "verbose", "move", "grow", "symlinks", "encrypt"}},
 }}
 
-var unzipSpec = Spec{First: RoleRead, Operands: RoleText, Opts: []Opt{
+var unzipSpec = Spec{Grant: GrantExact, First: RoleRead, Operands: RoleText, Opts: []Opt{
 	{Short: "d", Val: RoleWrite},
 	{Short: "P", Val: RoleSecret},
 	{Short: "x", Val: RolePattern},
@@ -126,4 +128,34 @@ func tarRoles(p *Parsed) {
 			wd.Role = RoleRead
 		}
 	}
+}
+
+// tarExec is the exec-capable argument table of tarSpec's programs (see [ExecRule]).
+var tarExec = []ExecRule{
+	{ID: "tar-exec",
+		Opts:   []string{"to-command", "checkpoint-action", "use-compress-program", "rsh-command", "info-script", "new-volume-script", "F", "I"},
+		Reason: "tar --to-command/--checkpoint-action/--use-compress-program/-I/--rsh-command/-F runs another program"},
+}
+
+// zipExec is the exec-capable argument table of zipSpec's programs (see [ExecRule]).
+var zipExec = []ExecRule{
+	{ID: "zip-test", Opts: []string{"unzip-command"}, Check: checkZipTT,
+		Reason: "zip -TT/--unzip-command runs another program"},
+}
+
+// checkZipTT marks zip -TT CMD: the spec reads -TT as -T twice, the two
+// letters of one word.
+func checkZipTT(c *Command, p Parsed, m Marker) {
+	for k := 1; k < len(p.Words); k++ {
+		a, b := p.Words[k-1], p.Words[k]
+		if a.Name == "test" && b.Name == "test" && a.Arg == b.Arg && strings.HasPrefix(c.Args[a.Arg], "-TT") {
+			m.Mark(a.Arg, "zip -TT runs another program")
+			m.Mark(a.Arg+1, "zip -TT runs another program")
+		}
+	}
+}
+
+// tarWritesHere: tar -x without -C extracts into the working directory.
+func tarWritesHere(p Parsed) bool {
+	return p.Has("extract") && !p.Has("directory")
 }

@@ -1,5 +1,10 @@
 package classify
 
+import (
+	"slices"
+	"strings"
+)
+
 // Specs of the build tools: which options run another program, write
 // outside the project, or point the tool at another directory.
 
@@ -94,7 +99,7 @@ var bazelCmdSpec = Spec{Operands: RoleText, Opts: []Opt{
 // and --input read a file; api -F/--field may upload one (key=@FILE):
 // untyped. grants' exec table judges gh config set, gh alias and gh
 // extension.
-var ghSpec = Spec{Sub: ghSub, EffectIf: ghEffect, Opts: []Opt{
+var ghSpec = Spec{Network: true, Grant: GrantSub, Exec: ghExec, Sub: ghSub, EffectIf: ghEffect, Opts: []Opt{
 	{Short: "R", Long: []string{"repo", "hostname"}, Val: RoleText},
 	{Long: []string{"help", "version"}},
 }}
@@ -136,7 +141,7 @@ var mvnSpec = Spec{OneDash: true, Operands: RoleText, Joined: []string{"D", "P",
 // -b/--build-file and -c/--settings-file name scripts it runs; -p works
 // in another directory; --scan uploads a build scan (untyped). -D and -P
 // join their value.
-var gradleSpec = Spec{Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
+var gradleSpec = Spec{Instructions: true, Grant: GrantSub, Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
 	{Short: "Ibc", Long: []string{"init-script", "build-file", "settings-file"}, Val: RoleProgram},
 	{Short: "p", Long: []string{"project-dir"}, Val: RoleDir},
 	{Short: "g", Long: []string{"gradle-user-home", "project-cache-dir"}, Val: RoleDir},
@@ -151,7 +156,7 @@ var gradleSpec = Spec{Operands: RoleText, Untyped: []string{"scan", "no-scan"}, 
 // cmakeSpec: cmake configure (-S, -B, -D, -G), --build, --install and -E
 // (testdata/options/build.txt). -P and -C run CMake scripts, --toolchain
 // names one; --install --prefix and --graphviz write.
-var cmakeSpec = Spec{Operands: RoleText, Opts: []Opt{
+var cmakeSpec = Spec{Instructions: true, Builds: true, Grant: GrantSub, Operands: RoleText, Opts: []Opt{
 	{Short: "PC", Long: []string{"toolchain"}, Val: RoleProgram},
 	{Long: []string{"prefix", "graphviz", "system-information", "profiling-output"}, Val: RoleWrite},
 	{Short: "SB", Long: []string{"build", "install", "open"}, Val: RoleDir},
@@ -165,7 +170,7 @@ var cmakeSpec = Spec{Operands: RoleText, Opts: []Opt{
 
 // eslintSpec: -c/--config, --plugin, --rulesdir, --parser and
 // --resolve-plugins-relative-to load code; -o and --cache-location write.
-var eslintSpec = Spec{Operands: RoleRead, Opts: []Opt{
+var eslintSpec = Spec{Grant: GrantPlain, Operands: RoleRead, Opts: []Opt{
 	{Short: "c", Long: []string{"config", "rulesdir", "plugin", "parser", "resolve-plugins-relative-to"}, Val: RoleProgram},
 	{Short: "o", Long: []string{"output-file", "cache-location"}, Val: RoleWrite},
 	{Long: []string{"ignore-path", "print-config"}, Val: RoleRead},
@@ -177,7 +182,7 @@ var eslintSpec = Spec{Operands: RoleRead, Opts: []Opt{
 }}
 
 // prettierSpec: --plugin loads code; -c is --check.
-var prettierSpec = Spec{Operands: RoleRead, Opts: []Opt{
+var prettierSpec = Spec{Grant: GrantPlain, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"plugin", "config", "ignore-path"}, Val: RoleProgram},
 	{Long: []string{"cache-location"}, Val: RoleWrite},
 	{Long: []string{"log-level", "parser", "print-width", "tab-width", "trailing-comma", "end-of-line", "arrow-parens", "prose-wrap",
@@ -192,7 +197,7 @@ var prettierSpec = Spec{Operands: RoleRead, Opts: []Opt{
 // mypySpec: the options agents pass; its hundreds of --disallow-* and
 // --warn-* flags are typed by their --no- forms too. --install-types
 // installs packages: untyped.
-var mypySpec = Spec{Operands: RoleRead, Negate: true, Untyped: []string{"install-types"}, Opts: []Opt{
+var mypySpec = Spec{Instructions: true, Operands: RoleRead, Negate: true, Untyped: []string{"install-types"}, Opts: []Opt{
 	{Long: []string{"config-file"}, Val: RoleRead},
 	{Long: []string{"cache-dir", "junit-xml", "html-report", "txt-report", "xml-report", "linecount-report", "any-exprs-report", "lineprecision-report", "cobertura-xml-report"}, Val: RoleWrite},
 	{Short: "pmc", Long: []string{"package", "module", "command", "python-version", "platform", "exclude", "follow-imports", "always-true",
@@ -209,7 +214,7 @@ var mypySpec = Spec{Operands: RoleRead, Negate: true, Untyped: []string{"install
 // preCommitSpec: pre-commit run|install|autoupdate…: -c/--config names
 // the hooks' config (the hooks run); try-repo fetches hooks and runs
 // them (grants' download-run).
-var preCommitSpec = Spec{Operands: RoleText, Opts: []Opt{
+var preCommitSpec = Spec{Instructions: true, Grant: GrantSub, Exec: runExec, Operands: RoleText, Opts: []Opt{
 	{Short: "c", Long: []string{"config"}, Val: RoleRead},
 	{Short: "tso", Long: []string{"hook-type", "hook-stage", "from-ref", "to-ref", "source", "origin", "remote-branch", "remote-name", "commit-msg-filename",
 		"prepare-commit-message-source", "commit-object-name", "checkout-type", "is-squash-merge", "rewrite-command", "color", "repo", "jobs", "j"}, Val: RoleText},
@@ -221,9 +226,9 @@ var preCommitSpec = Spec{Operands: RoleText, Opts: []Opt{
 // type (pipx, uv, nix): every option is asked under a '*' grant, and
 // grants' exec table finds their download-and-run forms (pipx run, uv
 // tool run, nix run).
-var untypedSubSpec = Spec{Sub: func(string) *Spec { return &unknownSpec }}
+var untypedSubSpec = Spec{Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
 
-var goSpec = Spec{Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
+var goSpec = Spec{Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
 func goSub(sub string) *Spec {
 	switch sub {
@@ -273,13 +278,13 @@ var goRunSpec = Spec{OneDash: true, InOrder: true, First: RoleRead, Operands: Ro
 
 var goEnvSpec = Spec{OneDash: true, Operands: RoleText, Opts: []Opt{{Long: []string{"w", "u", "json", "changed"}}}}
 
-var gofmtSpec = Spec{OneDash: true, Operands: RoleRead, Opts: []Opt{
+var gofmtSpec = Spec{Builds: true, ReadOnly: gofmtReadOnly, Grant: GrantPlain, OneDash: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"w"}},
 	{Long: []string{"r", "cpuprofile"}, Val: RoleText},
 	{Long: []string{"l", "d", "e", "s"}},
 }}
 
-var makeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var makeSpec = Spec{Exec: makeExec, Instructions: true, Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
 	{Short: "f", Long: []string{"file", "makefile"}, Val: RoleProgram},
 	{Short: "E", Long: []string{"eval"}, Val: RoleScript},
@@ -298,7 +303,7 @@ var makeSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 // script-shell, git, node-options, browser, viewer, node-gyp,
 // init-module) are programs; the directories and config files it uses
 // are typed as such.
-var npmSpec = Spec{Sub: npmSub, Negate: true, Opts: npmGlobal}
+var npmSpec = Spec{Installs: npmInstalls, Builds: true, Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
@@ -360,7 +365,7 @@ var npmConfigSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal, EffectIf: npmEf
 
 // pnpmSpec: pnpm's -w is --workspace-root, a flag (npm's takes a
 // workspace): pnpm add -w PKG names the package PKG.
-var pnpmSpec = Spec{Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
+var pnpmSpec = Spec{Installs: npmInstalls, Builds: true, Grant: GrantSub, Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
 
 var pnpmGlobal = append([]Opt{{Short: "w", Long: []string{"workspace-root"}}}, npmGlobal...)
 
@@ -382,7 +387,7 @@ var pnpmSubOpts = append(pnpmGlobal[:len(pnpmGlobal):len(pnpmGlobal)], npmFreshO
 // cargoSpec: cargo and its subcommands (cargo SUB --help;
 // testdata/options/cargo.txt). --path and --git name code cargo builds and
 // runs the build scripts of; --root and --target-dir are written.
-var cargoSpec = Spec{Sub: cargoSub, Opts: cargoGlobal}
+var cargoSpec = Spec{Instructions: true, Installs: []string{"install", "add", "publish"}, Builds: true, Grant: GrantSub, Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
 
 var cargoGlobal = []Opt{
 	{Short: "C", Val: RoleDir},
@@ -416,7 +421,7 @@ var cargoSubSpec = Spec{Operands: RoleUnknown, Opts: cargoGlobal}
 var cargoTreeSpec = Spec{Operands: RoleUnknown, Opts: append([]Opt{{Short: "f", Long: []string{"format"}, Val: RoleText}}, cargoGlobal...)}
 
 // pytestSpec: argparse, so unique prefixes resolve (--base is --basetemp).
-var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var pytestSpec = Spec{Exec: pytestExec, Instructions: true, Builds: true, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"basetemp", "junitxml", "junit-xml", "report-log", "log-file", "resultlog", "result-log", "html", "cov-report"}, Val: RoleWrite},
 	{Long: []string{"debug"}, Val: RoleWrite, Optional: true},
 	{Short: "c", Long: []string{"config-file", "confcutdir", "inifile"}, Val: RoleRead},
@@ -439,7 +444,7 @@ var pytestSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"cache-clear"}, Fresh: true},
 }}
 
-var dockerSpec = Spec{Sub: dockerSub, Opts: []Opt{
+var dockerSpec = Spec{Groups: []string{"container"}, WriteTarget: dockerWriteTarget, Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
 	{Short: "H", Long: []string{"host"}, Val: RoleURL},
 	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
 	{Long: []string{"config"}, Val: RoleDir},
@@ -520,7 +525,7 @@ func dockerBuildAction(a string) *Spec {
 // docker-compose, podman-compose). run takes docker run's host options
 // (-v, --privileged, --cap-add), which grants' exec table judges; the
 // other actions' options are one list.
-var dockerComposeSpec = Spec{Operands: RoleText, Action: composeAction, Opts: composeGlobal}
+var dockerComposeSpec = Spec{Exec: dockerExec, Operands: RoleText, Action: composeAction, Opts: composeGlobal}
 
 var composeGlobal = []Opt{
 	{Short: "f", Long: []string{"file", "env-file"}, Val: RoleRead},
@@ -605,7 +610,7 @@ var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 // testdata/options/gcc.txt). -B, -wrapper and -specs make them run
 // programs from elsewhere, -o and -MF write; -fplugin= and -fuse-ld=PATH
 // (a value of -f) are judged by grants' exec table.
-var ccSpec = Spec{OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
+var ccSpec = Spec{Builds: true, Exec: ccExec, OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
 	{Long: []string{"o", "MF", "save-temps="}, Val: RoleWrite},
 	{Long: []string{"B", "wrapper", "specs", "fplugin"}, Val: RoleProgram},
 	{Long: []string{"include", "imacros", "T"}, Val: RoleRead},
@@ -621,7 +626,7 @@ var ccSpec = Spec{OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", 
 		"coverage", "integrated-cpp", "X", "t", "shared-libgcc"}},
 }}
 
-var rustcSpec = Spec{Operands: RoleRead, Opts: []Opt{
+var rustcSpec = Spec{Builds: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
 	{Long: []string{"out-dir"}, Val: RoleWrite},
 	{Short: "LlCW", Long: []string{"edition", "crate-type", "crate-name", "emit", "target", "cfg", "cap-lints", "explain"}, Val: RoleText},
@@ -636,7 +641,7 @@ var javaSpec = Spec{InOrder: true, OneDash: true, Operands: RoleText, First: Rol
 	{Long: []string{"version", "showversion", "help", "server", "client", "ea", "da"}},
 }}
 
-var pipSpec = Spec{Sub: pipSub}
+var pipSpec = Spec{Installs: []string{"install", "add", "pip", "sync", "tool"}, Grant: GrantSub, Sub: pipSub}
 
 func pipSub(string) *Spec { return &pipSubSpec }
 
@@ -646,3 +651,346 @@ var pipSubSpec = Spec{Operands: RoleText, Opts: []Opt{
 	{Short: "ic", Long: []string{"index-url", "extra-index-url", "find-links", "proxy", "cert", "client-cert"}, Val: RoleText},
 	{Short: "UVqv", Long: []string{"upgrade", "user", "no-deps", "pre", "version", "quiet", "verbose", "help", "break-system-packages"}},
 }}
+
+// cargoExec is the exec-capable argument table of cargoSpec's programs (see [ExecRule]).
+var cargoExec = []ExecRule{
+	{ID: "cargo-config", Opts: []string{"config", "Z"},
+		Reason: "cargo --config can set build.rustc-wrapper and other programs cargo runs"},
+}
+
+// dockerExec is the exec-capable argument table of docker, podman and
+// nerdctl, and of docker-compose and podman-compose, which hold only
+// compose-host (see [ExecRule]).
+var dockerExec = []ExecRule{
+	{ID: "docker-daemon", Only: dockerNames, Global: true, Opts: []string{"H", "host", "context", "c", "url", "connection"},
+		Reason: "docker -H/--host/--context sends the command to another daemon"},
+	{ID: "docker-host", Only: dockerNames, Sub: []string{"run", "exec", "create"},
+		Opts:   []string{"volume", "mount", "device", "volumes-from", "privileged", "cap-add", "pid", "userns", "security-opt", "v"},
+		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
+	{ID: "compose-host", Check: checkComposeHost,
+		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
+}
+
+// checkComposeHost marks compose run's host options (docker compose run
+// -v /:/h, docker-compose run --privileged), typed by compose's spec.
+func checkComposeHost(c *Command, p Parsed, m Marker) {
+	if c.Name != "docker-compose" && c.Name != "podman-compose" && p.SubName(c.Args) != "compose" {
+		return
+	}
+	for _, wd := range p.Words {
+		if slices.Contains(composeHostOpts, wd.Name) || Unresolved(wd, composeHostOpts...) {
+			m.MarkWord(c, wd, "docker compose run|exec with host mounts or --privileged reaches the host")
+		}
+	}
+}
+
+// composeHostOpts are docker compose run's options that reach the host.
+var composeHostOpts = []string{"volume", "mount", "device", "privileged", "cap-add", "pid", "userns", "security-opt", "v"}
+
+// ccExec is the exec-capable argument table of ccSpec's programs (see [ExecRule]).
+var ccExec = []ExecRule{
+	{ID: "cc-plugin", Check: checkCCPlugin,
+		Reason: "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program"},
+}
+
+// checkCCPlugin marks the compiler's values of -f and -W that load or
+// run a program: -fplugin-arg-…, -fuse-ld=/path (clang runs any linker
+// named by a path), -Wl,-plugin / --plugin.
+func checkCCPlugin(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		v := strings.ToLower(wd.Val)
+		switch {
+		case wd.Name == "f" && (strings.HasPrefix(v, "plugin") || strings.HasPrefix(v, "use-ld=") && strings.Contains(v, "/")),
+			wd.Name == "W" && strings.Contains(v, "plugin"):
+			m.MarkWord(c, wd, "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program")
+		}
+	}
+}
+
+// ghExec is the exec-capable argument table of ghSpec's programs (see [ExecRule]).
+var ghExec = []ExecRule{
+	{ID: "gh-config", Check: checkGh,
+		Reason: "gh config set of a program or socket, gh alias set and gh extension install run programs"},
+}
+
+// ghConfigKeys are the gh settings gh config set may set under a '*'
+// grant; editor, browser, pager and http_unix_socket name programs or a
+// socket.
+var ghConfigKeys = []string{"git_protocol", "prompt", "spinner", "color_labels", "accessible_colors", "accessible_prompter"}
+
+// checkGh marks gh config set of a key not known to be harmless, gh alias
+// set|import (an alias may be !shell) and gh extension
+// install|upgrade|exec|create (they download and run code).
+func checkGh(c *Command, p Parsed, m Marker) {
+	var ops []Word
+	for _, wd := range p.Words {
+		if wd.Name == "" && wd.Arg > p.Sub {
+			ops = append(ops, wd)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	act := ops[0].Val
+	risky := false
+	switch p.SubName(c.Args) {
+	case "config":
+		risky = act == "set" && (len(ops) < 2 || !slices.Contains(ghConfigKeys, ops[1].Val))
+	case "alias":
+		risky = act == "set" || act == "import"
+	case "extension", "ext", "extensions":
+		risky = act == "install" || act == "upgrade" || act == "exec" || act == "create"
+	}
+	if !risky {
+		return
+	}
+	for i := p.Sub; i < len(c.Args); i++ {
+		m.Mark(i, "gh config set of a program or socket, gh alias set and gh extension install run programs")
+	}
+}
+
+// goExec is the exec-capable argument table of goSpec's programs (see [ExecRule]).
+var goExec = []ExecRule{
+	{ID: "go-elsewhere", Check: checkGoElsewhere,
+		Reason: "go -ldflags=-extld, -compiler, -gccgoflags run another program; -o or profile outputs outside the project write elsewhere"},
+	{ID: "go-exec", Sub: []string{"test", "run", "build", "install", "vet", "generate", "list", "get", "mod", "tool", "fix"},
+		Opts:   []string{"exec", "toolexec", "vettool", "overlay", "modfile", "C"},
+		Reason: "go -exec/-toolexec/-vettool/-overlay runs another program or reads build inputs from elsewhere"},
+}
+
+// checkGoElsewhere marks go's options that run another program
+// (-ldflags=-extld, -compiler, -gccgoflags) and outputs that leave the
+// project (-o, -coverprofile, -cpuprofile, … with an absolute path, ~ or ..).
+func checkGoElsewhere(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "ldflags" && !toolFlagsSafe(wd.Val, ldflagsSafe),
+			wd.Name == "gcflags" && !toolFlagsSafe(wd.Val, gcflagsSafe),
+			wd.Name == "compiler", wd.Name == "gccgoflags", wd.Name == "asmflags" && strings.Contains(wd.Val, "-"):
+			m.MarkWord(c, wd, "go -"+wd.Name+" runs another program")
+		case slices.Contains(goOutputs, wd.Name) && (strings.HasPrefix(wd.Val, "/") || strings.HasPrefix(wd.Val, "~") || strings.Contains(wd.Val, "..")):
+			m.MarkWord(c, wd, "go -"+wd.Name+" writes outside the project")
+		}
+	}
+}
+
+// toolFlagsSafe reports a -ldflags or -gcflags value (optionally after a
+// PATTERN=, as in all=-N -l) whose every flag is one of safe, by name
+// (a value after = or as the next word, as -X name=value, is the flag's).
+func toolFlagsSafe(v string, safe []string) bool {
+	if k := strings.IndexByte(v, '='); k > 0 && !strings.HasPrefix(v, "-") {
+		v = v[k+1:] // all=-N -l, ./...=-m
+	}
+	f := strings.Fields(strings.NewReplacer("'", " ", "\"", " ").Replace(v))
+	for i := 0; i < len(f); i++ {
+		name, _, _ := strings.Cut(f[i], "=")
+		name = "-" + strings.TrimLeft(name, "-")
+		switch {
+		case slices.Contains(safe, f[i]), slices.Contains(safe, name):
+			if (name == "-X" || name == "-lang") && !strings.Contains(f[i], "=") {
+				i++ // -X main.version=1: its value is the next word
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// goOutputs are go's options that write a file.
+var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "json", "pgo"}
+
+// ldflagsSafe and gcflagsSafe are the linker's and compiler's flags that
+// only change the binary built: strip symbols, set a string variable
+// (-X name=value), turn optimisation or inlining off, print decisions.
+// Any other flag may run or load another program (-extld, -extldflags,
+// -linkmode=external, -I interpreter, -r rpath) or write files (-cpuprofile,
+// -d=ssa/…/dump), and a '*' grant does not cover it.
+var (
+	ldflagsSafe = []string{"-s", "-w", "-X", "-buildid", "-race", "-v", "-checklinkname", "-strictdups", "-compressdwarf", "-dumpdep"}
+	gcflagsSafe = []string{"-N", "-l", "-m", "-S", "-B", "-C", "-e", "-h", "-L", "-w", "-K", "-live", "-std", "-race", "-complete", "-lang", "-json", "-d=checkptr", "-wb", "-smallframes", "-spectre"}
+)
+
+// npmInstallSubs are the npm subcommands that install the packages their
+// operands name.
+var npmInstallSubs = []string{"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add", "update", "up", "upgrade", "udpate", "ci", "install-test", "it", "install-ci-test", "cit", "clean-install", "ic"}
+
+// checkNpmInstall marks a package named by a path outside the project
+// (npm install ~/x, ../other, file:/x, /tmp/x.tgz): npm runs its
+// lifecycle scripts. A package's name (left-pad, @scope/x, x@1, a git or
+// https URL) is the registry's, as under any npm * grant.
+func checkNpmInstall(c *Command, p Parsed, m Marker) {
+	if !slices.Contains(npmInstallSubs, p.SubName(c.Args)) {
+		return
+	}
+	for _, wd := range p.Operands() {
+		v := strings.TrimPrefix(wd.Val, "file:")
+		if i := strings.IndexByte(v, '@'); i > 0 && !strings.ContainsAny(v[:i], "/.~") {
+			continue // name@version
+		}
+		if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") || strings.HasPrefix(wd.Val, "file:") {
+			if m.OutsideProject(c, v) {
+				m.Mark(wd.Arg, "npm install DIR runs the install scripts of a package from outside the project")
+			}
+		}
+	}
+}
+
+// npmExec is the exec-capable argument table of npm, yarn, bun (npm's
+// spec) and pnpm (see [ExecRule]).
+var npmExec = []ExecRule{
+	{ID: "npm-install-path", Check: checkNpmInstall,
+		Reason: "npm install DIR runs the install scripts of a package from outside the project"},
+	{ID: "npm-shell", Only: []string{"npm", "pnpm", "yarn"}, Opts: []string{"script-shell", "node-options"},
+		Reason: "npm --script-shell/--node-options runs scripts through another program"},
+	{ID: "npm-exec", Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
+		Reason: "npm exec/npx runs a package's program"},
+}
+
+// gofmtReadOnly: gofmt -l/-d prints; -w rewrites the files.
+func gofmtReadOnly(_ *Command, p Parsed) bool {
+	return !p.Has("w")
+}
+
+// npmInstalls are the subcommands of npm, yarn, bun and pnpm that install
+// packages (or fetch and run one: exec, dlx, x) or publish.
+var npmInstalls = []string{"install", "i", "add", "ci", "update", "upgrade", "exec", "dlx", "x", "publish"}
+
+// pytestOptions are pytest's options, by the spec's names, that write,
+// delete, upload, or load code and configuration from elsewhere (-c is
+// config-file, -p pdbcls, -o override-ini); the letters catch what the
+// spec cannot type.
+var pytestOptions = []string{"basetemp", "junitxml", "junit-xml", "junitprefix", "debug", "pastebin", "rootdir",
+	"confcutdir", "inifile", "override-ini", "result-log", "resultlog", "log-file", "cov-report", "report-log", "html",
+	"json-report-file", "config-file", "pdbcls", "cache-dir", "c", "p", "o"}
+
+// checkPytest marks pytest's dangerous options, for pytest itself and for
+// python -m pytest (its arguments typed with pytest's spec).
+func checkPytest(c *Command, p Parsed, m Marker) {
+	p, ok := pytestModule(c, p, m.Parse)
+	if !ok {
+		return
+	}
+	for _, wd := range p.Words {
+		if wd.Name == "pdbcls" && strings.HasPrefix(wd.Val, "no:") || wd.Name == "p" && strings.HasPrefix(wd.Val, "no:") {
+			continue // -p no:NAME turns a plugin off
+		}
+		if slices.Contains(pytestOptions, wd.Name) || Unresolved(wd, pytestOptions...) {
+			m.MarkWord(c, wd, "pytest --"+wd.Name+" writes, deletes, uploads or loads code from elsewhere")
+		}
+	}
+}
+
+// PytestWords returns the words of pytest, or of python -m pytest typed
+// with pytest's spec (their Arg still indexes c.Args); ok is false for
+// another python command.
+func PytestWords(c *Command, p Parsed) (Parsed, bool) {
+	return pytestModule(c, p, ParseCommand)
+}
+
+// pytestModule is PytestWords with the argument model given: a check in
+// a spec's own entry cannot name the model (an initialization cycle), so
+// it passes its Marker's Parse.
+func pytestModule(c *Command, p Parsed, parse func(name string, args []string) Parsed) (Parsed, bool) {
+	if c.Name == "pytest" || c.Name == "py.test" {
+		return p, true
+	}
+	k := -1
+	for _, wd := range p.Words {
+		if wd.Name == "m" && wd.Val == "pytest" {
+			k = wd.Arg
+			break
+		}
+	}
+	if k < 0 {
+		return p, false
+	}
+	q := parse("pytest", append([]string{"pytest"}, c.Args[k+1:]...))
+	for i := range q.Words {
+		q.Words[i].Arg += k
+	}
+	return q, true
+}
+
+// makeProgramVars name programs make runs.
+var makeProgramVars = []string{"SHELL", "MAKESHELL", "CC", "CXX", "CPP", "LD", "AR", "AS", "RM", "MAKE", "INSTALL", "GO", "CARGO", "PYTHON", "NODE", "NPM", "DOCKER", "KUBECTL", "CURL", "SED", "AWK", "PERL"}
+
+// makeFlagVars hold options make reads as if given on its command line.
+var makeFlagVars = []string{"MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS"}
+
+// makeFlagsRisky judges the options in a MAKEFLAGS value as make's own
+// command line, typed by make's spec: MAKEFLAGS=--eval=X is make
+// --eval=X. A first word without a dash is a bundle of letters
+// (MAKEFLAGS=ks is -ks). Anything but flags and plain values (a makefile,
+// a directory, --eval text, an option the spec does not know, a
+// variable definition) is risky.
+func makeFlagsRisky(c *Command, val string, parse func(name string, args []string) Parsed) bool {
+	args := append([]string{c.Name}, strings.Fields(val)...)
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && !strings.Contains(args[1], "=") {
+		args[1] = "-" + args[1]
+	}
+	p := parse(c.Name, args)
+	if p.Unknown {
+		return true
+	}
+	for _, wd := range p.Words {
+		if wd.Role != RoleFlag && (wd.Name == "" || wd.Role != RoleText) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkMakeVars marks command-line variables that run code: any value with
+// $(, ` or ; in it (VAR:=$(shell …)), and program variables set to
+// anything but a plain name.
+func checkMakeVars(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		k := strings.IndexByte(wd.Val, '=')
+		if wd.Name != "" || k <= 0 || strings.HasPrefix(wd.Val, "-") {
+			continue
+		}
+		name := strings.TrimRight(wd.Val[:k], ":+?!")
+		val := wd.Val[k+1:]
+		if slices.Contains(makeFlagVars, name) && makeFlagsRisky(c, val, m.Parse) {
+			m.Mark(wd.Arg, "make "+name+"= passes make options that run other programs or read other makefiles")
+			continue
+		}
+		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
+			m.Mark(wd.Arg, "make "+name+"= runs other programs")
+		}
+	}
+}
+
+// makeExec is make's exec-capable argument table (see [ExecRule]).
+var makeExec = []ExecRule{
+	{ID: "make-vars", Check: checkMakeVars,
+		Reason: "make VAR:=$(shell …) or a program variable (CC=, SHELL=) set on the command line runs other programs"},
+	{ID: "make-shell", Opts: []string{"file", "eval", "f", "E"}, Words: []string{"SHELL=*", "MAKESHELL=*", ".SHELLFLAGS=*"},
+		Reason: "make -f/SHELL=/--eval runs other commands"},
+}
+
+// pytestExec is pytest's exec-capable argument table, and python's for
+// python -m pytest (see [ExecRule]).
+var pytestExec = []ExecRule{
+	{ID: "pytest-files", Only: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
+		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
+}
+
+// dockerWriteTarget: docker build --output takes type=local,dest=PATH (a
+// path alone is dest); type=registry and type=image name nothing here.
+func dockerWriteTarget(wd Word) (string, bool) {
+	if (wd.Name == "output" || wd.Name == "o") && strings.Contains(wd.Val, "=") {
+		for _, kv := range strings.Split(wd.Val, ",") {
+			if k, v, _ := strings.Cut(kv, "="); k == "dest" {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	return wd.Val, true
+}
+
+// dockerNames are the programs of docker's own spec (docker-compose's is
+// another).
+var dockerNames = []string{"docker", "podman", "nerdctl"}

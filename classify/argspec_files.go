@@ -93,13 +93,13 @@ func filesSpec(name string) *Spec {
 
 var files0 = Opt{Long: []string{"files0-from"}, Val: RoleRead}
 
-var readerSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var readerSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "AbeEnstTuvq", Long: []string{"show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"}},
 	{Short: "w", Long: []string{"width"}, Val: RoleText},
 	{Short: "c", Long: []string{"check"}},
 }}
 
-var headSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var headSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "c", Long: []string{"bytes"}, Val: RoleText},
 	{Short: "n", Long: []string{"lines"}, Val: RoleText},
 	{Short: "qvzfF", Long: []string{"quiet", "silent", "verbose", "zero-terminated", "follow", "retry"}},
@@ -128,7 +128,7 @@ func lessRoles(p *Parsed, args []string) {
 	}
 }
 
-var lessSpec = Spec{Operands: RoleRead, Opts: []Opt{
+var lessSpec = Spec{Grant: GrantPlain, Exec: pagerExec, Operands: RoleRead, Opts: []Opt{
 	{Short: "NnRrSsiIFXMmEeKfgGqQuUVwW", Long: []string{"LINE-NUMBERS", "RAW-CONTROL-CHARS", "chop-long-lines", "quit-if-one-screen", "no-init"}},
 	{Short: "o", Long: []string{"log-file"}, Val: RoleWrite},
 	{Short: "O", Long: []string{"LOG-FILE"}, Val: RoleWrite},
@@ -145,7 +145,7 @@ var lessSpec = Spec{Operands: RoleRead, Opts: []Opt{
 	{Short: "j", Long: []string{"jump-target"}, Val: RoleText},
 }}
 
-var base64Spec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var base64Spec = Spec{ReadOnly: AnyUse, Exec: base64Exec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "diD", Long: []string{"decode", "ignore-garbage"}},
 	{Short: "w", Long: []string{"wrap"}, Val: RoleText},
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
@@ -158,13 +158,13 @@ var dumpSpec = Spec{Operands: RoleRead, Last: RoleWrite, LastBy: []string{"r"}, 
 	{Short: "lscgonAjNtwSf", Long: []string{"len", "seek", "cols", "groupsize", "skip-bytes", "read-bytes", "address-radix", "format", "width", "strings", "endian"}, Val: RoleText},
 }}
 
-var cutSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var cutSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "bcdf", Long: []string{"bytes", "characters", "delimiter", "fields"}, Val: RoleText},
 	{Long: []string{"output-delimiter"}, Val: RoleText},
 	{Short: "nsz", Long: []string{"complement", "only-delimited", "zero-terminated"}},
 }}
 
-var sortSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var sortSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "T", Long: []string{"temporary-directory"}, Val: RoleDir},
 	{Long: []string{"compress-program"}, Val: RoleProgram},
@@ -174,7 +174,7 @@ var sortSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "bdfgiMhnRrVcCmsuz", Long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}},
 }}
 
-var uniqSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var uniqSpec = Spec{ReadOnly: uniqReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "cdDiuz", Long: []string{"count", "repeated", "all-repeated", "ignore-case", "unique", "zero-terminated", "group"}},
 	{Short: "fsw", Long: []string{"skip-fields", "skip-chars", "check-chars"}, Val: RoleText},
 }}
@@ -185,19 +185,19 @@ var diffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"from-file", "to-file"}, Val: RoleRead},
 }}
 
-var cmpSpec = Spec{Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
+var cmpSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
 	{Short: "l", Long: []string{"verbose"}},
 	{Short: "b", Long: []string{"print-bytes"}},
 	{Short: "s", Long: []string{"quiet", "silent"}},
 	{Short: "in", Long: []string{"ignore-initial", "bytes"}, Val: RoleText},
 }}
 
-var wcSpec = Spec{Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+var wcSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "cmlLw", Long: []string{"bytes", "chars", "lines", "max-line-length", "words", "total"}},
 	files0,
 }}
 
-var fileSpec = Spec{Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+var fileSpec = Spec{ReadOnly: fileReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "C", Long: []string{"compile"}},
 	{Short: "m", Long: []string{"magic-file"}, Val: RoleRead},
 	{Short: "f", Long: []string{"files-from"}, Val: RoleRead},
@@ -209,7 +209,7 @@ var fileSpec = Spec{Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 // metaSpec: tools that look at names, never at contents.
 var metaSpec = Spec{Operands: RoleMeta, Opts: []Opt{files0, {Long: []string{"format", "printf", "time-style", "block-size", "ignore", "hide", "exclude", "threshold", "max-depth", "relative-to", "relative-base", "color", "sort", "time", "width", "quoting-style", "indicator-style", "tabsize"}, Val: RoleText}}}
 
-var treeSpec = Spec{Operands: RoleMeta, Opts: []Opt{
+var treeSpec = Spec{ReadOnly: treeReadOnly, Grant: GrantPlain, Operands: RoleMeta, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
 	{Short: "LPIHT", Long: []string{"filelimit", "timefmt", "charset", "sort", "fromfile"}, Val: RoleText},
 	{Short: "R"},
@@ -233,7 +233,7 @@ var teeSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 	{Short: "aip", Long: []string{"append", "ignore-interrupts", "output-error"}},
 }}
 
-var cpSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
+var cpSpec = Spec{Grant: GrantExact, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
 
 var cpOpts = []Opt{
 	{Short: "t", Long: []string{"target-directory"}, Val: RoleWrite},
@@ -247,11 +247,11 @@ var cpOpts = []Opt{
 }
 
 // mvSpec: mv removes its sources too, so every operand is written.
-var mvSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: cpOpts}
+var mvSpec = Spec{Grant: GrantExact, Abbrev: true, Operands: RoleWrite, Opts: cpOpts}
 
 // lnSpec: ln TARGET… LINK: a link exposes its target under another name,
 // so the targets count as read.
-var lnSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
+var lnSpec = Spec{Grant: GrantExact, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
 
 var chmodSpec = Spec{Abbrev: true, First: RoleText, FirstBy: []string{"reference"}, Operands: RoleWrite, Opts: []Opt{
 	{Long: []string{"reference"}, Val: RoleMeta},
@@ -261,12 +261,14 @@ var chmodSpec = Spec{Abbrev: true, First: RoleText, FirstBy: []string{"reference
 
 var textSpec = Spec{Operands: RoleText}
 
-var hostnameSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var hostnameSpec = Spec{ReadOnly: hostnameReadOnly, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "F", Long: []string{"file"}, Val: RoleRead},
 	{Short: "abdfiIsyAv", Long: []string{"alias", "boot", "domain", "fqdn", "long", "ip-address", "all-ip-addresses", "short", "yp", "nis", "verbose"}},
 }}
 
-var dateSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+// dateSpec leaves --resolution (coreutils 9.5: prints the clock's
+// resolution) untyped: too new and rare to be worth a role.
+var dateSpec = Spec{ReadOnly: dateReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleText, Untyped: []string{"resolution"}, Opts: []Opt{
 	{Short: "s", Long: []string{"set"}, Val: RoleText},
 	{Short: "d", Long: []string{"date"}, Val: RoleText},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
@@ -277,7 +279,7 @@ var dateSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 
 // psSpec: ps takes BSD letters without a dash (ps eww); the e letter
 // prints every process's environment. psEnv checks for it.
-var psSpec = Spec{Operands: RoleText, Opts: []Opt{
+var psSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Operands: RoleText, Opts: []Opt{
 	{Short: "oOpqtuUgGCsk", Long: []string{"format", "pid", "ppid", "user", "group", "sort", "cols", "columns", "rows", "tty"}, Val: RoleText},
 	{Short: "AaefFlHjLmMTwxyZ", Long: []string{"forest", "headers", "no-headers", "help", "version"}},
 }}
@@ -291,7 +293,7 @@ var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: R
 	{Short: "nrjacCMSseh0", Long: []string{"null-input", "raw-output", "join-output", "ascii-output", "compact-output", "color-output", "monochrome-output", "sort-keys", "slurp", "exit-status", "raw-input", "tab", "seq", "stream", "args", "jsonargs"}},
 }}
 
-var sedSpec = Spec{Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
+var sedSpec = Spec{Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "e", Long: []string{"expression"}, Val: RoleScript},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "i", Long: []string{"in-place"}, Val: RoleText, Optional: true},
@@ -300,7 +302,7 @@ var sedSpec = Spec{Abbrev: true, First: RoleScript, FirstBy: []string{"expressio
 	{Long: []string{"help", "version"}},
 }}
 
-var awkSpec = Spec{First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{
+var awkSpec = Spec{Exec: awkExec, ReadOnly: AnyUse, First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "vF", Long: []string{"assign", "field-separator"}, Val: RoleText},
 	{Short: "eiIlEo", Long: []string{"source", "include", "load", "exec", "pretty-print", "dump-variables", "profile"}, Val: RoleRead},
@@ -324,7 +326,7 @@ var htpasswdSpec = Spec{Operands: RoleText, Last: RoleSecret, LastBy: []string{"
 // editorSpec: an editor shows and writes the files it opens (unknown: both);
 // -c, +CMD and --cmd run editor commands (which can run programs), -S and
 // -u read scripts.
-var editorSpec = Spec{Operands: RoleUnknown, Opts: editorOpts}
+var editorSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Opts: editorOpts}
 
 // editorOpts: vim's options. -c/--cmd run editor commands, -S and -u
 // source a file, -s replays keystrokes from one (grants' vim-command
@@ -339,13 +341,13 @@ var editorOpts = []Opt{
 
 // nvimSpec: nvim -l SCRIPT runs a Lua script, --listen/--server reach
 // another instance's RPC socket (untyped).
-var nvimSpec = Spec{Operands: RoleUnknown, Untyped: []string{"listen", "server", "remote", "remote-send", "remote-expr"},
+var nvimSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Untyped: []string{"listen", "server", "remote", "remote-send", "remote-expr"},
 	Opts: append([]Opt{{Short: "l", Val: RoleProgram}}, editorOpts...)}
 
 // emacsSpec: emacs takes one-dash and two-dash long options; --eval,
 // -l/--load, -f/--funcall, --script, -x and -u (another user's init) run
 // Lisp, -L adds a load path, --init-directory points at another init.
-var emacsSpec = Spec{OneDash: true, Operands: RoleUnknown, Opts: []Opt{
+var emacsSpec = Spec{Exec: emacsExec, OneDash: true, Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory", "socket-name", "s", "server-file"}, Val: RoleProgram},
 	{Long: []string{"chdir", "t", "terminal", "display", "d", "geometry", "g", "fg", "bg", "font", "fn", "name", "title", "T", "alternate-editor", "a", "tty"}, Val: RoleText},
 	{Long: []string{"batch", "nw", "no-window-system", "Q", "quick", "q", "no-init-file", "no-site-file", "no-site-lisp", "no-splash", "no-desktop", "debug-init",
@@ -355,7 +357,7 @@ var emacsSpec = Spec{OneDash: true, Operands: RoleUnknown, Opts: []Opt{
 
 // nanoSpec: nano's -o/--operatingdir and --rcfile point it elsewhere,
 // -Y/--syntax names a syntax; the rest only shape the editing.
-var nanoSpec = Spec{Operands: RoleUnknown, Untyped: []string{"rcfile", "operatingdir", "o", "speller", "s"}, Opts: []Opt{
+var nanoSpec = Spec{Grant: GrantPlain, Operands: RoleUnknown, Untyped: []string{"rcfile", "operatingdir", "o", "speller", "s"}, Opts: []Opt{
 	{Short: "TYrQ", Long: []string{"tabsize", "syntax", "fill", "quotestr", "guidestripe", "wordchars", "W", "punct", "brackets"}, Val: RoleText},
 	{Short: "ABCDEFGHIJKLMNOPRSUVWZabcdefghijklmnpqtuvwxyz%_0!", Long: []string{"help", "version", "view", "restricted", "nohelp", "linenumbers", "mouse", "smooth", "softwrap", "autoindent", "tabstospaces",
 		"nowrap", "ignorercfiles", "backup", "constantshow", "indicator", "minibar", "zap", "afterends", "atblanks", "breaklonglines", "boldtext",
@@ -364,10 +366,524 @@ var nanoSpec = Spec{Operands: RoleUnknown, Untyped: []string{"rcfile", "operatin
 }}
 
 // manSpec: man's pager and preprocessors are programs it runs.
-var manSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var manSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "P", Long: []string{"pager"}, Val: RoleProgram},
 	{Short: "H", Long: []string{"html"}, Val: RoleProgram, Optional: true},
 	{Short: "p", Long: []string{"preprocessor"}, Val: RoleProgram},
 	{Short: "MSmLCReE", Long: []string{"manpath", "sections", "systems", "locale", "config-file", "recode", "extension", "encoding"}, Val: RoleText},
 	{Short: "afkKlwWtTZi", Long: []string{"all", "whatis", "apropos", "global-apropos", "local-file", "where", "path", "troff", "ditroff", "ignore-case"}},
 }}
+
+// sortExec is the exec-capable argument table of sortSpec's programs (see [ExecRule]).
+var sortExec = []ExecRule{
+	{ID: "sort-write", Opts: []string{"compress-program"},
+		Reason: "sort --compress-program runs a program"},
+}
+
+// base64Exec is the exec-capable argument table of base64Spec's programs (see [ExecRule]).
+var base64Exec = []ExecRule{
+	{ID: "base64-output", Opts: []string{"output", "o"},
+		Reason: "base64 -o writes a file"},
+}
+
+// emacsExec is the exec-capable argument table of emacsSpec's programs (see [ExecRule]).
+var emacsExec = []ExecRule{
+	{ID: "emacs-lisp", Opts: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory"},
+		Reason: "emacs --eval/-l/-f/--script runs Lisp"},
+}
+
+// editorExec is the exec-capable argument table of editorSpec and nvimSpec's programs (see [ExecRule]).
+var editorExec = []ExecRule{
+	{ID: "vim-command", Opts: []string{"cmd", "S", "u", "U", "s", "l", "c"}, Words: []string{"+*"},
+		Reason: "vim -c/+cmd/--cmd/-S/-s (nvim -l) runs editor commands or a script"},
+}
+
+// sedExec is the exec-capable argument table of sedSpec's programs (see [ExecRule]).
+var sedExec = []ExecRule{
+	{ID: "sed-inplace", Opts: []string{"in-place", "i"},
+		Reason: "sed -i writes files"},
+	{ID: "sed-script", Check: checkSed,
+		Reason: "sed script with e/w/W/r/R or -f runs programs or touches other files"},
+}
+
+// checkSed judges sed's scripts as the spec types them (the first
+// operand, -e/--expression values, attached or not) and marks -f, whose
+// script guard cannot read.
+func checkSed(c *Command, p Parsed, m Marker) {
+	const why = "sed script with e/w/W/r/R or -f runs programs or touches other files"
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "file" || Unresolved(wd, "file", "f"):
+			m.Mark(0, why)
+			m.MarkWord(c, wd, why)
+		case wd.Role == RoleScript && !sedScriptSafe(wd.Val, false):
+			m.Mark(wd.Arg, why)
+		}
+	}
+}
+
+// sedScriptSafe scans a sed script. With printOnly it accepts only
+// addresses with p, =, l, q, Q; otherwise anything except commands that run
+// programs or touch other files (e, w, W, r, R, s///e, s///w). What it cannot
+// follow is unsafe.
+func sedScriptSafe(s string, printOnly bool) bool {
+	i, n := 0, len(s)
+	skipSpace := func() {
+		for i < n && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	}
+	// delimited reads a part ending in an unescaped d; false if unterminated.
+	delimited := func(d byte) bool {
+		for i < n {
+			switch s[i] {
+			case '\\':
+				i += 2
+				continue
+			case '\n':
+				return false
+			case d:
+				i++
+				return true
+			}
+			i++
+		}
+		return false
+	}
+	address := func() bool {
+		switch {
+		case i < n && s[i] >= '0' && s[i] <= '9':
+			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
+				i++
+			}
+		case i < n && s[i] == '$':
+			i++
+		case i < n && s[i] == '/':
+			i++
+			if !delimited('/') {
+				return false
+			}
+			for i < n && (s[i] == 'I' || s[i] == 'M') {
+				i++
+			}
+		case i+1 < n && s[i] == '\\':
+			d := s[i+1]
+			i += 2
+			if !delimited(d) {
+				return false
+			}
+		}
+		return true
+	}
+	cmds := 0
+	for i < n {
+		skipSpace()
+		if i >= n {
+			break
+		}
+		if s[i] == ';' || s[i] == '\n' {
+			i++
+			continue
+		}
+		if !address() {
+			return false
+		}
+		skipSpace()
+		if i < n && s[i] == ',' {
+			i++
+			skipSpace()
+			if i < n && (s[i] == '+' || s[i] == '~') {
+				i++
+			}
+			if !address() {
+				return false
+			}
+			skipSpace()
+		}
+		if i < n && s[i] == '!' {
+			i++
+			skipSpace()
+		}
+		if i >= n {
+			return false
+		}
+		c := s[i]
+		i++
+		cmds++
+		toEnd := func() bool { // the rest of the command must be blank up to ; or newline
+			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			return i == n || s[i] == ';' || s[i] == '\n' || (!printOnly && s[i] == '}')
+		}
+		if printOnly {
+			if strings.IndexByte("p=lqQ", c) < 0 || !toEnd() {
+				return false
+			}
+			continue
+		}
+		switch {
+		case c == '{' || c == '}':
+		case strings.IndexByte("=dDgGhHlnNpPqQxzF", c) >= 0:
+			if !toEnd() {
+				return false
+			}
+		case c == '#' || c == 'a' || c == 'i' || c == 'c':
+			for i < n && s[i] != '\n' {
+				i++
+			}
+		case c == ':' || c == 'b' || c == 't' || c == 'T' || c == 'v':
+			for i < n && s[i] != ';' && s[i] != '\n' {
+				i++
+			}
+		case c == 's' || c == 'y':
+			if i >= n || s[i] == '\n' || s[i] == '\\' {
+				return false
+			}
+			d := s[i]
+			i++
+			if !delimited(d) || !delimited(d) {
+				return false
+			}
+			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+				if c == 'y' && s[i] != ' ' {
+					return false
+				}
+				if s[i] == 'e' || s[i] == 'w' || s[i] == 'W' || s[i] == 'r' || s[i] == 'R' {
+					return false
+				}
+				if !(s[i] == 'g' || s[i] == 'p' || s[i] == 'i' || s[i] == 'I' || s[i] == 'm' || s[i] == 'M' || s[i] >= '0' && s[i] <= '9' || s[i] == ' ') {
+					return false
+				}
+				i++
+			}
+		default: // e, w, W, r, R and anything unknown
+			return false
+		}
+	}
+	return !printOnly || cmds > 0
+}
+
+// sedPrintFlags are sed's options, by the spec's names, that leave a
+// printing script printing.
+var sedPrintFlags = []string{"E", "r", "s", "u", "z", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "sandbox", "debug", "line-length"}
+
+// sedReadOnly: sed -n whose scripts only print (sed -n 5p, sed -n '1,10p' f),
+// read from the argument model's parse.
+func sedReadOnly(_ *Command, p Parsed) bool {
+	if !p.Spec || p.Unknown {
+		return false
+	}
+	quiet, scripts := false, 0
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "n" || wd.Name == "quiet" || wd.Name == "silent":
+			quiet = true
+		case wd.Role == RoleScript:
+			if !sedScriptSafe(wd.Val, true) {
+				return false
+			}
+			scripts++
+		case wd.Name == "":
+		case !slices.Contains(sedPrintFlags, wd.Name):
+			return false // -i, -f, --follow-symlinks …
+		}
+	}
+	return quiet && scripts > 0
+}
+
+// awkExec is the exec-capable argument table of awkSpec's programs (see [ExecRule]).
+var awkExec = []ExecRule{
+	{ID: "awk-program", Check: checkAwk,
+		Reason: "awk program with system(), |, >, getline or -f runs programs or writes files"},
+}
+
+// awkProgramUnsafe reports whether an awk program can run programs,
+// write files or print the environment (ENVIRON): system(), getline, @load/@include, or a print or printf
+// statement with > or | (print > "FILE", print | "CMD"). A > elsewhere
+// is a comparison ($1 > 5, NR>1), and || is a logical or.
+func awkProgramUnsafe(p string) bool {
+	if strings.Contains(p, "system") || strings.Contains(p, "getline") || strings.Contains(p, "@load") || strings.Contains(p, "@include") ||
+		strings.Contains(p, "ENVIRON") || strings.Contains(p, "PROCINFO") {
+		return true // ENVIRON prints the environment's secrets
+	}
+	inPrint, depth := false, 0
+	for i := 0; i < len(p); i++ {
+		b := p[i]
+		switch {
+		case b == '"':
+			// a string: skip to its end
+			for i++; i < len(p) && p[i] != '"'; i++ {
+				if p[i] == '\\' {
+					i++
+				}
+			}
+		case b == '|':
+			if i+1 < len(p) && p[i+1] == '|' {
+				i++
+				continue
+			}
+			return true // print | "cmd", "cmd" | getline, |&
+		case b == '>':
+			if inPrint && depth == 0 {
+				return true // print > "file", print >> "file"
+			}
+		case b == '(' || b == '[':
+			depth++
+		case b == ')' || b == ']':
+			depth--
+		case b == ';' || b == '}' || b == '{' || b == '\n':
+			inPrint, depth = false, 0
+		case isAwkWordStart(p, i, "printf"):
+			inPrint, depth = true, 0
+			i += len("printf") - 1
+		case isAwkWordStart(p, i, "print"):
+			inPrint, depth = true, 0
+			i += len("print") - 1
+		}
+	}
+	return false
+}
+
+// isAwkWordStart reports the word w at p[i:], not inside a longer name.
+func isAwkWordStart(p string, i int, w string) bool {
+	if !strings.HasPrefix(p[i:], w) {
+		return false
+	}
+	if i > 0 && (isIdentByte(p[i-1]) || p[i-1] == '$') {
+		return false
+	}
+	return i+len(w) == len(p) || !isIdentByte(p[i+len(w)])
+}
+
+// awkCodeFiles are awk's options that load code guard cannot read
+// (-f FILE, gawk -i/-l/-E), by the spec's names.
+var awkCodeFiles = []string{"file", "i", "l", "E", "include", "load", "exec"}
+
+func checkAwk(c *Command, p Parsed, m Marker) {
+	const why = "awk program with system(), |, >, getline or -f runs programs or writes files"
+	for _, wd := range p.Words {
+		switch {
+		case slices.Contains(awkCodeFiles, wd.Name) || Unresolved(wd, awkCodeFiles...):
+			m.MarkWord(c, wd, why)
+		case (wd.Role == RoleScript || wd.Name == "e" || wd.Name == "source") && awkProgramUnsafe(wd.Val):
+			m.Mark(wd.Arg, why)
+		}
+	}
+}
+
+func checkPager(c *Command, p Parsed, m Marker) {
+	const why = "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"
+	for _, a := range c.Assigns {
+		if strings.HasPrefix(a, "LESSOPEN=") || strings.HasPrefix(a, "LESSCLOSE=") || strings.HasPrefix(a, "MANPAGER=") || strings.HasPrefix(a, "PAGER=") {
+			m.MarkAll(why)
+		}
+	}
+	if c.Name == "man" {
+		return // man-pager: -P/-H/--pager are options
+	}
+	end := slices.Index(c.Args, "--") // less -- +x names a file
+	for _, wd := range p.Words {
+		if wd.Name == "" && strings.HasPrefix(wd.Val, "+") && (end < 0 || wd.Arg < end) {
+			m.Mark(wd.Arg, why)
+		}
+	}
+}
+
+// pagerExec is the exec-capable argument table of the pagers and man
+// (see [ExecRule]); more and most share cat's spec.
+var pagerExec = []ExecRule{
+	{ID: "pager-command", Only: []string{"less", "more", "most", "man"}, Check: checkPager,
+		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
+	{ID: "man-pager", Only: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
+		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
+}
+
+// dateReadOnly: date that only prints: no -s/--set (or an abbreviation
+// the spec resolves), and no MMDDhhmm operand, which sets the clock too;
+// +FORMAT operands print.
+func dateReadOnly(_ *Command, p Parsed) bool {
+	return typedOnly(p, []string{"set", "s"}, func(wd Word) bool { return strings.HasPrefix(wd.Val, "+") })
+}
+
+// fileReadOnly: file without -C/--compile, which writes a magic file.
+func fileReadOnly(_ *Command, p Parsed) bool {
+	return typedOnly(p, []string{"compile", "C"}, func(Word) bool { return true })
+}
+
+// typedOnly reports a command whose typed words hold none of the options
+// bad (by the spec's name; an option the spec cannot type fails closed
+// when it could be one), and whose operands all pass operand.
+func typedOnly(p Parsed, bad []string, operand func(Word) bool) bool {
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "":
+			if !operand(wd) {
+				return false
+			}
+		case slices.Contains(bad, wd.Name), Unresolved(wd, bad...):
+			return false
+		}
+	}
+	return true
+}
+
+// treeReadOnly: tree -o FILE writes its listing to FILE.
+func treeReadOnly(c *Command, _ Parsed) bool {
+	for _, w := range c.Args[1:] {
+		if w == "-o" || strings.HasPrefix(w, "-o") && len(w) > 2 && !strings.HasPrefix(w, "--") || w == "-H" || w == "-R" {
+			return false // -o writes the listing; -R with -H writes 00Tree.html files
+		}
+	}
+	return true
+}
+
+// uniqReadOnly: uniq [OPTION]… [INPUT [OUTPUT]] writes OUTPUT when given.
+func uniqReadOnly(c *Command, _ Parsed) bool {
+	operands := 0
+	for _, w := range c.Args[1:] {
+		if w == "-" || !strings.HasPrefix(w, "-") {
+			operands++
+		}
+	}
+	return operands <= 1
+}
+
+// hostnameReadOnly: hostname alone prints the name; with an operand or -F FILE
+// it sets it.
+func hostnameReadOnly(_ *Command, p Parsed) bool {
+	return len(p.Operands()) == 0 && !p.Has("file")
+}
+
+// sedScripts returns sed's script texts: each -e/--expression value, or
+// the first operand when there is none.
+func sedScripts(fs []field) []field {
+	var out []field
+	first := -1
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		switch {
+		case (a == "-e" || a == "--expression") && i+1 < len(fs):
+			out = append(out, fs[i+1])
+			i++
+		case strings.HasPrefix(a, "--expression="):
+			f := fs[i]
+			f.val = strings.TrimPrefix(a, "--expression=")
+			out = append(out, f)
+		case a == "-f" || a == "--file" || a == "-l" || a == "--line-length":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if len(out) == 0 && first > 0 {
+		out = append(out, fs[first])
+	}
+	return out
+}
+
+// wrapSed: sed's e command runs a shell command (e CMD), or the pattern
+// space itself (e alone, s///e): judged as a script, or as code fed from
+// stdin.
+func (w *walker) wrapSed(c int, fs []field) {
+	for _, sc := range sedScripts(fs) {
+		if sc.dyn {
+			continue
+		}
+		for _, cmd := range strings.FieldsFunc(sc.val, func(r rune) bool { return r == ';' || r == '\n' }) {
+			cmd = strings.TrimSpace(cmd)
+			// an address may come first: 1e, /x/e, $e
+			k := strings.IndexFunc(cmd, func(r rune) bool { return r == 'e' })
+			if k < 0 || strings.HasPrefix(cmd, "s") || strings.HasPrefix(cmd, "y") {
+				if strings.HasPrefix(cmd, "s") && strings.ContainsRune(sedSubstFlags(cmd), 'e') {
+					w.info[c].readStdin = true // s///e runs the result
+					w.a.Commands[c].Opaque = true
+				}
+				continue
+			}
+			addr := cmd[:k]
+			if strings.Trim(addr, "0123456789,$/^.*[]!~ ") != "" && !strings.HasPrefix(addr, "/") {
+				continue
+			}
+			arg := strings.TrimSpace(cmd[k+1:])
+			if arg == "" {
+				w.info[c].readStdin = true // e alone runs the pattern space
+				w.a.Commands[c].Opaque = true
+				continue
+			}
+			w.nested(c, arg, "sed e", false)
+		}
+	}
+}
+
+// sedSubstFlags returns the flags of a sed s command (s/a/b/ge → "ge"):
+// what follows the third unescaped delimiter.
+func sedSubstFlags(cmd string) string {
+	if len(cmd) < 2 {
+		return ""
+	}
+	delim := cmd[1]
+	n := 0
+	for i := 2; i < len(cmd); i++ {
+		switch cmd[i] {
+		case '\\':
+			i++
+		case delim:
+			n++
+			if n == 2 {
+				return cmd[i+1:]
+			}
+		}
+	}
+	return ""
+}
+
+// wrapAwk: system("…") and print | "…" run their string through the
+// shell; system($0) runs what arrives on stdin.
+func (w *walker) wrapAwk(c int, fs []field) {
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		if a == "-f" || a == "-v" || a == "-F" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") || fs[i].dyn {
+			continue
+		}
+		prog := a
+		for _, kw := range []string{"system(", "| \"", "|\""} {
+			for rest := prog; ; {
+				k := strings.Index(rest, kw)
+				if k < 0 {
+					break
+				}
+				rest = rest[k+len(kw):]
+				arg := strings.TrimSpace(rest)
+				if strings.HasPrefix(arg, "\"") || strings.HasSuffix(kw, "\"") {
+					arg = strings.TrimPrefix(arg, "\"")
+					if e := strings.IndexByte(arg, '"'); e >= 0 {
+						w.nested(c, arg[:e], "awk "+strings.TrimSuffix(kw, "(\""), false)
+					}
+				} else {
+					// system($0), system(x): a command built at run time
+					w.info[c].readStdin = true
+					w.a.Commands[c].Opaque = true
+				}
+			}
+		}
+		break // the program is the first operand
+	}
+}
+
+// exShellCommand returns the shell command an Ex command runs: "!CMD",
+// ":!CMD", ":silent !CMD", ":silent! !CMD".
+func exShellCommand(ex string) (string, bool) {
+	s := strings.TrimLeft(ex, ": \t")
+	if rest, ok := strings.CutPrefix(s, "silent"); ok {
+		s = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
+	}
+	return strings.CutPrefix(s, "!")
+}

@@ -1,6 +1,9 @@
 package classify
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Specs of the network tools: what they fetch, write, run, and which
 // values are passwords (RoleSecret, redacted in every record).
@@ -54,7 +57,7 @@ func netSpec(name string) *Spec {
 // --unix-socket and --abstract-unix-socket reach a local socket (the
 // Docker API is one), --engine loads an OpenSSL engine, and the proxies
 // and DNS-over-HTTPS servers not typed as hosts yet.
-var curlSpec = Spec{Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
+var curlSpec = Spec{WritesHere: curlWritesHere, Uploads: true, Network: true, Grant: GrantPlain, Exec: curlExec, Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-socket", "abstract-unix-socket", "engine", "socks4", "socks4a", "proxy1.0", "doh-url"}, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "D", Long: []string{"dump-header", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc"}, Val: RoleWrite},
 	{Short: "c", Long: []string{"cookie-jar"}, Val: RoleWrite},
@@ -97,7 +100,7 @@ var curlSpec = Spec{Abbrev: true, Operands: RoleURL, Untyped: []string{"unix-soc
 	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
-var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
+var wgetSpec = Spec{WritesHere: wgetWritesHere, Uploads: true, Network: true, Abbrev: true, Operands: RoleURL, Opts: []Opt{
 	{Short: "O", Long: []string{"output-document"}, Val: RoleWrite},
 	{Short: "oa", Long: []string{"output-file", "append-output", "save-cookies", "save-headers-to", "warc-file"}, Val: RoleWrite},
 	{Short: "P", Long: []string{"directory-prefix"}, Val: RoleDir},
@@ -128,7 +131,7 @@ var wgetSpec = Spec{Abbrev: true, Operands: RoleURL, Opts: []Opt{
 
 // sshSpec: ssh HOST [COMMAND…]: options end at the host; the rest is a
 // command line the remote (or local, for localhost) shell runs.
-var sshSpec = Spec{InOrder: true, First: RoleText, Operands: RoleProgram, Opts: []Opt{
+var sshSpec = Spec{Network: true, Exec: sshExec, InOrder: true, First: RoleText, Operands: RoleProgram, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "E", Val: RoleWrite},
 	{Short: "S", Val: RoleUse},
@@ -138,14 +141,14 @@ var sshSpec = Spec{InOrder: true, First: RoleText, Operands: RoleProgram, Opts: 
 	{Short: "46AaCfGgKkMNnqsTtVvXxYy"},
 }}
 
-var scpSpec = Spec{Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var scpSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: scpExec, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SD", Val: RoleProgram},
 	{Short: "olcJPX", Val: RoleText},
 	{Short: "346ABCOpqRrTvs"}, // -s: use the SFTP protocol
 }}
 
-var rsyncSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var rsyncSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "e", Long: []string{"rsh", "rsync-path"}, Val: RoleProgram},
 	{Long: []string{"exclude-from", "include-from", "files-from", "password-file"}, Val: RoleRead},
 	{Long: []string{"log-file", "write-batch", "only-write-batch", "backup-dir", "partial-dir"}, Val: RoleWrite},
@@ -160,7 +163,7 @@ var rsyncSpec = Spec{Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []
 // ncSpec: netcat's -e PROG and -c CMD (ncat --exec, --sh-exec) run a
 // program with the connection as its stdin and stdout. The operands are a
 // host and port, or with -U a socket's path: unknown.
-var ncSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
+var ncSpec = Spec{Network: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "e", Long: []string{"exec"}, Val: RoleProgram},
 	{Short: "c", Long: []string{"sh-exec", "lua-exec"}, Val: RoleProgram},
 	{Short: "o", Long: []string{"output", "hex-dump", "append-output"}, Val: RoleWrite},
@@ -171,7 +174,7 @@ var ncSpec = Spec{Operands: RoleUnknown, Opts: []Opt{
 // socatSpec: socat's two operands are addresses, TYPE:PARAMS[,OPTS]; the
 // rules read their types (EXEC: and SYSTEM: run a command, OPEN:, FILE:,
 // CREATE:, UNIX-*: name a path), so they are unknown here.
-var socatSpec = Spec{OneDash: true, Operands: RoleUnknown, Opts: []Opt{
+var socatSpec = Spec{Network: true, OneDash: true, Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"lf", "L", "W"}, Val: RoleWrite},
 	{Long: []string{"b", "t", "T", "lp"}, Val: RoleText},
 	{Long: []string{"d", "dd", "ddd", "D", "ly", "lm", "lu", "lh", "u", "U", "v", "x", "r", "R", "s", "g", "h", "hh", "hhh", "V", "4", "6"}},
@@ -220,7 +223,7 @@ func socatRoles(p *Parsed) {
 	}
 }
 
-var sshpassSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
+var sshpassSpec = Spec{Network: true, InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "p", Val: RoleSecret},
 	{Short: "f", Val: RoleUse},
 	{Short: "dPO", Val: RoleText},
@@ -245,7 +248,7 @@ var psqlSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "AaeEHlnqsStWwXx01", Long: []string{"no-align", "echo-all", "echo-errors", "echo-queries", "echo-hidden", "html", "list", "no-readline", "quiet", "single-step", "single-line", "tuples-only", "password", "no-password", "no-psqlrc", "expanded", "single-transaction", "csv"}},
 }}
 
-var redisSpec = Spec{Operands: RoleText, Opts: []Opt{
+var redisSpec = Spec{Network: true, Operands: RoleText, Opts: []Opt{
 	{Short: "a", Long: []string{"pass", "askpass-value"}, Val: RoleSecret},
 	{Short: "u", Val: RoleSecret}, // a URI with its password
 	{Short: "hpsnrid", Long: []string{"user", "sni", "cacert", "cert", "key", "tls-ciphers", "eval"}, Val: RoleText},
@@ -298,7 +301,7 @@ var opsSpec = Spec{Operands: RoleUnknown, EffectIf: opsEffect, Opts: []Opt{
 // dash; testdata/options/terraform.txt). -plugin-dir loads provider
 // binaries from a directory, -from-module fetches a module (untyped);
 // -out, -state-out, -backup and -generate-config-out write.
-var terraformSpec = Spec{OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Opts: []Opt{
+var terraformSpec = Spec{Network: true, Grant: GrantSub, OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Opts: []Opt{
 	{Long: []string{"chdir"}, Val: RoleDir},
 	{Long: []string{"help", "version", "h", "v"}},
 }}
@@ -317,7 +320,7 @@ var terraformSubSpec = Spec{OneDash: true, Operands: RoleText, Untyped: []string
 
 // sftpSpec: like scp's, but -s names the server subsystem or program to
 // run and -b reads a batch file.
-var sftpSpec = Spec{Operands: RoleText, Opts: []Opt{
+var sftpSpec = Spec{Uploads: true, Network: true, Exec: scpExec, Operands: RoleText, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SDs", Val: RoleProgram},
 	{Short: "b", Val: RoleRead},
@@ -332,7 +335,7 @@ var sftpSpec = Spec{Operands: RoleText, Opts: []Opt{
 // kubeconfigs are used files, -f/--values/--set-file read, helm
 // --post-renderer runs a program. (-f is --filename, not logs' --follow;
 // -p takes patch's value, not logs' --previous.)
-var kubeSpec = Spec{Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
+var kubeSpec = Spec{Exec: kubeExec, Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
 	{Long: []string{"kubeconfig", "client-key", "client-certificate", "certificate-authority", "key-file", "cert-file", "ca-file", "registry-config", "repository-config", "kube-ca-file"}, Val: RoleUse},
 	{Short: "fk", Long: []string{"filename", "values", "kustomize", "patch-file", "set-file"}, Val: RoleRead},
 	{Long: []string{"token", "password"}, Val: RoleSecret},
@@ -368,3 +371,100 @@ var kubeSpec = Spec{Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
 var herokuSpec = Spec{Operands: RoleUnknown, EffectIf: herokuEffect}
 
 var doctlSpec = Spec{Operands: RoleUnknown, EffectIf: doctlEffect}
+
+// rsyncExec is the exec-capable argument table of rsyncSpec's programs (see [ExecRule]).
+var rsyncExec = []ExecRule{
+	{ID: "rsync-rsh", Opts: []string{"rsh", "rsync-path", "e"},
+		Reason: "rsync -e/--rsh/--rsync-path runs another program"},
+}
+
+// curlExec is the exec-capable argument table of curlSpec's programs (see [ExecRule]).
+var curlExec = []ExecRule{
+	{ID: "curl-output", Opts: []string{"config", "K"},
+		Reason: "curl -K reads its options from a file"},
+}
+
+// scpExec is the exec-capable argument table of scpSpec and sftpSpec's programs (see [ExecRule]).
+var scpExec = []ExecRule{
+	{ID: "scp-program", Opts: []string{"S", "o", "F", "D"},
+		Reason: "scp -S/-o/-F runs another program"},
+}
+
+// sshExec is the exec-capable argument table of sshSpec's programs (see [ExecRule]).
+var sshExec = []ExecRule{
+	{ID: "ssh-command", Check: checkSSH,
+		Reason: "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"},
+}
+
+var sshExecKeys = []string{"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "remotecommand", "match", "include", "proxyusefdpass"}
+
+// checkSSH marks -o with a key that runs a program, -F (a config file,
+// which can hold such keys) and the remote command after the host.
+func checkSSH(c *Command, p Parsed, m Marker) {
+	const why = "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "o":
+			key := strings.ToLower(strings.TrimLeft(wd.Val, " "))
+			key, _, _ = strings.Cut(key, "=")
+			key, _, _ = strings.Cut(key, " ")
+			if slices.Contains(sshExecKeys, key) {
+				m.MarkWord(c, wd, why)
+			}
+		case wd.Name == "F", wd.Role == RoleProgram, wd.Role == RoleUnknown:
+			m.MarkWord(c, wd, why)
+		}
+	}
+}
+
+// kubeExec is kubectl's, oc's and helm's exec-capable argument table
+// (see [ExecRule]); k3s, k0s and microk8s share their spec, not it.
+var kubeExec = []ExecRule{
+	{ID: "kubectl-elsewhere", Only: []string{"kubectl", "oc", "helm"}, Opts: []string{"s", "server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"},
+		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
+}
+
+// sshConfigCommands returns the command lines ssh -o KEY=VALUE options
+// run (ProxyCommand, LocalCommand, KnownHostsCommand, RemoteCommand).
+func sshConfigCommands(p *Parsed) []string {
+	var out []string
+	for _, wd := range p.Words {
+		if wd.Name != "o" {
+			continue
+		}
+		k, v, ok := strings.Cut(strings.TrimSpace(wd.Val), "=")
+		if !ok {
+			k, v, ok = strings.Cut(strings.TrimSpace(wd.Val), " ")
+		}
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
+			if ok {
+				out = append(out, strings.TrimSpace(v))
+			}
+		}
+	}
+	return out
+}
+
+// curlWritesHere: curl -O names no file; it writes the URL's into the
+// working directory.
+func curlWritesHere(p Parsed) bool {
+	return p.Has("O") || p.Has("remote-name") || p.Has("remote-name-all")
+}
+
+// wgetWritesHere: wget without -O (or --spider) writes into the working
+// directory.
+func wgetWritesHere(p Parsed) bool {
+	return !p.Has("output-document") && !p.Has("spider")
+}
+
+// socatCommand returns the command line of a socat address that runs one
+// (EXEC:CMD, SYSTEM:CMD, without its ,options).
+func socatCommand(addr string) (string, bool) {
+	typ, rest, ok := strings.Cut(addr, ":")
+	if !ok || !strings.EqualFold(typ, "exec") && !strings.EqualFold(typ, "system") {
+		return "", false
+	}
+	cmd, _, _ := strings.Cut(rest, ",")
+	return cmd, true
+}

@@ -33,7 +33,7 @@ func secretsSpec(name string) *Spec {
 }
 
 // printenvSpec: printenv [NAME…]: alone it prints every variable.
-var printenvSpec = Spec{Operands: RoleText, EffectIf: envEffect, Opts: []Opt{
+var printenvSpec = Spec{ReadOnly: printenvReadOnly, Grant: GrantPlain, Operands: RoleText, EffectIf: envEffect, Opts: []Opt{
 	{Short: "0", Long: []string{"null", "help", "version"}},
 }}
 
@@ -59,3 +59,34 @@ var credentialHelperSpec = Spec{Operands: RoleText, EffectIf: dockerCredentialEf
 
 // storeSpec: the other secret managers and token CLIs (storePaths).
 var storeSpec = Spec{Operands: RoleUnknown, EffectIf: storeEffect}
+
+// printenvReadOnly: printenv NAME… prints those variables; read-only when
+// none of the names could hold a secret (printenv HOME, printenv GOPATH).
+// printenv alone prints them all (envDump).
+func printenvReadOnly(c *Command, _ Parsed) bool {
+	if len(c.Args) < 2 {
+		return false
+	}
+	for _, a := range c.Args[1:] {
+		if a == "-0" || a == "--null" {
+			continue
+		}
+		if !plainVarName(a) || MaySecretName(a) {
+			return false
+		}
+	}
+	return true
+}
+
+func plainVarName(n string) bool {
+	if n == "" || n[0] >= '0' && n[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		b := n[i]
+		if !(b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,5 +1,10 @@
 package classify
 
+import (
+	"slices"
+	"strings"
+)
+
 // Specs of git: its global options (exact names, before the subcommand)
 // and, per subcommand, parse-options' grammar, where any unique prefix of
 // a long option names it (git reset --har is --hard).
@@ -11,7 +16,13 @@ func vcsSpec(name string) *Spec {
 	return nil
 }
 
-var gitSpec = Spec{Sub: gitSubSpec, Opts: []Opt{
+// gitSpec is git's entry: its global options, its subcommands' specs
+// (gitSubSpec), the options and operands that run programs or write
+// elsewhere (gitExec), its queries in the read-only set (gitReadOnly), the
+// subcommands that reach another machine, and the grants it suggests (git
+// commit *). Its exec payloads are walked by wrapGit, its built-in asks
+// are in rules_vcs.go.
+var gitSpec = Spec{Sub: gitSubSpec, Exec: gitExec, ReadOnly: gitReadOnly, Closed: true, Reaches: gitReaches, Grant: GrantSub, Keeps: ".git", RepoURLs: true, Opts: []Opt{
 	{Short: "C", Val: RoleDir},
 	{Short: "c", Val: RoleText},
 	{Long: []string{"git-dir", "work-tree"}, Val: RoleDir},
@@ -567,3 +578,505 @@ var gitUpdateRefSpec = Spec{Abbrev: true, Negate: true, Operands: RoleText, Opts
 	{Short: "z"},
 	{Long: []string{"no-deref", "stdin", "create-reflog"}},
 }}
+
+// gitExec is git's exec-capable argument table (see [ExecRule]).
+var gitExec = []ExecRule{
+	{ID: "git-config-opt", Global: true, Opts: []string{"config-env"}, Check: checkGitC,
+		Reason: "git -c/--config-env sets config that can run programs (core.pager, alias.*)"},
+	{ID: "git-elsewhere", Global: true, Opts: []string{"C", "git-dir", "work-tree", "exec-path"},
+		Reason: "git -C/--git-dir/--work-tree/--exec-path points git at another repository or program"},
+	{ID: "git-output", Opts: []string{"output"},
+		Reason: "git --output writes a file"},
+	{ID: "git-ext", Opts: []string{"ext-diff", "textconv"},
+		Reason: "git --ext-diff/--textconv runs external diff programs"},
+	{ID: "git-pack", Opts: []string{"upload-pack", "receive-pack", "exec"},
+		Reason: "git --upload-pack/--receive-pack/--exec runs another program"},
+	{ID: "git-rebase-exec", Sub: []string{"rebase"}, Opts: []string{"exec", "x"},
+		Reason: "git rebase -x/--exec runs a command after each commit"},
+	{ID: "git-difftool", Sub: []string{"difftool", "mergetool"}, Opts: []string{"extcmd", "tool", "x", "t"},
+		Reason: "git difftool -x/--extcmd runs another program"},
+	{ID: "git-grep-pager", Sub: []string{"grep"}, Opts: []string{"open-files-in-pager", "O"},
+		Reason: "git grep -O opens the files in another program"},
+	{ID: "git-clone-program", Sub: []string{"clone", "ls-remote", "fetch", "pull", "archive"}, Opts: []string{"upload-pack", "config", "template", "separate-git-dir", "u", "c"},
+		Reason: "git clone -u/-c/--template runs a program or sets config that does"},
+	{ID: "git-ext-transport", Check: checkGitExt,
+		Reason: "an ext:: or fd:: remote makes git run a command"},
+	{ID: "git-pager", Global: true, Opts: []string{"paginate", "p"},
+		Reason: "git -p/--paginate runs the pager that git's config or the environment names"},
+	{ID: "git-strategy", Sub: []string{"merge", "pull", "rebase", "cherry-pick", "revert"}, Check: checkGitStrategy,
+		Reason: "git merge -s NAME runs the program git-merge-NAME unless NAME is one of git's own strategies"},
+	{ID: "git-config-dump", Sub: []string{"config", "var"}, Check: checkGitConfigDump,
+		Reason: "git config --list prints every setting, tokens in remote URLs and extra headers included"},
+	{ID: "git-shell-filters", Sub: []string{"filter-branch", "filter-repo", "send-email", "instaweb", "mergetool", "p4", "svn", "cvsimport", "quiltimport", "request-pull"}, Rest: true,
+		Reason: "git filter-branch/filter-repo/send-email/… run shell commands or Python callbacks given as arguments"},
+	{ID: "git-credential", Check: checkGitCredential,
+		Reason: "git credential helpers print stored passwords and tokens"},
+	{ID: "git-write-elsewhere", Sub: []string{"archive", "format-patch", "bundle", "checkout-index", "apply", "worktree"},
+		Opts: []string{"output", "output-directory", "prefix", "directory", "unsafe-paths", "o"}, Words: []string{"create", "add"},
+		Reason: "git archive -o/format-patch -o/bundle create/checkout-index --prefix/apply --directory/worktree add write files elsewhere"},
+	{ID: "git-config-global", Sub: []string{"config"}, Opts: []string{"global", "system", "worktree"},
+		Reason: "git config --global/--system changes git for every repository"},
+	{ID: "git-run", Sub: []string{"bisect", "submodule"}, Words: []string{"run", "foreach"},
+		Reason: "git bisect run/submodule foreach runs a command"},
+	{ID: "git-config-set", Sub: []string{"config"}, Check: checkGitConfig,
+		Reason: "git config core.pager/core.sshCommand/core.editor/diff.external/alias.* makes git run a program"},
+}
+
+// gitConfigKeys are config keys whose value git runs as a program.
+var gitConfigKeys = []string{"core.pager", "core.sshcommand", "core.editor", "core.hookspath", "core.fsmonitor", "core.askpass",
+	"core.gitproxy", "diff.external", "sequence.editor", "credential.helper", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
+	"interactive.difffilter", "web.browser", "sendemail.sendmailcmd", "sendemail.smtpserver", "uploadpack.packobjectshook"}
+
+var gitConfigPrefixes = []string{"alias.", "pager.", "filter.", "include.", "includeif.", "credential.", "man.", "remote.",
+	"protocol.", "url.", "submodule.", "sendemail.", "instaweb.", "init.templatedir", "core.worktree", "core.alternaterefscommand",
+	"safe.directory", "core.sshcommand", "uploadarchive.", "receive.procreceiverefs", "gc.", "maintenance."}
+var gitConfigSuffixes = []string{".textconv", ".command", ".driver", ".cmd", ".program", ".path", ".helper", ".proxy", ".receivepack", ".uploadpack"}
+
+func gitKeyDangerous(k string) bool {
+	k = strings.ToLower(k)
+	if slices.Contains(gitConfigKeys, k) {
+		return true
+	}
+	for _, p := range gitConfigPrefixes {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	for _, s := range gitConfigSuffixes {
+		if strings.HasSuffix(k, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func checkGitConfig(c *Command, p Parsed, m Marker) {
+	var keys []Word
+	for _, wd := range p.Words {
+		switch {
+		case wd.Arg <= p.Sub:
+		case wd.Name == "":
+			keys = append(keys, wd)
+		case wd.Name == "file" || wd.Name == "edit" || wd.Role == RoleUnknown && Unresolved(wd, "file", "edit", "f", "e"):
+			m.MarkWord(c, wd, "git config -f/--edit writes another file or runs an editor")
+		}
+	}
+	set := len(keys) >= 2 || p.Has("unset", "unset-all", "add", "replace-all", "rename-section", "remove-section")
+	for k, wd := range keys {
+		switch {
+		case strings.Contains(wd.Val, ".") && gitKeyDangerous(wd.Val):
+			m.Mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" makes git run a program")
+		case k == 0 && set && !gitKeyHarmless(wd.Val):
+			// closed world: a key git config sets is judged by the
+			// allowlist of keys that only change how git shows or merges
+			m.Mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" is not a key guard knows to be harmless; asked")
+		default:
+			continue
+		}
+		if k+1 < len(keys) {
+			m.Mark(keys[k+1].Arg, "git config sets a program")
+		}
+	}
+}
+
+// gitHarmlessKeys are the config keys (lower case; a trailing "." is a
+// section) whose values only change how git shows, merges or names
+// things: git config KEY VALUE and git -c KEY=VALUE may set them under a
+// '*' grant. Any other key is asked.
+var gitHarmlessKeys = []string{"user.name", "user.email", "user.signingkey", "color.", "core.autocrlf", "core.eol", "core.filemode", "core.ignorecase",
+	"core.quotepath", "core.whitespace", "core.safecrlf", "core.precomposeunicode", "core.symlinks", "core.abbrev", "core.compression",
+	"init.defaultbranch", "pull.rebase", "pull.ff", "push.default", "push.autosetupremote", "push.followtags", "fetch.prune", "fetch.prunetags",
+	"fetch.parallel", "merge.ff", "merge.conflictstyle", "merge.log", "merge.stat", "rebase.autosquash", "rebase.autostash", "rebase.updaterefs",
+	"rebase.stat", "diff.renames", "diff.algorithm", "diff.colormoved", "diff.mnemonicprefix", "diff.noprefix", "diff.context", "diff.renamelimit",
+	"diff.indentheuristic", "log.date", "log.decorate", "log.follow", "log.abbrevcommit", "log.showsignature", "format.pretty", "branch.", "advice.",
+	"column.", "status.", "commit.verbose", "commit.gpgsign", "commit.cleanup", "tag.gpgsign", "tag.sort", "help.autocorrect", "rerere.enabled",
+	"rerere.autoupdate", "feature.manyfiles", "pack.threads", "grep.", "i18n.", "interactive.singlekey", "checkout.defaultremote", "blame.",
+	"versionsort.", "pretty.", "am.threeway", "apply.whitespace", "transfer.fsckobjects", "fetch.fsckobjects", "receive.fsckobjects",
+	"submodule.recurse", "core.untrackedcache", "core.fscache", "core.preloadindex", "index.", "gc.auto", "maintenance.auto"}
+
+func gitKeyHarmless(k string) bool {
+	k = strings.ToLower(k)
+	if gitKeyDangerous(k) && k != "gc.auto" && k != "maintenance.auto" {
+		return false
+	}
+	for _, h := range gitHarmlessKeys {
+		if k == h || strings.HasSuffix(h, ".") && strings.HasPrefix(k, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkGitC marks git -c KEY=VALUE (before the subcommand) unless the key
+// only changes how git shows or names things (git -c color.ui=always
+// log): -c core.pager=X, -c alias.x=!sh and any key guard does not know
+// run or may run programs.
+func checkGitC(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		if p.Sub >= 0 && wd.Arg >= p.Sub {
+			break
+		}
+		switch {
+		case wd.Name == "c" && wd.Role != RoleFlag:
+			key, _, _ := strings.Cut(wd.Val, "=")
+			if !gitKeyHarmless(key) {
+				m.MarkWord(c, wd, "git -c "+strings.ToLower(key)+" sets config guard does not know to be harmless (core.pager, alias.* run programs)")
+			}
+		case wd.Name == "c", wd.Role == RoleUnknown && Unresolved(wd, "c"):
+			m.MarkWord(c, wd, "git -c/--config-env sets config that can run programs (core.pager, alias.*)")
+		}
+	}
+}
+
+// checkGitExt marks an ext:: or fd:: remote anywhere in a git command:
+// with protocol.allow set, git runs the command the URL names.
+func checkGitExt(c *Command, _ Parsed, m Marker) {
+	for i := 1; i < len(c.Args); i++ {
+		if strings.Contains(c.Args[i], "ext::") || strings.Contains(c.Args[i], "fd::") {
+			m.Mark(i, "an ext:: or fd:: remote makes git run a command")
+		}
+	}
+}
+
+// checkGitCredential marks git credential and the credential-* helpers.
+func checkGitCredential(c *Command, p Parsed, m Marker) {
+	if sub := p.Sub; sub > 0 && sub < len(c.Args) && strings.HasPrefix(c.Args[sub], "credential") {
+		for i := sub; i < len(c.Args); i++ {
+			m.Mark(i, "git credential helpers print stored passwords and tokens")
+		}
+	}
+}
+
+// checkGitConfigDump marks git config --list (and git var -l) over the
+// user's and the system's settings and every file they include: tokens in
+// remote URLs and extra headers, credential helpers' arguments. The
+// project's own settings (--local, --worktree) are what cat .git/config
+// prints, which the read-only set allows too.
+func checkGitConfigDump(c *Command, p Parsed, m Marker) {
+	const why = "git config --list prints every setting, tokens in remote URLs and extra headers included"
+	if p.SubName(c.Args) == "config" && p.Has("local", "worktree") {
+		return
+	}
+	for _, wd := range p.Words {
+		if wd.Arg > p.Sub && (wd.Name == "list" || wd.Name == "l" || wd.Role == RoleUnknown && Unresolved(wd, "list", "l")) {
+			m.MarkWord(c, wd, why)
+		}
+	}
+}
+
+// gitStrategies are the merge strategies git runs itself; any other name
+// is the program git-merge-NAME.
+var gitStrategies = []string{"ort", "recursive", "resolve", "octopus", "ours", "subtree"}
+
+func checkGitStrategy(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		if wd.Role == RoleUnknown && Unresolved(wd, "strategy", "s") ||
+			(wd.Name == "strategy" || wd.Name == "s") && wd.Role != RoleFlag && !slices.Contains(gitStrategies, wd.Val) {
+			m.MarkWord(c, wd, "git -s "+wd.Val+" runs the program git-merge-"+wd.Val)
+		}
+	}
+}
+
+// gitReadOnlySubs are the subcommands the read-only set allows (some
+// only in their listing forms, see gitReadOnly).
+var gitReadOnlySubs = []string{"status", "log", "diff", "show", "branch", "rev-parse", "ls-files", "blame", "grep", "remote", "tag", "config",
+	"ls-tree", "rev-list", "describe", "shortlog", "show-ref", "merge-base", "name-rev", "cat-file", "stash"}
+
+// gitReadOnly: the git queries in the built-in read-only set (status,
+// log, diff, …), and the listing forms of remote, tag, config, branch and
+// stash.
+func gitReadOnly(c *Command, p Parsed) bool {
+	sub := p.Sub
+	if sub < 0 || !slices.Contains(gitReadOnlySubs, c.Args[sub]) {
+		return false
+	}
+	switch c.Args[sub] {
+	case "remote":
+		return gitRemoteReadOnly(c, sub)
+	case "tag":
+		return gitTagReadOnly(p)
+	case "config":
+		return gitConfigGetReadOnly(p, sub)
+	case "branch":
+		return gitBranchReadOnly(p)
+	case "stash":
+		// git stash list / show: the rest of stash changes the tree
+		return sub+1 < len(c.Args) && (c.Args[sub+1] == "list" || c.Args[sub+1] == "show")
+	}
+	return true
+}
+
+// gitRemoteReadOnly: git remote, git remote -v and git remote get-url NAME
+// list the remotes (show and prune ask the remote; add, set-url, rm
+// change them).
+func gitRemoteReadOnly(c *Command, sub int) bool {
+	rest := c.Args[sub+1:]
+	for len(rest) > 0 && (rest[0] == "-v" || rest[0] == "--verbose") {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return true
+	}
+	if rest[0] != "get-url" {
+		return false
+	}
+	for _, w := range rest[1:] {
+		if strings.HasPrefix(w, "-") && w != "--push" && w != "--all" {
+			return false
+		}
+	}
+	return true
+}
+
+// gitTagListOpts are git tag's options, by the spec's names, that leave it
+// listing; with none of gitTagListing it lists only without operands.
+var gitTagListOpts = []string{"n", "column", "no-column", "color", "sort", "format", "contains", "no-contains", "merged", "no-merged", "points-at", "ignore-case", "i", "list", "l"}
+var gitTagListing = []string{"list", "l", "contains", "no-contains", "merged", "no-merged", "points-at"}
+
+// gitTagReadOnly: git tag, git tag -l PATTERN (no -d, -a, -s, -f, -m, -F).
+func gitTagReadOnly(p Parsed) bool {
+	if !p.Spec || p.Unknown {
+		return false
+	}
+	list, operands := false, 0
+	for _, wd := range p.Words {
+		switch {
+		case wd.Arg <= p.Sub:
+		case wd.Name == "":
+			operands++
+		case slices.Contains(gitTagListing, wd.Name):
+			list = true
+		case !slices.Contains(gitTagListOpts, wd.Name):
+			return false
+		}
+	}
+	return operands == 0 || list
+}
+
+// gitConfigGetReadOnly: git config --get KEY (or KEY alone, or --get-all)
+// of a key that holds no credential and names no program: the value is
+// what cat .git/config would print of it. --list and --get-regexp print
+// every key (checkGitConfigDump), --global and the other scopes too.
+func gitConfigGetReadOnly(p Parsed, sub int) bool {
+	if !p.Spec || p.Unknown {
+		return false
+	}
+	get := false
+	var keys []string
+	for _, wd := range p.Words {
+		switch {
+		case wd.Arg <= sub:
+		case wd.Name == "":
+			keys = append(keys, wd.Val)
+		case wd.Name == "get" || wd.Name == "get-all":
+			get = true
+		case wd.Name == "local" || wd.Name == "null" || wd.Name == "z" || wd.Name == "type" || wd.Name == "t" || wd.Name == "bool" || wd.Name == "int" ||
+			wd.Name == "path" || wd.Name == "default" || wd.Name == "show-origin" || wd.Name == "show-scope" || wd.Name == "includes" || wd.Name == "no-includes":
+		default:
+			return false
+		}
+	}
+	if len(keys) != 1 || !get && len(keys) != 1 {
+		return false
+	}
+	k := strings.ToLower(keys[0])
+	return strings.Contains(k, ".") && !gitKeyDangerous(k) && !MaySecretName(strings.ReplaceAll(k, ".", "_"))
+}
+
+// gitBranchListOpts are git branch's options, by the spec's names, that
+// leave it listing; gitBranchListing make it list whatever the operands.
+var gitBranchListOpts = []string{"a", "r", "v", "q", "i", "all", "remotes", "verbose", "quiet", "show-current", "ignore-case",
+	"no-color", "no-column", "no-abbrev", "omit-empty", "color", "column", "abbrev"}
+var gitBranchListing = []string{"list", "sort", "format", "contains", "no-contains", "merged", "no-merged", "points-at"}
+
+// gitBranchReadOnly: git branch that only lists (no -d/-D/-m/-M/-c/-C, no
+// new branch), read from the argument model's parse.
+func gitBranchReadOnly(p Parsed) bool {
+	if !p.Spec || p.Unknown {
+		return false
+	}
+	list, operands := false, 0
+	for _, wd := range p.Words {
+		switch {
+		case wd.Arg <= p.Sub: // git's own options
+		case wd.Name == "":
+			operands++
+		case slices.Contains(gitBranchListing, wd.Name):
+			list = true
+		case !slices.Contains(gitBranchListOpts, wd.Name):
+			return false
+		}
+	}
+	return operands == 0 || list
+}
+
+// gitReaches are the subcommands that fetch from or send to another
+// machine.
+var gitReaches = []string{"clone", "fetch", "pull", "push", "ls-remote", "remote", "submodule", "send-email", "request-pull"}
+
+// gitShellOptions are git options whose value git runs through the shell.
+func gitShellOptions(name string) bool {
+	switch name {
+	case "--tree-filter", "--index-filter", "--msg-filter", "--env-filter", "--commit-filter",
+		"--parent-filter", "--tag-name-filter", "--sendmail-cmd", "--to-cmd", "--cc-cmd",
+		"--header-cmd", "--upload-pack", "--receive-pack", "--exec", "--extcmd":
+		return true
+	}
+	return false
+}
+
+// gitShellKeys are config keys (git -c KEY=VALUE) whose value git runs.
+var gitShellKeys = []string{"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "sequence.editor",
+	"diff.external", "gpg.program", "credential.helper", "core.hookspath", "uploadpack.packobjectshook"}
+
+// wrapGit: git options and config values that hold shell commands
+// (filter-branch filters, send-email commands, clone -u, rebase -x,
+// -c core.sshCommand=…, -c alias.x='!…', bisect run, submodule foreach) are
+// judged as the scripts they are, so the denylist sees inside them.
+func (w *walker) wrapGit(c int, fs []field) {
+	run := func(f field, where string) {
+		w.shellText(c, f, where)
+	}
+	sub := gitSub(fs)
+	for i := 1; i < len(fs); i++ {
+		a := fs[i].val
+		name, val, eq := strings.Cut(a, "=")
+		switch {
+		case gitShellOptions(name):
+			if eq {
+				f := fs[i]
+				f.val, f.pat = val, val
+				run(f, "git "+name)
+			} else if i+1 < len(fs) {
+				run(fs[i+1], "git "+name)
+			}
+		case a == "-u" && i+1 < len(fs) && sub > 0 && i > sub && (fs[sub].val == "clone" || fs[sub].val == "ls-remote"),
+			a == "-x" && i+1 < len(fs) && sub > 0 && i > sub && (fs[sub].val == "rebase" || fs[sub].val == "difftool" || fs[sub].val == "mergetool"):
+			// clone/ls-remote -u PROGRAM, rebase/difftool -x CMD
+			run(fs[i+1], "git "+a)
+		case a == "-c" && i+1 < len(fs) && (sub < 0 || i < sub || fs[sub].val == "clone"):
+			k, v, ok := strings.Cut(fs[i+1].val, "=")
+			k = strings.ToLower(k)
+			if ok && (strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") || slices.Contains(gitShellKeys, k)) {
+				f := fs[i+1]
+				f.val, f.pat = strings.TrimPrefix(v, "!"), strings.TrimPrefix(v, "!")
+				run(f, "git -c "+k)
+			}
+		}
+	}
+	if sub > 0 && sub+1 < len(fs) {
+		switch {
+		case fs[sub].val == "bisect" && fs[sub+1].val == "run" && sub+2 < len(fs):
+			w.transparent(c, sub+2, "git bisect run")
+		case fs[sub].val == "submodule" && sub+2 < len(fs):
+			for k := sub + 1; k < len(fs); k++ {
+				if fs[k].val == "foreach" && k+1 < len(fs) {
+					parts := make([]string, 0, len(fs)-k-1)
+					for _, f := range fs[k+1:] {
+						if !strings.HasPrefix(f.val, "--") {
+							parts = append(parts, f.val)
+						}
+					}
+					run(field{val: strings.Join(parts, " ")}, "git submodule foreach")
+					break
+				}
+			}
+		}
+	}
+}
+
+// gitConfigParameters splits GIT_CONFIG_PARAMETERS, git's own quoting of
+// -c options ('key'='value' …, a quote inside written as the four bytes
+// quote, backslash, quote, quote), into key/value
+// pairs; ok is false when the text is not in that form.
+func gitConfigParameters(v string) ([][2]string, bool) {
+	var out [][2]string
+	quoted := func(s string) (string, string, bool) {
+		if !strings.HasPrefix(s, "'") {
+			return "", s, false
+		}
+		var b strings.Builder
+		s = s[1:]
+		for {
+			k := strings.IndexByte(s, '\'')
+			if k < 0 {
+				return "", s, false
+			}
+			b.WriteString(s[:k])
+			s = s[k+1:]
+			if !strings.HasPrefix(s, "\\''") {
+				return b.String(), s, true
+			}
+			b.WriteByte('\'')
+			s = s[3:]
+		}
+	}
+	s := strings.TrimSpace(v)
+	for s != "" {
+		key, rest, ok := quoted(s)
+		if !ok {
+			return nil, false
+		}
+		val := ""
+		if strings.HasPrefix(rest, "=") {
+			if val, rest, ok = quoted(rest[1:]); !ok {
+				return nil, false
+			}
+		}
+		out = append(out, [2]string{strings.ToLower(key), val})
+		s = strings.TrimLeft(rest, " ")
+	}
+	return out, true
+}
+
+// gitShellValue returns the command line a git config value runs: the
+// value of a key git runs (core.pager, core.sshCommand …), or an alias
+// that starts with "!".
+func gitShellValue(key, val string) (string, bool) {
+	if strings.HasPrefix(key, "alias.") {
+		return strings.CutPrefix(val, "!")
+	}
+	return val, slices.Contains(gitShellKeys, key)
+}
+
+// gitProgramKeys are git config keys whose value git runs as a command
+// line (alias.* and credential.helper only when they start with "!").
+func gitProgramKey(k, v string) bool {
+	k = strings.ToLower(k)
+	switch k {
+	case "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy",
+		"sequence.editor", "diff.external", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
+		"interactive.difffilter", "sendemail.sendmailcmd", "uploadpack.packobjectshook":
+		return true
+	}
+	switch {
+	case strings.HasPrefix(k, "pager."), strings.HasSuffix(k, ".textconv"), strings.HasSuffix(k, ".command"),
+		strings.HasSuffix(k, ".cmd"), strings.HasSuffix(k, ".clean"), strings.HasSuffix(k, ".smudge"), strings.HasSuffix(k, ".process"):
+		return true
+	case strings.HasPrefix(k, "alias."), strings.HasPrefix(k, "credential.") && strings.HasSuffix(k, "helper"):
+		return strings.HasPrefix(v, "!")
+	}
+	return false
+}
+
+// gitConfigCommands returns the command lines git config values on the
+// command line run: git -c core.sshCommand=CMD, git config core.pager CMD.
+func gitConfigCommands(p *Parsed, args []string) []string {
+	var out []string
+	for _, wd := range p.Words {
+		if wd.Name == "c" && wd.Role == RoleText {
+			if k, v, ok := strings.Cut(wd.Val, "="); ok && gitProgramKey(k, v) {
+				out = append(out, strings.TrimPrefix(v, "!"))
+			}
+		}
+	}
+	if p.SubName(args) == "config" {
+		ops := p.Operands()
+		for i := 0; i+1 < len(ops); i++ {
+			if gitProgramKey(ops[i].Val, ops[i+1].Val) {
+				out = append(out, strings.TrimPrefix(ops[i+1].Val, "!"))
+			}
+		}
+	}
+	return out
+}

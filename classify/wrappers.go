@@ -790,123 +790,6 @@ func (w *walker) wrapParallel(c int, fs []field) {
 	w.generated(c, start, inner, "parallel")
 }
 
-// findArgs says how many words each find primary takes after it.
-func findArgs(primary string) int {
-	switch primary {
-	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
-		"-regex", "-iregex", "-regextype", "-type", "-xtype", "-user", "-group",
-		"-perm", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime",
-		"-cmin", "-newer", "-anewer", "-cnewer", "-maxdepth", "-mindepth",
-		"-links", "-inum", "-samefile", "-uid", "-gid", "-fstype",
-		"-printf", "-fprint", "-fprint0", "-fls", "-lname",
-		"-ilname", "-used", "-context", "-files0-from", "-newerXY":
-		return 1
-	case "-fprintf":
-		return 2
-	}
-	return 0
-}
-
-// findParse splits a find command into its starting points and its
-// expression, and reports the -exec-style actions and -delete.
-type findInfo struct {
-	roots    []field
-	delete   bool
-	execs    [][]field
-	filtered bool // tests like -name or -mtime choose what the actions touch
-}
-
-func parseFind(fs []field) findInfo {
-	var fi findInfo
-	i := 1
-	for i < len(fs) {
-		a := fs[i].val
-		if a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O") {
-			i++
-			continue
-		}
-		if a == "-D" {
-			i += 2
-			continue
-		}
-		break
-	}
-	for i < len(fs) {
-		a := fs[i].val
-		if !fs[i].dyn && (strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")") && a != "-" {
-			break
-		}
-		fi.roots = append(fi.roots, fs[i])
-		i++
-	}
-	for i < len(fs) {
-		a := fs[i].val
-		switch {
-		case a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir":
-			j := i + 1
-			var cmd []field
-			for ; j < len(fs); j++ {
-				if fs[j].val == ";" || (fs[j].val == "+" && j > i+1 && fs[j-1].val == "{}") {
-					break
-				}
-				cmd = append(cmd, fs[j])
-			}
-			fi.execs = append(fi.execs, cmd)
-			i = j + 1
-		case a == "-delete":
-			fi.delete = true
-			i++
-		case strings.HasPrefix(a, "-newer") && len(a) == 8:
-			i += 2
-		default:
-			if findArgs(a) > 0 && a != "-maxdepth" && a != "-mindepth" {
-				fi.filtered = true
-			}
-			if a == "-empty" || a == "-executable" || a == "-readable" || a == "-writable" {
-				fi.filtered = true
-			}
-			i += 1 + findArgs(a)
-		}
-	}
-	return fi
-}
-
-// wrapFind: each -exec/-execdir/-ok/-okdir runs a command with the names
-// found; guard judges it with {} standing for the starting point.
-func (w *walker) wrapFind(c int, fs []field) {
-	fi := parseFind(fs)
-	root := field{val: ".", pat: "."}
-	if len(fi.roots) > 0 {
-		root = fi.roots[0]
-	}
-	for _, cmd := range fi.execs {
-		if len(cmd) == 0 {
-			continue
-		}
-		inner := make([]field, len(cmd))
-		for i, f := range cmd {
-			if f.val == "{}" {
-				// {} stays as written; for path rules it stands for
-				// the starting point (find / -exec rm -rf {} ;).
-				f.pat, f.dyn, f.home = root.pat, root.dyn, root.home
-			}
-			inner[i] = f
-		}
-		if idx := w.generated(c, 0, inner, "find -exec"); idx >= 0 {
-			w.info[idx].fromFind = !fi.filtered // every file, recursively
-		}
-	}
-	if len(fi.execs) > 0 {
-		// InnerStart points at the first action's command.
-		for i, f := range fs {
-			if f.val == "-exec" || f.val == "-execdir" || f.val == "-ok" || f.val == "-okdir" {
-				w.a.Commands[c].InnerStart = i + 1
-				break
-			}
-		}
-	}
-}
-
 // interpreter marks one-liners (python -c …) opaque and notes interpreters
 // that run their standard input (curl … | python3).
 func (w *walker) interpreter(c int, fs []field, opts string) {
@@ -1072,238 +955,6 @@ func (w *walker) wrapRunner(c int, fs []field) {
 	w.transparent(c, start, name+" "+v)
 }
 
-// wrapTmux: tmux new[-session]/new-window/split-window/respawn-pane … 'CMD'
-// runs its last argument through the shell.
-func (w *walker) wrapTmux(c int, fs []field) {
-	_, v := verb(fs, "-L", "-S", "-f", "-c")
-	switch v {
-	case "new", "new-session", "neww", "new-window", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "send-keys", "send", "display-popup", "popup":
-	default:
-		return
-	}
-	i, _ := verb(fs, "-L", "-S", "-f", "-c")
-	// the verb's own options, then the command (its words joined)
-	start, ok := skipOptions(fs, i+1, grammar{argShort: "sntcxyeFflpLTb"})
-	if !ok || start >= len(fs) {
-		return
-	}
-	parts := make([]string, 0, len(fs)-start)
-	dyn := false
-	for _, f := range fs[start:] {
-		parts = append(parts, f.val)
-		dyn = dyn || f.dyn
-	}
-	w.a.Commands[c].Wrap = WrapShell
-	w.a.Commands[c].InnerStart = start
-	w.shellText(c, field{val: strings.Join(parts, " "), dyn: dyn}, "tmux "+v)
-}
-
-// wrapNixShell: nix-shell … --run CMD | --command CMD
-func (w *walker) wrapNixShell(c int, fs []field) {
-	for i := 1; i+1 < len(fs); i++ {
-		if fs[i].val == "--run" || fs[i].val == "--command" {
-			w.a.Commands[c].Wrap = WrapShell
-			w.a.Commands[c].InnerStart = i + 1
-			w.shellText(c, fs[i+1], "nix-shell --run")
-			return
-		}
-	}
-}
-
-// gitShellOptions are git options whose value git runs through the shell.
-func gitShellOptions(name string) bool {
-	switch name {
-	case "--tree-filter", "--index-filter", "--msg-filter", "--env-filter", "--commit-filter",
-		"--parent-filter", "--tag-name-filter", "--sendmail-cmd", "--to-cmd", "--cc-cmd",
-		"--header-cmd", "--upload-pack", "--receive-pack", "--exec", "--extcmd":
-		return true
-	}
-	return false
-}
-
-// gitShellKeys are config keys (git -c KEY=VALUE) whose value git runs.
-var gitShellKeys = []string{"core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "sequence.editor",
-	"diff.external", "gpg.program", "credential.helper", "core.hookspath", "uploadpack.packobjectshook"}
-
-// wrapGit: git options and config values that hold shell commands
-// (filter-branch filters, send-email commands, clone -u, rebase -x,
-// -c core.sshCommand=…, -c alias.x='!…', bisect run, submodule foreach) are
-// judged as the scripts they are, so the denylist sees inside them.
-func (w *walker) wrapGit(c int, fs []field) {
-	run := func(f field, where string) {
-		w.shellText(c, f, where)
-	}
-	sub := gitSub(fs)
-	for i := 1; i < len(fs); i++ {
-		a := fs[i].val
-		name, val, eq := strings.Cut(a, "=")
-		switch {
-		case gitShellOptions(name):
-			if eq {
-				f := fs[i]
-				f.val, f.pat = val, val
-				run(f, "git "+name)
-			} else if i+1 < len(fs) {
-				run(fs[i+1], "git "+name)
-			}
-		case a == "-u" && i+1 < len(fs) && sub > 0 && i > sub && (fs[sub].val == "clone" || fs[sub].val == "ls-remote"),
-			a == "-x" && i+1 < len(fs) && sub > 0 && i > sub && (fs[sub].val == "rebase" || fs[sub].val == "difftool" || fs[sub].val == "mergetool"):
-			// clone/ls-remote -u PROGRAM, rebase/difftool -x CMD
-			run(fs[i+1], "git "+a)
-		case a == "-c" && i+1 < len(fs) && (sub < 0 || i < sub || fs[sub].val == "clone"):
-			k, v, ok := strings.Cut(fs[i+1].val, "=")
-			k = strings.ToLower(k)
-			if ok && (strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") || slices.Contains(gitShellKeys, k)) {
-				f := fs[i+1]
-				f.val, f.pat = strings.TrimPrefix(v, "!"), strings.TrimPrefix(v, "!")
-				run(f, "git -c "+k)
-			}
-		}
-	}
-	if sub > 0 && sub+1 < len(fs) {
-		switch {
-		case fs[sub].val == "bisect" && fs[sub+1].val == "run" && sub+2 < len(fs):
-			w.transparent(c, sub+2, "git bisect run")
-		case fs[sub].val == "submodule" && sub+2 < len(fs):
-			for k := sub + 1; k < len(fs); k++ {
-				if fs[k].val == "foreach" && k+1 < len(fs) {
-					parts := make([]string, 0, len(fs)-k-1)
-					for _, f := range fs[k+1:] {
-						if !strings.HasPrefix(f.val, "--") {
-							parts = append(parts, f.val)
-						}
-					}
-					run(field{val: strings.Join(parts, " ")}, "git submodule foreach")
-					break
-				}
-			}
-		}
-	}
-}
-
-// sedScripts returns sed's script texts: each -e/--expression value, or
-// the first operand when there is none.
-func sedScripts(fs []field) []field {
-	var out []field
-	first := -1
-	for i := 1; i < len(fs); i++ {
-		a := fs[i].val
-		switch {
-		case (a == "-e" || a == "--expression") && i+1 < len(fs):
-			out = append(out, fs[i+1])
-			i++
-		case strings.HasPrefix(a, "--expression="):
-			f := fs[i]
-			f.val = strings.TrimPrefix(a, "--expression=")
-			out = append(out, f)
-		case a == "-f" || a == "--file" || a == "-l" || a == "--line-length":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			if first < 0 {
-				first = i
-			}
-		}
-	}
-	if len(out) == 0 && first > 0 {
-		out = append(out, fs[first])
-	}
-	return out
-}
-
-// wrapSed: sed's e command runs a shell command (e CMD), or the pattern
-// space itself (e alone, s///e): judged as a script, or as code fed from
-// stdin.
-func (w *walker) wrapSed(c int, fs []field) {
-	for _, sc := range sedScripts(fs) {
-		if sc.dyn {
-			continue
-		}
-		for _, cmd := range strings.FieldsFunc(sc.val, func(r rune) bool { return r == ';' || r == '\n' }) {
-			cmd = strings.TrimSpace(cmd)
-			// an address may come first: 1e, /x/e, $e
-			k := strings.IndexFunc(cmd, func(r rune) bool { return r == 'e' })
-			if k < 0 || strings.HasPrefix(cmd, "s") || strings.HasPrefix(cmd, "y") {
-				if strings.HasPrefix(cmd, "s") && strings.ContainsRune(sedSubstFlags(cmd), 'e') {
-					w.info[c].readStdin = true // s///e runs the result
-					w.a.Commands[c].Opaque = true
-				}
-				continue
-			}
-			addr := cmd[:k]
-			if strings.Trim(addr, "0123456789,$/^.*[]!~ ") != "" && !strings.HasPrefix(addr, "/") {
-				continue
-			}
-			arg := strings.TrimSpace(cmd[k+1:])
-			if arg == "" {
-				w.info[c].readStdin = true // e alone runs the pattern space
-				w.a.Commands[c].Opaque = true
-				continue
-			}
-			w.nested(c, arg, "sed e", false)
-		}
-	}
-}
-
-// wrapAwk: system("…") and print | "…" run their string through the
-// shell; system($0) runs what arrives on stdin.
-func (w *walker) wrapAwk(c int, fs []field) {
-	for i := 1; i < len(fs); i++ {
-		a := fs[i].val
-		if a == "-f" || a == "-v" || a == "-F" {
-			i++
-			continue
-		}
-		if strings.HasPrefix(a, "-") || fs[i].dyn {
-			continue
-		}
-		prog := a
-		for _, kw := range []string{"system(", "| \"", "|\""} {
-			for rest := prog; ; {
-				k := strings.Index(rest, kw)
-				if k < 0 {
-					break
-				}
-				rest = rest[k+len(kw):]
-				arg := strings.TrimSpace(rest)
-				if strings.HasPrefix(arg, "\"") || strings.HasSuffix(kw, "\"") {
-					arg = strings.TrimPrefix(arg, "\"")
-					if e := strings.IndexByte(arg, '"'); e >= 0 {
-						w.nested(c, arg[:e], "awk "+strings.TrimSuffix(kw, "(\""), false)
-					}
-				} else {
-					// system($0), system(x): a command built at run time
-					w.info[c].readStdin = true
-					w.a.Commands[c].Opaque = true
-				}
-			}
-		}
-		break // the program is the first operand
-	}
-}
-
-// sedSubstFlags returns the flags of a sed s command (s/a/b/ge → "ge"):
-// what follows the third unescaped delimiter.
-func sedSubstFlags(cmd string) string {
-	if len(cmd) < 2 {
-		return ""
-	}
-	delim := cmd[1]
-	n := 0
-	for i := 2; i < len(cmd); i++ {
-		switch cmd[i] {
-		case '\\':
-			i++
-		case delim:
-			n++
-			if n == 2 {
-				return cmd[i+1:]
-			}
-		}
-	}
-	return ""
-}
-
 // envCommand reports a variable whose value some program runs as a
 // command line (GIT_SSH_COMMAND, PAGER, LESSOPEN, a GIT_CONFIG_VALUE_n
 // that may set core.pager, an exported bash function).
@@ -1354,60 +1005,6 @@ func envCommandLines(name, v string) []string {
 	return out
 }
 
-// gitConfigParameters splits GIT_CONFIG_PARAMETERS, git's own quoting of
-// -c options ('key'='value' …, a quote inside written as the four bytes
-// quote, backslash, quote, quote), into key/value
-// pairs; ok is false when the text is not in that form.
-func gitConfigParameters(v string) ([][2]string, bool) {
-	var out [][2]string
-	quoted := func(s string) (string, string, bool) {
-		if !strings.HasPrefix(s, "'") {
-			return "", s, false
-		}
-		var b strings.Builder
-		s = s[1:]
-		for {
-			k := strings.IndexByte(s, '\'')
-			if k < 0 {
-				return "", s, false
-			}
-			b.WriteString(s[:k])
-			s = s[k+1:]
-			if !strings.HasPrefix(s, "\\''") {
-				return b.String(), s, true
-			}
-			b.WriteByte('\'')
-			s = s[3:]
-		}
-	}
-	s := strings.TrimSpace(v)
-	for s != "" {
-		key, rest, ok := quoted(s)
-		if !ok {
-			return nil, false
-		}
-		val := ""
-		if strings.HasPrefix(rest, "=") {
-			if val, rest, ok = quoted(rest[1:]); !ok {
-				return nil, false
-			}
-		}
-		out = append(out, [2]string{strings.ToLower(key), val})
-		s = strings.TrimLeft(rest, " ")
-	}
-	return out, true
-}
-
-// gitShellValue returns the command line a git config value runs: the
-// value of a key git runs (core.pager, core.sshCommand …), or an alias
-// that starts with "!".
-func gitShellValue(key, val string) (string, bool) {
-	if strings.HasPrefix(key, "alias.") {
-		return strings.CutPrefix(val, "!")
-	}
-	return val, slices.Contains(gitShellKeys, key)
-}
-
 // envPayload turns a variable's value into the command line it runs:
 // LESSOPEN='|cmd %s', BASH_FUNC_f%%='() { body; }'.
 func envPayload(v string) string {
@@ -1434,17 +1031,6 @@ func optionProgram(opt, val string) (string, bool) {
 		return strings.CutPrefix(val, "exec=")
 	}
 	return val, true
-}
-
-// socatCommand returns the command line of a socat address that runs one
-// (EXEC:CMD, SYSTEM:CMD, without its ,options).
-func socatCommand(addr string) (string, bool) {
-	typ, rest, ok := strings.Cut(addr, ":")
-	if !ok || !strings.EqualFold(typ, "exec") && !strings.EqualFold(typ, "system") {
-		return "", false
-	}
-	cmd, _, _ := strings.Cut(rest, ",")
-	return cmd, true
 }
 
 // programValues judges the program-to-run words a command's spec names
@@ -1531,39 +1117,6 @@ func (w *walker) programValues(c int) {
 	}
 }
 
-// bwrapArgs: bwrap's options and how many words each takes.
-func bwrapArgs(opt string) int {
-	switch opt {
-	case "--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink",
-		"--setenv", "--chmod", "--file", "--bind-data", "--ro-bind-data", "--overlay-src":
-		return 2
-	case "--proc", "--dev", "--tmpfs", "--dir", "--chdir", "--unsetenv", "--uid", "--gid", "--hostname",
-		"--remount-ro", "--mqueue", "--info-fd", "--sync-fd", "--block-fd", "--userns-block-fd", "--json-status-fd",
-		"--seccomp", "--add-seccomp-fd", "--exec-label", "--file-label", "--lock-file", "--args", "--cap-add",
-		"--cap-drop", "--perms", "--size", "--argv0", "--userns", "--userns2", "--pidns", "--tmp-overlay", "--ro-overlay", "--overlay":
-		return 1
-	}
-	return 0
-}
-
-// wrapBwrap: bwrap [OPTIONS…] [--] COMMAND ARG…, some options taking two words.
-func (w *walker) wrapBwrap(c int, fs []field) {
-	i := 1
-	for i < len(fs) && !fs[i].dyn && strings.HasPrefix(fs[i].val, "--") {
-		if fs[i].val == "--" {
-			i++
-			break
-		}
-		i += 1 + bwrapArgs(fs[i].val)
-	}
-	if i >= len(fs) {
-		return
-	}
-	w.a.Commands[c].Wrap = WrapTransparent
-	w.a.Commands[c].InnerStart = i
-	w.innerCommand(c, fs[i:], "bwrap")
-}
-
 // scriptCalls judges the literal command lines a script passes to the
 // shell: awk's system("…") and print | "…", sed's e command, and the
 // system/popen/exec calls of interpreter one-liners (python3 -c
@@ -1587,16 +1140,6 @@ func (w *walker) scriptCalls(c int) {
 // shellCalls are the functions of script languages that run a command line.
 var shellCalls = []string{"system", "popen", "exec", "execSync", "spawnSync", "check_output", "check_call", "getoutput",
 	"getstatusoutput", "call", "run", "Popen", "shell_exec", "passthru", "proc_open", "qx", "%x"}
-
-// exShellCommand returns the shell command an Ex command runs: "!CMD",
-// ":!CMD", ":silent !CMD", ":silent! !CMD".
-func exShellCommand(ex string) (string, bool) {
-	s := strings.TrimLeft(ex, ": \t")
-	if rest, ok := strings.CutPrefix(s, "silent"); ok {
-		s = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
-	}
-	return strings.CutPrefix(s, "!")
-}
 
 // scriptCommands returns the literal command lines in a script.
 func scriptCommands(name, script string) []string {
@@ -1693,26 +1236,6 @@ func isWordByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
-// gitProgramKeys are git config keys whose value git runs as a command
-// line (alias.* and credential.helper only when they start with "!").
-func gitProgramKey(k, v string) bool {
-	k = strings.ToLower(k)
-	switch k {
-	case "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy",
-		"sequence.editor", "diff.external", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
-		"interactive.difffilter", "sendemail.sendmailcmd", "uploadpack.packobjectshook":
-		return true
-	}
-	switch {
-	case strings.HasPrefix(k, "pager."), strings.HasSuffix(k, ".textconv"), strings.HasSuffix(k, ".command"),
-		strings.HasSuffix(k, ".cmd"), strings.HasSuffix(k, ".clean"), strings.HasSuffix(k, ".smudge"), strings.HasSuffix(k, ".process"):
-		return true
-	case strings.HasPrefix(k, "alias."), strings.HasPrefix(k, "credential.") && strings.HasSuffix(k, "helper"):
-		return strings.HasPrefix(v, "!")
-	}
-	return false
-}
-
 // configCommands returns the command lines a configuration value on the
 // command line makes a program run: git -c core.sshCommand=CMD, git
 // config core.pager CMD, ssh -o ProxyCommand=CMD.
@@ -1720,37 +1243,9 @@ func configCommands(name string, p *Parsed, args []string) []string {
 	var out []string
 	switch name {
 	case "git":
-		for _, wd := range p.Words {
-			if wd.Name == "c" && wd.Role == RoleText {
-				if k, v, ok := strings.Cut(wd.Val, "="); ok && gitProgramKey(k, v) {
-					out = append(out, strings.TrimPrefix(v, "!"))
-				}
-			}
-		}
-		if p.SubName(args) == "config" {
-			ops := p.Operands()
-			for i := 0; i+1 < len(ops); i++ {
-				if gitProgramKey(ops[i].Val, ops[i+1].Val) {
-					out = append(out, strings.TrimPrefix(ops[i+1].Val, "!"))
-				}
-			}
-		}
+		out = gitConfigCommands(p, args)
 	case "ssh", "scp", "sftp":
-		for _, wd := range p.Words {
-			if wd.Name != "o" {
-				continue
-			}
-			k, v, ok := strings.Cut(strings.TrimSpace(wd.Val), "=")
-			if !ok {
-				k, v, ok = strings.Cut(strings.TrimSpace(wd.Val), " ")
-			}
-			switch strings.ToLower(strings.TrimSpace(k)) {
-			case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
-				if ok {
-					out = append(out, strings.TrimSpace(v))
-				}
-			}
-		}
+		out = sshConfigCommands(p)
 	}
 	return out
 }

@@ -53,7 +53,8 @@
 //
 // A '*' in an allow pattern never covers a sensitive word: an argument from
 // the exec-capable table (find -exec, git -c, rg --pre, tar --to-command,
-// ssh host CMD, sed -i, awk system(), docker run -v, …, see execTable), the
+// ssh host CMD, sed -i, awk system(), docker run -v, …: each program's
+// classify.Spec.Exec), the
 // command a wrapper runs (xargs, find -exec, timeout), the script of bash -c
 // or of an interpreter one-liner (python -c), and for programs in that table
 // any dynamic argument, and every word of a command the argument model
@@ -86,8 +87,8 @@
 // (python3.11, node18, R, ipython) are refused as '*' patterns, and
 // download-and-run (uvx, pipx run, uv tool run, nix run) is marked whole.
 // Config that stores a command is judged by key against allowlists of
-// harmless keys (gitHarmlessKeys, npmPkgKeys, npmConfigKeys,
-// ghConfigKeys). TOOL --help and TOOL --version of any program are
+// harmless keys (git's and gh's in their classify entries; npmPkgKeys,
+// npmConfigKeys here). TOOL --help and TOOL --version of any program are
 // read-only (classify.HelpQuery).
 //
 // Pass-through wrappers are judged by what they run: timeout 60 go test ./...
@@ -104,6 +105,22 @@
 // python3 *, node -e *, env *, xargs *). [Suggest] offers the pattern for
 // an answer "allow for this project/everywhere": "npm install *" for npm
 // install left-pad, the exact text where nothing wider is safe.
+//
+// # Where a tool's knowledge lives
+//
+// Not here. What guard knows about one program (its grammar, roles,
+// exec-capable options, read-only uses, the subcommands that reach a
+// host, the shape of grant it suggests, the directory it keeps) is its
+// entry in classify (see classify's package doc, "One tool, one place"),
+// and this package reads it from the analysis: markCommand applies the
+// entry's Exec rules (implementing classify.Marker, which knows the
+// project root and the write tier), readOnlySet asks the entry's
+// ReadOnly first, networkSub its Reaches, Suggest its Grant, the write
+// tier its Keeps and WritesHere, the risk grades its Network, Reaches,
+// Installs, Builds, Instructions and Uploads. grants keeps no exec-capable table of its
+// own. The lists for programs without such an entry (risk grades,
+// suggestion shapes, the rest of the read-only set, wrappers) are still
+// here; onehome_test.go names them and fails on a new per-tool list.
 //
 // # Settings
 //

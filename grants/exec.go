@@ -8,162 +8,12 @@ import (
 	"github.com/guard-dev/guard/classify"
 )
 
-// execRule is one entry of the exec-capable argument table: what, in the
-// argument model's typed parse of a command (classify.Command.Words), makes
-// a '*' grant unsafe — an option that runs another program, writes
-// elsewhere or sets config that does, an operand that does the same. A
-// word such a rule marks is sensitive: a '*' in an allow pattern never
-// covers it, only literal pattern text does. Bundles (-avze), attached
-// values (-ofile, --out=file) and abbreviations (--exe, --globa) come
-// from the spec, never from a scan of the word.
-type execRule struct {
-	ID     string
-	Progs  []string // command names (basename of the command word)
-	Sub    []string // only when the subcommand is one of these
-	Global bool     // the options count only before the subcommand (git -C, git -c)
-	// Opts are options by the name the spec gives them (Word.Name: the
-	// first long name of an entry with one letter, else the letter or long
-	// name itself). Present, the option and its value are sensitive. Their
-	// letters are listed too, for an option the spec does not type: a
-	// letter the parser could not read (git rebase -x with a thin spec),
-	// or one in the rest of a bundle it stopped at (git archive -vo F,
-	// when -v is unknown to it).
-	Opts []string
-	// Words are operands (after the subcommand), exact or prefixes when
-	// they end in '*' (git bundle create, make SHELL=x, vim +cmd).
-	Words  []string
-	Rest   bool // every word after the command word (or after the subcommand) is sensitive
-	Check  func(c *classify.Command, p classify.Parsed, m *marks)
-	Reason string
-}
-
-// execTable is the exec-capable argument table.
-var execTable = []execRule{
-	{ID: "find-exec", Progs: []string{"find"}, Opts: []string{"exec", "execdir", "ok", "okdir"},
-		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
-	{ID: "find-write", Progs: []string{"find"}, Check: checkFindWrite,
-		Reason: "find -delete/-fprint/-fls deletes or writes files"},
-	{ID: "git-config-opt", Progs: []string{"git"}, Global: true, Opts: []string{"config-env"}, Check: checkGitC,
-		Reason: "git -c/--config-env sets config that can run programs (core.pager, alias.*)"},
-	{ID: "git-elsewhere", Progs: []string{"git"}, Global: true, Opts: []string{"C", "git-dir", "work-tree", "exec-path"},
-		Reason: "git -C/--git-dir/--work-tree/--exec-path points git at another repository or program"},
-	{ID: "git-output", Progs: []string{"git"}, Opts: []string{"output"},
-		Reason: "git --output writes a file"},
-	{ID: "git-ext", Progs: []string{"git"}, Opts: []string{"ext-diff", "textconv"},
-		Reason: "git --ext-diff/--textconv runs external diff programs"},
-	{ID: "git-pack", Progs: []string{"git"}, Opts: []string{"upload-pack", "receive-pack", "exec"},
-		Reason: "git --upload-pack/--receive-pack/--exec runs another program"},
-	{ID: "git-rebase-exec", Progs: []string{"git"}, Sub: []string{"rebase"}, Opts: []string{"exec", "x"},
-		Reason: "git rebase -x/--exec runs a command after each commit"},
-	{ID: "git-difftool", Progs: []string{"git"}, Sub: []string{"difftool", "mergetool"}, Opts: []string{"extcmd", "tool", "x", "t"},
-		Reason: "git difftool -x/--extcmd runs another program"},
-	{ID: "git-grep-pager", Progs: []string{"git"}, Sub: []string{"grep"}, Opts: []string{"open-files-in-pager", "O"},
-		Reason: "git grep -O opens the files in another program"},
-	{ID: "git-clone-program", Progs: []string{"git"}, Sub: []string{"clone", "ls-remote", "fetch", "pull", "archive"}, Opts: []string{"upload-pack", "config", "template", "separate-git-dir", "u", "c"},
-		Reason: "git clone -u/-c/--template runs a program or sets config that does"},
-	{ID: "git-ext-transport", Progs: []string{"git"}, Check: checkGitExt,
-		Reason: "an ext:: or fd:: remote makes git run a command"},
-	{ID: "git-pager", Progs: []string{"git"}, Global: true, Opts: []string{"paginate", "p"},
-		Reason: "git -p/--paginate runs the pager that git's config or the environment names"},
-	{ID: "git-strategy", Progs: []string{"git"}, Sub: []string{"merge", "pull", "rebase", "cherry-pick", "revert"}, Check: checkGitStrategy,
-		Reason: "git merge -s NAME runs the program git-merge-NAME unless NAME is one of git's own strategies"},
-	{ID: "git-config-dump", Progs: []string{"git"}, Sub: []string{"config", "var"}, Check: checkGitConfigDump,
-		Reason: "git config --list prints every setting, tokens in remote URLs and extra headers included"},
-	{ID: "docker-daemon", Progs: []string{"docker", "podman", "nerdctl"}, Global: true, Opts: []string{"H", "host", "context", "c", "url", "connection"},
-		Reason: "docker -H/--host/--context sends the command to another daemon"},
-	{ID: "npm-install-path", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Check: checkNpmInstall,
-		Reason: "npm install DIR runs the install scripts of a package from outside the project"},
-	{ID: "git-shell-filters", Progs: []string{"git"}, Sub: []string{"filter-branch", "filter-repo", "send-email", "instaweb", "mergetool", "p4", "svn", "cvsimport", "quiltimport", "request-pull"}, Rest: true,
-		Reason: "git filter-branch/filter-repo/send-email/… run shell commands or Python callbacks given as arguments"},
-	{ID: "git-credential", Progs: []string{"git"}, Check: checkGitCredential,
-		Reason: "git credential helpers print stored passwords and tokens"},
-	{ID: "git-write-elsewhere", Progs: []string{"git"}, Sub: []string{"archive", "format-patch", "bundle", "checkout-index", "apply", "worktree"},
-		Opts: []string{"output", "output-directory", "prefix", "directory", "unsafe-paths", "o"}, Words: []string{"create", "add"},
-		Reason: "git archive -o/format-patch -o/bundle create/checkout-index --prefix/apply --directory/worktree add write files elsewhere"},
-	{ID: "git-config-global", Progs: []string{"git"}, Sub: []string{"config"}, Opts: []string{"global", "system", "worktree"},
-		Reason: "git config --global/--system changes git for every repository"},
-	{ID: "pytest-files", Progs: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
-		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
-	{ID: "go-elsewhere", Progs: []string{"go"}, Check: checkGoElsewhere,
-		Reason: "go -ldflags=-extld, -compiler, -gccgoflags run another program; -o or profile outputs outside the project write elsewhere"},
-	{ID: "kubectl-elsewhere", Progs: []string{"kubectl", "oc", "helm"}, Opts: []string{"s", "server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"},
-		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
-	{ID: "make-vars", Progs: []string{"make", "gmake"}, Check: checkMakeVars,
-		Reason: "make VAR:=$(shell …) or a program variable (CC=, SHELL=) set on the command line runs other programs"},
-	{ID: "git-run", Progs: []string{"git"}, Sub: []string{"bisect", "submodule"}, Words: []string{"run", "foreach"},
-		Reason: "git bisect run/submodule foreach runs a command"},
-	{ID: "git-config-set", Progs: []string{"git"}, Sub: []string{"config"}, Check: checkGitConfig,
-		Reason: "git config core.pager/core.sshCommand/core.editor/diff.external/alias.* makes git run a program"},
-	{ID: "rg-pre", Progs: []string{"rg"}, Opts: []string{"pre", "hostname-bin", "search-zip", "z"},
-		Reason: "rg --pre/--hostname-bin/-z runs other programs"},
-	{ID: "tar-exec", Progs: []string{"tar", "gtar", "bsdtar"},
-		Opts:   []string{"to-command", "checkpoint-action", "use-compress-program", "rsh-command", "info-script", "new-volume-script", "F", "I"},
-		Reason: "tar --to-command/--checkpoint-action/--use-compress-program/-I/--rsh-command/-F runs another program"},
-	{ID: "rsync-rsh", Progs: []string{"rsync"}, Opts: []string{"rsh", "rsync-path", "e"},
-		Reason: "rsync -e/--rsh/--rsync-path runs another program"},
-	{ID: "ssh-command", Progs: []string{"ssh"}, Check: checkSSH,
-		Reason: "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"},
-	{ID: "scp-program", Progs: []string{"scp", "sftp"}, Opts: []string{"S", "o", "F", "D"},
-		Reason: "scp -S/-o/-F runs another program"},
-	{ID: "sort-write", Progs: []string{"sort"}, Opts: []string{"compress-program"},
-		Reason: "sort --compress-program runs a program"},
-	{ID: "zip-test", Progs: []string{"zip"}, Opts: []string{"unzip-command"}, Check: checkZipTT,
-		Reason: "zip -TT/--unzip-command runs another program"},
-	{ID: "sed-inplace", Progs: []string{"sed", "gsed"}, Opts: []string{"in-place", "i"},
-		Reason: "sed -i writes files"},
-	{ID: "sed-script", Progs: []string{"sed", "gsed"}, Check: checkSed,
-		Reason: "sed script with e/w/W/r/R or -f runs programs or touches other files"},
-	{ID: "awk-program", Progs: []string{"awk", "gawk", "mawk", "nawk"}, Check: checkAwk,
-		Reason: "awk program with system(), |, >, getline or -f runs programs or writes files"},
-	{ID: "pager-command", Progs: []string{"less", "more", "most", "man"}, Check: checkPager,
-		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
-	{ID: "man-pager", Progs: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
-		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
-	{ID: "vim-command", Progs: []string{"vim", "vi", "nvim", "view", "vimdiff", "gvim", "rvim", "ex"}, Opts: []string{"cmd", "S", "u", "U", "s", "l", "c"}, Words: []string{"+*"},
-		Reason: "vim -c/+cmd/--cmd/-S/-s (nvim -l) runs editor commands or a script"},
-	{ID: "emacs-lisp", Progs: []string{"emacs", "emacsclient"}, Opts: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory"},
-		Reason: "emacs --eval/-l/-f/--script runs Lisp"},
-	{ID: "go-exec", Progs: []string{"go"}, Sub: []string{"test", "run", "build", "install", "vet", "generate", "list", "get", "mod", "tool", "fix"},
-		Opts:   []string{"exec", "toolexec", "vettool", "overlay", "modfile", "C"},
-		Reason: "go -exec/-toolexec/-vettool/-overlay runs another program or reads build inputs from elsewhere"},
-	{ID: "npm-shell", Progs: []string{"npm", "pnpm", "yarn"}, Opts: []string{"script-shell", "node-options"},
-		Reason: "npm --script-shell/--node-options runs scripts through another program"},
-	{ID: "cargo-config", Progs: []string{"cargo"}, Opts: []string{"config", "Z"},
-		Reason: "cargo --config can set build.rustc-wrapper and other programs cargo runs"},
-	{ID: "make-shell", Progs: []string{"make", "gmake"}, Opts: []string{"file", "eval", "f", "E"}, Words: []string{"SHELL=*", "MAKESHELL=*", ".SHELLFLAGS=*"},
-		Reason: "make -f/SHELL=/--eval runs other commands"},
-	{ID: "docker-host", Progs: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run", "exec", "create"},
-		Opts:   []string{"volume", "mount", "device", "volumes-from", "privileged", "cap-add", "pid", "userns", "security-opt", "v"},
-		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
-	{ID: "compose-host", Progs: []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"}, Check: checkComposeHost,
-		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
-	{ID: "download-run", Progs: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx", "pre-commit"}, Check: checkDownloadRun,
-		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
-	{ID: "cc-plugin", Progs: []string{"gcc", "g++", "cc", "c++", "clang", "clang++"}, Check: checkCCPlugin,
-		Reason: "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program"},
-	{ID: "tmux-command", Progs: []string{"tmux"}, Check: checkTmux,
-		Reason: "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"},
-	{ID: "gh-config", Progs: []string{"gh"}, Check: checkGh,
-		Reason: "gh config set of a program or socket, gh alias set and gh extension install run programs"},
-	{ID: "sqlite-dot", Progs: []string{"sqlite3"}, Check: checkSqlite,
-		Reason: "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files"},
-	{ID: "gdb-command", Progs: []string{"gdb"}, Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch"},
-		Reason: "gdb -ex/-batch runs debugger commands"},
-	{ID: "runs-program", Progs: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
-		Reason: "strace/ltrace/expect/script/busybox/npx runs another program"},
-	{ID: "base64-output", Progs: []string{"base64"}, Opts: []string{"output", "o"},
-		Reason: "base64 -o writes a file"},
-	{ID: "npm-exec", Progs: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
-		Reason: "npm exec/npx runs a package's program"},
-	{ID: "curl-output", Progs: []string{"curl"}, Opts: []string{"config", "K"},
-		Reason: "curl -K reads its options from a file"},
-}
-
-// typedWords is the argument model's parse of c, with docker's
-// "container" group resolved: docker container run is docker run.
+// typedWords is the argument model's parse of c, with a group its entry
+// names resolved (classify.Spec.Groups): docker container run is docker
+// run.
 func typedWords(c *classify.Command) classify.Parsed {
 	p := c.Words()
-	if (c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl") && p.SubName(c.Args) == "container" && p.Sub+1 < len(c.Args) {
+	if s := classify.SpecFor(c.Name); s != nil && s.Groups != nil && slices.Contains(s.Groups, p.SubName(c.Args)) && p.Sub+1 < len(c.Args) {
 		q := classify.ParseCommand(c.Name, append([]string{c.Name}, c.Args[p.Sub+1:]...))
 		for i := range q.Words {
 			q.Words[i].Arg += p.Sub
@@ -210,7 +60,7 @@ func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 	name := c.Name
 	if c.Name != "go" && (interpreterLike(c.Name) || classify.SpecFor(c.Name) == classify.SpecFor("python3")) {
 		// python -m pytest is pytest; the rest is judged by what it runs
-		q, ok := pytestWords(c, p)
+		q, ok := classify.PytestWords(c, p)
 		if !ok {
 			return
 		}
@@ -257,7 +107,7 @@ func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 	}
 }
 
-func (m *marks) mark(i int, reason string) {
+func (m *marks) Mark(i int, reason string) {
 	if i < 0 || i >= len(m.sens) {
 		return
 	}
@@ -268,15 +118,34 @@ func (m *marks) mark(i int, reason string) {
 	}
 }
 
-// markWord marks a typed word and, for an option's value given as the
+// MarkAll: no allow pattern with a '*' covers the command at all.
+func (m *marks) MarkAll(reason string) {
+	m.all, m.any = true, true
+	if m.reason == "" {
+		m.reason = reason
+	}
+}
+
+// OutsideProject reports a repository or package path on this machine
+// outside the project (otherRepository).
+func (m *marks) OutsideProject(c *classify.Command, v string) bool {
+	return otherRepository(v, c.Dir, m.root)
+}
+
+// Parse is the argument model, for the checks of classify's entries.
+func (m *marks) Parse(name string, args []string) classify.Parsed {
+	return classify.ParseCommand(name, args)
+}
+
+// MarkWord marks a typed word and, for an option's value given as the
 // next word, the option word before it.
-func (m *marks) markWord(c *classify.Command, wd classify.Word, reason string) {
-	m.mark(wd.Arg, reason)
+func (m *marks) MarkWord(c *classify.Command, wd classify.Word, reason string) {
+	m.Mark(wd.Arg, reason)
 	if wd.Name != "" && wd.Role != classify.RoleFlag && wd.Arg < len(c.Args) && c.Args[wd.Arg] == wd.Val && wd.Arg > 1 {
-		m.mark(wd.Arg-1, reason) // -o FILE: the option word too
+		m.Mark(wd.Arg-1, reason) // -o FILE: the option word too
 	}
 	if wd.Role == classify.RoleUnknown && wd.Name != "" && wd.Val == "" {
-		m.mark(wd.Arg+1, reason) // an option the spec does not know: its value may be the next word
+		m.Mark(wd.Arg+1, reason) // an option the spec does not know: its value may be the next word
 	}
 }
 
@@ -288,26 +157,25 @@ func markCommand(c *classify.Command, m *marks) {
 	case classify.WrapTransparent, classify.WrapGenerated:
 		if c.InnerStart > 0 {
 			for i := c.InnerStart; i < len(c.Args); i++ {
-				m.mark(i, c.Name+" runs another command")
+				m.Mark(i, c.Name+" runs another command")
 			}
 		}
 	case classify.WrapShell:
 		for i := 1; i < len(c.Args); i++ {
-			m.mark(i, c.Name+" runs a shell script")
+			m.Mark(i, c.Name+" runs a shell script")
 		}
 	}
 	if c.Opaque {
 		for i := 1; i < len(c.Args); i++ {
-			m.mark(i, c.Name+" runs a script guard cannot read")
+			m.Mark(i, c.Name+" runs a script guard cannot read")
 		}
 	}
 	var p classify.Parsed
 	parsed := false
 	known := false
-	for ri := range execTable {
-		r := &execTable[ri]
-		if !slices.Contains(r.Progs, c.Name) {
-			continue
+	apply := func(r *classify.ExecRule) {
+		if r.Only != nil && !slices.Contains(r.Only, c.Name) {
+			return
 		}
 		if !parsed {
 			p, parsed = typedWords(c), true
@@ -316,7 +184,7 @@ func markCommand(c *classify.Command, m *marks) {
 			known = true // a dynamic subcommand could be any of them
 		}
 		if r.Sub != nil && !slices.Contains(r.Sub, p.SubName(c.Args)) {
-			continue
+			return
 		}
 		known = true
 		if r.Rest {
@@ -326,10 +194,10 @@ func markCommand(c *classify.Command, m *marks) {
 			}
 			for i := from; i < len(c.Args); i++ {
 				if !isHelpWord(c.Args[i]) {
-					m.mark(i, r.Reason)
+					m.Mark(i, r.Reason)
 				}
 			}
-			continue
+			return
 		}
 		if r.Check != nil {
 			r.Check(c, p, m)
@@ -338,9 +206,15 @@ func markCommand(c *classify.Command, m *marks) {
 			if r.Global && p.Sub >= 0 && wd.Arg >= p.Sub {
 				break
 			}
-			if r.hit(wd) {
-				m.markWord(c, wd, r.Reason)
+			if r.Hit(wd) {
+				m.MarkWord(c, wd, r.Reason)
 			}
+		}
+	}
+	// the program's own entry in classify holds its exec-capable rules
+	if s := classify.SpecFor(c.Name); s != nil {
+		for ri := range s.Exec {
+			apply(&s.Exec[ri])
 		}
 	}
 	if !parsed {
@@ -352,168 +226,13 @@ func markCommand(c *classify.Command, m *marks) {
 	if known && c.Dynamic != nil {
 		for i := 1; i < len(c.Args) && i < len(c.Dynamic); i++ {
 			if c.Dynamic[i] {
-				m.mark(i, "a dynamic argument to "+c.Name+" could be an exec-capable option")
+				m.Mark(i, "a dynamic argument to "+c.Name+" could be an exec-capable option")
 			}
 		}
 	}
 }
 
-func isHelpWord(w string) bool {
-	return w == "--version" || w == "--help" || w == "-V" || w == "-h"
-}
-
-// hit reports whether a typed word is one of r's options or operands.
-// An option the spec could not resolve (unknown to it, or an ambiguous
-// abbreviation such as git log --outp) fails closed: it hits when it
-// could be one of r's options.
-func (r *execRule) hit(wd classify.Word) bool {
-	if wd.Name == "" {
-		if wd.Arg == 0 {
-			return false
-		}
-		for _, x := range r.Words {
-			if p, ok := strings.CutSuffix(x, "*"); ok && strings.HasPrefix(wd.Val, p) || x == wd.Val {
-				return true
-			}
-		}
-		return false
-	}
-	if slices.Contains(r.Opts, wd.Name) {
-		return true
-	}
-	return wd.Role == classify.RoleUnknown && unresolved(wd, r.Opts)
-}
-
-// unresolved: an option word the spec could not type could be one of
-// names: an abbreviation of one of them, or a letter of a bundle the
-// parser stopped reading at.
-func unresolved(wd classify.Word, names []string) bool {
-	for _, n := range names {
-		if len(wd.Name) > 1 && len(n) > 1 && strings.HasPrefix(n, wd.Name) {
-			return true
-		}
-		if len(wd.Name) == 1 && len(n) == 1 && strings.Contains(wd.Name+wd.Val, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkDownloadRun marks a download-and-run from its run word on: uvx,
-// pip-run and npx whole, pipx run, uv tool run (and uv x), nix run, nix
-// shell, nix-shell --run/--command. No '*' covers what they fetch.
-func checkDownloadRun(c *classify.Command, p classify.Parsed, m *marks) {
-	const why = "uvx/pipx run/uv tool run/nix run download a package and run it"
-	from := -1
-	words := c.Args
-	ops := []int{}
-	for i := 1; i < len(words); i++ {
-		if !strings.HasPrefix(words[i], "-") {
-			ops = append(ops, i)
-		}
-	}
-	op := func(k int) string {
-		if k < len(ops) {
-			return words[ops[k]]
-		}
-		return ""
-	}
-	switch c.Name {
-	case "uvx", "pip-run", "npx", "bunx", "pnpx":
-		from = 1
-	case "pipx":
-		if op(0) == "run" {
-			from = ops[0]
-		}
-	case "pre-commit":
-		if op(0) == "try-repo" {
-			from = ops[0]
-		}
-	case "uv":
-		if op(0) == "tool" && (op(1) == "run" || op(1) == "x") {
-			from = ops[1]
-		} else if op(0) == "x" {
-			from = ops[0]
-		}
-	case "nix":
-		if op(0) == "run" || op(0) == "shell" || op(0) == "develop" {
-			from = ops[0]
-		}
-	case "nix-shell":
-		for i, w := range words {
-			if w == "--run" || w == "--command" || w == "-p" || w == "--packages" {
-				from = i
-				break
-			}
-		}
-	}
-	if from < 1 {
-		return
-	}
-	for i := from; i < len(words); i++ {
-		if !isHelpWord(words[i]) {
-			m.mark(i, why)
-		}
-	}
-}
-
-// sqliteDotSafe are the dot-commands that only print or set how sqlite3
-// prints; any other (.shell, .system, .output, .once, .import, .read,
-// .load, .open, .save, .backup, .cd, .log, .archive, …) runs a program or
-// touches another file.
-var sqliteDotSafe = []string{"tables", "table", "schema", "fullschema", "headers", "header", "mode", "indexes", "indices", "databases", "width",
-	"nullvalue", "timer", "stats", "help", "quit", "exit", "show", "separator", "print", "dump", "dbinfo", "eqp", "explain", "echo", "changes",
-	"bail", "count", "lint"}
-
-// sqliteSQLUnsafe are SQL words that load code, write or read files, run
-// an editor, or open another database.
-var sqliteSQLUnsafe = []string{"load_extension", "writefile", "readfile", "edit(", "attach", "vacuum into", "fts3_tokenizer", "sqlar_"}
-
-// sqliteScriptUnsafe reports SQL or dot-commands that do more than query.
-func sqliteScriptUnsafe(s string) bool {
-	low := strings.ToLower(s)
-	for _, w := range sqliteSQLUnsafe {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	for _, line := range strings.Split(low, "\n") {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, ".") {
-			continue
-		}
-		name, _, _ := strings.Cut(line[1:], " ")
-		name = strings.TrimRight(name, ";")
-		if !slices.Contains(sqliteDotSafe, name) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkSqlite marks sqlite3's SQL and -cmd text with a dot-command or SQL
-// function that runs a program or touches another file.
-func checkSqlite(c *classify.Command, p classify.Parsed, m *marks) {
-	for _, wd := range p.Words {
-		if wd.Role == classify.RoleScript && sqliteScriptUnsafe(wd.Val) {
-			m.markWord(c, wd, "sqlite3 .shell/.system/.output/.load, writefile(), load_extension() or ATTACH run programs or touch other files")
-		}
-	}
-}
-
-// checkCCPlugin marks the compiler's values of -f and -W that load or
-// run a program: -fplugin-arg-…, -fuse-ld=/path (clang runs any linker
-// named by a path), -Wl,-plugin / --plugin.
-func checkCCPlugin(c *classify.Command, p classify.Parsed, m *marks) {
-	for _, wd := range p.Words {
-		v := strings.ToLower(wd.Val)
-		switch {
-		case wd.Name == "f" && (strings.HasPrefix(v, "plugin") || strings.HasPrefix(v, "use-ld=") && strings.Contains(v, "/")),
-			wd.Name == "W" && strings.Contains(v, "plugin"):
-			m.markWord(c, wd, "gcc/clang -fplugin, -fuse-ld=PATH or -Wl,--plugin load or run a program")
-		}
-	}
-}
+func isHelpWord(w string) bool { return classify.HelpWord(w) }
 
 // mayBeOption reports a dynamic word, as written, that may expand to a
 // word starting with a dash: one that starts with an expansion ($X,
@@ -521,672 +240,6 @@ func checkCCPlugin(c *classify.Command, p classify.Parsed, m *marks) {
 func mayBeOption(src string) bool {
 	src = strings.TrimLeft(src, "\"'")
 	return src == "" || src[0] == '$' || src[0] == '`' || src[0] == '-'
-}
-
-// tmuxRuns are the tmux commands that run a command line, type into a
-// shell, load commands or set what later panes run.
-var tmuxRuns = []string{"run-shell", "run", "if-shell", "if", "set-hook", "source-file", "source", "send-keys", "send", "new-window", "neww",
-	"new-session", "new", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "pipe-pane", "pipep",
-	"command-prompt", "confirm-before", "confirm", "bind-key", "bind", "display-popup", "popup", "set-environment", "setenv", "set-option",
-	"set", "set-window-option", "setw", "kill-server", "start-server", "start", "display-menu", "menu"}
-
-// checkTmux marks a tmux command that runs a command line (tmux
-// run-shell, send-keys 'x' Enter, new-window CMD, set-hook, source-file),
-// a #(…) format that runs one (display '#(id)'), and every command after
-// a ";" that chains another.
-func checkTmux(c *classify.Command, p classify.Parsed, m *marks) {
-	const why = "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"
-	from := -1
-	if p.Sub >= 0 && slices.Contains(tmuxRuns, p.SubName(c.Args)) {
-		from = p.Sub
-	}
-	for i := 1; i < len(c.Args); i++ {
-		w := c.Args[i]
-		if strings.Contains(w, "#(") || w == ";" || strings.HasSuffix(w, ";") && i > p.Sub {
-			if from < 0 || i < from {
-				from = i
-			}
-		}
-	}
-	if from < 1 {
-		return
-	}
-	for i := from; i < len(c.Args); i++ {
-		m.mark(i, why)
-	}
-}
-
-// ghConfigKeys are the gh settings gh config set may set under a '*'
-// grant; editor, browser, pager and http_unix_socket name programs or a
-// socket.
-var ghConfigKeys = []string{"git_protocol", "prompt", "spinner", "color_labels", "accessible_colors", "accessible_prompter"}
-
-// checkGh marks gh config set of a key not known to be harmless, gh alias
-// set|import (an alias may be !shell) and gh extension
-// install|upgrade|exec|create (they download and run code).
-func checkGh(c *classify.Command, p classify.Parsed, m *marks) {
-	var ops []classify.Word
-	for _, wd := range p.Words {
-		if wd.Name == "" && wd.Arg > p.Sub {
-			ops = append(ops, wd)
-		}
-	}
-	if len(ops) == 0 {
-		return
-	}
-	act := ops[0].Val
-	risky := false
-	switch p.SubName(c.Args) {
-	case "config":
-		risky = act == "set" && (len(ops) < 2 || !slices.Contains(ghConfigKeys, ops[1].Val))
-	case "alias":
-		risky = act == "set" || act == "import"
-	case "extension", "ext", "extensions":
-		risky = act == "install" || act == "upgrade" || act == "exec" || act == "create"
-	}
-	if !risky {
-		return
-	}
-	for i := p.Sub; i < len(c.Args); i++ {
-		m.mark(i, "gh config set of a program or socket, gh alias set and gh extension install run programs")
-	}
-}
-
-// composeHostOpts are docker compose run's options that reach the host.
-var composeHostOpts = []string{"volume", "mount", "device", "privileged", "cap-add", "pid", "userns", "security-opt", "v"}
-
-// checkComposeHost marks compose run's host options (docker compose run
-// -v /:/h, docker-compose run --privileged), typed by compose's spec.
-func checkComposeHost(c *classify.Command, p classify.Parsed, m *marks) {
-	if c.Name != "docker-compose" && c.Name != "podman-compose" && p.SubName(c.Args) != "compose" {
-		return
-	}
-	for _, wd := range p.Words {
-		if slices.Contains(composeHostOpts, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, composeHostOpts) {
-			m.markWord(c, wd, "docker compose run|exec with host mounts or --privileged reaches the host")
-		}
-	}
-}
-
-// checkZipTT marks zip -TT CMD: the spec reads -TT as -T twice, the two
-// letters of one word.
-func checkZipTT(c *classify.Command, p classify.Parsed, m *marks) {
-	for k := 1; k < len(p.Words); k++ {
-		a, b := p.Words[k-1], p.Words[k]
-		if a.Name == "test" && b.Name == "test" && a.Arg == b.Arg && strings.HasPrefix(c.Args[a.Arg], "-TT") {
-			m.mark(a.Arg, "zip -TT runs another program")
-			m.mark(a.Arg+1, "zip -TT runs another program")
-		}
-	}
-}
-
-// gitConfigKeys are config keys whose value git runs as a program.
-var gitConfigKeys = []string{"core.pager", "core.sshcommand", "core.editor", "core.hookspath", "core.fsmonitor", "core.askpass",
-	"core.gitproxy", "diff.external", "sequence.editor", "credential.helper", "gpg.program", "gpg.ssh.program", "gpg.x509.program",
-	"interactive.difffilter", "web.browser", "sendemail.sendmailcmd", "sendemail.smtpserver", "uploadpack.packobjectshook"}
-
-var gitConfigPrefixes = []string{"alias.", "pager.", "filter.", "include.", "includeif.", "credential.", "man.", "remote.",
-	"protocol.", "url.", "submodule.", "sendemail.", "instaweb.", "init.templatedir", "core.worktree", "core.alternaterefscommand",
-	"safe.directory", "core.sshcommand", "uploadarchive.", "receive.procreceiverefs", "gc.", "maintenance."}
-var gitConfigSuffixes = []string{".textconv", ".command", ".driver", ".cmd", ".program", ".path", ".helper", ".proxy", ".receivepack", ".uploadpack"}
-
-func gitKeyDangerous(k string) bool {
-	k = strings.ToLower(k)
-	if slices.Contains(gitConfigKeys, k) {
-		return true
-	}
-	for _, p := range gitConfigPrefixes {
-		if strings.HasPrefix(k, p) {
-			return true
-		}
-	}
-	for _, s := range gitConfigSuffixes {
-		if strings.HasSuffix(k, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func checkGitConfig(c *classify.Command, p classify.Parsed, m *marks) {
-	var keys []classify.Word
-	for _, wd := range p.Words {
-		switch {
-		case wd.Arg <= p.Sub:
-		case wd.Name == "":
-			keys = append(keys, wd)
-		case wd.Name == "file" || wd.Name == "edit" || wd.Role == classify.RoleUnknown && unresolved(wd, []string{"file", "edit", "f", "e"}):
-			m.markWord(c, wd, "git config -f/--edit writes another file or runs an editor")
-		}
-	}
-	set := len(keys) >= 2 || p.Has("unset", "unset-all", "add", "replace-all", "rename-section", "remove-section")
-	for k, wd := range keys {
-		switch {
-		case strings.Contains(wd.Val, ".") && gitKeyDangerous(wd.Val):
-			m.mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" makes git run a program")
-		case k == 0 && set && !gitKeyHarmless(wd.Val):
-			// closed world: a key git config sets is judged by the
-			// allowlist of keys that only change how git shows or merges
-			m.mark(wd.Arg, "git config "+strings.ToLower(wd.Val)+" is not a key guard knows to be harmless; asked")
-		default:
-			continue
-		}
-		if k+1 < len(keys) {
-			m.mark(keys[k+1].Arg, "git config sets a program")
-		}
-	}
-}
-
-// gitHarmlessKeys are the config keys (lower case; a trailing "." is a
-// section) whose values only change how git shows, merges or names
-// things: git config KEY VALUE and git -c KEY=VALUE may set them under a
-// '*' grant. Any other key is asked.
-var gitHarmlessKeys = []string{"user.name", "user.email", "user.signingkey", "color.", "core.autocrlf", "core.eol", "core.filemode", "core.ignorecase",
-	"core.quotepath", "core.whitespace", "core.safecrlf", "core.precomposeunicode", "core.symlinks", "core.abbrev", "core.compression",
-	"init.defaultbranch", "pull.rebase", "pull.ff", "push.default", "push.autosetupremote", "push.followtags", "fetch.prune", "fetch.prunetags",
-	"fetch.parallel", "merge.ff", "merge.conflictstyle", "merge.log", "merge.stat", "rebase.autosquash", "rebase.autostash", "rebase.updaterefs",
-	"rebase.stat", "diff.renames", "diff.algorithm", "diff.colormoved", "diff.mnemonicprefix", "diff.noprefix", "diff.context", "diff.renamelimit",
-	"diff.indentheuristic", "log.date", "log.decorate", "log.follow", "log.abbrevcommit", "log.showsignature", "format.pretty", "branch.", "advice.",
-	"column.", "status.", "commit.verbose", "commit.gpgsign", "commit.cleanup", "tag.gpgsign", "tag.sort", "help.autocorrect", "rerere.enabled",
-	"rerere.autoupdate", "feature.manyfiles", "pack.threads", "grep.", "i18n.", "interactive.singlekey", "checkout.defaultremote", "blame.",
-	"versionsort.", "pretty.", "am.threeway", "apply.whitespace", "transfer.fsckobjects", "fetch.fsckobjects", "receive.fsckobjects",
-	"submodule.recurse", "core.untrackedcache", "core.fscache", "core.preloadindex", "index.", "gc.auto", "maintenance.auto"}
-
-func gitKeyHarmless(k string) bool {
-	k = strings.ToLower(k)
-	if gitKeyDangerous(k) && k != "gc.auto" && k != "maintenance.auto" {
-		return false
-	}
-	for _, h := range gitHarmlessKeys {
-		if k == h || strings.HasSuffix(h, ".") && strings.HasPrefix(k, h) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkGitC marks git -c KEY=VALUE (before the subcommand) unless the key
-// only changes how git shows or names things (git -c color.ui=always
-// log): -c core.pager=X, -c alias.x=!sh and any key guard does not know
-// run or may run programs.
-func checkGitC(c *classify.Command, p classify.Parsed, m *marks) {
-	for _, wd := range p.Words {
-		if p.Sub >= 0 && wd.Arg >= p.Sub {
-			break
-		}
-		switch {
-		case wd.Name == "c" && wd.Role != classify.RoleFlag:
-			key, _, _ := strings.Cut(wd.Val, "=")
-			if !gitKeyHarmless(key) {
-				m.markWord(c, wd, "git -c "+strings.ToLower(key)+" sets config guard does not know to be harmless (core.pager, alias.* run programs)")
-			}
-		case wd.Name == "c", wd.Role == classify.RoleUnknown && unresolved(wd, []string{"c"}):
-			m.markWord(c, wd, "git -c/--config-env sets config that can run programs (core.pager, alias.*)")
-		}
-	}
-}
-
-var sshExecKeys = []string{"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "remotecommand", "match", "include", "proxyusefdpass"}
-
-// checkSSH marks -o with a key that runs a program, -F (a config file,
-// which can hold such keys) and the remote command after the host.
-func checkSSH(c *classify.Command, p classify.Parsed, m *marks) {
-	const why = "ssh -o ProxyCommand/LocalCommand, -F or a remote command runs a program"
-	for _, wd := range p.Words {
-		switch {
-		case wd.Name == "o":
-			key := strings.ToLower(strings.TrimLeft(wd.Val, " "))
-			key, _, _ = strings.Cut(key, "=")
-			key, _, _ = strings.Cut(key, " ")
-			if slices.Contains(sshExecKeys, key) {
-				m.markWord(c, wd, why)
-			}
-		case wd.Name == "F", wd.Role == classify.RoleProgram, wd.Role == classify.RoleUnknown:
-			m.markWord(c, wd, why)
-		}
-	}
-}
-
-func checkPager(c *classify.Command, p classify.Parsed, m *marks) {
-	const why = "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"
-	for _, a := range c.Assigns {
-		if strings.HasPrefix(a, "LESSOPEN=") || strings.HasPrefix(a, "LESSCLOSE=") || strings.HasPrefix(a, "MANPAGER=") || strings.HasPrefix(a, "PAGER=") {
-			m.all = true
-			m.any = true
-			if m.reason == "" {
-				m.reason = why
-			}
-		}
-	}
-	if c.Name == "man" {
-		return // man-pager: -P/-H/--pager are options
-	}
-	end := slices.Index(c.Args, "--") // less -- +x names a file
-	for _, wd := range p.Words {
-		if wd.Name == "" && strings.HasPrefix(wd.Val, "+") && (end < 0 || wd.Arg < end) {
-			m.mark(wd.Arg, why)
-		}
-	}
-}
-
-// checkSed judges sed's scripts as the spec types them (the first
-// operand, -e/--expression values, attached or not) and marks -f, whose
-// script guard cannot read.
-func checkSed(c *classify.Command, p classify.Parsed, m *marks) {
-	const why = "sed script with e/w/W/r/R or -f runs programs or touches other files"
-	for _, wd := range p.Words {
-		switch {
-		case wd.Name == "file" || wd.Role == classify.RoleUnknown && unresolved(wd, []string{"file", "f"}):
-			m.mark(0, why)
-			m.markWord(c, wd, why)
-		case wd.Role == classify.RoleScript && !sedScriptSafe(wd.Val, false):
-			m.mark(wd.Arg, why)
-		}
-	}
-}
-
-// sedScriptSafe scans a sed script. With printOnly it accepts only
-// addresses with p, =, l, q, Q; otherwise anything except commands that run
-// programs or touch other files (e, w, W, r, R, s///e, s///w). What it cannot
-// follow is unsafe.
-func sedScriptSafe(s string, printOnly bool) bool {
-	i, n := 0, len(s)
-	skipSpace := func() {
-		for i < n && (s[i] == ' ' || s[i] == '\t') {
-			i++
-		}
-	}
-	// delimited reads a part ending in an unescaped d; false if unterminated.
-	delimited := func(d byte) bool {
-		for i < n {
-			switch s[i] {
-			case '\\':
-				i += 2
-				continue
-			case '\n':
-				return false
-			case d:
-				i++
-				return true
-			}
-			i++
-		}
-		return false
-	}
-	address := func() bool {
-		switch {
-		case i < n && s[i] >= '0' && s[i] <= '9':
-			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
-				i++
-			}
-		case i < n && s[i] == '$':
-			i++
-		case i < n && s[i] == '/':
-			i++
-			if !delimited('/') {
-				return false
-			}
-			for i < n && (s[i] == 'I' || s[i] == 'M') {
-				i++
-			}
-		case i+1 < n && s[i] == '\\':
-			d := s[i+1]
-			i += 2
-			if !delimited(d) {
-				return false
-			}
-		}
-		return true
-	}
-	cmds := 0
-	for i < n {
-		skipSpace()
-		if i >= n {
-			break
-		}
-		if s[i] == ';' || s[i] == '\n' {
-			i++
-			continue
-		}
-		if !address() {
-			return false
-		}
-		skipSpace()
-		if i < n && s[i] == ',' {
-			i++
-			skipSpace()
-			if i < n && (s[i] == '+' || s[i] == '~') {
-				i++
-			}
-			if !address() {
-				return false
-			}
-			skipSpace()
-		}
-		if i < n && s[i] == '!' {
-			i++
-			skipSpace()
-		}
-		if i >= n {
-			return false
-		}
-		c := s[i]
-		i++
-		cmds++
-		toEnd := func() bool { // the rest of the command must be blank up to ; or newline
-			for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == ' ' || s[i] == '\t') {
-				i++
-			}
-			return i == n || s[i] == ';' || s[i] == '\n' || (!printOnly && s[i] == '}')
-		}
-		if printOnly {
-			if strings.IndexByte("p=lqQ", c) < 0 || !toEnd() {
-				return false
-			}
-			continue
-		}
-		switch {
-		case c == '{' || c == '}':
-		case strings.IndexByte("=dDgGhHlnNpPqQxzF", c) >= 0:
-			if !toEnd() {
-				return false
-			}
-		case c == '#' || c == 'a' || c == 'i' || c == 'c':
-			for i < n && s[i] != '\n' {
-				i++
-			}
-		case c == ':' || c == 'b' || c == 't' || c == 'T' || c == 'v':
-			for i < n && s[i] != ';' && s[i] != '\n' {
-				i++
-			}
-		case c == 's' || c == 'y':
-			if i >= n || s[i] == '\n' || s[i] == '\\' {
-				return false
-			}
-			d := s[i]
-			i++
-			if !delimited(d) || !delimited(d) {
-				return false
-			}
-			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
-				if c == 'y' && s[i] != ' ' {
-					return false
-				}
-				if s[i] == 'e' || s[i] == 'w' || s[i] == 'W' || s[i] == 'r' || s[i] == 'R' {
-					return false
-				}
-				if !(s[i] == 'g' || s[i] == 'p' || s[i] == 'i' || s[i] == 'I' || s[i] == 'm' || s[i] == 'M' || s[i] >= '0' && s[i] <= '9' || s[i] == ' ') {
-					return false
-				}
-				i++
-			}
-		default: // e, w, W, r, R and anything unknown
-			return false
-		}
-	}
-	return !printOnly || cmds > 0
-}
-
-// awkProgramUnsafe reports whether an awk program can run programs,
-// write files or print the environment (ENVIRON): system(), getline, @load/@include, or a print or printf
-// statement with > or | (print > "FILE", print | "CMD"). A > elsewhere
-// is a comparison ($1 > 5, NR>1), and || is a logical or.
-func awkProgramUnsafe(p string) bool {
-	if strings.Contains(p, "system") || strings.Contains(p, "getline") || strings.Contains(p, "@load") || strings.Contains(p, "@include") ||
-		strings.Contains(p, "ENVIRON") || strings.Contains(p, "PROCINFO") {
-		return true // ENVIRON prints the environment's secrets
-	}
-	inPrint, depth := false, 0
-	for i := 0; i < len(p); i++ {
-		b := p[i]
-		switch {
-		case b == '"':
-			// a string: skip to its end
-			for i++; i < len(p) && p[i] != '"'; i++ {
-				if p[i] == '\\' {
-					i++
-				}
-			}
-		case b == '|':
-			if i+1 < len(p) && p[i+1] == '|' {
-				i++
-				continue
-			}
-			return true // print | "cmd", "cmd" | getline, |&
-		case b == '>':
-			if inPrint && depth == 0 {
-				return true // print > "file", print >> "file"
-			}
-		case b == '(' || b == '[':
-			depth++
-		case b == ')' || b == ']':
-			depth--
-		case b == ';' || b == '}' || b == '{' || b == '\n':
-			inPrint, depth = false, 0
-		case isAwkWordStart(p, i, "printf"):
-			inPrint, depth = true, 0
-			i += len("printf") - 1
-		case isAwkWordStart(p, i, "print"):
-			inPrint, depth = true, 0
-			i += len("print") - 1
-		}
-	}
-	return false
-}
-
-// isAwkWordStart reports the word w at p[i:], not inside a longer name.
-func isAwkWordStart(p string, i int, w string) bool {
-	if !strings.HasPrefix(p[i:], w) {
-		return false
-	}
-	if i > 0 && (isIdent(p[i-1]) || p[i-1] == '$') {
-		return false
-	}
-	return i+len(w) == len(p) || !isIdent(p[i+len(w)])
-}
-
-// awkCodeFiles are awk's options that load code guard cannot read
-// (-f FILE, gawk -i/-l/-E), by the spec's names.
-var awkCodeFiles = []string{"file", "i", "l", "E", "include", "load", "exec"}
-
-func checkAwk(c *classify.Command, p classify.Parsed, m *marks) {
-	const why = "awk program with system(), |, >, getline or -f runs programs or writes files"
-	for _, wd := range p.Words {
-		switch {
-		case slices.Contains(awkCodeFiles, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, awkCodeFiles):
-			m.markWord(c, wd, why)
-		case (wd.Role == classify.RoleScript || wd.Name == "e" || wd.Name == "source") && awkProgramUnsafe(wd.Val):
-			m.mark(wd.Arg, why)
-		}
-	}
-}
-
-// checkGitExt marks an ext:: or fd:: remote anywhere in a git command:
-// with protocol.allow set, git runs the command the URL names.
-func checkGitExt(c *classify.Command, _ classify.Parsed, m *marks) {
-	for i := 1; i < len(c.Args); i++ {
-		if strings.Contains(c.Args[i], "ext::") || strings.Contains(c.Args[i], "fd::") {
-			m.mark(i, "an ext:: or fd:: remote makes git run a command")
-		}
-	}
-}
-
-// checkGitCredential marks git credential and the credential-* helpers.
-func checkGitCredential(c *classify.Command, p classify.Parsed, m *marks) {
-	if sub := p.Sub; sub > 0 && sub < len(c.Args) && strings.HasPrefix(c.Args[sub], "credential") {
-		for i := sub; i < len(c.Args); i++ {
-			m.mark(i, "git credential helpers print stored passwords and tokens")
-		}
-	}
-}
-
-// pytestOptions are pytest's options, by the spec's names, that write,
-// delete, upload, or load code and configuration from elsewhere (-c is
-// config-file, -p pdbcls, -o override-ini); the letters catch what the
-// spec cannot type.
-var pytestOptions = []string{"basetemp", "junitxml", "junit-xml", "junitprefix", "debug", "pastebin", "rootdir",
-	"confcutdir", "inifile", "override-ini", "result-log", "resultlog", "log-file", "cov-report", "report-log", "html",
-	"json-report-file", "config-file", "pdbcls", "cache-dir", "c", "p", "o"}
-
-// checkPytest marks pytest's dangerous options, for pytest itself and for
-// python -m pytest (its arguments typed with pytest's spec).
-func checkPytest(c *classify.Command, p classify.Parsed, m *marks) {
-	p, ok := pytestWords(c, p)
-	if !ok {
-		return
-	}
-	for _, wd := range p.Words {
-		if wd.Name == "pdbcls" && strings.HasPrefix(wd.Val, "no:") || wd.Name == "p" && strings.HasPrefix(wd.Val, "no:") {
-			continue // -p no:NAME turns a plugin off
-		}
-		if slices.Contains(pytestOptions, wd.Name) || wd.Role == classify.RoleUnknown && unresolved(wd, pytestOptions) {
-			m.markWord(c, wd, "pytest --"+wd.Name+" writes, deletes, uploads or loads code from elsewhere")
-		}
-	}
-}
-
-// pytestWords returns the words of pytest, or of python -m pytest typed
-// with pytest's spec (their Arg still indexes c.Args); ok is false for
-// another python command.
-func pytestWords(c *classify.Command, p classify.Parsed) (classify.Parsed, bool) {
-	if c.Name == "pytest" || c.Name == "py.test" {
-		return p, true
-	}
-	k := -1
-	for _, wd := range p.Words {
-		if wd.Name == "m" && wd.Val == "pytest" {
-			k = wd.Arg
-			break
-		}
-	}
-	if k < 0 {
-		return p, false
-	}
-	q := classify.ParseArgs(classify.SpecFor("pytest"), append([]string{"pytest"}, c.Args[k+1:]...))
-	for i := range q.Words {
-		q.Words[i].Arg += k
-	}
-	return q, true
-}
-
-// ldflagsSafe and gcflagsSafe are the linker's and compiler's flags that
-// only change the binary built: strip symbols, set a string variable
-// (-X name=value), turn optimisation or inlining off, print decisions.
-// Any other flag may run or load another program (-extld, -extldflags,
-// -linkmode=external, -I interpreter, -r rpath) or write files (-cpuprofile,
-// -d=ssa/…/dump), and a '*' grant does not cover it.
-var (
-	ldflagsSafe = []string{"-s", "-w", "-X", "-buildid", "-race", "-v", "-checklinkname", "-strictdups", "-compressdwarf", "-dumpdep"}
-	gcflagsSafe = []string{"-N", "-l", "-m", "-S", "-B", "-C", "-e", "-h", "-L", "-w", "-K", "-live", "-std", "-race", "-complete", "-lang", "-json", "-d=checkptr", "-wb", "-smallframes", "-spectre"}
-)
-
-// toolFlagsSafe reports a -ldflags or -gcflags value (optionally after a
-// PATTERN=, as in all=-N -l) whose every flag is one of safe, by name
-// (a value after = or as the next word, as -X name=value, is the flag's).
-func toolFlagsSafe(v string, safe []string) bool {
-	if k := strings.IndexByte(v, '='); k > 0 && !strings.HasPrefix(v, "-") {
-		v = v[k+1:] // all=-N -l, ./...=-m
-	}
-	f := strings.Fields(strings.NewReplacer("'", " ", "\"", " ").Replace(v))
-	for i := 0; i < len(f); i++ {
-		name, _, _ := strings.Cut(f[i], "=")
-		name = "-" + strings.TrimLeft(name, "-")
-		switch {
-		case slices.Contains(safe, f[i]), slices.Contains(safe, name):
-			if (name == "-X" || name == "-lang") && !strings.Contains(f[i], "=") {
-				i++ // -X main.version=1: its value is the next word
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// goOutputs are go's options that write a file.
-var goOutputs = []string{"o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "json", "pgo"}
-
-// checkGoElsewhere marks go's options that run another program
-// (-ldflags=-extld, -compiler, -gccgoflags) and outputs that leave the
-// project (-o, -coverprofile, -cpuprofile, … with an absolute path, ~ or ..).
-func checkGoElsewhere(c *classify.Command, p classify.Parsed, m *marks) {
-	for _, wd := range p.Words {
-		switch {
-		case wd.Name == "ldflags" && !toolFlagsSafe(wd.Val, ldflagsSafe),
-			wd.Name == "gcflags" && !toolFlagsSafe(wd.Val, gcflagsSafe),
-			wd.Name == "compiler", wd.Name == "gccgoflags", wd.Name == "asmflags" && strings.Contains(wd.Val, "-"):
-			m.markWord(c, wd, "go -"+wd.Name+" runs another program")
-		case slices.Contains(goOutputs, wd.Name) && (strings.HasPrefix(wd.Val, "/") || strings.HasPrefix(wd.Val, "~") || strings.Contains(wd.Val, "..")):
-			m.markWord(c, wd, "go -"+wd.Name+" writes outside the project")
-		}
-	}
-}
-
-// makeProgramVars name programs make runs.
-var makeProgramVars = []string{"SHELL", "MAKESHELL", "CC", "CXX", "CPP", "LD", "AR", "AS", "RM", "MAKE", "INSTALL", "GO", "CARGO", "PYTHON", "NODE", "NPM", "DOCKER", "KUBECTL", "CURL", "SED", "AWK", "PERL"}
-
-// makeFlagVars hold options make reads as if given on its command line.
-var makeFlagVars = []string{"MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS"}
-
-// makeFlagsRisky judges the options in a MAKEFLAGS value as make's own
-// command line, typed by make's spec: MAKEFLAGS=--eval=X is make
-// --eval=X. A first word without a dash is a bundle of letters
-// (MAKEFLAGS=ks is -ks). Anything but flags and plain values (a makefile,
-// a directory, --eval text, an option the spec does not know, a
-// variable definition) is risky.
-func makeFlagsRisky(c *classify.Command, val string) bool {
-	args := append([]string{c.Name}, strings.Fields(val)...)
-	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && !strings.Contains(args[1], "=") {
-		args[1] = "-" + args[1]
-	}
-	p := classify.ParseCommand(c.Name, args)
-	if p.Unknown {
-		return true
-	}
-	for _, wd := range p.Words {
-		if wd.Role != classify.RoleFlag && (wd.Name == "" || wd.Role != classify.RoleText) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkMakeVars marks command-line variables that run code: any value with
-// $(, ` or ; in it (VAR:=$(shell …)), and program variables set to
-// anything but a plain name.
-func checkMakeVars(c *classify.Command, p classify.Parsed, m *marks) {
-	for _, wd := range p.Words {
-		k := strings.IndexByte(wd.Val, '=')
-		if wd.Name != "" || k <= 0 || strings.HasPrefix(wd.Val, "-") {
-			continue
-		}
-		name := strings.TrimRight(wd.Val[:k], ":+?!")
-		val := wd.Val[k+1:]
-		if slices.Contains(makeFlagVars, name) && makeFlagsRisky(c, val) {
-			m.mark(wd.Arg, "make "+name+"= passes make options that run other programs or read other makefiles")
-			continue
-		}
-		if strings.ContainsAny(val, "$`;|&") || slices.Contains(makeProgramVars, name) && strings.ContainsAny(val, "/ ") {
-			m.mark(wd.Arg, "make "+name+"= runs other programs")
-		}
-	}
-}
-
-// checkFindWrite marks find's -delete, -fprint* and -fls operators, read
-// with find's operator grammar: find . -name -delete names a file.
-func checkFindWrite(c *classify.Command, _ classify.Parsed, m *marks) {
-	const why = "find -delete/-fprint/-fls deletes or writes files"
-	for _, wd := range c.Words().Words {
-		switch {
-		case wd.Name == "delete":
-			m.mark(wd.Arg, why)
-		case wd.Role == classify.RoleWrite:
-			m.mark(wd.Arg-1, why)
-			m.mark(wd.Arg, why)
-		case wd.Role == classify.RoleUnknown && strings.HasPrefix(wd.Name, "fprint"):
-			m.mark(wd.Arg, why)
-		}
-	}
 }
 
 // markRoles marks what the argument model types as running another
@@ -1214,17 +267,17 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	mark := func(wd classify.Word, why string) {
 		if oldTar || wd.Arg >= len(c.Args) {
 			for i := 1; i < len(c.Args); i++ {
-				m.mark(i, why)
+				m.Mark(i, why)
 			}
 			return
 		}
-		m.mark(wd.Arg, why)
+		m.Mark(wd.Arg, why)
 	}
 	sub := p.SubName(c.Args)
-	instructions := c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl" || c.Name == "make" || c.Name == "gmake" ||
-		c.Name == "pytest" || c.Name == "py.test" || c.Name == "npm" || c.Name == "cargo" || c.Name == "go" ||
-		c.Name == "mvn" || c.Name == "gradle" || c.Name == "gradlew" || c.Name == "cmake" || c.Name == "mypy" || c.Name == "pre-commit"
-	upload := uploader(c.Name)
+	spec := classify.SpecFor(c.Name)
+	instructions := spec != nil && spec.Instructions || c.Name == "npm" || c.Name == "mvn"
+	upload := spec != nil && spec.Uploads || uploader(c.Name)
+	repoURLs := spec != nil && spec.RepoURLs
 	for _, wd := range p.Words {
 		dynamic := wd.Arg < len(c.Dynamic) && c.Dynamic[wd.Arg]
 		switch wd.Role {
@@ -1241,7 +294,7 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 				mark(wd, c.Name+" reads its configuration from outside the project")
 			}
 		case classify.RoleURL:
-			if c.Name == "git" && (dynamic || otherRepository(wd.Val, c.Dir, m.root)) {
+			if repoURLs && (dynamic || otherRepository(wd.Val, c.Dir, m.root)) {
 				mark(wd, "git reads from another repository on this machine, outside the project")
 			}
 		case classify.RoleRead:
@@ -1262,32 +315,24 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	}
 	if why := subRisk(c, p, sub); why != "" {
 		for i := max(p.Sub, 1); i < len(c.Args); i++ {
-			m.mark(i, why)
+			m.Mark(i, why)
 		}
 	}
 	// Files written into the command's own directory, named by no word
 	// (curl -O, wget, tar -x): after cd ~ that directory is not the project.
 	if writesHere(c.Name, p) && elsewhere(".", c.Dir, m.root) {
 		for i := 1; i < len(c.Args); i++ {
-			m.mark(i, c.Name+" writes into a directory outside the project")
+			m.Mark(i, c.Name+" writes into a directory outside the project")
 		}
 	}
 }
 
-// writeTarget returns the path a write word names: docker build
-// --output takes type=local,dest=PATH (a path alone is dest); ok is false
-// when it names none on this machine (type=registry, type=image).
+// writeTarget returns the path a write word names, as the program's
+// entry reads it (classify.Spec.WriteTarget: docker build --output
+// type=local,dest=PATH); ok is false when it names none on this machine.
 func writeTarget(name string, wd classify.Word) (string, bool) {
-	switch name {
-	case "docker", "podman", "nerdctl":
-		if (wd.Name == "output" || wd.Name == "o") && strings.Contains(wd.Val, "=") {
-			for _, kv := range strings.Split(wd.Val, ",") {
-				if k, v, _ := strings.Cut(kv, "="); k == "dest" {
-					return v, true
-				}
-			}
-			return "", false
-		}
+	if s := classify.SpecFor(name); s != nil && s.WriteTarget != nil {
+		return s.WriteTarget(wd)
 	}
 	return wd.Val, true
 }
@@ -1327,79 +372,19 @@ func otherRepository(v, dir, root string) bool {
 	return abs != project && !strings.HasPrefix(abs, strings.TrimSuffix(project, "/")+"/")
 }
 
-// checkGitConfigDump marks git config --list (and git var -l) over the
-// user's and the system's settings and every file they include: tokens in
-// remote URLs and extra headers, credential helpers' arguments. The
-// project's own settings (--local, --worktree) are what cat .git/config
-// prints, which the read-only set allows too.
-func checkGitConfigDump(c *classify.Command, p classify.Parsed, m *marks) {
-	const why = "git config --list prints every setting, tokens in remote URLs and extra headers included"
-	if p.SubName(c.Args) == "config" && p.Has("local", "worktree") {
-		return
-	}
-	for _, wd := range p.Words {
-		if wd.Arg > p.Sub && (wd.Name == "list" || wd.Name == "l" || wd.Role == classify.RoleUnknown && unresolved(wd, []string{"list", "l"})) {
-			m.markWord(c, wd, why)
-		}
-	}
-}
-
-// gitStrategies are the merge strategies git runs itself; any other name
-// is the program git-merge-NAME.
-var gitStrategies = []string{"ort", "recursive", "resolve", "octopus", "ours", "subtree"}
-
-func checkGitStrategy(c *classify.Command, p classify.Parsed, m *marks) {
-	for _, wd := range p.Words {
-		if wd.Role == classify.RoleUnknown && unresolved(wd, []string{"strategy", "s"}) ||
-			(wd.Name == "strategy" || wd.Name == "s") && wd.Role != classify.RoleFlag && !slices.Contains(gitStrategies, wd.Val) {
-			m.markWord(c, wd, "git -s "+wd.Val+" runs the program git-merge-"+wd.Val)
-		}
-	}
-}
-
-// npmInstallSubs are the npm subcommands that install the packages their
-// operands name.
-var npmInstallSubs = []string{"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add", "update", "up", "upgrade", "udpate", "ci", "install-test", "it", "install-ci-test", "cit", "clean-install", "ic"}
-
-// checkNpmInstall marks a package named by a path outside the project
-// (npm install ~/x, ../other, file:/x, /tmp/x.tgz): npm runs its
-// lifecycle scripts. A package's name (left-pad, @scope/x, x@1, a git or
-// https URL) is the registry's, as under any npm * grant.
-func checkNpmInstall(c *classify.Command, p classify.Parsed, m *marks) {
-	if !slices.Contains(npmInstallSubs, p.SubName(c.Args)) {
-		return
-	}
-	for _, wd := range p.Operands() {
-		v := strings.TrimPrefix(wd.Val, "file:")
-		if i := strings.IndexByte(v, '@'); i > 0 && !strings.ContainsAny(v[:i], "/.~") {
-			continue // name@version
-		}
-		if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") || strings.HasPrefix(wd.Val, "file:") {
-			if otherRepository(v, c.Dir, m.root) {
-				m.mark(wd.Arg, "npm install DIR runs the install scripts of a package from outside the project")
-			}
-		}
-	}
-}
-
-// writesHere reports a command that writes files into its working directory
-// without a word naming them: curl -O, wget without -O, tar -x without -C.
+// writesHere reports a command that writes files into its working
+// directory without a word naming them, as the program's entry says
+// (classify.Spec.WritesHere: curl -O, wget without -O, tar -x without -C).
 func writesHere(name string, p classify.Parsed) bool {
-	switch name {
-	case "curl":
-		return p.Has("O") || p.Has("remote-name") || p.Has("remote-name-all")
-	case "wget", "wget2":
-		return !p.Has("output-document") && !p.Has("spider")
-	case "tar", "gtar", "bsdtar":
-		return p.Has("extract") && !p.Has("directory")
-	}
-	return false
+	s := classify.SpecFor(name)
+	return s != nil && s.WritesHere != nil && s.WritesHere(p)
 }
 
-// uploader: programs that can send a local file to another machine.
+// uploader: programs without an entry (classify.Spec.Uploads) that can
+// send a local file to another machine.
 func uploader(name string) bool {
 	switch name {
-	case "curl", "wget", "wget2", "scp", "sftp", "rsync", "http", "https", "xh", "nc", "ncat", "rclone":
+	case "http", "https", "xh", "nc", "ncat", "rclone":
 		return true
 	}
 	return false

@@ -119,8 +119,12 @@ var execTypedCases = []struct {
 
 func TestExecTable(t *testing.T) {
 	byID := map[string]*execRule{}
-	for i := range execTable {
-		byID[execTable[i].ID] = &execTable[i]
+	rules := allExecRules(t)
+	for i := range rules {
+		if byID[rules[i].ID] != nil {
+			t.Errorf("two entries have the id %q", rules[i].ID)
+		}
+		byID[rules[i].ID] = &rules[i]
 	}
 	tested := map[string]bool{}
 	for _, tc := range append(execCases[:len(execCases):len(execCases)], execTypedCases...) {
@@ -161,23 +165,6 @@ func TestExecTable(t *testing.T) {
 	}
 }
 
-func TestSedScriptSafe(t *testing.T) {
-	printOnly := map[string]bool{"5p": true, "1,10p": true, "$p": true, "/^x/p": true, "1~2p": true, "5p;10p": true, "/a/,/b/p": true, "p": true, "5q": true, "=": true,
-		"": false, "5d": false, "w x": false, "s/a/b/": false, "5p x": false, "/unterminated": false, "5!p": true, "1,+3p": true}
-	for s, want := range printOnly {
-		if got := sedScriptSafe(s, true); got != want {
-			t.Errorf("print-only %q = %v, want %v", s, got, want)
-		}
-	}
-	safe := map[string]bool{"s/a/b/g": true, "s|a|b|2": true, "/x/d": true, "$!N;P;D": true, "y/ab/cd/": true, "1i\\hello": true, "{p;d}": true,
-		"s/a/b/e": false, "s/a/b/w f": false, "1e id": false, "r f": false, "R f": false, "W f": false, "w f": false, "s/a/b": false, "k": false}
-	for s, want := range safe {
-		if got := sedScriptSafe(s, false); got != want {
-			t.Errorf("safe %q = %v, want %v", s, got, want)
-		}
-	}
-}
-
 // execSubs are subcommands to try an option of a table entry without Sub
 // under, for programs with subcommands.
 var execSubs = map[string][]string{
@@ -197,7 +184,7 @@ var execSubs = map[string][]string{
 // spec entry. The aliases stay listed: an abbreviation of one the spec
 // cannot resolve still fails closed.
 func TestExecTableSpecNames(t *testing.T) {
-	for _, r := range execTable {
+	for _, r := range allExecRules(t) {
 		for _, prog := range r.Progs {
 			s := classify.SpecFor(prog)
 			if s == nil {

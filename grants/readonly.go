@@ -1,7 +1,6 @@
 package grants
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/guard-dev/guard/classify"
@@ -13,48 +12,29 @@ import (
 // It is a switch, not a map, so that no init code builds it in every guard
 // process.
 func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
+	if s := classify.SpecFor(name); s != nil && s.ReadOnly != nil {
+		return specReadOnly, true // the program's own entry says (git status)
+	}
 	switch name {
-	case "cd", "pushd", "popd", "pwd", "ls", "cat", "head", "tail",
-		"wc", "grep", "rg", "echo", "printf", "stat", "which", "type",
-		"du", "df", "uname", "id", "whoami", "diff", "cmp",
-		"true", "false", "test", "[", "find", "sort",
+	case "cd", "pushd", "popd", "pwd", "ls", "cat",
+		"grep", "echo", "printf", "stat", "which", "type",
+		"du", "df", "uname", "id", "whoami", "diff",
+		"true", "false", "test", "[", "find",
 		// Harmless builtins and text filters that read stdin or name files
 		// only to read them: agents use them all day.
 		"exit", ":", "sleep", "basename", "dirname", "realpath",
-		"readlink", "nproc", "tr", "cut", "nl", "tac", "rev",
+		"readlink", "nproc", "tr", "nl", "tac", "rev",
 		"seq", "md5sum", "sha1sum", "sha256sum", "comm", "paste",
 		"column",
 		// looking at the machine and at files, writing nothing
-		"ps", "pgrep", "lsof", "ss", "netstat", "free", "uptime",
-		"whereis", "jq", "readelf", "nm", "zcat", "base64", "sha512sum":
+		"pgrep", "lsof", "ss", "netstat", "free", "uptime",
+		"whereis", "jq", "readelf", "nm", "zcat", "sha512sum":
 		return nil, true
-	case "gofmt":
-		return gofmtReadOnly, true
-	case "date":
-		return dateReadOnly, true
-	case "file":
-		return fileReadOnly, true
-	case "git":
-		return gitReadOnly, true
-	case "sed":
-		return sedReadOnly, true
-	case "tree":
-		return treeReadOnly, true
-	case "uniq":
-		return uniqReadOnly, true
-	case "hostname":
-		return noOperands, true
 	case "guard", "guard-cli":
 		return guardReadOnly, true
-	case "printenv":
-		return printenvReadOnly, true
 	case "kill":
 		return killList, true
 	case "od", "strings", "fold", "hexdump":
-		return nil, true
-	case "awk", "gawk", "mawk", "nawk":
-		// a program that only reads and prints: the exec table marks
-		// system(), getline, print > FILE, ENVIRON and -f
 		return nil, true
 	case "command":
 		return commandLookup, true
@@ -72,46 +52,11 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 	return nil, false
 }
 
-// noOperands: hostname alone prints the name; with an operand or -F FILE
-// it sets it.
-func noOperands(c *classify.Command) bool {
-	p := c.Words()
-	return len(p.Operands()) == 0 && !p.Has("file")
+// specReadOnly asks the program's entry in classify which of its uses
+// only read ([classify.Spec.ReadOnly]).
+func specReadOnly(c *classify.Command) bool {
+	return classify.SpecFor(c.Args[0]).ReadOnly(c, c.Words())
 }
-
-// printenvReadOnly: printenv NAME… prints those variables; read-only when
-// none of the names could hold a secret (printenv HOME, printenv GOPATH).
-// printenv alone prints them all (envDump).
-func printenvReadOnly(c *classify.Command) bool {
-	if len(c.Args) < 2 {
-		return false
-	}
-	for _, a := range c.Args[1:] {
-		if a == "-0" || a == "--null" {
-			continue
-		}
-		if !plainVarName(a) || secretVarName(a) {
-			return false
-		}
-	}
-	return true
-}
-
-func plainVarName(n string) bool {
-	if n == "" || n[0] >= '0' && n[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		b := n[i]
-		if !(b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// secretVarName reports a variable name that may hold a secret.
-func secretVarName(n string) bool { return classify.MaySecretName(n) }
 
 // killList: kill -l [N] and kill -L list the signals' names.
 func killList(c *classify.Command) bool {
@@ -125,11 +70,6 @@ func killList(c *classify.Command) bool {
 		}
 	}
 	return true
-}
-
-// gofmtReadOnly: gofmt -l/-d prints; -w rewrites the files.
-func gofmtReadOnly(c *classify.Command) bool {
-	return !c.Words().Has("w")
 }
 
 // commandLookup: command -v/-V NAME only looks the name up.
@@ -175,27 +115,6 @@ func versionOnly(c *classify.Command) bool {
 	return false
 }
 
-// treeReadOnly: tree -o FILE writes its listing to FILE.
-func treeReadOnly(c *classify.Command) bool {
-	for _, w := range c.Args[1:] {
-		if w == "-o" || strings.HasPrefix(w, "-o") && len(w) > 2 && !strings.HasPrefix(w, "--") || w == "-H" || w == "-R" {
-			return false // -o writes the listing; -R with -H writes 00Tree.html files
-		}
-	}
-	return true
-}
-
-// uniqReadOnly: uniq [OPTION]… [INPUT [OUTPUT]] writes OUTPUT when given.
-func uniqReadOnly(c *classify.Command) bool {
-	operands := 0
-	for _, w := range c.Args[1:] {
-		if w == "-" || !strings.HasPrefix(w, "-") {
-			operands++
-		}
-	}
-	return operands <= 1
-}
-
 // readOnly reports whether c is in the built-in read-only set, and if it is
 // a member by name but not by its arguments, why not.
 func readOnly(c *classify.Command, m *marks) (bool, string) {
@@ -209,9 +128,9 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 	if m.any {
 		return false, "not read-only: " + m.reason
 	}
-	if m.ureason != "" && c.Name == "git" {
-		// git's spec is closed (audited): an option it does not know is
-		// no reading the set can vouch for
+	if s := classify.SpecFor(c.Args[0]); m.ureason != "" && s != nil && s.Closed {
+		// a closed spec (git's, audited whole): an option it does not
+		// know is no reading the set can vouch for
 		return false, "not read-only: " + m.ureason
 	}
 	if c.Tainted && readsNamedFiles(c.Name) {
@@ -287,196 +206,6 @@ func envDump(c *classify.Command) bool {
 		return len(c.Inner) == 0 && (c.InnerStart == 0 || c.InnerStart >= len(c.Args)) && c.Wrap != classify.WrapShell
 	}
 	return false
-}
-
-// dateReadOnly: date that only prints: no -s/--set (or an abbreviation
-// the spec resolves), and no MMDDhhmm operand, which sets the clock too;
-// +FORMAT operands print.
-func dateReadOnly(c *classify.Command) bool {
-	return typedOnly(c, []string{"set", "s"}, func(wd classify.Word) bool { return strings.HasPrefix(wd.Val, "+") })
-}
-
-// fileReadOnly: file without -C/--compile, which writes a magic file.
-func fileReadOnly(c *classify.Command) bool {
-	return typedOnly(c, []string{"compile", "C"}, func(classify.Word) bool { return true })
-}
-
-// typedOnly reports a command whose typed words hold none of the options
-// bad (by the spec's name; an option the spec cannot type fails closed
-// when it could be one), and whose operands all pass operand.
-func typedOnly(c *classify.Command, bad []string, operand func(classify.Word) bool) bool {
-	p := c.Words()
-	for _, wd := range p.Words {
-		switch {
-		case wd.Name == "":
-			if !operand(wd) {
-				return false
-			}
-		case slices.Contains(bad, wd.Name), wd.Role == classify.RoleUnknown && unresolved(wd, bad):
-			return false
-		}
-	}
-	return true
-}
-
-var gitReadOnlySubs = []string{"status", "log", "diff", "show", "branch", "rev-parse", "ls-files", "blame", "grep", "remote", "tag", "config",
-	"ls-tree", "rev-list", "describe", "shortlog", "show-ref", "merge-base", "name-rev", "cat-file", "stash"}
-
-func gitReadOnly(c *classify.Command) bool {
-	sub := c.Words().Sub
-	if sub < 0 || !slices.Contains(gitReadOnlySubs, c.Args[sub]) {
-		return false
-	}
-	switch c.Args[sub] {
-	case "remote":
-		return remoteReadOnly(c, sub)
-	case "tag":
-		return tagReadOnly(c)
-	case "config":
-		return configGetReadOnly(c, sub)
-	case "branch":
-		return branchReadOnly(c)
-	case "stash":
-		// git stash list / show: the rest of stash changes the tree
-		return sub+1 < len(c.Args) && (c.Args[sub+1] == "list" || c.Args[sub+1] == "show")
-	}
-	return true
-}
-
-// remoteReadOnly: git remote, git remote -v and git remote get-url NAME
-// list the remotes (show and prune ask the remote; add, set-url, rm
-// change them).
-func remoteReadOnly(c *classify.Command, sub int) bool {
-	rest := c.Args[sub+1:]
-	for len(rest) > 0 && (rest[0] == "-v" || rest[0] == "--verbose") {
-		rest = rest[1:]
-	}
-	if len(rest) == 0 {
-		return true
-	}
-	if rest[0] != "get-url" {
-		return false
-	}
-	for _, w := range rest[1:] {
-		if strings.HasPrefix(w, "-") && w != "--push" && w != "--all" {
-			return false
-		}
-	}
-	return true
-}
-
-// tagListOpts are git tag's options, by the spec's names, that leave it
-// listing; with none of tagListing it lists only without operands.
-var tagListOpts = []string{"n", "column", "no-column", "color", "sort", "format", "contains", "no-contains", "merged", "no-merged", "points-at", "ignore-case", "i", "list", "l"}
-var tagListing = []string{"list", "l", "contains", "no-contains", "merged", "no-merged", "points-at"}
-
-// tagReadOnly: git tag, git tag -l PATTERN (no -d, -a, -s, -f, -m, -F).
-func tagReadOnly(c *classify.Command) bool {
-	p := c.Words()
-	if !p.Spec || p.Unknown {
-		return false
-	}
-	list, operands := false, 0
-	for _, wd := range p.Words {
-		switch {
-		case wd.Arg <= p.Sub:
-		case wd.Name == "":
-			operands++
-		case slices.Contains(tagListing, wd.Name):
-			list = true
-		case !slices.Contains(tagListOpts, wd.Name):
-			return false
-		}
-	}
-	return operands == 0 || list
-}
-
-// configGetReadOnly: git config --get KEY (or KEY alone, or --get-all)
-// of a key that holds no credential and names no program: the value is
-// what cat .git/config would print of it. --list and --get-regexp print
-// every key (checkGitConfigDump), --global and the other scopes too.
-func configGetReadOnly(c *classify.Command, sub int) bool {
-	p := c.Words()
-	if !p.Spec || p.Unknown {
-		return false
-	}
-	get := false
-	var keys []string
-	for _, wd := range p.Words {
-		switch {
-		case wd.Arg <= sub:
-		case wd.Name == "":
-			keys = append(keys, wd.Val)
-		case wd.Name == "get" || wd.Name == "get-all":
-			get = true
-		case wd.Name == "local" || wd.Name == "null" || wd.Name == "z" || wd.Name == "type" || wd.Name == "t" || wd.Name == "bool" || wd.Name == "int" ||
-			wd.Name == "path" || wd.Name == "default" || wd.Name == "show-origin" || wd.Name == "show-scope" || wd.Name == "includes" || wd.Name == "no-includes":
-		default:
-			return false
-		}
-	}
-	if len(keys) != 1 || !get && len(keys) != 1 {
-		return false
-	}
-	k := strings.ToLower(keys[0])
-	return strings.Contains(k, ".") && !gitKeyDangerous(k) && !secretVarName(strings.ReplaceAll(k, ".", "_"))
-}
-
-// branchListOpts are git branch's options, by the spec's names, that
-// leave it listing; branchListing make it list whatever the operands.
-var branchListOpts = []string{"a", "r", "v", "q", "i", "all", "remotes", "verbose", "quiet", "show-current", "ignore-case",
-	"no-color", "no-column", "no-abbrev", "omit-empty", "color", "column", "abbrev"}
-var branchListing = []string{"list", "sort", "format", "contains", "no-contains", "merged", "no-merged", "points-at"}
-
-// branchReadOnly: git branch that only lists (no -d/-D/-m/-M/-c/-C, no
-// new branch), read from the argument model's parse.
-func branchReadOnly(c *classify.Command) bool {
-	p := c.Words()
-	if !p.Spec || p.Unknown {
-		return false
-	}
-	list, operands := false, 0
-	for _, wd := range p.Words {
-		switch {
-		case wd.Arg <= p.Sub: // git's own options
-		case wd.Name == "":
-			operands++
-		case slices.Contains(branchListing, wd.Name):
-			list = true
-		case !slices.Contains(branchListOpts, wd.Name):
-			return false
-		}
-	}
-	return operands == 0 || list
-}
-
-// sedPrintFlags are sed's options, by the spec's names, that leave a
-// printing script printing.
-var sedPrintFlags = []string{"E", "r", "s", "u", "z", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "sandbox", "debug", "line-length"}
-
-// sedReadOnly: sed -n whose scripts only print (sed -n 5p, sed -n '1,10p' f),
-// read from the argument model's parse.
-func sedReadOnly(c *classify.Command) bool {
-	p := c.Words()
-	if !p.Spec || p.Unknown {
-		return false
-	}
-	quiet, scripts := false, 0
-	for _, wd := range p.Words {
-		switch {
-		case wd.Name == "n" || wd.Name == "quiet" || wd.Name == "silent":
-			quiet = true
-		case wd.Role == classify.RoleScript:
-			if !sedScriptSafe(wd.Val, true) {
-				return false
-			}
-			scripts++
-		case wd.Name == "":
-		case !slices.Contains(sedPrintFlags, wd.Name):
-			return false // -i, -f, --follow-symlinks …
-		}
-	}
-	return quiet && scripts > 0
 }
 
 // readsNamedFiles print the contents of the files they are given.

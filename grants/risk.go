@@ -2,6 +2,7 @@ package grants
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/guard-dev/guard/classify"
@@ -243,48 +244,36 @@ func versionArgs(args []string) bool {
 
 // networkCommand: programs whose job is to reach another machine.
 func networkCommand(name string) bool {
+	if s := classify.SpecFor(name); s != nil && s.Network {
+		return true // the program's entry says (curl, ssh, gh)
+	}
 	switch name {
-	case "curl", "wget", "wget2", "http", "https", "xh", "httpie", "nc", "ncat", "netcat", "socat", "telnet",
-		"ssh", "scp", "sftp", "rsync", "ftp", "rclone", "sshpass", "ssh-copy-id", "mosh",
-		"mysql", "mariadb", "psql", "redis-cli", "mongo", "mongosh",
-		"kubectl", "oc", "helm", "aws", "gcloud", "az", "terraform", "tofu", "ansible", "ansible-playbook", "gh", "glab":
+	case "http", "https", "xh", "httpie", "telnet", "ftp", "rclone", "ssh-copy-id", "mosh",
+		"mysql", "mariadb", "psql", "mongo", "mongosh",
+		"kubectl", "oc", "helm", "aws", "gcloud", "az", "ansible", "ansible-playbook", "glab":
 		return true
 	}
 	return false
 }
 
 // networkSub: subcommands that fetch or send (git clone|fetch|pull|push,
-// docker pull|push, go get|mod download).
+// docker pull|push, go get|mod download), as the program's entry in
+// classify lists them (Spec.Reaches).
 func networkSub(name, sub string) bool {
-	switch name {
-	case "git":
-		switch sub {
-		case "clone", "fetch", "pull", "push", "ls-remote", "remote", "submodule", "send-email", "request-pull":
-			return true
-		}
-	case "docker", "podman", "nerdctl":
-		switch sub {
-		case "pull", "push", "login", "run", "build", "compose":
-			return true
-		}
-	case "go":
-		return sub == "get" || sub == "mod" || sub == "install"
+	if s := classify.SpecFor(name); s != nil && s.Reaches != nil {
+		return sub != "" && slices.Contains(s.Reaches, sub) // the program's entry says
 	}
 	return false
 }
 
 // installs: package installs (they fetch, and run the package's scripts).
 func installs(name, sub string) bool {
+	if s := classify.SpecFor(name); s != nil && s.Installs != nil {
+		return slices.Contains(s.Installs, sub) // the program's entry says (npm install)
+	}
 	switch name {
-	case "npm", "pnpm", "yarn", "bun":
-		switch sub {
-		case "install", "i", "add", "ci", "update", "upgrade", "exec", "dlx", "x", "publish":
-			return true
-		}
-	case "pip", "pip3", "pipx", "uv":
+	case "pipx", "uv":
 		return sub == "install" || sub == "add" || sub == "pip" || sub == "sync" || sub == "tool"
-	case "cargo":
-		return sub == "install" || sub == "add" || sub == "publish"
 	case "gem", "brew", "apt", "apt-get", "dnf", "yum", "apk", "pacman", "zypper", "snap", "flatpak", "port", "nix-env":
 		return true
 	case "npx", "bunx", "pnpx":
@@ -309,9 +298,11 @@ func deletesTree(name string, p classify.Parsed) bool {
 // buildTool: build and test drivers run the project's own code in the
 // project (make, go test, cargo test, npm test): low, not none.
 func buildTool(name string) bool {
+	if s := classify.SpecFor(name); s != nil && s.Builds {
+		return true // the program's entry says (make, go, cargo)
+	}
 	switch name {
-	case "make", "gmake", "go", "cargo", "npm", "pnpm", "yarn", "bun", "pytest", "py.test", "mvn", "gradle",
-		"gcc", "g++", "cc", "clang", "clang++", "c++", "rustc", "javac", "tsc", "cmake", "ninja", "bazel", "dotnet", "gofmt":
+	case "mvn", "gradle", "javac", "tsc", "ninja", "bazel", "dotnet":
 		return true
 	}
 	return false

@@ -4,7 +4,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/guard-dev/guard/classify"
@@ -15,7 +19,7 @@ import (
 // writes and runs is typed rather than guessed.
 func TestSpecTable(t *testing.T) {
 	names := map[string]string{}
-	for _, r := range execTable {
+	for _, r := range allExecRules(t) {
 		for _, p := range r.Progs {
 			names[p] = "exec table " + r.ID
 		}
@@ -28,6 +32,112 @@ func TestSpecTable(t *testing.T) {
 			t.Errorf("%s (%s) has no spec: add one to a classify/argspec_*.go family table", n, where)
 		}
 	}
+}
+
+// entryPrograms returns the programs whose entry in classify is their
+// whole knowledge (a spec that carries Exec, ReadOnly, Reaches or a grant
+// shape), grouped by spec, read from classify's family files
+// (argspec_*.go): every string literal there that SpecFor knows.
+func entryPrograms(t *testing.T) map[*classify.Spec][]string {
+	t.Helper()
+	return specPrograms(t, false)
+}
+
+// isEntry reports a spec that holds more than the program's grammar: what
+// grants would otherwise keep a list of.
+func isEntry(s *classify.Spec) bool {
+	return s.Exec != nil || s.ReadOnly != nil || s.Reaches != nil || s.Network || s.Installs != nil || s.Builds || s.Instructions || s.Uploads || s.WritesHere != nil || s.WriteTarget != nil || s.Groups != nil || s.Grant != classify.GrantDefault
+}
+
+// allSpecPrograms: every spec's programs, entry or not.
+func allSpecPrograms(t *testing.T) map[*classify.Spec][]string {
+	t.Helper()
+	return specPrograms(t, true)
+}
+
+func specPrograms(t *testing.T, every bool) map[*classify.Spec][]string {
+	t.Helper()
+	files, err := filepath.Glob("../classify/argspec_*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no classify family files: %v", err)
+	}
+	out := map[*classify.Spec][]string{}
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			bl, ok := n.(*ast.BasicLit)
+			if !ok || bl.Kind != token.STRING {
+				return true
+			}
+			name, err := strconv.Unquote(bl.Value)
+			if err != nil {
+				return true
+			}
+			s := classify.SpecFor(name)
+			if s == nil || !every && !isEntry(s) {
+				return true
+			}
+			if !slices.Contains(out[s], name) {
+				out[s] = append(out[s], name)
+				sort.Strings(out[s])
+			}
+			return true
+		})
+	}
+	if len(out) == 0 {
+		t.Fatal("no spec found")
+	}
+	return out
+}
+
+// execRule is an exec-capable rule with the programs it is for.
+type execRule struct {
+	ID     string
+	Progs  []string
+	Sub    []string
+	Global bool
+	Opts   []string
+	Words  []string
+	Rest   bool
+	Check  func(c *classify.Command, p classify.Parsed, m classify.Marker)
+	Reason string
+}
+
+// allExecRules is the whole exec-capable argument table: the rules of
+// every program's entry in classify (Spec.Exec), with the programs that
+// share the entry.
+func allExecRules(t *testing.T) []execRule {
+	t.Helper()
+	var out []execRule
+	at := map[string]int{} // a rule two specs share (vi and nvim) is one row
+	for s, progs := range entryPrograms(t) {
+		for _, r := range s.Exec {
+			progs := progs
+			if r.Only != nil {
+				progs = slices.DeleteFunc(slices.Clone(progs), func(n string) bool { return !slices.Contains(r.Only, n) })
+				if len(progs) == 0 {
+					continue
+				}
+			}
+			if k, ok := at[r.ID]; ok {
+				for _, n := range progs {
+					if !slices.Contains(out[k].Progs, n) {
+						out[k].Progs = append(out[k].Progs, n)
+					}
+				}
+				continue
+			}
+			at[r.ID] = len(out)
+			out = append(out, execRule{ID: r.ID, Progs: slices.Clone(progs), Sub: r.Sub, Global: r.Global, Opts: r.Opts, Words: r.Words, Rest: r.Rest, Check: r.Check, Reason: r.Reason})
+		}
+	}
+	return out
 }
 
 // readOnlyNames returns the command words readOnlySet's switch names,

@@ -156,7 +156,8 @@ func Suggest(c classify.Command) string {
 		return "" // nothing storable would cover it: bare *, odd spacing
 	}
 	name := path.Base(c.Args[0])
-	if c.Wrap != classify.WrapNone || len(c.Args) == 1 || slices.Contains(pathWriters, name) {
+	shape := grantShape(name)
+	if c.Wrap != classify.WrapNone || len(c.Args) == 1 || slices.Contains(pathWriters, name) || shape == classify.GrantExact {
 		return exact
 	}
 	// the words the exec-capable table keeps out of a '*'
@@ -192,12 +193,12 @@ func Suggest(c classify.Command) string {
 			return exact
 		}
 		open = true
-	case slices.Contains(subcommandProgs, name):
+	case slices.Contains(subcommandProgs, name) || shape == classify.GrantSub || shape == classify.GrantTarget:
 		if !isSubcommandWord(a1) || dyn(&c, 1) {
 			return exact
 		}
-		keep, open = 2, !slices.Contains(targetRunners, name)
-	case !slices.Contains(plainProgs, name) && isSubcommandWord(a1) && !dyn(&c, 1):
+		keep, open = 2, !slices.Contains(targetRunners, name) && shape != classify.GrantTarget
+	case !slices.Contains(plainProgs, name) && shape != classify.GrantPlain && isSubcommandWord(a1) && !dyn(&c, 1):
 		// a program guard does not know: a word that reads like a
 		// subcommand is kept (mytool build --fast → mytool build *)
 		keep, open = 2, true
@@ -232,40 +233,46 @@ func Suggest(c classify.Command) string {
 	return cand
 }
 
+// grantShape is the shape of grant a program's entry in classify asks
+// for ([classify.Spec.Grant]).
+func grantShape(name string) classify.GrantShape {
+	if s := classify.SpecFor(name); s != nil {
+		return s.Grant
+	}
+	return classify.GrantDefault
+}
+
 // subcommandProgs are programs whose first word is a subcommand: their
 // suggestion names it (cargo build *, git commit *, make all).
 var subcommandProgs = []string{
-	"git", "go", "cargo", "rustup", "npm", "pnpm", "yarn", "docker", "podman", "nerdctl", "kubectl", "helm",
-	"terraform", "tofu", "gh", "glab", "pip", "pip3", "uv", "poetry", "pipenv", "conda", "mamba", "brew",
-	"apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "make", "gmake", "ninja", "just", "task", "rake",
-	"bundle", "gem", "mvn", "gradle", "gradlew", "./gradlew", "dotnet", "composer", "mix", "stack", "cabal",
-	"nix", "swift", "flutter", "dart", "hugo", "zig", "ng", "nx", "turbo", "vercel", "firebase", "aws",
-	"gcloud", "az", "tox", "nox", "bazel", "sbt", "lein", "opam", "dune", "meson", "cmake", "pre-commit",
-	"jj", "hg", "svn",
+	"rustup", "npm", "yarn", "kubectl", "helm", "glab", "uv", "poetry", "pipenv", "conda", "mamba", "brew",
+	"apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "ninja", "just", "task", "rake", "bundle", "gem",
+	"mvn", "./gradlew", "dotnet", "composer", "mix", "stack", "cabal", "nix", "swift", "flutter", "dart",
+	"hugo", "zig", "ng", "nx", "turbo", "vercel", "firebase", "aws", "gcloud", "az", "tox", "nox", "bazel",
+	"sbt", "lein", "opam", "dune", "meson", "jj", "hg", "svn",
 }
 
 // plainProgs take operands, not subcommands: their first word is a
 // pattern, a file or a text (grep foo x.go → grep *, not grep foo *).
 var plainProgs = []string{
-	"grep", "egrep", "fgrep", "rg", "ag", "ack", "cat", "head", "tail", "wc", "sort", "uniq", "cut", "tr", "awk",
-	"sed", "diff", "cmp", "ls", "find", "fd", "tree", "echo", "printf", "jq", "yq", "less", "more", "bat", "file",
-	"stat", "du", "df", "curl", "wget", "open", "xdg-open", "code", "vim", "vi", "nano", "emacs", "which", "type",
-	"basename", "dirname", "realpath", "readlink", "sha256sum", "md5sum", "xxd", "od", "hexdump", "strings",
-	"ps", "kill", "pkill", "sleep", "date", "env", "printenv", "test", "true", "false", "cd", "pushd",
-	"gofmt", "goimports", "prettier", "eslint", "black", "ruff", "shellcheck", "shfmt",
+	"grep", "egrep", "fgrep", "cat", "tr", "awk", "sed", "diff", "ls", "find", "fd", "echo", "printf", "jq",
+	"yq", "more", "bat", "stat", "du", "df", "wget", "open", "xdg-open", "code", "vim", "vi", "emacs", "which",
+	"type", "basename", "dirname", "realpath", "readlink", "sha256sum", "md5sum", "xxd", "od", "hexdump",
+	"strings", "kill", "pkill", "sleep", "test", "true", "false", "cd", "pushd", "goimports", "black", "ruff",
+	"shellcheck", "shfmt",
 }
 
 // targetRunners take targets, not a subcommand and its arguments: a
 // further word is one more target, so the suggestion names the target and
 // stops (make all, not make all *).
-var targetRunners = []string{"make", "gmake", "ninja", "just", "task", "rake"}
+var targetRunners = []string{"ninja", "just", "task", "rake"}
 
 // pathWriters change the files they are given, wherever those are: "mv *"
 // would cover mv ~/.bashrc /tmp. Their suggestion is the exact command
 // until a grant can be limited to paths inside the project.
 var pathWriters = []string{
-	"touch", "mv", "cp", "ln", "mkdir", "rmdir", "rm", "unlink", "chmod", "chown", "chgrp", "install",
-	"rsync", "scp", "truncate", "tee", "dd", "shred", "patch", "tar", "unzip", "gzip", "gunzip",
+	"touch", "mkdir", "rmdir", "rm", "unlink", "chmod", "chown", "chgrp", "truncate", "tee", "dd", "shred",
+	"patch", "tar", "gzip", "gunzip",
 }
 
 // isSubcommandWord: a word that reads like a subcommand (install, run, test).

@@ -625,11 +625,18 @@ func (t *tiers) wordPlace(c *classify.Command, w string) (string, bool) {
 func (t *tiers) verdictFor(ac *access) (string, pathVerdict) {
 	p := t.real(ac.path)
 	v := t.decidePath(ac.tier, p)
-	if v.kind == Deny && v.rule == nil && ac.name == "git" && ac.cmd >= 0 && v.rel == ".git" {
-		// git itself keeps its own directory
+	if v.kind == Deny && v.rule == nil && ac.cmd >= 0 && keeps(ac.name, v.rel) {
+		// git itself keeps its own directory (classify.Spec.Keeps)
 		v = t.decidePath(ac.tier, t.root)
 	}
 	return p, v
+}
+
+// keeps reports rel as the directory the program name keeps for itself
+// ([classify.Spec.Keeps]: git's .git).
+func keeps(name, rel string) bool {
+	s := classify.SpecFor(name)
+	return s != nil && s.Keeps != "" && s.Keeps == rel
 }
 
 // denied returns the first access a deny entry covers.
