@@ -841,7 +841,7 @@ func checkNpmInstall(c *Command, p Parsed, m Marker) {
 var npmExec = []ExecRule{
 	{ID: "npm-install-path", Check: checkNpmInstall,
 		Reason: "npm install DIR runs the install scripts of a package from outside the project"},
-	{ID: "npm-shell", Only: []string{"npm", "pnpm", "yarn"}, Opts: []string{"script-shell", "node-options"},
+	{ID: "npm-shell", Only: []string{"npm", "pnpm", "yarn", "bun"}, Opts: []string{"script-shell", "node-options"},
 		Reason: "npm --script-shell/--node-options runs scripts through another program"},
 	{ID: "npm-exec", Sub: []string{"exec", "x", "dlx", "explore"}, Rest: true,
 		Reason: "npm exec/npx runs a package's program"},
@@ -973,7 +973,7 @@ var makeExec = []ExecRule{
 // pytestExec is pytest's exec-capable argument table, and python's for
 // python -m pytest (see [ExecRule]).
 var pytestExec = []ExecRule{
-	{ID: "pytest-files", Only: []string{"pytest", "py.test", "python", "python3", "pypy3"}, Check: checkPytest,
+	{ID: "pytest-files", Only: []string{"pytest", "py.test", "python", "python3", "python2", "pypy", "pypy3"}, Check: checkPytest,
 		Reason: "pytest --basetemp deletes a directory; --junitxml/--debug/-o write files; -c/-p/--rootdir load code and config from elsewhere; --pastebin uploads"},
 }
 

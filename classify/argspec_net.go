@@ -420,7 +420,7 @@ func checkSSH(c *Command, p Parsed, m Marker) {
 // kubeExec is kubectl's, oc's and helm's exec-capable argument table
 // (see [ExecRule]); k3s, k0s and microk8s share their spec, not it.
 var kubeExec = []ExecRule{
-	{ID: "kubectl-elsewhere", Only: []string{"kubectl", "oc", "helm"}, Opts: []string{"s", "server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"},
+	{ID: "kubectl-elsewhere", Only: []string{"kubectl", "oc", "helm", "k3s", "k0s", "microk8s", "microk8s.kubectl"}, Opts: []string{"s", "server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"},
 		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
 }
 

@@ -115,9 +115,9 @@ func checkFindWrite(c *Command, p Parsed, m Marker) {
 // findExec is find's exec-capable argument table (see [ExecRule]). gfind
 // shares find's spec; the rules name find alone, as they always have.
 var findExec = []ExecRule{
-	{ID: "find-exec", Only: []string{"find"}, Opts: []string{"exec", "execdir", "ok", "okdir"},
+	{ID: "find-exec", Only: []string{"find", "gfind"}, Opts: []string{"exec", "execdir", "ok", "okdir"},
 		Reason: "find -exec/-execdir/-ok/-okdir runs another program"},
-	{ID: "find-write", Only: []string{"find"}, Check: checkFindWrite,
+	{ID: "find-write", Only: []string{"find", "gfind"}, Check: checkFindWrite,
 		Reason: "find -delete/-fprint/-fls deletes or writes files"},
 }
 

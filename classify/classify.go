@@ -1125,14 +1125,14 @@ func (w *walker) fill(idx int, fs []field, where string, pos syntax.Pos) {
 		c.Dynamic[0] = true
 	}
 	if !c.Dynamic[0] {
-		c.Name = path.Base(c.Args[0])
+		c.Name = ProgramName(path.Base(c.Args[0]))
 		if c.Args[0] == "" {
 			c.Name = ""
 		}
 	}
 	if c.Dynamic[0] {
 		// "$(which sudo)" -n true runs sudo: a lookup's answer is the name
-		c.Name = w.lookedUp(idx, fs[0])
+		c.Name = ProgramName(w.lookedUp(idx, fs[0]))
 	}
 	c.Pos = strconv.Itoa(int(pos.Line())) + ":" + strconv.Itoa(int(pos.Col()))
 	c.Where = where

@@ -647,7 +647,7 @@ func (d *decider) innerOf(c *classify.Command) ([]int, []*classify.Command) {
 		if c.Dynamic != nil {
 			in.Dynamic = c.Dynamic[c.InnerStart:]
 		}
-		in.Name = path.Base(in.Args[0])
+		in.Name = classify.ProgramName(path.Base(in.Args[0]))
 		return []int{-1}, []*classify.Command{in}
 	}
 	return nil, nil
@@ -724,6 +724,9 @@ func (d *decider) unknown(c *classify.Command, why string) Verdict {
 		dec = Deny
 	}
 	name := commandName(c)
+	if len(c.Args) > 0 && classify.ProgramName(path.Base(c.Args[0])) == name {
+		name = path.Base(c.Args[0]) // as written: podman, not docker
+	}
 	reason := "no grant covers " + name
 	if why != "" {
 		reason += " (" + why + ")"

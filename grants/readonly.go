@@ -121,7 +121,7 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 	if classify.HelpQuery(c) && !m.all {
 		return true, "" // TOOL --help, TOOL --version: prints and exits
 	}
-	check, ok := readOnlySet(c.Args[0])
+	check, ok := readOnlySet(classify.ProgramName(c.Args[0])) // ggrep is grep; a path (./grep) is not
 	if !ok {
 		return false, ""
 	}
