@@ -161,3 +161,15 @@ func aliasProbes(t *testing.T) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+func TestProgramName(t *testing.T) {
+	for in, want := range map[string]string{
+		"gfind": "find", "bsdtar": "tar", "egrep": "grep", "podman": "docker", "gcc-12": "gcc", "clang-17": "clang",
+		"wget2": "wget", "find": "find", "python3.11": "python3.11", "./gfind": "./gfind", "mytool2": "mytool2", "": "",
+		"sha256sum": "sha256sum", "gpg2": "gpg", "7zz": "7z",
+	} {
+		if got := classify.ProgramName(in); got != want {
+			t.Errorf("ProgramName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -40,10 +40,18 @@ var spellings = map[string]string{
 
 // ProgramName returns the name guard's rules know the program called name
 // by: name itself, or the program it is another spelling of (gfind → find,
-// bsdtar → tar).
+// bsdtar → tar), or a versioned build of (gcc-12 → gcc, clang-17 → clang,
+// wget2 → wget) when guard has an entry for the unversioned name and none
+// for the versioned one.
 func ProgramName(name string) string {
 	if p, ok := spellings[name]; ok {
 		return p
+	}
+	if base := UnversionedName(name); base != name && SpecFor(name) == nil && SpecFor(base) != nil {
+		if p, ok := spellings[base]; ok {
+			return p
+		}
+		return base
 	}
 	return name
 }
