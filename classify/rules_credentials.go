@@ -5,7 +5,9 @@ package classify
 
 import (
 	"path"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // nonReaders take paths without reading the file's contents out.
@@ -308,6 +310,9 @@ var credentialDirs = [][]string{{".ssh"}, {".gnupg"}, {".aws"}, {".config"}, {".
 func (w *walker) isCredential(p string) bool {
 	p = path.Clean(p)
 	abs := strings.HasPrefix(p, "/")
+	if !strings.ContainsAny(p, "*?[") {
+		return w.isCredentialLiteral(p, abs)
+	}
 	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	// Every entry needs one of its literal components present: most paths
 	// are ruled out by a map lookup per component.
@@ -324,6 +329,63 @@ func (w *walker) isCredential(p string) bool {
 	for _, cr := range credentials {
 		if w.matchCredential(cr, comps, abs) {
 			return true
+		}
+	}
+	return false
+}
+
+// credentialsByKey indexes the credential table by one literal component
+// of each entry (its last, the most telling: "credentials" rather than
+// ".aws"), built on first use. A path without glob characters can match an
+// entry only if it holds every literal component of the entry, that one
+// included, so only the entries filed under its own components are tried.
+var credentialsByKey = sync.OnceValue(func() map[string][]int {
+	m := make(map[string][]int, len(credentials))
+	for i, cr := range credentials {
+		key := ""
+		for _, c := range cr.comps {
+			c = strings.TrimPrefix(c, "/")
+			if c != "~" && c != "**" && !strings.ContainsAny(c, "*?[\\") {
+				key = c
+			}
+		}
+		// every entry has one (TestCredentialKeys); an entry without one
+		// would be filed under "" and never tried on this path, so the
+		// test is what keeps the table honest
+		m[key] = append(m[key], i)
+	}
+	return m
+})
+
+// isCredentialLiteral is isCredential for a path with no glob characters:
+// one map lookup per component, then only the entries filed under the
+// components the path has.
+func (w *walker) isCredentialLiteral(p string, abs bool) bool {
+	idx := credentialsByKey()
+	found := false
+	for rest := strings.TrimPrefix(p, "/"); ; {
+		c, after, more := strings.Cut(rest, "/")
+		if len(idx[c]) > 0 {
+			found = true
+			break
+		}
+		if !more {
+			break
+		}
+		rest = after
+	}
+	if !found {
+		return false
+	}
+	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for j, c := range comps {
+		if slices.Contains(comps[:j], c) {
+			continue // its entries were tried
+		}
+		for _, i := range idx[c] {
+			if w.matchCredential(credentials[i], comps, abs) {
+				return true
+			}
 		}
 	}
 	return false

@@ -208,7 +208,7 @@ func fileMovers(name string) bool {
 // within reports p naming dir itself or something inside it.
 func within(p, dir string) bool {
 	dir = strings.TrimSuffix(dir, "/")
-	return p == dir || strings.HasPrefix(p, dir+"/")
+	return p == dir || len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
 }
 
 // isCacheDir reports guard's cache among its protected paths: a cache may

@@ -131,12 +131,14 @@ func (pc *policyConfig) parseAgent(k toml.Key, raw map[string]any, text, file st
 		}
 		kind := Decision(last)
 		headLine, _ := locateKey(text, "agents."+name)
+		var at lineCursor // the entries come in the text's order
 		for n, e := range list {
 			pat, ok := e.(string)
 			if !ok {
 				return errAt(last, "%s entry %d is not a string", k.String(), n+1)
 			}
-			line, col := locatePattern(text, pat, headLine)
+			line, col := locatePatternAt(text, pat, headLine, &at)
+			headLine = line // the list is in the text's order: the next entry is at or after this one
 			if err := ValidatePattern(kind, pat); err != nil {
 				if lenient && kind == Allow {
 					continue // the committed project config: refused allow rules are left out

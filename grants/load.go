@@ -137,12 +137,14 @@ func parseConfigMode(file string, data []byte, lenient bool) (*fileConfig, error
 			}
 			kind := Decision(last)
 			keyLine, _ := locateKey(text, last)
+			var at lineCursor // the entries come in the text's order
 			for n, e := range list {
 				p, ok := e.(string)
 				if !ok {
 					return nil, errAt(last, "%s entry %d is not a string", name, n+1)
 				}
-				line, col := locatePattern(text, p, keyLine)
+				line, col := locatePatternAt(text, p, keyLine, &at)
+				keyLine = line // the list is in the text's order: the next entry is at or after this one
 				if err := ValidatePattern(kind, p); err != nil {
 					if fc.lenient && kind == Allow {
 						fc.ignored = append(fc.ignored, fmt.Sprintf("%s:%d:%d: allow pattern %q ignored: %v", file, line, col, p, err))
@@ -347,16 +349,69 @@ func locateKey(text, key string) (int, int) {
 }
 
 // locatePattern finds a quoted pattern at or after line from, or returns from.
+// It runs once for every rule of a file, so it reads the text in place:
+// splitting it into lines for each rule made loading a grants file of a few
+// hundred rules cost milliseconds on every command.
 func locatePattern(text, p string, from int) (int, int) {
-	lines := strings.Split(text, "\n")
-	for n := max(from-1, 0); n < len(lines); n++ {
-		for _, q := range []string{`"` + p + `"`, `'` + p + `'`} {
-			if i := strings.Index(lines[n], q); i >= 0 {
-				return n + 1, i + 1
+	return locatePatternAt(text, p, from, &lineCursor{})
+}
+
+// lineCursor remembers where a line of the text starts, so that the
+// entries of one list, each at or after the one before, are found in one
+// pass over the text.
+type lineCursor struct{ line, off int } // line (from 0) starts at byte off
+
+// locatePatternAt is locatePattern starting from the cursor when it is at
+// or before line from; it leaves the cursor at the line it stopped on.
+func locatePatternAt(text, p string, from int, c *lineCursor) (int, int) {
+	if strings.Contains(p, "\n") {
+		return max(from, 1), 1 // no single line holds it
+	}
+	line, off := 0, 0
+	if c.line <= from-1 {
+		line, off = c.line, c.off
+	}
+	defer func() { c.line, c.off = line, off }()
+	for ; line < from-1; line++ {
+		k := strings.IndexByte(text[off:], '\n')
+		if k < 0 {
+			return max(from, 1), 1
+		}
+		off += k + 1
+	}
+	for {
+		l := text[off:]
+		k := strings.IndexByte(l, '\n')
+		if k >= 0 {
+			l = l[:k]
+		}
+		for _, q := range []byte{'"', '\''} {
+			if i := indexQuoted(l, p, q); i >= 0 {
+				return line + 1, i + 1
 			}
 		}
+		if k < 0 {
+			return max(from, 1), 1
+		}
+		off += k + 1
+		line++
 	}
-	return max(from, 1), 1
+}
+
+// indexQuoted is strings.Index(l, q+p+q), without building the needle.
+func indexQuoted(l, p string, q byte) int {
+	for start := 0; start <= len(l); {
+		j := strings.Index(l[start:], p)
+		if j < 0 {
+			return -1
+		}
+		j += start
+		if j > 0 && l[j-1] == q && j+len(p) < len(l) && l[j+len(p)] == q {
+			return j - 1
+		}
+		start = j + 1
+	}
+	return -1
 }
 
 // readConfig reads a settings file; a missing file is (nil, nil).

@@ -50,12 +50,14 @@ func (fc *fileConfig) parseTierKey(k []string, raw map[string]any, text, file st
 	}
 	kind := Decision(last)
 	keyLine, _ := locateKey(text, last)
+	var at lineCursor // the entries come in the text's order
 	for n, e := range list {
 		v, ok := e.(string)
 		if !ok {
 			return errAt(last, "%s entry %d is not a string", strings.Join(k, "."), n+1)
 		}
-		line, col := locatePattern(text, v, keyLine)
+		line, col := locatePatternAt(text, v, keyLine, &at)
+		keyLine = line // the list is in the text's order: the next entry is at or after this one
 		norm, err := ValidateTierEntry(k[1], kind, v)
 		if err != nil {
 			if fc.lenient && kind == Allow {

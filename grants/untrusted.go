@@ -20,6 +20,15 @@ func WouldAllowTrusted(a *classify.Analysis, s *Settings, f *Facts, v Verdict) b
 	if s == nil || s.Err != nil || v.Decision == Allow {
 		return false
 	}
+	untrusted := func(layer string, kind Decision, trusted bool) bool {
+		return layer == LayerProject && kind == Allow && !trusted
+	}
+	has := slices.ContainsFunc(s.Rules, func(r Rule) bool { return untrusted(r.Layer, r.Kind, r.Trusted) }) ||
+		slices.ContainsFunc(s.Tiers, func(r Rule) bool { return untrusted(r.Layer, r.Kind, r.Trusted) }) ||
+		slices.ContainsFunc(s.Structured, func(r StructRule) bool { return untrusted(r.Layer, r.Kind, r.Trusted) })
+	if !has {
+		return false // the copy below is the cost of every refusal otherwise
+	}
 	t := *s
 	found := false
 	trust := func(rules []Rule) []Rule {

@@ -207,16 +207,28 @@ func newConfinement(s *grants.Settings, v grants.Verdict, cwd string, getenv fun
 			_ = os.Mkdir(xdgCache, 0o700)
 		}
 		add(&c.write, xdgCache)
-		keepAt := func(rel string, writable bool) {
-			p := filepath.Join(c.home, rel)
-			if exists(p) {
-				c.keep = append(c.keep, kept{p, writable})
+		// About sixty names below are looked for in home, most of them
+		// missing: home's own entries, read once, rule out those whose
+		// first component is not there without a stat each.
+		names := homeNames(c.home)
+		inHome := func(rel string) bool {
+			if names == nil {
+				return exists(filepath.Join(c.home, rel)) // home unreadable or huge: stat each
 			}
+			first, _, _ := strings.Cut(rel, "/")
+			_, found := slices.BinarySearch(names, first)
+			return found && exists(filepath.Join(c.home, rel))
+		}
+		keepAt := func(rel string, writable bool) bool {
+			if !inHome(rel) {
+				return false
+			}
+			c.keep = append(c.keep, kept{filepath.Join(c.home, rel), writable})
+			return true
 		}
 		for _, rel := range homeCaches {
-			keepAt(rel, true)
-			if exists(filepath.Join(c.home, rel)) {
-				add(&c.write, filepath.Join(c.home, rel))
+			if p := filepath.Join(c.home, rel); keepAt(rel, true) && !slices.Contains(c.write, p) {
+				c.write = append(c.write, p) // add, without its stat again
 			}
 		}
 		for _, rel := range homeTools {
@@ -250,8 +262,8 @@ func newConfinement(s *grants.Settings, v grants.Verdict, cwd string, getenv fun
 			}
 		}
 		for _, rel := range homeHidden {
-			if p := filepath.Join(c.home, rel); exists(p) {
-				c.hide = append(c.hide, p)
+			if inHome(rel) {
+				c.hide = append(c.hide, filepath.Join(c.home, rel))
 			}
 		}
 	}
@@ -375,6 +387,23 @@ func gitDirs(root string) []string {
 func under(p, dir string) bool {
 	p, dir = filepath.Clean(p), filepath.Clean(dir)
 	return p == dir || strings.HasPrefix(p, dir+"/") || dir == "/"
+}
+
+// homeNames returns the names of home's entries, sorted, or nil when home
+// cannot be read or holds more than a thousand (then each name is stat'ed).
+func homeNames(home string) []string {
+	fd, err := syscall.Open(home, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	f := os.NewFile(uintptr(fd), home) // no poller: a directory
+	defer f.Close()
+	names, err := f.Readdirnames(1001)
+	if err != nil || len(names) > 1000 {
+		return nil
+	}
+	slices.Sort(names)
+	return names
 }
 
 func exists(p string) bool {

@@ -26,6 +26,17 @@ func TestNewConfinement(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// home's names are read once to rule out what is missing: a name
+	// there that is a dangling link is still not kept, a nested one found
+	if err := os.Symlink(filepath.Join(dir, "gone"), home+"/.bashrc"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(home+"/.cargo", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(home+"/.cargo/credentials.toml", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	env := map[string]string{
 		"HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_STATE_HOME": home + "/.local/state",
 		"XDG_CACHE_HOME": home + "/.cache", "TMPDIR": dir,
@@ -68,6 +79,12 @@ func TestNewConfinement(t *testing.T) {
 		if !slices.Contains(c.protect, p) {
 			t.Errorf("%s is not protected; protect = %v", p, c.protect)
 		}
+	}
+	if _, ok := seen[home+"/.bashrc"]; ok {
+		t.Errorf("home's view keeps %s, a dangling link", home+"/.bashrc")
+	}
+	if !slices.Contains(c.hide, home+"/.cargo/credentials.toml") || slices.Contains(c.hide, home+"/.cargo/credentials") {
+		t.Errorf("hide = %v, want %s (and not the missing .cargo/credentials)", c.hide, home+"/.cargo/credentials.toml")
 	}
 	if !slices.Contains(c.hide, home+"/.local/state/guard") {
 		t.Errorf("guard's state is not hidden; hide = %v", c.hide)
