@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // tmuxServer is a tmux server of the test's own: a private socket in a
@@ -168,6 +170,87 @@ func TestWalkthroughTmux(t *testing.T) {
 	text = waitFile(t, out+"/waited", "status=", s, "agent")
 	if !strings.Contains(text, "status=0") {
 		t.Errorf("after allow once in guard watch:\n%s", text)
+	}
+	if _, err := os.Stat(made); err != nil {
+		t.Errorf("touch x did not run after the human's approval: %v", err)
+	}
+}
+
+// TestWalkthroughTmuxPage follows the README's page route for a tmux
+// user: register a passkey once with guard ui in a plain terminal window;
+// then guard ui in tmux serves the page (commands do not wait for it
+// there), the agent's refused command names the page, the human allows
+// it once on the page with the passkey, and the agent's retry runs. The
+// agent's own route to the page, a request without the passkey, gets
+// nowhere.
+func TestWalkthroughTmuxPage(t *testing.T) {
+	chromiumPath(t)
+	g := newGuardEnv(t)
+	s := newTmux(t, g)
+	out := t.TempDir()
+	made := filepath.Join(g.proj, "x")
+	b := newBrowser(t)
+	b.authenticator()
+
+	// once, in a plain terminal window: the code, and the first passkey
+	con := g.inTerminal(t, "", "ui")
+	con.waitFor(t, "register one on the page with the code", 1)
+	screen := con.shown()
+	url := regexp.MustCompile(`guard ui: (http://localhost:\d+/)`).FindStringSubmatch(screen)
+	code := regexp.MustCompile(`with the code ([a-z0-9]{5}-[a-z0-9]{5})`).FindStringSubmatch(screen)
+	if url == nil || code == nil {
+		t.Fatalf("guard ui showed no URL or code:\n%s", screen)
+	}
+	b.do(chromedp.Navigate(url[1]), chromedp.WaitVisible(chromedp.ID("register")),
+		chromedp.SendKeys(chromedp.ID("register-code"), code[1]),
+		chromedp.SendKeys(chromedp.ID("register-name"), "laptop"),
+		chromedp.Click(chromedp.ID("register-go")), chromedp.WaitVisible(chromedp.ID("tabs")))
+	con.send(t, "\x03")
+	con.exited(t)
+
+	// then guard ui in tmux: the page, without a code, and a note that
+	// commands will not wait for it
+	s.typeIn(t, "agent", "guard ui >"+out+"/ui 2>&1; echo ui-ended >>"+out+"/ui")
+	text := waitFile(t, out+"/ui", "answer their requests on the page", s, "agent")
+	url = regexp.MustCompile(`guard ui: (http://localhost:\d+/)`).FindStringSubmatch(text)
+	if url == nil || strings.Contains(text, "register one on the page") {
+		t.Fatalf("guard ui in tmux:\n%s", text)
+	}
+	t.Cleanup(func() {
+		_ = s.cmd("send-keys", "-t", "agent:0", "C-c").Run()
+		waitFile(t, out+"/ui", "ui-ended", s, "agent:0")
+	})
+
+	// the agent, in another tmux window: refused at once, naming the page
+	if o, err := s.cmd("new-window", "-d", "-t", "agent", "-n", "work", "-c", g.proj, "/bin/sh").CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-window: %v %s", err, o)
+	}
+	s.typeIn(t, "agent:work", "guard -c 'touch x' 2>"+out+"/first; echo status=$? >>"+out+"/first")
+	text = waitFile(t, out+"/first", "status=", s, "agent:work")
+	if !strings.Contains(text, "guard: needs approval: touch x (") || !strings.Contains(text, ", or at "+url[1]+")") || !strings.Contains(text, "status=126") {
+		t.Fatalf("the agent's command in tmux with the page running:\n%s", text)
+	}
+	if _, err := os.Stat(made); err == nil {
+		t.Fatal("touch x ran without an approval")
+	}
+
+	// the agent's route to the page: an approval without the passkey
+	if code, body := uiPost(t, url[1]+"api/act", strings.TrimSuffix(url[1], "/"), "", `{"action":"once","target":"","params":{}}`); code < 400 {
+		t.Errorf("an approval without a session or a passkey: %d %s", code, body)
+	}
+
+	// the human, on the page: sign in with the passkey, allow once
+	b.do(chromedp.Navigate(url[1]), chromedp.WaitVisible(chromedp.ID("login")),
+		chromedp.Click(chromedp.ID("login-go")), chromedp.WaitVisible(chromedp.ID("tabs")))
+	b.waitJS(`!!document.querySelector("#pending-list article[id^=req-] button.once") && document.querySelector("#pending-list code.command").textContent === "touch x"`)
+	b.do(chromedp.Click(chromedp.CSS("#pending-list article button.once")))
+	b.waitJS(`!document.querySelector("#pending-list article[id^=req-] button.once")`)
+
+	// the agent's retry runs
+	s.typeIn(t, "agent:work", "guard -c 'touch x' 2>"+out+"/retry; echo status=$? >>"+out+"/retry")
+	text = waitFile(t, out+"/retry", "status=", s, "agent:work")
+	if !strings.Contains(text, "status=0") {
+		t.Errorf("the agent's retry after allow once on the page:\n%s", text)
 	}
 	if _, err := os.Stat(made); err != nil {
 		t.Errorf("touch x did not run after the human's approval: %v", err)
