@@ -602,12 +602,33 @@ func (d *decider) composite(top []int, reasons []string) Verdict {
 			}
 			ask.Reason = fmt.Sprintf("composite command (%s) with part %d not allowed on its own (%s): allow once or deny", list, n+1, j.v.Rule)
 			grantable := j.v.Rule == RuleUnknown || j.v.Rule == RuleUntyped || j.v.Rule == RulePackage && j.v.Suggest != "" && !j.v.OnceOnly
-			if blocked >= 0 || !grantable || strings.Contains(j.v.Reason, "not read-only here") {
+			if !grantable || strings.Contains(j.v.Reason, "not read-only here") {
 				// a grant would not make this part safe: a name computed
 				// at run time, a directory guard lost track of
 				return ask
 			}
-			blocked, blockedAt, blockedSug = i, n+1, j.v.Suggest
+			sug := j.v.Suggest
+			switch c := &d.a.Commands[i]; {
+			case sug != "":
+			case c.Func:
+				// a function whose body is one command: that command is
+				// what a grant names (f() { make test; }; f → make test);
+				// no grant names the function itself
+				if len(c.Inner) == 1 && c.Inner[0] >= 0 {
+					sug = Suggest(d.a.Commands[c.Inner[0]])
+				}
+			default:
+				sug = Suggest(*c)
+			}
+			if blocked >= 0 {
+				if sug != "" && sug == blockedSug {
+					// the same command again (a function's body where it
+					// is defined and where it is called): one grant
+					continue
+				}
+				return ask
+			}
+			blocked, blockedAt, blockedSug = i, n+1, sug
 			continue
 		}
 		risk = maxRisk(risk, j.v.Risk)
@@ -615,11 +636,7 @@ func (d *decider) composite(top []int, reasons []string) Verdict {
 	if blocked >= 0 {
 		// Only one part is missing, and only for want of a grant: offer
 		// that part's pattern, which lets this composite through next time.
-		sug := blockedSug
-		if sug == "" {
-			sug = Suggest(d.a.Commands[blocked])
-		}
-		if sug != "" {
+		if sug := blockedSug; sug != "" {
 			ask.Suggest, ask.OnceOnly = sug, false
 			ask.Reason = fmt.Sprintf("composite command (%s): part %d (%s) is not allowed yet; allowing %q lets it through", list, blockedAt, d.a.Commands[blocked].Name, sug)
 		}

@@ -104,7 +104,11 @@
 // allow patterns that cover every use of an interpreter or wrapper (bash *,
 // python3 *, node -e *, env *, xargs *). [Suggest] offers the pattern for
 // an answer "allow for this project/everywhere": "npm install *" for npm
-// install left-pad, the exact text where nothing wider is safe.
+// install left-pad, the exact text where nothing wider is safe, none for a
+// command with a word computed at run time. [CoversDenied] refuses an
+// allow pattern whose '*' would take in a command the built-in denylist
+// refuses (rm -rf * covers rm -rf /), probing it without the audit; the
+// prompt's e applies it beside guard-cli's preview of the audit.
 //
 // # Where a tool's knowledge lives
 //

@@ -129,6 +129,8 @@ func coversProbe(pattern, prog string) bool {
 //     cp, …): the exact text, until grants can be limited to the project;
 //   - a program guard does not know: its first word too when it reads like
 //     a subcommand ("mytool build *"); a plain tool (plainProgs): "grep *";
+//   - a script named by its path: the script ("./script.sh *");
+//   - a word computed at run time ($f in a loop) anywhere: no pattern;
 //
 // and in every case no wider than the exec-capable table allows: a word
 // that makes the program run another (sed -i's script, make SHELL=) stays
@@ -149,6 +151,14 @@ func Suggest(c classify.Command) string {
 		in.Name = path.Base(in.Args[0])
 		if s := Suggest(in); s != "" {
 			return s
+		}
+	}
+	for k := range c.Args {
+		if dyn(&c, k) {
+			// a word computed at run time ($f in a loop): a '*' is not
+			// enough for it (closed world), and the word written out as a
+			// pattern would cover whatever it expands to: allow once
+			return ""
 		}
 	}
 	exact := strings.Join(c.Args, " ")
@@ -198,6 +208,10 @@ func Suggest(c classify.Command) string {
 			return exact
 		}
 		keep, open = 2, !slices.Contains(targetRunners, name) && shape != classify.GrantTarget
+	case strings.Contains(c.Args[0], "/") && !slices.Contains(plainProgs, name) && shape != classify.GrantPlain:
+		// a script named by its path (./script.sh arg): its arguments
+		// are its own, as a script's after an interpreter
+		open = true
 	case !slices.Contains(plainProgs, name) && shape != classify.GrantPlain && isSubcommandWord(a1) && !dyn(&c, 1):
 		// a program guard does not know: a word that reads like a
 		// subcommand is kept (mytool build --fast → mytool build *)

@@ -146,3 +146,62 @@ func TestSuggestWhatAPersonWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestTypedLines: what guard's interactive shell offers to grant
+// for lines a person types there (Settings.Person), and that the offer,
+// stored, lets the line through next time. "" is allow once only: a word
+// computed at run time ($f in a loop) is covered neither by a '*' (closed
+// world) nor by the word written out, which would match whatever it
+// expands to. "-" is a line allowed without asking.
+func TestSuggestTypedLines(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"make test", "make test"},
+		{"make", "make"},
+		{`git commit -m "x"`, "git commit *"},
+		{"npm run build", "npm run *"},
+		{"npm test", "npm test *"},
+		{"go test ./...", "go test *"},
+		{"./script.sh arg", "./script.sh *"}, // not "./script.sh arg *": a script's words are its arguments
+		{"./script.sh -v arg", "./script.sh *"},
+		{"scripts/run.sh arg", "scripts/run.sh *"},
+		{"bash ./script.sh arg", "bash ./script.sh *"},
+		{"./gradlew build", "./gradlew build *"},
+		{"for f in *.go; do gofmt -l $f; done", "-"},
+		{"for f in *.go; do go vet $f; done", ""}, // not "go vet $f"
+		{"for f in a b; do touch $f; done", ""},   // not "touch $f", which would cover touch ~/.bashrc
+		{"x=1; echo $x", "-"},
+		{"x=build; make $x", "make build"},
+		{"x=1; touch $x", "touch 1"},
+		{"greet() { echo hi $1; }; greet bob", "-"},
+		{"f() { make test; }; f", "make test"}, // the body, defined and called: one grant
+		{"b() { npm run build; }; b", "npm run *"},
+		{"f() { make a; make b; }; f", ""},
+		{"cd sub && make test", "make test"},
+		{"make test | tail", "make test"},
+		{"make test && make test", "make test"},
+		{"make test && npm run build", ""}, // two grants missing: allow once
+	} {
+		s := Defaults()
+		s.Person = true
+		a := classify.Analyze(tc.line, classify.Options{Cwd: "/home/u/p", Home: "/home/u"})
+		v := Decide(a, s)
+		got := v.Suggest
+		if v.Decision == Allow {
+			got = "-"
+		} else if v.OnceOnly {
+			got = ""
+		}
+		if got != tc.want {
+			t.Errorf("%q: suggests %q (once only %v), want %q", tc.line, v.Suggest, v.OnceOnly, tc.want)
+			continue
+		}
+		if got == "" || got == "-" {
+			continue
+		}
+		s = settings("project+ allow " + got)
+		s.Person = true
+		if v := Decide(a, s); v.Decision != Allow {
+			t.Errorf("%q: the grant %q does not let it through: %s %s", tc.line, got, v.Rule, v.Reason)
+		}
+	}
+}

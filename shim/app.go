@@ -92,6 +92,9 @@ type engine struct {
 	grantFile   func(a Answer, cwd string) string
 	projectRoot func(cwd string) string
 	addRule     func(file, pattern string, until time.Time) error // until: zero for good
+	// preview asks guard-cli what an allow pattern would have covered in
+	// the audit (nil: no preview, the prompt says so).
+	preview func(cwd, pattern string) (auditPreview, error)
 	// journal opens the audit trail and pending store.
 	journal func() (journal, error)
 	// console returns the path of guard watch's socket ("" or nil: none).
@@ -753,7 +756,7 @@ func (a *app) ask(j job, v grants.Verdict, lim limits) answered {
 	q := Question{
 		Command: shown, Cwd: j.cwd, Root: a.eng.projectRoot(j.cwd), Risk: string(v.Risk), Reason: a.eng.redact(v.Reason), Rule: v.Rule,
 		Suggest: v.Suggest, OnceOnly: v.OnceOnly, Unredacted: j.text, ProjectOnly: grants.ProjectOnly(v.Suggest),
-		Typed: j.mode == modeInteractive,
+		Typed: j.mode == modeInteractive, Preview: a.promptPreview(j.cwd),
 	}
 	reply, err := Prompt(tty, q, lim.askTimeout)
 	ans, pattern := reply.Answer, reply.Pattern

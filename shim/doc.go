@@ -157,6 +157,14 @@
 // Ctrl-D, the ask timeout and signals deny. [Reply] says how it ended
 // ([Outcome]: once, project, global, edited, deny, timeout, cancelled).
 //
+// A pattern typed at e is previewed before it can be stored
+// ([Question].Preview): guard runs guard-cli grants preview (the audit is
+// SQLite, which guard does not link) for at most 5 s and shows what the
+// pattern would have allowed. A pattern that covers a past command the
+// denylist refused, or that grants.CoversDenied finds by probing its '*',
+// is refused and edited again; when the audit cannot be read the prompt
+// says so and the probe still stands.
+//
 // # Running
 //
 // The real shell runs in its own process group with the caller's environment

@@ -87,6 +87,20 @@ type Question struct {
 	// Withdrawn, when it closes, ends the prompt with ErrAskWithdrawn: the
 	// command that asked stopped waiting (guard watch).
 	Withdrawn <-chan struct{}
+	// Preview, when set, is asked about a pattern typed at e before it
+	// can be stored: it tells what the pattern would have covered in the
+	// audit, and refuses one that covers a command guard denies. nil
+	// stores the pattern without a preview.
+	Preview func(pattern string) GrantPreview
+}
+
+// GrantPreview is what a pattern typed at e would have covered: the lines
+// to show (the count, some past commands, or why there is no preview),
+// and why it must not be stored ("" when it may). The pattern is edited
+// again when it is refused.
+type GrantPreview struct {
+	Lines   []string
+	Refused string
 }
 
 // PromptEnd says why a prompt ended without an answer. Each is a deny.
@@ -386,14 +400,29 @@ func (p *prompter) confirmGlobal(pattern string) (bool, error) {
 func (p *prompter) edit(pattern string, projectOnly bool) (Reply, error) {
 	orig := pattern
 	p.say("\r\n")
-	p.cue("  pattern (enter to accept, esc to deny): %s", redact.Visible(pattern))
-	pattern, err := p.readLine(pattern)
-	if err != nil {
-		return Reply{}, err
-	}
-	if pattern == "" || !utf8.ValidString(pattern) {
-		p.say("\r\n  empty or invalid pattern: deny\r\n")
-		return Reply{Answer: AnswerDeny, Outcome: OutcomeDeny}, nil
+	for {
+		p.cue("  pattern (enter to accept, esc to deny): %s", redact.Visible(pattern))
+		var err error
+		pattern, err = p.readLine(pattern)
+		if err != nil {
+			return Reply{}, err
+		}
+		if pattern == "" || !utf8.ValidString(pattern) {
+			p.say("\r\n  empty or invalid pattern: deny\r\n")
+			return Reply{Answer: AnswerDeny, Outcome: OutcomeDeny}, nil
+		}
+		if p.q.Preview == nil {
+			break
+		}
+		p.say("\r\n")
+		pv := p.q.Preview(pattern)
+		for _, l := range pv.Lines {
+			p.say("  %s\r\n", redact.Visible(l))
+		}
+		if pv.Refused == "" {
+			break
+		}
+		p.say("  refused: %s\r\n", redact.Visible(pv.Refused))
 	}
 	outcome := func(o Outcome) Outcome {
 		if pattern != orig {

@@ -416,3 +416,63 @@ func TestPromptTypedSaysYou(t *testing.T) {
 		t.Errorf("got %v; screen:\n%s", r.r.Answer, shown)
 	}
 }
+
+// A pattern typed at e is previewed before it can be stored: the preview's
+// lines are shown, and a refused pattern is edited again.
+func TestPromptEditPreview(t *testing.T) {
+	q := npmQ
+	var asked []string
+	q.Preview = func(pattern string) GrantPreview {
+		asked = append(asked, pattern)
+		if pattern == "npm *" {
+			return GrantPreview{Refused: "too wide"}
+		}
+		return GrantPreview{Lines: []string{"preview: " + pattern + " covers 3"}}
+	}
+	r, shown := askShown(t, q, 10*time.Second, "e\r", "<cue>", "\x15npm *\r", "<cue>", "\x15npm ci\r", "<cue>", "p\r")
+	if r.err != nil || r.r.Answer != AnswerProject || r.r.Pattern != "npm ci" || r.r.Outcome != OutcomeEdited {
+		t.Fatalf("got %+v %v", r.r, r.err)
+	}
+	if strings.Join(asked, "|") != "npm *|npm ci" {
+		t.Errorf("previewed %q", asked)
+	}
+	for _, want := range []string{"refused: too wide", "preview: npm ci covers 3"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("terminal does not show %q:\n%s", want, shown)
+		}
+	}
+	// refused, then Esc: deny, nothing stored
+	r = ask(t, q, 10*time.Second, "e\r", "<cue>", "\x15npm *\r", "<cue>", "\x1b")
+	if r.r.Answer != AnswerDeny || !errors.Is(r.err, ErrAskCanceled) {
+		t.Errorf("refused then esc: got %+v %v", r.r, r.err)
+	}
+}
+
+// The prompt's preview in guard -c: the denylist probe refuses without
+// the audit, and when guard-cli's preview cannot be had the prompt says
+// so (fail closed: the probe still stands).
+func TestPromptPreviewFailsClosed(t *testing.T) {
+	a := &app{env: Env{Getenv: func(k string) string { return map[string]string{"HOME": "/home/u"}[k] }},
+		eng: engine{redact: func(s string) string { return s },
+			preview: func(cwd, pattern string) (auditPreview, error) {
+				return auditPreview{}, errors.New("guard-cli gave no answer within 5s")
+			}}}
+	pv := a.promptPreview("/home/u/p")
+	if got := pv("rm -rf *"); !strings.Contains(got.Refused, "(rm-root)") {
+		t.Errorf("rm -rf *: %+v", got)
+	}
+	if got := pv("bash *"); got.Refused == "" {
+		t.Errorf("bash *: %+v", got)
+	}
+	got := pv("npm ci *")
+	if got.Refused != "" || len(got.Lines) != 1 || !strings.Contains(got.Lines[0], "no preview of past commands: guard-cli gave no answer within 5s; only the denylist was checked") {
+		t.Errorf("npm ci *: %+v", got)
+	}
+	a.eng.preview = func(cwd, pattern string) (auditPreview, error) {
+		return auditPreview{Matched: 2, Examples: []string{"npm ci", "npm ci --x"}, Refused: "covers a denied one"}, nil
+	}
+	got = pv("npm ci *")
+	if got.Refused != "covers a denied one" || len(got.Lines) != 3 {
+		t.Errorf("npm ci * with the audit: %+v", got)
+	}
+}

@@ -78,6 +78,9 @@ func productionEngine(env *Env) engine {
 			}
 			return grants.AddRuleUntil(file, grants.Allow, pattern, until)
 		},
+		preview: func(cwd, pattern string) (auditPreview, error) {
+			return cliPreview(env.Self, env.Environ, cwd, pattern)
+		},
 		journal:    store,
 		console:    func() string { return filepath.Join(paths.StateDir, ConsoleName) },
 		consoleURL: func() string { return ConsoleURL(paths.StateDir) },

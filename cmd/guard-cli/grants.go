@@ -74,6 +74,24 @@ example:
 				Action: a.grantsAdd,
 			},
 			{
+				Name:  "preview",
+				Usage: "show which past commands an allow pattern would have covered",
+				UsageText: `guard grants preview [--project|--global] [--json] PATTERN
+
+Shows how many and which commands in the audit PATTERN would have allowed,
+as guard grants add does before it stores one, and exits 126 when the pattern
+would cover a command the built-in denylist refused. Stores nothing. The
+prompt's e runs it for the pattern typed there.
+
+example:
+   guard grants preview 'npm run *'
+   guard grants preview --global --json 'make *'`,
+				Flags: append(scope,
+					&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+				),
+				Action: a.grantsPreview,
+			},
+			{
 				Name:  "rm",
 				Usage: "remove a stored pattern",
 				UsageText: `guard grants rm [--project|--global] PATTERN
@@ -447,6 +465,46 @@ func (a *App) grantsRm(c *cli.Context) error {
 	}
 	a.recordVerb(nil, "remove", layer, "", ccs.ViaCLI, "")
 	fmt.Fprintf(a.Stdout, "removed %s from %s (%s)\n", oneLine(classify.QuoteWord(pattern)), layer, oneLine(file))
+	return nil
+}
+
+// grantsPreview is guard grants preview: grant preview without storing,
+// for a person and for the prompt's e (which reads --json).
+func (a *App) grantsPreview(c *cli.Context) error {
+	if !c.Args().Present() {
+		return usageError("grants preview needs a pattern: guard grants preview 'npm install *'")
+	}
+	pattern := joinArgs(c.Args().Slice())
+	if err := grants.ValidatePattern(grants.Allow, pattern); err != nil {
+		return &cliError{code: exitUsage, kind: "error", msg: err.Error()}
+	}
+	_, layer, err := a.grantsTarget(c)
+	if err != nil {
+		return err
+	}
+	cwd, err := a.cwdOr("")
+	if err != nil {
+		return err
+	}
+	if !c.Bool("json") {
+		return a.printPreview(pattern, layer, cwd)
+	}
+	root := ""
+	if layer == grants.LayerProjectGrants {
+		root = grants.ProjectRoot(cwd)
+	}
+	store := a.openStore()
+	defer store.Close()
+	pv, err := a.grantPreview(store, pattern, root)
+	if err != nil {
+		return failure(fmt.Errorf("preview: %w", err), "")
+	}
+	if err := json.NewEncoder(a.Stdout).Encode(pv); err != nil {
+		return failure(err, "")
+	}
+	if pv.Refused != "" {
+		return &cliError{code: exitRefused, kind: "denied", msg: "grants preview: " + pv.Refused}
+	}
 	return nil
 }
 

@@ -158,6 +158,14 @@ func (b *browser) shot(name string) {
 // authenticator adds a virtual platform passkey with user verification.
 func (b *browser) authenticator() webauthn.AuthenticatorID {
 	b.t.Helper()
+	return b.authenticatorOn(webauthn.AuthenticatorTransportInternal)
+}
+
+// authenticatorOn adds a virtual authenticator on a transport: Chrome
+// holds one internal (platform) authenticator at most, so a second
+// passkey is a security key on USB.
+func (b *browser) authenticatorOn(transport webauthn.AuthenticatorTransport) webauthn.AuthenticatorID {
+	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, uiStep)
 	defer cancel()
 	if _, err := chromedp.Call(ctx, webauthn.Enable, webauthn.EnableParams{}); err != nil {
@@ -167,7 +175,7 @@ func (b *browser) authenticator() webauthn.AuthenticatorID {
 		Options: &webauthn.VirtualAuthenticatorOptions{
 			Protocol:                    webauthn.AuthenticatorProtocolCtap2,
 			Ctap2version:                webauthn.Ctap2versionCtap21,
-			Transport:                   webauthn.AuthenticatorTransportInternal,
+			Transport:                   transport,
 			HasResidentKey:              true,
 			HasUserVerification:         true,
 			IsUserVerified:              true,
@@ -178,6 +186,17 @@ func (b *browser) authenticator() webauthn.AuthenticatorID {
 		b.t.Fatalf("WebAuthn.addVirtualAuthenticator: %v", err)
 	}
 	return res.AuthenticatorID
+}
+
+// presence turns an authenticator's simulated touch on or off: one that
+// waits for a touch never answers, and the other answers instead.
+func (b *browser) presence(id webauthn.AuthenticatorID, on bool) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, uiStep)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, webauthn.SetAutomaticPresenceSimulation, webauthn.SetAutomaticPresenceSimulationParams{AuthenticatorID: id, Enabled: on}); err != nil {
+		b.t.Fatalf("WebAuthn.setAutomaticPresenceSimulation: %v", err)
+	}
 }
 
 func (b *browser) removeAuthenticator(id webauthn.AuthenticatorID) {
@@ -531,6 +550,56 @@ func TestUIBrowser(t *testing.T) {
 		// the last passkey stays: without one nobody could approve
 		b.do(chromedp.Click(chromedp.CSS("#passkey-list button")))
 		b.waitJS(`document.getElementById("status").textContent.includes("the last passkey cannot be removed")`)
+
+		// A second passkey on a second authenticator: the first signs the
+		// passkey-add, the second makes the new key. Which authenticator
+		// answers is chosen by which one simulates the user's touch.
+		if got := b.eval(`guardUI.act("passkey-add", "", {}).then(o => { window.addOpts = o; return "ok"; }, e => e.message)`); got != "ok" {
+			t.Fatalf("passkey-add signed by the first passkey: %q", got)
+		}
+		second := b.authenticatorOn(webauthn.AuthenticatorTransportUsb)
+		b.presence(human, false)
+		got = b.eval(`(async () => {
+			const cred = await navigator.credentials.create(guardUI.creationOptions(window.addOpts));
+			await guardUI.call("register/finish", {name: "second passkey", credential: guardUI.attestationJSON(cred)});
+			return (await guardUI.call("passkeys")).map(p => p.name).sort().join(",");
+		})().catch(e => "error: " + e.message)`)
+		if got != "second passkey,test passkey" {
+			t.Fatalf("the passkeys after adding a second: %q", got)
+		}
+		// the second one signs on its own
+		if got := b.eval(`guardUI.act("login", "", {}).then(() => "ok", e => e.message)`); got != "ok" {
+			t.Errorf("an assertion from the second passkey: %q", got)
+		}
+		// the first removes it (the list on the page shows both first)
+		b.presence(human, true)
+		b.presence(second, false)
+		got = b.eval(`(async () => {
+			const p = (await guardUI.call("passkeys")).find(p => p.name === "second passkey");
+			window.secondID = p.id;
+			await guardUI.act("passkey-rm", p.id, {});
+			return (await guardUI.call("passkeys")).map(p => p.name).join(",");
+		})().catch(e => "error: " + e.message)`)
+		if got != "test passkey" {
+			t.Fatalf("the passkeys after removing the second: %q", got)
+		}
+		// the removed passkey's assertion is refused, though its
+		// authenticator still holds the key
+		b.presence(second, true)
+		b.presence(human, false)
+		got = b.eval(`(async () => {
+			const params = {};
+			const opts = guardUI.requestOptions(await guardUI.call("challenge", {action: "context-clear", target: "", params}));
+			const b64 = window.secondID.replace(/-/g, "+").replace(/_/g, "/");
+			opts.publicKey.allowCredentials = [{type: "public-key", id: Uint8Array.from(atob(b64), c => c.charCodeAt(0))}];
+			const cred = await navigator.credentials.get(opts);
+			return guardUI.call("act", {action: "context-clear", target: "", params, credential: guardUI.assertionJSON(cred)}).then(() => "ok", e => e.message);
+		})().catch(e => "error: " + e.message)`)
+		if !strings.HasPrefix(got, "passkey refused") {
+			t.Errorf("an assertion from the removed passkey: %q", got)
+		}
+		b.presence(human, true)
+		b.removeAuthenticator(second)
 	})
 
 	t.Run("unregistered authenticator", func(t *testing.T) {

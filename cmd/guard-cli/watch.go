@@ -222,7 +222,7 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 	}
 	q := shim.Question{Command: shown, Cwd: red.String(req.Cwd), Root: red.String(grants.ProjectRoot(req.Cwd)), Risk: string(v.Risk),
 		Reason: red.String(v.Reason), Rule: v.Rule, Suggest: suggest, OnceOnly: v.OnceOnly, Unredacted: req.Text,
-		Withdrawn: it.gone}
+		Withdrawn: it.gone, Preview: a.watchPreview(store, req.Cwd)}
 	reply, err := shim.Prompt(tty, q, timeout)
 	select {
 	case <-it.gone:
@@ -271,6 +271,25 @@ func (a *App) answerRequest(tty *os.File, store *ccs.Store, paths grants.Paths, 
 	}
 	a.resolvePending(store, req, status)
 	return name, false
+}
+
+// watchPreview is the Preview of the pattern typed at e in guard watch:
+// the denylist probe, then the audit's past commands (grantPreview), as
+// at the prompt of guard -c.
+func (a *App) watchPreview(store *ccs.Store, cwd string) func(string) shim.GrantPreview {
+	return func(pattern string) shim.GrantPreview {
+		if err := grants.ValidatePattern(grants.Allow, pattern); err != nil {
+			return shim.GrantPreview{Refused: err.Error()}
+		}
+		if why := grants.CoversDenied(pattern, classify.Options{Cwd: cwd, Home: a.Getenv("HOME")}); why != "" {
+			return shim.GrantPreview{Refused: why}
+		}
+		pv, err := a.grantPreview(store, pattern, "")
+		if err != nil {
+			return shim.GrantPreview{Lines: []string{"no preview of past commands: " + oneLine(err.Error()) + "; only the denylist was checked"}}
+		}
+		return shim.GrantPreview{Lines: shim.PreviewLines(pattern, pv.Matched, pv.Examples, pv.Note), Refused: pv.Refused}
+	}
 }
 
 // resolvePending marks the request guard stored before it asked, but only

@@ -722,3 +722,36 @@ func TestWatchIdleCtrlC(t *testing.T) {
 		t.Errorf("%s left behind", sock)
 	}
 }
+
+// A pattern typed at e in guard watch is previewed against the audit
+// before it is stored: one that covers a command the denylist refused is
+// refused and edited again, one the denylist probe finds likewise, and the
+// narrower one shows what it would have allowed.
+func TestWatchEditPreview(t *testing.T) {
+	g := newGuardEnv(t)
+	if _, _, code := g.run(t, "-c", "touch early; sudo -n true"); code != exitRefused {
+		t.Fatalf("the denylisted command was not refused: %d", code)
+	}
+	c := g.startWatch(t, "")
+	ch := g.runAsync(t, "-c", "touch made-e")
+	c.waitFor(t, asked, 1)
+	c.send(t, "e\r")
+	c.waitFor(t, "pattern (enter to accept", 1)
+	c.send(t, "\x15touch *\r")
+	c.waitFor(t, "refused: 'touch *' would cover touch early; sudo -n true, which the built-in denylist refused on ", 1)
+	c.waitFor(t, "pattern (enter to accept", 2)
+	c.send(t, "\x15rm -rf *\r")
+	c.waitFor(t, "refused: 'rm -rf *' would cover rm -rf /, which the built-in denylist refuses (rm-root)", 1)
+	c.waitFor(t, "pattern (enter to accept", 3)
+	c.send(t, "\x15touch made-*\r")
+	c.waitFor(t, "preview: 'touch made-*' covers no command in the audit", 1)
+	c.waitFor(t, "answer, then enter: ", 1)
+	c.send(t, "p\r")
+	if r := waitResult(t, ch); r.code != 0 {
+		t.Fatalf("touch made-e after an edited grant: %d %q", r.code, r.stderr)
+	}
+	out, _, _ := g.run(t, "grants", "list")
+	if !regexp.MustCompile(`allow +touch made-\* +project-grants`).MatchString(out) || strings.Contains(out, "'touch *'") {
+		t.Errorf("the stored grants:\n%s", out)
+	}
+}
