@@ -150,6 +150,17 @@ func (st *storeRun) lookup(sp *runSpec, lim limits, argv []string, rc *runContex
 	}
 	fl, waited := st.cache.Acquire(st.key, min(lim.timeout, maxFlightWait))
 	st.flight = fl
+	if !waited && !refresh && fl != nil {
+		// Taken at once, but another guard may have run the command and
+		// let the lock go between the look above and this one: look again
+		// under the lock, or this guard would run it a second time.
+		if exit, ok := st.serve(sp, argv, rc); ok {
+			fl.Release()
+			st.flight = nil
+			return exit, true
+		}
+		return 0, false
+	}
 	if waited && !refresh {
 		// Served or not, the lock is let go: when the run waited for gave
 		// nothing to serve (it failed, printed a secret, was killed), this
