@@ -55,7 +55,9 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 // specReadOnly asks the program's entry in classify which of its uses
 // only read ([classify.Spec.ReadOnly]).
 func specReadOnly(c *classify.Command) bool {
-	return classify.SpecFor(c.Args[0]).ReadOnly(c, c.Words())
+	// by the program's one name: git0 and gcc-12 are git and gcc here too
+	s := classify.SpecFor(classify.ProgramName(c.Args[0]))
+	return s != nil && s.ReadOnly(c, c.Words())
 }
 
 // killList: kill -l [N] and kill -L list the signals' names.
@@ -128,7 +130,7 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 	if m.any {
 		return false, "not read-only: " + m.reason
 	}
-	if s := classify.SpecFor(c.Args[0]); m.ureason != "" && s != nil && s.Closed {
+	if s := classify.SpecFor(classify.ProgramName(c.Args[0])); m.ureason != "" && s != nil && s.Closed {
 		// a closed spec (git's, audited whole): an option it does not
 		// know is no reading the set can vouch for
 		return false, "not read-only: " + m.ureason
