@@ -298,11 +298,12 @@ func (w *walker) onlyCache(p string) bool {
 
 // agentDirs are the directories where an agent reads its project
 // configuration: hooks and MCP servers defined there run outside guard.
-var agentDirs = []string{".claude", ".gemini", ".codex", ".cursor", ".opencode", ".windsurf", ".roo", ".continue", ".amazonq", ".kiro"}
+var agentDirs = []string{".claude", ".gemini", ".codex", ".cursor", ".opencode", ".windsurf", ".roo", ".continue", ".amazonq", ".kiro", ".zed", ".kilocode"}
 
 // agentFiles are the project files that define an agent's hooks, tasks or
 // MCP servers (DIR/NAME for a file in a directory).
-var agentFiles = []string{".mcp.json", "opencode.json", "opencode.jsonc", ".vscode/tasks.json", ".vscode/mcp.json", ".vscode/settings.json"}
+var agentFiles = []string{".mcp.json", "opencode.json", "opencode.jsonc", ".opencode.json", ".vscode/tasks.json", ".vscode/mcp.json", ".vscode/settings.json",
+	".aider.conf.yml", ".aider.conf.yaml"}
 
 // agentConfig reports a path (possibly a glob) inside an agent's
 // configuration directory or naming one of its configuration files.
@@ -331,8 +332,10 @@ func agentConfig(p string) bool {
 // globNames reports a path component that names name: the name itself,
 // or a glob with some literal text that matches it (a glob matches a dot
 // file only when it starts with a dot; a word guard cannot know at all is
-// not taken to name an agent's file).
+// not taken to name an agent's file). Case is ignored: on a disk that
+// ignores it (macOS, Windows) .CLAUDE/settings.json is .claude's.
 func globNames(comp, name string) bool {
+	comp = strings.ToLower(comp)
 	if comp == name {
 		return true
 	}
