@@ -723,9 +723,17 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 		var elems []string
 		lit := true
 		for _, e := range as.Array.Elems {
-			if e.Index != nil || e.Value == nil {
+			if e.Value == nil {
 				lit = false
 				break
+			}
+			if e.Index != nil {
+				// a=([0]=/ [1]=x): an index that is the next position is
+				// the same as none; a gap or a key is not modelled
+				if n, ok := constArith(e.Index); !ok || n != len(elems) {
+					lit = false
+					break
+				}
 			}
 			fs, err := w.fields(e.Value, nil)
 			if err != nil {

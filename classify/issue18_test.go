@@ -193,6 +193,10 @@ var issue18Cases = []denyCase{
 	{`a=(x /); rm -rf ${a[-5]}`, "", "rm-recursive"}, // a bad subscript: unknown
 	{`a=(/ x); rm -rf ${a[m]}`, "", "rm-recursive"},  // m from the environment: unknown here
 	{`a=(/ x); echo ${a[1-1]}`, "", ""},
+	{`a=([0]=/); rm -rf ${a[0]}`, "rm-root", ""},
+	{`declare -a a=([0]=x [1]=/); rm -rf "${a[@]}"`, "rm-root", ""},
+	{`a=([2]=/); rm -rf ${a[0]}`, "", "rm-recursive"}, // a gap: not modelled, unknown
+	{`a=([0]=x [1]=y); echo "${a[@]}"`, "", ""},
 	{`mapfile -t a <<< /; rm -rf ${a[0]}`, "rm-root", ""},
 	{`readarray a <<< /; rm -rf ${a[0]}`, "rm-root", ""},
 	{`readarray -t <<< /etc; rm -rf "${MAPFILE[0]}"`, "rm-root", ""},
@@ -342,6 +346,18 @@ var issue18Cases = []denyCase{
 	{`cp x .zed/tasks.json`, "", "agent-config"},
 	{`cp x .kilocode/mcp.json`, "", "agent-config"},
 	{`echo 'test-cmd: x' > .aider.conf.yml`, "", "agent-config"},
+	{`ln -s .claude c`, "", "agent-config"}, // a second name: cp x c/settings.json writes through it
+	{`ln -s .claude c; cp x c/settings.json`, "", "agent-config"},
+	{`ln -sfn ../proj/.mcp.json m`, "", "agent-config"},
+	{`ln .claude/settings.json s`, "", "agent-config"}, // a hard link is the same file
+	{`cp -s .mcp.json m`, "", "agent-config"},
+	{`cp --link .claude/settings.json s`, "", "agent-config"},
+	{`cp .claude/settings.json /tmp/backup.json`, "", ""}, // a copy is not the file
+	{`ln -s ../README.md docs/README.md`, "", ""},
+	{`ln -s ~/.config/guard g; cp x g/config.toml`, "guard-self", ""}, // guard's files under a second name
+	{`ln ~/.config/guard/grants.toml g`, "guard-self", ""},
+	{`cp -s ~/.config/guard/grants.toml g`, "guard-self", ""},
+	{`ln -s /etc x`, "", ""},   // a link to a directory above guard's files names it, replaces nothing
 	{`cp x CLAUDE.md`, "", ""}, // instructions, not hooks: agents edit them all day
 	{`cp x .github/copilot-instructions.md`, "", ""},
 	{`echo x >> .claude/settings.local.json`, "", "agent-config"},

@@ -124,6 +124,10 @@ func (w *walker) writesWhere(c int, near bool, hit func(p string, deletes, moves
 	strict := !p.Spec || p.Unknown || (interp || runsCode(cm.Name)) && !awk
 	// sed -i, gofmt -w, perl -i: the files read are written back
 	inPlace := p.Has("in-place", "i") && (cm.Name == "sed" || cm.Name == "gsed") || cm.Name == "gofmt" && p.Has("w")
+	// ln TARGET LINK, cp -s|-l: the link is a second name for the target, so
+	// a later write through it (ln -s .claude c; cp x c/settings.json)
+	// writes the target
+	links := cm.Name == "ln" || cm.Name == "cp" && p.Has("link", "symbolic-link", "l", "s")
 	for _, wd := range p.Words {
 		f := w.valueField(c, wd)
 		var texts []string
@@ -136,9 +140,12 @@ func (w *walker) writesWhere(c int, near bool, hit func(p string, deletes, moves
 				// '*' in its pattern, may name guard's paths
 				texts = append(texts, scriptPaths(f.pat)...)
 			}
-		case !guardSelfRole(wd.Role, strict) && !(inPlace && wd.Role == RoleRead) && !(findDel && wd.Name == ""):
+		case !guardSelfRole(wd.Role, strict) && !((inPlace || links) && wd.Role == RoleRead) && !(findDel && wd.Name == ""):
 			continue
 		}
+		// a link's target is judged as the file itself, not as a tree
+		// the command replaces (ln -s /etc x only names /etc)
+		wordMoves := moves && !(links && wd.Role == RoleRead && !guardSelfRole(wd.Role, strict))
 		cands := []field{f}
 		if texts != nil {
 			cands = cands[:0]
@@ -153,7 +160,7 @@ func (w *walker) writesWhere(c int, near bool, hit func(p string, deletes, moves
 			for _, g := range w.candidates(f) {
 				ps, _ := w.paths(c, g)
 				for _, p := range ps {
-					if hit(p, deletes, moves) {
+					if hit(p, deletes, wordMoves) {
 						return true
 					}
 				}

@@ -22,6 +22,7 @@ var valueRows = []string{
 	`n=1; a=(x /etc); printf '[%s]' "${a[$n]}"`,
 	`a=(x /); printf '[%s]' ${a[-1]}`,
 	`a=(x /); printf '[%s]' "${a[5]}"`,
+	`a=([0]=/ [1]=x); printf '[%s]' "${a[@]}"`,
 	`mapfile -t a <<< /; printf '[%s]' ${a[0]}`,
 	`readarray -t <<< /etc; printf '[%s]' "${MAPFILE[0]}"`,
 	"mapfile -t a <<EOF\nx\n/\nEOF\nprintf '[%s]' ${a[1]}",
