@@ -983,6 +983,19 @@ func (w *walker) assignValue(as string) {
 	}
 }
 
+// aliasValue judges an alias's text as the command line it becomes: an
+// alias whose text is denied (alias ls='rm -rf /') is denied where it is
+// defined, since the session that expands it may be a later one. Asks
+// wait for the use, which is judged expanded.
+func (w *walker) aliasValue(v string) {
+	if v == "" || w.depth >= MaxDepth-1 {
+		return
+	}
+	for _, h := range analyze(v, w.opt, nil).Deny {
+		w.hitDeny(h.ID, -1)
+	}
+}
+
 // testCode finds code hidden in a [[ ]] test: an arithmetic comparison
 // (-eq, -lt, …) or -v evaluates a subscript in its operand, even one
 // written inside quotes: [[ 'a[$(id)]' -eq 0 ]] runs id.
@@ -1325,6 +1338,7 @@ func (w *walker) afterCall(idx int) {
 					w.aliases = map[string]string{}
 				}
 				w.aliases[f.val[:k]] = f.val[k+1:]
+				w.aliasValue(f.val[k+1:])
 			}
 		}
 	case "read", "mapfile", "readarray", "getopts", "printf", "unset", "export", "declare", "typeset", "local", "readonly":

@@ -320,6 +320,13 @@ var issue18Cases = []denyCase{
 	{`unset -f PATH; ls`, "", ""},
 	{`unset x; ls`, "", ""},
 	{`local x`, "", ""},
+	{`BASH_ENV='$(rm -rf /)' bash -c ls`, "rm-root", ""}, // bash expands BASH_ENV before it sources it
+	{`export BASH_ENV='$(rm -rf /)'`, "rm-root", ""},
+	{"ENV='`rm -rf /`' sh -c ls", "rm-root", ""},
+	{`ENV=production npm start`, "", ""},   // a plain value names no program
+	{`alias ls='rm -rf /'`, "rm-root", ""}, // denied where defined: a later line expands it
+	{`alias x='sudo -n true' y=ls`, "privilege", ""},
+	{`alias gp='git push --force'`, "", ""}, // asked where it is used
 	{`printf -v x %s y; echo $x`, "", ""},
 	{`read -r name <<< bob; echo $name`, "", ""},
 	{`read -p "[$(date)] name? " x`, "", ""},
