@@ -3,9 +3,12 @@ package classify
 // Values bash computes that guard computes too, where the result is
 // certain: pattern replacement (${HOME//[a-z]/}), case changes (${x,,},
 // ${x@U}), lengths, indirection (${!v}), namerefs (declare -n), integer
-// variables (declare -i), element assignments (a[1]=/, a+=(/)), read from
-// a here-string (read d <<< /), and what dirname, basename, realpath and
-// pwd print about literal paths. Anything not certain stays dynamic.
+// and case attributes (declare -i, -l, -u), element assignments (a[1]=/,
+// a+=(/)) and arithmetic subscripts (${a[n]}, ${a[-1]}), read and mapfile
+// from a here-string or a literal heredoc (read d <<< /), defaults and
+// alternatives of set, empty and unset names (${x-/}, ${x+/}), and what
+// dirname, basename, realpath and pwd print about literal paths. Anything
+// not certain stays dynamic.
 
 import (
 	"path"
