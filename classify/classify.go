@@ -696,6 +696,9 @@ func (w *walker) setVar(name string, v varState) {
 				v = varState{val: n, dyn: !ok, integer: true}
 			}
 		}
+		if cur, ok := w.vars[name]; ok && cur.caseAttr != 0 && v.caseAttr == 0 && !v.isList {
+			v = withCase(v, cur.caseAttr)
+		}
 	}
 	if w.cond > 0 {
 		v = varState{dyn: true, inert: v.inert || !v.dyn && !strings.ContainsAny(v.val, "$`[")}
@@ -720,9 +723,17 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 		var elems []string
 		lit := true
 		for _, e := range as.Array.Elems {
-			if e.Index != nil || e.Value == nil {
+			if e.Value == nil {
 				lit = false
 				break
+			}
+			if e.Index != nil {
+				// a=([0]=/ [1]=x): an index that is the next position is
+				// the same as none; a gap or a key is not modelled
+				if n, ok := constArith(e.Index); !ok || n != len(elems) {
+					lit = false
+					break
+				}
 			}
 			fs, err := w.fields(e.Value, nil)
 			if err != nil {
@@ -791,6 +802,7 @@ func (w *walker) decl(x *syntax.DeclClause) {
 	w.addComp(CompAssign)
 	w.a.Declared = true
 	nameref, integer := x.Variant.Value == "nameref", false
+	var caseAttr byte // declare -l, declare -u: the last one given wins
 	readonly := x.Variant.Value == "readonly"
 	for _, as := range x.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
@@ -807,6 +819,13 @@ func (w *walker) decl(x *syntax.DeclClause) {
 				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "i") {
 					integer = true
 				}
+				if !f.dyn && strings.HasPrefix(f.val, "-") {
+					for _, c := range []byte{'l', 'u'} {
+						if strings.IndexByte(f.val, c) > 0 {
+							caseAttr |= c // -l with -u (bash leaves the case alone then): neither
+						}
+					}
+				}
 				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "r") {
 					readonly = true
 				}
@@ -818,6 +837,10 @@ func (w *walker) decl(x *syntax.DeclClause) {
 		}
 		if as.Name != nil && (!as.Naked || as.Value != nil || as.Array != nil) {
 			w.stateAssign(as.Name.Value)
+		}
+		if as.Name != nil && as.Naked && as.Value == nil && as.Name.Value == "PATH" && (x.Variant.Value == "local" ||
+			x.Variant.Value == "declare" || x.Variant.Value == "typeset") {
+			w.hitAsk("shell-state", -1) // local PATH starts empty: ls then runs ./ls
 		}
 		if as.Name != nil && as.Value != nil {
 			if fs, _ := w.fields(as.Value, nil); len(fs) == 1 && !fs[0].dyn {
@@ -862,6 +885,19 @@ func (w *walker) decl(x *syntax.DeclClause) {
 				cur = varState{dyn: true} // declare -i X keeps what X had, from the environment too
 			}
 			cur.integer = true
+			w.vars[w.refTarget(as.Name.Value)] = cur
+		}
+		if caseAttr != 0 && as.Name != nil {
+			// declare -l x=/ETC: the value assigned, and every later one,
+			// is lowered (what x held before is left as it was)
+			if w.vars == nil {
+				w.vars = map[string]varState{}
+			}
+			cur, ok := w.vars[w.refTarget(as.Name.Value)]
+			if !ok {
+				cur = varState{dyn: true}
+			}
+			cur.caseAttr = caseAttr
 			w.vars[w.refTarget(as.Name.Value)] = cur
 		}
 		w.assign(as, -1)
@@ -944,6 +980,19 @@ func (w *walker) assignValue(as string) {
 		for _, h := range sub.Ask {
 			w.hitAsk(h.ID, -1)
 		}
+	}
+}
+
+// aliasValue judges an alias's text as the command line it becomes: an
+// alias whose text is denied (alias ls='rm -rf /') is denied where it is
+// defined, since the session that expands it may be a later one. Asks
+// wait for the use, which is judged expanded.
+func (w *walker) aliasValue(v string) {
+	if v == "" || w.depth >= MaxDepth-1 {
+		return
+	}
+	for _, h := range analyze(v, w.opt, nil).Deny {
+		w.hitDeny(h.ID, -1)
 	}
 }
 
@@ -1289,6 +1338,7 @@ func (w *walker) afterCall(idx int) {
 					w.aliases = map[string]string{}
 				}
 				w.aliases[f.val[:k]] = f.val[k+1:]
+				w.aliasValue(f.val[k+1:])
 			}
 		}
 	case "read", "mapfile", "readarray", "getopts", "printf", "unset", "export", "declare", "typeset", "local", "readonly":
@@ -1309,7 +1359,7 @@ func (w *walker) afterCall(idx int) {
 					} else if name == "HOME" || name == "PWD" || name == "OLDPWD" || name == "IFS" {
 						delete(w.vars, name) // ~ falls back to the passwd entry; IFS to its default
 					} else {
-						w.setVar(name, varState{val: ""}) // unset X; rm -rf "$X"/ is rm -rf /
+						w.setVar(name, varState{val: "", unset: true}) // unset X; rm -rf "$X"/ is rm -rf /
 					}
 				} else if c.Name != "printf" {
 					w.setVar(name, varState{dyn: true})
@@ -1488,6 +1538,9 @@ func (w *walker) redirect(r *syntax.Redirect, cmd int) {
 		if cmd >= 0 {
 			text := w.source(r.Hdoc)
 			w.info[cmd].stdinText, w.info[cmd].stdinLit = text, true
+			if !strings.ContainsAny(text, "$`\\") {
+				w.readInto(cmd, text) // read d <<EOF: / EOF, as from a here-string
+			}
 			w.feedXargs(cmd, text, "xargs, fed by a heredoc")
 			if w.shellStdin(cmd) {
 				w.nestedScript(cmd, text, "heredoc into "+w.a.Commands[cmd].Name)

@@ -25,7 +25,9 @@
 // ({rm,-rf,/}), tilde and $HOME, $IFS splitting (rm$IFS-rf$IFS/), and
 // variables the text itself set earlier (x=rm; $x -rf /), through what
 // bash computes for certain (values.go): ${x//p/r}, ${x,,}, ${#x}, ${!v},
-// namerefs, declare -i, a[n]=, a+=(…), read d <<< /, unset, and what
+// namerefs, declare -i and -l/-u, a[n]=, a+=(…), ${a[n-1]} and ${a[-1]},
+// read d <<< / and mapfile (from a here-string or a literal heredoc),
+// unset and ${x-w}/${x+w} (set, empty and unset apart), and what
 // dirname, basename and realpath print about literal paths. A word guard cannot
 // know stays Dynamic; for path rules its unknown parts become '*', so
 // rm -rf /$X still names the root.

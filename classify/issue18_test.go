@@ -177,6 +177,40 @@ var issue18Cases = []denyCase{
 	{`declare -i n=0; echo /$n`, "", ""},
 	{`PS4='$(rm -rf /)'; set -x; ls`, "rm-root", ""},
 	{"PS4='`rm -rf /etc`' bash -x script.sh", "rm-root", ""},
+	// (h18st) case attributes, arithmetic subscripts, mapfile and heredocs
+	{`declare -l x=/ETC; rm -rf $x`, "rm-root", ""},
+	{`typeset -l x=/ETC; rm -rf "$x"`, "rm-root", ""},
+	{`declare -l x; x=/USR; rm -rf $x`, "rm-root", ""},
+	{`f() { local -l x=/Etc; rm -rf $x; }; f`, "rm-root", ""},
+	{`declare -u x=/etc; rm -rf $x`, "", "rm-recursive"},    // /ETC, not /etc
+	{`x=/ETC; declare -l x; rm -rf $x`, "", "rm-recursive"}, // an attribute leaves what x held
+	{`declare -ul x=/ETC; rm -rf $x`, "", "rm-recursive"},   // both: bash changes nothing; unknown
+	{`declare -l x=HELLO; echo $x`, "", ""},
+	{`a=(/ x); rm -rf ${a[1-1]}`, "rm-root", ""},
+	{`declare -i n=2-2; a=(/ x); rm -rf ${a[n]}`, "rm-root", ""},
+	{`n=1; a=(x /etc); rm -rf "${a[$n]}"`, "rm-root", ""},
+	{`a=(x /); rm -rf ${a[-1]}`, "rm-root", ""},
+	{`a=(x /); rm -rf ${a[-5]}`, "", "rm-recursive"}, // a bad subscript: unknown
+	{`a=(/ x); rm -rf ${a[m]}`, "", "rm-recursive"},  // m from the environment: unknown here
+	{`a=(/ x); echo ${a[1-1]}`, "", ""},
+	{`a=([0]=/); rm -rf ${a[0]}`, "rm-root", ""},
+	{`declare -a a=([0]=x [1]=/); rm -rf "${a[@]}"`, "rm-root", ""},
+	{`a=([2]=/); rm -rf ${a[0]}`, "", "rm-recursive"}, // a gap: not modelled, unknown
+	{`a=([0]=x [1]=y); echo "${a[@]}"`, "", ""},
+	{`mapfile -t a <<< /; rm -rf ${a[0]}`, "rm-root", ""},
+	{`readarray a <<< /; rm -rf ${a[0]}`, "rm-root", ""},
+	{`readarray -t <<< /etc; rm -rf "${MAPFILE[0]}"`, "rm-root", ""},
+	{"mapfile -t a <<EOF\nx\n/\nEOF\nrm -rf ${a[1]}", "rm-root", ""},
+	{"read d <<EOF\n/\nEOF\nrm -rf $d", "rm-root", ""},
+	{"read d <<EOF\n$x\nEOF\nrm -rf $d", "", "rm-recursive"},
+	{`mapfile -n 1 a <<< /; rm -rf ${a[0]}`, "", "rm-recursive"}, // an option not followed
+	{`mapfile -t a <<< x; echo "${a[0]}"`, "", ""},
+	{`x=; rm -rf /etc${x-/usr}`, "rm-root", ""}, // x is set (empty): /etc
+	{`x=/; rm -rf ${x+/}`, "rm-root", ""},       // set: the alternative
+	{`x=/etc; rm -rf ${x:+/}`, "rm-root", ""},   // set and not empty: the alternative
+	{`x=; rm -rf /etc${x:+/x}`, "rm-root", ""},  // empty: nothing
+	{`unset x; rm -rf ${x-/}`, "rm-root", ""},   // unset: the default
+	{`unset x; rm -rf /etc${x+/x}`, "rm-root", ""},
 	{`x=${#HOME}; echo $x`, "", ""},
 	{`x=Hello; echo ${x,,} ${x^^}`, "", ""},
 	{`read -r line <<< hello; echo "$line"`, "", ""},
@@ -278,6 +312,21 @@ var issue18Cases = []denyCase{
 	{`set -k`, "", "shell-state"},
 	{`set -o keyword`, "", "shell-state"},
 	{`alias "$x"`, "", "shell-state"},
+	{`unset PATH; ls`, "", "shell-state"}, // bash then runs ./ls
+	{`unset -v PATH; ls`, "", "shell-state"},
+	{`unset "$v"; ls`, "", "shell-state"},
+	{`f() { local PATH; ls; }; f`, "", "shell-state"},
+	{`declare PATH; ls`, "", "shell-state"},
+	{`unset -f PATH; ls`, "", ""},
+	{`unset x; ls`, "", ""},
+	{`local x`, "", ""},
+	{`BASH_ENV='$(rm -rf /)' bash -c ls`, "rm-root", ""}, // bash expands BASH_ENV before it sources it
+	{`export BASH_ENV='$(rm -rf /)'`, "rm-root", ""},
+	{"ENV='`rm -rf /`' sh -c ls", "rm-root", ""},
+	{`ENV=production npm start`, "", ""},   // a plain value names no program
+	{`alias ls='rm -rf /'`, "rm-root", ""}, // denied where defined: a later line expands it
+	{`alias x='sudo -n true' y=ls`, "privilege", ""},
+	{`alias gp='git push --force'`, "", ""}, // asked where it is used
 	{`printf -v x %s y; echo $x`, "", ""},
 	{`read -r name <<< bob; echo $name`, "", ""},
 	{`read -p "[$(date)] name? " x`, "", ""},
@@ -297,6 +346,27 @@ var issue18Cases = []denyCase{
 	{`IFS=, read -r a b <<< "x,y"`, "", ""},
 	// ---- agent-config: an agent's project configuration is asked, never granted
 	{`echo '{}' > .claude/settings.json`, "", "agent-config"},
+	{`cp x .CLAUDE/settings.json`, "", "agent-config"}, // the same file on a disk that ignores case
+	{`cp x .Claude/settings.json`, "", "agent-config"},
+	{`cp x .MCP.json`, "", "agent-config"},
+	{`cp x .opencode.json`, "", "agent-config"},
+	{`cp x .zed/tasks.json`, "", "agent-config"},
+	{`cp x .kilocode/mcp.json`, "", "agent-config"},
+	{`echo 'test-cmd: x' > .aider.conf.yml`, "", "agent-config"},
+	{`ln -s .claude c`, "", "agent-config"}, // a second name: cp x c/settings.json writes through it
+	{`ln -s .claude c; cp x c/settings.json`, "", "agent-config"},
+	{`ln -sfn ../proj/.mcp.json m`, "", "agent-config"},
+	{`ln .claude/settings.json s`, "", "agent-config"}, // a hard link is the same file
+	{`cp -s .mcp.json m`, "", "agent-config"},
+	{`cp --link .claude/settings.json s`, "", "agent-config"},
+	{`cp .claude/settings.json /tmp/backup.json`, "", ""}, // a copy is not the file
+	{`ln -s ../README.md docs/README.md`, "", ""},
+	{`ln -s ~/.config/guard g; cp x g/config.toml`, "guard-self", ""}, // guard's files under a second name
+	{`ln ~/.config/guard/grants.toml g`, "guard-self", ""},
+	{`cp -s ~/.config/guard/grants.toml g`, "guard-self", ""},
+	{`ln -s /etc x`, "", ""},   // a link to a directory above guard's files names it, replaces nothing
+	{`cp x CLAUDE.md`, "", ""}, // instructions, not hooks: agents edit them all day
+	{`cp x .github/copilot-instructions.md`, "", ""},
 	{`echo x >> .claude/settings.local.json`, "", "agent-config"},
 	{`cp hooks.json .claude/settings.json`, "", "agent-config"},
 	{`tee .mcp.json < x`, "", "agent-config"},
@@ -486,6 +556,9 @@ func TestUnsetCertain(t *testing.T) {
 		{`rm -rf "$UNSET"/*`, "rm-root", ""},
 		{`rm -rf ${UNSET}/`, "rm-root", ""},
 		{`rm -rf "${UNSET:-/}"`, "rm-root", ""},
+		{`rm -rf ${UNSET-/}`, "rm-root", ""},                // unset: the default
+		{`rm -rf "${UNSET:+/x}"/`, "rm-root", ""},           // unset: no alternative
+		{`a=(/ x); rm -rf ${a[UNSET]}`, "", "rm-recursive"}, // a bare name counts as written: unknown
 		{`bash -c 'rm -rf "$UNSET"/'`, "rm-root", ""},
 		{`rm -rf "$SET_IN_ENV"/`, "", "rm-recursive"},
 		{`rm -rf "$UNSET"/; UNSET=x`, "", "rm-recursive"},

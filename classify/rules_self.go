@@ -124,6 +124,10 @@ func (w *walker) writesWhere(c int, near bool, hit func(p string, deletes, moves
 	strict := !p.Spec || p.Unknown || (interp || runsCode(cm.Name)) && !awk
 	// sed -i, gofmt -w, perl -i: the files read are written back
 	inPlace := p.Has("in-place", "i") && (cm.Name == "sed" || cm.Name == "gsed") || cm.Name == "gofmt" && p.Has("w")
+	// ln TARGET LINK, cp -s|-l: the link is a second name for the target, so
+	// a later write through it (ln -s .claude c; cp x c/settings.json)
+	// writes the target
+	links := cm.Name == "ln" || cm.Name == "cp" && p.Has("link", "symbolic-link", "l", "s")
 	for _, wd := range p.Words {
 		f := w.valueField(c, wd)
 		var texts []string
@@ -136,9 +140,12 @@ func (w *walker) writesWhere(c int, near bool, hit func(p string, deletes, moves
 				// '*' in its pattern, may name guard's paths
 				texts = append(texts, scriptPaths(f.pat)...)
 			}
-		case !guardSelfRole(wd.Role, strict) && !(inPlace && wd.Role == RoleRead) && !(findDel && wd.Name == ""):
+		case !guardSelfRole(wd.Role, strict) && !((inPlace || links) && wd.Role == RoleRead) && !(findDel && wd.Name == ""):
 			continue
 		}
+		// a link's target is judged as the file itself, not as a tree
+		// the command replaces (ln -s /etc x only names /etc)
+		wordMoves := moves && !(links && wd.Role == RoleRead && !guardSelfRole(wd.Role, strict))
 		cands := []field{f}
 		if texts != nil {
 			cands = cands[:0]
@@ -153,7 +160,7 @@ func (w *walker) writesWhere(c int, near bool, hit func(p string, deletes, moves
 			for _, g := range w.candidates(f) {
 				ps, _ := w.paths(c, g)
 				for _, p := range ps {
-					if hit(p, deletes, moves) {
+					if hit(p, deletes, wordMoves) {
 						return true
 					}
 				}
@@ -298,11 +305,12 @@ func (w *walker) onlyCache(p string) bool {
 
 // agentDirs are the directories where an agent reads its project
 // configuration: hooks and MCP servers defined there run outside guard.
-var agentDirs = []string{".claude", ".gemini", ".codex", ".cursor", ".opencode", ".windsurf", ".roo", ".continue", ".amazonq", ".kiro"}
+var agentDirs = []string{".claude", ".gemini", ".codex", ".cursor", ".opencode", ".windsurf", ".roo", ".continue", ".amazonq", ".kiro", ".zed", ".kilocode"}
 
 // agentFiles are the project files that define an agent's hooks, tasks or
 // MCP servers (DIR/NAME for a file in a directory).
-var agentFiles = []string{".mcp.json", "opencode.json", "opencode.jsonc", ".vscode/tasks.json", ".vscode/mcp.json", ".vscode/settings.json"}
+var agentFiles = []string{".mcp.json", "opencode.json", "opencode.jsonc", ".opencode.json", ".vscode/tasks.json", ".vscode/mcp.json", ".vscode/settings.json",
+	".aider.conf.yml", ".aider.conf.yaml"}
 
 // agentConfig reports a path (possibly a glob) inside an agent's
 // configuration directory or naming one of its configuration files.
@@ -331,8 +339,10 @@ func agentConfig(p string) bool {
 // globNames reports a path component that names name: the name itself,
 // or a glob with some literal text that matches it (a glob matches a dot
 // file only when it starts with a dot; a word guard cannot know at all is
-// not taken to name an agent's file).
+// not taken to name an agent's file). Case is ignored: on a disk that
+// ignores it (macOS, Windows) .CLAUDE/settings.json is .claude's.
 func globNames(comp, name string) bool {
+	comp = strings.ToLower(comp)
 	if comp == name {
 		return true
 	}

@@ -56,7 +56,7 @@ var stateShopts = []string{"xpg_echo", "nocaseglob", "nocasematch", "extdebug", 
 
 // noteState marks command c as a writer of shell state when it is one:
 // printf -v, read, mapfile, readarray and getopts into a state variable,
-// hash -p, enable -f|-n|-d, shopt of stateShopts, set -k, a dynamic alias.
+// unset PATH (or local PATH, which leaves it empty), hash -p, enable -f|-n|-d, shopt of stateShopts, set -k, a dynamic alias.
 func (w *walker) noteState(c int) {
 	cm := &w.a.Commands[c]
 	fs := w.info[c].fields
@@ -86,6 +86,18 @@ func (w *walker) noteState(c int) {
 				// judged as an assignment's literal value is
 				hit = hit || f.dyn || stateVar(f.val) || envCommand(f.val)
 			}
+		}
+	case "unset", "local", "declare", "typeset":
+		// unset PATH (or local PATH, which starts empty): bash then looks
+		// a command name up in the working directory, so ls runs ./ls.
+		// A name guard cannot read may be PATH. (unset -f names a function;
+		// declare -p, -f, -F only print.)
+		if cm.Name == "unset" && hasShort(fs, 'f') || cm.Name != "unset" && (hasShort(fs, 'p') || hasShort(fs, 'f') || hasShort(fs, 'F')) {
+			break
+		}
+		for _, f := range fs[1:] {
+			name, _, _ := strings.Cut(f.val, "[")
+			hit = hit || name == "PATH" || cm.Name == "unset" && f.dyn
 		}
 	case "hash":
 		hit = hasShort(fs, 'p')

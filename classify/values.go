@@ -3,9 +3,12 @@ package classify
 // Values bash computes that guard computes too, where the result is
 // certain: pattern replacement (${HOME//[a-z]/}), case changes (${x,,},
 // ${x@U}), lengths, indirection (${!v}), namerefs (declare -n), integer
-// variables (declare -i), element assignments (a[1]=/, a+=(/)), read from
-// a here-string (read d <<< /), and what dirname, basename, realpath and
-// pwd print about literal paths. Anything not certain stays dynamic.
+// and case attributes (declare -i, -l, -u), element assignments (a[1]=/,
+// a+=(/)) and arithmetic subscripts (${a[n]}, ${a[-1]}), read and mapfile
+// from a here-string or a literal heredoc (read d <<< /), defaults and
+// alternatives of set, empty and unset names (${x-/}, ${x+/}), and what
+// dirname, basename, realpath and pwd print about literal paths. Anything
+// not certain stays dynamic.
 
 import (
 	"path"
@@ -231,6 +234,27 @@ func caseChange(v, pat string, upper, all bool) string {
 	return string(rs)
 }
 
+// withCase gives v the case attribute of declare -l or -u (attr 'l' or
+// 'u', or both or'ed together, which guard does not follow): a known value is changed as bash changes it, one outside ASCII
+// (where the locale decides) becomes unknown.
+func withCase(v varState, attr byte) varState {
+	v.caseAttr = attr
+	if attr != 'l' && attr != 'u' {
+		return varState{dyn: true, caseAttr: attr} // both given
+	}
+	if v.dyn || v.isList {
+		if v.isList {
+			v = varState{dyn: true, caseAttr: attr}
+		}
+		return v
+	}
+	if !ascii(v.val) {
+		return varState{dyn: true, caseAttr: attr}
+	}
+	v.val = caseChange(v.val, "", attr == 'u', true)
+	return v
+}
+
 // integerValue is the value an integer variable (declare -i) takes when
 // assigned text: the text evaluated as arithmetic. A value that names
 // another variable or holds code is not constant; code in it is hidden
@@ -350,6 +374,10 @@ func (w *walker) shadowName(name, table, val string) {
 // the names unknown, as the command's own afterCall set them.
 func (w *walker) readInto(c int, text string) {
 	cm := &w.a.Commands[c]
+	if (cm.Name == "mapfile" || cm.Name == "readarray") && cm.Wrap == WrapNone {
+		w.mapInto(c, text)
+		return
+	}
 	if cm.Name != "read" || cm.Wrap != WrapNone {
 		return
 	}
@@ -438,6 +466,44 @@ func (w *walker) readInto(c int, text string) {
 		w.setVar(n, varState{val: line[:k]})
 		line = strings.TrimLeft(line[k:], white)
 	}
+}
+
+// mapInto follows mapfile (readarray) NAME fed a literal text: one
+// element per line, with its newline unless -t. Any option other than -t
+// leaves the array unknown, as the command's own afterCall set it.
+func (w *walker) mapInto(c int, text string) {
+	fs := w.info[c].fields
+	trim, name := false, "MAPFILE"
+	for i := 1; i < len(fs); i++ {
+		switch f := fs[i]; {
+		case f.dyn:
+			return
+		case f.val == "-t":
+			trim = true
+		case f.val == "--":
+		case strings.HasPrefix(f.val, "-"):
+			return
+		case i != len(fs)-1 || !isIdent(f.val):
+			return
+		default:
+			name = f.val
+		}
+	}
+	var list []string
+	for line := range strings.SplitAfterSeq(text, "\n") {
+		if line == "" {
+			continue
+		}
+		if trim {
+			line = strings.TrimSuffix(line, "\n")
+		}
+		list = append(list, line)
+	}
+	first := ""
+	if len(list) > 0 {
+		first = list[0]
+	}
+	w.setVar(name, varState{val: first, list: list, isList: true})
 }
 
 // pathOutput returns what dirname, basename, realpath, readlink -f and pwd
@@ -557,6 +623,21 @@ func (w *walker) unsetCertain(name string) bool {
 		w.written = writers(w.top, w.parser)
 	}
 	return !w.written["*"] && !w.written[name]
+}
+
+// unsetParam reports a parameter (a name or a positional one) that is
+// certainly not set where it is read: unset cleared it, the script was
+// given fewer parameters, or nothing sets it (unsetCertain). ${x-w} gives
+// w then, and ${x+w} nothing; a variable set to "" is not unset.
+func (w *walker) unsetParam(name string) bool {
+	if v, ok := w.lookup(name); ok {
+		return v.unset && !v.dyn
+	}
+	if isDigits(name) && name != "0" {
+		n, err := strconv.Atoi(name)
+		return w.pos != nil && err == nil && n >= len(w.pos)
+	}
+	return w.unsetCertain(name)
 }
 
 // writers returns the names the text may write, by any means, with "*"

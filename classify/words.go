@@ -37,6 +37,12 @@ type varState struct {
 	ref string
 	// integer: declare -i; what is assigned is evaluated as arithmetic
 	integer bool
+	// caseAttr: declare -l ('l') or -u ('u'); what is assigned is lowered
+	// or raised, so declare -l x=/ETC holds /etc
+	caseAttr byte
+	// unset: nothing set the variable, or unset cleared it (val is "");
+	// ${x-/} gives / then, and ${x+/} nothing
+	unset bool
 }
 
 // part is one piece of a word during expansion.
@@ -342,21 +348,26 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 	if v, ok := w.lookup(paramName(pe)); ok && v.isList && pe.Index != nil && !pe.Excl && !pe.Length && pe.Slice == nil && pe.Repl == nil && pe.Exp == nil {
 		// ${x[@]}, ${x[*]}, ${x[N]} of a literal array
 		if wd, ok := pe.Index.(*syntax.Word); ok && len(wd.Parts) == 1 {
-			if l, ok := wd.Parts[0].(*syntax.Lit); ok {
-				switch l.Value {
-				case "@", "*":
-					return strings.Join(v.list, " "), true
-				default:
-					if n, err := strconv.Atoi(l.Value); err == nil && n >= 0 {
-						if n < len(v.list) {
-							return v.list[n], true
-						}
-						return "", true
-					}
-				}
+			if l, ok := wd.Parts[0].(*syntax.Lit); ok && (l.Value == "@" || l.Value == "*") {
+				return strings.Join(v.list, " "), true
 			}
 		}
-		return "", false
+		// an indexed array's subscript is arithmetic: ${a[1-1]}, ${a[n]},
+		// ${a[$n]}, ${a[-1]} (from the end)
+		n, ok := w.subscript(pe.Index)
+		if !ok {
+			return "", false
+		}
+		if n < 0 {
+			n += len(v.list)
+			if n < 0 {
+				return "", false // bash: bad array subscript
+			}
+		}
+		if n < len(v.list) {
+			return v.list[n], true
+		}
+		return "", true
 	}
 	if pe.Exp != nil && pe.Param != nil && !pe.Excl && !pe.Length && pe.Index == nil && pe.Slice == nil && pe.Repl == nil {
 		return w.paramOp(pe)
@@ -439,6 +450,44 @@ func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// subscript evaluates an indexed array's subscript when it is certain: a
+// constant expression, or a lone variable (n, $n, ${n}) whose known value
+// is a number.
+func (w *walker) subscript(x syntax.ArithmExpr) (int, bool) {
+	if n, ok := constArith(x); ok {
+		return n, true
+	}
+	wd, ok := x.(*syntax.Word)
+	if !ok || len(wd.Parts) != 1 {
+		return 0, false
+	}
+	val := ""
+	switch p := wd.Parts[0].(type) {
+	case *syntax.Lit:
+		if !isIdent(p.Value) {
+			return 0, false
+		}
+		v, known := w.lookup(p.Value)
+		switch {
+		case !known && w.unsetCertain(p.Value):
+			return 0, true // a name nothing sets counts as 0
+		case !known || v.dyn || v.isList:
+			return 0, false
+		}
+		val = v.val
+	case *syntax.ParamExp:
+		v, known := w.param(p)
+		if !known {
+			return 0, false
+		}
+		val = v
+	default:
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(val))
+	return n, err == nil
 }
 
 // walkNested finds substitutions hidden in a node guard does not expand
@@ -883,7 +932,20 @@ func (w *walker) paramOp(pe *syntax.ParamExp) (string, bool) {
 		}
 		return v, true
 	case syntax.DefaultUnset:
-		return v, true // a known variable is set
+		if w.unsetParam(pe.Param.Value) {
+			return word, true // ${UNSET-/} is /
+		}
+		return v, true
+	case syntax.AlternateUnset:
+		if w.unsetParam(pe.Param.Value) {
+			return "", true
+		}
+		return word, true // ${x+/} of a set x, empty or not, is /
+	case syntax.AlternateUnsetOrNull:
+		if v == "" {
+			return "", true
+		}
+		return word, true
 	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
 		if !ascii(v) {
 			return "", false // the locale decides outside ASCII

@@ -963,7 +963,7 @@ func envCommand(name string) bool {
 	case "PROMPT_COMMAND", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
 		"PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "FCEDIT", "LESSOPEN", "LESSCLOSE",
 		"GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PROXY_COMMAND", "BROWSER",
-		"RSYNC_RSH", "CVS_RSH", "GIT_CONFIG_PARAMETERS", "PS0", "PS1", "PS4", "TAR_OPTIONS", "LESS":
+		"RSYNC_RSH", "CVS_RSH", "GIT_CONFIG_PARAMETERS", "PS0", "PS1", "PS4", "TAR_OPTIONS", "LESS", "BASH_ENV", "ENV":
 		return true
 	}
 	return strings.HasPrefix(name, "GIT_CONFIG_VALUE_") || strings.HasPrefix(name, "BASH_FUNC_")
@@ -988,6 +988,12 @@ func (w *walker) envAssign(c int, as string) {
 func envCommandLines(name, v string) []string {
 	if name == "LESS" {
 		return lessEnvCommands(v) // LESS='+!CMD': less's options, +CMD among them
+	}
+	if name == "BASH_ENV" || name == "ENV" {
+		// a file name that bash expands before it sources the file:
+		// BASH_ENV='$(rm -rf /)' runs rm when bash starts. Only the
+		// expansions are code (ENV=production names no program).
+		return []string{": " + v}
 	}
 	if name != "GIT_CONFIG_PARAMETERS" {
 		return []string{envPayload(v)}

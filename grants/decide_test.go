@@ -424,6 +424,7 @@ func TestValidatePattern(t *testing.T) {
 		{Allow, "bash -c *"}, {Allow, "node -e *"}, {Allow, "timeout *"}, {Allow, "git  status"}, {Allow, " git"},
 		{Allow, "git\tstatus"}, {"maybe", "git"},
 		{Allow, "guard *"}, {Allow, "guard -c *"}, // guard is a shell too (issue 18)
+		{Allow, "guard-cli *"}, {Allow, "guard-cli -c *"}, {Allow, "/usr/local/bin/guard-cli *"}, // and guard-cli runs -c and exec as guard does
 		// a bare shell or interpreter runs whatever is piped into it (ls | sh)
 		{Allow, "bash"}, {Allow, "sh"}, {Allow, "/bin/sh"}, {Allow, "bash -s"}, {Allow, "python3 -"}, {Allow, "sh /dev/stdin"},
 		// go run MODULE@VERSION runs any code, like node * (issue 8)

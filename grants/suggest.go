@@ -18,7 +18,7 @@ var interpreters = []string{
 	"Rscript", "julia", "osascript", "deno", "bun", "npx", "bunx", "pnpx", "go",
 	"env", "xargs", "parallel", "eval", "exec", "command", "builtin", "source", ".", "nohup", "nice", "timeout", "time", "stdbuf",
 	"ionice", "setsid", "flock", "taskset", "watch", "chroot", "unshare", "nsenter", "sudo", "doas", "su", "pkexec", "run0", "script", "expect",
-	"guard", // guard -c runs any text, guard exec any program
+	"guard", "guard-cli", // guard -c runs any text, guard exec any program (guard-cli too)
 	// interpreters under other names (classify.Interpreter knows them
 	// too, with their versioned spellings: python3.11, node18, perl5.36.0)
 	"R", "ts-node", "tsx", "ipython", "ipython3", "guile", "sbcl", "groovy", "elixir", "iex", "erl", "escript", "octave", "gnuplot", "dc", "bb",

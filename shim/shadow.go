@@ -85,6 +85,11 @@ type pathDirs struct {
 
 func readPath(list, cwd string) pathDirs {
 	var pd pathDirs
+	if list == "" {
+		// PATH unset or empty: bash looks a name up in the shell's
+		// directory (unset PATH; ls runs ./ls)
+		list = "."
+	}
 	for _, d := range filepath.SplitList(list) {
 		if d == "" {
 			d = "."

@@ -46,6 +46,7 @@ func TestShadowed(t *testing.T) {
 		{"planted first in PATH", sys, evil + ":" + sys, nil, map[string]string{"ls": evilLs}, "ls now runs evil/ls; echo is a builtin; evil/git is not executable"},
 		{"new tools are not shadows", sys, sys + ":" + tools, nil, nil, "mytool was not found before: judged by its name"},
 		{"relative entry", sys, ".:" + sys, nil, map[string]string{"ls": evilLs}, "the shell's directory holds an ls"},
+		{"PATH unset", sys, "", nil, map[string]string{"ls": evilLs}, "unset PATH: bash looks names up in the shell's directory"},
 		{"hash -p to another program", sys, sys, map[string]string{"ls": "/bin/sh"}, map[string]string{"ls": "/bin/sh"}, "BASH_CMDS[ls]=/bin/sh"},
 		{"hash of what PATH finds", sys, sys, map[string]string{"ls": sysLs}, nil, "the table after ls ran"},
 		{"hash of a new name to a shell", sys, sys, map[string]string{"lister": "/bin/sh"}, map[string]string{"lister": "/bin/sh"}, "hash -p /bin/sh lister"},

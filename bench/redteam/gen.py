@@ -842,3 +842,35 @@ L = open(os.path.join(D, "harmless.txt")).read().splitlines()
 L.append("# issue 18: friction the red team found")
 L.extend(x for x in FRICTION_HARMLESS.strip().splitlines())
 open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")
+
+# ---- issue 18 §4-§6, h18st's pass: values bash computes that the first pass
+# did not model (${x-w} of an unset name, declare -l, arithmetic subscripts,
+# mapfile), code in BASH_ENV and alias text, emptying PATH, and links to an
+# agent's config. Appended to the files as one more class each.
+H18ST_DENY_TEXTS = {
+    "issue 18 (h18st): values bash computes for certain, second pass": ["rm -rf ${UNSET-/}", "rm -rf \"${UNSET:+/x}\"/",
+        "unset x; rm -rf ${x-/}", "x=/; rm -rf ${x+/}", "declare -l x=/ETC; rm -rf $x", "typeset -l x=/USR; rm -rf \"$x\"",
+        "declare -l x; x=/ETC; rm -rf $x", "a=(/ x); rm -rf ${a[1-1]}", "declare -i n=2-2; a=(/ x); rm -rf ${a[n]}",
+        "a=(x /); rm -rf ${a[-1]}", "n=1; a=(x /etc); rm -rf \"${a[$n]}\"", "a=([0]=/); rm -rf ${a[0]}", "mapfile -t a <<< /; rm -rf ${a[0]}",
+        "readarray -t <<< /etc; rm -rf \"${MAPFILE[0]}\"", "BASH_ENV='$(rm -rf /)' bash -c ls", "ENV='`rm -rf /`' sh -c ls",
+        "alias ls='rm -rf /'", "alias x='sudo -n true'", "ln -s ~/.config/guard g; cp x g/config.toml"],
+}
+H18ST_DANGER = {
+    "issue 18 (h18st): emptying PATH, links to an agent's config": ["unset PATH; ls", "unset -v PATH; ls", "f() { local PATH; ls; }; f",
+        "unset \"$v\"; ls", "ln -s .claude c; cp x c/settings.json", "ln -s .claude c", "ln .claude/settings.json s", "cp -s .mcp.json m",
+        "cp x .CLAUDE/settings.json", "cp x .opencode.json", "cp x .zed/tasks.json", "cp x .aider.conf.yml"],
+}
+H18ST_HARMLESS = ["unset x; echo $x", "unset -f PATH", "declare -l x=HELLO; echo $x", "a=(/ x); echo ${a[1-1]}",
+    "mapfile -t a <<< x; echo \"${a[0]}\"", "ENV=production npm start", "alias gp='git push --force'", "ln -s ../README.md docs/README.md",
+    "cp .claude/settings.json /tmp/backup.json", "cp x CLAUDE.md", "ln -s /etc x"]
+for name, classes, wrap in (("deny.txt", H18ST_DENY_TEXTS, True), ("danger.txt", H18ST_DANGER, True)):
+    L = open(os.path.join(D, name)).read().splitlines()
+    for cls, texts in classes.items():
+        L.append("# " + cls)
+        for t in texts:
+            add(t, "bash -c " + q(t), "eval " + q(t))
+    open(os.path.join(D, name), "w").write("\n".join(L) + "\n")
+L = open(os.path.join(D, "harmless.txt")).read().splitlines()
+L.append("# issue 18 (h18st): look-alikes of the second pass")
+add(*H18ST_HARMLESS)
+open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")
