@@ -232,20 +232,21 @@ var sshpassSpec = Spec{Network: true, InOrder: true, Operands: RoleProgram, Opts
 
 // mysqlSpec: -pSECRET only attached (-p alone prompts); my_getopt takes
 // unique prefixes of long options.
-var mysqlSpec = Spec{Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: []Opt{
+var mysqlSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: []Opt{
 	{Short: "p", Long: []string{"password"}, Val: RoleSecret, Optional: true},
 	{Short: "e", Long: []string{"execute"}, Val: RoleScript},
 	{Short: "uhPDSr", Long: []string{"user", "host", "port", "database", "socket", "result-file", "defaults-file", "defaults-extra-file", "login-path", "default-character-set", "init-command", "ssl-key", "ssl-cert", "ssl-ca", "tables", "where"}, Val: RoleText},
 	{Short: "BNsrtvVXHEnfCqAcyw", Long: []string{"batch", "skip-column-names", "silent", "raw", "table", "verbose", "xml", "html", "vertical", "unbuffered", "force", "compress", "quick", "no-auto-rehash", "all-databases", "single-transaction", "no-data", "routines"}},
 }}
 
-var psqlSpec = Spec{Abbrev: true, Operands: RoleText, Exec: psqlExec, Opts: []Opt{
+var psqlSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: psqlExec, Opts: []Opt{
 	{Short: "c", Long: []string{"command"}, Val: RoleScript},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "o", Long: []string{"output", "log-file"}, Val: RoleWrite},
 	{Short: "L", Val: RoleWrite},
 	{Short: "hpUdvPTFR", Long: []string{"host", "port", "username", "dbname", "set", "variable", "pset", "table-attr", "field-separator", "record-separator"}, Val: RoleText},
-	{Short: "AaeEHlnqsStWwXx01", Long: []string{"no-align", "echo-all", "echo-errors", "echo-queries", "echo-hidden", "html", "list", "no-readline", "quiet", "single-step", "single-line", "tuples-only", "password", "no-password", "no-psqlrc", "expanded", "single-transaction", "csv"}},
+	{Short: "AabeEHlnqsStWwXxz01V", Long: []string{"no-align", "echo-all", "echo-errors", "echo-queries", "echo-hidden", "html", "list", "no-readline", "quiet", "single-step", "single-line", "tuples-only", "password", "no-password", "no-psqlrc", "expanded", "single-transaction", "csv",
+		"field-separator-zero", "record-separator-zero", "help", "version"}},
 }}
 
 var redisSpec = Spec{Network: true, Operands: RoleText, Opts: []Opt{
@@ -569,10 +570,9 @@ var psqlExec = []ExecRule{
 // covers: they describe, format or echo. Any other (\! runs a shell, \o,
 // \g and \w write or pipe, \i and \ir run a file, \e edits, \copy
 // reaches files and programs, \setenv, \lo_export) asks.
-var psqlMeta = []string{"d", "l", "list", "x", "a", "t", "timing", "conninfo", "echo", "qecho", "q", "quit", "pset", "dt", "dn", "df", "di", "dv",
-	"ds", "du", "dg", "dp", "dx", "dT", "dD", "dE", "dm", "db", "dc", "dC", "dd", "des", "det", "deu", "dew", "dF", "dFd", "dFp", "dFt", "dl", "dL", "dO",
-	"dRp", "dRs", "dy", "drds", "dconfig", "sf", "sv", "encoding", "errverbose", "p", "print", "r", "reset", "H", "C", "f", "z", "set", "unset",
-	"if", "elif", "else", "endif", "prompt", "gdesc", "crosstabview", "gset", "bind", "parse", "bind_named", "close", "getenv", "warn", "watch"}
+var psqlMeta = strings.Fields(`d l list x a t timing conninfo echo qecho q quit pset dt dn df di dv ds du
+	dg dp dx dT dD dE dm db dc dC dd des det deu dew dF dFd dFp dFt dl dL dO dRp dRs dy drds dconfig sf sv encoding
+	errverbose p print r reset H C f z set unset if elif else endif prompt gdesc crosstabview gset bind parse bind_named close warn watch`)
 
 // sqlRuns are the SQL words that reach past the database: COPY … TO/FROM
 // PROGRAM runs a command as the server, the server's file functions read
