@@ -544,13 +544,15 @@ func checkKube(c *Command, p Parsed, m Marker) {
 		m.MarkWord(c, ops[0], "kubectl "+sub+": a plugin or a subcommand that runs a program or opens a way in; "+why)
 	case sub == "config" && len(ops) > 1 && !slices.Contains(kubeConfigSubs, ops[1].Val):
 		m.MarkWord(c, ops[1], "kubectl config "+ops[1].Val+" changes the kubeconfig, which can hold an exec auth plugin")
-	case sub == "get" || sub == "create" || sub == "whoami":
-		// get --raw reaches any API path (a secret's too); whoami -t
-		// prints the session token
-		for _, wd := range p.Words {
-			if wd.Name == "raw" || sub == "whoami" && (wd.Name == "t" || wd.Name == "show-token") {
-				m.MarkWord(c, wd, "kubectl get --raw reads any API path; oc whoami -t prints the token")
-			}
+	}
+	// get --raw reaches any API path (a secret's too); -o
+	// go-template-file=F and --template F print the file F (a template's
+	// text outside its actions is output as it is); whoami -t prints the
+	// session token
+	for _, wd := range p.Words {
+		if wd.Name == "raw" && sub == "get" || (wd.Name == "output" || wd.Name == "o") && strings.Contains(wd.Val, "-file") ||
+			wd.Name == "template" || sub == "whoami" && (wd.Name == "t" || wd.Name == "show-token") {
+			m.MarkWord(c, wd, "kubectl get --raw reads any API path, -o go-template-file prints a file, oc whoami -t prints the token")
 		}
 	}
 }
@@ -667,9 +669,11 @@ func checkMysql(c *Command, p Parsed, m Marker) {
 		for _, cmd := range mysqlBackslash {
 			hit = hit || strings.Contains(wd.Val, cmd)
 		}
-		// a named client command counts at the start of a statement
-		for _, st := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '\n' }) {
-			f := strings.Fields(st)
+		// a named client command counts at the start of a statement (after
+		// ;, a newline, or \g and \G, which end one too)
+		ends := strings.NewReplacer(`\g`, ";", `\G`, ";", "\n", ";")
+		for _, st := range strings.Split(ends.Replace(wd.Val), ";") {
+			f := strings.Fields(strings.ToLower(st))
 			hit = hit || len(f) > 0 && slices.Contains(mysqlClientCmds, f[0])
 		}
 		if hit {
