@@ -470,6 +470,11 @@ var kubeSubs = []string{"get", "describe", "logs", "explain", "api-resources", "
 	"config", "kustomize", "completion", "certificate", "cordon", "uncordon", "drain", "taint", "replace", "options", "help",
 	"status", "project", "projects", "new-app", "new-project", "start-build", "whoami"}
 
+// kubeRuns are the subcommands kubeSubs leaves out because they run a
+// program or open a way in (named in the reason; any other word is a
+// plugin).
+var kubeRuns = []string{"exec", "run", "debug", "attach", "cp", "port-forward", "proxy", "edit", "rsh", "rsync", "plugin"}
+
 // kubeConfigSubs are the kubectl config actions that only read or switch
 // among the contexts the kubeconfig holds; set-credentials (an exec auth
 // plugin runs on every later call), set, unset and the deletes change it.
@@ -491,6 +496,13 @@ var helmActions = map[string][]string{
 	"plugin": {"list", "ls"},
 }
 
+// helmWhy says why a grouping subcommand's other actions ask.
+var helmWhy = map[string]string{
+	"repo":   "helm repo add stores a chart source a later install trusts",
+	"get":    "helm get values|all|manifest prints a release's values and secrets",
+	"plugin": "helm plugin install|update runs a plugin's code",
+}
+
 // k8sDistros are the distributions that carry kubectl as a subcommand
 // (k3s kubectl …), with their own subcommands that only report.
 var k8sDistros = map[string][]string{
@@ -502,7 +514,6 @@ var k8sDistros = map[string][]string{
 // checkKube marks a kubectl, oc, helm or distribution subcommand that the
 // tables above do not cover, so that a '*' grant asks for it by name.
 func checkKube(c *Command, p Parsed, m Marker) {
-	const why = "kubectl exec/run/debug/attach/cp/port-forward/proxy, a plugin, helm plugin/repo add/uninstall: runs a program, opens a way in or destroys"
 	var ops []Word
 	for _, wd := range p.Words {
 		if wd.Name == "" && !wd.Rest {
@@ -530,18 +541,27 @@ func checkKube(c *Command, p Parsed, m Marker) {
 		acts, grouped := helmActions[sub]
 		switch {
 		case grouped && (len(ops) < 2 || !slices.Contains(acts, ops[1].Val)):
+			why := helmWhy[sub]
 			m.MarkWord(c, ops[0], why)
 			if len(ops) > 1 {
 				m.MarkWord(c, ops[1], why)
 			}
 		case !grouped && !slices.Contains(helmSubs, sub):
-			m.MarkWord(c, ops[0], "helm "+sub+": a plugin or a subcommand that runs, stores or destroys; "+why)
+			why := "helm " + sub + " is not a subcommand guard knows (a plugin is a program)"
+			if slices.Contains([]string{"uninstall", "delete", "del", "un"}, sub) {
+				why = "helm " + sub + " destroys a release"
+			}
+			m.MarkWord(c, ops[0], why)
 		}
 		return
 	}
 	switch {
 	case !slices.Contains(kubeSubs, sub):
-		m.MarkWord(c, ops[0], "kubectl "+sub+": a plugin or a subcommand that runs a program or opens a way in; "+why)
+		why := "kubectl " + sub + " is not a subcommand guard knows (a plugin is a program)"
+		if slices.Contains(kubeRuns, sub) {
+			why = "kubectl " + sub + " runs a program in the cluster or opens a way into it"
+		}
+		m.MarkWord(c, ops[0], why)
 	case sub == "config" && len(ops) > 1 && !slices.Contains(kubeConfigSubs, ops[1].Val):
 		m.MarkWord(c, ops[1], "kubectl config "+ops[1].Val+" changes the kubeconfig, which can hold an exec auth plugin")
 	}
