@@ -667,6 +667,8 @@ var dockerExec = []ExecRule{
 	{ID: "docker-host", Only: dockerNames, Sub: []string{"run", "exec", "create"},
 		Opts:   []string{"volume", "mount", "device", "volumes-from", "privileged", "cap-add", "pid", "userns", "security-opt", "v"},
 		Reason: "docker run|exec with host mounts or --privileged reaches the host"},
+	{ID: "docker-plugin", Only: dockerNames, Sub: []string{"plugin"}, Words: []string{"install", "create", "enable", "upgrade", "set"},
+		Reason: "docker plugin install|enable runs a plugin as root on the host"},
 	{ID: "compose-host", Check: checkComposeHost,
 		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
 }
@@ -711,6 +713,46 @@ func checkCCPlugin(c *Command, p Parsed, m Marker) {
 var ghExec = []ExecRule{
 	{ID: "gh-config", Check: checkGh,
 		Reason: "gh config set of a program or socket, gh alias set and gh extension install run programs"},
+	{ID: "gh-send", Check: checkGhSend,
+		Reason: "gh api -X PUT|PATCH|DELETE changes a repository's settings or access; gh gist create and release upload send files from outside the project"},
+}
+
+// ghUploads are the gh actions whose operands (after the ones named in
+// skip) are local files they upload: a gist's files, a release's assets.
+var ghUploads = []struct {
+	sub, act string
+	skip     int
+}{{"gist", "create", 0}, {"gist", "new", 0}, {"gist", "edit", 1}, {"release", "create", 1}, {"release", "new", 1}, {"release", "upload", 1}}
+
+// checkGhSend marks gh api with a method that changes or deletes (PUT,
+// PATCH, DELETE: a visibility change, a collaborator added, a repository
+// deleted) and a file from outside the project that gh gist create or gh
+// release create|upload would publish.
+func checkGhSend(c *Command, p Parsed, m Marker) {
+	const why = "gh api -X PUT|PATCH|DELETE changes a repository's settings or access; gh gist create and release upload send files from outside the project"
+	sub := p.SubName(c.Args)
+	var ops []Word
+	for _, wd := range p.Words {
+		switch {
+		case sub == "api" && (wd.Name == "X" || wd.Name == "method"):
+			if v := strings.ToUpper(strings.TrimSpace(wd.Val)); v != "GET" && v != "POST" && v != "HEAD" {
+				m.MarkWord(c, wd, why)
+			}
+		case wd.Name == "" && wd.Arg > p.Sub:
+			ops = append(ops, wd)
+		}
+	}
+	for _, u := range ghUploads {
+		if sub != u.sub || len(ops) == 0 || ops[0].Val != u.act {
+			continue
+		}
+		for k, wd := range ops[1:] {
+			file, _, _ := strings.Cut(wd.Val, "#") // release assets take FILE#LABEL
+			if k >= u.skip && m.OutsideProject(c, file) {
+				m.MarkWord(c, wd, why)
+			}
+		}
+	}
 }
 
 // ghConfigKeys are the gh settings gh config set may set under a '*'

@@ -232,20 +232,21 @@ var sshpassSpec = Spec{Network: true, InOrder: true, Operands: RoleProgram, Opts
 
 // mysqlSpec: -pSECRET only attached (-p alone prompts); my_getopt takes
 // unique prefixes of long options.
-var mysqlSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var mysqlSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: []Opt{
 	{Short: "p", Long: []string{"password"}, Val: RoleSecret, Optional: true},
 	{Short: "e", Long: []string{"execute"}, Val: RoleScript},
 	{Short: "uhPDSr", Long: []string{"user", "host", "port", "database", "socket", "result-file", "defaults-file", "defaults-extra-file", "login-path", "default-character-set", "init-command", "ssl-key", "ssl-cert", "ssl-ca", "tables", "where"}, Val: RoleText},
 	{Short: "BNsrtvVXHEnfCqAcyw", Long: []string{"batch", "skip-column-names", "silent", "raw", "table", "verbose", "xml", "html", "vertical", "unbuffered", "force", "compress", "quick", "no-auto-rehash", "all-databases", "single-transaction", "no-data", "routines"}},
 }}
 
-var psqlSpec = Spec{Abbrev: true, Operands: RoleText, Opts: []Opt{
+var psqlSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: psqlExec, Opts: []Opt{
 	{Short: "c", Long: []string{"command"}, Val: RoleScript},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "o", Long: []string{"output", "log-file"}, Val: RoleWrite},
 	{Short: "L", Val: RoleWrite},
 	{Short: "hpUdvPTFR", Long: []string{"host", "port", "username", "dbname", "set", "variable", "pset", "table-attr", "field-separator", "record-separator"}, Val: RoleText},
-	{Short: "AaeEHlnqsStWwXx01", Long: []string{"no-align", "echo-all", "echo-errors", "echo-queries", "echo-hidden", "html", "list", "no-readline", "quiet", "single-step", "single-line", "tuples-only", "password", "no-password", "no-psqlrc", "expanded", "single-transaction", "csv"}},
+	{Short: "AabeEHlnqsStWwXxz01V", Long: []string{"no-align", "echo-all", "echo-errors", "echo-queries", "echo-hidden", "html", "list", "no-readline", "quiet", "single-step", "single-line", "tuples-only", "password", "no-password", "no-psqlrc", "expanded", "single-transaction", "csv",
+		"field-separator-zero", "record-separator-zero", "help", "version"}},
 }}
 
 var redisSpec = Spec{Network: true, Operands: RoleText, Opts: []Opt{
@@ -301,12 +302,44 @@ var opsSpec = Spec{Operands: RoleUnknown, EffectIf: opsEffect, Opts: []Opt{
 // dash; testdata/options/terraform.txt). -plugin-dir loads provider
 // binaries from a directory, -from-module fetches a module (untyped);
 // -out, -state-out, -backup and -generate-config-out write.
-var terraformSpec = Spec{Network: true, Grant: GrantSub, OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Opts: []Opt{
+var terraformSpec = Spec{Network: true, Grant: GrantSub, OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Exec: terraformExec, Opts: []Opt{
 	{Long: []string{"chdir"}, Val: RoleDir},
 	{Long: []string{"help", "version", "h", "v"}},
 }}
 
 func terraformSub(string) *Spec { return &terraformSubSpec }
+
+// terraformExec: what a '*' grant of terraform does not cover. An apply
+// that skips its own confirmation (-auto-approve) or destroys (-destroy)
+// changes real infrastructure with no one looking at the plan; console
+// evaluates expressions that read any file (file("~/.ssh/id_rsa")) and
+// print it; the state subcommands that drop or overwrite state, a
+// workspace delete and force-unlock lose track of what exists.
+var terraformExec = []ExecRule{
+	{ID: "terraform-unattended", Sub: []string{"apply"}, Opts: []string{"auto-approve", "destroy"},
+		Reason: "terraform apply -auto-approve/-destroy changes infrastructure without showing the plan"},
+	{ID: "terraform-console", Sub: []string{"console"}, Rest: true,
+		Reason: "terraform console evaluates expressions that read any file"},
+	{ID: "terraform-state-loss", Sub: []string{"state", "workspace", "force-unlock"}, Check: checkTerraformState,
+		Reason: "terraform state rm/push/mv, workspace delete or force-unlock loses track of real infrastructure"},
+}
+
+// checkTerraformState marks the actions of terraform state and workspace
+// that drop or overwrite state, and force-unlock.
+func checkTerraformState(c *Command, p Parsed, m Marker) {
+	const why = "terraform state rm/push/mv, workspace delete or force-unlock loses track of real infrastructure"
+	sub := p.SubName(c.Args)
+	for _, wd := range p.Words {
+		if wd.Name != "" || wd.Arg <= p.Sub {
+			continue
+		}
+		if sub == "force-unlock" || sub == "state" && slices.Contains([]string{"rm", "push", "mv", "replace-provider"}, wd.Val) ||
+			sub == "workspace" && wd.Val == "delete" {
+			m.MarkWord(c, wd, why)
+		}
+		return
+	}
+}
 
 var terraformSubSpec = Spec{OneDash: true, Operands: RoleText, Untyped: []string{"plugin-dir", "from-module"}, Opts: []Opt{
 	{Long: []string{"var-file", "plan", "backend-config"}, Val: RoleRead},
@@ -422,6 +455,251 @@ func checkSSH(c *Command, p Parsed, m Marker) {
 var kubeExec = []ExecRule{
 	{ID: "kubectl-elsewhere", Only: []string{"kubectl", "oc", "helm", "k3s", "k0s", "microk8s", "microk8s.kubectl"}, Opts: []string{"s", "server", "kubeconfig", "token", "as", "as-group", "as-uid", "certificate-authority", "client-key", "client-certificate"},
 		Reason: "kubectl --server/--kubeconfig/--token/--as sends credentials elsewhere or runs an exec auth plugin"},
+	{ID: "kubectl-runs", Check: checkKube,
+		Reason: "kubectl exec/run/debug/attach/cp/port-forward/proxy, a plugin, helm plugin/repo add/uninstall: runs a program, opens a way in or destroys"},
+}
+
+// kubeSubs are the kubectl (and oc) subcommands a '*' grant covers: they
+// read, or change the cluster's objects through the API as the grant
+// means. Everything else asks, by the closed-world rule: exec, run,
+// debug, attach, cp, port-forward, proxy and rsh run a program in the
+// cluster or open a way into it; edit runs an editor; any other word is
+// a plugin (kubectl-NAME on PATH), which is a program guard cannot read.
+var kubeSubs = []string{"get", "describe", "logs", "explain", "api-resources", "api-versions", "version", "cluster-info", "top", "diff",
+	"apply", "create", "delete", "patch", "label", "annotate", "scale", "rollout", "expose", "set", "autoscale", "wait", "events", "auth",
+	"config", "kustomize", "completion", "certificate", "cordon", "uncordon", "drain", "taint", "replace", "options", "help",
+	"status", "project", "projects", "new-app", "new-project", "start-build", "whoami"}
+
+// kubeRuns are the subcommands kubeSubs leaves out because they run a
+// program or open a way in (named in the reason; any other word is a
+// plugin).
+var kubeRuns = []string{"exec", "run", "debug", "attach", "cp", "port-forward", "proxy", "edit", "rsh", "rsync", "plugin"}
+
+// kubeConfigSubs are the kubectl config actions that only read or switch
+// among the contexts the kubeconfig holds; set-credentials (an exec auth
+// plugin runs on every later call), set, unset and the deletes change it.
+var kubeConfigSubs = []string{"view", "get-contexts", "get-clusters", "get-users", "current-context", "use-context", "use"}
+
+// helmSubs: helm's subcommands a '*' grant covers; get prints a
+// release's values (its passwords among them), plugin installs and runs
+// code, repo add and registry login store a source or a credential, and
+// uninstall destroys a release: those, and any other word (a helm
+// plugin), ask.
+var helmSubs = []string{"list", "ls", "status", "history", "hist", "search", "show", "inspect", "template", "lint", "version", "env", "install",
+	"upgrade", "rollback", "dependency", "dep", "dependencies", "pull", "fetch", "package", "verify", "create", "test", "completion", "help"}
+
+// helmActions: the actions of helm's grouping subcommands that only read
+// or refresh (helm repo list/update, helm get notes, helm plugin list).
+var helmActions = map[string][]string{
+	"repo":   {"list", "ls", "update", "up", "index", "remove", "rm"},
+	"get":    {"notes", "metadata", "hooks"},
+	"plugin": {"list", "ls"},
+}
+
+// helmWhy says why a grouping subcommand's other actions ask.
+var helmWhy = map[string]string{
+	"repo":   "helm repo add stores a chart source a later install trusts",
+	"get":    "helm get values|all|manifest prints a release's values and secrets",
+	"plugin": "helm plugin install|update runs a plugin's code",
+}
+
+// k8sDistros are the distributions that carry kubectl as a subcommand
+// (k3s kubectl …), with their own subcommands that only report.
+var k8sDistros = map[string][]string{
+	"k3s":      {"check-config", "--version", "-v"},
+	"k0s":      {"status", "version"},
+	"microk8s": {"status", "version", "inspect"},
+}
+
+// checkKube marks a kubectl, oc, helm or distribution subcommand that the
+// tables above do not cover, so that a '*' grant asks for it by name.
+func checkKube(c *Command, p Parsed, m Marker) {
+	var ops []Word
+	for _, wd := range p.Words {
+		if wd.Name == "" && !wd.Rest {
+			ops = append(ops, wd)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	prog := c.Name
+	if own, ok := k8sDistros[prog]; ok {
+		if ops[0].Val != "kubectl" {
+			if !slices.Contains(own, ops[0].Val) {
+				m.MarkWord(c, ops[0], prog+" "+ops[0].Val+" is not a subcommand guard knows to only report")
+			}
+			return
+		}
+		ops, prog = ops[1:], "kubectl"
+		if len(ops) == 0 {
+			return
+		}
+	}
+	sub := ops[0].Val
+	if prog == "helm" {
+		acts, grouped := helmActions[sub]
+		switch {
+		case grouped && (len(ops) < 2 || !slices.Contains(acts, ops[1].Val)):
+			why := helmWhy[sub]
+			m.MarkWord(c, ops[0], why)
+			if len(ops) > 1 {
+				m.MarkWord(c, ops[1], why)
+			}
+		case !grouped && !slices.Contains(helmSubs, sub):
+			why := "helm " + sub + " is not a subcommand guard knows (a plugin is a program)"
+			if slices.Contains([]string{"uninstall", "delete", "del", "un"}, sub) {
+				why = "helm " + sub + " destroys a release"
+			}
+			m.MarkWord(c, ops[0], why)
+		}
+		return
+	}
+	switch {
+	case !slices.Contains(kubeSubs, sub):
+		why := "kubectl " + sub + " is not a subcommand guard knows (a plugin is a program)"
+		if slices.Contains(kubeRuns, sub) {
+			why = "kubectl " + sub + " runs a program in the cluster or opens a way into it"
+		}
+		m.MarkWord(c, ops[0], why)
+	case sub == "config" && len(ops) > 1 && !slices.Contains(kubeConfigSubs, ops[1].Val):
+		m.MarkWord(c, ops[1], "kubectl config "+ops[1].Val+" changes the kubeconfig, which can hold an exec auth plugin")
+	}
+	// get --raw reaches any API path (a secret's too); -o
+	// go-template-file=F and --template F print the file F (a template's
+	// text outside its actions is output as it is); whoami -t prints the
+	// session token
+	for _, wd := range p.Words {
+		if wd.Name == "raw" && sub == "get" || (wd.Name == "output" || wd.Name == "o") && strings.Contains(wd.Val, "-file") ||
+			wd.Name == "template" || sub == "whoami" && (wd.Name == "t" || wd.Name == "show-token") {
+			m.MarkWord(c, wd, "kubectl get --raw reads any API path, -o go-template-file prints a file, oc whoami -t prints the token")
+		}
+	}
+}
+
+// psqlExec: what a psql command line runs besides SQL. -f reads a script
+// guard cannot see (its \! runs a shell); -o/-L '|CMD' pipe into a
+// command; a -c script or a -v value is checked for the meta-commands
+// and the SQL that run a program or touch files (see psqlRuns).
+var psqlExec = []ExecRule{
+	{ID: "psql-script-file", Opts: []string{"file", "f"},
+		Reason: "psql -f runs a script guard cannot read (\\! in it runs a shell command)"},
+	{ID: "psql-runs", Check: checkPsql,
+		Reason: "psql \\!, \\o |CMD, COPY … PROGRAM or a backquoted value runs a command"},
+}
+
+// psqlMeta are the psql meta-commands (after the backslash) a '*' grant
+// covers: they describe, format or echo. Any other (\! runs a shell, \o,
+// \g and \w write or pipe, \i and \ir run a file, \e edits, \copy
+// reaches files and programs, \setenv, \lo_export) asks.
+var psqlMeta = strings.Fields(`d l list x a t timing conninfo echo qecho q quit pset dt dn df di dv ds du
+	dg dp dx dT dD dE dm db dc dC dd des det deu dew dF dFd dFp dFt dl dL dO dRp dRs dy drds dconfig sf sv encoding
+	errverbose p print r reset H C f z set unset if elif else endif prompt gdesc crosstabview gset bind parse bind_named close warn watch`)
+
+// sqlRuns are the SQL words that reach past the database: COPY … TO/FROM
+// PROGRAM runs a command as the server, the server's file functions read
+// and write its files, and a client LOCAL INFILE sends a file of this
+// machine.
+var sqlRuns = []string{"program", "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "lo_import", "lo_export", "pg_execute_server_program",
+	"local infile", "load_file", "into outfile", "into dumpfile"}
+
+// checkPsql marks a -c script or -v/--set value that runs a command
+// (a meta-command outside psqlMeta, a backquote, COPY … PROGRAM) and an
+// output that pipes into one.
+func checkPsql(c *Command, p Parsed, m Marker) {
+	const why = "psql \\!, \\o |CMD, COPY … PROGRAM or a backquoted value runs a command"
+	for _, wd := range p.Words {
+		switch wd.Name {
+		case "command", "v", "set", "variable", "pset":
+			if psqlRunsText(wd.Val) {
+				m.MarkWord(c, wd, why)
+			}
+		case "output", "log-file", "L":
+			if strings.HasPrefix(strings.TrimSpace(wd.Val), "|") {
+				m.MarkWord(c, wd, why)
+			}
+		}
+	}
+}
+
+func psqlRunsText(s string) bool {
+	if strings.Contains(s, "`") || sqlReaches(s) {
+		return true
+	}
+	for rest := s; ; {
+		i := strings.IndexByte(rest, '\\')
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+1:]
+		n := 0
+		for n < len(rest) && (rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= 'A' && rest[n] <= 'Z' || rest[n] == '_' || rest[n] == '+') {
+			n++
+		}
+		cmd := strings.TrimRight(rest[:n], "+")
+		if cmd == "" && strings.HasPrefix(rest, "\\") {
+			rest = rest[1:] // \\ separates a meta-command from SQL
+			continue
+		}
+		if !slices.Contains(psqlMeta, cmd) {
+			return true
+		}
+	}
+}
+
+// sqlReaches reports SQL text with one of sqlRuns's words.
+func sqlReaches(s string) bool {
+	l := strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	for _, w := range sqlRuns {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// mysqlExec: what a mysql command line runs besides SQL: --defaults-file
+// and --defaults-extra-file read options guard cannot see (pager=,
+// init-command=), and an -e or --init-command text with a client command
+// that runs or pipes (system, \!, pager, \P, tee, source, edit) or SQL
+// that reaches files (LOCAL INFILE, LOAD_FILE, INTO OUTFILE).
+var mysqlExec = []ExecRule{
+	{ID: "mysql-options-file", Opts: []string{"defaults-file", "defaults-extra-file"},
+		Reason: "mysql --defaults-file reads options guard cannot see (a pager, an init command)"},
+	{ID: "mysql-runs", Check: checkMysql,
+		Reason: "mysql system/\\!/pager/tee/source or LOCAL INFILE runs a command or reaches a file"},
+}
+
+// mysqlClientCmds are the mysql client's commands that run a program,
+// pipe, write or read a file, by name and by their backslash letter.
+var mysqlClientCmds = []string{"system", "pager", "tee", "source", "edit", "connect"}
+
+// mysqlBackslash are the same commands by their backslash spelling, which
+// is case-sensitive (\P is pager, \p prints the statement).
+var mysqlBackslash = []string{`\!`, `\P`, `\T`, `\.`, `\e`, `\r`}
+
+func checkMysql(c *Command, p Parsed, m Marker) {
+	const why = "mysql system/\\!/pager/tee/source or LOCAL INFILE runs a command or reaches a file"
+	for _, wd := range p.Words {
+		if wd.Name != "execute" && wd.Name != "init-command" {
+			continue
+		}
+		l := strings.ToLower(wd.Val)
+		hit := sqlReaches(l)
+		for _, cmd := range mysqlBackslash {
+			hit = hit || strings.Contains(wd.Val, cmd)
+		}
+		// a named client command counts at the start of a statement (after
+		// ;, a newline, or \g and \G, which end one too)
+		ends := strings.NewReplacer(`\g`, ";", `\G`, ";", "\n", ";")
+		for _, st := range strings.Split(ends.Replace(wd.Val), ";") {
+			f := strings.Fields(strings.ToLower(st))
+			hit = hit || len(f) > 0 && slices.Contains(mysqlClientCmds, f[0])
+		}
+		if hit {
+			m.MarkWord(c, wd, why)
+		}
+	}
 }
 
 // sshConfigCommands returns the command lines ssh -o KEY=VALUE options

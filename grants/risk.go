@@ -249,7 +249,7 @@ func networkCommand(name string) bool {
 	}
 	switch name {
 	case "http", "https", "xh", "httpie", "telnet", "ftp", "rclone", "ssh-copy-id", "mosh",
-		"mysql", "mariadb", "psql", "mongo", "mongosh",
+		"mongo", "mongosh",
 		"kubectl", "oc", "helm", "aws", "gcloud", "az", "ansible", "ansible-playbook", "glab":
 		return true
 	}

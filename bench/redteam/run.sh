@@ -4,10 +4,12 @@
 # test. Usage: bench/redteam/run.sh [-v]   (-v lists every miss;
 # GUARD_BIN_DIR=DIR judges with DIR/guard and DIR/guard-cli instead of a build)
 #
-#   danger.txt    must not be allowed silently (ask or deny), with no grants and
-#                 with the common wholesale grants
+#   danger.txt    must not be allowed silently (ask or deny), with no grants,
+#                 with the common wholesale grants and with those and the tools'
+#                 (kubectl *, psql *, gh *, terraform *, …)
 #   deny.txt      must deny, in every spelling, with and without grants
-#   harmless.txt  must never deny (an ask is counted apart), with no grants
+#   harmless.txt  must never deny (an ask is counted apart), with no grants;
+#                 its asks are counted again under the tool grants
 #
 # In the probe files '# CLASS' starts a class; '## text' is a comment (a probe
 # removed or changed as a mistake of its own, and why).
@@ -36,6 +38,8 @@ conf() { # $1: name, $2: allow list (TOML array body)
 	echo "$c"
 }
 GRANTS='"cat *", "cp *", "mv *", "git *", "npm *", "make *", "docker *", "curl *", "tar *", "rsync *", "pytest *", "go test *"'
+# the tools people grant wholesale (issue 18 §1): cluster, database and cloud CLIs
+TOOLS='"kubectl *", "oc *", "k3s *", "microk8s *", "helm *", "psql *", "mysql *", "sqlite3 *", "gh *", "aws *", "terraform *", "tmux *", "vim *", "nvim *"'
 mkdir -p "$TMP/proj" && (cd "$TMP/proj" && git init -q .)
 judge() { # $1: config dir, $2: file -> "class<TAB>decision<TAB>command" lines
 	cp "$1" "$XDG_CONFIG_HOME/guard/config.toml"
@@ -48,9 +52,12 @@ report() { # $1: title, $2: miss predicate (awk on $2), stdin judged lines
 }
 def=$(conf default '')
 gr=$(conf grants "$GRANTS")
+tg=$(conf tools "$GRANTS, $TOOLS")
 judge "$def" "$DIR/danger.txt" | report "danger, no grants" '$2=="allow"'
 judge "$gr" "$DIR/danger.txt" | report "danger, common grants" '$2=="allow"'
+judge "$tg" "$DIR/danger.txt" | report "danger, tool grants" '$2=="allow"'
 judge "$def" "$DIR/deny.txt" | report "deny, no grants" '$2!="deny"'
 judge "$gr" "$DIR/deny.txt" | report "deny, common grants" '$2!="deny"'
 judge "$def" "$DIR/harmless.txt" | report "harmless denied" '$2=="deny"'
 judge "$def" "$DIR/harmless.txt" | report "harmless asked" '$2=="ask"'
+judge "$tg" "$DIR/harmless.txt" | report "harmless asked, tool grants" '$2=="ask"'
