@@ -64,6 +64,13 @@ const (
 // pattern's matcher then runs only on the lines holding one of its
 // triggers.
 type Redactor struct {
+	// build makes the tables below from environ and opts on first use
+	// (see ready): most runs of guard redact nothing, and the tables
+	// cost more than the decision.
+	build   sync.Once
+	environ []string
+	opts    options
+
 	env      []envSecret // longest value first
 	pats     []*pattern  // the built-in table, then the user's
 	always   []int       // patterns with no trigger: run on every line
@@ -159,16 +166,29 @@ func WithPatterns(exprs ...string) Option {
 
 // New returns a Redactor for the patterns of this package and for the values
 // of the secret-looking variables in environ (as returned by os.Environ).
-// New(nil) knows only the patterns. New does no I/O and compiles nothing:
-// each expression is compiled the first time its trigger is seen.
+// New(nil) knows only the patterns. New does no I/O, compiles nothing and
+// only keeps its arguments: the tables are built the first time the
+// Redactor redacts, and each expression is compiled the first time its
+// trigger is seen.
 func New(environ []string, opts ...Option) *Redactor {
-	var o options
+	r := &Redactor{environ: slices.Clone(environ)}
 	for _, opt := range opts {
-		opt(&o)
+		opt(&r.opts)
 	}
-	r := &Redactor{}
-	seen := map[string]bool{}
-	for _, kv := range environ {
+	return r
+}
+
+// ready builds r's tables, once: every path to them goes through process,
+// which calls it.
+func (r *Redactor) ready() {
+	r.build.Do(r.init)
+}
+
+// init builds the tables from New's arguments.
+func (r *Redactor) init() {
+	o := r.opts
+	var seen map[string]bool
+	for _, kv := range r.environ {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok || !secretName(name) {
 			continue
@@ -180,15 +200,19 @@ func New(environ []string, opts ...Option) *Redactor {
 			if len(v) < minEnvValue || seen[v] || !secretEnvValue(v) {
 				continue
 			}
+			if seen == nil {
+				seen = map[string]bool{}
+			}
 			seen[v] = true
 			r.env = append(r.env, envSecret{value: []byte(v), replacement: []byte(marker + "env:" + name + "]")})
 		}
 	}
 	slices.SortStableFunc(r.env, func(a, b envSecret) int { return cmp.Compare(len(b.value), len(a.value)) })
 
-	r.pats = make([]*pattern, 0, len(builtin)+len(o.patterns))
-	for i := range builtin {
-		r.pats = append(r.pats, &builtin[i])
+	bi := builtin()
+	r.pats = make([]*pattern, 0, len(bi)+len(o.patterns))
+	for i := range bi {
+		r.pats = append(r.pats, &bi[i])
 	}
 	for _, u := range o.patterns {
 		r.pats = append(r.pats, u.pattern())
@@ -217,7 +241,7 @@ func New(environ []string, opts ...Option) *Redactor {
 		}
 	}
 	r.buildBuckets()
-	return r
+	r.environ, r.opts = nil, options{}
 }
 
 // buildBuckets fills the class tables and the buckets of the triggers.
@@ -797,6 +821,7 @@ func (t *trigger) at(b []byte, i int) bool {
 // line whose trigger turns out to hold no secret (password_file, the
 // word token in prose) costs no copy.
 func (r *Redactor) process(dst, all []byte, from, to int, st *state, final bool) (out []byte, changed bool) {
+	r.ready()
 	b := all[from:to]
 	hits := r.nulHits(b, r.scan(b))
 	seams := r.seams(all, from, to)
