@@ -70,6 +70,11 @@ type Redactor struct {
 	build   sync.Once
 	environ []string
 	opts    options
+	// quick holds what a short text is first checked against (see
+	// clean), made on first use by quickOnce: most of what guard redacts
+	// is a command's text or a reason, where no trigger occurs.
+	quickOnce sync.Once
+	quick     *quickCheck
 
 	env      []envSecret // longest value first
 	pats     []*pattern  // the built-in table, then the user's
@@ -178,6 +183,92 @@ func New(environ []string, opts ...Option) *Redactor {
 	return r
 }
 
+// maxQuick is the longest text clean looks at: a longer one is output,
+// for which the tables are worth building.
+const maxQuick = 4 << 10
+
+// A quickCheck says, without the trigger tables, that a short text holds
+// no trigger, so that nothing in it is redacted: the text has no NUL, no
+// environment secret, and no position whose first four bytes start a
+// trigger of four bytes or more, whose three are a trigger of three, or
+// whose two a trigger of two, with 0x20 set in every byte on both sides
+// (which makes a letter lower-case, as in bucketOf). Setting 0x20 merges
+// bytes, and the sets are hashed, so it may find a trigger where there is
+// none, never the other way. Four bytes, because three pass too little
+// ordinary text: "git" starts github_pat_.
+type quickCheck struct {
+	env []envSecret
+	off bool // user patterns, or a pattern with no trigger: no quick answer
+	// by quickHash of the first four, three or two bytes
+	four, three, two [1 << 12 / 64]uint64
+}
+
+// quickHash hashes the first n bytes of k (the first in the low byte) to
+// 12 bits.
+func quickHash(k uint32, n int) uint32 {
+	k |= 0x20202020
+	k &= ^uint32(0) >> (32 - 8*n)
+	return k * 0x9E3779B1 >> 20
+}
+
+// quickTables returns r's quickCheck, made on first use.
+func (r *Redactor) quickTables() *quickCheck {
+	r.quickOnce.Do(func() {
+		q := &quickCheck{env: envSecrets(r.environ), off: len(r.opts.patterns) > 0}
+		for _, p := range builtin() {
+			if len(p.triggers) == 0 {
+				q.off = true // runs on every line
+			}
+			for _, t := range p.triggers {
+				n := min(4, len(t))
+				var k uint32
+				for j := n - 1; j >= 0; j-- {
+					k = k<<8 | uint32(t[j])
+				}
+				set := &q.four
+				switch n {
+				case 3:
+					set = &q.three
+				case 2:
+					set = &q.two
+				}
+				h := quickHash(k, n)
+				set[h/64] |= 1 << (h % 64)
+			}
+		}
+		r.quick = q
+	})
+	return r.quick
+}
+
+// clean reports whether b, a whole text, certainly holds nothing to
+// redact (see quickCheck); false when it may.
+func (r *Redactor) clean(b []byte) bool {
+	if len(b) > maxQuick || bytes.IndexByte(b, 0) >= 0 {
+		return false
+	}
+	q := r.quickTables()
+	if q.off {
+		return false
+	}
+	for _, e := range q.env {
+		if bytes.Contains(b, e.value) {
+			return false
+		}
+	}
+	in := func(set *[1 << 12 / 64]uint64, k uint32, n int) bool {
+		h := quickHash(k, n)
+		return set[h/64]&(1<<(h%64)) != 0
+	}
+	for i := 0; i+1 < len(b); i++ {
+		k := uint32(load8(b, i))
+		if in(&q.two, k, 2) || i+2 < len(b) && in(&q.three, k, 3) || i+3 < len(b) && in(&q.four, k, 4) {
+			return false
+		}
+	}
+	return true
+}
+
 // ready builds r's tables, once: every path to them goes through process,
 // which calls it.
 func (r *Redactor) ready() {
@@ -187,28 +278,7 @@ func (r *Redactor) ready() {
 // init builds the tables from New's arguments.
 func (r *Redactor) init() {
 	o := r.opts
-	var seen map[string]bool
-	for _, kv := range r.environ {
-		name, value, ok := strings.Cut(kv, "=")
-		if !ok || !secretName(name) {
-			continue
-		}
-		// A value of several lines is looked for line by line: nothing
-		// but a private key spans lines here.
-		for _, v := range strings.Split(value, "\n") {
-			v = strings.TrimSuffix(v, "\r")
-			if len(v) < minEnvValue || seen[v] || !secretEnvValue(v) {
-				continue
-			}
-			if seen == nil {
-				seen = map[string]bool{}
-			}
-			seen[v] = true
-			r.env = append(r.env, envSecret{value: []byte(v), replacement: []byte(marker + "env:" + name + "]")})
-		}
-	}
-	slices.SortStableFunc(r.env, func(a, b envSecret) int { return cmp.Compare(len(b.value), len(a.value)) })
-
+	r.env = r.quickTables().env
 	bi := builtin()
 	r.pats = make([]*pattern, 0, len(bi)+len(o.patterns))
 	for i := range bi {
@@ -385,6 +455,34 @@ func cases(c byte, fold bool, buf *[2]byte) []byte {
 	return buf[:2]
 }
 
+// envSecrets returns the values of the secret-looking variables in environ,
+// longest first.
+func envSecrets(environ []string) []envSecret {
+	var env []envSecret
+	var seen map[string]bool
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !secretName(name) {
+			continue
+		}
+		// A value of several lines is looked for line by line: nothing
+		// but a private key spans lines here.
+		for _, v := range strings.Split(value, "\n") {
+			v = strings.TrimSuffix(v, "\r")
+			if len(v) < minEnvValue || seen[v] || !secretEnvValue(v) {
+				continue
+			}
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			seen[v] = true
+			env = append(env, envSecret{value: []byte(v), replacement: []byte(marker + "env:" + name + "]")})
+		}
+	}
+	slices.SortStableFunc(env, func(a, b envSecret) int { return cmp.Compare(len(b.value), len(a.value)) })
+	return env
+}
+
 // secretName reports whether an environment variable's name says it holds a
 // secret.
 func secretName(name string) bool {
@@ -424,6 +522,14 @@ func (r *Redactor) Bytes(b []byte) []byte {
 
 // Redact is Bytes that also reports whether anything was replaced.
 func (r *Redactor) Redact(b []byte) ([]byte, bool) {
+	if r.clean(b) {
+		return b, false
+	}
+	return r.redactFull(b)
+}
+
+// redactFull is Redact without the quick answer.
+func (r *Redactor) redactFull(b []byte) ([]byte, bool) {
 	var st state
 	out, changed := r.process(nil, b, 0, len(b), &st, true)
 	if !changed {
