@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // marker starts every replacement: [REDACTED:kind].
@@ -486,6 +487,41 @@ func envSecrets(environ []string) []envSecret {
 // secretName reports whether an environment variable's name says it holds a
 // secret.
 func secretName(name string) bool {
+	// In a buffer on the stack, for an ASCII name of up to 64 bytes (all
+	// of them, in practice): this runs for every variable of the
+	// environment. The not-words are overwritten with '_' rather than
+	// cut out; a word has no '_', so what it finds is the same.
+	var buf [64]byte
+	if len(name) <= len(buf) && isASCII(name) {
+		n := buf[:len(name)]
+		for i := range len(name) {
+			c := name[i]
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			n[i] = c
+		}
+		for _, w := range envNotWords {
+			for from := 0; ; {
+				i := bytes.Index(n[from:], []byte(w))
+				if i < 0 {
+					break
+				}
+				from += i
+				for j := range len(w) {
+					n[from+j] = '_'
+				}
+				from += len(w)
+			}
+		}
+		for _, w := range envWords {
+			if bytes.Contains(n, []byte(w)) {
+				return true
+			}
+		}
+		return false
+	}
+	// strings.ToUpper maps some letters outside ASCII into it (ſ is S)
 	n := strings.ToUpper(name)
 	for _, w := range envNotWords {
 		n = strings.ReplaceAll(n, w, "_")
@@ -496,6 +532,15 @@ func secretName(name string) bool {
 		}
 	}
 	return false
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // secretEnvValue rejects the values of secret-named variables that are not
