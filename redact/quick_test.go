@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -87,4 +88,33 @@ func FuzzClean(f *testing.F) {
 			t.Fatalf("clean passed %q, which redacts to %q", b, out)
 		}
 	})
+}
+
+// TestQuickSets checks the written-out quickSets against the built-in
+// triggers; when they differ it prints the table to paste into
+// quicksets.go.
+func TestQuickSets(t *testing.T) {
+	sets, ok := builtinQuickSets()
+	if !ok {
+		t.Fatal("a built-in pattern has no trigger: clean must then pass nothing (set quickCheck.off)")
+	}
+	if sets == quickSets {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("var quickSets = [3]quickSet{\n")
+	for _, s := range sets {
+		b.WriteString("\t{")
+		for i, x := range s {
+			if i%4 == 0 {
+				b.WriteString("\n\t\t")
+			} else {
+				b.WriteString(" ")
+			}
+			fmt.Fprintf(&b, "%#016x,", x)
+		}
+		b.WriteString("\n\t},\n")
+	}
+	b.WriteString("}\n")
+	t.Errorf("quickSets differs from the built-in triggers; in quicksets.go write:\n%s", b.String())
 }

@@ -192,17 +192,18 @@ const maxQuick = 4 << 10
 // no trigger, so that nothing in it is redacted: the text has no NUL, no
 // environment secret, and no position whose first four bytes start a
 // trigger of four bytes or more, whose three are a trigger of three, or
-// whose two a trigger of two, with 0x20 set in every byte on both sides
+// whose two a trigger of two (quickSets), with 0x20 set in every byte on both sides
 // (which makes a letter lower-case, as in bucketOf). Setting 0x20 merges
 // bytes, and the sets are hashed, so it may find a trigger where there is
 // none, never the other way. Four bytes, because three pass too little
 // ordinary text: "git" starts github_pat_.
 type quickCheck struct {
 	env []envSecret
-	off bool // user patterns, or a pattern with no trigger: no quick answer
-	// by quickHash of the first four, three or two bytes
-	four, three, two [1 << 12 / 64]uint64
+	off bool // user patterns: no quick answer
 }
+
+// A quickSet holds the triggers' first bytes by quickHash.
+type quickSet [1 << 12 / 64]uint64
 
 // quickHash hashes the first n bytes of k (the first in the low byte) to
 // 12 bits.
@@ -212,32 +213,32 @@ func quickHash(k uint32, n int) uint32 {
 	return k * 0x9E3779B1 >> 20
 }
 
+// builtinQuickSets returns the quickSets of the built-in triggers, by their
+// first four bytes (a trigger of four or more), three (of three) and two
+// (of two); ok is false when a pattern has no trigger (it runs on every
+// line, so no text is clean). quickSets is its result, written out.
+func builtinQuickSets() (sets [3]quickSet, ok bool) {
+	for _, p := range builtin() {
+		if len(p.triggers) == 0 {
+			return sets, false
+		}
+		for _, t := range p.triggers {
+			n := min(4, len(t))
+			var k uint32
+			for j := n - 1; j >= 0; j-- {
+				k = k<<8 | uint32(t[j])
+			}
+			h := quickHash(k, n)
+			sets[4-n][h/64] |= 1 << (h % 64)
+		}
+	}
+	return sets, true
+}
+
 // quickTables returns r's quickCheck, made on first use.
 func (r *Redactor) quickTables() *quickCheck {
 	r.quickOnce.Do(func() {
-		q := &quickCheck{env: envSecrets(r.environ), off: len(r.opts.patterns) > 0}
-		for _, p := range builtin() {
-			if len(p.triggers) == 0 {
-				q.off = true // runs on every line
-			}
-			for _, t := range p.triggers {
-				n := min(4, len(t))
-				var k uint32
-				for j := n - 1; j >= 0; j-- {
-					k = k<<8 | uint32(t[j])
-				}
-				set := &q.four
-				switch n {
-				case 3:
-					set = &q.three
-				case 2:
-					set = &q.two
-				}
-				h := quickHash(k, n)
-				set[h/64] |= 1 << (h % 64)
-			}
-		}
-		r.quick = q
+		r.quick = &quickCheck{env: envSecrets(r.environ), off: len(r.opts.patterns) > 0}
 	})
 	return r.quick
 }
@@ -257,13 +258,14 @@ func (r *Redactor) clean(b []byte) bool {
 			return false
 		}
 	}
-	in := func(set *[1 << 12 / 64]uint64, k uint32, n int) bool {
+	in := func(set *quickSet, k uint32, n int) bool {
 		h := quickHash(k, n)
 		return set[h/64]&(1<<(h%64)) != 0
 	}
+	four, three, two := &quickSets[0], &quickSets[1], &quickSets[2]
 	for i := 0; i+1 < len(b); i++ {
 		k := uint32(load8(b, i))
-		if in(&q.two, k, 2) || i+2 < len(b) && in(&q.three, k, 3) || i+3 < len(b) && in(&q.four, k, 4) {
+		if in(two, k, 2) || i+2 < len(b) && in(three, k, 3) || i+3 < len(b) && in(four, k, 4) {
 			return false
 		}
 	}
