@@ -489,39 +489,29 @@ func envSecrets(environ []string) []envSecret {
 // secretName reports whether an environment variable's name says it holds a
 // secret.
 func secretName(name string) bool {
-	// In a buffer on the stack, for an ASCII name of up to 64 bytes (all
-	// of them, in practice): this runs for every variable of the
-	// environment. The not-words are overwritten with '_' rather than
-	// cut out; a word has no '_', so what it finds is the same.
-	var buf [64]byte
-	if len(name) <= len(buf) && isASCII(name) {
-		n := buf[:len(name)]
+	// The common case costs no copy: an ASCII name in upper case already
+	// and without a not-word (this runs for every variable of the
+	// environment).
+	if isASCII(name) {
+		n := name
 		for i := range len(name) {
-			c := name[i]
-			if 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
+			if 'a' <= name[i] && name[i] <= 'z' {
+				n = strings.ToUpper(name)
+				break
 			}
-			n[i] = c
 		}
+		plain := true
 		for _, w := range envNotWords {
-			for from := 0; ; {
-				i := bytes.Index(n[from:], []byte(w))
-				if i < 0 {
-					break
-				}
-				from += i
-				for j := range len(w) {
-					n[from+j] = '_'
-				}
-				from += len(w)
-			}
+			plain = plain && !strings.Contains(n, w)
 		}
-		for _, w := range envWords {
-			if bytes.Contains(n, []byte(w)) {
-				return true
+		if plain {
+			for _, w := range envWords {
+				if strings.Contains(n, w) {
+					return true
+				}
 			}
+			return false
 		}
-		return false
 	}
 	// strings.ToUpper maps some letters outside ASCII into it (ſ is S)
 	n := strings.ToUpper(name)
