@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -40,11 +39,11 @@ func spoolRecord(r *Run) [][]byte {
 	b.Write(make([]byte, spoolHeadLen))
 	r.encodeHeader(&b)
 	head := b.Bytes()
-	crc := crc32.ChecksumIEEE(head[spoolHeadLen:])
+	crc := crcUpdate(0, head[spoolHeadLen:])
 	n := len(head) - spoolHeadLen
 	pieces := [][]byte{head}
 	for _, c := range r.Chunks {
-		crc = crc32.Update(crc, crc32.IEEETable, c.Data)
+		crc = crcUpdate(crc, c.Data)
 		n += len(c.Data)
 		pieces = append(pieces, c.Data)
 	}
@@ -131,7 +130,7 @@ func readSpool(path string, fn func(*Run) error) error {
 		n := binary.BigEndian.Uint64(data[i+4 : i+12])
 		end := uint64(i+spoolHeadLen) + n
 		if n > maxSpoolRecord || end > uint64(len(data)) ||
-			crc32.ChecksumIEEE(data[i+spoolHeadLen:end]) != binary.BigEndian.Uint32(data[i+12:i+16]) {
+			crcUpdate(0, data[i+spoolHeadLen:end]) != binary.BigEndian.Uint32(data[i+12:i+16]) {
 			i++ // cut short or damaged: the next record starts later
 			continue
 		}

@@ -519,17 +519,35 @@ func inDir(p string, dirs []string) bool {
 // snapshotVar is the variable the script writes through.
 const snapshotVar = "SNAPSHOT_FILE"
 
-// snapshotCommands are the commands a snapshot script runs, each with a
-// check of its literal arguments (nil: any arguments; they only print or
-// read). Exec-capable commands are pinned to the exact programs Claude uses.
-var snapshotCommands = map[string]func(args []string) bool{
-	"echo": nil, "printf": nil, "[": nil, "test": nil, "exit": nil, ":": nil, "true": nil,
-	"cut": nil, "head": nil, "base64": nil, "grep": nil, "read": onlyArgs("func", "-r"),
-	"declare": onlyArgs("-f", "-F", "-p", "$func"), "typeset": onlyArgs("-f", "-F", "-p", "+f", "$func"),
-	"shopt": onlyArgs("-p"), "set": onlyArgs("-o"), "setopt": noArgs, "alias": noArgs, "cat": noArgs,
-	"command": func(a []string) bool { return len(a) == 2 && a[0] == "-v" },
-	"sed":     onlyArgs("s/^alias //g", "s/^/alias -- /", "s/^alias //", "s/^/alias -- /g"),
-	"awk":     onlyArgs(`{print "set -o " $1}`),
+// snapshotCommand returns the check of a command a snapshot script runs,
+// of its literal arguments (nil: any arguments; they only print or read),
+// and whether the script may run it at all. Exec-capable commands are
+// pinned to the exact programs Claude uses. A switch, not a map: a map
+// literal is built at init, in every run of guard.
+func snapshotCommand(name string) (check func(args []string) bool, known bool) {
+	switch name {
+	case "echo", "printf", "[", "test", "exit", ":", "true", "cut", "head", "base64", "grep":
+		return nil, true
+	case "read":
+		return onlyArgs("func", "-r"), true
+	case "declare":
+		return onlyArgs("-f", "-F", "-p", "$func"), true
+	case "typeset":
+		return onlyArgs("-f", "-F", "-p", "+f", "$func"), true
+	case "shopt":
+		return onlyArgs("-p"), true
+	case "set":
+		return onlyArgs("-o"), true
+	case "setopt", "alias", "cat":
+		return noArgs, true
+	case "command":
+		return func(a []string) bool { return len(a) == 2 && a[0] == "-v" }, true
+	case "sed":
+		return onlyArgs("s/^alias //g", "s/^/alias -- /", "s/^alias //", "s/^/alias -- /g"), true
+	case "awk":
+		return onlyArgs(`{print "set -o " $1}`), true
+	}
+	return nil, false
 }
 
 func onlyArgs(allowed ...string) func([]string) bool {
@@ -549,8 +567,10 @@ func onlyArgs(allowed ...string) func([]string) bool {
 
 func noArgs(args []string) bool { return len(args) == 0 }
 
-// snapshotAssignable are the variables a snapshot script may set.
-var snapshotAssignable = map[string]bool{"encoded_func": true, "func": true, "SOURCE_EXIT_CODE": true}
+// snapshotAssignable reports the variables a snapshot script may set.
+func snapshotAssignable(name string) bool {
+	return name == "encoded_func" || name == "func" || name == "SOURCE_EXIT_CODE"
+}
 
 // RecognizeSnapshotScript reports whether text is Claude Code's
 // snapshot-creation script, and the snapshot path it writes (in Payload's
@@ -606,7 +626,7 @@ func snapshotNode(n syntax.Node, rcFiles []string) bool {
 	case *syntax.DeclClause:
 		// declare -f, declare -F, declare -f "$func" (typeset in zsh): no
 		// variable is set, nothing is exported
-		check := snapshotCommands[n.Variant.Value]
+		check, _ := snapshotCommand(n.Variant.Value)
 		if (n.Variant.Value != "declare" && n.Variant.Value != "typeset") || check == nil {
 			return false
 		}
@@ -630,7 +650,7 @@ func snapshotNode(n syntax.Node, rcFiles []string) bool {
 		if n.Naked && n.Name == nil {
 			return true // a declare flag, judged with its clause
 		}
-		return n.Name != nil && snapshotAssignable[n.Name.Value] && n.Index == nil && n.Array == nil
+		return n.Name != nil && snapshotAssignable(n.Name.Value) && n.Index == nil && n.Array == nil
 	case *syntax.Redirect:
 		return snapshotRedirect(n)
 	case *syntax.CallExpr:
@@ -659,7 +679,7 @@ func snapshotNode(n syntax.Node, rcFiles []string) bool {
 		if !plain {
 			return false
 		}
-		check, known := snapshotCommands[name.Value]
+		check, known := snapshotCommand(name.Value)
 		if !known {
 			return false
 		}
@@ -797,12 +817,17 @@ func recognizeGemini(text string, ctx EnvelopeContext) (Envelope, bool) {
 	return Envelope{Agent: "gemini", Shape: "gemini-bgpids", Payload: payload}, true
 }
 
-// assigningBuiltins set variables whose names they are given (or run text
-// that could): a payload that uses one is judged whole.
-var assigningBuiltins = map[string]bool{
-	"eval": true, "read": true, "mapfile": true, "readarray": true, "getopts": true, "source": true, ".": true,
-	"builtin": true, "command": true, "alias": true, "trap": true, "enable": true, "let": true, "unset": true,
-	"declare": true, "typeset": true, "local": true, "export": true, "readonly": true,
+// assigningBuiltin reports the builtins that set variables whose names
+// they are given (or run text that could): a payload that uses one is
+// judged whole.
+func assigningBuiltin(name string) bool {
+	switch name {
+	case "eval", "read", "mapfile", "readarray", "getopts", "source", ".",
+		"builtin", "command", "alias", "trap", "enable", "let", "unset",
+		"declare", "typeset", "local", "export", "readonly":
+		return true
+	}
+	return false
 }
 
 // cannotAssign reports whether st provably sets no variable by a name it
@@ -831,7 +856,7 @@ func cannotAssign(st *syntax.Stmt) bool {
 					name = l.Value
 				}
 			}
-			if !lit || assigningBuiltins[name] {
+			if !lit || assigningBuiltin(name) {
 				ok = false
 			}
 			if name == "printf" {

@@ -12,7 +12,7 @@ import (
 // operands returns the fields of c after its name that are not options
 // (GNU style: options may follow operands, and -- ends them).
 func operands(fs []field) []field {
-	var out []field
+	out := make([]field, 0, len(fs)-1) // one allocation, none for a bare name
 	dashdash := false
 	for _, f := range fs[1:] {
 		if !dashdash && !f.dyn {

@@ -135,11 +135,16 @@ func (w *walker) wordFields(word *syntax.Word, src string, out []field) []field 
 		}
 	}
 	if !anySplit {
-		var sb strings.Builder
-		for _, p := range parts {
-			sb.WriteString(p.s)
+		var s string
+		if len(parts) == 1 {
+			s = parts[0].s // a plain word: no copy
+		} else {
+			var sb strings.Builder
+			for _, p := range parts {
+				sb.WriteString(p.s)
+			}
+			s = sb.String()
 		}
-		s := sb.String()
 		home := len(parts) > 0 && parts[0].home
 		glob := false
 		for _, p := range parts {

@@ -460,6 +460,8 @@ func (d *decider) plainRules(kind Decision) (Verdict, bool) {
 }
 
 func (d *decider) collectAllows() {
+	// one allocation for the list, not one per growth
+	d.allows = make([]int, 0, len(d.s.Rules))
 	// an agent's own profile is the narrowest scope: its allows first
 	if d.s.Policy.agentRules {
 		for _, layer := range allowScope {

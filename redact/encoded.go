@@ -22,11 +22,11 @@ var hexPrefixes = [...]string{
 	"sk-", "xox", "AIza", "eyJ", "npm_", "hf_", "-----BEGIN",
 }
 
-// encodedTriggers are the triggers of the encoded forms: the two
+// encodedTriggers returns the triggers of the encoded forms: the two
 // introducers of the escapes stripped (CSI, OSC) and the hexPrefixes in
 // hex. UTF-16 text needs none: a unit holding a NUL is found by a vector
 // search (nulHits), which costs less than a trigger for each letter pair.
-var encodedTriggers = func() []string {
+func encodedTriggers() []string {
 	ts := []string{"\x1b[", "\x1b]"}
 	seen := map[string]bool{}
 	for _, p := range hexPrefixes {
@@ -37,7 +37,7 @@ var encodedTriggers = func() []string {
 		}
 	}
 	return ts
-}()
+}
 
 // nulHits adds to hits (in order) a hit of the encoded pattern for each
 // unit of b that holds a NUL byte and none yet: UTF-16 text.

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A pattern is one kind of secret. Its matcher runs only on the lines where
@@ -96,274 +97,281 @@ const (
 // matches overlap, their union is replaced and named after the earliest
 // entry. So whole secrets with a recognisable shape come before the
 // label-based entries: "token=ghp_…" is reported as github.
-var builtin = [...]pattern{
-	// ---- private keys -------------------------------------------------
-	{kind: "private-key", triggers: []string{"PRIVATE KEY", "Private-Lines:"}, scan: scanPrivateKey},
-	{
-		// a PEM file base64-encoded again: kubeconfig client-key-data,
-		// a Kubernetes secret's data, base64 < id_rsa
-		kind: "private-key", triggers: []string{"LS0tLS1CRUdJTi"}, scan: scanBase64Key,
-	},
-	{
-		kind: "private-key", triggers: []string{"client-key-data"},
-		expr: `client-key-data["']?[ \t]*[:=][ \t]*["']?(?P<s>[A-Za-z0-9+/=]{16,})`,
-	},
-	{kind: "age-secret-key", triggers: []string{"AGE-SECRET-KEY-1"}, expr: `AGE-SECRET-KEY-1[0-9A-Z]{58}`},
+//
+// It is built on first use, not at init: a package-level table of this
+// many strings, slices and funcs costs every run of guard its share of the
+// runtime's start (the GC program over .data) and of the package's init,
+// and most runs (a hook's answer, an allowed `true`) redact nothing.
+var builtin = sync.OnceValue(func() []pattern {
+	return []pattern{
+		// ---- private keys -------------------------------------------------
+		{kind: "private-key", triggers: []string{"PRIVATE KEY", "Private-Lines:"}, scan: scanPrivateKey},
+		{
+			// a PEM file base64-encoded again: kubeconfig client-key-data,
+			// a Kubernetes secret's data, base64 < id_rsa
+			kind: "private-key", triggers: []string{"LS0tLS1CRUdJTi"}, scan: scanBase64Key,
+		},
+		{
+			kind: "private-key", triggers: []string{"client-key-data"},
+			expr: `client-key-data["']?[ \t]*[:=][ \t]*["']?(?P<s>[A-Za-z0-9+/=]{16,})`,
+		},
+		{kind: "age-secret-key", triggers: []string{"AGE-SECRET-KEY-1"}, expr: `AGE-SECRET-KEY-1[0-9A-Z]{58}`},
 
-	// ---- cloud ----------------------------------------------------------
-	{
-		// access key ids: long-term AKIA, temporary ASIA, ABIA, ACCA (the
-		// unique ids of users and roles, AIDA/AROA/…, are not keys)
-		kind: "aws-access-key-id", triggers: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, wordStart: true,
-		expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`,
-	},
-	{
-		kind: "aws-secret-access-key", triggers: []string{"secret"}, fold: true, near: awsBefore, nearAny: true,
-		expr: `(?i)aws[_-]?secret(?:[_-]?access)?[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+=]{16,128})`,
-	},
-	{
-		kind: "aws-secret-access-key", triggers: []string{"secret_access_key", "secretaccesskey", "secret-access-key", "secret_key"}, fold: true,
-		expr: `(?i)secret[_-]?(?:access[_-]?)?key["']?[ \t]*(?:[:=]|[ \t]+)[ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+])`,
-	},
-	{
-		// a key pair side by side, as the console's credentials CSV and
-		// many tables show it: AKIA…,wJalr… (the secret has no label)
-		kind: "aws-secret-access-key", triggers: []string{"AKIA", "ASIA"}, wordStart: true,
-		expr: `\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[ \t]*[,;|:\t ][ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+=])`,
-	},
-	{kind: "gcp-hmac", triggers: []string{"GOOG1"}, wordStart: true, expr: `\bGOOG1[A-Z0-9]{20,}\b`},
-	{kind: "azure", triggers: []string{"AZDO"}, expr: `\b[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}\b`},
-	{kind: "aws-mws", triggers: []string{"amzn.mws."}, expr: `amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`},
-	{kind: "google-api-key", triggers: []string{"AIza"}, expr: `\bAIza[0-9A-Za-z_-]{35}`},
-	{kind: "google-oauth", triggers: []string{"GOCSPX-"}, expr: `\bGOCSPX-[A-Za-z0-9_-]{28}`},
-	{kind: "google-oauth", triggers: []string{"ya29."}, wordStart: true, expr: `\bya29\.[0-9A-Za-z_-]{20,}`},
-	{kind: "google-oauth", triggers: []string{"1//0"}, wordStart: true, expr: `\b1//0[0-9A-Za-z_-]{30,}`},
-	{
-		kind: "azure", triggers: []string{"accountkey", "sharedaccesskey", "sharedsecretvalue"}, fold: true,
-		expr: `(?i)(?:AccountKey|SharedAccessKey|SharedSecretValue)[ \t]*=[ \t]*(?P<s>[A-Za-z0-9+/]{20,}={0,2})`,
-	},
-	{
-		// Entra ID (Azure AD) client secrets: abc8Q~…
-		kind: "azure", triggers: []string{"Q~"},
-		expr: `(?:^|[^A-Za-z0-9_~.-])(?P<s>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:$|[^A-Za-z0-9_~.-])`,
-	},
-	{
-		// the signature of a signed URL: Azure SAS sig=, S3 presigned
-		// X-Amz-Signature=, GCS X-Goog-Signature=, CloudFront Signature=
-		kind: "signature", triggers: []string{"sig=", "signature="}, fold: true,
-		expr: `(?i)(?:[?&;]sig|x-amz-signature|x-goog-signature|[?&]signature)=(?P<s>[A-Za-z0-9%+/=_.~-]{16,})`,
-	},
-	{kind: "alibaba", triggers: []string{"LTAI"}, wordStart: true, expr: `\bLTAI[A-Za-z0-9]{12,20}\b`},
-	{kind: "digitalocean", triggers: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, expr: `\bdo[opr]_v1_[a-f0-9]{64}`},
-	{kind: "databricks", triggers: []string{"dapi"}, wordStart: true, expr: `\bdapi[a-f0-9]{32}(?:-[0-9])?\b`},
-	{kind: "vault", triggers: []string{"hvs.", "hvb.", "hvr."}, wordStart: true, expr: `\bhv[sbr]\.[A-Za-z0-9_-]{24,}`},
-	{kind: "terraform", triggers: []string{".atlasv1."}, expr: `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`},
-	{kind: "doppler", triggers: []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."}, expr: `\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`},
-	{kind: "pulumi", triggers: []string{"pul-"}, wordStart: true, expr: `\bpul-[a-f0-9]{40}\b`},
-	{kind: "heroku", triggers: []string{"HRKU-"}, expr: `\bHRKU-[A-Za-z0-9_-]{60,}`},
-	{kind: "flyio", triggers: []string{"fo1_", "fm1", "fm2"}, expr: `\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/=,_-]{60,})`},
-	{kind: "supabase", triggers: []string{"sbp_"}, expr: `\bsbp_[a-f0-9]{40}`},
-	{kind: "planetscale", triggers: []string{"pscale_"}, expr: `\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}`},
-	{kind: "netlify", triggers: []string{"nfp_"}, expr: `\bnfp_[A-Za-z0-9]{36}`},
-	{kind: "dynatrace", triggers: []string{"dt0c01."}, expr: `\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}`},
+		// ---- cloud ----------------------------------------------------------
+		{
+			// access key ids: long-term AKIA, temporary ASIA, ABIA, ACCA (the
+			// unique ids of users and roles, AIDA/AROA/…, are not keys)
+			kind: "aws-access-key-id", triggers: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, wordStart: true,
+			expr: `\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`,
+		},
+		{
+			kind: "aws-secret-access-key", triggers: []string{"secret"}, fold: true, near: awsBefore, nearAny: true,
+			expr: `(?i)aws[_-]?secret(?:[_-]?access)?[_-]?key["']?[ \t]*(?:[:=]|[ \t])[ \t]*["']?(?P<s>[A-Za-z0-9/+=]{16,128})`,
+		},
+		{
+			kind: "aws-secret-access-key", triggers: []string{"secret_access_key", "secretaccesskey", "secret-access-key", "secret_key"}, fold: true,
+			expr: `(?i)secret[_-]?(?:access[_-]?)?key["']?[ \t]*(?:[:=]|[ \t]+)[ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+])`,
+		},
+		{
+			// a key pair side by side, as the console's credentials CSV and
+			// many tables show it: AKIA…,wJalr… (the secret has no label)
+			kind: "aws-secret-access-key", triggers: []string{"AKIA", "ASIA"}, wordStart: true,
+			expr: `\b(?:AKIA|ASIA)[A-Z0-9]{16}["']?[ \t]*[,;|:\t ][ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+=])`,
+		},
+		{kind: "gcp-hmac", triggers: []string{"GOOG1"}, wordStart: true, expr: `\bGOOG1[A-Z0-9]{20,}\b`},
+		{kind: "azure", triggers: []string{"AZDO"}, expr: `\b[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}\b`},
+		{kind: "aws-mws", triggers: []string{"amzn.mws."}, expr: `amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`},
+		{kind: "google-api-key", triggers: []string{"AIza"}, expr: `\bAIza[0-9A-Za-z_-]{35}`},
+		{kind: "google-oauth", triggers: []string{"GOCSPX-"}, expr: `\bGOCSPX-[A-Za-z0-9_-]{28}`},
+		{kind: "google-oauth", triggers: []string{"ya29."}, wordStart: true, expr: `\bya29\.[0-9A-Za-z_-]{20,}`},
+		{kind: "google-oauth", triggers: []string{"1//0"}, wordStart: true, expr: `\b1//0[0-9A-Za-z_-]{30,}`},
+		{
+			kind: "azure", triggers: []string{"accountkey", "sharedaccesskey", "sharedsecretvalue"}, fold: true,
+			expr: `(?i)(?:AccountKey|SharedAccessKey|SharedSecretValue)[ \t]*=[ \t]*(?P<s>[A-Za-z0-9+/]{20,}={0,2})`,
+		},
+		{
+			// Entra ID (Azure AD) client secrets: abc8Q~…
+			kind: "azure", triggers: []string{"Q~"},
+			expr: `(?:^|[^A-Za-z0-9_~.-])(?P<s>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:$|[^A-Za-z0-9_~.-])`,
+		},
+		{
+			// the signature of a signed URL: Azure SAS sig=, S3 presigned
+			// X-Amz-Signature=, GCS X-Goog-Signature=, CloudFront Signature=
+			kind: "signature", triggers: []string{"sig=", "signature="}, fold: true,
+			expr: `(?i)(?:[?&;]sig|x-amz-signature|x-goog-signature|[?&]signature)=(?P<s>[A-Za-z0-9%+/=_.~-]{16,})`,
+		},
+		{kind: "alibaba", triggers: []string{"LTAI"}, wordStart: true, expr: `\bLTAI[A-Za-z0-9]{12,20}\b`},
+		{kind: "digitalocean", triggers: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, expr: `\bdo[opr]_v1_[a-f0-9]{64}`},
+		{kind: "databricks", triggers: []string{"dapi"}, wordStart: true, expr: `\bdapi[a-f0-9]{32}(?:-[0-9])?\b`},
+		{kind: "vault", triggers: []string{"hvs.", "hvb.", "hvr."}, wordStart: true, expr: `\bhv[sbr]\.[A-Za-z0-9_-]{24,}`},
+		{kind: "terraform", triggers: []string{".atlasv1."}, expr: `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`},
+		{kind: "doppler", triggers: []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."}, expr: `\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`},
+		{kind: "pulumi", triggers: []string{"pul-"}, wordStart: true, expr: `\bpul-[a-f0-9]{40}\b`},
+		{kind: "heroku", triggers: []string{"HRKU-"}, expr: `\bHRKU-[A-Za-z0-9_-]{60,}`},
+		{kind: "flyio", triggers: []string{"fo1_", "fm1", "fm2"}, expr: `\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/=,_-]{60,})`},
+		{kind: "supabase", triggers: []string{"sbp_"}, expr: `\bsbp_[a-f0-9]{40}`},
+		{kind: "planetscale", triggers: []string{"pscale_"}, expr: `\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}`},
+		{kind: "netlify", triggers: []string{"nfp_"}, expr: `\bnfp_[A-Za-z0-9]{36}`},
+		{kind: "dynatrace", triggers: []string{"dt0c01."}, expr: `\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}`},
 
-	// ---- version control ------------------------------------------------
-	{kind: "github", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, expr: `\bgh[pousr]_[A-Za-z0-9]{36,}\b`},
-	{kind: "github", triggers: []string{"github_pat_"}, expr: `\bgithub_pat_[A-Za-z0-9_]{22,}\b`},
-	{
-		kind: "gitlab",
-		triggers: []string{"glpat-", "gldt-", "glrt-", "glcbt-", "glptt-", "glft-", "glimt-", "glagent-", "glsoat-",
-			"gloas-", "glffct-", "glwt-", "GR1348941"},
-		expr: `\b(?:(?:glpat|gldt|glrt|glcbt|glptt|glft|glimt|glagent|glsoat|gloas|glffct|glwt)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?|GR1348941[A-Za-z0-9_-]{20,})`,
-	},
-	{kind: "bitbucket", triggers: []string{"ATBB"}, wordStart: true, expr: `\bATBB[A-Za-z0-9_=.-]{28,}`},
-	{kind: "atlassian", triggers: []string{"ATATT3", "ATCTT3"}, wordStart: true, expr: `\bAT[AC]TT3[A-Za-z0-9_=-]{60,}`},
+		// ---- version control ------------------------------------------------
+		{kind: "github", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, expr: `\bgh[pousr]_[A-Za-z0-9]{36,}\b`},
+		{kind: "github", triggers: []string{"github_pat_"}, expr: `\bgithub_pat_[A-Za-z0-9_]{22,}\b`},
+		{
+			kind: "gitlab",
+			triggers: []string{"glpat-", "gldt-", "glrt-", "glcbt-", "glptt-", "glft-", "glimt-", "glagent-", "glsoat-",
+				"gloas-", "glffct-", "glwt-", "GR1348941"},
+			expr: `\b(?:(?:glpat|gldt|glrt|glcbt|glptt|glft|glimt|glagent|glsoat|gloas|glffct|glwt)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?|GR1348941[A-Za-z0-9_-]{20,})`,
+		},
+		{kind: "bitbucket", triggers: []string{"ATBB"}, wordStart: true, expr: `\bATBB[A-Za-z0-9_=.-]{28,}`},
+		{kind: "atlassian", triggers: []string{"ATATT3", "ATCTT3"}, wordStart: true, expr: `\bAT[AC]TT3[A-Za-z0-9_=-]{60,}`},
 
-	// ---- chat -----------------------------------------------------------
-	{kind: "slack", triggers: []string{"xox"}, wordStart: true, expr: `\bxox(?:[abposre]|e\.xox[bp])-[A-Za-z0-9-]{10,}`},
-	{kind: "slack", triggers: []string{"xapp-"}, wordStart: true, expr: `\bxapp-[0-9]-[A-Za-z0-9-]{20,}`},
-	{kind: "slack-webhook", triggers: []string{"hooks.slack.com"}, expr: `hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9/_-]{20,})`},
-	{
-		// bot tokens: the bot's id in base64 (M…, N…, O…), a dot, a
-		// timestamp, a dot, an HMAC
-		kind: "discord", triggers: []string{"MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"}, wordStart: true, near: discordNear, nearAny: true,
-		expr: `\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b`,
-	},
-	{kind: "discord-webhook", triggers: []string{"discord"}, expr: `discord(?:app)?\.com/api/webhooks/[0-9]+/(?P<s>[A-Za-z0-9_-]{40,})`},
-	{kind: "telegram", triggers: []string{":AA"}, expr: `(?:^|[^0-9])(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{32,34})\b`},
-	{kind: "teams-webhook", triggers: []string{"webhook.office.com"}, expr: `webhook\.office\.com/webhookb2/(?P<s>[A-Za-z0-9@/_-]{20,})`},
+		// ---- chat -----------------------------------------------------------
+		{kind: "slack", triggers: []string{"xox"}, wordStart: true, expr: `\bxox(?:[abposre]|e\.xox[bp])-[A-Za-z0-9-]{10,}`},
+		{kind: "slack", triggers: []string{"xapp-"}, wordStart: true, expr: `\bxapp-[0-9]-[A-Za-z0-9-]{20,}`},
+		{kind: "slack-webhook", triggers: []string{"hooks.slack.com"}, expr: `hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9/_-]{20,})`},
+		{
+			// bot tokens: the bot's id in base64 (M…, N…, O…), a dot, a
+			// timestamp, a dot, an HMAC
+			kind: "discord", triggers: []string{"MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"}, wordStart: true, near: discordNear, nearAny: true,
+			expr: `\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b`,
+		},
+		{kind: "discord-webhook", triggers: []string{"discord"}, expr: `discord(?:app)?\.com/api/webhooks/[0-9]+/(?P<s>[A-Za-z0-9_-]{40,})`},
+		{kind: "telegram", triggers: []string{":AA"}, expr: `(?:^|[^0-9])(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{32,34})\b`},
+		{kind: "teams-webhook", triggers: []string{"webhook.office.com"}, expr: `webhook\.office\.com/webhookb2/(?P<s>[A-Za-z0-9@/_-]{20,})`},
 
-	// ---- payments -------------------------------------------------------
-	{kind: "stripe", triggers: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, expr: `\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`},
-	{kind: "stripe", triggers: []string{"whsec_"}, expr: `\bwhsec_[A-Za-z0-9+/=]{24,}`},
-	{kind: "square", triggers: []string{"sq0atp-", "sq0csp-", "sq0idp-"}, expr: `\bsq0(?:atp|csp|idp)-[0-9A-Za-z_-]{22,43}`},
-	{kind: "square", triggers: []string{"EAAA"}, wordStart: true, expr: `\bEAAA[A-Za-z0-9_-]{60}\b`},
-	{kind: "meta", triggers: []string{"EAA"}, wordStart: true, expr: `\bEAA[A-Za-z0-9]{90,}`},
-	{kind: "braintree", triggers: []string{"access_token$"}, expr: `access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}`},
-	{kind: "shopify", triggers: []string{"shpat_", "shpss_", "shpca_", "shppa_"}, expr: `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}`},
+		// ---- payments -------------------------------------------------------
+		{kind: "stripe", triggers: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, expr: `\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`},
+		{kind: "stripe", triggers: []string{"whsec_"}, expr: `\bwhsec_[A-Za-z0-9+/=]{24,}`},
+		{kind: "square", triggers: []string{"sq0atp-", "sq0csp-", "sq0idp-"}, expr: `\bsq0(?:atp|csp|idp)-[0-9A-Za-z_-]{22,43}`},
+		{kind: "square", triggers: []string{"EAAA"}, wordStart: true, expr: `\bEAAA[A-Za-z0-9_-]{60}\b`},
+		{kind: "meta", triggers: []string{"EAA"}, wordStart: true, expr: `\bEAA[A-Za-z0-9]{90,}`},
+		{kind: "braintree", triggers: []string{"access_token$"}, expr: `access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}`},
+		{kind: "shopify", triggers: []string{"shpat_", "shpss_", "shpca_", "shppa_"}, expr: `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}`},
 
-	// ---- AI providers ---------------------------------------------------
-	{kind: "anthropic", triggers: []string{"sk-ant-"}, expr: `\bsk-ant-[A-Za-z0-9_-]{20,}`},
-	{kind: "openrouter", triggers: []string{"sk-or-v1-"}, expr: `\bsk-or-v1-[0-9a-f]{64}`},
-	{
-		// sk-…, sk-proj-…, sk-svcacct-…, sk-admin-…: mixed case and
-		// digits, so that sk-learn-style names stay
-		kind: "openai", triggers: []string{"sk-"}, wordStart: true,
-		expr: `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, valid: mixedCase,
-	},
-	{kind: "deepseek", triggers: []string{"sk-"}, wordStart: true, expr: `\bsk-[0-9a-f]{32}\b`},
-	{kind: "huggingface", triggers: []string{"hf_", "api_org_"}, wordStart: true, expr: `\b(?:hf|api_org)_[A-Za-z0-9]{30,}\b`, valid: upperLower},
-	{kind: "groq", triggers: []string{"gsk_"}, wordStart: true, expr: `\bgsk_[A-Za-z0-9]{48,}`},
-	{kind: "replicate", triggers: []string{"r8_"}, wordStart: true, expr: `\br8_[A-Za-z0-9]{37,}`},
-	{kind: "xai", triggers: []string{"xai-"}, wordStart: true, expr: `\bxai-[A-Za-z0-9]{70,}`},
-	{kind: "perplexity", triggers: []string{"pplx-"}, wordStart: true, expr: `\bpplx-[A-Za-z0-9]{40,}`},
-	{kind: "fireworks", triggers: []string{"fw_"}, wordStart: true, expr: `\bfw_[A-Za-z0-9]{24,}\b`, valid: mixedCase},
-	{kind: "tavily", triggers: []string{"tvly-"}, wordStart: true, expr: `\btvly-(?:dev-)?[A-Za-z0-9]{30,}`},
-	{kind: "langsmith", triggers: []string{"lsv2_"}, wordStart: true, expr: `\blsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}`},
-	{kind: "pinecone", triggers: []string{"pcsk_"}, wordStart: true, expr: `\bpcsk_[A-Za-z0-9_]{50,}`},
-	{kind: "elevenlabs", triggers: []string{"sk_"}, wordStart: true, expr: `\bsk_[0-9a-f]{48}\b`},
-	{kind: "nvidia", triggers: []string{"nvapi-"}, wordStart: true, expr: `\bnvapi-[A-Za-z0-9_-]{60,}`},
+		// ---- AI providers ---------------------------------------------------
+		{kind: "anthropic", triggers: []string{"sk-ant-"}, expr: `\bsk-ant-[A-Za-z0-9_-]{20,}`},
+		{kind: "openrouter", triggers: []string{"sk-or-v1-"}, expr: `\bsk-or-v1-[0-9a-f]{64}`},
+		{
+			// sk-…, sk-proj-…, sk-svcacct-…, sk-admin-…: mixed case and
+			// digits, so that sk-learn-style names stay
+			kind: "openai", triggers: []string{"sk-"}, wordStart: true,
+			expr: `\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, valid: mixedCase,
+		},
+		{kind: "deepseek", triggers: []string{"sk-"}, wordStart: true, expr: `\bsk-[0-9a-f]{32}\b`},
+		{kind: "huggingface", triggers: []string{"hf_", "api_org_"}, wordStart: true, expr: `\b(?:hf|api_org)_[A-Za-z0-9]{30,}\b`, valid: upperLower},
+		{kind: "groq", triggers: []string{"gsk_"}, wordStart: true, expr: `\bgsk_[A-Za-z0-9]{48,}`},
+		{kind: "replicate", triggers: []string{"r8_"}, wordStart: true, expr: `\br8_[A-Za-z0-9]{37,}`},
+		{kind: "xai", triggers: []string{"xai-"}, wordStart: true, expr: `\bxai-[A-Za-z0-9]{70,}`},
+		{kind: "perplexity", triggers: []string{"pplx-"}, wordStart: true, expr: `\bpplx-[A-Za-z0-9]{40,}`},
+		{kind: "fireworks", triggers: []string{"fw_"}, wordStart: true, expr: `\bfw_[A-Za-z0-9]{24,}\b`, valid: mixedCase},
+		{kind: "tavily", triggers: []string{"tvly-"}, wordStart: true, expr: `\btvly-(?:dev-)?[A-Za-z0-9]{30,}`},
+		{kind: "langsmith", triggers: []string{"lsv2_"}, wordStart: true, expr: `\blsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}`},
+		{kind: "pinecone", triggers: []string{"pcsk_"}, wordStart: true, expr: `\bpcsk_[A-Za-z0-9_]{50,}`},
+		{kind: "elevenlabs", triggers: []string{"sk_"}, wordStart: true, expr: `\bsk_[0-9a-f]{48}\b`},
+		{kind: "nvidia", triggers: []string{"nvapi-"}, wordStart: true, expr: `\bnvapi-[A-Za-z0-9_-]{60,}`},
 
-	// ---- package registries --------------------------------------------
-	{kind: "npm", triggers: []string{"npm_"}, wordStart: true, expr: `\bnpm_[A-Za-z0-9]{36}\b`},
-	{kind: "pypi", triggers: []string{"pypi-Ag"}, wordStart: true, expr: `\bpypi-Ag[A-Za-z0-9_-]{50,}`},
-	{kind: "rubygems", triggers: []string{"rubygems_"}, wordStart: true, expr: `\brubygems_[0-9a-f]{48}\b`},
-	{kind: "docker", triggers: []string{"dckr_pat_", "dckr_oat_"}, wordStart: true, expr: `\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}`},
-	{
-		// ~/.docker/config.json: "auth": "base64(user:password)"
-		kind: "docker", triggers: []string{`"auth"`},
-		expr: `"auth"[ \t]*:[ \t]*"(?P<s>[A-Za-z0-9+/=]{8,})"`,
-	},
-	{kind: "nuget", triggers: []string{"oy2"}, wordStart: true, expr: `\boy2[a-z0-9]{43}\b`},
-	{kind: "crates-io", triggers: []string{"cio"}, wordStart: true, expr: `\bcio[A-Za-z0-9]{32}\b`, valid: mixedCase},
-	{kind: "clojars", triggers: []string{"CLOJARS_"}, wordStart: true, expr: `\bCLOJARS_[a-z0-9]{60}`},
-	{kind: "jfrog", triggers: []string{"AKCp"}, wordStart: true, expr: `\bAKCp[A-Za-z0-9]{69}`},
-	{kind: "packagist", triggers: []string{"packagist_"}, wordStart: true, expr: `\bpackagist_[ou]ut_[a-f0-9]{68}`},
+		// ---- package registries --------------------------------------------
+		{kind: "npm", triggers: []string{"npm_"}, wordStart: true, expr: `\bnpm_[A-Za-z0-9]{36}\b`},
+		{kind: "pypi", triggers: []string{"pypi-Ag"}, wordStart: true, expr: `\bpypi-Ag[A-Za-z0-9_-]{50,}`},
+		{kind: "rubygems", triggers: []string{"rubygems_"}, wordStart: true, expr: `\brubygems_[0-9a-f]{48}\b`},
+		{kind: "docker", triggers: []string{"dckr_pat_", "dckr_oat_"}, wordStart: true, expr: `\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}`},
+		{
+			// ~/.docker/config.json: "auth": "base64(user:password)"
+			kind: "docker", triggers: []string{`"auth"`},
+			expr: `"auth"[ \t]*:[ \t]*"(?P<s>[A-Za-z0-9+/=]{8,})"`,
+		},
+		{kind: "nuget", triggers: []string{"oy2"}, wordStart: true, expr: `\boy2[a-z0-9]{43}\b`},
+		{kind: "crates-io", triggers: []string{"cio"}, wordStart: true, expr: `\bcio[A-Za-z0-9]{32}\b`, valid: mixedCase},
+		{kind: "clojars", triggers: []string{"CLOJARS_"}, wordStart: true, expr: `\bCLOJARS_[a-z0-9]{60}`},
+		{kind: "jfrog", triggers: []string{"AKCp"}, wordStart: true, expr: `\bAKCp[A-Za-z0-9]{69}`},
+		{kind: "packagist", triggers: []string{"packagist_"}, wordStart: true, expr: `\bpackagist_[ou]ut_[a-f0-9]{68}`},
 
-	// ---- SaaS -----------------------------------------------------------
-	{kind: "sendgrid", triggers: []string{"SG."}, wordStart: true, expr: `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`},
-	{kind: "mailgun", triggers: []string{"key-"}, wordStart: true, pre: runOf(32, lowerHex), expr: `\bkey-[0-9a-f]{32}\b`},
-	{kind: "twilio", triggers: []string{"SK"}, wordStart: true, near: hexAfter(2, 32), nearAny: true, expr: `\bSK[0-9a-fA-F]{32}\b`},
-	{kind: "linear", triggers: []string{"lin_api_"}, wordStart: true, expr: `\blin_api_[A-Za-z0-9]{40}`},
-	{kind: "notion", triggers: []string{"ntn_", "secret_"}, wordStart: true, pre: runOf(40, alnum), expr: `\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b`, valid: mixedCase},
-	{kind: "postman", triggers: []string{"PMAK-"}, wordStart: true, expr: `\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}`},
-	{kind: "newrelic", triggers: []string{"NRAK-", "NRII-"}, wordStart: true, expr: `\bNR(?:AK|II)-[A-Z0-9]{27,32}`},
-	{kind: "grafana", triggers: []string{"glc_", "glsa_"}, wordStart: true, expr: `\b(?:glc_[A-Za-z0-9+/=]{32,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`},
-	{kind: "sentry", triggers: []string{"sntrys_", "sntryu_"}, wordStart: true, expr: `\bsntry[su]_[A-Za-z0-9+/=_]{40,}`},
-	{kind: "figma", triggers: []string{"figd_"}, wordStart: true, expr: `\bfigd_[A-Za-z0-9_-]{40,}`},
-	{kind: "onepassword", triggers: []string{"ops_eyJ"}, wordStart: true, expr: `\bops_eyJ[A-Za-z0-9+/=_-]{100,}`},
+		// ---- SaaS -----------------------------------------------------------
+		{kind: "sendgrid", triggers: []string{"SG."}, wordStart: true, expr: `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`},
+		{kind: "mailgun", triggers: []string{"key-"}, wordStart: true, pre: runOf(32, lowerHex), expr: `\bkey-[0-9a-f]{32}\b`},
+		{kind: "twilio", triggers: []string{"SK"}, wordStart: true, near: hexAfter(2, 32), nearAny: true, expr: `\bSK[0-9a-fA-F]{32}\b`},
+		{kind: "linear", triggers: []string{"lin_api_"}, wordStart: true, expr: `\blin_api_[A-Za-z0-9]{40}`},
+		{kind: "notion", triggers: []string{"ntn_", "secret_"}, wordStart: true, pre: runOf(40, alnum), expr: `\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b`, valid: mixedCase},
+		{kind: "postman", triggers: []string{"PMAK-"}, wordStart: true, expr: `\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}`},
+		{kind: "newrelic", triggers: []string{"NRAK-", "NRII-"}, wordStart: true, expr: `\bNR(?:AK|II)-[A-Z0-9]{27,32}`},
+		{kind: "grafana", triggers: []string{"glc_", "glsa_"}, wordStart: true, expr: `\b(?:glc_[A-Za-z0-9+/=]{32,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`},
+		{kind: "sentry", triggers: []string{"sntrys_", "sntryu_"}, wordStart: true, expr: `\bsntry[su]_[A-Za-z0-9+/=_]{40,}`},
+		{kind: "figma", triggers: []string{"figd_"}, wordStart: true, expr: `\bfigd_[A-Za-z0-9_-]{40,}`},
+		{kind: "onepassword", triggers: []string{"ops_eyJ"}, wordStart: true, expr: `\bops_eyJ[A-Za-z0-9+/=_-]{100,}`},
 
-	{kind: "mapbox", triggers: []string{"sk.eyJ"}, wordStart: true, expr: `\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`},
-	{kind: "contentful", triggers: []string{"CFPAT-"}, wordStart: true, expr: `\bCFPAT-[A-Za-z0-9_-]{43}`},
-	{kind: "airtable", triggers: []string{"pat"}, wordStart: true, near: airtableNear, nearAny: true, pre: runOf(64, lowerHex), expr: `\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`},
-	{kind: "cloudflare", triggers: []string{"v1.0-"}, wordStart: true, expr: `\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}`},
-	{kind: "circleci", triggers: []string{"CCIPAT_"}, wordStart: true, expr: `\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}`},
-	{kind: "buildkite", triggers: []string{"bkua_"}, wordStart: true, expr: `\bbkua_[a-f0-9]{40}`},
-	{kind: "sourcegraph", triggers: []string{"sgp_"}, wordStart: true, expr: `\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}`},
-	{kind: "sonarqube", triggers: []string{"squ_", "sqp_", "sqa_"}, wordStart: true, expr: `\bsq[upa]_[a-f0-9]{40}`},
-	{kind: "twitter", triggers: []string{"AAAAAAAAAAAAAAAAAAAAA"}, expr: `AAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{60,}`, valid: hasPercent},
-	{kind: "mailchimp", triggers: []string{"-us"}, near: hexBefore(32), nearAny: true, expr: `\b[0-9a-f]{32}-us[0-9]{1,2}\b`},
-	{kind: "aws-ecr", triggers: []string{"eyJwYXlsb2FkIjoi"}, wordStart: true, expr: `\beyJwYXlsb2FkIjoi[A-Za-z0-9+/=]{100,}`},
-	{
-		// PHP: define('DB_PASSWORD', '…'); (wp-config.php and its salts)
-		kind: "credential", triggers: []string{"define("}, wordStart: true,
-		expr:  `define\([ \t]*['"][A-Z0-9_]*(?:PASSWORD|PASS|SECRET|KEY|SALT|TOKEN)['"][ \t]*,[ \t]*['"](?P<s>[^'"\n]+)['"]`,
-		valid: notPlaceholder,
-	},
+		{kind: "mapbox", triggers: []string{"sk.eyJ"}, wordStart: true, expr: `\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`},
+		{kind: "contentful", triggers: []string{"CFPAT-"}, wordStart: true, expr: `\bCFPAT-[A-Za-z0-9_-]{43}`},
+		{kind: "airtable", triggers: []string{"pat"}, wordStart: true, near: airtableNear, nearAny: true, pre: runOf(64, lowerHex), expr: `\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b`},
+		{kind: "cloudflare", triggers: []string{"v1.0-"}, wordStart: true, expr: `\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}`},
+		{kind: "circleci", triggers: []string{"CCIPAT_"}, wordStart: true, expr: `\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}`},
+		{kind: "buildkite", triggers: []string{"bkua_"}, wordStart: true, expr: `\bbkua_[a-f0-9]{40}`},
+		{kind: "sourcegraph", triggers: []string{"sgp_"}, wordStart: true, expr: `\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}`},
+		{kind: "sonarqube", triggers: []string{"squ_", "sqp_", "sqa_"}, wordStart: true, expr: `\bsq[upa]_[a-f0-9]{40}`},
+		{kind: "twitter", triggers: []string{"AAAAAAAAAAAAAAAAAAAAA"}, expr: `AAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{60,}`, valid: hasPercent},
+		{kind: "mailchimp", triggers: []string{"-us"}, near: hexBefore(32), nearAny: true, expr: `\b[0-9a-f]{32}-us[0-9]{1,2}\b`},
+		{kind: "aws-ecr", triggers: []string{"eyJwYXlsb2FkIjoi"}, wordStart: true, expr: `\beyJwYXlsb2FkIjoi[A-Za-z0-9+/=]{100,}`},
+		{
+			// PHP: define('DB_PASSWORD', '…'); (wp-config.php and its salts)
+			kind: "credential", triggers: []string{"define("}, wordStart: true,
+			expr:  `define\([ \t]*['"][A-Z0-9_]*(?:PASSWORD|PASS|SECRET|KEY|SALT|TOKEN)['"][ \t]*,[ \t]*['"](?P<s>[^'"\n]+)['"]`,
+			valid: notPlaceholder,
+		},
 
-	// ---- tokens of a known structure -----------------------------------
-	{kind: "jwt", triggers: []string{"eyJ"}, wordStart: true, expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`},
+		// ---- tokens of a known structure -----------------------------------
+		{kind: "jwt", triggers: []string{"eyJ"}, wordStart: true, expr: `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`},
 
-	// ---- other spellings ----------------------------------------------
-	{
-		// lower-cased access key ids (tr A-Z a-z, a case-folding tool)
-		kind: "aws-access-key-id", triggers: []string{"akia", "asia"}, wordStart: true,
-		expr: `\b(?:akia|asia)[a-z2-7]{16}\b`, valid: hasDigit,
-	},
-	{
-		// a secret split by escapes, in UTF-16 or hex-encoded: matched
-		// in its plain form, named after what is found there
-		// (encoded.go)
-		kind: "credential", triggers: encodedTriggers, fold: true, scan: scanEncoded, encoded: true,
-	},
+		// ---- other spellings ----------------------------------------------
+		{
+			// lower-cased access key ids (tr A-Z a-z, a case-folding tool)
+			kind: "aws-access-key-id", triggers: []string{"akia", "asia"}, wordStart: true,
+			expr: `\b(?:akia|asia)[a-z2-7]{16}\b`, valid: hasDigit,
+		},
+		{
+			// a secret split by escapes, in UTF-16 or hex-encoded: matched
+			// in its plain form, named after what is found there
+			// (encoded.go)
+			kind: "credential", triggers: encodedTriggers(), fold: true, scan: scanEncoded, encoded: true,
+		},
 
-	// ---- secrets known by their context --------------------------------
-	{
-		// scheme://user:password@host: only the password goes
-		kind: "url-password", triggers: []string{"://"}, scan: scanURLPassword,
-	},
-	{
-		// Authorization: Bearer …, also as curl -v prints it (> …) and in
-		// JSON; Proxy-Authorization too
-		kind: "authorization", triggers: []string{"authorization"}, fold: true,
-		expr:  `(?i)authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot|negotiate|ntlm|apikey|api-key|key|sso-key|otp|jwt|splunk|ssws|dsn)[ \t]+(?P<s>[^\s"'\[\],;]{4,})`,
-		valid: notPlaceholder,
-	},
-	{kind: "cookie", triggers: []string{"cookie", "-b "}, fold: true, scan: scanCookie},
-	{
-		// a Netscape cookie jar line (curl -c, wget --save-cookies):
-		// domain, flag, path, secure, expiry, name, value
-		kind: "cookie", triggers: []string{"\tTRUE\t", "\tFALSE\t"},
-		expr:  `^\S+\t(?:TRUE|FALSE)\t\S+\t(?:TRUE|FALSE)\t[0-9]+\t[^\t]+\t(?P<s>[^\t\r]+)`,
-		valid: notPlaceholder,
-	},
-	{
-		// .netrc: machine h login u password p on one line
-		kind: "netrc", triggers: []string{"machine", "default"}, near: lineStart, pre: hasPassword,
-		expr:  `^[ \t]*(?:machine|default)\b.*?\bpassword[ \t]+(?P<s>\S+)`,
-		valid: notPlaceholder,
-	},
-	{
-		// .netrc: login u password p, without machine on the line
-		kind: "netrc", triggers: []string{"login"}, near: lineStart, pre: hasPassword,
-		expr:  `^[ \t]*login[ \t]+\S+[ \t]+password[ \t]+(?P<s>\S+)`,
-		valid: notPlaceholder,
-	},
-	{
-		// .netrc: password p on a line of its own
-		kind: "netrc", triggers: []string{"password"}, near: lineStart, pre: passwordBlank,
-		expr:  `^[ \t]*password[ \t]+(?P<s>\S+)[ \t]*$`,
-		valid: notPlaceholder,
-	},
-	{
-		// password=hunter2, DB_PASSWORD: hunter2, "api_key": "…", ?token=…,
-		// and YAML, INI and .env values that run to the end of the line
-		// ("  password: two words # comment")
-		kind: "credential", triggers: labelTriggers, fold: true, scan: scanLabels,
-	},
-	{
-		// XML: <password>…</password>, Maven's settings.xml, NuGet.Config
-		kind: "credential", triggers: []string{"password>", "passwd>", "passphrase>", "secret>", "token>", "apikey>", "api_key>", "accesskey>", "access_key>", "privatekey>"}, fold: true,
-		expr:  `(?i)<[A-Za-z0-9_.:-]*(?:password|passwd|passphrase|secret|token|api_?key|access_?key|private_?key)>(?P<s>[^<\n]+)</`,
-		valid: notPlaceholder,
-	},
-	{
-		// GitHub Actions: ::add-mask::VALUE names a value to hide
-		kind: "credential", triggers: []string{"::add-mask::"},
-		expr:  `::add-mask::(?P<s>\S+)`,
-		valid: notPlaceholder,
-	},
-	{
-		// ~/.pgpass: host:port:database:user:password
-		kind: "credential", triggers: []string{":5432:", ":*:"},
-		expr:  `^[^:\s]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>[^:\s]+)$`,
-		valid: notPlaceholder,
-	},
-	{
-		// curl -u user:hunter2, --user=user:hunter2 (the password only)
-		kind: "credential", triggers: []string{"-u", "--user"},
-		expr:  `(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:'"@/]+:(?P<s>[^\s'"]+)`,
-		valid: notUserID,
-	},
-	{
-		// --password hunter2, --registry-token=…, --client-secret …
-		kind: "credential", triggers: []string{"--"},
-		near: flagNear, flagRun: true,
-		expr: `(?i)--(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|secret|token|api-?key|api_key|client-secret|secret-key|access-key|secret-access-key)(?:[ \t]+|=)` +
-			labelValue,
-		valid: notFlagValue,
-	},
-}
+		// ---- secrets known by their context --------------------------------
+		{
+			// scheme://user:password@host: only the password goes
+			kind: "url-password", triggers: []string{"://"}, scan: scanURLPassword,
+		},
+		{
+			// Authorization: Bearer …, also as curl -v prints it (> …) and in
+			// JSON; Proxy-Authorization too
+			kind: "authorization", triggers: []string{"authorization"}, fold: true,
+			expr:  `(?i)authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|bot|negotiate|ntlm|apikey|api-key|key|sso-key|otp|jwt|splunk|ssws|dsn)[ \t]+(?P<s>[^\s"'\[\],;]{4,})`,
+			valid: notPlaceholder,
+		},
+		{kind: "cookie", triggers: []string{"cookie", "-b "}, fold: true, scan: scanCookie},
+		{
+			// a Netscape cookie jar line (curl -c, wget --save-cookies):
+			// domain, flag, path, secure, expiry, name, value
+			kind: "cookie", triggers: []string{"\tTRUE\t", "\tFALSE\t"},
+			expr:  `^\S+\t(?:TRUE|FALSE)\t\S+\t(?:TRUE|FALSE)\t[0-9]+\t[^\t]+\t(?P<s>[^\t\r]+)`,
+			valid: notPlaceholder,
+		},
+		{
+			// .netrc: machine h login u password p on one line
+			kind: "netrc", triggers: []string{"machine", "default"}, near: lineStart, pre: hasPassword,
+			expr:  `^[ \t]*(?:machine|default)\b.*?\bpassword[ \t]+(?P<s>\S+)`,
+			valid: notPlaceholder,
+		},
+		{
+			// .netrc: login u password p, without machine on the line
+			kind: "netrc", triggers: []string{"login"}, near: lineStart, pre: hasPassword,
+			expr:  `^[ \t]*login[ \t]+\S+[ \t]+password[ \t]+(?P<s>\S+)`,
+			valid: notPlaceholder,
+		},
+		{
+			// .netrc: password p on a line of its own
+			kind: "netrc", triggers: []string{"password"}, near: lineStart, pre: passwordBlank,
+			expr:  `^[ \t]*password[ \t]+(?P<s>\S+)[ \t]*$`,
+			valid: notPlaceholder,
+		},
+		{
+			// password=hunter2, DB_PASSWORD: hunter2, "api_key": "…", ?token=…,
+			// and YAML, INI and .env values that run to the end of the line
+			// ("  password: two words # comment")
+			kind: "credential", triggers: labelTriggers, fold: true, scan: scanLabels,
+		},
+		{
+			// XML: <password>…</password>, Maven's settings.xml, NuGet.Config
+			kind: "credential", triggers: []string{"password>", "passwd>", "passphrase>", "secret>", "token>", "apikey>", "api_key>", "accesskey>", "access_key>", "privatekey>"}, fold: true,
+			expr:  `(?i)<[A-Za-z0-9_.:-]*(?:password|passwd|passphrase|secret|token|api_?key|access_?key|private_?key)>(?P<s>[^<\n]+)</`,
+			valid: notPlaceholder,
+		},
+		{
+			// GitHub Actions: ::add-mask::VALUE names a value to hide
+			kind: "credential", triggers: []string{"::add-mask::"},
+			expr:  `::add-mask::(?P<s>\S+)`,
+			valid: notPlaceholder,
+		},
+		{
+			// ~/.pgpass: host:port:database:user:password
+			kind: "credential", triggers: []string{":5432:", ":*:"},
+			expr:  `^[^:\s]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>[^:\s]+)$`,
+			valid: notPlaceholder,
+		},
+		{
+			// curl -u user:hunter2, --user=user:hunter2 (the password only)
+			kind: "credential", triggers: []string{"-u", "--user"},
+			expr:  `(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:'"@/]+:(?P<s>[^\s'"]+)`,
+			valid: notUserID,
+		},
+		{
+			// --password hunter2, --registry-token=…, --client-secret …
+			kind: "credential", triggers: []string{"--"},
+			near: flagNear, flagRun: true,
+			expr: `(?i)--(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|secret|token|api-?key|api_key|client-secret|secret-key|access-key|secret-access-key)(?:[ \t]+|=)` +
+				labelValue,
+			valid: notFlagValue,
+		},
+	}
+})
 
 // labelTriggers are the triggers of the label patterns: every way a
 // secretWords label can be spelled.
@@ -570,7 +578,7 @@ func notFlagValue(b []byte) bool {
 	if metavar(b) {
 		return false // --api-key KEY in a usage text
 	}
-	if proseWords[strings.ToLower(string(b))] {
+	if proseWord(strings.ToLower(string(b))) {
 		return false // "Using --password via the CLI is insecure"
 	}
 	for _, p := range []string{"id=", "src=", "env=", "type="} {
@@ -601,13 +609,17 @@ func notUserID(b []byte) bool {
 	return !allDigits(b) && notPlaceholder(b)
 }
 
-// proseWords after a flag's name show a sentence about the flag, not its
-// value.
-var proseWords = map[string]bool{
-	"via": true, "is": true, "and": true, "or": true, "the": true, "to": true, "for": true, "from": true,
-	"with": true, "flag": true, "option": true, "instead": true, "must": true, "should": true, "was": true,
-	"has": true, "can": true, "cannot": true, "will": true, "of": true, "in": true, "on": true, "as": true,
-	"when": true, "if": true, "not": true, "argument": true, "parameter": true, "are": true, "be": true,
+// proseWord reports whether w, after a flag's name, shows a sentence about
+// the flag, not its value. A switch, not a map: a map literal is built at
+// init, in every run of guard.
+func proseWord(w string) bool {
+	switch w {
+	case "via", "is", "and", "or", "the", "to", "for", "from", "with", "flag", "option", "instead",
+		"must", "should", "was", "has", "can", "cannot", "will", "of", "in", "on", "as", "when", "if",
+		"not", "argument", "parameter", "are", "be":
+		return true
+	}
+	return false
 }
 
 // notPlaceholder rejects values that are not secrets themselves: a shell
@@ -619,22 +631,22 @@ func notPlaceholder(b []byte) bool {
 	return len(b) > 0 && !placeholder(b) && !reference(b)
 }
 
-// placeholders are values people write where a secret will go.
-var placeholders = map[string]bool{
-	"changeme": true, "change-me": true, "change_me": true, "changeit": true, "password": true, "passwd": true,
-	"pass": true, "secret": true, "token": true, "redacted": true, "placeholder": true, "null": true,
-	"none": true, "nil": true, "true": true, "false": true, "yes": true, "no": true, "on": true, "off": true,
-	"undefined": true, "empty": true, "todo": true, "tbd": true,
-	"fixme": true, "hidden": true, "masked": true, "str": true, "string": true, "int": true,
-	"bool": true, "any": true, "bytes": true, "secretstr": true, "optional": true, "required": true,
-	"sensitive": true, "protected": true, "unset": true, "notset": true, "not-set": true, "not_set": true,
-	"replaceme": true, "replace-me": true, "replace_me": true, "insert": true, "enter": true, "omitted": true,
-	"prompt": true, "stdin": true, "env": true, "default": true, "enabled": true, "disabled": true,
-	"iota": true, "byte": true, "rune": true, "error": true, "uintptr": true, "float32": true, "float64": true,
-	"int8": true, "int16": true, "int32": true, "int64": true, "uint": true, "uint8": true, "uint16": true,
-	"uint32": true, "uint64": true, "number": true, "object": true, "boolean": true,
-	"test": true, "testing": true, "example": true, "sample": true, "dummy": true, "foo": true, "bar": true,
-	"api_key": true, "apikey": true, "api-key": true,
+// placeholderWord reports whether w (in lower case) is a value people
+// write where a secret will go.
+func placeholderWord(w string) bool {
+	switch w {
+	case "changeme", "change-me", "change_me", "changeit", "password", "passwd", "pass", "secret",
+		"token", "redacted", "placeholder", "null", "none", "nil", "true", "false", "yes", "no", "on",
+		"off", "undefined", "empty", "todo", "tbd", "fixme", "hidden", "masked", "str", "string", "int",
+		"bool", "any", "bytes", "secretstr", "optional", "required", "sensitive", "protected", "unset",
+		"notset", "not-set", "not_set", "replaceme", "replace-me", "replace_me", "insert", "enter",
+		"omitted", "prompt", "stdin", "env", "default", "enabled", "disabled", "iota", "byte", "rune",
+		"error", "uintptr", "float32", "float64", "int8", "int16", "int32", "int64", "uint", "uint8",
+		"uint16", "uint32", "uint64", "number", "object", "boolean", "test", "testing", "example",
+		"sample", "dummy", "foo", "bar", "api_key", "apikey", "api-key":
+		return true
+	}
+	return false
 }
 
 func placeholder(b []byte) bool {
@@ -653,7 +665,7 @@ func placeholder(b []byte) bool {
 		}
 		low[i] = c
 	}
-	if len(b) <= len(buf) && placeholders[string(low)] {
+	if len(b) <= len(buf) && placeholderWord(string(low)) {
 		return true
 	}
 	if smallNumber(b) || b[len(b)-1] == '+' {

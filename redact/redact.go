@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // marker starts every replacement: [REDACTED:kind].
@@ -64,6 +65,18 @@ const (
 // pattern's matcher then runs only on the lines holding one of its
 // triggers.
 type Redactor struct {
+	// build makes the tables below from environ and opts on first use
+	// (see ready): most runs of guard redact nothing, and the tables
+	// cost more than the decision.
+	build   sync.Once
+	environ []string
+	opts    options
+	// quick holds what a short text is first checked against (see
+	// clean), made on first use by quickOnce: most of what guard redacts
+	// is a command's text or a reason, where no trigger occurs.
+	quickOnce sync.Once
+	quick     *quickCheck
+
 	env      []envSecret // longest value first
 	pats     []*pattern  // the built-in table, then the user's
 	always   []int       // patterns with no trigger: run on every line
@@ -159,36 +172,120 @@ func WithPatterns(exprs ...string) Option {
 
 // New returns a Redactor for the patterns of this package and for the values
 // of the secret-looking variables in environ (as returned by os.Environ).
-// New(nil) knows only the patterns. New does no I/O and compiles nothing:
-// each expression is compiled the first time its trigger is seen.
+// New(nil) knows only the patterns. New does no I/O, compiles nothing and
+// only keeps its arguments: the tables are built the first time the
+// Redactor redacts, and each expression is compiled the first time its
+// trigger is seen.
 func New(environ []string, opts ...Option) *Redactor {
-	var o options
+	r := &Redactor{environ: slices.Clone(environ)}
 	for _, opt := range opts {
-		opt(&o)
+		opt(&r.opts)
 	}
-	r := &Redactor{}
-	seen := map[string]bool{}
-	for _, kv := range environ {
-		name, value, ok := strings.Cut(kv, "=")
-		if !ok || !secretName(name) {
-			continue
-		}
-		// A value of several lines is looked for line by line: nothing
-		// but a private key spans lines here.
-		for _, v := range strings.Split(value, "\n") {
-			v = strings.TrimSuffix(v, "\r")
-			if len(v) < minEnvValue || seen[v] || !secretEnvValue(v) {
-				continue
-			}
-			seen[v] = true
-			r.env = append(r.env, envSecret{value: []byte(v), replacement: []byte(marker + "env:" + name + "]")})
-		}
-	}
-	slices.SortStableFunc(r.env, func(a, b envSecret) int { return cmp.Compare(len(b.value), len(a.value)) })
+	return r
+}
 
-	r.pats = make([]*pattern, 0, len(builtin)+len(o.patterns))
-	for i := range builtin {
-		r.pats = append(r.pats, &builtin[i])
+// maxQuick is the longest text clean looks at: a longer one is output,
+// for which the tables are worth building.
+const maxQuick = 4 << 10
+
+// A quickCheck says, without the trigger tables, that a short text holds
+// no trigger, so that nothing in it is redacted: the text has no NUL, no
+// environment secret, and no position whose first four bytes start a
+// trigger of four bytes or more, whose three are a trigger of three, or
+// whose two a trigger of two (quickSets), with 0x20 set in every byte on both sides
+// (which makes a letter lower-case, as in bucketOf). Setting 0x20 merges
+// bytes, and the sets are hashed, so it may find a trigger where there is
+// none, never the other way. Four bytes, because three pass too little
+// ordinary text: "git" starts github_pat_.
+type quickCheck struct {
+	env []envSecret
+	off bool // user patterns: no quick answer
+}
+
+// A quickSet holds the triggers' first bytes by quickHash.
+type quickSet [1 << 12 / 64]uint64
+
+// quickHash hashes the first n bytes of k (the first in the low byte) to
+// 12 bits.
+func quickHash(k uint32, n int) uint32 {
+	k |= 0x20202020
+	k &= ^uint32(0) >> (32 - 8*n)
+	return k * 0x9E3779B1 >> 20
+}
+
+// builtinQuickSets returns the quickSets of the built-in triggers, by their
+// first four bytes (a trigger of four or more), three (of three) and two
+// (of two); ok is false when a pattern has no trigger (it runs on every
+// line, so no text is clean). quickSets is its result, written out.
+func builtinQuickSets() (sets [3]quickSet, ok bool) {
+	for _, p := range builtin() {
+		if len(p.triggers) == 0 {
+			return sets, false
+		}
+		for _, t := range p.triggers {
+			n := min(4, len(t))
+			var k uint32
+			for j := n - 1; j >= 0; j-- {
+				k = k<<8 | uint32(t[j])
+			}
+			h := quickHash(k, n)
+			sets[4-n][h/64] |= 1 << (h % 64)
+		}
+	}
+	return sets, true
+}
+
+// quickTables returns r's quickCheck, made on first use.
+func (r *Redactor) quickTables() *quickCheck {
+	r.quickOnce.Do(func() {
+		r.quick = &quickCheck{env: envSecrets(r.environ), off: len(r.opts.patterns) > 0}
+	})
+	return r.quick
+}
+
+// clean reports whether b, a whole text, certainly holds nothing to
+// redact (see quickCheck); false when it may.
+func (r *Redactor) clean(b []byte) bool {
+	if len(b) > maxQuick || bytes.IndexByte(b, 0) >= 0 {
+		return false
+	}
+	q := r.quickTables()
+	if q.off {
+		return false
+	}
+	for _, e := range q.env {
+		if bytes.Contains(b, e.value) {
+			return false
+		}
+	}
+	in := func(set *quickSet, k uint32, n int) bool {
+		h := quickHash(k, n)
+		return set[h/64]&(1<<(h%64)) != 0
+	}
+	four, three, two := &quickSets[0], &quickSets[1], &quickSets[2]
+	for i := 0; i+1 < len(b); i++ {
+		k := uint32(load8(b, i))
+		if in(two, k, 2) || i+2 < len(b) && in(three, k, 3) || i+3 < len(b) && in(four, k, 4) {
+			return false
+		}
+	}
+	return true
+}
+
+// ready builds r's tables, once: every path to them goes through process,
+// which calls it.
+func (r *Redactor) ready() {
+	r.build.Do(r.init)
+}
+
+// init builds the tables from New's arguments.
+func (r *Redactor) init() {
+	o := r.opts
+	r.env = r.quickTables().env
+	bi := builtin()
+	r.pats = make([]*pattern, 0, len(bi)+len(o.patterns))
+	for i := range bi {
+		r.pats = append(r.pats, &bi[i])
 	}
 	for _, u := range o.patterns {
 		r.pats = append(r.pats, u.pattern())
@@ -217,7 +314,7 @@ func New(environ []string, opts ...Option) *Redactor {
 		}
 	}
 	r.buildBuckets()
-	return r
+	r.environ, r.opts = nil, options{}
 }
 
 // buildBuckets fills the class tables and the buckets of the triggers.
@@ -361,9 +458,62 @@ func cases(c byte, fold bool, buf *[2]byte) []byte {
 	return buf[:2]
 }
 
+// envSecrets returns the values of the secret-looking variables in environ,
+// longest first.
+func envSecrets(environ []string) []envSecret {
+	var env []envSecret
+	var seen map[string]bool
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !secretName(name) {
+			continue
+		}
+		// A value of several lines is looked for line by line: nothing
+		// but a private key spans lines here.
+		for _, v := range strings.Split(value, "\n") {
+			v = strings.TrimSuffix(v, "\r")
+			if len(v) < minEnvValue || seen[v] || !secretEnvValue(v) {
+				continue
+			}
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			seen[v] = true
+			env = append(env, envSecret{value: []byte(v), replacement: []byte(marker + "env:" + name + "]")})
+		}
+	}
+	slices.SortStableFunc(env, func(a, b envSecret) int { return cmp.Compare(len(b.value), len(a.value)) })
+	return env
+}
+
 // secretName reports whether an environment variable's name says it holds a
 // secret.
 func secretName(name string) bool {
+	// The common case costs no copy: an ASCII name in upper case already
+	// and without a not-word (this runs for every variable of the
+	// environment).
+	if isASCII(name) {
+		n := name
+		for i := range len(name) {
+			if 'a' <= name[i] && name[i] <= 'z' {
+				n = strings.ToUpper(name)
+				break
+			}
+		}
+		plain := true
+		for _, w := range envNotWords {
+			plain = plain && !strings.Contains(n, w)
+		}
+		if plain {
+			for _, w := range envWords {
+				if strings.Contains(n, w) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	// strings.ToUpper maps some letters outside ASCII into it (ſ is S)
 	n := strings.ToUpper(name)
 	for _, w := range envNotWords {
 		n = strings.ReplaceAll(n, w, "_")
@@ -374,6 +524,15 @@ func secretName(name string) bool {
 		}
 	}
 	return false
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // secretEnvValue rejects the values of secret-named variables that are not
@@ -400,6 +559,14 @@ func (r *Redactor) Bytes(b []byte) []byte {
 
 // Redact is Bytes that also reports whether anything was replaced.
 func (r *Redactor) Redact(b []byte) ([]byte, bool) {
+	if r.clean(b) {
+		return b, false
+	}
+	return r.redactFull(b)
+}
+
+// redactFull is Redact without the quick answer.
+func (r *Redactor) redactFull(b []byte) ([]byte, bool) {
 	var st state
 	out, changed := r.process(nil, b, 0, len(b), &st, true)
 	if !changed {
@@ -797,6 +964,7 @@ func (t *trigger) at(b []byte, i int) bool {
 // line whose trigger turns out to hold no secret (password_file, the
 // word token in prose) costs no copy.
 func (r *Redactor) process(dst, all []byte, from, to int, st *state, final bool) (out []byte, changed bool) {
+	r.ready()
 	b := all[from:to]
 	hits := r.nulHits(b, r.scan(b))
 	seams := r.seams(all, from, to)

@@ -316,6 +316,7 @@ func FuzzRedact(f *testing.F) {
 // run time, where a bad expression would panic.
 func TestPatternsCompile(t *testing.T) {
 	r := New(nil)
+	r.ready()
 	for i, p := range r.pats {
 		if p.scan != nil {
 			continue

@@ -33,6 +33,7 @@ func refTrigram(a, b, c byte) uint32 {
 }
 
 func newRefTables(r *Redactor) *refTables {
+	r.ready()
 	rt := &refTables{}
 	var entries [][2]int32
 	for idx, t := range r.triggers {

@@ -356,24 +356,13 @@ func writeJSON(w io.Writer, v any) {
 	_ = enc.Encode(v) // into a bytes.Buffer: cannot fail for these types
 }
 
-// Claude Code: PreToolUse, hookSpecificOutput.permissionDecision.
-type claudeOut struct {
-	HookSpecificOutput claudeSpecific `json:"hookSpecificOutput"`
-}
-
-type claudeSpecific struct {
-	HookEventName            string          `json:"hookEventName"`
-	PermissionDecision       string          `json:"permissionDecision"`
-	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
-	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
-}
-
+// Claude Code: PreToolUse, hookSpecificOutput.permissionDecision (writeClaude).
 func answerClaude(w io.Writer, h *hookVerdict) int {
 	d := string(h.v.Decision)
 	if d != string(grants.Allow) && d != string(grants.Ask) {
 		d = string(grants.Deny)
 	}
-	writeJSON(w, claudeOut{claudeSpecific{HookEventName: "PreToolUse", PermissionDecision: d, PermissionDecisionReason: h.reason()}})
+	writeClaude(w, d, h.reason(), nil)
 	return 0
 }
 
@@ -388,13 +377,12 @@ func answerCodex(w io.Writer, h *hookVerdict) int {
 	case grants.Ask:
 		in, err := h.rewrite()
 		if err == nil {
-			writeJSON(w, claudeOut{claudeSpecific{HookEventName: "PreToolUse", PermissionDecision: "allow",
-				PermissionDecisionReason: h.reason() + "; routed through guard for approval", UpdatedInput: in}})
+			writeClaude(w, "allow", h.reason()+"; routed through guard for approval", in)
 			return 0
 		}
 		h.v = hookDeny(ruleHookError, "needs approval, and the command could not be routed through guard: "+err.Error())
 	}
-	writeJSON(w, claudeOut{claudeSpecific{HookEventName: "PreToolUse", PermissionDecision: "deny", PermissionDecisionReason: h.reason()}})
+	writeClaude(w, "deny", h.reason(), nil)
 	return 0
 }
 
