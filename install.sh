@@ -44,8 +44,8 @@ Running it again rebuilds and reinstalls the binaries and leaves your config alo
   --yes         do not ask before --purge
   --help        this text
 
-The first build compiles SQLite (C code, for the audit trail) and takes about
-2-3 minutes on a small machine; later builds take seconds. It needs Go, a C
+The first build downloads guard's modules and compiles SQLite (C code, for the
+audit trail): about 5 minutes on 2 cores; later builds take seconds. It needs Go, a C
 compiler and access to the Go module proxy (or a filled module cache) for
 guard's dependencies.
 
@@ -319,7 +319,7 @@ install_guard() {
 	# without urfave/cli; guard-cli holds every other command, with SQLite (cgo)
 	# and urfave/cli, and guard execs it for them. urfave_cli_no_docs leaves out
 	# urfave/cli's man/markdown generators, which guard-cli never calls.
-	say "building guard $version (the first build compiles SQLite, about 2-3 minutes; later builds take seconds)"
+	say "building guard $version (the first build downloads the modules and compiles SQLite, about 5 minutes on 2 cores; later builds take seconds)"
 	BUILD_START=$SECONDS
 	if ! with_progress build_in "$REPO" CGO_ENABLED=0 "$GO" build -trimpath "$buildvcs" \
 		-ldflags "-X main.linkedVersion=$version" -o "$build/guard" ./cmd/guard; then
