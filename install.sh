@@ -32,18 +32,20 @@ Running it again rebuilds and reinstalls the binaries and leaves your config alo
 
   --uninstall   remove what install.sh created: the binaries, the shim links, the
                 empty directories it made, and the config only if you never
-                changed it. What guard wrote itself stays, and is listed:
-                grants (grants.toml, projects/*), lock files, the audit trail
-                (audit.db, audit.jsonl), pending requests (pending/*) and a
-                changed config.
+                changed it. Refused while an agent is still wired to guard:
+                run guard uninstall --agent AGENT first. What guard wrote
+                itself stays, and is listed: grants (grants.toml,
+                projects/*), lock files, the audit trail (audit.db,
+                audit.jsonl), pending requests (pending/*) and a changed
+                config.
   --purge       with --uninstall: remove those too, that is guard's config,
                 state and cache directories whole. Asks you to type "purge"
                 first; without a terminal, it needs --yes.
   --yes         do not ask before --purge
   --help        this text
 
-The first build compiles SQLite (C code, for the audit trail) and takes about
-2-3 minutes on a small machine; later builds take seconds. It needs Go, a C
+The first build downloads guard's modules and compiles SQLite (C code, for the
+audit trail): about 5 minutes on 2 cores; later builds take seconds. It needs Go, a C
 compiler and access to the Go module proxy (or a filled module cache) for
 guard's dependencies.
 
@@ -317,7 +319,7 @@ install_guard() {
 	# without urfave/cli; guard-cli holds every other command, with SQLite (cgo)
 	# and urfave/cli, and guard execs it for them. urfave_cli_no_docs leaves out
 	# urfave/cli's man/markdown generators, which guard-cli never calls.
-	say "building guard $version (the first build compiles SQLite, about 2-3 minutes; later builds take seconds)"
+	say "building guard $version (the first build downloads the modules and compiles SQLite, about 5 minutes on 2 cores; later builds take seconds)"
 	BUILD_START=$SECONDS
 	if ! with_progress build_in "$REPO" CGO_ENABLED=0 "$GO" build -trimpath "$buildvcs" \
 		-ldflags "-X main.linkedVersion=$version" -o "$build/guard" ./cmd/guard; then
@@ -452,6 +454,33 @@ uninstall_guard() {
 	say "uninstalled the programs and shim links"
 }
 
+# check_unwired refuses to uninstall while an agent is still wired to guard
+# (guard install --agent left a record in $DATA/guard/agents/): the agent's
+# settings would name a program that is gone, and --purge would also delete
+# the record guard uninstall --agent needs to take its changes out again.
+check_unwired() {
+	local rec agent scope wired=() steps=()
+	for rec in "$DATA"/guard/agents/*.json; do
+		[[ -f $rec ]] || continue
+		agent=$(sed -n 's/^  "agent": "\(.*\)",$/\1/p' "$rec")
+		scope=$(sed -n 's/^  "scope": "\(.*\)",$/\1/p' "$rec")
+		[[ -n $agent && -n $scope ]] || die "cannot read $rec; remove it by hand if that agent no longer uses guard"
+		wired+=("$agent ($scope)")
+		if [[ $scope == global ]]; then
+			steps+=("guard uninstall --agent $agent")
+		else
+			steps+=("(cd '$scope' && guard uninstall --agent $agent --project)")
+		fi
+	done
+	((${#wired[@]} == 0)) && return 0
+	local w s
+	w=$(printf ', %s' "${wired[@]}")
+	s=$(printf '; %s' "${steps[@]}")
+	say "error: guard is still wired into ${w#, }; its settings would name a program that is gone; nothing was removed"
+	hint "first run: ${s#; }"
+	exit 1
+}
+
 # guard_dirs prints guard's own directories: what guard itself writes lives there.
 guard_dirs() {
 	printf '%s\n' "$CONFIG/guard" "$STATE/guard" "$CACHE/guard" "$DATA/guard"
@@ -573,6 +602,7 @@ main() {
 	case $mode in
 	install) install_guard ;;
 	uninstall)
+		check_unwired
 		if ((purge)); then
 			confirm_purge || return 1 # before anything is removed
 		fi

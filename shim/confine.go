@@ -84,6 +84,45 @@ var homeCaches = []string{
 	".cache/deno", ".nuget/packages", ".cache/ccache", ".ccache", ".cache/sccache", ".cache/node-gyp",
 }
 
+// homeCacheTools names, for a cache in homeCaches outside ~/.cache, the
+// programs that fill it. A fresh home has none of them, and a cache only
+// counts when it exists: so the first npm install, go build or cargo fetch
+// that guard allowed failed, unable to mkdir its own cache (ENOENT under the
+// boundary). guard makes such a cache, empty, when the text names its tool.
+var homeCacheTools = map[string][]string{
+	".npm":            {"npm", "npx"},
+	"go/pkg/mod":      {"go"},
+	".cargo/registry": {"cargo"}, ".cargo/git": {"cargo"},
+	".yarn/berry/cache": {"yarn"},
+	".pnpm-store":       {"pnpm"}, ".local/share/pnpm": {"pnpm"},
+	".bun/install/cache": {"bun", "bunx"},
+	".m2/repository":     {"mvn", "mvnw"},
+	".gradle/caches":     {"gradle", "gradlew"}, ".gradle/wrapper": {"gradle", "gradlew"},
+	".nuget/packages": {"dotnet", "nuget"},
+}
+
+// makeToolCaches makes the missing caches of the tools the text names (a
+// word of it, or a path's last part: ./gradlew). It only ever makes an empty
+// directory from homeCacheTools; what the command may do there is what it
+// could do had the tool made it before.
+func makeToolCaches(home, text string) {
+	if text == "" {
+		return
+	}
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	})
+	for rel, tools := range homeCacheTools {
+		named := false
+		for _, w := range words {
+			named = named || slices.Contains(tools, w)
+		}
+		if p := filepath.Join(home, rel); named && !exists(p) {
+			_ = os.MkdirAll(p, 0o755) // a failure leaves the cache missing, as before
+		}
+	}
+}
+
 // homeTools are the trees under home that hold installed toolchains:
 // readable, never writable.
 var homeTools = []string{
@@ -141,7 +180,7 @@ var controlSockets = []string{
 // nil when confinement is off. proj is the project root, getenv the
 // command's environment, self guard's program and guardPaths guard's own
 // config, state, cache and data directories.
-func newConfinement(s *grants.Settings, v grants.Verdict, cwd string, getenv func(string) string, paths grants.Paths, self string) *confinement {
+func newConfinement(s *grants.Settings, v grants.Verdict, cwd, text string, getenv func(string) string, paths grants.Paths, self string) *confinement {
 	spec := s.ConfineFor(v)
 	if spec.Mode == grants.ConfineOff {
 		return nil
@@ -207,6 +246,7 @@ func newConfinement(s *grants.Settings, v grants.Verdict, cwd string, getenv fun
 			_ = os.Mkdir(xdgCache, 0o700)
 		}
 		add(&c.write, xdgCache)
+		makeToolCaches(c.home, text)
 		// About sixty names below are looked for in home, most of them
 		// missing: home's own entries, read once, rule out those whose
 		// first component is not there without a stat each.
@@ -498,7 +538,7 @@ func LandlockABI() int { return landlockABI() }
 // fail. It reports what the kernel took ("landlock+mounts", …) or why the
 // boundary does not hold.
 func ProbeConfinement(s *grants.Settings, cwd string, getenv func(string) string, self string) (string, error) {
-	c := newConfinement(s, grants.Verdict{Decision: grants.Allow}, cwd, getenv, grants.PathsFromEnv(getenv), self)
+	c := newConfinement(s, grants.Verdict{Decision: grants.Allow}, cwd, "", getenv, grants.PathsFromEnv(getenv), self)
 	if c == nil {
 		return "", errors.New(`[confine] mode = "off"`)
 	}

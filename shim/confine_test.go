@@ -45,7 +45,7 @@ func TestNewConfinement(t *testing.T) {
 	getenv := func(k string) string { return env[k] }
 	s := grants.Defaults()
 	s.Root = proj
-	c := newConfinement(s, grants.Verdict{Decision: grants.Allow}, proj, getenv, grants.PathsFromEnv(getenv), "")
+	c := newConfinement(s, grants.Verdict{Decision: grants.Allow}, proj, "", getenv, grants.PathsFromEnv(getenv), "")
 	if c == nil {
 		t.Fatal("no confinement with the defaults")
 	}
@@ -91,7 +91,7 @@ func TestNewConfinement(t *testing.T) {
 	}
 
 	s.Confine.Mode = grants.ConfineOff
-	if newConfinement(s, grants.Verdict{Decision: grants.Allow}, proj, getenv, grants.PathsFromEnv(getenv), "") != nil {
+	if newConfinement(s, grants.Verdict{Decision: grants.Allow}, proj, "", getenv, grants.PathsFromEnv(getenv), "") != nil {
 		t.Error(`mode = "off" still confines`)
 	}
 }
@@ -111,5 +111,47 @@ func TestGitDirsWorktree(t *testing.T) {
 	got := gitDirs(root)
 	if !slices.Equal(got, []string{wt, common}) {
 		t.Errorf("gitDirs = %v, want %v", got, []string{wt, common})
+	}
+}
+
+// TestToolCachesMade: in a fresh home, the first npm install or go build
+// guard allows finds its cache there and writable (before, the cache was
+// writable only once it existed, and the tool could not make it); a text
+// that names no such tool makes nothing.
+func TestToolCachesMade(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		made []string
+	}{
+		{"npm install left-pad@1.3.0", []string{".npm"}},
+		{"cd web && npx prettier -c .", []string{".npm"}},
+		{"go build ./... && ./gradlew test", []string{"go/pkg/mod", ".gradle/caches", ".gradle/wrapper"}},
+		{"/usr/bin/cargo fetch", []string{".cargo/registry", ".cargo/git"}},
+		{"echo npm-install gopher.go cargo-deny", nil}, // look-alikes: no word is a tool's name
+		{"ls -la", nil},
+		{"", nil},
+	} {
+		home := t.TempDir()
+		proj := filepath.Join(home, "proj")
+		if err := os.MkdirAll(proj, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_STATE_HOME": home + "/.local/state", "XDG_CACHE_HOME": home + "/.cache"}
+		getenv := func(k string) string { return env[k] }
+		s := grants.Defaults()
+		s.Root = proj
+		c := newConfinement(s, grants.Verdict{Decision: grants.Allow}, proj, tc.text, getenv, grants.PathsFromEnv(getenv), "")
+		if c == nil {
+			t.Fatal("no confinement with the defaults")
+		}
+		want := tc.made
+		for rel := range homeCacheTools {
+			p := filepath.Join(home, rel)
+			if made := exists(p); made != slices.Contains(want, rel) {
+				t.Errorf("%q: %s made = %v, want %v", tc.text, rel, made, !made)
+			} else if made && !slices.Contains(c.write, p) {
+				t.Errorf("%q: %s made but not writable; write = %v", tc.text, rel, c.write)
+			}
+		}
 	}
 }

@@ -97,7 +97,7 @@ func productionEngine(env *Env) engine {
 			return grants.NoteWouldDeny(paths, root, now, e)
 		},
 		confine: func(j job, s *grants.Settings, v grants.Verdict) *confinement {
-			return newConfinement(s, v, j.cwd, env.getenv, paths, env.Self)
+			return newConfinement(s, v, j.cwd, j.text, env.getenv, paths, env.Self)
 		},
 		confineNotice: func(why string) { confineNotice(paths.StateDir, env.Stderr, why) },
 		openTTY:       openControllingTTY,

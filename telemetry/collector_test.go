@@ -85,7 +85,9 @@ func TestCollector(t *testing.T) {
 		if after := g.lastID(t); after != before {
 			t.Fatalf("a failed flush moved the position from %d to %d", before, after)
 		}
-		col.start(t)
+		// the same file: the records sent before the restart must still
+		// be in it
+		col.restart(t)
 		if out := g.flush(t, true); !strings.Contains(out, "sent 2 records") {
 			t.Errorf("flush after the restart said %q, want sent 2 records", out)
 		}
@@ -204,7 +206,9 @@ func freePort(t *testing.T) string {
 }
 
 // A collector is the test collector, started and stopped at will; each
-// start writes a file of its own (out-N.jsonl).
+// start writes a file of its own (out-N.jsonl), and restart writes on in the
+// file of the last start, as a collector restarted by hand with the
+// example's config does.
 type collector struct {
 	bin, config, dir string
 	grpc, http       string
@@ -221,9 +225,21 @@ func (c *collector) start(t *testing.T) {
 	c.starts++
 	out := filepath.Join(c.dir, fmt.Sprintf("out-%d.jsonl", c.starts))
 	c.files = append(c.files, out)
+	c.run(t, out)
+}
+
+// restart starts the collector again on the last start's file: what the
+// example's file exporter wrote before must survive (append: true).
+func (c *collector) restart(t *testing.T) {
+	t.Helper()
+	c.run(t, c.files[len(c.files)-1])
+}
+
+func (c *collector) run(t *testing.T, out string) {
+	t.Helper()
 	c.cmd = exec.Command(c.bin, "--config", c.config)
 	c.cmd.Env = append(os.Environ(), "GUARD_OTLP_GRPC="+c.grpc, "GUARD_OTLP_HTTP="+c.http, "GUARD_OTEL_FILE="+out)
-	logf, err := os.Create(out + ".log")
+	logf, err := os.OpenFile(out+".log", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
