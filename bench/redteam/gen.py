@@ -873,6 +873,7 @@ for name, classes, wrap in (("deny.txt", H18ST_DENY_TEXTS, True), ("danger.txt",
 L = open(os.path.join(D, "harmless.txt")).read().splitlines()
 L.append("# issue 18 (h18st): look-alikes of the second pass")
 add(*H18ST_HARMLESS)
+open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")
 # ---- issue 18 §1/§2: the tools people grant wholesale (kubectl *, psql *,
 # gh *, terraform *, …; run.sh judges danger.txt under those grants too).
 # Each class is the tool's forms that run a program, print a secret, reach
