@@ -576,6 +576,13 @@ func TestUnsetCertain(t *testing.T) {
 		{`rm -rf "$RANDOM"/`, "", "rm-recursive"},
 		{`rm -rf "$BASH_REMATCH"/`, "", "rm-recursive"},
 		{`rm -rf "$REPLY"/`, "", "rm-recursive"},
+		// a secret's name is never taken for unset: the agent's shell may
+		// export it where guard's checker does not (echo prints it there)
+		{`echo $GITHUB_TOKEN`, "secret-print", ""},
+		{`echo "token: ${OPENAI_API_KEY}"`, "secret-print", ""},
+		{`env echo $GITHUB_TOKEN`, "secret-print", ""},
+		{`timeout 5 printf %s "$AWS_SECRET_ACCESS_KEY"`, "secret-print", ""},
+		{`bash -c 'echo $DB_PASSWORD'`, "secret-print", ""},
 	} {
 		a := Analyze(c.in, opt)
 		got := fmt.Sprintf("deny=%v ask=%v", tcIDs(a.Deny), tcIDs(a.Ask))
@@ -584,6 +591,12 @@ func TestUnsetCertain(t *testing.T) {
 		}
 		if c.deny == "" && !tcHasHit(a.Ask, c.ask) {
 			t.Errorf("%q: want ask %q, got %s", c.in, c.ask, got)
+		}
+	}
+	// look-alikes: nothing of the secret is printed
+	for _, in := range []string{`echo ${GITHUB_TOKEN:+set}`, `echo ${#GITHUB_TOKEN}`, `echo '$GITHUB_TOKEN'`, `echo "$UNSET_NAME"`} {
+		if a := Analyze(in, opt); len(a.Deny) > 0 {
+			t.Errorf("%q: denied %v", in, tcIDs(a.Deny))
 		}
 	}
 	// without the environment, nothing is certain

@@ -619,6 +619,13 @@ func (w *walker) unsetCertain(name string) bool {
 		strings.HasPrefix(name, "BASH") || strings.HasPrefix(name, "COMP_") || strings.HasPrefix(name, "GUARD_") {
 		return false
 	}
+	if SecretName(name) {
+		// A secret's name is judged by what it names, not by this
+		// environment: echo $GITHUB_TOKEN is printing a token wherever it
+		// runs (an agent's shell may export what guard's checker lacks),
+		// so secret-print sees the word as the expansion it is.
+		return false
+	}
 	if w.written == nil {
 		w.written = writers(w.top, w.parser)
 	}

@@ -308,6 +308,7 @@ func TestUIBrowser(t *testing.T) {
 	// --- guard ui on a human's terminal shows the one-time code there ---
 	con := g.inTerminal(t, "", "ui")
 	con.waitFor(t, "register one on the page with the code", 1)
+	con.waitFor(t, "guard ui: http://localhost:", 1) // the URL's line comes after the code's
 	screen := con.shown()
 	url := regexp.MustCompile(`guard ui: (http://localhost:\d+/)`).FindStringSubmatch(screen)
 	code := regexp.MustCompile(`with the code ([a-z0-9]{5}-[a-z0-9]{5})`).FindStringSubmatch(screen)

@@ -195,6 +195,7 @@ func TestWalkthroughTmuxPage(t *testing.T) {
 	// once, in a plain terminal window: the code, and the first passkey
 	con := g.inTerminal(t, "", "ui")
 	con.waitFor(t, "register one on the page with the code", 1)
+	con.waitFor(t, "guard ui: http://localhost:", 1) // the URL's line comes after the code's
 	screen := con.shown()
 	url := regexp.MustCompile(`guard ui: (http://localhost:\d+/)`).FindStringSubmatch(screen)
 	code := regexp.MustCompile(`with the code ([a-z0-9]{5}-[a-z0-9]{5})`).FindStringSubmatch(screen)
