@@ -151,7 +151,9 @@ func (c *confinement) start(lim *unix.Rlimit, path string, argv []string, pa *sy
 			// The process's main thread: its id is guard's pid, what a
 			// confined command would ptrace or open under /proc as
 			// "guard", so it must stay outside the boundary. Hold it
-			// until another thread has locked itself to the work.
+			// until another thread has locked itself to the work. (guard's
+			// main locks the main thread to itself, so this is for other
+			// callers: tests, guard-cli.)
 			onOther := make(chan struct{})
 			go confined(onOther)
 			<-onOther
@@ -417,8 +419,10 @@ func (c *confinement) mounts() error {
 			return fmt.Errorf("read-only %s: %w", p, err)
 		}
 	}
+	var empty emptyDir
+	defer empty.close()
 	for _, p := range c.hide {
-		if err := cover(p); err != nil && !missing(err) {
+		if err := empty.cover(p); err != nil && !missing(err) {
 			return fmt.Errorf("hide %s: %w", p, err)
 		}
 	}
@@ -567,19 +571,45 @@ func remount(p string, flags uintptr) error {
 	return unix.Mount("", p, "", flags, "")
 }
 
-// cover hides p: an empty read-only tmpfs over a directory, /dev/null over
-// anything else (a socket then refuses every connection).
-func cover(p string) error {
+// emptyDir is the empty read-only tmpfs that covers hidden directories:
+// mounted over the first one, bound over the rest (a bind costs a fraction
+// of a new tmpfs, and a command runs with up to a dozen hidden directories).
+// fd holds its root, so a later cover over a parent cannot lose it.
+type emptyDir struct {
+	fd   int
+	open bool
+}
+
+func (e *emptyDir) close() {
+	if e.open {
+		unix.Close(e.fd)
+	}
+}
+
+// cover hides p: the empty read-only tmpfs over a directory, /dev/null
+// over anything else (a socket then refuses every connection).
+func (e *emptyDir) cover(p string) error {
 	var st unix.Stat_t
 	if err := unix.Stat(p, &st); err != nil {
 		return err
 	}
-	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
-		return unix.Mount("tmpfs", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=000")
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		// /dev/null reads empty and takes writes to nowhere (and Landlock
+		// refuses writes outside the writable trees anyway)
+		return unix.Mount("/dev/null", p, "", unix.MS_BIND, "")
 	}
-	// /dev/null reads empty and takes writes to nowhere (and Landlock
-	// refuses writes outside the writable trees anyway)
-	return unix.Mount("/dev/null", p, "", unix.MS_BIND, "")
+	if e.open {
+		// a bind of a read-only superblock is read-only; nosuid, nodev
+		// and noexec come with the mount it copies
+		return unix.Mount("/proc/self/fd/"+strconv.Itoa(e.fd), p, "", unix.MS_BIND, "")
+	}
+	if err := unix.Mount("tmpfs", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=000"); err != nil {
+		return err
+	}
+	if fd, err := unix.Open(p, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+		e.fd, e.open = fd, true
+	}
+	return nil
 }
 
 // loopbackUp brings up lo in the new network namespace: a command there
