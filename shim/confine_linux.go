@@ -151,9 +151,7 @@ func (c *confinement) start(lim *unix.Rlimit, path string, argv []string, pa *sy
 			// The process's main thread: its id is guard's pid, what a
 			// confined command would ptrace or open under /proc as
 			// "guard", so it must stay outside the boundary. Hold it
-			// until another thread has locked itself to the work. (guard's
-			// main locks the main thread to itself, so this is for other
-			// callers: tests, guard-cli.)
+			// until another thread has locked itself to the work.
 			onOther := make(chan struct{})
 			go confined(onOther)
 			<-onOther
