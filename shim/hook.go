@@ -148,7 +148,7 @@ func (a *app) hook(p hookProtocol) (exit int) {
 	}()
 	raw, err := readHookInput(a.env.Stdin)
 	if err == nil {
-		err = json.Unmarshal(raw, &h.in)
+		err = decodeHookIn(raw, &h.in) // as json.Unmarshal (hookjson.go)
 	}
 	if err != nil {
 		h.v = hookDeny(ruleHookInput, "cannot read the agent's request: "+err.Error())
@@ -268,8 +268,8 @@ func (p hookProtocol) command(in *hookIn) (text string, field json.RawMessage, i
 		}
 		return s, field, true, nil
 	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(field, &elems); err != nil || len(elems) == 0 {
+	elems, ok := jsonArrayValues(field)
+	if !ok || len(elems) == 0 {
 		return "", nil, true, errors.New("tool_input.command is neither a string nor a list of strings")
 	}
 	argv := make([]string, len(elems))
@@ -293,19 +293,6 @@ func (p hookProtocol) command(in *hookIn) (text string, field json.RawMessage, i
 	return quoteArgv(argv), field, true, nil
 }
 
-// jsonStringValue decodes raw when it is a JSON string, and only then.
-func jsonStringValue(raw json.RawMessage) (string, bool) {
-	b := bytes.TrimSpace(raw)
-	if len(b) == 0 || b[0] != '"' {
-		return "", false
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return "", false
-	}
-	return s, true
-}
-
 // cwd is the directory the command runs in: the request's cwd (absolute),
 // moved by the tool's own directory field, else guard's own.
 func (p hookProtocol) cwd(in *hookIn, fallback string) (string, error) {
@@ -318,8 +305,8 @@ func (p hookProtocol) cwd(in *hookIn, fallback string) (string, error) {
 	}
 	if p.dirField != "" {
 		if raw, ok := in.ToolInput[p.dirField]; ok && string(raw) != "null" {
-			var d string
-			if err := json.Unmarshal(raw, &d); err != nil {
+			d, ok := jsonStringValue(raw)
+			if !ok {
 				return "", fmt.Errorf("tool_input.%s is not a string", p.dirField)
 			}
 			if d != "" {
