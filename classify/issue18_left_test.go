@@ -48,3 +48,38 @@ func TestIssue18LeftExecMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue18LeftArchiveRoles: the members an extracting tar or unzip
+// names are written; listing, printing and creating leave them alone.
+func TestIssue18LeftArchiveRoles(t *testing.T) {
+	cases := []struct {
+		in    string
+		write []string
+	}{
+		{"tar -xf x.tar .claude/settings.json", []string{".claude/settings.json"}},
+		{"tar xf x.tar .mcp.json a", []string{".mcp.json", "a"}},
+		{"tar --extract --file=x.tar -C d m", []string{"m"}},
+		{"tar -xOf x.tar m", nil},
+		{"tar -x --to-stdout -f x.tar m", nil},
+		{"tar -tf x.tar m", nil},
+		{"tar -cf x.tar m", []string{"x.tar"}},
+		{"unzip x.zip .mcp.json", []string{".mcp.json"}},
+		{"unzip x.zip -d out m", []string{"out", "m"}},
+		{"unzip -l x.zip m", nil},
+		{"unzip -p x.zip m", nil},
+	}
+	for _, tc := range cases {
+		a := Analyze(tc.in, Options{})
+		c := &a.Commands[0]
+		p := ParseCommand(c.Name, c.Args)
+		var got []string
+		for _, wd := range p.Words {
+			if wd.Role == RoleWrite {
+				got = append(got, wd.Val)
+			}
+		}
+		if !slices.Equal(got, tc.write) {
+			t.Errorf("%q: writes %q, want %q", tc.in, got, tc.write)
+		}
+	}
+}

@@ -110,6 +110,37 @@ var leftCases = []struct {
 	{"az vm show -n x", true},
 	{"az group list", true},
 	{"az account show", true},
+	// archives: a member named on an extracting command line is a file
+	// written, judged like cp's destination (agent configs ask, git's and
+	// guard's own paths deny)
+	{"tar -xf x.tar .claude/settings.json", false},
+	{"tar xf x.tar .mcp.json", false},
+	{"tar -xzf x.tgz ./.claude/settings.json", false},
+	{"tar --extract --file=x.tar .vscode/tasks.json", false},
+	{"gtar -x -f x.tar .gemini/settings.json", false},
+	{"bsdtar -xf x.tar .codex/config.toml", false},
+	{"tar -xf x.tar .git/hooks/pre-commit", false},
+	{"tar -xf x.tar .git/config", false},
+	{"tar -xf x.tar -C build .mcp.json", false}, // build/.mcp.json: asked, to be safe
+	{"tar -xf x.tar -C .claude", false},
+	{"tar -x -C ~/.config/guard -f x.tar", false},
+	{"tar -xf x.tar -C ~ .config/guard/config.toml", false},
+	{"bash -c 'tar -xf x.tar .claude/settings.json'", false},
+	{"unzip x.zip .mcp.json", false},
+	{"unzip -o x.zip .claude/settings.json", false},
+	{"unzip x.zip -d .claude", false},
+	{"rsync -a x/ .claude/", false},
+	{"rsync -a x/ .git/hooks/", false},
+	{"tar -xf x.tar", true},
+	{"tar -xf x.tar src/a.go", true},
+	{"tar -xOf x.tar .claude/settings.json", true}, // to stdout
+	{"tar -tf x.tar .claude/settings.json", true},
+	{"tar -cf x.tar .claude", true},
+	{"unzip -o x.zip", true},
+	{"unzip x.zip src/a.go", true},
+	{"unzip -l x.zip .mcp.json", true},
+	{"unzip -p x.zip .mcp.json", true},
+	{"rsync -a x/ build/", true},
 }
 
 // TestIssue18LeftGrants (issue 18 §1, §2, §4, §6): the forms a '*' grant of
