@@ -661,7 +661,14 @@ func (w *walker) literalOutput(i int) (string, bool) {
 		if len(c.Args) < 2 {
 			return "", false
 		}
-		return printfText(c.Args[1], c.Args[2:]), true
+		a := c.Args[1:]
+		if a[0] == "--" {
+			a = a[1:]
+		}
+		if len(a) == 0 || strings.HasPrefix(a[0], "-") {
+			return "", false
+		}
+		return printfValue(a[0], a[1:])
 	}
 	return "", false
 }
@@ -1390,8 +1397,8 @@ func (w *walker) afterCall(idx int) {
 						lit = lit && !f.dyn
 						args = append(args, f.val)
 					}
-					if lit {
-						v = varState{val: printfText(args[0], args[1:])}
+					if s, ok := printfValue(args[0], args[1:]); lit && ok {
+						v = varState{val: s}
 					}
 				}
 				if base, key, ok := strings.Cut(name, "["); ok && (base == "BASH_CMDS" || base == "BASH_ALIASES") {
@@ -1719,22 +1726,6 @@ func (w *walker) downloadsAny(c, depth int) bool {
 		}
 	}
 	return false
-}
-
-// printfText approximates printf FORMAT ARGS: the format's escapes decoded,
-// %s (and other directives) taking the arguments in turn.
-func printfText(format string, args []string) string {
-	out := decodeANSIC(format)
-	for _, a := range args {
-		if k := strings.Index(out, "%s"); k >= 0 {
-			out = out[:k] + a + out[k+2:]
-		} else if k := strings.Index(out, "%b"); k >= 0 {
-			out = out[:k] + decodeANSIC(a) + out[k+2:]
-		} else {
-			out += " " + a
-		}
-	}
-	return strings.ReplaceAll(out, "%%", "%")
 }
 
 // shellStdin reports a command that runs its standard input as shell

@@ -83,3 +83,31 @@ func TestIssue18LeftArchiveRoles(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue18LeftValues (issue 18 §4): values bash computes for certain
+// (cd to a literal directory then pwd, ${x@P} and ${x@E} of plain text,
+// printf's directives) are followed, so the deletes behind them are
+// denied; look-alikes of other values are not.
+func TestIssue18LeftValues(t *testing.T) {
+	deny := []string{
+		`rm -rf "$(cd / && pwd)"`, `rm -rf "$(cd /; pwd -P)"`, `rm -rf $(cd / && pwd)/`, `rm -rf "$(cd /usr/.. && pwd -L)"`,
+		`rm -rf "$(cd -P / && pwd)"`, `x=$(cd / && pwd); rm -rf "$x"`, `bash -c 'rm -rf "$(cd / && pwd)"'`, `rm -rf "$(cd /etc && pwd)"`,
+		`x=/; rm -rf "${x@P}"`, `x=/etc; rm -rf ${x@E}`, `printf -v x %c /; rm -rf "$x"`, `printf -v x %c /tmp; rm -rf "$x"`,
+		`printf -v x '%.1s' /tmp; rm -rf "$x"`, `printf -v x '%5s' /; rm -rf $x`, `printf -v x '%s%s' / etc; rm -rf "$x"`,
+		`rm -rf "$(printf %c /tmp)"`, `rm -rf "$(printf -- %.1s /x)"`, `eval 'printf -v x %c /; rm -rf "$x"'`,
+	}
+	for _, in := range deny {
+		if a := Analyze(in, tcOpt()); !tcHasHit(a.Deny, "rm-root") {
+			t.Errorf("%q: deny %v, want rm-root", in, tcIDs(a.Deny))
+		}
+	}
+	notDeny := []string{
+		`rm -rf "$(cd build && pwd)"`, `x='\w'; rm -rf "${x@P}"`, `printf -v x '\x25s' /; rm -rf "$x"`,
+		`printf -v x %q /; rm -rf "$x"`, `printf -v x %c build; rm -rf "$x"`, `echo "$(cd / && pwd)"`, `printf -v x '%05d' 1; echo $x`,
+	}
+	for _, in := range notDeny {
+		if a := Analyze(in, tcOpt()); len(a.Deny) > 0 {
+			t.Errorf("%q: denied %v", in, tcIDs(a.Deny))
+		}
+	}
+}

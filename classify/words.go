@@ -969,6 +969,13 @@ func (w *walker) paramOp(pe *syntax.ParamExp) (string, bool) {
 			return caseChange(v, "", true, false), true
 		case "L":
 			return caseChange(v, "", false, true), true
+		case "P", "E":
+			// prompt expansion and $'…' escapes change only what holds
+			// a backslash, a $, a backquote or (for @P) a !; the rest
+			// is the value as it is (x=/; rm -rf "${x@P}")
+			if !strings.ContainsAny(v, "\\$`!") {
+				return v, true
+			}
 		}
 	case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 		large := pe.Exp.Op == syntax.RemLargeSuffix
@@ -1066,6 +1073,9 @@ func codeValue(v varState) bool {
 // substPath is substLiteral for a substitution whose only command prints
 // a path computed from literal words (pathOutput).
 func (w *walker) substPath(stmts []*syntax.Stmt, first int) (string, bool, bool) {
+	if d, certain, ok := cdPwd(stmts); ok {
+		return d, certain, true
+	}
 	// one command; any after it are substitutions in its words, which
 	// pathOutput's literal check proves were literal themselves
 	// ($(dirname "$(dirname /etc/x)"))
