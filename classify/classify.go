@@ -211,6 +211,7 @@ type walker struct {
 	top      string          // the whole text analyzed
 	written  map[string]bool // the names the text may write (writers), once asked
 	readonly map[string]bool // variables declared readonly (unset leaves them)
+	links    []madeLink      // links the text makes (ln -s ~ h): paths through them reach their targets
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -1287,6 +1288,8 @@ func (w *walker) afterCall(idx int) {
 		w.noteState(e) // command enable -f, builtin set -k
 	}
 	switch c.Name {
+	case "ln":
+		w.noteLink(fs)
 	case "cd":
 		prev := w.dirs
 		if len(fs) > 1 && fs[1].val == "-" && !fs[1].dyn {
@@ -1443,7 +1446,7 @@ func (w *walker) changeDir(args []field) {
 	for i, d := range w.dirs {
 		next[i] = path.Join(d, f.val)
 	}
-	w.dirs = next
+	w.dirs = w.throughLinks(next) // ln -s ~ h; cd h/.config: in both, for the rules
 }
 
 // nestedScript parses text as a script that command c runs (bash -c, eval,
@@ -1645,7 +1648,7 @@ func (w *walker) resolve(f field, dirs []string) (paths []string, rel bool) {
 		p = "/root" + p[len("~root"):]
 	}
 	if strings.HasPrefix(p, "/") {
-		return []string{procRoot(path.Clean(p))}, false
+		return w.throughLinks([]string{procRoot(path.Clean(p))}), false
 	}
 	if strings.HasPrefix(p, "~") {
 		return []string{p}, true
@@ -1657,7 +1660,7 @@ func (w *walker) resolve(f field, dirs []string) (paths []string, rel bool) {
 	for i, d := range dirs {
 		out[i] = procRoot(path.Join(d, p))
 	}
-	return out, false
+	return w.throughLinks(out), false
 }
 
 // procRoot sees through /proc/PID/root, a link to the root directory:

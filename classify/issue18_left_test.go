@@ -111,3 +111,38 @@ func TestIssue18LeftValues(t *testing.T) {
 		}
 	}
 }
+
+// TestIssue18LeftLinks (issue 18 §6): a link made earlier in the same
+// text is followed like cd: a write or read through it is judged at its
+// target.
+func TestIssue18LeftLinks(t *testing.T) {
+	cases := []struct{ in, deny, ask string }{
+		{"ln -s ~ h; cp x h/.config/guard/config.toml", "guard-self", ""},
+		{"ln -s $HOME h && cp x h/.config/guard/config.toml", "guard-self", ""},
+		{"ln -s /home/u h; echo x > h/.config/guard/config.toml", "guard-self", ""},
+		{"ln -sfn ~ h; ln -s h/.config k; cp x k/guard/config.toml", "guard-self", ""},
+		{"ln -s -t lnk ~; cp x lnk/u/.config/guard/config.toml", "guard-self", ""},
+		{"ln -s ~ h; cd h/.config/guard && cp /tmp/x config.toml", "guard-self", ""},
+		{"ln -s ~ h; cat h/.ssh/id_rsa", "credential-read", ""},
+		{"ln -s ~ h; cd h && cat .ssh/id_rsa", "credential-read", ""},
+		{"ln -s / r; rm -rf r/", "rm-root", ""},
+		{"ln -s ~ h; rm -rf h/", "rm-home-all", ""},
+		{"ln -s . h; cp x h/.claude/settings.json", "", "agent-config"},
+		{"ln -s .claude c; cp x c/settings.json", "", "agent-config"},
+		{"ln -s ~ h; cp x h/.mcp.json", "", ""},
+		{"ln -s src s; cp x s/a.go", "", ""},
+		{"ln -s src s; cd s && cp x y", "", ""},
+		{"cp x h/.config/guard/config.toml", "", ""}, // no link: h is a directory of the project
+	}
+	for _, tc := range cases {
+		a := Analyze(tc.in, tcOpt())
+		switch {
+		case tc.deny != "" && !tcHasHit(a.Deny, tc.deny):
+			t.Errorf("%q: deny %v, want %s", tc.in, tcIDs(a.Deny), tc.deny)
+		case tc.deny == "" && len(a.Deny) > 0:
+			t.Errorf("%q: denied %v", tc.in, tcIDs(a.Deny))
+		case tc.ask != "" && !tcHasHit(a.Ask, tc.ask):
+			t.Errorf("%q: ask %v, want %s", tc.in, tcIDs(a.Ask), tc.ask)
+		}
+	}
+}

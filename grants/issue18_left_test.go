@@ -141,6 +141,16 @@ var leftCases = []struct {
 	{"unzip -l x.zip .mcp.json", true},
 	{"unzip -p x.zip .mcp.json", true},
 	{"rsync -a x/ build/", true},
+	// links made earlier in the same text, and values bash computes
+	{"ln -s ~ h; cp x h/.config/guard/config.toml", false},
+	{"ln -s ~ h && cd h/.config/guard && cp /tmp/x config.toml", false},
+	{"ln -s . h; cp x h/.claude/settings.json", false},
+	{"ln -s ~ h; cat h/.ssh/id_rsa", false},
+	{"ln -s src s; cp x s/a.go", true},
+	{`rm -rf "$(cd / && pwd)"`, false},
+	{`printf -v x %c /; rm -rf "$x"`, false},
+	{`x=/; rm -rf "${x@P}"`, false},
+	{`printf -v x %s build; rm "$x/a.o"`, true},
 }
 
 // TestIssue18LeftGrants (issue 18 §1, §2, §4, §6): the forms a '*' grant of
