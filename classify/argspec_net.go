@@ -610,7 +610,7 @@ var psqlExec = []ExecRule{
 	{ID: "psql-script-file", Opts: []string{"file", "f"},
 		Reason: "psql -f runs a script guard cannot read (\\! in it runs a shell command)"},
 	{ID: "psql-runs", Check: checkPsql,
-		Reason: "psql \\!, \\o |CMD, COPY … PROGRAM or a backquoted value runs a command"},
+		Reason: "psql \\!, \\o |CMD, COPY … PROGRAM or a backquoted value runs a command; \\copy, \\i, COPY … FROM 'FILE' or pg_read_file reach files"},
 }
 
 // psqlMeta are the psql meta-commands (after the backslash) a '*' grant
@@ -626,13 +626,46 @@ var psqlMeta = strings.Fields(`d l list x a t timing conninfo echo qecho q quit 
 // and write its files, and a client LOCAL INFILE sends a file of this
 // machine.
 var sqlRuns = []string{"program", "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "lo_import", "lo_export", "pg_execute_server_program",
-	"local infile", "load_file", "into outfile", "into dumpfile"}
+	"pg_stat_file", "pg_file_write", "pg_file_rename", "pg_file_unlink", "pg_logdir_ls", "local infile", "load_file", "into outfile",
+	"into dumpfile", "load data"}
+
+// sqlCopyFile reports a server-side COPY that names a file: COPY t FROM
+// '/etc/passwd' reads it, COPY t TO '/x' writes it, as the server's user
+// on the server's machine (this one, for a local database). COPY …
+// FROM STDIN and TO STDOUT stay within the connection.
+func sqlCopyFile(s string) bool {
+	l := strings.ToLower(s)
+	for i := 0; ; {
+		k := strings.Index(l[i:], "copy")
+		if k < 0 {
+			return false
+		}
+		k += i
+		i = k + 4
+		if k > 0 && (isIdentByte(l[k-1]) || l[k-1] == '\\') {
+			continue // \copy is the client's (a meta-command, asked apart); a name ending in copy
+		}
+		if i < len(l) && isIdentByte(l[i]) {
+			continue
+		}
+		end := strings.IndexByte(l[i:], ';')
+		if end < 0 {
+			end = len(l) - i
+		}
+		f := strings.Fields(strings.NewReplacer("(", " ( ", ")", " ) ").Replace(l[i : i+end]))
+		for j := 0; j+1 < len(f); j++ {
+			if (f[j] == "from" || f[j] == "to") && (strings.HasPrefix(f[j+1], "'") || strings.HasPrefix(f[j+1], "e'") || strings.HasPrefix(f[j+1], "$")) {
+				return true
+			}
+		}
+	}
+}
 
 // checkPsql marks a -c script or -v/--set value that runs a command
 // (a meta-command outside psqlMeta, a backquote, COPY … PROGRAM) and an
 // output that pipes into one.
 func checkPsql(c *Command, p Parsed, m Marker) {
-	const why = "psql \\!, \\o |CMD, COPY … PROGRAM or a backquoted value runs a command"
+	const why = "psql \\!, \\o |CMD, COPY … PROGRAM or a backquoted value runs a command; \\copy, \\i, COPY … FROM 'FILE' or pg_read_file reach files"
 	for _, wd := range p.Words {
 		switch wd.Name {
 		case "command", "v", "set", "variable", "pset":
@@ -648,7 +681,7 @@ func checkPsql(c *Command, p Parsed, m Marker) {
 }
 
 func psqlRunsText(s string) bool {
-	if strings.Contains(s, "`") || sqlReaches(s) {
+	if strings.Contains(s, "`") || sqlReaches(s) || sqlCopyFile(s) {
 		return true
 	}
 	for rest := s; ; {

@@ -37,6 +37,15 @@ func TestIssue18LeftExecMarks(t *testing.T) {
 		{"az keyvault secret show -n x", "secret"},
 		{"az vm list", ""},
 		{"ansible-playbook site.yml", ""}, // opsSpec's other tools keep their own rules
+		{"psql -c \"COPY t FROM '/etc/passwd'\"", "COPY t FROM '/etc/passwd'"},
+		{"psql -c \"copy t (a, b) from E'/x' with (format csv)\"", "copy t (a, b) from E'/x' with (format csv)"},
+		{"psql -c \"COPY (select 1) TO '/tmp/x'\"", "COPY (select 1) TO '/tmp/x'"},
+		{"psql -c 'select 1; copy t from $$/etc/passwd$$'", "select 1; copy t from $$/etc/passwd$$"},
+		{"psql --command=\"select pg_stat_file('/etc/passwd')\"", "--command=select pg_stat_file('/etc/passwd')"},
+		{"psql -c '\\copy t from /etc/passwd'", "\\copy t from /etc/passwd"},
+		{"psql -c 'COPY t FROM STDIN'", ""},
+		{"psql -c 'COPY t TO STDOUT'", ""},
+		{"psql -c 'select * from mycopy'", ""},
 	}
 	for _, tc := range cases {
 		got := execMarked(t, tc.in)

@@ -151,6 +151,15 @@ var leftCases = []struct {
 	{`printf -v x %c /; rm -rf "$x"`, false},
 	{`x=/; rm -rf "${x@P}"`, false},
 	{`printf -v x %s build; rm "$x/a.o"`, true},
+	// psql: the server's COPY of a file and its file functions
+	{"psql -c \"COPY t FROM '/etc/passwd'\"", false},
+	{"psql -c \"COPY t TO '/tmp/x'\"", false},
+	{"psql -c '\\copy t from /etc/passwd'", false},
+	{"psql -c \"select lo_import('/etc/passwd')\"", false},
+	{"psql -c \"select pg_read_file('/etc/passwd')\"", false},
+	{"bash -c \"psql -c \\\"COPY t FROM '/etc/passwd'\\\"\"", false},
+	{"psql -c 'COPY t FROM STDIN'", true},
+	{"psql -c 'select 1'", true},
 }
 
 // TestIssue18LeftGrants (issue 18 §1, §2, §4, §6): the forms a '*' grant of
