@@ -726,6 +726,13 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 	if strings.HasPrefix(name, "GUARD_") {
 		w.hitDeny("guard-self", cmd)
 	}
+	if cur, ok := w.lookup(name); ok && cur.isAssoc && (as.Array != nil || as.Index != nil) {
+		w.walkNested(as)
+		if !w.assocAssign(name, cur, as) {
+			w.setVar(name, varState{dyn: true})
+		}
+		return
+	}
 	if as.Array != nil && as.Index == nil && !as.Append {
 		// x=(-rf /): a literal array is followed, "${x[@]}" gives its words
 		var elems []string
@@ -809,7 +816,7 @@ func (w *walker) decl(x *syntax.DeclClause) {
 	}
 	w.addComp(CompAssign)
 	w.a.Declared = true
-	nameref, integer := x.Variant.Value == "nameref", false
+	nameref, integer, assoc := x.Variant.Value == "nameref", false, false
 	var caseAttr byte // declare -l, declare -u: the last one given wins
 	readonly := x.Variant.Value == "readonly"
 	for _, as := range x.Args {
@@ -826,6 +833,9 @@ func (w *walker) decl(x *syntax.DeclClause) {
 				}
 				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "i") {
 					integer = true
+				}
+				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "A") {
+					assoc = true
 				}
 				if !f.dyn && strings.HasPrefix(f.val, "-") {
 					for _, c := range []byte{'l', 'u'} {
@@ -907,6 +917,9 @@ func (w *walker) decl(x *syntax.DeclClause) {
 			}
 			cur.caseAttr = caseAttr
 			w.vars[w.refTarget(as.Name.Value)] = cur
+		}
+		if assoc && as.Name != nil {
+			w.declareAssoc(as.Name.Value)
 		}
 		w.assign(as, -1)
 	}

@@ -104,6 +104,9 @@ func TestIssue18LeftValues(t *testing.T) {
 		`x=/; rm -rf "${x@P}"`, `x=/etc; rm -rf ${x@E}`, `printf -v x %c /; rm -rf "$x"`, `printf -v x %c /tmp; rm -rf "$x"`,
 		`printf -v x '%.1s' /tmp; rm -rf "$x"`, `printf -v x '%5s' /; rm -rf $x`, `printf -v x '%s%s' / etc; rm -rf "$x"`,
 		`rm -rf "$(printf %c /tmp)"`, `rm -rf "$(printf -- %.1s /x)"`, `eval 'printf -v x %c /; rm -rf "$x"'`,
+		`declare -A a=([k]=/); rm -rf "${a[k]}"`, `declare -A a; a[k]=/; rm -rf "${a[k]}"`, `typeset -A a=([x]=/usr); rm -rf ${a[x]}`,
+		`declare -A a=(['k']=/); rm -rf "${a['k']}"`, `declare -A a=([k]=/e); a[k]+=tc; rm -rf "${a[k]}"`, `declare -A a=([k]=x); rm -rf "${a[j]}"/`,
+		`bash -c 'declare -A a=([k]=/); rm -rf "${a[k]}"'`,
 	}
 	for _, in := range deny {
 		if a := Analyze(in, tcOpt()); !tcHasHit(a.Deny, "rm-root") {
@@ -112,7 +115,7 @@ func TestIssue18LeftValues(t *testing.T) {
 	}
 	notDeny := []string{
 		`rm -rf "$(cd build && pwd)"`, `x='\w'; rm -rf "${x@P}"`, `printf -v x '\x25s' /; rm -rf "$x"`,
-		`printf -v x %q /; rm -rf "$x"`, `printf -v x %c build; rm -rf "$x"`, `echo "$(cd / && pwd)"`, `printf -v x '%05d' 1; echo $x`,
+		`declare -A a=([k]=build); rm -rf "${a[k]}"`, `declare -A a=([k]=/ [j]=build); rm -rf "${a[j]}"`, `printf -v x %q /; rm -rf "$x"`, `printf -v x %c build; rm -rf "$x"`, `echo "$(cd / && pwd)"`, `printf -v x '%05d' 1; echo $x`,
 	}
 	for _, in := range notDeny {
 		if a := Analyze(in, tcOpt()); len(a.Deny) > 0 {

@@ -921,3 +921,99 @@ func cdPwd(stmts []*syntax.Stmt) (string, bool, bool) {
 	d := path.Clean(args[0])
 	return d, d == "/" || and && !physical, true
 }
+
+// declareAssoc makes name an associative array (declare -A), empty unless
+// it is one already.
+func (w *walker) declareAssoc(name string) {
+	if cur, ok := w.lookup(name); ok && cur.isAssoc {
+		return
+	}
+	w.setVar(name, varState{isAssoc: true, assoc: map[string]string{}})
+}
+
+// assocAssign follows a=([k]=v …), a+=([k]=v) and a[k]=v on an
+// associative array, for literal keys and values; it reports whether it
+// could.
+func (w *walker) assocAssign(name string, cur varState, as *syntax.Assign) bool {
+	m := map[string]string{}
+	if as.Array == nil || as.Append {
+		for k, v := range cur.assoc {
+			m[k] = v
+		}
+	}
+	value := func(wd *syntax.Word) (string, bool) {
+		if wd == nil {
+			return "", true
+		}
+		fs, err := w.fields(wd, nil)
+		if err != nil || len(fs) > 1 || len(fs) == 1 && fs[0].dyn {
+			return "", false
+		}
+		if len(fs) == 0 {
+			return "", true
+		}
+		return fs[0].val, true
+	}
+	set := func(idx syntax.ArithmExpr, wd *syntax.Word, add bool) bool {
+		k, ok := assocKey(idx)
+		if !ok {
+			return false
+		}
+		v, ok := value(wd)
+		if !ok {
+			return false
+		}
+		if add {
+			v = m[k] + v
+		}
+		m[k] = v
+		return true
+	}
+	if as.Array != nil {
+		for _, e := range as.Array.Elems {
+			if e.Index == nil || !set(e.Index, e.Value, false) {
+				return false // a=(k v …) pairs: not followed
+			}
+		}
+	} else if !set(as.Index, as.Value, as.Append) {
+		return false
+	}
+	if len(m) > 256 {
+		return false
+	}
+	w.setVar(name, varState{isAssoc: true, assoc: m, val: m["0"]})
+	return true
+}
+
+// assocKey returns a literal subscript of an associative array: [k],
+// ["k"], ['k'].
+func assocKey(idx syntax.ArithmExpr) (string, bool) {
+	wd, ok := idx.(*syntax.Word)
+	if !ok {
+		return "", false
+	}
+	return literalWord(wd)
+}
+
+// assocElem is ${a[k]} of an associative array guard followed: the
+// element, empty when the key is not set; ${a[@]} only when the order
+// cannot matter (one element at most).
+func assocElem(v varState, pe *syntax.ParamExp) (string, bool) {
+	if pe.Excl || pe.Length || pe.Slice != nil || pe.Repl != nil || pe.Exp != nil {
+		return "", false
+	}
+	k, ok := assocKey(pe.Index)
+	if !ok {
+		return "", false
+	}
+	if k == "@" || k == "*" {
+		if len(v.assoc) > 1 {
+			return "", false
+		}
+		for _, e := range v.assoc {
+			return e, true
+		}
+		return "", true
+	}
+	return v.assoc[k], true
+}

@@ -46,6 +46,9 @@ var valueRows = []string{
 	`printf '[%s]' "$(cd /usr/.. && pwd -P)"`,
 	`printf '[%s]' "$(cd /; pwd)"`,
 	`printf '[%s]' "$(cd /etc/.. && pwd -L)"`,
+	`declare -A a=([k]=/ [j]=x); printf '[%s]' "${a[k]}" "${a[j]}" "${a[z]}"`,
+	`declare -A a; a[k]=/e; a[k]+=tc; printf '[%s]' "${a[k]}"`,
+	`declare -A a=(['k']=/); printf '[%s]' ${a['k']} "${a[@]}"`,
 }
 
 // TestValuesAgainstBash: what guard computes for valueRows is what bash

@@ -32,6 +32,9 @@ type varState struct {
 	dyn    bool
 	list   []string // an array's elements, when isList
 	isList bool
+	// assoc: an associative array's elements (declare -A), when isAssoc
+	assoc   map[string]string
+	isAssoc bool
 	inert  bool // unknown, but only ever a literal word without $ ` [ (a loop over literal words)
 	// ref: a nameref (declare -n) to this variable; reads and writes go there
 	ref string
@@ -349,6 +352,9 @@ func (w *walker) tilde(s string) (string, bool) {
 func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 	if v, ok, handled := w.paramMore(pe); handled {
 		return v, ok
+	}
+	if v, ok := w.lookup(paramName(pe)); ok && v.isAssoc && pe.Index != nil {
+		return assocElem(v, pe)
 	}
 	if v, ok := w.lookup(paramName(pe)); ok && v.isList && pe.Index != nil && !pe.Excl && !pe.Length && pe.Slice == nil && pe.Repl == nil && pe.Exp == nil {
 		// ${x[@]}, ${x[*]}, ${x[N]} of a literal array
