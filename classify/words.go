@@ -35,7 +35,7 @@ type varState struct {
 	// assoc: an associative array's elements (declare -A), when isAssoc
 	assoc   map[string]string
 	isAssoc bool
-	inert  bool // unknown, but only ever a literal word without $ ` [ (a loop over literal words)
+	inert   bool // unknown, but only ever a literal word without $ ` [ (a loop over literal words)
 	// ref: a nameref (declare -n) to this variable; reads and writes go there
 	ref string
 	// integer: declare -i; what is assigned is evaluated as arithmetic
