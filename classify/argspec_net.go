@@ -959,7 +959,10 @@ func checkAws(c *Command, p Parsed, ops []Word, m Marker) {
 		switch {
 		case v == "ls":
 			return
-		case (v == "cp" || v == "sync") && len(ops) == 4 && strings.HasPrefix(ops[2].Val, "s3://") && !strings.HasPrefix(last, "s3://") && last != "-" && !hasWordName(p, "delete"):
+		case (v == "cp" || v == "sync") && len(ops) == 4 && strings.HasPrefix(ops[2].Val, "s3://") && !strings.HasPrefix(last, "s3://") && !hasWordName(p, "delete"):
+			return // into this machine (- is standard output); the path is judged as a write
+		case v == "presign":
+			m.MarkWord(c, op, "aws s3 presign prints a URL that grants access to the object, a credential")
 			return
 		}
 		m.MarkWord(c, op, "aws s3 "+v+" writes or deletes in a bucket")
