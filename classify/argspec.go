@@ -524,6 +524,8 @@ func ParseCommand(name string, args []string) Parsed {
 		socatRoles(&p)
 	case &lessSpec:
 		lessRoles(&p, args)
+	case &unzipSpec:
+		unzipRoles(&p)
 	}
 	return p
 }

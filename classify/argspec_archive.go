@@ -114,9 +114,13 @@ func tarMode(p *Parsed) string {
 
 // tarRoles types what tar's mode decides: creating reads the operands and
 // writes the archive; otherwise the archive is read and the operands
-// name members.
+// name members, which extracting writes (tar -xf a.tar
+// .claude/settings.json writes that file, like cp would; to stdout, -O,
+// it writes none).
 func tarRoles(p *Parsed) {
-	create := tarMode(p) == "create"
+	mode := tarMode(p)
+	create := mode == "create"
+	extract := mode == "extract" && !p.Has("to-stdout", "O")
 	for i := range p.Words {
 		wd := &p.Words[i]
 		switch {
@@ -126,6 +130,22 @@ func tarRoles(p *Parsed) {
 			wd.Role = RoleRead
 		case wd.Name == "" && create:
 			wd.Role = RoleRead
+		case wd.Name == "" && extract && !wd.Rest:
+			wd.Role = RoleWrite
+		}
+	}
+}
+
+// unzipRoles: the operands after the archive name the members unzip
+// extracts, and so writes (unzip a.zip .mcp.json), unless it only lists,
+// tests or prints them (-l, -t, -v, -z, -p, -c).
+func unzipRoles(p *Parsed) {
+	if p.Has("l", "t", "v", "z", "p", "c") {
+		return
+	}
+	for i := range p.Words {
+		if wd := &p.Words[i]; wd.Name == "" && wd.Role == RoleText {
+			wd.Role = RoleWrite
 		}
 	}
 }

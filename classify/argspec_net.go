@@ -277,7 +277,7 @@ var sshKeySpec = Spec{Operands: RoleUse, Opts: []Opt{
 
 // opsSpec: cluster and deployment CLIs. Their key and config options
 // name files they use to authenticate, never print.
-var opsSpec = Spec{Operands: RoleUnknown, EffectIf: opsEffect, Opts: []Opt{
+var opsSpec = Spec{Operands: RoleUnknown, EffectIf: opsEffect, Exec: cloudExec, Opts: []Opt{
 	{Long: []string{"kubeconfig", "private-key", "key-file", "vault-password-file", "client-key", "client-certificate", "certificate-authority", "identity", "ssh-key", "keyfile", "credentials-file", "service-account-key-file", "cert-file", "ca-file"}, Val: RoleUse},
 	{Short: "i", Long: []string{"inventory"}, Val: RoleText},
 	{Short: "f", Long: []string{"filename", "values", "var-file"}, Val: RoleRead},
@@ -322,6 +322,31 @@ var terraformExec = []ExecRule{
 		Reason: "terraform console evaluates expressions that read any file"},
 	{ID: "terraform-state-loss", Sub: []string{"state", "workspace", "force-unlock"}, Check: checkTerraformState,
 		Reason: "terraform state rm/push/mv, workspace delete or force-unlock loses track of real infrastructure"},
+	{ID: "terraform-saved-plan", Sub: []string{"apply"}, Check: checkTerraformPlanFile,
+		Reason: "terraform apply PLANFILE applies the saved plan without asking"},
+	{ID: "terraform-unattended-change", Sub: []string{"taint", "refresh", "test"}, Check: checkTerraformSub,
+		Reason: "terraform taint/refresh/test changes real infrastructure or its state with no plan shown"},
+}
+
+// checkTerraformSub marks the subcommand word of the rule's subcommands:
+// taint schedules a destroy and re-create for the next apply, refresh
+// rewrites state from what exists with no plan shown (it is apply
+// -refresh-only -auto-approve), test creates and destroys real resources.
+func checkTerraformSub(c *Command, p Parsed, m Marker) {
+	if p.Sub > 0 && p.Sub < len(c.Args) {
+		m.Mark(p.Sub, "terraform "+c.Args[p.Sub]+" changes real infrastructure or its state with no plan shown")
+	}
+}
+
+// checkTerraformPlanFile marks the operand of terraform apply: a saved
+// plan (or, before 0.15, a directory) that apply carries out without
+// showing it or asking, whatever it holds, destroys included.
+func checkTerraformPlanFile(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		if wd.Name == "" && wd.Arg > p.Sub && !wd.Rest {
+			m.MarkWord(c, wd, "terraform apply "+wd.Val+" applies a saved plan without showing it or asking; it may destroy")
+		}
+	}
 }
 
 // checkTerraformState marks the actions of terraform state and workspace
@@ -585,7 +610,7 @@ var psqlExec = []ExecRule{
 	{ID: "psql-script-file", Opts: []string{"file", "f"},
 		Reason: "psql -f runs a script guard cannot read (\\! in it runs a shell command)"},
 	{ID: "psql-runs", Check: checkPsql,
-		Reason: "psql \\!, \\o |CMD, COPY … PROGRAM or a backquoted value runs a command"},
+		Reason: "psql \\!, \\o |CMD, COPY … PROGRAM or a backquoted value runs a command; \\copy, \\i, COPY … FROM 'FILE' or pg_read_file reach files"},
 }
 
 // psqlMeta are the psql meta-commands (after the backslash) a '*' grant
@@ -601,13 +626,46 @@ var psqlMeta = strings.Fields(`d l list x a t timing conninfo echo qecho q quit 
 // and write its files, and a client LOCAL INFILE sends a file of this
 // machine.
 var sqlRuns = []string{"program", "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "lo_import", "lo_export", "pg_execute_server_program",
-	"local infile", "load_file", "into outfile", "into dumpfile"}
+	"pg_stat_file", "pg_file_write", "pg_file_rename", "pg_file_unlink", "pg_logdir_ls", "local infile", "load_file", "into outfile",
+	"into dumpfile", "load data"}
+
+// sqlCopyFile reports a server-side COPY that names a file: COPY t FROM
+// '/etc/passwd' reads it, COPY t TO '/x' writes it, as the server's user
+// on the server's machine (this one, for a local database). COPY …
+// FROM STDIN and TO STDOUT stay within the connection.
+func sqlCopyFile(s string) bool {
+	l := strings.ToLower(s)
+	for i := 0; ; {
+		k := strings.Index(l[i:], "copy")
+		if k < 0 {
+			return false
+		}
+		k += i
+		i = k + 4
+		if k > 0 && (isIdentByte(l[k-1]) || l[k-1] == '\\') {
+			continue // \copy is the client's (a meta-command, asked apart); a name ending in copy
+		}
+		if i < len(l) && isIdentByte(l[i]) {
+			continue
+		}
+		end := strings.IndexByte(l[i:], ';')
+		if end < 0 {
+			end = len(l) - i
+		}
+		f := strings.Fields(strings.NewReplacer("(", " ( ", ")", " ) ").Replace(l[i : i+end]))
+		for j := 0; j+1 < len(f); j++ {
+			if (f[j] == "from" || f[j] == "to") && (strings.HasPrefix(f[j+1], "'") || strings.HasPrefix(f[j+1], "e'") || strings.HasPrefix(f[j+1], "$")) {
+				return true
+			}
+		}
+	}
+}
 
 // checkPsql marks a -c script or -v/--set value that runs a command
 // (a meta-command outside psqlMeta, a backquote, COPY … PROGRAM) and an
 // output that pipes into one.
 func checkPsql(c *Command, p Parsed, m Marker) {
-	const why = "psql \\!, \\o |CMD, COPY … PROGRAM or a backquoted value runs a command"
+	const why = "psql \\!, \\o |CMD, COPY … PROGRAM or a backquoted value runs a command; \\copy, \\i, COPY … FROM 'FILE' or pg_read_file reach files"
 	for _, wd := range p.Words {
 		switch wd.Name {
 		case "command", "v", "set", "variable", "pset":
@@ -623,7 +681,7 @@ func checkPsql(c *Command, p Parsed, m Marker) {
 }
 
 func psqlRunsText(s string) bool {
-	if strings.Contains(s, "`") || sqlReaches(s) {
+	if strings.Contains(s, "`") || sqlReaches(s) || sqlCopyFile(s) {
 		return true
 	}
 	for rest := s; ; {
@@ -745,4 +803,196 @@ func socatCommand(addr string) (string, bool) {
 	}
 	cmd, _, _ := strings.Cut(rest, ",")
 	return cmd, true
+}
+
+// cloudExec: what a '*' grant of aws, gcloud or az covers is an
+// allowlist. Their operations run into the thousands and grow every
+// month, so guard types them by their verb: an operation that only reads
+// (describe-, list-, get-, show) is covered unless it prints a secret;
+// any other asks, named by its effect where guard knows it (a program run
+// on another machine, a secret printed, a delete) and otherwise as an
+// operation guard does not know to only read.
+var cloudExec = []ExecRule{
+	{ID: "cloud-operation", Only: []string{"aws", "gcloud", "az"}, Check: checkCloud,
+		Reason: "an aws/gcloud/az operation that does not only read"},
+}
+
+// awsReadVerbs are the prefixes of the aws operations that only read;
+// awsSecretOps the ones among them that print a credential or data that
+// holds one (a Lambda function's environment, a Glue connection's
+// password), and awsExecOps those that run a program elsewhere.
+var (
+	awsReadVerbs = []string{"describe-", "list-", "get-", "head-", "search-", "lookup-", "batch-get-", "batch-describe-", "filter-", "query", "scan", "wait", "tail"}
+	awsSecretOps = []string{"get-secret-value", "batch-get-secret-value", "get-session-token", "get-federation-token", "get-login-password",
+		"get-authorization-token", "get-role-credentials", "get-password-data", "get-instance-access-details", "get-credentials-for-identity",
+		"get-open-id-token", "get-open-id-token-for-developer-identity", "get-function", "get-function-configuration", "get-connection",
+		"get-connections", "get-cluster-credentials", "get-cluster-credentials-with-iam", "get-temporary-glue-table-credentials",
+		"get-temporary-glue-partition-credentials", "get-credentials", "get-token", "get-data-key", "get-access-token", "get-device-secret", "create-access-key", "create-service-specific-credential", "generate-db-auth-token"}
+	awsExecOps = []string{"send-command", "start-session", "start-automation-execution", "execute-command", "invoke", "invoke-async",
+		"invoke-with-response-stream", "send-ssh-public-key", "send-serial-console-ssh-public-key", "run-instances", "run-task", "start-task",
+		"deploy", "create-stack", "update-stack", "create-change-set", "execute-change-set", "create-stack-set", "start-build", "add-steps",
+		"submit-job", "start-job-run", "start-execution", "create-function", "update-function-code", "modify-instance-attribute",
+		"create-launch-template", "create-launch-template-version"}
+	// gcloud and az: the verbs that only read, and the words of their
+	// command paths that run a program, print a secret or open a way in
+	cloudReadVerbs = []string{"list", "describe", "show", "get-iam-policy", "get-value", "info", "version", "help", "read", "find",
+		"list-*", "describe-*", "show-*", "get-instance-view", "get-serial-port-output"}
+	cloudExecWords = []string{"ssh", "scp", "call", "invoke", "run-command", "command", "execute", "connect", "connect-to-serial-port",
+		"start-iap-tunnel", "tunnel", "cloud-shell", "deploy", "exec", "submit", "browse", "login", "console"}
+	cloudSecretWords = []string{"access", "print-access-token", "print-identity-token", "print-refresh-token", "config-helper", "get-access-token",
+		"get-credentials", "keys", "secret", "secrets", "credential", "credentials", "appsettings", "show-connection-string", "connection-string",
+		"list-publishing-credentials", "list-publishing-profiles", "list-keys", "list-connection-strings", "get-publishing-profile", "sas", "token"}
+)
+
+// checkCloud marks the operation word of an aws, gcloud or az command
+// that is not on the read-only allowlist (see [cloudExec]).
+func checkCloud(c *Command, p Parsed, m Marker) {
+	var ops []Word
+	for _, wd := range p.Words {
+		if wd.Name == "" && !wd.Rest && wd.Arg != 0 {
+			ops = append(ops, wd)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	prog := c.Name
+	if prog == "aws" {
+		checkAws(c, p, ops, m)
+		return
+	}
+	if prog == "gcloud" && alt("alpha|beta|preview", ops[0].Val) {
+		ops = ops[1:]
+	}
+	// the command path is the words before the first read verb; what
+	// follows are its operands (gcloud compute instances describe vm)
+	var path []string
+	for k, wd := range ops {
+		if k > 4 {
+			break
+		}
+		v := wd.Val
+		path = append(path, v)
+		switch {
+		case slices.Contains(cloudSecretWords, v) || strings.HasPrefix(v, "print-"):
+			m.MarkWord(c, wd, prog+" "+strings.Join(path, " ")+" prints a secret or a credential")
+			return
+		case slices.Contains(cloudExecWords, v):
+			m.MarkWord(c, wd, prog+" "+strings.Join(path, " ")+" runs a program elsewhere or opens a way in")
+			return
+		case cloudActionVerb(v):
+			// a read verb after it is its operand (instances create list)
+			m.MarkWord(c, wd, prog+" "+strings.Join(path, " ")+" changes cloud resources; it is not an operation guard knows to only read")
+			return
+		case cloudReadVerb(v):
+			if k > 0 || v == "help" || v == "version" || v == "info" || v == "find" {
+				return
+			}
+		}
+		if !cloudGroupWord(v) {
+			break
+		}
+	}
+	m.MarkWord(c, ops[len(path)-1], prog+" "+strings.Join(path, " ")+" is not an operation guard knows to only read")
+}
+
+// cloudActionVerb: the verbs of gcloud and az that change something
+// (the words before a read verb are groups: nouns).
+func cloudActionVerb(v string) bool {
+	for _, a := range []string{"create", "delete", "update", "set", "add", "remove", "patch", "import", "export", "start", "stop", "reset",
+		"restart", "resume", "suspend", "move", "attach", "detach", "enable", "disable", "apply", "upgrade", "rollback", "resize", "generate",
+		"regenerate", "rotate", "renew", "revoke", "grant", "assign", "purge", "restore", "recover", "swap", "sync", "copy", "upload", "download",
+		"rename", "clear", "unset", "approve", "cancel", "abandon", "promote", "failover", "wait", "open", "mount", "invoke", "trigger", "publish"} {
+		if v == a || strings.HasPrefix(v, a+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+func cloudReadVerb(v string) bool {
+	for _, r := range cloudReadVerbs {
+		if r == v || strings.HasSuffix(r, "*") && strings.HasPrefix(v, r[:len(r)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudGroupWord: a word that can be a group or command of a cloud CLI
+// (lowercase letters, digits and dashes); anything else is an operand.
+func cloudGroupWord(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, r := range v {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkAws: aws SERVICE OPERATION. s3's own commands are judged by what
+// they do: ls reads, cp and sync into this machine read the bucket, the
+// rest write or delete in it.
+func checkAws(c *Command, p Parsed, ops []Word, m Marker) {
+	svc := ops[0]
+	if svc.Val == "help" {
+		return
+	}
+	if len(ops) < 2 {
+		m.MarkWord(c, svc, "aws "+svc.Val+" is not an operation guard knows to only read")
+		return
+	}
+	op := ops[1]
+	v := op.Val
+	switch {
+	case v == "help":
+		return
+	case svc.Val == "configure":
+		if v == "list" || v == "list-profiles" || v == "get" {
+			return // configure get of a secret key: opsEffect
+		}
+	case svc.Val == "s3":
+		last := ops[len(ops)-1].Val
+		switch {
+		case v == "ls":
+			return
+		case (v == "cp" || v == "sync") && len(ops) == 4 && strings.HasPrefix(ops[2].Val, "s3://") && !strings.HasPrefix(last, "s3://") && !hasWordName(p, "delete"):
+			return // into this machine (- is standard output); the path is judged as a write
+		case v == "presign":
+			m.MarkWord(c, op, "aws s3 presign prints a URL that grants access to the object, a credential")
+			return
+		}
+		m.MarkWord(c, op, "aws s3 "+v+" writes or deletes in a bucket")
+		return
+	case slices.Contains(awsSecretOps, v) || strings.HasPrefix(v, "get-parameter") && hasWordName(p, "with-decryption"):
+		m.MarkWord(c, op, "aws "+svc.Val+" "+v+" prints a secret or a credential")
+		return
+	case slices.Contains(awsExecOps, v) || svc.Val == "ec2-instance-connect" || svc.Val == "ssm" && strings.HasPrefix(v, "start-"):
+		m.MarkWord(c, op, "aws "+svc.Val+" "+v+" runs a program on another machine or opens a way in")
+		return
+	case strings.HasPrefix(v, "delete-") || strings.HasPrefix(v, "terminate-") || strings.HasPrefix(v, "remove-") ||
+		strings.HasPrefix(v, "deregister-") || strings.HasPrefix(v, "purge-"):
+		m.MarkWord(c, op, "aws "+svc.Val+" "+v+" deletes a cloud resource")
+		return
+	}
+	for _, r := range awsReadVerbs {
+		if strings.HasPrefix(v, r) {
+			return
+		}
+	}
+	m.MarkWord(c, op, "aws "+svc.Val+" "+v+" is not an operation guard knows to only read")
+}
+
+// hasWordName reports an option word named name (--delete, an unknown
+// --with-decryption included).
+func hasWordName(p Parsed, name string) bool {
+	for _, wd := range p.Words {
+		if wd.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -211,6 +211,7 @@ type walker struct {
 	top      string          // the whole text analyzed
 	written  map[string]bool // the names the text may write (writers), once asked
 	readonly map[string]bool // variables declared readonly (unset leaves them)
+	links    []madeLink      // links the text makes (ln -s ~ h): paths through them reach their targets
 }
 
 // cmdInfo keeps what the rules need about a command beyond the public fields.
@@ -661,7 +662,14 @@ func (w *walker) literalOutput(i int) (string, bool) {
 		if len(c.Args) < 2 {
 			return "", false
 		}
-		return printfText(c.Args[1], c.Args[2:]), true
+		a := c.Args[1:]
+		if a[0] == "--" {
+			a = a[1:]
+		}
+		if len(a) == 0 || strings.HasPrefix(a[0], "-") {
+			return "", false
+		}
+		return printfValue(a[0], a[1:])
 	}
 	return "", false
 }
@@ -717,6 +725,13 @@ func (w *walker) assign(as *syntax.Assign, cmd int) {
 	name := as.Name.Value
 	if strings.HasPrefix(name, "GUARD_") {
 		w.hitDeny("guard-self", cmd)
+	}
+	if cur, ok := w.lookup(name); ok && cur.isAssoc && (as.Array != nil || as.Index != nil) {
+		w.walkNested(as)
+		if !w.assocAssign(name, cur, as) {
+			w.setVar(name, varState{dyn: true})
+		}
+		return
 	}
 	if as.Array != nil && as.Index == nil && !as.Append {
 		// x=(-rf /): a literal array is followed, "${x[@]}" gives its words
@@ -801,7 +816,7 @@ func (w *walker) decl(x *syntax.DeclClause) {
 	}
 	w.addComp(CompAssign)
 	w.a.Declared = true
-	nameref, integer := x.Variant.Value == "nameref", false
+	nameref, integer, assoc := x.Variant.Value == "nameref", false, false
 	var caseAttr byte // declare -l, declare -u: the last one given wins
 	readonly := x.Variant.Value == "readonly"
 	for _, as := range x.Args {
@@ -818,6 +833,9 @@ func (w *walker) decl(x *syntax.DeclClause) {
 				}
 				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "i") {
 					integer = true
+				}
+				if !f.dyn && strings.HasPrefix(f.val, "-") && strings.Contains(f.val, "A") {
+					assoc = true
 				}
 				if !f.dyn && strings.HasPrefix(f.val, "-") {
 					for _, c := range []byte{'l', 'u'} {
@@ -899,6 +917,9 @@ func (w *walker) decl(x *syntax.DeclClause) {
 			}
 			cur.caseAttr = caseAttr
 			w.vars[w.refTarget(as.Name.Value)] = cur
+		}
+		if assoc && as.Name != nil {
+			w.declareAssoc(as.Name.Value)
 		}
 		w.assign(as, -1)
 	}
@@ -1280,6 +1301,8 @@ func (w *walker) afterCall(idx int) {
 		w.noteState(e) // command enable -f, builtin set -k
 	}
 	switch c.Name {
+	case "ln":
+		w.noteLink(fs)
 	case "cd":
 		prev := w.dirs
 		if len(fs) > 1 && fs[1].val == "-" && !fs[1].dyn {
@@ -1390,8 +1413,8 @@ func (w *walker) afterCall(idx int) {
 						lit = lit && !f.dyn
 						args = append(args, f.val)
 					}
-					if lit {
-						v = varState{val: printfText(args[0], args[1:])}
+					if s, ok := printfValue(args[0], args[1:]); lit && ok {
+						v = varState{val: s}
 					}
 				}
 				if base, key, ok := strings.Cut(name, "["); ok && (base == "BASH_CMDS" || base == "BASH_ALIASES") {
@@ -1436,7 +1459,7 @@ func (w *walker) changeDir(args []field) {
 	for i, d := range w.dirs {
 		next[i] = path.Join(d, f.val)
 	}
-	w.dirs = next
+	w.dirs = w.throughLinks(next) // ln -s ~ h; cd h/.config: in both, for the rules
 }
 
 // nestedScript parses text as a script that command c runs (bash -c, eval,
@@ -1638,7 +1661,7 @@ func (w *walker) resolve(f field, dirs []string) (paths []string, rel bool) {
 		p = "/root" + p[len("~root"):]
 	}
 	if strings.HasPrefix(p, "/") {
-		return []string{procRoot(path.Clean(p))}, false
+		return w.throughLinks([]string{procRoot(path.Clean(p))}), false
 	}
 	if strings.HasPrefix(p, "~") {
 		return []string{p}, true
@@ -1650,7 +1673,7 @@ func (w *walker) resolve(f field, dirs []string) (paths []string, rel bool) {
 	for i, d := range dirs {
 		out[i] = procRoot(path.Join(d, p))
 	}
-	return out, false
+	return w.throughLinks(out), false
 }
 
 // procRoot sees through /proc/PID/root, a link to the root directory:
@@ -1719,22 +1742,6 @@ func (w *walker) downloadsAny(c, depth int) bool {
 		}
 	}
 	return false
-}
-
-// printfText approximates printf FORMAT ARGS: the format's escapes decoded,
-// %s (and other directives) taking the arguments in turn.
-func printfText(format string, args []string) string {
-	out := decodeANSIC(format)
-	for _, a := range args {
-		if k := strings.Index(out, "%s"); k >= 0 {
-			out = out[:k] + a + out[k+2:]
-		} else if k := strings.Index(out, "%b"); k >= 0 {
-			out = out[:k] + decodeANSIC(a) + out[k+2:]
-		} else {
-			out += " " + a
-		}
-	}
-	return strings.ReplaceAll(out, "%%", "%")
 }
 
 // shellStdin reports a command that runs its standard input as shell

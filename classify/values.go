@@ -749,3 +749,271 @@ func ascii(s string) bool {
 	}
 	return true
 }
+
+// printfValue returns what bash's printf FORMAT ARGS prints, and whether
+// guard can say it for certain: %s, %b, %c, %d and %i with their flags,
+// width and precision, %%, and the format used again while arguments
+// remain (printf -v x %c /tmp sets x to /, printf %.1s /tmp prints /).
+// Any other directive, a '*' width, or an escape that spells a '%' (bash
+// prints it, it is no directive) leaves the value unknown.
+func printfValue(format string, args []string) (string, bool) {
+	if strings.Contains(format, `\`) {
+		d := decodeANSIC(format)
+		if strings.Count(d, "%") != strings.Count(format, "%") || strings.Contains(format, `\c`) {
+			return "", false
+		}
+		format = d
+	}
+	var sb strings.Builder
+	next := 0
+	for {
+		used := false
+		for i := 0; i < len(format); i++ {
+			ch := format[i]
+			if ch != '%' {
+				sb.WriteByte(ch)
+				continue
+			}
+			i++
+			if i < len(format) && format[i] == '%' {
+				sb.WriteByte('%')
+				continue
+			}
+			left := false
+			for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
+				if format[i] != '-' {
+					return "", false // sign and zero padding: rare, not modelled
+				}
+				left = true
+				i++
+			}
+			width, prec := 0, -1
+			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+				width = width*10 + int(format[i]-'0')
+				i++
+			}
+			if i < len(format) && format[i] == '.' {
+				prec = 0
+				i++
+				for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+					prec = prec*10 + int(format[i]-'0')
+					i++
+				}
+			}
+			if i >= len(format) || width > 4096 {
+				return "", false
+			}
+			arg, have := "", next < len(args)
+			if have {
+				arg = args[next]
+				next++
+				used = true
+			}
+			var s string
+			switch format[i] {
+			case 's':
+				s = arg
+			case 'b':
+				if strings.Contains(arg, `\c`) || strings.ContainsAny(arg, `\`) && backslashDigit(arg) {
+					return "", false // %b's octal is \0NNN, not $'…''s \NNN
+				}
+				s = decodeANSIC(arg)
+			case 'c':
+				if arg != "" {
+					if arg[0] >= 0x80 {
+						return "", false // a multibyte character: the locale decides
+					}
+					s = arg[:1]
+				}
+			case 'd', 'i':
+				if !have || arg == "" {
+					s = "0"
+					break
+				}
+				n, err := strconv.ParseInt(arg, 10, 64)
+				if err != nil || strings.HasPrefix(arg, "0") && len(arg) > 1 {
+					return "", false // octal, hex, 'c: bash's own reading
+				}
+				s = strconv.FormatInt(n, 10)
+				prec = -1
+			default:
+				return "", false
+			}
+			if prec >= 0 && prec < len(s) {
+				s = s[:prec]
+			}
+			pad := strings.Repeat(" ", max(0, width-len(s)))
+			if left {
+				s += pad
+			} else {
+				s = pad + s
+			}
+			sb.WriteString(s)
+		}
+		if !used || next >= len(args) {
+			break
+		}
+	}
+	return sb.String(), true
+}
+
+// backslashDigit reports a backslash followed by a digit.
+func backslashDigit(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\\' && s[i+1] >= '0' && s[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// cdPwd returns what $(cd DIR && pwd) and $(cd DIR; pwd) print for a
+// literal absolute DIR: bash's logical path, DIR with . and .. folded.
+// It is certain after && (pwd prints DIR or nothing runs; -P, which
+// follows links, only for /), and after ; only for /, the one directory
+// cd cannot fail to enter.
+func cdPwd(stmts []*syntax.Stmt) (string, bool, bool) {
+	var cd, pwd *syntax.Stmt
+	and := false
+	switch {
+	case len(stmts) == 1:
+		b, ok := stmts[0].Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.AndStmt || len(stmts[0].Redirs) > 0 {
+			return "", false, false
+		}
+		cd, pwd, and = b.X, b.Y, true
+	case len(stmts) == 2:
+		cd, pwd = stmts[0], stmts[1]
+	default:
+		return "", false, false
+	}
+	words := func(st *syntax.Stmt) []string {
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 {
+			return nil
+		}
+		var out []string
+		for _, wd := range call.Args {
+			v, ok := literalWord(wd)
+			if !ok {
+				return nil
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+	cw, pw := words(cd), words(pwd)
+	if len(cw) < 2 || cw[0] != "cd" || len(pw) == 0 || pw[0] != "pwd" || len(pw) > 2 {
+		return "", false, false
+	}
+	physical := len(pw) == 2 && pw[1] == "-P"
+	if len(pw) == 2 && pw[1] != "-P" && pw[1] != "-L" {
+		return "", false, false
+	}
+	args := cw[1:]
+	for len(args) > 1 && (args[0] == "-P" || args[0] == "-L" || args[0] == "--") {
+		physical = physical || args[0] == "-P"
+		args = args[1:]
+	}
+	if len(args) != 1 || !path.IsAbs(args[0]) {
+		return "", false, false
+	}
+	d := path.Clean(args[0])
+	return d, d == "/" || and && !physical, true
+}
+
+// declareAssoc makes name an associative array (declare -A), empty unless
+// it is one already.
+func (w *walker) declareAssoc(name string) {
+	if cur, ok := w.lookup(name); ok && cur.isAssoc {
+		return
+	}
+	w.setVar(name, varState{isAssoc: true, assoc: map[string]string{}})
+}
+
+// assocAssign follows a=([k]=v …), a+=([k]=v) and a[k]=v on an
+// associative array, for literal keys and values; it reports whether it
+// could.
+func (w *walker) assocAssign(name string, cur varState, as *syntax.Assign) bool {
+	m := map[string]string{}
+	if as.Array == nil || as.Append {
+		for k, v := range cur.assoc {
+			m[k] = v
+		}
+	}
+	value := func(wd *syntax.Word) (string, bool) {
+		if wd == nil {
+			return "", true
+		}
+		fs, err := w.fields(wd, nil)
+		if err != nil || len(fs) > 1 || len(fs) == 1 && fs[0].dyn {
+			return "", false
+		}
+		if len(fs) == 0 {
+			return "", true
+		}
+		return fs[0].val, true
+	}
+	set := func(idx syntax.ArithmExpr, wd *syntax.Word, add bool) bool {
+		k, ok := assocKey(idx)
+		if !ok {
+			return false
+		}
+		v, ok := value(wd)
+		if !ok {
+			return false
+		}
+		if add {
+			v = m[k] + v
+		}
+		m[k] = v
+		return true
+	}
+	if as.Array != nil {
+		for _, e := range as.Array.Elems {
+			if e.Index == nil || !set(e.Index, e.Value, false) {
+				return false // a=(k v …) pairs: not followed
+			}
+		}
+	} else if !set(as.Index, as.Value, as.Append) {
+		return false
+	}
+	if len(m) > 256 {
+		return false
+	}
+	w.setVar(name, varState{isAssoc: true, assoc: m, val: m["0"]})
+	return true
+}
+
+// assocKey returns a literal subscript of an associative array: [k],
+// ["k"], ['k'].
+func assocKey(idx syntax.ArithmExpr) (string, bool) {
+	wd, ok := idx.(*syntax.Word)
+	if !ok {
+		return "", false
+	}
+	return literalWord(wd)
+}
+
+// assocElem is ${a[k]} of an associative array guard followed: the
+// element, empty when the key is not set; ${a[@]} only when the order
+// cannot matter (one element at most).
+func assocElem(v varState, pe *syntax.ParamExp) (string, bool) {
+	if pe.Excl || pe.Length || pe.Slice != nil || pe.Repl != nil || pe.Exp != nil {
+		return "", false
+	}
+	k, ok := assocKey(pe.Index)
+	if !ok {
+		return "", false
+	}
+	if k == "@" || k == "*" {
+		if len(v.assoc) > 1 {
+			return "", false
+		}
+		for _, e := range v.assoc {
+			return e, true
+		}
+		return "", true
+	}
+	return v.assoc[k], true
+}

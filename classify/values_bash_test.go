@@ -34,6 +34,21 @@ var valueRows = []string{
 	`unset x; printf '[%s]' ${x-/}`,
 	`unset x; printf '[%s]' /etc${x+/x}`,
 	`echo [${UNSET-/}] "[${UNSET:+/x}/]"`, // (printf with unknown words may set any name: echo)
+	`x=/; printf '[%s]' "${x@P}"`,
+	`x=/etc; printf '[%s]' ${x@E}`,
+	`printf -v x %c /tmp; printf '[%s]' "$x"`,
+	`printf -v x '%.1s' /etc; printf '[%s]' "$x"`,
+	`printf -v x '%5s|%-3s|%d|%i' / a 7 -2; printf '[%s]' "$x"`,
+	`printf -v x '%s-' a b; printf '[%s]' "$x"`,
+	`printf -v x '%s%s' / etc; printf '[%s]' "$x"`,
+	`x=$(printf %c /tmp); echo "[$x]"`,
+	`printf '[%s]' "$(cd / && pwd)"`,
+	`printf '[%s]' "$(cd /usr/.. && pwd -P)"`,
+	`printf '[%s]' "$(cd /; pwd)"`,
+	`printf '[%s]' "$(cd /etc/.. && pwd -L)"`,
+	`declare -A a=([k]=/ [j]=x); printf '[%s]' "${a[k]}" "${a[j]}" "${a[z]}"`,
+	`declare -A a; a[k]=/e; a[k]+=tc; printf '[%s]' "${a[k]}"`,
+	`declare -A a=(['k']=/); printf '[%s]' ${a['k']} "${a[@]}"`,
 }
 
 // TestValuesAgainstBash: what guard computes for valueRows is what bash

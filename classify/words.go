@@ -32,7 +32,10 @@ type varState struct {
 	dyn    bool
 	list   []string // an array's elements, when isList
 	isList bool
-	inert  bool // unknown, but only ever a literal word without $ ` [ (a loop over literal words)
+	// assoc: an associative array's elements (declare -A), when isAssoc
+	assoc   map[string]string
+	isAssoc bool
+	inert   bool // unknown, but only ever a literal word without $ ` [ (a loop over literal words)
 	// ref: a nameref (declare -n) to this variable; reads and writes go there
 	ref string
 	// integer: declare -i; what is assigned is evaluated as arithmetic
@@ -349,6 +352,9 @@ func (w *walker) tilde(s string) (string, bool) {
 func (w *walker) param(pe *syntax.ParamExp) (string, bool) {
 	if v, ok, handled := w.paramMore(pe); handled {
 		return v, ok
+	}
+	if v, ok := w.lookup(paramName(pe)); ok && v.isAssoc && pe.Index != nil {
+		return assocElem(v, pe)
 	}
 	if v, ok := w.lookup(paramName(pe)); ok && v.isList && pe.Index != nil && !pe.Excl && !pe.Length && pe.Slice == nil && pe.Repl == nil && pe.Exp == nil {
 		// ${x[@]}, ${x[*]}, ${x[N]} of a literal array
@@ -969,6 +975,13 @@ func (w *walker) paramOp(pe *syntax.ParamExp) (string, bool) {
 			return caseChange(v, "", true, false), true
 		case "L":
 			return caseChange(v, "", false, true), true
+		case "P", "E":
+			// prompt expansion and $'…' escapes change only what holds
+			// a backslash, a $, a backquote or (for @P) a !; the rest
+			// is the value as it is (x=/; rm -rf "${x@P}")
+			if !strings.ContainsAny(v, "\\$`!") {
+				return v, true
+			}
 		}
 	case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 		large := pe.Exp.Op == syntax.RemLargeSuffix
@@ -1066,6 +1079,9 @@ func codeValue(v varState) bool {
 // substPath is substLiteral for a substitution whose only command prints
 // a path computed from literal words (pathOutput).
 func (w *walker) substPath(stmts []*syntax.Stmt, first int) (string, bool, bool) {
+	if d, certain, ok := cdPwd(stmts); ok {
+		return d, certain, true
+	}
 	// one command; any after it are substitutions in its words, which
 	// pathOutput's literal check proves were literal themselves
 	// ($(dirname "$(dirname /etc/x)"))

@@ -71,7 +71,7 @@ var readTierCases = []tierCase{
 	{name: "cd inside, then relative", cmd: "cd src && cat main.go", want: Allow},
 	{name: "symlink escape on disk", cmd: "cat x/shadow", links: map[string]string{"/home/u/proj/x/shadow": "/etc/shadow"}, want: Ask, rule: RulePathRead},
 	{name: "symlink to a public tree", cmd: "cat x/os-release", links: map[string]string{"/home/u/proj/x/os-release": "/etc/os-release"}, want: Allow},
-	{name: "symlink made in the same text", cmd: "ln -s /etc x; cat x/shadow", rules: []string{"global allow ln *"}, want: Ask, rule: RulePathRead},
+	{name: "symlink made in the same text", cmd: "ln -s /etc x; cat x/shadow", rules: []string{"global allow ln *"}, want: Deny, rule: "credential-read"}, // followed like cd: cat /etc/shadow
 	{name: "symlink to a private file", cmd: "head lib.txt", links: map[string]string{"/home/u/proj/lib.txt": "/home/u/.aws/notes"}, want: Ask, rule: RulePathRead},
 	{name: "input redirect outside", cmd: "wc -l < /srv/data/x", want: Ask},
 	{name: "a glob reads its directory", cmd: "cat /srv/logs/*.log", want: Ask, rule: RulePathRead, sug: "[read] /srv/logs"},

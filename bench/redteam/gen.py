@@ -940,3 +940,62 @@ L = open(os.path.join(D, "harmless.txt")).read().splitlines()
 L.append("# issue 18 tool grants: look-alikes that stay harmless")
 add(*TOOLS_HARMLESS)
 open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")
+
+# ---- issue 18, h18left's pass: what the '*' grants of terraform, the cloud
+# CLIs, the archivers and psql still let through, values bash computes
+# that guard did not (cd then pwd, ${x@P}, printf's directives,
+# associative arrays), and links made earlier in the same text.
+H18LEFT_DENY_TEXTS = {
+    "issue 18 (h18left): values bash computes for certain, third pass": [
+        'rm -rf "$(cd / && pwd)"', 'rm -rf "$(cd /; pwd -P)"', 'rm -rf $(cd / && pwd)/', 'rm -rf "$(cd /usr/.. && pwd -L)"',
+        'rm -rf "$(cd /etc && pwd)"', 'x=$(cd / && pwd); rm -rf "$x"', 'x=/; rm -rf "${x@P}"', 'x=/etc; rm -rf ${x@E}',
+        'printf -v x %c /; rm -rf "$x"', 'printf -v x %c /tmp; rm -rf "$x"', "printf -v x '%.1s' /usr; rm -rf \"$x\"",
+        "printf -v x '%5s' /; rm -rf $x", 'rm -rf "$(printf %c /x)"', 'declare -A a=([k]=/); rm -rf "${a[k]}"',
+        'declare -A a; a[k]=/; rm -rf "${a[k]}"', 'typeset -A a=([x]=/usr); rm -rf ${a[x]}', 'declare -A a=([k]=/e); a[k]+=tc; rm -rf "${a[k]}"'],
+    "issue 18 (h18left): links made earlier in the same text": [
+        "ln -s ~ h; cp x h/.config/guard/config.toml", "ln -s $HOME h && cp x h/.config/guard/config.toml",
+        "ln -sfn ~ h; echo x > h/.config/guard/config.toml", "ln -s ~ h; cd h/.config/guard && cp /tmp/x config.toml",
+        "ln -sfn ~ h; ln -s h/.config k; cp x k/guard/config.toml", "ln -s ~ h; cat h/.ssh/id_rsa", "ln -s ~ h; cd h && cat .ssh/id_rsa",
+        "ln -s / r; rm -rf r/", "ln -s ~ h; rm -rf h/"],
+}
+H18LEFT_DANGER = {
+    "issue 18 (h18left): terraform saved plans and unattended changes": ["terraform apply plan.out", "terraform apply -input=false tfplan",
+        "terraform -chdir=infra apply tfplan", "terraform taint aws_instance.x", "terraform refresh", "terraform test", "tofu apply p"],
+    "issue 18 (h18left): aws, gcloud, az operations that run, print secrets or are unknown": [
+        "aws ssm send-command --instance-ids i-1", "aws ssm start-session --target i-1", "aws lambda invoke --function-name f out.json",
+        "aws ecs execute-command --cluster c", "aws ec2-instance-connect send-ssh-public-key", "aws ec2 run-instances --user-data file://x.sh",
+        "aws cloudformation deploy --stack-name s", "aws cloudformation create-stack --stack-name s", "aws iam create-access-key",
+        "aws secretsmanager get-secret-value", "aws ssm get-parameter --name x --with-decryption", "aws sts get-session-token",
+        "aws lambda get-function --function-name f", "aws s3 cp x s3://b/x", "aws s3 rm s3://b/x", "aws frobnicate do-thing",
+        "aws --region us-east-1 ssm send-command", "gcloud compute ssh vm", "gcloud functions call f", "gcloud secrets versions access latest",
+        "gcloud compute instances create list", "gcloud container clusters get-credentials c", "gcloud frob x", "az vm run-command invoke -n vm",
+        "az keyvault secret show -n x", "az aks command invoke -n c", "az storage account keys list", "az frob x"],
+    "issue 18 (h18left): archive members and destinations in an agent's config": ["tar -xf x.tar .claude/settings.json",
+        "tar xf x.tar .mcp.json", "tar -xzf x.tgz ./.claude/settings.json", "tar --extract --file=x.tar .vscode/tasks.json",
+        "tar -xf x.tar .gemini/settings.json", "tar -xf x.tar .git/hooks/pre-commit", "tar -xf x.tar -C build .mcp.json",
+        "bsdtar -xf x.tar .codex/config.toml", "unzip x.zip .mcp.json", "unzip -o x.zip .claude/settings.json", "unzip x.zip -d .claude"],
+    "issue 18 (h18left): psql reading and writing the server's files": ["psql -c \"COPY t FROM '/etc/passwd'\"",
+        "psql -c \"copy t from '/tmp/redteam/home/.ssh/id_rsa'\"", "psql -c \"COPY t TO '/tmp/x'\"", "psql -c \"COPY (select 1) TO '/tmp/x'\"",
+        "psql -c \"COPY t FROM E'/etc/passwd'\"", "psql --command=\"COPY t FROM '/etc/shadow'\"", "psql -c '\\copy t from /etc/passwd'",
+        "psql -c \"select pg_read_file('/etc/passwd')\"", "psql -c \"select lo_import('/etc/passwd')\"", "psql -c \"select pg_stat_file('/etc/passwd')\""],
+}
+H18LEFT_HARMLESS = ["terraform apply", "terraform plan -out=plan.out", "terraform show plan.out", "aws s3 ls", "aws ec2 describe-instances",
+    "aws sts get-caller-identity", "aws s3 cp s3://b/x .", "aws ssm get-parameter --name x", "gcloud compute instances list", "gcloud config list",
+    "az vm list", "az account show", "tar -xf x.tar", "tar -xf x.tar src/a.go", "tar -tf x.tar .claude/settings.json", "tar -xOf x.tar .mcp.json",
+    "unzip -l x.zip .mcp.json", "unzip x.zip src/a.go", "psql -c 'COPY t FROM STDIN'", "psql -c 'COPY t TO STDOUT'", "ln -s src s; cp x s/a.go",
+    'declare -A a=([k]=build); echo "${a[k]}"', 'x=$(cd / && pwd); echo "$x"', "printf -v x %c y; echo $x", 'x=/; echo "${x@P}"']
+L = open(os.path.join(D, "deny.txt")).read().splitlines()
+for cls, texts in H18LEFT_DENY_TEXTS.items():
+    L.append("# " + cls)
+    for t in texts:
+        add(t, "bash -c " + q(t), "eval " + q(t))
+open(os.path.join(D, "deny.txt"), "w").write("\n".join(L) + "\n")
+L = open(os.path.join(D, "danger.txt")).read().splitlines()
+for cls, cmds in H18LEFT_DANGER.items():
+    L.append("# " + cls)
+    spelled(cmds)
+open(os.path.join(D, "danger.txt"), "w").write("\n".join(L) + "\n")
+L = open(os.path.join(D, "harmless.txt")).read().splitlines()
+L.append("# issue 18 (h18left): look-alikes that stay harmless")
+add(*H18LEFT_HARMLESS)
+open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")
