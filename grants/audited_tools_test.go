@@ -53,6 +53,18 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"gh pr review 5 --approve -b ok", true, ""},
 		{"gh secret set X -e prod -b v", true, ""},
 		{"gh auth status -h github.com", true, ""},
+		// rg: --pre and the zip decoders run programs; its config may too
+		{"rg --pre=cat foo", false, "--pre"},
+		{"rg --pre cat foo", false, "--pre"},
+		{"rg -iz foo", false, "-z"},
+		{"rg --search-z foo", false, ""},
+		{"RIPGREP_CONFIG_PATH=/tmp/x rg foo", false, ""},
+		{"rg --no-hidden --no-pre --trace foo", true, ""},
+		{"rg --frobnicate foo", false, "--frobnicate"},
+		{"rg --pre-glob '*.gz' foo", true, ""},
+		{"rg --no-ignore-vcs --column --passthru -V foo", true, ""},
+		{"rg --type-list", true, ""},
+		{"rg -- --pre", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
