@@ -148,16 +148,27 @@ var scpSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: scpExe
 	{Short: "346ABCOpqRrTvs"}, // -s: use the SFTP protocol
 }}
 
-var rsyncSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+// rsyncSpec: rsync's options (rsync --help, 3.5.0; testdata/options/
+// rsync.txt). --no-OPTION turns any option off. --early-input sends a
+// file to the daemon, so it is read like the sources.
+var rsyncSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Negate: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "e", Long: []string{"rsh", "rsync-path"}, Val: RoleProgram},
-	{Long: []string{"exclude-from", "include-from", "files-from", "password-file"}, Val: RoleRead},
+	{Long: []string{"exclude-from", "include-from", "files-from", "password-file", "early-input"}, Val: RoleRead},
 	{Long: []string{"log-file", "write-batch", "only-write-batch", "backup-dir", "partial-dir"}, Val: RoleWrite},
 	{Short: "T", Long: []string{"temp-dir", "link-dest", "copy-dest", "compare-dest"}, Val: RoleDir},
 	{Long: []string{"read-batch"}, Val: RoleRead},
 	{Short: "f", Long: []string{"filter", "exclude", "include"}, Val: RolePattern},
-	{Short: "B", Long: []string{"chmod", "chown", "usermap", "groupmap", "suffix", "bwlimit", "timeout", "max-size", "min-size", "block-size", "port", "out-format", "log-file-format", "info", "debug", "iconv", "sockopts", "remote-option", "checksum-choice", "compress-choice", "compress-level", "max-delete", "modify-window"}, Val: RoleText},
+	{Short: "B", Long: []string{"chmod", "chown", "usermap", "groupmap", "suffix", "bwlimit", "timeout", "max-size", "min-size", "block-size", "port", "out-format", "log-file-format", "info", "debug", "iconv", "sockopts", "remote-option", "checksum-choice", "compress-choice", "compress-level", "max-delete", "modify-window",
+		"stderr", "max-alloc", "contimeout", "compress-threads", "skip-compress", "copy-as", "address", "outbuf", "stop-after", "stop-at", "protocol", "checksum-seed"}, Val: RoleText},
 	{Short: "M", Val: RoleText},
-	{Short: "avrRlLkKpEgoDtOJNUHAXSWxuinzcbdPhq0468", Long: []string{"archive", "verbose", "recursive", "relative", "links", "copy-links", "perms", "times", "group", "owner", "devices", "specials", "hard-links", "acls", "xattrs", "sparse", "whole-file", "one-file-system", "update", "dry-run", "compress", "checksum", "backup", "delete", "del", "delete-before", "delete-after", "delete-during", "delete-delay", "delete-excluded", "remove-source-files", "partial", "progress", "human-readable", "quiet", "stats", "itemize-changes", "list-only", "existing", "ignore-existing", "inplace", "append", "safe-links", "numeric-ids", "mkpath", "protect-args", "secluded-args"}},
+	{Short: "avrRlLkKpEgoDtOJNUHAXSWxuinzcbdPhq0468", Long: []string{"archive", "verbose", "recursive", "relative", "links", "copy-links", "perms", "times", "group", "owner", "devices", "specials", "hard-links", "acls", "xattrs", "sparse", "whole-file", "one-file-system", "update", "dry-run", "compress", "checksum", "backup", "delete", "del", "delete-before", "delete-after", "delete-during", "delete-delay", "delete-excluded", "remove-source-files", "partial", "progress", "human-readable", "quiet", "stats", "itemize-changes", "list-only", "existing", "ignore-existing", "inplace", "append", "safe-links", "numeric-ids", "mkpath", "protect-args", "secluded-args",
+		"no-motd", "inc-recursive", "no-inc-recursive", "no-i-r", "no-implied-dirs", "append-verify", "dirs", "old-dirs", "old-d", "copy-unsafe-links",
+		"insecure-links", "confine-root", "munge-links", "copy-dirlinks", "keep-dirlinks", "executability", "copy-devices", "write-devices", "drop-D",
+		"atimes", "open-noatime", "crtimes", "omit-dir-times", "omit-link-times", "super", "fake-super", "preallocate", "no-whole-file", "no-W", "no-D",
+		"ignore-non-existing", "ignore-missing-args", "delete-missing-args", "ignore-errors", "force", "delay-updates", "prune-empty-dirs",
+		"ignore-times", "size-only", "fuzzy", "cvs-exclude", "from0", "old-args", "trust-sender", "blocking-io", "8-bit-output", "fsync",
+		"ipv4", "ipv6", "version", "help"}},
+	{Short: "ymIC8sV"},
 }}
 
 // ncSpec: netcat's -e PROG and -c CMD (ncat --exec, --sh-exec) run a
@@ -351,8 +362,9 @@ var terraformSubSpec = Spec{OneDash: true, Operands: RoleText, Untyped: []string
 		"upgrade", "ignore-remote-version", "auto-approve", "diff", "recursive", "raw", "draw-cycles", "verbose", "update", "no-tests", "help", "h"}},
 }}
 
-// sftpSpec: like scp's, but -s names the server subsystem or program to
-// run and -b reads a batch file.
+// sftpSpec (sftp's usage, testdata/options/scp.txt): like scp's, but -b
+// reads a batch of commands (!cmd runs a local shell) and -s names the
+// server subsystem or program to run.
 var sftpSpec = Spec{Uploads: true, Network: true, Exec: scpExec, Operands: RoleText, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SDs", Val: RoleProgram},
@@ -421,6 +433,8 @@ var curlExec = []ExecRule{
 var scpExec = []ExecRule{
 	{ID: "scp-program", Opts: []string{"S", "o", "F", "D"},
 		Reason: "scp -S/-o/-F runs another program"},
+	{ID: "sftp-batch", Only: []string{"sftp"}, Opts: []string{"b", "s"},
+		Reason: "sftp -b runs a batch file, whose !command lines run in the local shell; -s names the server program"},
 }
 
 // sshExec is the exec-capable argument table of sshSpec's programs (see [ExecRule]).

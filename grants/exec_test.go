@@ -31,6 +31,7 @@ var execCases = []struct {
 	{"rsync-rsh", []string{"rsync -e ssh a b", "rsync -avze sh a b", "rsync --rsh=x a b", "rsync --rsync-path=x a b"}, []string{"rsync -avz a b"}},
 	{"ssh-command", []string{"ssh host id", "ssh -oProxyCommand=x host", "ssh -o ProxyCommand=x host", "ssh -o 'LocalCommand id' host", "ssh -o PermitLocalCommand=yes host", "ssh -F cfg host", "ssh -p 22 host ls"}, []string{"ssh host", "ssh -p 22 -o ConnectTimeout=5 host", "ssh -v host"}},
 	{"scp-program", []string{"scp -S x a b:", "scp -o ProxyCommand=x a b:", "scp -F cfg a b:"}, []string{"scp -r a b:", "scp -P 22 a b:"}},
+	{"sftp-batch", []string{"sftp -b cmds host", "sftp -bcmds host", "sftp -qb x host", "sftp -s /tmp/x host"}, []string{"sftp host", "sftp -P 22 -r host", "scp -s a b:"}},
 	{"sort-write", []string{"sort --compress-program=x in", "sort -o ~/.bashrc in", "sort -uo ../x in", "sort --output=/etc/x in"}, []string{"sort -u in", "sort -k2 in", "sort -o out in", "sort -uo out in"}},
 	{"zip-test", []string{"zip -T -TT x a.zip f", "zip --unzip-command x a.zip f"}, []string{"zip -r a.zip d", "zip -T a.zip f"}},
 	{"sed-inplace", []string{"sed -i s/a/b/ f", "sed -ni p f", "sed -i.bak s/a/b/ f", "sed --in-place s/a/b/ f"}, []string{"sed -n p f", "sed -E s/a/b/ f"}},
