@@ -302,10 +302,26 @@ var sedSpec = Spec{Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: Ro
 	{Long: []string{"help", "version"}},
 }}
 
-var awkSpec = Spec{Exec: awkExec, ReadOnly: AnyUse, First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{
+// awkSpec: gawk's options (gawk's manual, 5.2.1) and mawk's (-W usage,
+// 1.3.4; testdata/options/awk.txt). -f, -E, -i, -l and -D load code
+// guard cannot read; -o, -d and -p write a file, named only when
+// attached (-oFILE, --profile=FILE); mawk's -W takes gawk's long names
+// and its own (-W exec FILE).
+var awkSpec = Spec{Exec: awkExec, ReadOnly: AnyUse, Abbrev: true, First: RoleScript, FirstBy: []string{"file", "source", "exec"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "vF", Long: []string{"assign", "field-separator"}, Val: RoleText},
-	{Short: "eiIlEo", Long: []string{"source", "include", "load", "exec", "pretty-print", "dump-variables", "profile"}, Val: RoleRead},
+	{Short: "e", Long: []string{"source"}, Val: RoleScript},
+	{Short: "i", Long: []string{"include"}, Val: RoleRead},
+	{Short: "l", Long: []string{"load"}, Val: RoleRead},
+	{Short: "E", Long: []string{"exec"}, Val: RoleRead},
+	{Short: "D", Long: []string{"debug"}, Val: RoleRead, Optional: true},
+	{Short: "o", Long: []string{"pretty-print"}, Val: RoleWrite, Optional: true},
+	{Short: "d", Long: []string{"dump-variables"}, Val: RoleWrite, Optional: true},
+	{Short: "p", Long: []string{"profile"}, Val: RoleWrite, Optional: true},
+	{Short: "L", Long: []string{"lint"}, Val: RoleText, Optional: true},
+	{Short: "W", Val: RoleText},
+	{Short: "bcCghIMnNOPrsStV", Long: []string{"characters-as-bytes", "traditional", "copyright", "gen-pot", "help", "trace", "bignum", "non-decimal-data",
+		"use-lc-numeric", "optimize", "posix", "re-interval", "no-optimize", "sandbox", "lint-old", "version", "usage"}},
 }}
 
 var gzipSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
@@ -658,7 +674,12 @@ func isAwkWordStart(p string, i int, w string) bool {
 
 // awkCodeFiles are awk's options that load code guard cannot read
 // (-f FILE, gawk -i/-l/-E), by the spec's names.
-var awkCodeFiles = []string{"file", "i", "l", "E", "include", "load", "exec"}
+var awkCodeFiles = []string{"file", "i", "l", "E", "include", "load", "exec", "debug", "D"}
+
+// awkSafeW are the values of mawk's -W (gawk's long names given to -W)
+// that neither load code nor write a file.
+var awkSafeW = []string{"version", "dump", "help", "interactive", "posix_space", "usage", "random", "sprintf", "traditional", "posix", "lint",
+	"lint-old", "re-interval", "sandbox", "characters-as-bytes", "non-decimal-data", "use-lc-numeric", "optimize", "no-optimize", "copyright", "bignum", "field-separator", "assign"}
 
 func checkAwk(c *Command, p Parsed, m Marker) {
 	const why = "awk program with system(), |, >, getline or -f runs programs or writes files"
@@ -668,6 +689,12 @@ func checkAwk(c *Command, p Parsed, m Marker) {
 			m.MarkWord(c, wd, why)
 		case (wd.Role == RoleScript || wd.Name == "e" || wd.Name == "source") && awkProgramUnsafe(wd.Val):
 			m.Mark(wd.Arg, why)
+		case wd.Name == "W":
+			if k, _, _ := strings.Cut(wd.Val, "="); !slices.Contains(awkSafeW, k) {
+				m.MarkWord(c, wd, "awk -W "+k+" may load a program file or write one (mawk -W exec FILE)")
+			}
+		case slices.Contains([]string{"pretty-print", "dump-variables", "profile"}, wd.Name) || Unresolved(wd, "pretty-print", "dump-variables", "profile"):
+			m.MarkWord(c, wd, "gawk -o/-d/-p (--pretty-print, --dump-variables, --profile) writes a file")
 		}
 	}
 }

@@ -83,6 +83,21 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"sftp -qbcmds h", false, ""},
 		{"sftp -D /tmp/x h", false, ""},
 		{"sftp -P 2222 -r h", false, "reaches h, a host"},
+		// awk: code from files, -e programs, -W exec, files written
+		{"gawk -e 'BEGIN{system(\"id\")}'", false, "system()"},
+		{"gawk --sourc='BEGIN{system(1)}'", false, ""},
+		{"gawk -E x.awk f", false, ""},
+		{"gawk -D f", false, ""},
+		{"gawk -i inplace '{print}' f", false, ""},
+		{"mawk -W exec x.awk f", false, "-W exec"},
+		{"mawk -We x.awk", false, "-W e"},
+		{"gawk -o/tmp/x '{print}' f", false, "--pretty-print"},
+		{"gawk --profile=/tmp/x '{print}' f", false, ""},
+		{"gawk -Sp/tmp/x '{print}' f", false, ""},
+		{"awk -F: -v OFS=, '{print $1}' f", true, ""},
+		{"gawk -M --lint=fatal -e '{print $1}' f", true, ""},
+		{"mawk -W interactive '{print}' f", true, ""},
+		{"gawk -S -b -- '{print}' f", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
