@@ -98,6 +98,18 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"gawk -M --lint=fatal -e '{print $1}' f", true, ""},
 		{"mawk -W interactive '{print}' f", true, ""},
 		{"gawk -S -b -- '{print}' f", true, ""},
+		// zip: -TT and --unzip-command run a program, -lf and -O write
+		{"zip -T -TT 'sh -c id' a.zip f", false, "-TT"},
+		{"zip -TTx a.zip f", false, ""},
+		{"zip -T --unzip-command=x a.zip f", false, "--unzip-command"},
+		{"zip -lf /home/u/.bashrc a.zip f", false, ""},
+		{"zip --logfile-path=/tmp/../etc/x a.zip f", false, ""},
+		{"zip -O /etc/x a.zip f", false, ""},
+		{"zip -r9q a.zip src -x '*.o'", true, ""},
+		{"zip -FS -r a.zip dir", true, ""},
+		{"zip -s 100m -r a.zip dir", true, ""},
+		{"zip -sf a.zip", true, ""},
+		{"zip -T a.zip f", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
