@@ -197,22 +197,32 @@ var wcSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: R
 	files0,
 }}
 
-var fileSpec = Spec{ReadOnly: fileReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+// fileSpec: file's options (file --help, 5.44; testdata/options/
+// sysinfo.txt), audited whole: -C writes a compiled magic file.
+var fileSpec = Spec{ReadOnly: fileReadOnly, Closed: true, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "C", Long: []string{"compile"}},
 	{Short: "m", Long: []string{"magic-file"}, Val: RoleRead},
 	{Short: "f", Long: []string{"files-from"}, Val: RoleRead},
 	{Short: "F", Long: []string{"separator"}, Val: RoleText},
 	{Short: "eP", Long: []string{"exclude", "parameter", "exclude-quiet"}, Val: RoleText},
-	{Short: "bcdhiIkLlnNprsSvz0", Long: []string{"brief", "mime", "mime-type", "mime-encoding", "special-files", "dereference", "no-dereference", "keep-going", "raw", "uncompress", "print0", "extension", "apple", "no-buffer", "no-pad", "list", "preserve-date", "no-sandbox"}},
+	{Short: "bcdhiIkLlnNprsSvzZ0", Long: []string{"brief", "mime", "mime-type", "mime-encoding", "special-files", "dereference", "no-dereference", "keep-going", "raw", "uncompress", "print0", "extension", "apple", "no-buffer", "no-pad", "list", "preserve-date", "no-sandbox",
+		"uncompress-noreport", "checking-printout", "debug", "help", "version"}},
 }}
 
 // metaSpec: tools that look at names, never at contents.
 var metaSpec = Spec{Operands: RoleMeta, Opts: []Opt{files0, {Long: []string{"format", "printf", "time-style", "block-size", "ignore", "hide", "exclude", "threshold", "max-depth", "relative-to", "relative-base", "color", "sort", "time", "width", "quoting-style", "indicator-style", "tabsize"}, Val: RoleText}}}
 
-var treeSpec = Spec{ReadOnly: treeReadOnly, Grant: GrantPlain, Operands: RoleMeta, Opts: []Opt{
+// treeSpec: tree's options (tree --help, 2.1.0; testdata/options/
+// tree.txt). --fromfile lists the paths its operands hold, so it prints
+// their lines: the operands are read. --infofile, --hintro and --houtro
+// print a file's text in the listing; -o writes it to a file.
+var treeSpec = Spec{ReadOnly: treeReadOnly, Closed: true, Grant: GrantPlain, Operands: RoleMeta, ReadIf: []string{"fromfile"}, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
-	{Short: "LPIHT", Long: []string{"filelimit", "timefmt", "charset", "sort", "fromfile"}, Val: RoleText},
+	{Short: "LPIHT", Long: []string{"filelimit", "timefmt", "charset", "sort"}, Val: RoleText},
+	{Long: []string{"gitfile", "infofile", "hintro", "houtro"}, Val: RoleRead},
 	{Short: "R"},
+	{Short: "acdfghilnpqrstuvxACDFJQNSUX", Long: []string{"fromfile", "gitignore", "matchdirs", "metafirst", "ignore-case", "nolinks", "inodes", "device",
+		"dirsfirst", "filesfirst", "si", "du", "prune", "fflinks", "info", "noreport", "version", "help"}},
 }}
 
 // binSpec: binary tools dump what they read (objdump -s, readelf -x).
@@ -263,7 +273,7 @@ var textSpec = Spec{Operands: RoleText}
 
 var hostnameSpec = Spec{ReadOnly: hostnameReadOnly, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "F", Long: []string{"file"}, Val: RoleRead},
-	{Short: "abdfiIsyAv", Long: []string{"alias", "boot", "domain", "fqdn", "long", "ip-address", "all-ip-addresses", "short", "yp", "nis", "verbose"}},
+	{Short: "abdfiIsyAvVh", Long: []string{"alias", "boot", "domain", "fqdn", "long", "ip-address", "all-ip-addresses", "short", "yp", "nis", "verbose", "all-fqdns", "version", "help"}},
 }}
 
 // dateSpec leaves --resolution (coreutils 9.5: prints the clock's
@@ -280,8 +290,8 @@ var dateSpec = Spec{ReadOnly: dateReadOnly, Grant: GrantPlain, Abbrev: true, Ope
 // psSpec: ps takes BSD letters without a dash (ps eww); the e letter
 // prints every process's environment. psEnv checks for it.
 var psSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Operands: RoleText, Opts: []Opt{
-	{Short: "oOpqtuUgGCsk", Long: []string{"format", "pid", "ppid", "user", "group", "sort", "cols", "columns", "rows", "tty"}, Val: RoleText},
-	{Short: "AaefFlHjLmMTwxyZ", Long: []string{"forest", "headers", "no-headers", "help", "version"}},
+	{Short: "oOpqtuUgGCsk", Long: []string{"format", "pid", "ppid", "user", "group", "sort", "cols", "columns", "rows", "tty", "Group", "quick-pid", "sid", "User", "width", "lines"}, Val: RoleText},
+	{Short: "AaefFlHjLmMTwxyZdNPcV", Long: []string{"forest", "headers", "no-headers", "no-heading", "help", "version", "deselect", "context", "cumulative"}},
 }}
 
 var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: RoleRead, Opts: []Opt{

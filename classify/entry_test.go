@@ -81,8 +81,6 @@ var notYetAudited = []string{
 	// what they run, every word after them sensitive
 	"busybox", "bunx", "chroot", "expect", "firejail", "ltrace", "nix", "nix-shell", "npx", "nsenter", "parallel", "pip-run",
 	"pipx", "pnpx", "script", "strace", "tmux", "unbuffer", "unshare", "uv", "uvx", "valgrind", "xargs",
-	// read-only tools: their uses that only read are in their entries
-	"file", "hostname", "ps", "tree",
 	// python, for python -m pytest (pytest's own options are listed)
 	"python",
 	// single tools

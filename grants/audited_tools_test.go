@@ -110,6 +110,21 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"zip -s 100m -r a.zip dir", true, ""},
 		{"zip -sf a.zip", true, ""},
 		{"zip -T a.zip f", true, ""},
+		// file, hostname, ps, tree: read-only tools that can write or set
+		{"tree -o /home/u/.bashrc", false, ""},
+		{"tree -ao /home/u/.bashrc", false, ""},
+		{"tree --fromfile /home/u/.ssh/id_rsa", false, ""},
+		{"tree -H . --hintro=/etc/shadow", false, ""},
+		{"tree --frob", false, "--frob"},
+		{"tree -a -L 2 --dirsfirst --gitignore --noreport", true, ""},
+		{"tree -J --du -h src", true, ""},
+		{"file -z --mime-type --uncompress-noreport x.gz", true, ""},
+		{"file --frob x", false, "--frob"},
+		{"hostname -A", true, ""},
+		{"hostname --all-fqdns", true, ""},
+		{"ps eww", false, ""},
+		{"ps -N --deselect -C x --cumulative", true, ""},
+		{"ps -eo pid,cmd --sort=-%mem --width 200", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
