@@ -13,7 +13,9 @@ import (
 // filesSpec returns the spec of a file tool, nil when it is not one.
 func filesSpec(name string) *Spec {
 	switch name {
-	case "cat", "pv", "most", "tac", "nl", "rev", "more", "bat", "batcat", "strings", "paste", "column", "fold", "fmt", "expand", "unexpand", "pr", "md5sum", "sha1sum", "sha256sum", "sha512sum", "sha224sum", "sha384sum", "b2sum", "cksum", "sum", "base32", "basenc", "iconv", "look", "tsort", "shuf":
+	case "more":
+		return &moreSpec
+	case "cat", "pv", "most", "tac", "nl", "rev", "bat", "batcat", "strings", "paste", "column", "fold", "fmt", "expand", "unexpand", "pr", "md5sum", "sha1sum", "sha256sum", "sha512sum", "sha224sum", "sha384sum", "b2sum", "cksum", "sum", "base32", "basenc", "iconv", "look", "tsort", "shuf":
 		return &readerSpec
 	case "head", "tail":
 		return &headSpec
@@ -128,8 +130,17 @@ func lessRoles(p *Parsed, args []string) {
 	}
 }
 
-var lessSpec = Spec{Grant: GrantPlain, Exec: pagerExec, Operands: RoleRead, Opts: []Opt{
-	{Short: "NnRrSsiIFXMmEeKfgGqQuUVwW", Long: []string{"LINE-NUMBERS", "RAW-CONTROL-CHARS", "chop-long-lines", "quit-if-one-screen", "no-init"}},
+// lessSpec: less's options (less --help, less 590; testdata/options/
+// pager.txt); long names abbreviate. -k loads a lesskey file, whose #env
+// section may set LESSOPEN (less-lesskey); -o/-O write a log.
+var lessSpec = Spec{Grant: GrantPlain, Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "NnRrSsiIFXMmEeKfgGqQuUVwWaABcdJL~?", Long: []string{"LINE-NUMBERS", "RAW-CONTROL-CHARS", "chop-long-lines", "quit-if-one-screen", "no-init",
+		"help", "search-skip-screen", "SEARCH-SKIP-SCREEN", "auto-buffers", "clear-screen", "dumb", "quit-at-eof", "QUIT-AT-EOF", "force",
+		"hilite-search", "HILITE-SEARCH", "ignore-case", "IGNORE-CASE", "status-column", "quit-on-intr", "no-lessopen", "long-prompt", "LONG-PROMPT",
+		"line-numbers", "quiet", "QUIET", "silent", "SILENT", "raw-control-chars", "squeeze-blank-lines", "underline-special", "UNDERLINE-SPECIAL",
+		"version", "hilite-unread", "HILITE-UNREAD", "tilde", "file-size", "follow-name", "incsearch", "mouse", "no-keypad", "no-histdups",
+		"save-marks", "use-backslash", "use-color"}},
+	{Short: "D#\"", Long: []string{"color", "shift", "quotes", "line-num-width", "rscroll", "status-col-width", "wheel-lines"}, Val: RoleText},
 	{Short: "o", Long: []string{"log-file"}, Val: RoleWrite},
 	{Short: "O", Long: []string{"LOG-FILE"}, Val: RoleWrite},
 	{Short: "k", Long: []string{"lesskey-file"}, Val: RoleRead},
@@ -143,6 +154,14 @@ var lessSpec = Spec{Grant: GrantPlain, Exec: pagerExec, Operands: RoleRead, Opts
 	{Short: "y", Long: []string{"max-forw-scroll"}, Val: RoleText},
 	{Short: "z", Long: []string{"window"}, Val: RoleText},
 	{Short: "j", Long: []string{"jump-target"}, Val: RoleText},
+}}
+
+// moreSpec: util-linux more's options (more --help, 2.38.1;
+// testdata/options/pager.txt): none runs a program; +CMD operands are
+// pager-command's.
+var moreSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "n", Long: []string{"lines"}, Val: RoleText},
+	{Short: "dflcpesuhV", Long: []string{"silent", "logical", "no-pause", "print-over", "clean-print", "exit-on-eof", "squeeze", "plain", "help", "version"}},
 }}
 
 var base64Spec = Spec{ReadOnly: AnyUse, Exec: base64Exec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
@@ -391,13 +410,21 @@ var nanoSpec = Spec{Grant: GrantPlain, Operands: RoleUnknown, Untyped: []string{
 		"saveonexit", "showcursor", "stateflags", "trimblanks", "unix", "wordbounds", "historylog", "magic", "modernbindings"}},
 }}
 
-// manSpec: man's pager and preprocessors are programs it runs.
+// manSpec: man's pager and preprocessors are programs it runs
+// (man --help, man-db 2.11.2; testdata/options/pager.txt): -P, -H, -p
+// and -X run a program, -C reads a config whose DEFINE lines name the
+// programs man runs, -l formats the files it is given (man-local).
 var manSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "P", Long: []string{"pager"}, Val: RoleProgram},
 	{Short: "H", Long: []string{"html"}, Val: RoleProgram, Optional: true},
+	{Short: "X", Long: []string{"gxditview"}, Val: RoleProgram, Optional: true},
 	{Short: "p", Long: []string{"preprocessor"}, Val: RoleProgram},
-	{Short: "MSmLCReE", Long: []string{"manpath", "sections", "systems", "locale", "config-file", "recode", "extension", "encoding"}, Val: RoleText},
-	{Short: "afkKlwWtTZi", Long: []string{"all", "whatis", "apropos", "global-apropos", "local-file", "where", "path", "troff", "ditroff", "ignore-case"}},
+	{Short: "C", Long: []string{"config-file"}, Val: RoleProgram},
+	{Short: "MSmLReETr", Long: []string{"manpath", "sections", "systems", "locale", "recode", "extension", "encoding", "troff-device", "prompt"}, Val: RoleText},
+	{Long: []string{"warnings"}, Val: RoleText, Optional: true},
+	{Short: "afkKlwWtZiIdDcu7V?", Long: []string{"all", "whatis", "apropos", "global-apropos", "local-file", "where", "path", "troff", "ditroff", "ignore-case",
+		"match-case", "regex", "wildcard", "names-only", "debug", "default", "where-cat", "catman", "update", "no-subpages", "ascii", "no-hyphenation",
+		"no-justification", "help", "usage", "version"}},
 }}
 
 // sortExec is the exec-capable argument table of sortSpec's programs (see [ExecRule]).
@@ -727,13 +754,30 @@ func checkPager(c *Command, p Parsed, m Marker) {
 	}
 }
 
+// checkManLocal marks man -l FILE of a file outside the project: the
+// operands are files then, not page names, and man prints them.
+func checkManLocal(c *Command, p Parsed, m Marker) {
+	if !p.Has("local-file", "l") {
+		return
+	}
+	for _, wd := range p.Operands() {
+		if m.OutsideProject(c, wd.Val) {
+			m.MarkWord(c, wd, "man -l formats and prints a file from outside the project")
+		}
+	}
+}
+
 // pagerExec is the exec-capable argument table of the pagers and man
 // (see [ExecRule]); more and most share cat's spec.
 var pagerExec = []ExecRule{
 	{ID: "pager-command", Only: []string{"less", "more", "most", "man"}, Check: checkPager,
 		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
-	{ID: "man-pager", Only: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
-		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
+	{ID: "less-lesskey", Only: []string{"less"}, Opts: []string{"lesskey-file", "k"},
+		Reason: "less -k/--lesskey-file loads key bindings whose #env section can set LESSOPEN, a program less runs"},
+	{ID: "man-pager", Only: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "gxditview", "config-file", "P", "H", "p", "X", "C"},
+		Reason: "man -P/--pager/-H/-X/--preprocessor runs another program, -C reads a config that names them"},
+	{ID: "man-local", Only: []string{"man"}, Check: checkManLocal,
+		Reason: "man -l formats and prints a file from outside the project"},
 }
 
 // dateReadOnly: date that only prints: no -s/--set (or an abbreviation

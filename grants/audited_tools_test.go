@@ -125,6 +125,24 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"ps eww", false, ""},
 		{"ps -N --deselect -C x --cumulative", true, ""},
 		{"ps -eo pid,cmd --sort=-%mem --width 200", true, ""},
+		// less, more, man: programs they run, files they print
+		{"less -k keys f", false, "lesskey"},
+		{"less --lesskey-f=keys f", false, ""},
+		{"less -o /home/u/.bashrc f", false, ""},
+		{"less +!id f", false, ""},
+		{"less -RNS --use-color --mouse f", true, ""},
+		{"less --LINE-NUM f", true, ""},
+		{"more -s -n 20 f", true, ""},
+		{"more +/x f", false, ""},
+		{"man -P 'sh -c id' ls", false, "-P"},
+		{"man --pag=sh ls", false, ""},
+		{"man -C evil.conf ls", false, "-C"},
+		{"man -Xsh ls", false, ""},
+		{"man -l /home/u/.ssh/id_rsa", false, "man -l"},
+		{"man -l docs/guard.1", true, ""},
+		{"man -k printf", true, ""},
+		{"man -aw 3 printf", true, ""},
+		{"man --warnings -T utf8 ls", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)

@@ -38,6 +38,8 @@ var execCases = []struct {
 	{"sed-script", []string{"sed '1e id' f", "sed 's/a/b/w out' f", "sed s/a/b/e f", "sed 'r /etc/hosts' f", "sed -e 'W x' f", "sed -f x.sed f", "sed 'R x' f"}, []string{"sed s/a/b/g f", "sed -n '1,5p' f", "sed '/x/d' f", "sed 'y/ab/cd/' f", "sed 'N;P;D' f"}},
 	{"awk-program", []string{"awk '{system($0)}' f", "awk '{print > \"x\"}' f", "awk '{\"id\" | getline x}' f", "awk -f p.awk f", "gawk -l x f", "awk -- '{system(1)}'"}, []string{"awk '{print $1}' f", "awk -F: -v x=1 '{print x}' f"}},
 	{"pager-command", []string{"less +!id f", "man -P sh ls", "man --pager=sh ls", "more +/x f"}, []string{"less f", "man ls"}},
+	{"less-lesskey", []string{"less -k keys f", "less -kkeys f", "less --lesskey-file=keys f", "less --lesskey-f keys f", "less -Nk keys f"}, []string{"less -N f", "less -R f", "man -k printf"}},
+	{"man-local", []string{"man -l /etc/shadow", "man -l ~/.ssh/id_rsa", "man --local-file /tmp/x.1", "man -al /tmp/x"}, []string{"man -l docs/guard.1", "man ls", "man 3 printf"}},
 	{"vim-command", []string{"vim -c q f", "vim +q f", "nvim --cmd x f", "vi -S x.vim f", "vim -u x f"}, []string{"vim f", "view f"}},
 	{"go-exec", []string{"go test -exec x ./...", "go test ./... -exec 'rm -rf ~'", "go test -toolexec=x ./...", "go vet -vettool=./x ./...", "go build -overlay o.json ./...", "go run -C /tmp .", "go test --exec=x"}, []string{"go test ./...", "go test -run TestExec ./...", "go build -o bin/x ./cmd/x", "go version"}},
 	{"npm-shell", []string{"npm run build --script-shell=sh", "npm test --script-shell sh", "yarn run x --node-options=--require=./evil.js"}, []string{"npm run build", "npm test -- --watch"}},
