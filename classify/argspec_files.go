@@ -376,12 +376,19 @@ var editorSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Opts: editorOpts}
 // editorOpts: vim's options. -c/--cmd run editor commands, -S and -u
 // source a file, -s replays keystrokes from one (grants' vim-command
 // marks them); -w and -W write one.
+//
+// The list is vim's --help (9.0) and nvim's (0.7.2), testdata/options/
+// editor.txt. -i names the viminfo (nvim: shada) file, which is written on
+// exit; --startuptime and --log write a file; -V[N]FILE writes the
+// verbose log to FILE (vim-log); -o/-O/-p take an attached count.
 var editorOpts = []Opt{
 	{Short: "c", Long: []string{"cmd"}, Val: RoleScript},
 	{Short: "SuUs", Val: RoleProgram},
-	{Short: "wW", Val: RoleWrite},
-	{Short: "Tir", Val: RoleText},
-	{Short: "RbdeEgyZmMnNlLoOpVhAHFX", Long: []string{"noplugin", "clean", "version", "help", "headless", "embed", "not-a-term", "ttyfail", "nofork"}},
+	{Short: "wWi", Long: []string{"startuptime", "log"}, Val: RoleWrite},
+	{Short: "T", Val: RoleText},
+	{Short: "V", Val: RoleText, Optional: true},
+	{Short: "oOp", Val: RoleText, Optional: true},
+	{Short: "RbdeEgyZmMnNlLhAHFXrvxCD", Long: []string{"noplugin", "clean", "version", "help", "headless", "embed", "not-a-term", "ttyfail", "nofork", "api-info"}},
 }
 
 // nvimSpec: nvim -l SCRIPT runs a Lua script, --listen/--server reach
@@ -449,6 +456,31 @@ var emacsExec = []ExecRule{
 var editorExec = []ExecRule{
 	{ID: "vim-command", Opts: []string{"cmd", "S", "u", "U", "s", "l", "c"}, Words: []string{"+*"},
 		Reason: "vim -c/+cmd/--cmd/-S/-s (nvim -l) runs editor commands or a script"},
+	{ID: "vim-log", Check: checkVimLog,
+		Reason: "vim -V[N]FILE writes its verbose log to FILE"},
+	{ID: "editor-outside", Check: checkEditorOutside,
+		Reason: "an editor opens a file outside the project, which it may write"},
+}
+
+// checkEditorOutside marks an editor's file operand outside the project
+// (vim ~/.bashrc, vim -r /etc/x): the editor shows it and may write it,
+// which a '*' grant for the project's editing does not cover.
+func checkEditorOutside(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Operands() {
+		if wd.Role == RoleUnknown && !strings.HasPrefix(wd.Val, "+") && m.OutsideProject(c, wd.Val) {
+			m.MarkWord(c, wd, "an editor opens a file outside the project, which it may write")
+		}
+	}
+}
+
+// checkVimLog marks vim -V[N]FILE: what follows the level is a file
+// vim writes its log to (-V9/tmp/x, -Vx).
+func checkVimLog(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		if wd.Name == "V" && strings.TrimLeft(wd.Val, "0123456789") != "" {
+			m.MarkWord(c, wd, "vim -V[N]FILE writes its verbose log to FILE")
+		}
+	}
 }
 
 // sedExec is the exec-capable argument table of sedSpec's programs (see [ExecRule]).

@@ -143,6 +143,22 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"man -k printf", true, ""},
 		{"man -aw 3 printf", true, ""},
 		{"man --warnings -T utf8 ls", true, ""},
+		// vim, nvim: editor commands, scripts, files written elsewhere
+		{"vim -c '!id' f", false, ""},
+		{"vim -nc '!id' f", false, ""},
+		{"vim --cmd 'call system(1)' f", false, ""},
+		{"vim +'!id' f", false, ""},
+		{"vim -S x.vim f", false, ""},
+		{"vim -V9/home/u/.bashrc f", false, "-V"},
+		{"vim -i /home/u/.bashrc f", false, ""},
+		{"vim --startuptime /home/u/.bashrc f", false, ""},
+		{"vim -r /home/u/.bashrc", false, ""},
+		{"vim /home/u/.bashrc", false, ""},
+		{"nvim --listen 127.0.0.1:6666 f", false, "--listen"},
+		{"nvim --headless -l x.lua", false, ""},
+		{"vim -p3 -N -n f g", true, ""},
+		{"vim -R -O f g", true, ""},
+		{"nvim -d f g", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
