@@ -396,15 +396,22 @@ var editorOpts = []Opt{
 var nvimSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Untyped: []string{"listen", "server", "remote", "remote-send", "remote-expr"},
 	Opts: append([]Opt{{Short: "l", Val: RoleProgram}}, editorOpts...)}
 
-// emacsSpec: emacs takes one-dash and two-dash long options; --eval,
+// emacsSpec: emacs takes one-dash and two-dash long options (emacs's
+// manual, GNU Emacs 28.2; testdata/options/editor.txt); --eval,
 // -l/--load, -f/--funcall, --script, -x and -u (another user's init) run
 // Lisp, -L adds a load path, --init-directory points at another init.
 var emacsSpec = Spec{Exec: emacsExec, OneDash: true, Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory", "socket-name", "s", "server-file"}, Val: RoleProgram},
-	{Long: []string{"chdir", "t", "terminal", "display", "d", "geometry", "g", "fg", "bg", "font", "fn", "name", "title", "T", "alternate-editor", "a", "tty"}, Val: RoleText},
+	{Long: []string{"chdir", "t", "terminal", "display", "d", "geometry", "g", "fg", "bg", "font", "fn", "name", "title", "T", "alternate-editor", "a", "tty",
+		"background-color", "foreground-color", "border-color", "bd", "border-width", "bw", "cursor-color", "cr", "internal-border", "ib", "line-spacing", "lsp",
+		"mouse-color", "ms", "parent-id", "xrm"}, Val: RoleText},
+	{Long: []string{"color"}, Val: RoleText, Optional: true},
+	{Long: []string{"file", "find-file", "visit", "insert"}, Val: RoleRead},
 	{Long: []string{"batch", "nw", "no-window-system", "Q", "quick", "q", "no-init-file", "no-site-file", "no-site-lisp", "no-splash", "no-desktop", "debug-init",
 		"daemon", "fg-daemon", "bg-daemon", "version", "help", "fullscreen", "fs", "maximized", "mm", "fullwidth", "fw", "fullheight", "fh", "iconic",
-		"no-x-resources", "no-loadup", "nl", "c", "create-frame", "n", "no-wait", "w", "timeout", "r", "reuse-frame"}},
+		"no-x-resources", "no-loadup", "nl", "c", "create-frame", "n", "no-wait", "w", "timeout", "r", "reuse-frame",
+		"basic-display", "D", "kill", "no-bitmap-icon", "nbi", "no-blinking-cursor", "nbc", "no-shared-memory", "nsl", "reverse-video", "rv",
+		"vertical-scroll-bars", "vb"}},
 }}
 
 // nanoSpec: nano's -o/--operatingdir and --rcfile point it elsewhere,
@@ -450,6 +457,8 @@ var base64Exec = []ExecRule{
 var emacsExec = []ExecRule{
 	{ID: "emacs-lisp", Opts: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory"},
 		Reason: "emacs --eval/-l/-f/--script runs Lisp"},
+	{ID: "editor-outside", Check: checkEditorOutside,
+		Reason: "an editor opens a file outside the project, which it may write"},
 }
 
 // editorExec is the exec-capable argument table of editorSpec and nvimSpec's programs (see [ExecRule]).
@@ -466,8 +475,9 @@ var editorExec = []ExecRule{
 // (vim ~/.bashrc, vim -r /etc/x): the editor shows it and may write it,
 // which a '*' grant for the project's editing does not cover.
 func checkEditorOutside(c *Command, p Parsed, m Marker) {
-	for _, wd := range p.Operands() {
-		if wd.Role == RoleUnknown && !strings.HasPrefix(wd.Val, "+") && m.OutsideProject(c, wd.Val) {
+	for _, wd := range p.Words {
+		file := wd.Name == "" && wd.Arg != p.Sub && wd.Role == RoleUnknown || slices.Contains([]string{"file", "find-file", "visit"}, wd.Name) // emacs --file
+		if file && !strings.HasPrefix(wd.Val, "+") && m.OutsideProject(c, wd.Val) {
 			m.MarkWord(c, wd, "an editor opens a file outside the project, which it may write")
 		}
 	}

@@ -159,6 +159,12 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"vim -p3 -N -n f g", true, ""},
 		{"vim -R -O f g", true, ""},
 		{"nvim -d f g", true, ""},
+		{"emacs --eval '(shell-command \"id\")'", false, "emacs"},
+		{"emacs -batch -l x.el", false, ""},
+		{"emacs --file=/etc/hosts", false, ""},
+		{"emacs --insert /home/u/.ssh/id_rsa", false, ""},
+		{"emacs -nw -Q -rv --no-splash README.md", true, ""},
+		{"emacs --color=never -nbc README.md", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)

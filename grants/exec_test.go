@@ -42,7 +42,7 @@ var execCases = []struct {
 	{"man-local", []string{"man -l /etc/shadow", "man -l ~/.ssh/id_rsa", "man --local-file /tmp/x.1", "man -al /tmp/x"}, []string{"man -l docs/guard.1", "man ls", "man 3 printf"}},
 	{"vim-command", []string{"vim -c q f", "vim +q f", "nvim --cmd x f", "vi -S x.vim f", "vim -u x f"}, []string{"vim f", "view f"}},
 	{"vim-log", []string{"vim -V9/tmp/x f", "vim -Vx f", "nvim -V1log f", "vim -nV9x f"}, []string{"vim -V f", "vim -V9 f", "vim -n f"}},
-	{"editor-outside", []string{"vim ~/.bashrc", "vim /etc/hosts", "nvim -r ../x", "vi -n /tmp/x"}, []string{"vim README.md", "vim src/x.go", "nvim -d a b"}},
+	{"editor-outside", []string{"vim ~/.bashrc", "vim /etc/hosts", "nvim -r ../x", "vi -n /tmp/x", "emacs /etc/hosts", "emacs --file=/etc/hosts", "emacs -nw --visit ~/.bashrc"}, []string{"vim README.md", "vim src/x.go", "nvim -d a b", "emacs -nw README.md"}},
 	{"go-exec", []string{"go test -exec x ./...", "go test ./... -exec 'rm -rf ~'", "go test -toolexec=x ./...", "go vet -vettool=./x ./...", "go build -overlay o.json ./...", "go run -C /tmp .", "go test --exec=x"}, []string{"go test ./...", "go test -run TestExec ./...", "go build -o bin/x ./cmd/x", "go version"}},
 	{"npm-shell", []string{"npm run build --script-shell=sh", "npm test --script-shell sh", "yarn run x --node-options=--require=./evil.js"}, []string{"npm run build", "npm test -- --watch"}},
 	{"cargo-config", []string{"cargo build --config build.rustc-wrapper=x", "cargo test --config=x", "cargo build -Z unstable-options"}, []string{"cargo build --release", "cargo test -p guard"}},
