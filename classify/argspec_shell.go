@@ -94,17 +94,24 @@ var scriptSpec = Spec{Exec: runExec, Abbrev: true, Operands: RoleWrite, Opts: []
 // gdbSpec: gdb's -ex/-iex run debugger commands, -x/-ix read command files.
 // Its operands are the program to debug and a core file: read, run only
 // by a debugger command.
-var gdbSpec = Spec{Exec: gdbExec, OneDash: true, Operands: RoleRead, Opts: []Opt{
+//
+// The options are gdb --help's (GNU gdb 13.1; testdata/options/gdb.txt).
+// --data-directory (-D) holds the Python gdb loads at start: code too.
+// --exec, --se and --symbols read the files they name, like operands.
+var gdbSpec = Spec{Exec: gdbExec, OneDash: true, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Long: []string{"ex", "iex", "eval-command", "init-eval-command"}, Val: RoleScript},
-	{Long: []string{"x", "ix", "command", "init-command"}, Val: RoleProgram},
-	{Long: []string{"p", "pid", "cd", "core", "c", "d", "directory", "tty"}, Val: RoleText},
-	{Long: []string{"batch", "q", "quiet", "silent", "nx", "n", "args", "version", "help", "tui"}},
+	{Long: []string{"x", "ix", "command", "init-command", "data-directory", "D"}, Val: RoleProgram},
+	{Long: []string{"exec", "e", "se", "symbols", "s"}, Val: RoleRead},
+	{Long: []string{"cd"}, Val: RoleDir},
+	{Long: []string{"p", "pid", "core", "c", "d", "directory", "tty", "interpreter", "i", "b", "l"}, Val: RoleText},
+	{Long: []string{"batch", "batch-silent", "q", "quiet", "silent", "nx", "n", "nh", "args", "version", "help", "tui", "readnow", "readnever", "write",
+		"fullname", "w", "nw", "return-child-result", "configuration"}},
 }}
 
 // gdbExec is the exec-capable argument table of gdbSpec's programs (see [ExecRule]).
 var gdbExec = []ExecRule{
-	{ID: "gdb-command", Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch"},
-		Reason: "gdb -ex/-batch runs debugger commands"},
+	{ID: "gdb-command", Opts: []string{"ex", "iex", "eval-command", "init-eval-command", "x", "ix", "command", "init-command", "batch", "batch-silent", "data-directory", "D"},
+		Reason: "gdb -ex/-x/-batch runs debugger commands; --data-directory loads its Python"},
 }
 
 // checkDownloadRun marks a download-and-run from its run word on: uvx,

@@ -84,7 +84,7 @@ var notYetAudited = []string{
 	// python, for python -m pytest (pytest's own options are listed)
 	"python",
 	// single tools
-	"docker-compose", "gdb",
+	"docker-compose",
 	// mysql and its family: an entry since their exec rules (system, \!,
 	// pager in -e); no client here to take the option list from
 	"mariadb", "mariadb-dump", "mysql", "mysqladmin", "mysqldump",

@@ -165,6 +165,16 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"emacs --insert /home/u/.ssh/id_rsa", false, ""},
 		{"emacs -nw -Q -rv --no-splash README.md", true, ""},
 		{"emacs --color=never -nbc README.md", true, ""},
+		// gdb: debugger commands, command files, its Python
+		{"gdb -ex 'shell id' ./a", false, "gdb"},
+		{"gdb --eval-comm='shell id' ./a", false, ""},
+		{"gdb -batch-silent ./a", false, ""},
+		{"gdb --data-directory=/tmp/x ./a", false, ""},
+		{"gdb -D /tmp/x ./a", false, ""},
+		{"gdb -x cmds ./a", false, ""},
+		{"gdb --se=/home/u/.ssh/id_rsa", false, ""},
+		{"gdb -q -nx --readnow --tui ./a", true, ""},
+		{"gdb -q --args ./a x y", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
