@@ -28,8 +28,12 @@ func netSpec(name string) *Spec {
 		return &socatSpec
 	case "sshpass":
 		return &sshpassSpec
-	case "mysql", "mariadb", "mysqldump", "mysqladmin", "mariadb-dump":
+	case "mysql", "mariadb":
 		return &mysqlSpec
+	case "mysqldump", "mariadb-dump":
+		return &mysqldumpSpec
+	case "mysqladmin", "mariadb-admin":
+		return &mysqladminSpec
 	case "psql", "pg_dump":
 		return &psqlSpec
 	case "redis-cli":
@@ -241,14 +245,66 @@ var sshpassSpec = Spec{Network: true, InOrder: true, Operands: RoleProgram, Opts
 	{Short: "evh"},
 }}
 
-// mysqlSpec: -pSECRET only attached (-p alone prompts); my_getopt takes
-// unique prefixes of long options.
-var mysqlSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: []Opt{
-	{Short: "p", Long: []string{"password"}, Val: RoleSecret, Optional: true},
+// mysqlSpec: the mysql client's options (mariadb --help, MariaDB 10.11;
+// testdata/options/mysql.txt). -pSECRET only attached (-p alone
+// prompts); my_getopt takes unique prefixes of long options. --pager runs
+// a program, --tee and --debug's trace write a file, --plugin-dir loads
+// plugins (mysql-plugins); -e and --init-command are mysql-runs'.
+var mysqlSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: append([]Opt{
 	{Short: "e", Long: []string{"execute"}, Val: RoleScript},
-	{Short: "uhPDSr", Long: []string{"user", "host", "port", "database", "socket", "result-file", "defaults-file", "defaults-extra-file", "login-path", "default-character-set", "init-command", "ssl-key", "ssl-cert", "ssl-ca", "tables", "where"}, Val: RoleText},
-	{Short: "BNsrtvVXHEnfCqAcyw", Long: []string{"batch", "skip-column-names", "silent", "raw", "table", "verbose", "xml", "html", "vertical", "unbuffered", "force", "compress", "quick", "no-auto-rehash", "all-databases", "single-transaction", "no-data", "routines"}},
-}}
+	{Long: []string{"init-command"}, Val: RoleScript},
+	{Long: []string{"pager"}, Val: RoleProgram, Optional: true},
+	{Long: []string{"tee"}, Val: RoleWrite},
+	{Short: "D", Long: []string{"database"}, Val: RoleText},
+	{Long: []string{"delimiter", "prompt", "max-allowed-packet", "max-join-size", "net-buffer-length", "quick-max-column-width", "select-limit", "server-arg"}, Val: RoleText},
+	{Short: "?IABNcCTfHiLGboqrUstnvVEwX", Long: []string{"help", "abort-source-on-error", "auto-rehash", "no-auto-rehash", "auto-vertical-output", "batch", "binary-as-hex",
+		"binary-mode", "column-names", "skip-column-names", "column-type-info", "comments", "compress", "connect-expired-password", "debug-check",
+		"debug-info", "enable-cleartext-plugin", "force", "html", "ignore-spaces", "line-numbers", "skip-line-numbers", "local-infile", "named-commands",
+		"no-beep", "one-database", "print-query-on-error", "progress-reports", "quick", "raw", "reconnect", "safe-updates", "i-am-a-dummy", "sandbox",
+		"secure-auth", "show-warnings", "sigint-ignore", "silent", "table", "unbuffered", "verbose", "version", "vertical", "wait", "xml"}},
+}, mysqlConnOpts...)}
+
+// mysqlConnOpts are the options the mysql programs share: the
+// connection, the option files (mysql-options-file), the plugins and the
+// debug trace.
+var mysqlConnOpts = []Opt{
+	{Short: "p", Long: []string{"password"}, Val: RoleSecret, Optional: true},
+	{Short: "uhPS", Long: []string{"user", "host", "port", "socket", "protocol", "connect-timeout", "default-character-set", "character-sets-dir", "tls-version",
+		"ssl-cipher", "login-path", "defaults-group-suffix", "default-auth"}, Val: RoleText},
+	{Long: []string{"ssl-ca", "ssl-capath", "ssl-cert", "ssl-key", "ssl-crl", "ssl-crlpath"}, Val: RoleUse},
+	{Long: []string{"defaults-file", "defaults-extra-file", "plugin-dir"}, Val: RoleProgram},
+	{Short: "#", Long: []string{"debug"}, Val: RoleText, Optional: true},
+	{Long: []string{"ssl", "ssl-verify-server-cert", "no-defaults", "print-defaults"}},
+}
+
+// mysqldumpSpec: mysqldump's options (mariadb-dump --help, MariaDB
+// 10.11): -r and --log-error write a file, -T/--tab writes one per table
+// into a directory; --delete-master-logs deletes the server's binary logs
+// (mysql-destroys).
+var mysqldumpSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: append([]Opt{
+	{Short: "r", Long: []string{"result-file", "log-error"}, Val: RoleWrite},
+	{Short: "T", Long: []string{"tab"}, Val: RoleWrite},
+	{Short: "w", Long: []string{"where"}, Val: RoleText},
+	{Long: []string{"master-data", "dump-slave"}, Val: RoleText, Optional: true},
+	{Long: []string{"as-of", "compatible", "fields-terminated-by", "fields-enclosed-by", "fields-optionally-enclosed-by", "fields-escaped-by", "ignore-database",
+		"ignore-table-data", "ignore-table", "lines-terminated-by", "max-allowed-packet", "max-statement-time", "net-buffer-length", "system"}, Val: RoleText},
+	{Short: "?AYyicCaBKHEeFfxlntdNqQRVvX", Long: []string{"all-databases", "all-tablespaces", "no-tablespaces", "add-drop-database", "add-drop-table", "add-drop-trigger",
+		"add-locks", "allow-keywords", "apply-slave-statements", "comments", "compact", "complete-insert", "compress", "copy-s3-tables", "create-options",
+		"databases", "debug-check", "debug-info", "delayed-insert", "delete-master-logs", "disable-keys", "dump-date", "dump-history", "events",
+		"extended-insert", "flush-logs", "flush-privileges", "force", "gtid", "header", "help", "hex-blob", "include-master-host-port", "insert-ignore",
+		"lock-all-tables", "lock-tables", "log-queries", "no-autocommit", "no-create-db", "no-create-info", "no-data", "no-data-med", "no-set-names", "opt",
+		"order-by-primary", "order-by-size", "quick", "quote-names", "replace", "routines", "set-charset", "single-transaction", "skip-opt", "tables",
+		"triggers", "tz-utc", "verbose", "version", "xml", "galera-info"}},
+}, mysqlConnOpts...)}
+
+// mysqladminSpec: mysqladmin's options (mariadb-admin --help, MariaDB
+// 10.11); its operands are commands, of which drop, shutdown, kill and
+// password destroy or change the server (mysql-destroys).
+var mysqladminSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: append([]Opt{
+	{Short: "ciw", Long: []string{"count", "sleep", "wait", "shutdown-timeout"}, Val: RoleText},
+	{Short: "?fClbrsvVE", Long: []string{"debug-check", "debug-info", "force", "compress", "help", "local", "no-beep", "relative", "silent", "verbose", "version",
+		"vertical", "wait-for-all-slaves"}},
+}, mysqlConnOpts...)}
 
 var psqlSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: psqlExec, Opts: []Opt{
 	{Short: "c", Long: []string{"command"}, Val: RoleScript},
@@ -682,6 +738,14 @@ var mysqlExec = []ExecRule{
 		Reason: "mysql --defaults-file reads options guard cannot see (a pager, an init command)"},
 	{ID: "mysql-runs", Check: checkMysql,
 		Reason: "mysql system/\\!/pager/tee/source or LOCAL INFILE runs a command or reaches a file"},
+	{ID: "mysql-pager", Only: []string{"mysql", "mariadb"}, Opts: []string{"pager"},
+		Reason: "mysql --pager runs a program"},
+	{ID: "mysql-plugins", Opts: []string{"plugin-dir", "debug", "#"},
+		Reason: "mysql --plugin-dir loads plugins, --debug writes a trace file"},
+	{ID: "mysqldump-destroys", Only: []string{"mysqldump", "mariadb-dump"}, Opts: []string{"delete-master-logs"},
+		Reason: "mysqldump --delete-master-logs deletes the server's binary logs"},
+	{ID: "mysqladmin-destroys", Only: []string{"mysqladmin", "mariadb-admin"}, Words: []string{"drop", "shutdown", "kill", "password", "old-password", "stop-slave", "stop-replica"},
+		Reason: "mysqladmin drop/shutdown/kill/password destroys or changes the server"},
 }
 
 // mysqlClientCmds are the mysql client's commands that run a program,

@@ -175,6 +175,21 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"gdb --se=/home/u/.ssh/id_rsa", false, ""},
 		{"gdb -q -nx --readnow --tui ./a", true, ""},
 		{"gdb -q --args ./a x y", true, ""},
+		// the mysql programs: a pager, plugins, files written, server destroys
+		{"mysql --pager='sh -c id' db", false, "--pager"},
+		{"mysql --plugin-dir=/tmp/p db", false, "--plugin-dir"},
+		{"mysql --tee=/home/u/.bashrc db", false, ""},
+		{"mysql -e 'system id' db", false, ""},
+		{"mysqldump -r /home/u/.bashrc db", false, ""},
+		{"mysqldump --result-f=/etc/x db", false, ""},
+		{"mysqldump --delete-master-logs db", false, "--delete-master-logs"},
+		{"mysqladmin -f drop db", false, "drop"},
+		{"mysqladmin shutdown", false, "shutdown"},
+		{"mysql --frobnicate db", false, "--frobnicate"},
+		{"mysql -u app -B -N --show-warnings --sandbox db", true, ""},
+		{"mysqldump --single-transaction --routines --triggers -r dump.sql db", true, ""},
+		{"mysqladmin -u root status", true, ""},
+		{"mariadb-dump --skip-opt --no-data db", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
