@@ -581,8 +581,11 @@ func dockerBuildAction(a string) *Spec {
 // dockerComposeSpec: docker compose [GLOBAL] ACTION [OPTIONS] (and
 // docker-compose, podman-compose). run takes docker run's host options
 // (-v, --privileged, --cap-add), which grants' exec table judges; the
-// other actions' options are one list.
-var dockerComposeSpec = Spec{Exec: dockerExec, Operands: RoleText, Action: composeAction, Opts: composeGlobal}
+// other actions' options are one list. Its compose file is its
+// instructions (services, mounts, privileges): one from outside the
+// project is not covered by docker-compose * (Instructions), as docker's.
+// The options are docker.txt's, listed again in compose.txt.
+var dockerComposeSpec = Spec{Instructions: true, Exec: dockerExec, Operands: RoleText, Action: composeAction, Opts: composeGlobal}
 
 var composeGlobal = []Opt{
 	{Short: "f", Long: []string{"file", "env-file"}, Val: RoleRead},

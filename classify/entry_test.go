@@ -83,8 +83,6 @@ var notYetAudited = []string{
 	"pipx", "pnpx", "script", "strace", "tmux", "unbuffer", "unshare", "uv", "uvx", "valgrind", "xargs",
 	// python, for python -m pytest (pytest's own options are listed)
 	"python",
-	// single tools
-	"docker-compose",
 }
 
 // TestEntriesAudited extends TestSpecAudit to every program in the table:

@@ -190,6 +190,14 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"mysqldump --single-transaction --routines --triggers -r dump.sql db", true, ""},
 		{"mysqladmin -u root status", true, ""},
 		{"mariadb-dump --skip-opt --no-data db", true, ""},
+		// docker-compose: docker compose's lists
+		{"docker-compose run -v /:/h app sh", false, ""},
+		{"docker-compose run --entrypoint=sh app", false, ""},
+		{"docker-compose -f /srv/evil.yml up", false, ""},
+		{"docker compose -f /srv/evil.yml up", false, ""},
+		{"docker-compose up -d --build --remove-orphans --wait", true, ""},
+		{"docker-compose logs -f --tail 100 app", true, ""},
+		{"docker-compose down -v --rmi local", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
