@@ -58,8 +58,10 @@ func buildSpec(name string) *Spec {
 		return &preCommitSpec
 	case "uvx", "pip-run":
 		return &wrapperSpec // uvx PACKAGE ARGS…: downloads PACKAGE and runs it
-	case "pipx", "uv", "nix", "nix-shell", "tmux":
+	case "pipx", "uv", "nix", "nix-shell":
 		return &untypedSubSpec
+	case "tmux":
+		return &tmuxSpec
 	case "gh":
 		return &ghSpec
 	}

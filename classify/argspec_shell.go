@@ -172,6 +172,128 @@ func checkDownloadRun(c *Command, p Parsed, m Marker) {
 	}
 }
 
+// tmuxSpec: tmux [-2CDluvV] [-c shell-command] [-f file] [-L socket-name]
+// [-S socket-path] [-T features] [COMMAND [FLAGS]] (tmux 3.3a; the
+// commands' flags are tmux list-commands', testdata/options/tmux.txt). -c
+// runs a shell command and -f loads a config of tmux commands
+// (tmux-config); the commands that run or type a command line are
+// tmux-command's. A command tmuxCommands does not know is not typed.
+var tmuxSpec = Spec{Exec: runExec, Sub: tmuxSub, Opts: []Opt{
+	{Short: "cf", Val: RoleProgram},
+	{Short: "LST", Val: RoleText},
+	{Short: "2CDluvV"},
+}}
+
+func tmuxSub(name string) *Spec { return tmuxCommandSpecs[name] }
+
+// tmuxCommandSpecs are the specs of tmux's commands, by name and alias.
+var tmuxCommandSpecs = func() map[string]*Spec {
+	out := make(map[string]*Spec, 2*len(tmuxCommands))
+	for _, tc := range tmuxCommands {
+		s := &Spec{Operands: RoleText, Opts: []Opt{{Short: tc.flags}, {Short: tc.vals, Val: RoleText}}}
+		out[tc.name] = s
+		if tc.alias != "" {
+			out[tc.alias] = s
+		}
+	}
+	return out
+}()
+
+// tmuxCommands are tmux's commands (tmux list-commands, 3.3a): name,
+// alias, the letters that are flags and those that take a value.
+var tmuxCommands = []struct{ name, alias, flags, vals string }{
+	{"attach-session", "attach", "dErx", "cft"},
+	{"bind-key", "bind", "nr", "TN"},
+	{"break-pane", "breakp", "abdP", "Fnst"},
+	{"capture-pane", "capturep", "aCeJNpPq", "bESt"},
+	{"choose-buffer", "", "NrZ", "FfKOt"},
+	{"choose-client", "", "NrZ", "FfKOt"},
+	{"choose-tree", "", "GNrswZ", "FfKOt"},
+	{"clear-history", "clearhist", "", "t"},
+	{"clear-prompt-history", "clearphist", "", "T"},
+	{"clock-mode", "", "", "t"},
+	{"command-prompt", "", "1bFkiN", "IptT"},
+	{"confirm-before", "confirm", "b", "pt"},
+	{"copy-mode", "", "eHMuq", "st"},
+	{"customize-mode", "", "NZ", "Fft"},
+	{"delete-buffer", "deleteb", "", "b"},
+	{"detach-client", "detach", "aP", "Est"},
+	{"display-menu", "menu", "O", "ctTxy"},
+	{"display-message", "display", "aINpv", "cdFt"},
+	{"display-popup", "popup", "BCE", "bcdehsStTwxy"},
+	{"display-panes", "displayp", "bN", "dt"},
+	{"find-window", "findw", "CiNrTZ", "t"},
+	{"has-session", "has", "", "t"},
+	{"if-shell", "if", "bF", "t"},
+	{"join-pane", "joinp", "bdfhv", "lst"},
+	{"kill-pane", "killp", "a", "t"},
+	{"kill-server", "", "", ""},
+	{"kill-session", "", "aC", "t"},
+	{"kill-window", "killw", "a", "t"},
+	{"last-pane", "lastp", "deZ", "t"},
+	{"last-window", "last", "", "t"},
+	{"link-window", "linkw", "abdk", "st"},
+	{"list-buffers", "lsb", "", "Ff"},
+	{"list-clients", "lsc", "", "Ft"},
+	{"list-commands", "lscm", "", "F"},
+	{"list-keys", "lsk", "1aN", "PT"},
+	{"list-panes", "lsp", "as", "Fft"},
+	{"list-sessions", "ls", "", "Ff"},
+	{"list-windows", "lsw", "a", "Fft"},
+	{"load-buffer", "loadb", "", "bt"},
+	{"lock-client", "lockc", "", "t"},
+	{"lock-server", "lock", "", ""},
+	{"lock-session", "locks", "", "t"},
+	{"move-pane", "movep", "bdfhv", "lst"},
+	{"move-window", "movew", "abdkr", "st"},
+	{"new-session", "new", "AdDEPX", "ceFfnstxy"},
+	{"new-window", "neww", "abdkPS", "ceFnt"},
+	{"next-layout", "nextl", "", "t"},
+	{"next-window", "next", "a", "t"},
+	{"paste-buffer", "pasteb", "dpr", "sbt"},
+	{"pipe-pane", "pipep", "IOo", "t"},
+	{"previous-layout", "prevl", "", "t"},
+	{"previous-window", "prev", "a", "t"},
+	{"refresh-client", "refresh", "cDlLRSU", "ABCft"},
+	{"rename-session", "rename", "", "t"},
+	{"rename-window", "renamew", "", "t"},
+	{"resize-pane", "resizep", "DLMRTUZ", "xyt"},
+	{"resize-window", "resizew", "aADLRU", "xyt"},
+	{"respawn-pane", "respawnp", "k", "cet"},
+	{"respawn-window", "respawnw", "k", "cet"},
+	{"rotate-window", "rotatew", "DUZ", "t"},
+	{"run-shell", "run", "bC", "dt"},
+	{"save-buffer", "saveb", "a", "b"},
+	{"select-layout", "selectl", "Enop", "t"},
+	{"select-pane", "selectp", "DdeLlMmRUZ", "Tt"},
+	{"select-window", "selectw", "lnpT", "t"},
+	{"send-keys", "send", "FHlMRX", "Nt"},
+	{"send-prefix", "", "2", "t"},
+	{"server-access", "", "adlrw", "t"},
+	{"set-buffer", "setb", "aw", "bnt"},
+	{"set-environment", "setenv", "Fhgru", "t"},
+	{"set-hook", "", "agpRuw", "t"},
+	{"set-option", "set", "aFgopqsuUw", "t"},
+	{"set-window-option", "setw", "aFgoqu", "t"},
+	{"show-buffer", "showb", "", "b"},
+	{"show-environment", "showenv", "hgs", "t"},
+	{"show-hooks", "", "gpw", "t"},
+	{"show-messages", "showmsgs", "JT", "t"},
+	{"show-options", "show", "AgHpqsvw", "t"},
+	{"show-prompt-history", "showphist", "", "T"},
+	{"show-window-options", "showw", "gv", "t"},
+	{"source-file", "source", "Fnqv", ""},
+	{"split-window", "splitw", "bdfhIPvZ", "ceFlt"},
+	{"start-server", "start", "", ""},
+	{"suspend-client", "suspendc", "", "t"},
+	{"swap-pane", "swapp", "dDUZ", "st"},
+	{"swap-window", "swapw", "d", "st"},
+	{"switch-client", "switchc", "ElnprZ", "ctT"},
+	{"unbind-key", "unbind", "anq", "T"},
+	{"unlink-window", "unlinkw", "k", "t"},
+	{"wait-for", "wait", "LSU", ""},
+}
+
 // tmuxRuns are the tmux commands that run a command line, type into a
 // shell, load commands or set what later panes run.
 var tmuxRuns = []string{"run-shell", "run", "if-shell", "if", "set-hook", "source-file", "source", "send-keys", "send", "new-window", "neww",
@@ -214,6 +336,8 @@ func checkTmux(c *Command, p Parsed, m Marker) {
 var runExec = []ExecRule{
 	{ID: "download-run", Only: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx", "pre-commit"}, Check: checkDownloadRun,
 		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
+	{ID: "tmux-config", Only: []string{"tmux"}, Global: true, Opts: []string{"c", "f"},
+		Reason: "tmux -c runs a shell command, -f loads a config of tmux commands"},
 	{ID: "tmux-command", Only: []string{"tmux"}, Check: checkTmux,
 		Reason: "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"},
 	{ID: "runs-program", Only: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,

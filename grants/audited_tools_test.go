@@ -198,6 +198,20 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"docker-compose up -d --build --remove-orphans --wait", true, ""},
 		{"docker-compose logs -f --tail 100 app", true, ""},
 		{"docker-compose down -v --rmi local", true, ""},
+		// tmux: its shell command, its config, the commands that run one
+		{"tmux -c id", false, "-c"},
+		{"tmux -f evil.conf new -d", false, ""},
+		{"tmux run-shell id", false, ""},
+		{"tmux new -d 'id'", false, ""},
+		{"tmux display -p '#(id)'", false, ""},
+		{"tmux ls \\; run id", false, ""},
+		{"tmux capture-pane -p -S -100 --frob", false, "--frob"},
+		{"tmux frobnicate -x", false, ""},
+		{"tmux ls -F '#{session_name}'", true, ""},
+		{"tmux capture-pane -p -J -S -100 -t x", true, ""},
+		{"tmux has-session -t x", true, ""},
+		{"tmux -L sock list-windows -a", true, ""},
+		{"tmux kill-session -t x", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
