@@ -55,11 +55,13 @@ var nodeSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"eval", "p
 	{Short: "vhic", Long: []string{"version", "help", "interactive", "check", "test", "watch", "inspect"}},
 }}
 
+// pythonSpec: CPython's options (python3 --help, 3.11; testdata/options/
+// python.txt); python -m pytest is pytest's (pytestExec).
 var pythonSpec = Spec{Exec: pytestExec, InOrder: true, First: RoleRead, FirstBy: []string{"c", "m"}, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "c", Val: RoleScript},
 	{Short: "m", Val: RoleProgram},
-	{Short: "WX", Val: RoleText},
-	{Short: "VbBdEhiIOPqsSuvx", Long: []string{"version", "help"}},
+	{Short: "WX", Long: []string{"check-hash-based-pycs"}, Val: RoleText},
+	{Short: "VbBdEhiIOPqsSuvx", Long: []string{"version", "help", "help-env", "help-xoptions", "help-all"}},
 }}
 
 var perlSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"e", "E"}, Operands: RoleUnknown, Opts: []Opt{

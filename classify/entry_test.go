@@ -81,8 +81,6 @@ var notYetAudited = []string{
 	// what they run, every word after them sensitive
 	"busybox", "bunx", "chroot", "expect", "firejail", "ltrace", "nix", "nix-shell", "npx", "nsenter", "parallel", "pip-run",
 	"pipx", "pnpx", "script", "strace", "unbuffer", "unshare", "uv", "uvx", "valgrind", "xargs",
-	// python, for python -m pytest (pytest's own options are listed)
-	"python",
 }
 
 // TestEntriesAudited extends TestSpecAudit to every program in the table:
