@@ -21,8 +21,12 @@ func shellSpec(name string) *Spec {
 		return &perlSpec
 	case "env":
 		return &envSpec
-	case "xargs", "parallel", "npx", "bunx", "pnpx", "busybox", "chroot", "firejail", "nsenter", "unshare",
-		"strace", "ltrace", "valgrind", "unbuffer", "expect", "command", "builtin", "exec", "nohup",
+	case "xargs":
+		return &xargsSpec
+	case "strace":
+		return &straceSpec
+	case "parallel", "npx", "bunx", "pnpx", "busybox", "chroot", "firejail", "nsenter", "unshare",
+		"ltrace", "valgrind", "unbuffer", "expect", "command", "builtin", "exec", "nohup",
 		"nice", "timeout", "time", "stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "sudo", "doas", "su",
 		"pkexec", "run0", "tini", "bwrap":
 		return &wrapperSpec
@@ -81,6 +85,36 @@ var envSpec = Spec{Grant: GrantPlain, InOrder: true, Operands: RoleProgram, Opts
 // grammars are the wrapper table's, wrappers.go); the words after their
 // options are a program and its arguments.
 var wrapperSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram}
+
+// xargsSpec: xargs's options (xargs --help, GNU findutils 4.9.0;
+// testdata/options/wrappers.txt): -a reads the arguments from a file; the
+// command after the options is the wrapper table's, every word of it
+// sensitive (runs-program).
+var xargsSpec = Spec{Exec: runExec, InOrder: true, Abbrev: true, Operands: RoleProgram, Opts: []Opt{
+	{Short: "a", Long: []string{"arg-file"}, Val: RoleRead},
+	{Short: "dELnPs", Long: []string{"delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}, Val: RoleText},
+	{Short: "I", Val: RoleText},
+	{Short: "e", Long: []string{"eof"}, Val: RoleText, Optional: true},
+	{Short: "i", Long: []string{"replace"}, Val: RoleText, Optional: true},
+	{Short: "l", Val: RoleText, Optional: true},
+	{Short: "0oprtx", Long: []string{"null", "open-tty", "interactive", "no-run-if-empty", "verbose", "exit", "show-limits", "help", "version"}},
+}}
+
+// straceSpec: strace's options (its manual, strace 6.1; testdata/options/
+// wrappers.txt). -o FILE writes the trace, -o '|CMD' and -o '!CMD' pipe
+// it to a command (strace-output); -E sets the traced program's
+// environment and -p attaches to another process: the whole command is
+// sensitive anyway (runs-program).
+var straceSpec = Spec{Exec: runExec, InOrder: true, Abbrev: true, Operands: RoleProgram, Opts: []Opt{
+	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
+	{Short: "eEpubIPasUSXO", Long: []string{"env", "attach", "user", "detach-on", "interruptible", "trace-path", "columns", "string-limit",
+		"summary-columns", "summary-sort-by", "const-print-style", "summary-syscall-overhead", "trace", "abbrev", "verbose", "raw", "read", "write",
+		"fault", "inject", "status", "signal", "silence", "silent"}, Val: RoleText},
+	{Long: []string{"quiet", "decode-fds", "decode-pids", "timestamps", "secontext", "tips", "seccomp-bpf", "stack-traces", "output-separately"}, Val: RoleText, Optional: true},
+	{Short: "ACDFTVYZcdfhiknqrtvwxyz", Long: []string{"output-append-mode", "summary", "daemonize", "syscall-times", "version", "failed-only", "summary-only", "debug",
+		"follow-forks", "help", "instruction-pointer", "syscall-number", "relative-timestamps", "absolute-timestamps", "no-abbrev", "summary-wall-clock",
+		"strings-in-hex", "successful-only", "pidns-translation"}},
+}}
 
 // scriptSpec: util-linux script [options] [FILE]: -c CMD runs CMD through
 // the shell (bundled, -qc CMD, or abbreviated, --comm CMD); FILE and the
@@ -342,8 +376,19 @@ var runExec = []ExecRule{
 		Reason: "tmux -c runs a shell command, -f loads a config of tmux commands"},
 	{ID: "tmux-command", Only: []string{"tmux"}, Check: checkTmux,
 		Reason: "tmux run-shell/if-shell/send-keys/set-hook/source-file/new-window CMD or #(…) runs a command"},
+	{ID: "strace-output", Only: []string{"strace"}, Check: checkStraceOutput,
+		Reason: "strace -o '|CMD' pipes the trace to a command"},
 	{ID: "runs-program", Only: []string{"strace", "ltrace", "expect", "script", "busybox", "unbuffer", "valgrind", "chroot", "unshare", "nsenter", "firejail", "xargs", "parallel", "npx", "bunx", "pnpx"}, Rest: true,
 		Reason: "strace/ltrace/expect/script/busybox/npx runs another program"},
+}
+
+// checkStraceOutput marks strace -o |CMD and -o !CMD, which run CMD.
+func checkStraceOutput(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		if (wd.Name == "output" || Unresolved(wd, "output", "o")) && (strings.HasPrefix(wd.Val, "|") || strings.HasPrefix(wd.Val, "!")) {
+			m.MarkWord(c, wd, "strace -o '|CMD' pipes the trace to a command")
+		}
+	}
 }
 
 // wrapTmux: tmux new[-session]/new-window/split-window/respawn-pane … 'CMD'

@@ -80,7 +80,7 @@ var notYetAudited = []string{
 	// generic specs whose programs run what they are given: judged by
 	// what they run, every word after them sensitive
 	"busybox", "bunx", "chroot", "expect", "firejail", "ltrace", "nix", "nix-shell", "npx", "nsenter", "parallel", "pip-run",
-	"pipx", "pnpx", "script", "strace", "unbuffer", "unshare", "uv", "uvx", "valgrind", "xargs",
+	"pipx", "pnpx", "script", "unbuffer", "unshare", "uv", "uvx", "valgrind",
 }
 
 // TestEntriesAudited extends TestSpecAudit to every program in the table:

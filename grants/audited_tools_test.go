@@ -212,6 +212,11 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"tmux has-session -t x", true, ""},
 		{"tmux -L sock list-windows -a", true, ""},
 		{"tmux kill-session -t x", true, ""},
+		// strace, xargs: the payload is judged; every word is sensitive
+		{"strace -o '|sh' true", false, ""},
+		{"strace -f -o trace.txt ./a", false, ""},
+		{"xargs -a /home/u/.ssh/id_rsa echo", false, ""},
+		{"xargs -n1 echo", false, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
