@@ -25,8 +25,12 @@ func shellSpec(name string) *Spec {
 		return &xargsSpec
 	case "strace":
 		return &straceSpec
+	case "valgrind":
+		return &valgrindSpec
+	case "ltrace":
+		return &ltraceSpec
 	case "parallel", "npx", "bunx", "pnpx", "busybox", "chroot", "firejail", "nsenter", "unshare",
-		"ltrace", "valgrind", "unbuffer", "expect", "command", "builtin", "exec", "nohup",
+		"unbuffer", "expect", "command", "builtin", "exec", "nohup",
 		"nice", "timeout", "time", "stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "sudo", "doas", "su",
 		"pkexec", "run0", "tini", "bwrap":
 		return &wrapperSpec
@@ -98,6 +102,40 @@ var xargsSpec = Spec{Exec: runExec, InOrder: true, Abbrev: true, Operands: RoleP
 	{Short: "i", Long: []string{"replace"}, Val: RoleText, Optional: true},
 	{Short: "l", Val: RoleText, Optional: true},
 	{Short: "0oprtx", Long: []string{"null", "open-tty", "interactive", "no-run-if-empty", "verbose", "exit", "show-limits", "help", "version"}},
+}}
+
+// valgrindSpec: valgrind's options (valgrind --help, 3.19.0, core and
+// memcheck; testdata/options/wrappers.txt): --opt=value only. --log-file,
+// --xml-file and the xtree files are written, --suppressions read; the
+// program after the options is the wrapper table's, every word of it
+// sensitive (runs-program).
+var valgrindSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Long: []string{"log-file", "xml-file", "xtree-memory-file", "xtree-leak-file"}, Val: RoleWrite, Optional: true},
+	{Long: []string{"suppressions"}, Val: RoleRead, Optional: true},
+	{Long: []string{
+		"tool", "trace-children", "trace-children-skip", "trace-children-skip-by-arg", "child-silent-after-fork", "vgdb", "vgdb-error", "vgdb-stop-at",
+		"track-fds", "time-stamp", "log-fd", "log-socket", "xml", "xml-fd", "xml-socket", "xml-user-comment", "demangle", "num-callers", "error-limit",
+		"exit-on-first-error", "error-exitcode", "error-markers", "show-error-list", "keep-debuginfo", "show-below-main", "default-suppressions",
+		"gen-suppressions", "input-fd", "dsymutil", "max-stackframe", "main-stacksize", "alignment", "redzone-size", "xtree-memory", "fullpath-after",
+		"extra-debuginfo-path", "debuginfo-server", "allow-mismatched-debuginfo", "smc-check", "read-inline-info", "read-var-info", "vgdb-poll",
+		"vgdb-shadow-registers", "vgdb-prefix", "run-libc-freeres", "run-cxx-freeres", "sim-hints", "fair-sched", "kernel-variant",
+		"merge-recursive-frames", "num-transtab-sectors", "avg-transtab-entry-size", "aspace-minaddr", "valgrind-stacksize", "show-emwarns",
+		"require-text-symbol", "soname-synonyms", "sigill-diagnostics", "unw-stack-scan-thresh", "unw-stack-scan-frames", "resync-filter", "max-threads",
+		"leak-check", "leak-resolution", "show-leak-kinds", "errors-for-leak-kinds", "leak-check-heuristics", "show-reachable", "xtree-leak",
+		"undef-value-errors", "track-origins", "partial-loads-ok", "expensive-definedness-checks", "freelist-vol", "freelist-big-blocks",
+		"workaround-gcc296-bugs", "ignore-ranges", "ignore-range-below-sp", "malloc-fill", "free-fill", "keep-stacktraces", "show-mismatched-frees",
+	}, Val: RoleText, Optional: true},
+	{Short: "hqvs", Long: []string{"help", "quiet", "verbose", "help-debug", "help-dyn-options", "version"}},
+}}
+
+// ltraceSpec: ltrace's options (its manual, ltrace 0.7.3; testdata/
+// options/wrappers.txt): -o writes the trace, -F reads prototype files;
+// every word is sensitive (runs-program).
+var ltraceSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
+	{Short: "F", Val: RoleRead},
+	{Short: "eAsxlwanDup", Long: []string{"library", "where", "align", "indent", "debug"}, Val: RoleText},
+	{Short: "LSbirtTCcfVh", Long: []string{"no-signals", "demangle", "version", "help"}},
 }}
 
 // straceSpec: strace's options (its manual, strace 6.1; testdata/options/
