@@ -29,7 +29,9 @@ func shellSpec(name string) *Spec {
 		return &valgrindSpec
 	case "ltrace":
 		return &ltraceSpec
-	case "parallel", "npx", "bunx", "pnpx", "busybox", "chroot", "firejail", "nsenter", "unshare",
+	case "busybox":
+		return &busyboxSpec
+	case "parallel", "npx", "bunx", "pnpx", "chroot", "firejail", "nsenter", "unshare",
 		"unbuffer", "expect", "command", "builtin", "exec", "nohup",
 		"nice", "timeout", "time", "stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "sudo", "doas", "su",
 		"pkexec", "run0", "tini", "bwrap":
@@ -126,6 +128,15 @@ var valgrindSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opt
 		"workaround-gcc296-bugs", "ignore-ranges", "ignore-range-below-sp", "malloc-fill", "free-fill", "keep-stacktraces", "show-mismatched-frees",
 	}, Val: RoleText, Optional: true},
 	{Short: "hqvs", Long: []string{"help", "quiet", "verbose", "help-debug", "help-dyn-options", "version"}},
+}}
+
+// busyboxSpec: busybox's own options (busybox --help, 1.35.0;
+// testdata/options/wrappers.txt): busybox APPLET ARGS… runs the applet,
+// the wrapper table's; --install [-s] [DIR] writes a link per applet.
+// Every word is sensitive (runs-program).
+var busyboxSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Long: []string{"show"}, Val: RoleText},
+	{Short: "s", Long: []string{"list", "list-full", "install", "help"}},
 }}
 
 // ltraceSpec: ltrace's options (its manual, ltrace 0.7.3; testdata/

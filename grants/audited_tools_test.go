@@ -217,6 +217,10 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"strace -f -o trace.txt ./a", false, ""},
 		{"xargs -a /home/u/.ssh/id_rsa echo", false, ""},
 		{"xargs -n1 echo", false, ""},
+		{"busybox --install -s /home/u/bin", false, ""},
+		{"busybox sh -c id", false, ""},
+		{"valgrind --log-file=/home/u/.bashrc ./a", false, ""},
+		{"ltrace -o /home/u/.bashrc ./a", false, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
