@@ -218,7 +218,8 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"xargs -a /home/u/.ssh/id_rsa echo", false, ""},
 		{"xargs -n1 echo", false, ""},
 		{"busybox --install -s /home/u/bin", false, ""},
-		{"busybox sh -c id", false, ""},
+		{"busybox sh -c id", true, ""}, // the payload is judged: id only reads
+		{"busybox rm -rf /home/u/x", false, ""},
 		{"valgrind --log-file=/home/u/.bashrc ./a", false, ""},
 		{"ltrace -o /home/u/.bashrc ./a", false, ""},
 	}
