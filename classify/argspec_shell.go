@@ -31,7 +31,9 @@ func shellSpec(name string) *Spec {
 		return &ltraceSpec
 	case "busybox":
 		return &busyboxSpec
-	case "parallel", "npx", "bunx", "pnpx", "chroot", "firejail", "nsenter", "unshare",
+	case "npx":
+		return &npxSpec
+	case "parallel", "bunx", "pnpx", "chroot", "firejail", "nsenter", "unshare",
 		"unbuffer", "expect", "command", "builtin", "exec", "nohup",
 		"nice", "timeout", "time", "stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "sudo", "doas", "su",
 		"pkexec", "run0", "tini", "bwrap":
@@ -128,6 +130,17 @@ var valgrindSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opt
 		"workaround-gcc296-bugs", "ignore-ranges", "ignore-range-below-sp", "malloc-fill", "free-fill", "keep-stacktraces", "show-mismatched-frees",
 	}, Val: RoleText, Optional: true},
 	{Short: "hqvs", Long: []string{"help", "quiet", "verbose", "help-debug", "help-dyn-options", "version"}},
+}}
+
+// npxSpec: npx's options (npx --help, npm 11.19.1; testdata/options/
+// wrappers.txt): -c/--call runs a shell command, --package names what it
+// downloads; npm's own config options (--registry, --prefix) pass through
+// untyped. Every use downloads or runs a package (download-run,
+// runs-program).
+var npxSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Short: "c", Long: []string{"call"}, Val: RoleProgram},
+	{Short: "pw", Long: []string{"package", "workspace", "allow-scripts"}, Val: RoleText},
+	{Short: "y", Long: []string{"yes", "no", "workspaces", "include-workspace-root", "strict-allow-scripts", "dangerously-allow-all-scripts", "help", "version"}},
 }}
 
 // busyboxSpec: busybox's own options (busybox --help, 1.35.0;

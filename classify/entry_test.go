@@ -79,7 +79,7 @@ var notYetAudited = []string{
 	"most",
 	// generic specs whose programs run what they are given: judged by
 	// what they run, every word after them sensitive
-	"bunx", "chroot", "expect", "firejail", "nix", "nix-shell", "npx", "nsenter", "parallel", "pip-run",
+	"bunx", "chroot", "expect", "firejail", "nix", "nix-shell", "nsenter", "parallel", "pip-run",
 	"pipx", "pnpx", "script", "unbuffer", "unshare", "uv", "uvx",
 }
 

@@ -22,7 +22,7 @@ func TestAuditedToolGrants(t *testing.T) {
 	s.Composite = "each"
 	for _, p := range []string{"gh *", "rg *", "rsync *", "scp *", "sftp *", "awk *", "gawk *", "zip *", "file *", "hostname *", "ps *", "tree *",
 		"less *", "man *", "more *", "vim *", "nvim *", "emacs *", "gdb *", "strace *", "ltrace *", "valgrind *", "docker-compose *", "tmux *",
-		"xargs *", "parallel *", "mysql *", "mariadb *", "mysqldump *", "mysqladmin *", "mariadb-dump *", "busybox *"} {
+		"xargs *", "parallel *", "npx *", "mysql *", "mariadb *", "mysqldump *", "mysqladmin *", "mariadb-dump *", "busybox *"} {
 		s.Rules = append(s.Rules, Rule{Kind: Allow, Pattern: p, Layer: LayerProjectGrants})
 	}
 	cases := []struct {
@@ -222,6 +222,11 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"busybox rm -rf /home/u/x", false, ""},
 		{"valgrind --log-file=/home/u/.bashrc ./a", false, ""},
 		{"ltrace -o /home/u/.bashrc ./a", false, ""},
+		{"npx -c id", false, ""},
+		{"npx --call='id'", false, ""},
+		{"npx --yes cowsay", false, ""},
+		{"npx -p cowsay -c 'cowsay hi'", false, ""},
+		{"npx --help", true, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
