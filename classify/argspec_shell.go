@@ -33,7 +33,9 @@ func shellSpec(name string) *Spec {
 		return &busyboxSpec
 	case "npx":
 		return &npxSpec
-	case "parallel", "bunx", "pnpx", "chroot", "firejail", "nsenter", "unshare",
+	case "chroot":
+		return &chrootSpec
+	case "parallel", "bunx", "pnpx", "firejail", "nsenter", "unshare",
 		"unbuffer", "expect", "command", "builtin", "exec", "nohup",
 		"nice", "timeout", "time", "stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "sudo", "doas", "su",
 		"pkexec", "run0", "tini", "bwrap":
@@ -141,6 +143,15 @@ var npxSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opts: []
 	{Short: "c", Long: []string{"call"}, Val: RoleProgram},
 	{Short: "pw", Long: []string{"package", "workspace", "allow-scripts"}, Val: RoleText},
 	{Short: "y", Long: []string{"yes", "no", "workspaces", "include-workspace-root", "strict-allow-scripts", "dangerously-allow-all-scripts", "help", "version"}},
+}}
+
+// chrootSpec: chroot [OPTION] NEWROOT [COMMAND [ARG]…] (chroot --help,
+// coreutils 9.1; testdata/options/wrappers.txt): NEWROOT is a directory,
+// the rest the command it runs there; every word is sensitive
+// (runs-program).
+var chrootSpec = Spec{Exec: runExec, InOrder: true, Abbrev: true, First: RoleDir, Operands: RoleProgram, Opts: []Opt{
+	{Long: []string{"groups", "userspec"}, Val: RoleText},
+	{Long: []string{"skip-chdir", "help", "version"}},
 }}
 
 // busyboxSpec: busybox's own options (busybox --help, 1.35.0;

@@ -22,7 +22,7 @@ func TestAuditedToolGrants(t *testing.T) {
 	s.Composite = "each"
 	for _, p := range []string{"gh *", "rg *", "rsync *", "scp *", "sftp *", "awk *", "gawk *", "zip *", "file *", "hostname *", "ps *", "tree *",
 		"less *", "man *", "more *", "vim *", "nvim *", "emacs *", "gdb *", "strace *", "ltrace *", "valgrind *", "docker-compose *", "tmux *",
-		"xargs *", "parallel *", "npx *", "mysql *", "mariadb *", "mysqldump *", "mysqladmin *", "mariadb-dump *", "busybox *"} {
+		"xargs *", "parallel *", "npx *", "chroot *", "script *", "mysql *", "mariadb *", "mysqldump *", "mysqladmin *", "mariadb-dump *", "busybox *"} {
 		s.Rules = append(s.Rules, Rule{Kind: Allow, Pattern: p, Layer: LayerProjectGrants})
 	}
 	cases := []struct {
@@ -227,6 +227,10 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"npx --yes cowsay", false, ""},
 		{"npx -p cowsay -c 'cowsay hi'", false, ""},
 		{"npx --help", true, ""},
+		{"chroot /srv/x rm -rf /", false, ""},
+		{"chroot --userspec=u:g /srv/x sh", false, ""},
+		{"script -c id /dev/null", false, ""},
+		{"script -qfc 'id' log", false, ""},
 	}
 	for _, tc := range cases {
 		v := Decide(classify.Analyze(tc.cmd, testOptions()), s)
