@@ -213,7 +213,8 @@ var gdbSpec = Spec{Exec: gdbExec, OneDash: true, Abbrev: true, Operands: RoleRea
 	{Long: []string{"exec", "e", "se", "symbols", "s"}, Val: RoleRead},
 	{Long: []string{"cd"}, Val: RoleDir},
 	{Long: []string{"p", "pid", "core", "c", "d", "directory", "tty", "interpreter", "i", "b", "l"}, Val: RoleText},
-	{Long: []string{"batch", "batch-silent", "q", "quiet", "silent", "nx", "n", "nh", "args", "version", "help", "tui", "readnow", "readnever", "write",
+	{Long: []string{"args"}, Val: RoleRead, Rest: true}, // --args PROGRAM ARG…: the program and its arguments, not gdb's options
+	{Long: []string{"batch", "batch-silent", "q", "quiet", "silent", "nx", "n", "nh", "version", "help", "tui", "readnow", "readnever", "write",
 		"fullname", "w", "nw", "return-child-result", "configuration"}},
 }}
 

@@ -175,6 +175,8 @@ func TestAuditedToolGrants(t *testing.T) {
 		{"gdb --se=/home/u/.ssh/id_rsa", false, ""},
 		{"gdb -q -nx --readnow --tui ./a", true, ""},
 		{"gdb -q --args ./a x y", true, ""},
+		{"gdb -q --args ./a --flag -x y", true, ""}, // the program's options, not gdb's
+		{"gdb -q --args ./a /home/u/.ssh/id_rsa", false, ""},
 		// the mysql programs: a pager, plugins, files written, server destroys
 		{"mysql --pager='sh -c id' db", false, "--pager"},
 		{"mysql --plugin-dir=/tmp/p db", false, "--plugin-dir"},
