@@ -99,7 +99,7 @@ var bazelCmdSpec = Spec{Operands: RoleText, Opts: []Opt{
 // ghSpec: gh AREA ACTION [OPTIONS] (gh help reference, gh 2.23.0;
 // testdata/options/gh.txt): one spec for the actions of every area, with
 // the letters an area gives another meaning typed by the area's own spec
-// (ghAreaOpts). --body-file, --notes-file, --input and gist -a read a
+// (ghAreaSpecs). --body-file, --notes-file, --input and gist -a read a
 // file, run and release download -D/-O write one; api -F/--field may
 // upload one (key=@FILE): untyped. grants' exec table judges gh config
 // set, gh alias, gh extension and the editor (-e/--editor).
