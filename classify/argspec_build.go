@@ -58,8 +58,10 @@ func buildSpec(name string) *Spec {
 		return &preCommitSpec
 	case "uvx", "pip-run":
 		return &wrapperSpec // uvx PACKAGE ARGS…: downloads PACKAGE and runs it
-	case "pipx", "uv", "nix", "nix-shell", "tmux":
+	case "pipx", "uv", "nix", "nix-shell":
 		return &untypedSubSpec
+	case "tmux":
+		return &tmuxSpec
 	case "gh":
 		return &ghSpec
 	}
@@ -94,32 +96,89 @@ var bazelCmdSpec = Spec{Operands: RoleText, Opts: []Opt{
 		"build", "nobuild", "notest_keep_going", "test_keep_going", "check_up_to_date", "show_result", "expunge", "async", "long", "short", "help"}},
 }}
 
-// ghSpec: gh AREA ACTION [OPTIONS]: the options of gh's everyday
-// commands (pr, issue, repo, run, workflow, release, api). --body-file
-// and --input read a file; api -F/--field may upload one (key=@FILE):
-// untyped. grants' exec table judges gh config set, gh alias and gh
-// extension.
+// ghSpec: gh AREA ACTION [OPTIONS] (gh help reference, gh 2.23.0;
+// testdata/options/gh.txt): one spec for the actions of every area, with
+// the letters an area gives another meaning typed by the area's own spec
+// (ghAreaSpecs). --body-file, --notes-file, --input and gist -a read a
+// file, run and release download -D/-O write one; api -F/--field may
+// upload one (key=@FILE): untyped. grants' exec table judges gh config
+// set, gh alias, gh extension and the editor (-e/--editor).
 var ghSpec = Spec{Network: true, Grant: GrantSub, Exec: ghExec, Sub: ghSub, EffectIf: ghEffect, Opts: []Opt{
 	{Short: "R", Long: []string{"repo", "hostname"}, Val: RoleText},
 	{Long: []string{"help", "version"}},
 }}
 
-func ghSub(string) *Spec { return &ghSubSpec }
+func ghSub(area string) *Spec {
+	if s := ghAreaSpecs[area]; s != nil {
+		return s
+	}
+	return &ghSubSpec
+}
 
-var ghSubSpec = Spec{Operands: RoleText, Untyped: []string{"F", "field"}, Opts: []Opt{
-	{Long: []string{"body-file", "input"}, Val: RoleRead},
-	{Short: "RLqtabBHlmrSAXfjwpe", Long: []string{"repo", "state", "limit", "json", "jq", "template", "title", "body", "base", "head", "label", "milestone",
+// ghAreaSpecs are the areas whose letters (or long names) mean something
+// else than in ghSubOpts: their options come first, so they win.
+var ghAreaSpecs = map[string]*Spec{
+	"auth":      ghArea(Opt{Short: "h", Long: []string{"hostname"}, Val: RoleText}, Opt{Short: "s", Long: []string{"scopes"}, Val: RoleText}, Opt{Short: "t", Long: []string{"show-token"}}),
+	"api":       ghArea(Opt{Short: "i", Long: []string{"include"}}),
+	"pr":        ghPrSpec,
+	"issue":     ghPrSpec,
+	"release":   ghArea(Opt{Short: "F", Long: []string{"notes-file"}, Val: RoleRead}),
+	"config":    ghArea(Opt{Short: "h", Long: []string{"host"}, Val: RoleText}),
+	"secret":    ghArea(Opt{Short: "b", Long: []string{"body"}, Val: RoleSecret}, Opt{Short: "e", Long: []string{"env"}, Val: RoleText}, Opt{Short: "f", Long: []string{"env-file"}, Val: RoleRead}, Opt{Short: "r", Long: []string{"repos"}, Val: RoleText}),
+	"variable":  ghArea(Opt{Short: "e", Long: []string{"env"}, Val: RoleText}, Opt{Short: "f", Long: []string{"env-file"}, Val: RoleRead}),
+	"repo":      ghArea(Opt{Short: "s", Long: []string{"source"}, Val: RoleRead}, Opt{Short: "r", Long: []string{"remote"}, Val: RoleText}, Opt{Short: "u", Long: []string{"unset"}}),
+	"codespace": ghCodespaceSpec,
+	"cs":        ghCodespaceSpec,
+	"gist":      ghArea(Opt{Short: "a", Long: []string{"add"}, Val: RoleRead}, Opt{Short: "f", Long: []string{"filename"}, Val: RoleText}, Opt{Short: "r", Long: []string{"raw"}}, Opt{Short: "d", Long: []string{"desc"}, Val: RoleText}),
+	"alias":     ghArea(Opt{Short: "s", Long: []string{"shell"}}),
+}
+
+// ghPrSpec: pr and issue read their body from -F FILE; -e opens the
+// editor (gh-editor).
+var ghPrSpec = ghArea(Opt{Short: "F", Long: []string{"body-file"}, Val: RoleRead}, Opt{Short: "e", Long: []string{"editor"}})
+
+var ghCodespaceSpec = ghArea(Opt{Short: "e", Long: []string{"expand"}}, Opt{Short: "r", Long: []string{"recursive"}}, Opt{Short: "d", Long: []string{"display-name"}, Val: RoleText},
+	Opt{Short: "s", Long: []string{"shell"}, Val: RoleText}, Opt{Short: "p", Long: []string{"profile"}, Val: RoleText})
+
+// ghArea is ghSubSpec with opts first: a letter or long name they spell
+// is theirs.
+func ghArea(opts ...Opt) *Spec {
+	s := ghSubSpec
+	s.Opts = append(opts, ghSubOpts...)
+	return &s
+}
+
+var ghSubSpec = Spec{Operands: RoleText, Untyped: []string{"F", "field"}, Opts: ghSubOpts}
+
+var ghSubOpts = []Opt{
+	{Long: []string{"body-file", "input", "notes-file"}, Val: RoleRead},
+	{Short: "DO", Long: []string{"dir", "output"}, Val: RoleWrite},
+	{Short: "RLqtabBHlmrSAXfjwpegnoui", Long: []string{"repo", "state", "limit", "json", "jq", "template", "title", "body", "base", "head", "label", "milestone",
 		"reviewer", "assignee", "author", "search", "branch", "workflow", "method", "raw-field", "header", "hostname", "job", "commit", "event",
 		"status", "user", "visibility", "description", "homepage", "remote", "source", "notes", "target", "discussion-category", "attempt",
 		"created", "sort", "order", "app", "add-label", "remove-label", "add-assignee", "remove-assignee", "add-reviewer", "remove-reviewer",
-		"subject", "merge-method", "preview", "cache", "name", "ref", "pattern", "dir", "output", "clobber-name", "jobs", "interval", "topic",
-		"language", "owner", "mention", "involves", "match", "include-content", "exclude", "rev", "since", "key"}, Val: RoleText},
-	{Short: "dsvcWh", Long: []string{"draft", "fill", "fill-first", "fill-verbose", "web", "log", "log-failed", "exit-status", "watch", "verbose", "help",
+		"subject", "merge-method", "preview", "cache", "name", "ref", "pattern", "clobber-name", "jobs", "interval", "topic",
+		"language", "owner", "mention", "involves", "match", "include-content", "exclude", "rev", "since", "key",
+		"add-project", "remove-project", "add-topic", "remove-topic", "author-date", "author-email", "author-name", "committer", "committer-date",
+		"committer-email", "committer-name", "color", "comment", "commenter", "codespace", "days", "default-branch", "desc", "devcontainer-path",
+		"display-name", "env", "filename", "followers", "fork-name", "forks", "git-protocol", "gitignore", "hash", "host", "idle-timeout",
+		"interactions", "issue-repo", "license", "location", "machine", "mentions", "merged-at", "match-head-commit", "number-topics", "org",
+		"parent", "pin", "precompiled", "profile", "project", "reactions", "reason", "repos", "retention-period", "review", "review-requested",
+		"reviewed-by", "scopes", "server-port", "size", "stars", "tag", "team", "team-mentions", "tree", "updated", "upstream-remote-name",
+		"archive", "debug-file", "notes-start-tag", "shell"}, Val: RoleText},
+	{Short: "dsvcWhy", Long: []string{"draft", "fill", "fill-first", "fill-verbose", "web", "log", "log-failed", "exit-status", "watch", "verbose", "help",
 		"paginate", "silent", "include", "squash", "merge", "rebase", "auto", "delete-branch", "admin", "disable-auto", "yes", "comments", "closed",
 		"merged", "checks", "required", "fail-fast", "no-maintainer-edit", "dry-run", "public", "private", "internal", "clone", "fork", "archived",
 		"no-archived", "prerelease", "latest", "generate-notes", "verify-tag", "force", "recover", "slurp", "confirm", "remote-name", "default-branch-only",
-		"no-upstream", "current-branch", "detach", "list", "all", "force-with-lease", "exit-code", "colors", "name-only", "patch", "no-git", "update-branch"}},
-}}
+		"no-upstream", "current-branch", "detach", "list", "all", "force-with-lease", "exit-code", "colors", "name-only", "patch", "no-git", "update-branch",
+		"add-readme", "allow-forking", "allow-update-branch", "allow-write", "approve", "checkout", "cleanup-tag", "clobber", "config", "debug",
+		"default-permissions", "delete-branch-on-merge", "disable-issues", "disable-wiki", "edit-last", "editor", "enable-auto-merge", "enable-discussions",
+		"enable-issues", "enable-merge-commit", "enable-projects", "enable-rebase-merge", "enable-squash-merge", "enable-wiki", "exclude-drafts",
+		"exclude-pre-releases", "expand", "failed", "files", "follow", "full", "good-first-issues", "help-wanted-issues", "include-all-branches",
+		"include-forks", "include-prs", "insiders", "locked", "no-assignee", "no-browser", "no-label", "no-milestone", "no-project", "no-store",
+		"projects", "push", "raw", "recurse-submodules", "recursive", "request-changes", "secret", "settings", "show-token", "single-column",
+		"skip-existing", "undo", "unset", "view", "wiki", "with-token", "yaml", "conflict-status"}},
+}
 
 // mvnSpec: mvn [OPTIONS] GOAL… (mvn --help; testdata/options/build.txt):
 // commons-cli, so multi-letter options take one dash (-pl, -am, -ntp) and
@@ -524,8 +583,11 @@ func dockerBuildAction(a string) *Spec {
 // dockerComposeSpec: docker compose [GLOBAL] ACTION [OPTIONS] (and
 // docker-compose, podman-compose). run takes docker run's host options
 // (-v, --privileged, --cap-add), which grants' exec table judges; the
-// other actions' options are one list.
-var dockerComposeSpec = Spec{Exec: dockerExec, Operands: RoleText, Action: composeAction, Opts: composeGlobal}
+// other actions' options are one list. Its compose file is its
+// instructions (services, mounts, privileges): one from outside the
+// project is not covered by docker-compose * (Instructions), as docker's.
+// The options are docker.txt's, listed again in compose.txt.
+var dockerComposeSpec = Spec{Instructions: true, Exec: dockerExec, Operands: RoleText, Action: composeAction, Opts: composeGlobal}
 
 var composeGlobal = []Opt{
 	{Short: "f", Long: []string{"file", "env-file"}, Val: RoleRead},
@@ -711,6 +773,8 @@ func checkCCPlugin(c *Command, p Parsed, m Marker) {
 
 // ghExec is the exec-capable argument table of ghSpec's programs (see [ExecRule]).
 var ghExec = []ExecRule{
+	{ID: "gh-editor", Sub: []string{"pr", "issue"}, Opts: []string{"editor"},
+		Reason: "gh pr|issue -e/--editor runs the configured text editor"},
 	{ID: "gh-config", Check: checkGh,
 		Reason: "gh config set of a program or socket, gh alias set and gh extension install run programs"},
 	{ID: "gh-send", Check: checkGhSend,

@@ -13,7 +13,9 @@ import (
 // filesSpec returns the spec of a file tool, nil when it is not one.
 func filesSpec(name string) *Spec {
 	switch name {
-	case "cat", "pv", "most", "tac", "nl", "rev", "more", "bat", "batcat", "strings", "paste", "column", "fold", "fmt", "expand", "unexpand", "pr", "md5sum", "sha1sum", "sha256sum", "sha512sum", "sha224sum", "sha384sum", "b2sum", "cksum", "sum", "base32", "basenc", "iconv", "look", "tsort", "shuf":
+	case "more":
+		return &moreSpec
+	case "cat", "pv", "most", "tac", "nl", "rev", "bat", "batcat", "strings", "paste", "column", "fold", "fmt", "expand", "unexpand", "pr", "md5sum", "sha1sum", "sha256sum", "sha512sum", "sha224sum", "sha384sum", "b2sum", "cksum", "sum", "base32", "basenc", "iconv", "look", "tsort", "shuf":
 		return &readerSpec
 	case "head", "tail":
 		return &headSpec
@@ -128,8 +130,17 @@ func lessRoles(p *Parsed, args []string) {
 	}
 }
 
-var lessSpec = Spec{Grant: GrantPlain, Exec: pagerExec, Operands: RoleRead, Opts: []Opt{
-	{Short: "NnRrSsiIFXMmEeKfgGqQuUVwW", Long: []string{"LINE-NUMBERS", "RAW-CONTROL-CHARS", "chop-long-lines", "quit-if-one-screen", "no-init"}},
+// lessSpec: less's options (less --help, less 590; testdata/options/
+// pager.txt); long names abbreviate. -k loads a lesskey file, whose #env
+// section may set LESSOPEN (less-lesskey); -o/-O write a log.
+var lessSpec = Spec{Grant: GrantPlain, Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "NnRrSsiIFXMmEeKfgGqQuUVwWaABcdJL~?", Long: []string{"LINE-NUMBERS", "RAW-CONTROL-CHARS", "chop-long-lines", "quit-if-one-screen", "no-init",
+		"help", "search-skip-screen", "SEARCH-SKIP-SCREEN", "auto-buffers", "clear-screen", "dumb", "quit-at-eof", "QUIT-AT-EOF", "force",
+		"hilite-search", "HILITE-SEARCH", "ignore-case", "IGNORE-CASE", "status-column", "quit-on-intr", "no-lessopen", "long-prompt", "LONG-PROMPT",
+		"line-numbers", "quiet", "QUIET", "silent", "SILENT", "raw-control-chars", "squeeze-blank-lines", "underline-special", "UNDERLINE-SPECIAL",
+		"version", "hilite-unread", "HILITE-UNREAD", "tilde", "file-size", "follow-name", "incsearch", "mouse", "no-keypad", "no-histdups",
+		"save-marks", "use-backslash", "use-color"}},
+	{Short: "D#\"", Long: []string{"color", "shift", "quotes", "line-num-width", "rscroll", "status-col-width", "wheel-lines"}, Val: RoleText},
 	{Short: "o", Long: []string{"log-file"}, Val: RoleWrite},
 	{Short: "O", Long: []string{"LOG-FILE"}, Val: RoleWrite},
 	{Short: "k", Long: []string{"lesskey-file"}, Val: RoleRead},
@@ -143,6 +154,14 @@ var lessSpec = Spec{Grant: GrantPlain, Exec: pagerExec, Operands: RoleRead, Opts
 	{Short: "y", Long: []string{"max-forw-scroll"}, Val: RoleText},
 	{Short: "z", Long: []string{"window"}, Val: RoleText},
 	{Short: "j", Long: []string{"jump-target"}, Val: RoleText},
+}}
+
+// moreSpec: util-linux more's options (more --help, 2.38.1;
+// testdata/options/pager.txt): none runs a program; +CMD operands are
+// pager-command's.
+var moreSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+	{Short: "n", Long: []string{"lines"}, Val: RoleText},
+	{Short: "dflcpesuhV", Long: []string{"silent", "logical", "no-pause", "print-over", "clean-print", "exit-on-eof", "squeeze", "plain", "help", "version"}},
 }}
 
 var base64Spec = Spec{ReadOnly: AnyUse, Exec: base64Exec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
@@ -197,22 +216,32 @@ var wcSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: R
 	files0,
 }}
 
-var fileSpec = Spec{ReadOnly: fileReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+// fileSpec: file's options (file --help, 5.44; testdata/options/
+// sysinfo.txt), audited whole: -C writes a compiled magic file.
+var fileSpec = Spec{ReadOnly: fileReadOnly, Closed: true, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "C", Long: []string{"compile"}},
 	{Short: "m", Long: []string{"magic-file"}, Val: RoleRead},
 	{Short: "f", Long: []string{"files-from"}, Val: RoleRead},
 	{Short: "F", Long: []string{"separator"}, Val: RoleText},
 	{Short: "eP", Long: []string{"exclude", "parameter", "exclude-quiet"}, Val: RoleText},
-	{Short: "bcdhiIkLlnNprsSvz0", Long: []string{"brief", "mime", "mime-type", "mime-encoding", "special-files", "dereference", "no-dereference", "keep-going", "raw", "uncompress", "print0", "extension", "apple", "no-buffer", "no-pad", "list", "preserve-date", "no-sandbox"}},
+	{Short: "bcdhiIkLlnNprsSvzZ0", Long: []string{"brief", "mime", "mime-type", "mime-encoding", "special-files", "dereference", "no-dereference", "keep-going", "raw", "uncompress", "print0", "extension", "apple", "no-buffer", "no-pad", "list", "preserve-date", "no-sandbox",
+		"uncompress-noreport", "checking-printout", "debug", "help", "version"}},
 }}
 
 // metaSpec: tools that look at names, never at contents.
 var metaSpec = Spec{Operands: RoleMeta, Opts: []Opt{files0, {Long: []string{"format", "printf", "time-style", "block-size", "ignore", "hide", "exclude", "threshold", "max-depth", "relative-to", "relative-base", "color", "sort", "time", "width", "quoting-style", "indicator-style", "tabsize"}, Val: RoleText}}}
 
-var treeSpec = Spec{ReadOnly: treeReadOnly, Grant: GrantPlain, Operands: RoleMeta, Opts: []Opt{
+// treeSpec: tree's options (tree --help, 2.1.0; testdata/options/
+// tree.txt). --fromfile lists the paths its operands hold, so it prints
+// their lines: the operands are read. --infofile, --hintro and --houtro
+// print a file's text in the listing; -o writes it to a file.
+var treeSpec = Spec{ReadOnly: treeReadOnly, Closed: true, Grant: GrantPlain, Operands: RoleMeta, ReadIf: []string{"fromfile"}, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
-	{Short: "LPIHT", Long: []string{"filelimit", "timefmt", "charset", "sort", "fromfile"}, Val: RoleText},
+	{Short: "LPIHT", Long: []string{"filelimit", "timefmt", "charset", "sort"}, Val: RoleText},
+	{Long: []string{"gitfile", "infofile", "hintro", "houtro"}, Val: RoleRead},
 	{Short: "R"},
+	{Short: "acdfghilnpqrstuvxACDFJQNSUX", Long: []string{"fromfile", "gitignore", "matchdirs", "metafirst", "ignore-case", "nolinks", "inodes", "device",
+		"dirsfirst", "filesfirst", "si", "du", "prune", "fflinks", "info", "noreport", "version", "help"}},
 }}
 
 // binSpec: binary tools dump what they read (objdump -s, readelf -x).
@@ -263,7 +292,7 @@ var textSpec = Spec{Operands: RoleText}
 
 var hostnameSpec = Spec{ReadOnly: hostnameReadOnly, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "F", Long: []string{"file"}, Val: RoleRead},
-	{Short: "abdfiIsyAv", Long: []string{"alias", "boot", "domain", "fqdn", "long", "ip-address", "all-ip-addresses", "short", "yp", "nis", "verbose"}},
+	{Short: "abdfiIsyAvVh", Long: []string{"alias", "boot", "domain", "fqdn", "long", "ip-address", "all-ip-addresses", "short", "yp", "nis", "verbose", "all-fqdns", "version", "help"}},
 }}
 
 // dateSpec leaves --resolution (coreutils 9.5: prints the clock's
@@ -280,8 +309,8 @@ var dateSpec = Spec{ReadOnly: dateReadOnly, Grant: GrantPlain, Abbrev: true, Ope
 // psSpec: ps takes BSD letters without a dash (ps eww); the e letter
 // prints every process's environment. psEnv checks for it.
 var psSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Operands: RoleText, Opts: []Opt{
-	{Short: "oOpqtuUgGCsk", Long: []string{"format", "pid", "ppid", "user", "group", "sort", "cols", "columns", "rows", "tty"}, Val: RoleText},
-	{Short: "AaefFlHjLmMTwxyZ", Long: []string{"forest", "headers", "no-headers", "help", "version"}},
+	{Short: "oOpqtuUgGCsk", Long: []string{"format", "pid", "ppid", "user", "group", "sort", "cols", "columns", "rows", "tty", "Group", "quick-pid", "sid", "User", "width", "lines"}, Val: RoleText},
+	{Short: "AaefFlHjLmMTwxyZdNPcV", Long: []string{"forest", "headers", "no-headers", "no-heading", "help", "version", "deselect", "context", "cumulative"}},
 }}
 
 var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: RoleRead, Opts: []Opt{
@@ -302,10 +331,26 @@ var sedSpec = Spec{Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: Ro
 	{Long: []string{"help", "version"}},
 }}
 
-var awkSpec = Spec{Exec: awkExec, ReadOnly: AnyUse, First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{
+// awkSpec: gawk's options (gawk's manual, 5.2.1) and mawk's (-W usage,
+// 1.3.4; testdata/options/awk.txt). -f, -E, -i, -l and -D load code
+// guard cannot read; -o, -d and -p write a file, named only when
+// attached (-oFILE, --profile=FILE); mawk's -W takes gawk's long names
+// and its own (-W exec FILE).
+var awkSpec = Spec{Exec: awkExec, ReadOnly: AnyUse, Abbrev: true, First: RoleScript, FirstBy: []string{"file", "source", "exec"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "vF", Long: []string{"assign", "field-separator"}, Val: RoleText},
-	{Short: "eiIlEo", Long: []string{"source", "include", "load", "exec", "pretty-print", "dump-variables", "profile"}, Val: RoleRead},
+	{Short: "e", Long: []string{"source"}, Val: RoleScript},
+	{Short: "i", Long: []string{"include"}, Val: RoleRead},
+	{Short: "l", Long: []string{"load"}, Val: RoleRead},
+	{Short: "E", Long: []string{"exec"}, Val: RoleRead},
+	{Short: "D", Long: []string{"debug"}, Val: RoleRead, Optional: true},
+	{Short: "o", Long: []string{"pretty-print"}, Val: RoleWrite, Optional: true},
+	{Short: "d", Long: []string{"dump-variables"}, Val: RoleWrite, Optional: true},
+	{Short: "p", Long: []string{"profile"}, Val: RoleWrite, Optional: true},
+	{Short: "L", Long: []string{"lint"}, Val: RoleText, Optional: true},
+	{Short: "W", Val: RoleText},
+	{Short: "bcCghIMnNOPrsStV", Long: []string{"characters-as-bytes", "traditional", "copyright", "gen-pot", "help", "trace", "bignum", "non-decimal-data",
+		"use-lc-numeric", "optimize", "posix", "re-interval", "no-optimize", "sandbox", "lint-old", "version", "usage"}},
 }}
 
 var gzipSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
@@ -331,12 +376,19 @@ var editorSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Opts: editorOpts}
 // editorOpts: vim's options. -c/--cmd run editor commands, -S and -u
 // source a file, -s replays keystrokes from one (grants' vim-command
 // marks them); -w and -W write one.
+//
+// The list is vim's --help (9.0) and nvim's (0.7.2), testdata/options/
+// editor.txt. -i names the viminfo (nvim: shada) file, which is written on
+// exit; --startuptime and --log write a file; -V[N]FILE writes the
+// verbose log to FILE (vim-log); -o/-O/-p take an attached count.
 var editorOpts = []Opt{
 	{Short: "c", Long: []string{"cmd"}, Val: RoleScript},
 	{Short: "SuUs", Val: RoleProgram},
-	{Short: "wW", Val: RoleWrite},
-	{Short: "Tir", Val: RoleText},
-	{Short: "RbdeEgyZmMnNlLoOpVhAHFX", Long: []string{"noplugin", "clean", "version", "help", "headless", "embed", "not-a-term", "ttyfail", "nofork"}},
+	{Short: "wWi", Long: []string{"startuptime", "log"}, Val: RoleWrite},
+	{Short: "T", Val: RoleText},
+	{Short: "V", Val: RoleText, Optional: true},
+	{Short: "oOp", Val: RoleText, Optional: true},
+	{Short: "RbdeEgyZmMnNlLhAHFXrvxCD", Long: []string{"noplugin", "clean", "version", "help", "headless", "embed", "not-a-term", "ttyfail", "nofork", "api-info"}},
 }
 
 // nvimSpec: nvim -l SCRIPT runs a Lua script, --listen/--server reach
@@ -344,15 +396,22 @@ var editorOpts = []Opt{
 var nvimSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Untyped: []string{"listen", "server", "remote", "remote-send", "remote-expr"},
 	Opts: append([]Opt{{Short: "l", Val: RoleProgram}}, editorOpts...)}
 
-// emacsSpec: emacs takes one-dash and two-dash long options; --eval,
+// emacsSpec: emacs takes one-dash and two-dash long options (emacs's
+// manual, GNU Emacs 28.2; testdata/options/editor.txt); --eval,
 // -l/--load, -f/--funcall, --script, -x and -u (another user's init) run
 // Lisp, -L adds a load path, --init-directory points at another init.
 var emacsSpec = Spec{Exec: emacsExec, OneDash: true, Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory", "socket-name", "s", "server-file"}, Val: RoleProgram},
-	{Long: []string{"chdir", "t", "terminal", "display", "d", "geometry", "g", "fg", "bg", "font", "fn", "name", "title", "T", "alternate-editor", "a", "tty"}, Val: RoleText},
+	{Long: []string{"chdir", "t", "terminal", "display", "d", "geometry", "g", "fg", "bg", "font", "fn", "name", "title", "T", "alternate-editor", "a", "tty",
+		"background-color", "foreground-color", "border-color", "bd", "border-width", "bw", "cursor-color", "cr", "internal-border", "ib", "line-spacing", "lsp",
+		"mouse-color", "ms", "parent-id", "xrm"}, Val: RoleText},
+	{Long: []string{"color"}, Val: RoleText, Optional: true},
+	{Long: []string{"file", "find-file", "visit", "insert"}, Val: RoleRead},
 	{Long: []string{"batch", "nw", "no-window-system", "Q", "quick", "q", "no-init-file", "no-site-file", "no-site-lisp", "no-splash", "no-desktop", "debug-init",
 		"daemon", "fg-daemon", "bg-daemon", "version", "help", "fullscreen", "fs", "maximized", "mm", "fullwidth", "fw", "fullheight", "fh", "iconic",
-		"no-x-resources", "no-loadup", "nl", "c", "create-frame", "n", "no-wait", "w", "timeout", "r", "reuse-frame"}},
+		"no-x-resources", "no-loadup", "nl", "c", "create-frame", "n", "no-wait", "w", "timeout", "r", "reuse-frame",
+		"basic-display", "D", "kill", "no-bitmap-icon", "nbi", "no-blinking-cursor", "nbc", "no-shared-memory", "nsl", "reverse-video", "rv",
+		"vertical-scroll-bars", "vb"}},
 }}
 
 // nanoSpec: nano's -o/--operatingdir and --rcfile point it elsewhere,
@@ -365,13 +424,21 @@ var nanoSpec = Spec{Grant: GrantPlain, Operands: RoleUnknown, Untyped: []string{
 		"saveonexit", "showcursor", "stateflags", "trimblanks", "unix", "wordbounds", "historylog", "magic", "modernbindings"}},
 }}
 
-// manSpec: man's pager and preprocessors are programs it runs.
+// manSpec: man's pager and preprocessors are programs it runs
+// (man --help, man-db 2.11.2; testdata/options/pager.txt): -P, -H, -p
+// and -X run a program, -C reads a config whose DEFINE lines name the
+// programs man runs, -l formats the files it is given (man-local).
 var manSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "P", Long: []string{"pager"}, Val: RoleProgram},
 	{Short: "H", Long: []string{"html"}, Val: RoleProgram, Optional: true},
+	{Short: "X", Long: []string{"gxditview"}, Val: RoleProgram, Optional: true},
 	{Short: "p", Long: []string{"preprocessor"}, Val: RoleProgram},
-	{Short: "MSmLCReE", Long: []string{"manpath", "sections", "systems", "locale", "config-file", "recode", "extension", "encoding"}, Val: RoleText},
-	{Short: "afkKlwWtTZi", Long: []string{"all", "whatis", "apropos", "global-apropos", "local-file", "where", "path", "troff", "ditroff", "ignore-case"}},
+	{Short: "C", Long: []string{"config-file"}, Val: RoleProgram},
+	{Short: "MSmLReETr", Long: []string{"manpath", "sections", "systems", "locale", "recode", "extension", "encoding", "troff-device", "prompt"}, Val: RoleText},
+	{Long: []string{"warnings"}, Val: RoleText, Optional: true},
+	{Short: "afkKlwWtZiIdDcu7V?", Long: []string{"all", "whatis", "apropos", "global-apropos", "local-file", "where", "path", "troff", "ditroff", "ignore-case",
+		"match-case", "regex", "wildcard", "names-only", "debug", "default", "where-cat", "catman", "update", "no-subpages", "ascii", "no-hyphenation",
+		"no-justification", "help", "usage", "version"}},
 }}
 
 // sortExec is the exec-capable argument table of sortSpec's programs (see [ExecRule]).
@@ -390,12 +457,40 @@ var base64Exec = []ExecRule{
 var emacsExec = []ExecRule{
 	{ID: "emacs-lisp", Opts: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory"},
 		Reason: "emacs --eval/-l/-f/--script runs Lisp"},
+	{ID: "editor-outside", Check: checkEditorOutside,
+		Reason: "an editor opens a file outside the project, which it may write"},
 }
 
 // editorExec is the exec-capable argument table of editorSpec and nvimSpec's programs (see [ExecRule]).
 var editorExec = []ExecRule{
 	{ID: "vim-command", Opts: []string{"cmd", "S", "u", "U", "s", "l", "c"}, Words: []string{"+*"},
 		Reason: "vim -c/+cmd/--cmd/-S/-s (nvim -l) runs editor commands or a script"},
+	{ID: "vim-log", Check: checkVimLog,
+		Reason: "vim -V[N]FILE writes its verbose log to FILE"},
+	{ID: "editor-outside", Check: checkEditorOutside,
+		Reason: "an editor opens a file outside the project, which it may write"},
+}
+
+// checkEditorOutside marks an editor's file operand outside the project
+// (vim ~/.bashrc, vim -r /etc/x): the editor shows it and may write it,
+// which a '*' grant for the project's editing does not cover.
+func checkEditorOutside(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		file := wd.Name == "" && wd.Arg != p.Sub && wd.Role == RoleUnknown || slices.Contains([]string{"file", "find-file", "visit"}, wd.Name) // emacs --file
+		if file && !strings.HasPrefix(wd.Val, "+") && m.OutsideProject(c, wd.Val) {
+			m.MarkWord(c, wd, "an editor opens a file outside the project, which it may write")
+		}
+	}
+}
+
+// checkVimLog marks vim -V[N]FILE: what follows the level is a file
+// vim writes its log to (-V9/tmp/x, -Vx).
+func checkVimLog(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		if wd.Name == "V" && strings.TrimLeft(wd.Val, "0123456789") != "" {
+			m.MarkWord(c, wd, "vim -V[N]FILE writes its verbose log to FILE")
+		}
+	}
 }
 
 // sedExec is the exec-capable argument table of sedSpec's programs (see [ExecRule]).
@@ -658,7 +753,12 @@ func isAwkWordStart(p string, i int, w string) bool {
 
 // awkCodeFiles are awk's options that load code guard cannot read
 // (-f FILE, gawk -i/-l/-E), by the spec's names.
-var awkCodeFiles = []string{"file", "i", "l", "E", "include", "load", "exec"}
+var awkCodeFiles = []string{"file", "i", "l", "E", "include", "load", "exec", "debug", "D"}
+
+// awkSafeW are the values of mawk's -W (gawk's long names given to -W)
+// that neither load code nor write a file.
+var awkSafeW = []string{"version", "dump", "help", "interactive", "posix_space", "usage", "random", "sprintf", "traditional", "posix", "lint",
+	"lint-old", "re-interval", "sandbox", "characters-as-bytes", "non-decimal-data", "use-lc-numeric", "optimize", "no-optimize", "copyright", "bignum", "field-separator", "assign"}
 
 func checkAwk(c *Command, p Parsed, m Marker) {
 	const why = "awk program with system(), |, >, getline or -f runs programs or writes files"
@@ -668,6 +768,12 @@ func checkAwk(c *Command, p Parsed, m Marker) {
 			m.MarkWord(c, wd, why)
 		case (wd.Role == RoleScript || wd.Name == "e" || wd.Name == "source") && awkProgramUnsafe(wd.Val):
 			m.Mark(wd.Arg, why)
+		case wd.Name == "W":
+			if k, _, _ := strings.Cut(wd.Val, "="); !slices.Contains(awkSafeW, k) {
+				m.MarkWord(c, wd, "awk -W "+k+" may load a program file or write one (mawk -W exec FILE)")
+			}
+		case slices.Contains([]string{"pretty-print", "dump-variables", "profile"}, wd.Name) || Unresolved(wd, "pretty-print", "dump-variables", "profile"):
+			m.MarkWord(c, wd, "gawk -o/-d/-p (--pretty-print, --dump-variables, --profile) writes a file")
 		}
 	}
 }
@@ -690,13 +796,30 @@ func checkPager(c *Command, p Parsed, m Marker) {
 	}
 }
 
+// checkManLocal marks man -l FILE of a file outside the project: the
+// operands are files then, not page names, and man prints them.
+func checkManLocal(c *Command, p Parsed, m Marker) {
+	if !p.Has("local-file", "l") {
+		return
+	}
+	for _, wd := range p.Operands() {
+		if m.OutsideProject(c, wd.Val) {
+			m.MarkWord(c, wd, "man -l formats and prints a file from outside the project")
+		}
+	}
+}
+
 // pagerExec is the exec-capable argument table of the pagers and man
 // (see [ExecRule]); more and most share cat's spec.
 var pagerExec = []ExecRule{
 	{ID: "pager-command", Only: []string{"less", "more", "most", "man"}, Check: checkPager,
 		Reason: "less/more/man with LESSOPEN, +cmd or -P/-H runs another program"},
-	{ID: "man-pager", Only: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "P", "H", "p"},
-		Reason: "man -P/--pager/-H/--preprocessor runs another program"},
+	{ID: "less-lesskey", Only: []string{"less"}, Opts: []string{"lesskey-file", "k"},
+		Reason: "less -k/--lesskey-file loads key bindings whose #env section can set LESSOPEN, a program less runs"},
+	{ID: "man-pager", Only: []string{"man"}, Opts: []string{"pager", "html", "preprocessor", "gxditview", "config-file", "P", "H", "p", "X", "C"},
+		Reason: "man -P/--pager/-H/-X/--preprocessor runs another program, -C reads a config that names them"},
+	{ID: "man-local", Only: []string{"man"}, Check: checkManLocal,
+		Reason: "man -l formats and prints a file from outside the project"},
 }
 
 // dateReadOnly: date that only prints: no -s/--set (or an abbreviation

@@ -28,8 +28,12 @@ func netSpec(name string) *Spec {
 		return &socatSpec
 	case "sshpass":
 		return &sshpassSpec
-	case "mysql", "mariadb", "mysqldump", "mysqladmin", "mariadb-dump":
+	case "mysql", "mariadb":
 		return &mysqlSpec
+	case "mysqldump", "mariadb-dump":
+		return &mysqldumpSpec
+	case "mysqladmin", "mariadb-admin":
+		return &mysqladminSpec
 	case "psql", "pg_dump":
 		return &psqlSpec
 	case "redis-cli":
@@ -148,16 +152,27 @@ var scpSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: scpExe
 	{Short: "346ABCOpqRrTvs"}, // -s: use the SFTP protocol
 }}
 
-var rsyncSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+// rsyncSpec: rsync's options (rsync --help, 3.5.0; testdata/options/
+// rsync.txt). --no-OPTION turns any option off. --early-input sends a
+// file to the daemon, so it is read like the sources.
+var rsyncSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: rsyncExec, Abbrev: true, Negate: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "e", Long: []string{"rsh", "rsync-path"}, Val: RoleProgram},
-	{Long: []string{"exclude-from", "include-from", "files-from", "password-file"}, Val: RoleRead},
+	{Long: []string{"exclude-from", "include-from", "files-from", "password-file", "early-input"}, Val: RoleRead},
 	{Long: []string{"log-file", "write-batch", "only-write-batch", "backup-dir", "partial-dir"}, Val: RoleWrite},
 	{Short: "T", Long: []string{"temp-dir", "link-dest", "copy-dest", "compare-dest"}, Val: RoleDir},
 	{Long: []string{"read-batch"}, Val: RoleRead},
 	{Short: "f", Long: []string{"filter", "exclude", "include"}, Val: RolePattern},
-	{Short: "B", Long: []string{"chmod", "chown", "usermap", "groupmap", "suffix", "bwlimit", "timeout", "max-size", "min-size", "block-size", "port", "out-format", "log-file-format", "info", "debug", "iconv", "sockopts", "remote-option", "checksum-choice", "compress-choice", "compress-level", "max-delete", "modify-window"}, Val: RoleText},
+	{Short: "B", Long: []string{"chmod", "chown", "usermap", "groupmap", "suffix", "bwlimit", "timeout", "max-size", "min-size", "block-size", "port", "out-format", "log-file-format", "info", "debug", "iconv", "sockopts", "remote-option", "checksum-choice", "compress-choice", "compress-level", "max-delete", "modify-window",
+		"stderr", "max-alloc", "contimeout", "compress-threads", "skip-compress", "copy-as", "address", "outbuf", "stop-after", "stop-at", "protocol", "checksum-seed"}, Val: RoleText},
 	{Short: "M", Val: RoleText},
-	{Short: "avrRlLkKpEgoDtOJNUHAXSWxuinzcbdPhq0468", Long: []string{"archive", "verbose", "recursive", "relative", "links", "copy-links", "perms", "times", "group", "owner", "devices", "specials", "hard-links", "acls", "xattrs", "sparse", "whole-file", "one-file-system", "update", "dry-run", "compress", "checksum", "backup", "delete", "del", "delete-before", "delete-after", "delete-during", "delete-delay", "delete-excluded", "remove-source-files", "partial", "progress", "human-readable", "quiet", "stats", "itemize-changes", "list-only", "existing", "ignore-existing", "inplace", "append", "safe-links", "numeric-ids", "mkpath", "protect-args", "secluded-args"}},
+	{Short: "avrRlLkKpEgoDtOJNUHAXSWxuinzcbdPhq0468", Long: []string{"archive", "verbose", "recursive", "relative", "links", "copy-links", "perms", "times", "group", "owner", "devices", "specials", "hard-links", "acls", "xattrs", "sparse", "whole-file", "one-file-system", "update", "dry-run", "compress", "checksum", "backup", "delete", "del", "delete-before", "delete-after", "delete-during", "delete-delay", "delete-excluded", "remove-source-files", "partial", "progress", "human-readable", "quiet", "stats", "itemize-changes", "list-only", "existing", "ignore-existing", "inplace", "append", "safe-links", "numeric-ids", "mkpath", "protect-args", "secluded-args",
+		"no-motd", "inc-recursive", "no-inc-recursive", "no-i-r", "no-implied-dirs", "append-verify", "dirs", "old-dirs", "old-d", "copy-unsafe-links",
+		"insecure-links", "confine-root", "munge-links", "copy-dirlinks", "keep-dirlinks", "executability", "copy-devices", "write-devices", "drop-D",
+		"atimes", "open-noatime", "crtimes", "omit-dir-times", "omit-link-times", "super", "fake-super", "preallocate", "no-whole-file", "no-W", "no-D",
+		"ignore-non-existing", "ignore-missing-args", "delete-missing-args", "ignore-errors", "force", "delay-updates", "prune-empty-dirs",
+		"ignore-times", "size-only", "fuzzy", "cvs-exclude", "from0", "old-args", "trust-sender", "blocking-io", "8-bit-output", "fsync",
+		"ipv4", "ipv6", "version", "help"}},
+	{Short: "ymIC8sV"},
 }}
 
 // ncSpec: netcat's -e PROG and -c CMD (ncat --exec, --sh-exec) run a
@@ -230,14 +245,66 @@ var sshpassSpec = Spec{Network: true, InOrder: true, Operands: RoleProgram, Opts
 	{Short: "evh"},
 }}
 
-// mysqlSpec: -pSECRET only attached (-p alone prompts); my_getopt takes
-// unique prefixes of long options.
-var mysqlSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: []Opt{
-	{Short: "p", Long: []string{"password"}, Val: RoleSecret, Optional: true},
+// mysqlSpec: the mysql client's options (mariadb --help, MariaDB 10.11;
+// testdata/options/mysql.txt). -pSECRET only attached (-p alone
+// prompts); my_getopt takes unique prefixes of long options. --pager runs
+// a program, --tee and --debug's trace write a file, --plugin-dir loads
+// plugins (mysql-plugins); -e and --init-command are mysql-runs'.
+var mysqlSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: append([]Opt{
 	{Short: "e", Long: []string{"execute"}, Val: RoleScript},
-	{Short: "uhPDSr", Long: []string{"user", "host", "port", "database", "socket", "result-file", "defaults-file", "defaults-extra-file", "login-path", "default-character-set", "init-command", "ssl-key", "ssl-cert", "ssl-ca", "tables", "where"}, Val: RoleText},
-	{Short: "BNsrtvVXHEnfCqAcyw", Long: []string{"batch", "skip-column-names", "silent", "raw", "table", "verbose", "xml", "html", "vertical", "unbuffered", "force", "compress", "quick", "no-auto-rehash", "all-databases", "single-transaction", "no-data", "routines"}},
-}}
+	{Long: []string{"init-command"}, Val: RoleScript},
+	{Long: []string{"pager"}, Val: RoleProgram, Optional: true},
+	{Long: []string{"tee"}, Val: RoleWrite},
+	{Short: "D", Long: []string{"database"}, Val: RoleText},
+	{Long: []string{"delimiter", "prompt", "max-allowed-packet", "max-join-size", "net-buffer-length", "quick-max-column-width", "select-limit", "server-arg"}, Val: RoleText},
+	{Short: "?IABNcCTfHiLGboqrUstnvVEwX", Long: []string{"help", "abort-source-on-error", "auto-rehash", "no-auto-rehash", "auto-vertical-output", "batch", "binary-as-hex",
+		"binary-mode", "column-names", "skip-column-names", "column-type-info", "comments", "compress", "connect-expired-password", "debug-check",
+		"debug-info", "enable-cleartext-plugin", "force", "html", "ignore-spaces", "line-numbers", "skip-line-numbers", "local-infile", "named-commands",
+		"no-beep", "one-database", "print-query-on-error", "progress-reports", "quick", "raw", "reconnect", "safe-updates", "i-am-a-dummy", "sandbox",
+		"secure-auth", "show-warnings", "sigint-ignore", "silent", "table", "unbuffered", "verbose", "version", "vertical", "wait", "xml"}},
+}, mysqlConnOpts...)}
+
+// mysqlConnOpts are the options the mysql programs share: the
+// connection, the option files (mysql-options-file), the plugins and the
+// debug trace.
+var mysqlConnOpts = []Opt{
+	{Short: "p", Long: []string{"password"}, Val: RoleSecret, Optional: true},
+	{Short: "uhPS", Long: []string{"user", "host", "port", "socket", "protocol", "connect-timeout", "default-character-set", "character-sets-dir", "tls-version",
+		"ssl-cipher", "login-path", "defaults-group-suffix", "default-auth"}, Val: RoleText},
+	{Long: []string{"ssl-ca", "ssl-capath", "ssl-cert", "ssl-key", "ssl-crl", "ssl-crlpath"}, Val: RoleUse},
+	{Long: []string{"defaults-file", "defaults-extra-file", "plugin-dir"}, Val: RoleProgram},
+	{Short: "#", Long: []string{"debug"}, Val: RoleText, Optional: true},
+	{Long: []string{"ssl", "ssl-verify-server-cert", "no-defaults", "print-defaults"}},
+}
+
+// mysqldumpSpec: mysqldump's options (mariadb-dump --help, MariaDB
+// 10.11): -r and --log-error write a file, -T/--tab writes one per table
+// into a directory; --delete-master-logs deletes the server's binary logs
+// (mysql-destroys).
+var mysqldumpSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: append([]Opt{
+	{Short: "r", Long: []string{"result-file", "log-error"}, Val: RoleWrite},
+	{Short: "T", Long: []string{"tab"}, Val: RoleWrite},
+	{Short: "w", Long: []string{"where"}, Val: RoleText},
+	{Long: []string{"master-data", "dump-slave"}, Val: RoleText, Optional: true},
+	{Long: []string{"as-of", "compatible", "fields-terminated-by", "fields-enclosed-by", "fields-optionally-enclosed-by", "fields-escaped-by", "ignore-database",
+		"ignore-table-data", "ignore-table", "lines-terminated-by", "max-allowed-packet", "max-statement-time", "net-buffer-length", "system"}, Val: RoleText},
+	{Short: "?AYyicCaBKHEeFfxlntdNqQRVvX", Long: []string{"all-databases", "all-tablespaces", "no-tablespaces", "add-drop-database", "add-drop-table", "add-drop-trigger",
+		"add-locks", "allow-keywords", "apply-slave-statements", "comments", "compact", "complete-insert", "compress", "copy-s3-tables", "create-options",
+		"databases", "debug-check", "debug-info", "delayed-insert", "delete-master-logs", "disable-keys", "dump-date", "dump-history", "events",
+		"extended-insert", "flush-logs", "flush-privileges", "force", "gtid", "header", "help", "hex-blob", "include-master-host-port", "insert-ignore",
+		"lock-all-tables", "lock-tables", "log-queries", "no-autocommit", "no-create-db", "no-create-info", "no-data", "no-data-med", "no-set-names", "opt",
+		"order-by-primary", "order-by-size", "quick", "quote-names", "replace", "routines", "set-charset", "single-transaction", "skip-opt", "tables",
+		"triggers", "tz-utc", "verbose", "version", "xml", "galera-info"}},
+}, mysqlConnOpts...)}
+
+// mysqladminSpec: mysqladmin's options (mariadb-admin --help, MariaDB
+// 10.11); its operands are commands, of which drop, shutdown, kill and
+// password destroy or change the server (mysql-destroys).
+var mysqladminSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: mysqlExec, Opts: append([]Opt{
+	{Short: "ciw", Long: []string{"count", "sleep", "wait", "shutdown-timeout"}, Val: RoleText},
+	{Short: "?fClbrsvVE", Long: []string{"debug-check", "debug-info", "force", "compress", "help", "local", "no-beep", "relative", "silent", "verbose", "version",
+		"vertical", "wait-for-all-slaves"}},
+}, mysqlConnOpts...)}
 
 var psqlSpec = Spec{Network: true, Abbrev: true, Operands: RoleText, Exec: psqlExec, Opts: []Opt{
 	{Short: "c", Long: []string{"command"}, Val: RoleScript},
@@ -376,8 +443,9 @@ var terraformSubSpec = Spec{OneDash: true, Operands: RoleText, Untyped: []string
 		"upgrade", "ignore-remote-version", "auto-approve", "diff", "recursive", "raw", "draw-cycles", "verbose", "update", "no-tests", "help", "h"}},
 }}
 
-// sftpSpec: like scp's, but -s names the server subsystem or program to
-// run and -b reads a batch file.
+// sftpSpec (sftp's usage, testdata/options/scp.txt): like scp's, but -b
+// reads a batch of commands (!cmd runs a local shell) and -s names the
+// server subsystem or program to run.
 var sftpSpec = Spec{Uploads: true, Network: true, Exec: scpExec, Operands: RoleText, Opts: []Opt{
 	{Short: "iF", Val: RoleUse},
 	{Short: "SDs", Val: RoleProgram},
@@ -446,6 +514,8 @@ var curlExec = []ExecRule{
 var scpExec = []ExecRule{
 	{ID: "scp-program", Opts: []string{"S", "o", "F", "D"},
 		Reason: "scp -S/-o/-F runs another program"},
+	{ID: "sftp-batch", Only: []string{"sftp"}, Opts: []string{"b", "s"},
+		Reason: "sftp -b runs a batch file, whose !command lines run in the local shell; -s names the server program"},
 }
 
 // sshExec is the exec-capable argument table of sshSpec's programs (see [ExecRule]).
@@ -726,6 +796,14 @@ var mysqlExec = []ExecRule{
 		Reason: "mysql --defaults-file reads options guard cannot see (a pager, an init command)"},
 	{ID: "mysql-runs", Check: checkMysql,
 		Reason: "mysql system/\\!/pager/tee/source or LOCAL INFILE runs a command or reaches a file"},
+	{ID: "mysql-pager", Only: []string{"mysql", "mariadb"}, Opts: []string{"pager"},
+		Reason: "mysql --pager runs a program"},
+	{ID: "mysql-plugins", Opts: []string{"plugin-dir", "debug", "#"},
+		Reason: "mysql --plugin-dir loads plugins, --debug writes a trace file"},
+	{ID: "mysqldump-destroys", Only: []string{"mysqldump", "mariadb-dump"}, Opts: []string{"delete-master-logs"},
+		Reason: "mysqldump --delete-master-logs deletes the server's binary logs"},
+	{ID: "mysqladmin-destroys", Only: []string{"mysqladmin", "mariadb-admin"}, Words: []string{"drop", "shutdown", "kill", "password", "old-password", "stop-slave", "stop-replica"},
+		Reason: "mysqladmin drop/shutdown/kill/password destroys or changes the server"},
 }
 
 // mysqlClientCmds are the mysql client's commands that run a program,

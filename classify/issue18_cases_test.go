@@ -16,7 +16,7 @@ var secretHostCases = []denyCase{
 	{`gh --hostname x auth token`, "secret-print", ""},
 	{`gh auth status --show-token`, "secret-print", ""},
 	{`gh auth status -t`, "secret-print", ""},
-	{`gh auth status -ht github.com`, "secret-print", ""},
+	{`gh auth status -th github.com`, "secret-print", ""}, // -ht is -h t: gh auth status -h takes a host
 	{`gh auth git-credential get`, "secret-print", ""},
 	{`gh config get oauth_token -h github.com`, "secret-print", ""},
 	{`timeout 5 gh auth token`, "secret-print", ""},
