@@ -189,6 +189,16 @@ type Spec struct {
 	// without a grant. nil: no use of it is in the set. p is c's typed
 	// words (c.Words()).
 	ReadOnly func(c *Command, p Parsed) bool
+	// ReadOnlyFor names the programs ReadOnly is for when programs that
+	// differ share the spec (readerSpec is cat's and more's, and more
+	// runs LESSOPEN's filter); nil: every program of the spec. The
+	// others are not in the read-only set at all.
+	ReadOnlyFor []string
+	// PrintsFiles: the program prints what is in the files it is given
+	// (cat, head, grep, wc): a name computed at run time, or a relative
+	// one after cd to a computed path, may be any file, so such a use
+	// leaves the read-only set.
+	PrintsFiles bool
 	// Closed: the spec is audited whole (git), so an option it does not
 	// type takes a use out of the read-only set, with a reason that
 	// names the option.
@@ -227,6 +237,9 @@ type Spec struct {
 	// Grant is the shape of the grant guard suggests for the program
 	// ([GrantSub]: git commit *).
 	Grant GrantShape
+	// GrantFor names the programs Grant is for when programs that differ
+	// share the spec, as ReadOnlyFor; the others get GrantDefault.
+	GrantFor []string
 	// Keeps is the directory in the project the program keeps for itself
 	// (git: .git): the write tier denies writes there to every other
 	// program, and lets this one through.

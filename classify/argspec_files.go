@@ -93,13 +93,13 @@ func filesSpec(name string) *Spec {
 
 var files0 = Opt{Long: []string{"files0-from"}, Val: RoleRead}
 
-var readerSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var readerSpec = Spec{ReadOnly: AnyUse, ReadOnlyFor: []string{"cat", "tac", "nl", "rev", "md5sum", "sha1sum", "sha256sum", "sha512sum", "paste", "column", "strings", "fold"}, PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"cat", "more", "bat", "sha256sum", "md5sum", "strings"}, Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "AbeEnstTuvq", Long: []string{"show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"}},
 	{Short: "w", Long: []string{"width"}, Val: RoleText},
 	{Short: "c", Long: []string{"check"}},
 }}
 
-var headSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var headSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "c", Long: []string{"bytes"}, Val: RoleText},
 	{Short: "n", Long: []string{"lines"}, Val: RoleText},
 	{Short: "qvzfF", Long: []string{"quiet", "silent", "verbose", "zero-terminated", "follow", "retry"}},
@@ -152,19 +152,19 @@ var base64Spec = Spec{ReadOnly: AnyUse, Exec: base64Exec, Abbrev: true, Operands
 	{Short: "b", Long: []string{"break"}, Val: RoleText},
 }}
 
-var dumpSpec = Spec{Operands: RoleRead, Last: RoleWrite, LastBy: []string{"r"}, Opts: []Opt{
+var dumpSpec = Spec{ReadOnly: AnyUse, ReadOnlyFor: []string{"od", "hexdump"}, PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"xxd", "od", "hexdump"}, Operands: RoleRead, Last: RoleWrite, LastBy: []string{"r"}, Opts: []Opt{
 	{Short: "r", Long: []string{"revert"}},
 	{Short: "pibeuvCdxXcaE", Long: []string{"ps", "plain", "include", "bits", "uppercase", "version", "canonical"}},
 	{Short: "lscgonAjNtwSf", Long: []string{"len", "seek", "cols", "groupsize", "skip-bytes", "read-bytes", "address-radix", "format", "width", "strings", "endian"}, Val: RoleText},
 }}
 
-var cutSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var cutSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "bcdf", Long: []string{"bytes", "characters", "delimiter", "fields"}, Val: RoleText},
 	{Long: []string{"output-delimiter"}, Val: RoleText},
 	{Short: "nsz", Long: []string{"complement", "only-delimited", "zero-terminated"}},
 }}
 
-var sortSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var sortSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "T", Long: []string{"temporary-directory"}, Val: RoleDir},
 	{Long: []string{"compress-program"}, Val: RoleProgram},
@@ -174,30 +174,30 @@ var sortSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Exec: sortExec, Abbrev:
 	{Short: "bdfgiMhnRrVcCmsuz", Long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}},
 }}
 
-var uniqSpec = Spec{ReadOnly: uniqReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var uniqSpec = Spec{PrintsFiles: true, ReadOnly: uniqReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "cdDiuz", Long: []string{"count", "repeated", "all-repeated", "ignore-case", "unique", "zero-terminated", "group"}},
 	{Short: "fsw", Long: []string{"skip-fields", "skip-chars", "check-chars"}, Val: RoleText},
 }}
 
-var diffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var diffSpec = Spec{ReadOnly: AnyUse, ReadOnlyFor: []string{"comm", "diff"}, PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"diff"}, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "rNqsuacyiwbBtTpdeEZ123", Long: []string{"recursive", "new-file", "brief", "report-identical-files", "unified", "context", "side-by-side", "ignore-case", "text", "unidirectional-new-file"}},
 	{Short: "UCWFDLIxXSo", Long: []string{"label", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "width", "line-format", "output"}, Val: RoleText},
 	{Long: []string{"from-file", "to-file"}, Val: RoleRead},
 }}
 
-var cmpSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
+var cmpSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
 	{Short: "l", Long: []string{"verbose"}},
 	{Short: "b", Long: []string{"print-bytes"}},
 	{Short: "s", Long: []string{"quiet", "silent"}},
 	{Short: "in", Long: []string{"ignore-initial", "bytes"}, Val: RoleText},
 }}
 
-var wcSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+var wcSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "cmlLw", Long: []string{"bytes", "chars", "lines", "max-line-length", "words", "total"}},
 	files0,
 }}
 
-var fileSpec = Spec{ReadOnly: fileReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+var fileSpec = Spec{PrintsFiles: true, ReadOnly: fileReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "C", Long: []string{"compile"}},
 	{Short: "m", Long: []string{"magic-file"}, Val: RoleRead},
 	{Short: "f", Long: []string{"files-from"}, Val: RoleRead},
@@ -293,7 +293,7 @@ var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: R
 	{Short: "nrjacCMSseh0", Long: []string{"null-input", "raw-output", "join-output", "ascii-output", "compact-output", "color-output", "monochrome-output", "sort-keys", "slurp", "exit-status", "raw-input", "tab", "seq", "stream", "args", "jsonargs"}},
 }}
 
-var sedSpec = Spec{Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
+var sedSpec = Spec{PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"sed"}, Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "e", Long: []string{"expression"}, Val: RoleScript},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "i", Long: []string{"in-place"}, Val: RoleText, Optional: true},
@@ -302,7 +302,7 @@ var sedSpec = Spec{Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: Ro
 	{Long: []string{"help", "version"}},
 }}
 
-var awkSpec = Spec{Exec: awkExec, ReadOnly: AnyUse, First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{
+var awkSpec = Spec{PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"awk"}, Exec: awkExec, ReadOnly: AnyUse, First: RoleScript, FirstBy: []string{"file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "vF", Long: []string{"assign", "field-separator"}, Val: RoleText},
 	{Short: "eiIlEo", Long: []string{"source", "include", "load", "exec", "pretty-print", "dump-variables", "profile"}, Val: RoleRead},

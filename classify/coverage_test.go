@@ -60,7 +60,14 @@ func coverageDoc(t *testing.T) string {
 		}
 		var facts []string
 		if s.ReadOnly != nil {
-			facts = append(facts, "read-only uses")
+			if s.ReadOnlyFor != nil {
+				facts = append(facts, "read-only uses ("+strings.Join(s.ReadOnlyFor, ", ")+")")
+			} else {
+				facts = append(facts, "read-only uses")
+			}
+		}
+		if s.PrintsFiles {
+			facts = append(facts, "prints files")
 		}
 		if s.Closed {
 			facts = append(facts, "closed")
@@ -95,7 +102,11 @@ func coverageDoc(t *testing.T) string {
 		if s.Effect != 0 || s.EffectIf != nil {
 			facts = append(facts, "prints secrets")
 		}
-		rows = append(rows, row{strings.Join(progs, ", "), fmt.Sprintf("| %s | %s | %s | %d |", strings.Join(rules, ", "), strings.Join(facts, "; "), shapeNames[s.Grant], len(s.Untyped))})
+		shape := shapeNames[s.Grant]
+		if s.GrantFor != nil {
+			shape += " (" + strings.Join(s.GrantFor, ", ") + ")"
+		}
+		rows = append(rows, row{strings.Join(progs, ", "), fmt.Sprintf("| %s | %s | %s | %d |", strings.Join(rules, ", "), strings.Join(facts, "; "), shape, len(s.Untyped))})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].progs < rows[j].progs })
 	var b strings.Builder

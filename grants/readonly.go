@@ -1,6 +1,7 @@
 package grants
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/guard-dev/guard/classify"
@@ -12,34 +13,29 @@ import (
 // It is a switch, not a map, so that no init code builds it in every guard
 // process.
 func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
-	if s := classify.SpecFor(name); s != nil && s.ReadOnly != nil {
-		return specReadOnly, true // the program's own entry says (git status)
+	if s := classify.SpecFor(name); s != nil && s.ReadOnly != nil && (s.ReadOnlyFor == nil || slices.Contains(s.ReadOnlyFor, name)) {
+		return specReadOnly, true // the program's own entry says (git status, cat)
 	}
 	switch name {
-	case "cd", "pushd", "popd", "pwd", "ls", "cat",
-		"grep", "echo", "printf", "stat", "which", "type",
-		"du", "df", "uname", "id", "whoami", "diff",
-		"true", "false", "test", "[", "find",
+	case "cd", "pushd", "popd", "pwd", "ls",
+		"echo", "printf", "stat", "which", "type",
+		"du", "df", "uname", "id", "whoami",
+		"true", "false", "test", "[",
 		// Harmless builtins and text filters that read stdin or name files
 		// only to read them: agents use them all day.
 		"exit", ":", "sleep", "basename", "dirname", "realpath",
-		"readlink", "nproc", "tr", "nl", "tac", "rev",
-		"seq", "md5sum", "sha1sum", "sha256sum", "comm", "paste",
-		"column",
+		"readlink", "nproc", "tr",
+		"seq",
 		// looking at the machine and at files, writing nothing
 		"pgrep", "lsof", "ss", "netstat", "free", "uptime",
-		"whereis", "jq", "readelf", "nm", "zcat", "sha512sum":
+		"whereis", "jq", "readelf", "nm", "zcat":
 		return nil, true
 	case "guard", "guard-cli":
 		return guardReadOnly, true
 	case "kill":
 		return killList, true
-	case "od", "strings", "fold", "hexdump":
-		return nil, true
 	case "command":
 		return commandLookup, true
-	case "tar":
-		return tarList, true
 	case "gunzip", "gzip":
 		return stdoutOnly, true
 	// versions of well-known tools
@@ -77,13 +73,6 @@ func killList(c *classify.Command) bool {
 // commandLookup: command -v/-V NAME only looks the name up.
 func commandLookup(c *classify.Command) bool {
 	return len(c.Args) >= 3 && (c.Args[1] == "-v" || c.Args[1] == "-V")
-}
-
-// tarList: tar -t/--list only lists an archive: its mode, read from the
-// parsed options (tar -xPft.tar extracts, whatever letters follow).
-func tarList(c *classify.Command) bool {
-	p := c.Words()
-	return p.Has("list") && !p.Has("extract", "create", "append", "update", "catenate", "delete", "diff")
 }
 
 // stdoutOnly: gzip/gunzip -c (or -l, -t) write to stdout or only test;
@@ -210,15 +199,11 @@ func envDump(c *classify.Command) bool {
 	return false
 }
 
-// readsNamedFiles print the contents of the files they are given.
+// readsNamedFiles print the contents of the files they are given, as
+// their entry in classify says ([classify.Spec.PrintsFiles]).
 func readsNamedFiles(name string) bool {
-	switch name {
-	case "cat", "head", "tail", "grep", "rg", "sed", "diff", "cmp", "awk", "gawk", "mawk", "nawk", "od", "strings", "fold", "hexdump",
-		"wc", "sort", "uniq", "cut", "nl", "tac", "rev", "comm",
-		"paste", "column", "md5sum", "sha1sum", "sha256sum", "file":
-		return true
-	}
-	return false
+	s := classify.SpecFor(name)
+	return s != nil && s.PrintsFiles
 }
 
 // jqEnv reports a jq filter that reads the environment (env, $ENV).

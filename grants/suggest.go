@@ -250,7 +250,7 @@ func Suggest(c classify.Command) string {
 // grantShape is the shape of grant a program's entry in classify asks
 // for ([classify.Spec.Grant]).
 func grantShape(name string) classify.GrantShape {
-	if s := classify.SpecFor(name); s != nil {
+	if s := classify.SpecFor(name); s != nil && (s.GrantFor == nil || slices.Contains(s.GrantFor, name)) {
 		return s.Grant
 	}
 	return classify.GrantDefault
@@ -269,10 +269,9 @@ var subcommandProgs = []string{
 // plainProgs take operands, not subcommands: their first word is a
 // pattern, a file or a text (grep foo x.go → grep *, not grep foo *).
 var plainProgs = []string{
-	"grep", "egrep", "fgrep", "cat", "tr", "awk", "sed", "diff", "ls", "find", "fd", "echo", "printf", "jq",
-	"yq", "more", "bat", "stat", "du", "df", "wget", "open", "xdg-open", "code", "vim", "vi", "emacs", "which",
-	"type", "basename", "dirname", "realpath", "readlink", "sha256sum", "md5sum", "xxd", "od", "hexdump",
-	"strings", "kill", "pkill", "sleep", "test", "true", "false", "cd", "pushd", "goimports", "black", "ruff",
+	"tr", "ls", "fd", "echo", "printf", "jq",
+	"yq", "stat", "du", "df", "wget", "open", "xdg-open", "code", "vim", "vi", "emacs", "which",
+	"type", "basename", "dirname", "realpath", "readlink", "kill", "pkill", "sleep", "test", "true", "false", "cd", "pushd", "goimports", "black", "ruff",
 	"shellcheck", "shfmt",
 }
 
@@ -286,7 +285,7 @@ var targetRunners = []string{"ninja", "just", "task", "rake"}
 // until a grant can be limited to paths inside the project.
 var pathWriters = []string{
 	"touch", "mkdir", "rmdir", "rm", "unlink", "chmod", "chown", "chgrp", "truncate", "tee", "dd", "shred",
-	"patch", "tar", "gzip", "gunzip",
+	"patch", "gzip", "gunzip",
 }
 
 // isSubcommandWord: a word that reads like a subcommand (install, run, test).
