@@ -1,6 +1,9 @@
 package classify
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Role is what one word of a command's arguments is to the program: the
 // one question every rule asks of an argument ("does this read that
@@ -213,9 +216,15 @@ type Spec struct {
 	// Network: every use of the program reaches another machine (curl,
 	// ssh, gh): its risk is high.
 	Network bool
+	// NetworkFor names the programs Network is for, as ReadOnlyFor
+	// (kubectl and helm reach a cluster; k3s, which shares their spec,
+	// also runs one).
+	NetworkFor []string
 	// Installs lists the subcommands that install packages (npm install,
 	// cargo add): they fetch, and run the packages' scripts.
 	Installs []string
+	// InstallsFor names the programs Installs is for, as ReadOnlyFor.
+	InstallsFor []string
 	// Instructions: the program reads its instructions from files it is
 	// given (a Dockerfile, a makefile, a config): one outside the project
 	// is not the project's, and a '*' grant does not cover it.
@@ -254,6 +263,39 @@ type Spec struct {
 // AnyUse is the ReadOnly of a program every use of which only reads and
 // prints (awk: the exec-capable rules mark system(), print > FILE, -f).
 func AnyUse(*Command, Parsed) bool { return true }
+
+// For reports whether a fact of s whose programs list is names (one of
+// the *For fields: ReadOnlyFor, GrantFor, …) is for the program name:
+// nil names every program of the spec.
+func (s *Spec) For(names []string, name string) bool {
+	return names == nil || slices.Contains(names, name)
+}
+
+// VersionUse is the ReadOnly of a tool whose only read-only use is to
+// print its version: TOOL --version, -V, -version or -v, alone.
+func VersionUse(c *Command, _ Parsed) bool {
+	if len(c.Args) != 2 {
+		return false
+	}
+	switch c.Args[1] {
+	case "--version", "-V", "-version", "-v":
+		return true
+	}
+	return false
+}
+
+// VersionUseNoV is VersionUse for an interpreter whose -v is verbose
+// (python -v then runs a script from stdin).
+func VersionUseNoV(c *Command, p Parsed) bool {
+	return VersionUse(c, p) && c.Args[1] != "-v"
+}
+
+// VersionSubUse is VersionUse for a tool with a version subcommand
+// (docker version, kubectl version); other tools' "version" is a target
+// or a file (make version, node version).
+func VersionSubUse(c *Command, p Parsed) bool {
+	return VersionUse(c, p) || len(c.Args) == 2 && c.Args[1] == "version"
+}
 
 // GrantShape is the shape of the grant guard suggests when a human allows
 // a command for a project or everywhere.

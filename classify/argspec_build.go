@@ -141,7 +141,7 @@ var mvnSpec = Spec{OneDash: true, Operands: RoleText, Joined: []string{"D", "P",
 // -b/--build-file and -c/--settings-file name scripts it runs; -p works
 // in another directory; --scan uploads a build scan (untyped). -D and -P
 // join their value.
-var gradleSpec = Spec{Instructions: true, Grant: GrantSub, Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
+var gradleSpec = Spec{Builds: true, Instructions: true, Grant: GrantSub, Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
 	{Short: "Ibc", Long: []string{"init-script", "build-file", "settings-file"}, Val: RoleProgram},
 	{Short: "p", Long: []string{"project-dir"}, Val: RoleDir},
 	{Short: "g", Long: []string{"gradle-user-home", "project-cache-dir"}, Val: RoleDir},
@@ -226,9 +226,9 @@ var preCommitSpec = Spec{Instructions: true, Grant: GrantSub, Exec: runExec, Ope
 // type (pipx, uv, nix): every option is asked under a '*' grant, and
 // grants' exec table finds their download-and-run forms (pipx run, uv
 // tool run, nix run).
-var untypedSubSpec = Spec{Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
+var untypedSubSpec = Spec{Installs: []string{"install", "add", "pip", "sync", "tool"}, InstallsFor: []string{"pipx", "uv"}, Grant: GrantSub, GrantFor: []string{"uv", "nix"}, Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
 
-var goSpec = Spec{Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
+var goSpec = Spec{ReadOnly: goReadOnly, Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
 func goSub(sub string) *Spec {
 	switch sub {
@@ -284,7 +284,7 @@ var gofmtSpec = Spec{Builds: true, ReadOnly: gofmtReadOnly, Grant: GrantPlain, O
 	{Long: []string{"l", "d", "e", "s"}},
 }}
 
-var makeSpec = Spec{Exec: makeExec, Instructions: true, Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var makeSpec = Spec{ReadOnly: VersionUse, ReadOnlyFor: []string{"make"}, Exec: makeExec, Instructions: true, Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
 	{Short: "f", Long: []string{"file", "makefile"}, Val: RoleProgram},
 	{Short: "E", Long: []string{"eval"}, Val: RoleScript},
@@ -303,7 +303,7 @@ var makeSpec = Spec{Exec: makeExec, Instructions: true, Builds: true, Grant: Gra
 // script-shell, git, node-options, browser, viewer, node-gyp,
 // init-module) are programs; the directories and config files it uses
 // are typed as such.
-var npmSpec = Spec{Installs: npmInstalls, Builds: true, Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
+var npmSpec = Spec{ReadOnly: VersionUse, Grant: GrantSub, GrantFor: []string{"npm", "yarn"}, Installs: npmInstalls, Builds: true, Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
@@ -365,7 +365,7 @@ var npmConfigSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal, EffectIf: npmEf
 
 // pnpmSpec: pnpm's -w is --workspace-root, a flag (npm's takes a
 // workspace): pnpm add -w PKG names the package PKG.
-var pnpmSpec = Spec{Installs: npmInstalls, Builds: true, Grant: GrantSub, Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
+var pnpmSpec = Spec{ReadOnly: VersionUse, Installs: npmInstalls, Builds: true, Grant: GrantSub, Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
 
 var pnpmGlobal = append([]Opt{{Short: "w", Long: []string{"workspace-root"}}}, npmGlobal...)
 
@@ -387,7 +387,7 @@ var pnpmSubOpts = append(pnpmGlobal[:len(pnpmGlobal):len(pnpmGlobal)], npmFreshO
 // cargoSpec: cargo and its subcommands (cargo SUB --help;
 // testdata/options/cargo.txt). --path and --git name code cargo builds and
 // runs the build scripts of; --root and --target-dir are written.
-var cargoSpec = Spec{Instructions: true, Installs: []string{"install", "add", "publish"}, Builds: true, Grant: GrantSub, Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
+var cargoSpec = Spec{ReadOnly: VersionSubUse, Instructions: true, Installs: []string{"install", "add", "publish"}, Builds: true, Grant: GrantSub, Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
 
 var cargoGlobal = []Opt{
 	{Short: "C", Val: RoleDir},
@@ -444,7 +444,7 @@ var pytestSpec = Spec{Exec: pytestExec, Instructions: true, Builds: true, Abbrev
 	{Long: []string{"cache-clear"}, Fresh: true},
 }}
 
-var dockerSpec = Spec{Groups: []string{"container"}, WriteTarget: dockerWriteTarget, Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
+var dockerSpec = Spec{ReadOnly: VersionSubUse, ReadOnlyFor: []string{"docker"}, Groups: []string{"container"}, WriteTarget: dockerWriteTarget, Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
 	{Short: "H", Long: []string{"host"}, Val: RoleURL},
 	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
 	{Long: []string{"config"}, Val: RoleDir},
@@ -610,7 +610,7 @@ var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 // testdata/options/gcc.txt). -B, -wrapper and -specs make them run
 // programs from elsewhere, -o and -MF write; -fplugin= and -fuse-ld=PATH
 // (a value of -f) are judged by grants' exec table.
-var ccSpec = Spec{Builds: true, Exec: ccExec, OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
+var ccSpec = Spec{ReadOnly: VersionUse, ReadOnlyFor: []string{"gcc", "clang"}, Builds: true, Exec: ccExec, OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
 	{Long: []string{"o", "MF", "save-temps="}, Val: RoleWrite},
 	{Long: []string{"B", "wrapper", "specs", "fplugin"}, Val: RoleProgram},
 	{Long: []string{"include", "imacros", "T"}, Val: RoleRead},
@@ -626,7 +626,7 @@ var ccSpec = Spec{Builds: true, Exec: ccExec, OneDash: true, Operands: RoleRead,
 		"coverage", "integrated-cpp", "X", "t", "shared-libgcc"}},
 }}
 
-var rustcSpec = Spec{Builds: true, Operands: RoleRead, Opts: []Opt{
+var rustcSpec = Spec{ReadOnly: VersionUse, Builds: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
 	{Long: []string{"out-dir"}, Val: RoleWrite},
 	{Short: "LlCW", Long: []string{"edition", "crate-type", "crate-name", "emit", "target", "cfg", "cap-lints", "explain"}, Val: RoleText},
@@ -641,7 +641,7 @@ var javaSpec = Spec{InOrder: true, OneDash: true, Operands: RoleText, First: Rol
 	{Long: []string{"version", "showversion", "help", "server", "client", "ea", "da"}},
 }}
 
-var pipSpec = Spec{Installs: []string{"install", "add", "pip", "sync", "tool"}, Grant: GrantSub, Sub: pipSub}
+var pipSpec = Spec{ReadOnly: VersionUse, Installs: []string{"install", "add", "pip", "sync", "tool"}, Grant: GrantSub, Sub: pipSub}
 
 func pipSub(string) *Spec { return &pipSubSpec }
 
@@ -1036,3 +1036,12 @@ func dockerWriteTarget(wd Word) (string, bool) {
 // dockerNames are the programs of docker's own spec (docker-compose's is
 // another).
 var dockerNames = []string{"docker", "podman", "nerdctl"}
+
+// goReadOnly: go env prints the settings (go env -w/-u writes them), and
+// go version, go --version print the version.
+func goReadOnly(c *Command, p Parsed) bool {
+	if len(c.Args) >= 2 && c.Args[1] == "env" {
+		return !p.Has("w", "u")
+	}
+	return VersionSubUse(c, p)
+}

@@ -326,7 +326,7 @@ var htpasswdSpec = Spec{Operands: RoleText, Last: RoleSecret, LastBy: []string{"
 // editorSpec: an editor shows and writes the files it opens (unknown: both);
 // -c, +CMD and --cmd run editor commands (which can run programs), -S and
 // -u read scripts.
-var editorSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Opts: editorOpts}
+var editorSpec = Spec{Grant: GrantPlain, GrantFor: []string{"vim", "vi"}, Exec: editorExec, Operands: RoleUnknown, Opts: editorOpts}
 
 // editorOpts: vim's options. -c/--cmd run editor commands, -S and -u
 // source a file, -s replays keystrokes from one (grants' vim-command
@@ -347,7 +347,7 @@ var nvimSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Untyped: []string{"
 // emacsSpec: emacs takes one-dash and two-dash long options; --eval,
 // -l/--load, -f/--funcall, --script, -x and -u (another user's init) run
 // Lisp, -L adds a load path, --init-directory points at another init.
-var emacsSpec = Spec{Exec: emacsExec, OneDash: true, Operands: RoleUnknown, Opts: []Opt{
+var emacsSpec = Spec{Grant: GrantPlain, GrantFor: []string{"emacs"}, Exec: emacsExec, OneDash: true, Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory", "socket-name", "s", "server-file"}, Val: RoleProgram},
 	{Long: []string{"chdir", "t", "terminal", "display", "d", "geometry", "g", "fg", "bg", "font", "fn", "name", "title", "T", "alternate-editor", "a", "tty"}, Val: RoleText},
 	{Long: []string{"batch", "nw", "no-window-system", "Q", "quick", "q", "no-init-file", "no-site-file", "no-site-lisp", "no-splash", "no-desktop", "debug-init",

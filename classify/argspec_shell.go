@@ -55,7 +55,7 @@ var nodeSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"eval", "p
 	{Short: "vhic", Long: []string{"version", "help", "interactive", "check", "test", "watch", "inspect"}},
 }}
 
-var pythonSpec = Spec{Exec: pytestExec, InOrder: true, First: RoleRead, FirstBy: []string{"c", "m"}, Operands: RoleUnknown, Opts: []Opt{
+var pythonSpec = Spec{ReadOnly: VersionUseNoV, ReadOnlyFor: []string{"python3", "python"}, Exec: pytestExec, InOrder: true, First: RoleRead, FirstBy: []string{"c", "m"}, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "c", Val: RoleScript},
 	{Short: "m", Val: RoleProgram},
 	{Short: "WX", Val: RoleText},

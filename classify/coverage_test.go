@@ -73,13 +73,21 @@ func coverageDoc(t *testing.T) string {
 			facts = append(facts, "closed")
 		}
 		if s.Network {
-			facts = append(facts, "network")
+			if s.NetworkFor != nil {
+				facts = append(facts, "network ("+strings.Join(s.NetworkFor, ", ")+")")
+			} else {
+				facts = append(facts, "network")
+			}
 		}
 		if s.Reaches != nil {
 			facts = append(facts, "network: "+strings.Join(s.Reaches, " "))
 		}
 		if s.Installs != nil {
-			facts = append(facts, "installs: "+strings.Join(s.Installs, " "))
+			if s.InstallsFor != nil {
+				facts = append(facts, "installs ("+strings.Join(s.InstallsFor, ", ")+"): "+strings.Join(s.Installs, " "))
+			} else {
+				facts = append(facts, "installs: "+strings.Join(s.Installs, " "))
+			}
 		}
 		if s.Builds {
 			facts = append(facts, "builds")

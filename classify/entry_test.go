@@ -86,6 +86,8 @@ var notYetAudited = []string{
 	// coreutils readers that became entries when grants' read-only and
 	// grant-shape lists moved into them (one tool, one place)
 	"diff", "grep", "od",
+	// tools whose one read-only use is TOOL --version alone (VersionUse)
+	"pip", "rustc",
 	// python, for python -m pytest (pytest's own options are listed)
 	"python",
 	// single tools

@@ -384,7 +384,7 @@ func writesHere(name string, p classify.Parsed) bool {
 // send a local file to another machine.
 func uploader(name string) bool {
 	switch name {
-	case "http", "https", "xh", "nc", "ncat", "rclone":
+	case "http", "https", "xh", "rclone":
 		return true
 	}
 	return false

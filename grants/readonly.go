@@ -1,7 +1,6 @@
 package grants
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/guard-dev/guard/classify"
@@ -13,7 +12,7 @@ import (
 // It is a switch, not a map, so that no init code builds it in every guard
 // process.
 func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
-	if s := classify.SpecFor(name); s != nil && s.ReadOnly != nil && (s.ReadOnlyFor == nil || slices.Contains(s.ReadOnlyFor, name)) {
+	if s := classify.SpecFor(name); s != nil && s.ReadOnly != nil && s.For(s.ReadOnlyFor, name) {
 		return specReadOnly, true // the program's own entry says (git status, cat)
 	}
 	switch name {
@@ -38,11 +37,9 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		return commandLookup, true
 	case "gunzip", "gzip":
 		return stdoutOnly, true
-	// versions of well-known tools
-	case "go", "node", "npm", "python3", "python",
-		"rustc", "cargo", "java", "gcc", "clang",
-		"make", "docker", "kubectl", "terraform", "pip",
-		"pip3", "ruby", "deno", "bun", "yarn", "pnpm":
+	// versions of well-known tools without an entry in classify (the
+	// others' entries say: classify.VersionUse)
+	case "node", "java", "ruby", "deno":
 		return versionOnly, true
 	}
 	return nil, false
@@ -82,28 +79,13 @@ func stdoutOnly(c *classify.Command) bool {
 	return p.Has("stdout", "list", "test") && !p.Has("recursive") && !p.Unknown
 }
 
-// versionOnly: TOOL --version (go version, go env) prints and exits. The
-// word "version" is a subcommand only for the tools that have one (make
-// version runs a target; node version runs a file).
+// versionOnly: TOOL --version prints and exits (node version runs a
+// file: "version" is no subcommand of these).
 func versionOnly(c *classify.Command) bool {
-	if c.Args[0] == "go" && len(c.Args) >= 2 && c.Args[1] == "env" {
-		return !c.Words().Has("w", "u") // go env -w writes the settings
+	if c.Args[0] == "ruby" {
+		return classify.VersionUseNoV(c, classify.Parsed{}) // -v: verbose, then a script from stdin
 	}
-	if len(c.Args) != 2 {
-		return false
-	}
-	switch c.Args[1] {
-	case "--version", "-V", "-version":
-		return true
-	case "-v":
-		return c.Args[0] != "python" && c.Args[0] != "python3" && c.Args[0] != "ruby" // verbose, then a script from stdin
-	case "version":
-		switch c.Args[0] {
-		case "go", "docker", "kubectl", "terraform", "cargo":
-			return true
-		}
-	}
-	return false
+	return classify.VersionUse(c, classify.Parsed{})
 }
 
 // readOnly reports whether c is in the built-in read-only set, and if it is

@@ -244,13 +244,13 @@ func versionArgs(args []string) bool {
 
 // networkCommand: programs whose job is to reach another machine.
 func networkCommand(name string) bool {
-	if s := classify.SpecFor(name); s != nil && s.Network {
-		return true // the program's entry says (curl, ssh, gh)
+	if s := classify.SpecFor(name); s != nil && s.Network && s.For(s.NetworkFor, name) {
+		return true // the program's entry says (curl, ssh, gh, kubectl)
 	}
 	switch name {
 	case "http", "https", "xh", "httpie", "telnet", "ftp", "rclone", "ssh-copy-id", "mosh",
 		"mongo", "mongosh",
-		"kubectl", "oc", "helm", "aws", "gcloud", "az", "ansible", "ansible-playbook", "glab":
+		"aws", "gcloud", "az", "ansible", "ansible-playbook", "glab":
 		return true
 	}
 	return false
@@ -268,12 +268,10 @@ func networkSub(name, sub string) bool {
 
 // installs: package installs (they fetch, and run the package's scripts).
 func installs(name, sub string) bool {
-	if s := classify.SpecFor(name); s != nil && s.Installs != nil {
-		return slices.Contains(s.Installs, sub) // the program's entry says (npm install)
+	if s := classify.SpecFor(name); s != nil && s.Installs != nil && s.For(s.InstallsFor, name) {
+		return slices.Contains(s.Installs, sub) // the program's entry says (npm install, uv add)
 	}
 	switch name {
-	case "pipx", "uv":
-		return sub == "install" || sub == "add" || sub == "pip" || sub == "sync" || sub == "tool"
 	case "gem", "brew", "apt", "apt-get", "dnf", "yum", "apk", "pacman", "zypper", "snap", "flatpak", "port", "nix-env":
 		return true
 	case "npx", "bunx", "pnpx":
@@ -302,7 +300,7 @@ func buildTool(name string) bool {
 		return true // the program's entry says (make, go, cargo)
 	}
 	switch name {
-	case "mvn", "gradle", "javac", "tsc", "ninja", "bazel", "dotnet":
+	case "mvn", "javac", "tsc", "ninja", "bazel", "dotnet":
 		return true
 	}
 	return false

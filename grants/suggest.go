@@ -250,7 +250,7 @@ func Suggest(c classify.Command) string {
 // grantShape is the shape of grant a program's entry in classify asks
 // for ([classify.Spec.Grant]).
 func grantShape(name string) classify.GrantShape {
-	if s := classify.SpecFor(name); s != nil && (s.GrantFor == nil || slices.Contains(s.GrantFor, name)) {
+	if s := classify.SpecFor(name); s != nil && s.For(s.GrantFor, name) {
 		return s.Grant
 	}
 	return classify.GrantDefault
@@ -259,9 +259,9 @@ func grantShape(name string) classify.GrantShape {
 // subcommandProgs are programs whose first word is a subcommand: their
 // suggestion names it (cargo build *, git commit *, make all).
 var subcommandProgs = []string{
-	"rustup", "npm", "yarn", "kubectl", "helm", "glab", "uv", "poetry", "pipenv", "conda", "mamba", "brew",
+	"rustup", "glab", "poetry", "pipenv", "conda", "mamba", "brew",
 	"apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "ninja", "just", "task", "rake", "bundle", "gem",
-	"mvn", "./gradlew", "dotnet", "composer", "mix", "stack", "cabal", "nix", "swift", "flutter", "dart",
+	"mvn", "./gradlew", "dotnet", "composer", "mix", "stack", "cabal", "swift", "flutter", "dart",
 	"hugo", "zig", "ng", "nx", "turbo", "vercel", "firebase", "aws", "gcloud", "az", "tox", "nox", "bazel",
 	"sbt", "lein", "opam", "dune", "meson", "jj", "hg", "svn",
 }
@@ -270,7 +270,7 @@ var subcommandProgs = []string{
 // pattern, a file or a text (grep foo x.go → grep *, not grep foo *).
 var plainProgs = []string{
 	"tr", "ls", "fd", "echo", "printf", "jq",
-	"yq", "stat", "du", "df", "wget", "open", "xdg-open", "code", "vim", "vi", "emacs", "which",
+	"yq", "stat", "du", "df", "open", "xdg-open", "code", "which",
 	"type", "basename", "dirname", "realpath", "readlink", "kill", "pkill", "sleep", "test", "true", "false", "cd", "pushd", "goimports", "black", "ruff",
 	"shellcheck", "shfmt",
 }
