@@ -202,6 +202,12 @@ type Spec struct {
 	// one after cd to a computed path, may be any file, so such a use
 	// leaves the read-only set.
 	PrintsFiles bool
+	// InPlace names the options that make the program rewrite the files
+	// it reads (sed -i): the write tier judges those files as writes.
+	InPlace []string
+	// DumpsEnv reports a use that prints the whole environment, secrets
+	// included (printenv alone, ps e): it is asked, and no '*' covers it.
+	DumpsEnv func(c *Command) bool
 	// Closed: the spec is audited whole (git), so an option it does not
 	// type takes a use out of the read-only set, with a reason that
 	// names the option.

@@ -279,7 +279,7 @@ var dateSpec = Spec{ReadOnly: dateReadOnly, Grant: GrantPlain, Abbrev: true, Ope
 
 // psSpec: ps takes BSD letters without a dash (ps eww); the e letter
 // prints every process's environment. psEnv checks for it.
-var psSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Operands: RoleText, Opts: []Opt{
+var psSpec = Spec{DumpsEnv: psEnv, ReadOnly: AnyUse, Grant: GrantPlain, Operands: RoleText, Opts: []Opt{
 	{Short: "oOpqtuUgGCsk", Long: []string{"format", "pid", "ppid", "user", "group", "sort", "cols", "columns", "rows", "tty"}, Val: RoleText},
 	{Short: "AaefFlHjLmMTwxyZ", Long: []string{"forest", "headers", "no-headers", "help", "version"}},
 }}
@@ -293,7 +293,7 @@ var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: R
 	{Short: "nrjacCMSseh0", Long: []string{"null-input", "raw-output", "join-output", "ascii-output", "compact-output", "color-output", "monochrome-output", "sort-keys", "slurp", "exit-status", "raw-input", "tab", "seq", "stream", "args", "jsonargs"}},
 }}
 
-var sedSpec = Spec{PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"sed"}, Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
+var sedSpec = Spec{InPlace: []string{"in-place", "i"}, PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"sed"}, Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "e", Long: []string{"expression"}, Val: RoleScript},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "i", Long: []string{"in-place"}, Val: RoleText, Optional: true},
@@ -886,4 +886,15 @@ func exShellCommand(ex string) (string, bool) {
 		s = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
 	}
 	return strings.CutPrefix(s, "!")
+}
+
+// psEnv: BSD letters without a dash, e among them, show each process's
+// environment (ps e, ps auxe).
+func psEnv(c *Command) bool {
+	for _, w := range c.Args[1:] {
+		if !strings.HasPrefix(w, "-") && strings.Trim(w, "auxwefjlmrsSTvZcghnLHOpqtU") == "" && strings.ContainsRune(w, 'e') {
+			return true
+		}
+	}
+	return false
 }

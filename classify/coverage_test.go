@@ -69,6 +69,12 @@ func coverageDoc(t *testing.T) string {
 		if s.PrintsFiles {
 			facts = append(facts, "prints files")
 		}
+		if s.InPlace != nil {
+			facts = append(facts, "rewrites in place: "+strings.Join(s.InPlace, " "))
+		}
+		if s.DumpsEnv != nil {
+			facts = append(facts, "may dump the environment")
+		}
 		if s.Closed {
 			facts = append(facts, "closed")
 		}

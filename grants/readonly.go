@@ -140,7 +140,8 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 }
 
 // envDump: env or printenv that prints the whole environment, and the
-// programs that print it too (jq -n env, jq '$ENV', ps e).
+// programs that print it too (jq -n env, jq '$ENV', ps e: the entries
+// in classify say, classify.Spec.DumpsEnv).
 func envDump(c *classify.Command) bool {
 	switch c.Name {
 	case "jq", "gojq", "jaq":
@@ -150,18 +151,11 @@ func envDump(c *classify.Command) bool {
 			}
 		}
 		return false
-	case "ps":
-		// BSD letters without a dash: e shows each process's environment
-		for _, w := range c.Args[1:] {
-			if !strings.HasPrefix(w, "-") && strings.Trim(w, "auxwefjlmrsSTvZcghnLHOpqtU") == "" && strings.ContainsRune(w, 'e') {
-				return true
-			}
-		}
-		return false
+	}
+	if s := classify.SpecFor(c.Name); s != nil && s.DumpsEnv != nil {
+		return s.DumpsEnv(c) // the program's entry says (printenv, ps e)
 	}
 	switch c.Args[0] {
-	case "printenv":
-		return len(c.Args) == 1
 	case "set", "export", "declare", "typeset", "compgen":
 		// alone (or with -p, -x: export -p, declare -px) they print every
 		// variable with its value; compgen -e only names them

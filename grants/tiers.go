@@ -501,7 +501,11 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 			t.acc[len(t.acc)-1].tree = true
 		}
 	}
-	inPlace := name == "sed" && (p.Has("in-place") || p.Has("i"))
+	// sed -i: the files it reads it rewrites (the entry's InPlace options)
+	inPlace := false
+	if s := classify.SpecFor(name); s != nil && s.InPlace != nil {
+		inPlace = p.Has(s.InPlace...)
+	}
 	readOnlyCmd := false
 	if check, ok := readOnlySet(c.Args[0]); ok && (check == nil || check(c)) {
 		readOnlyCmd = true
