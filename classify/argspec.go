@@ -208,6 +208,17 @@ type Spec struct {
 	// DumpsEnv reports a use that prints the whole environment, secrets
 	// included (printenv alone, ps e): it is asked, and no '*' covers it.
 	DumpsEnv func(c *Command) bool
+	// WordRisk returns why one typed word of the program makes a '*'
+	// grant unsafe where Exec's rules do not say it (make CFLAGS=-B/tmp,
+	// docker --network host, npm -g, tar -P while extracting), "" when
+	// it does not: grants keeps that word out of a '*'. sub is the
+	// subcommand's name.
+	WordRisk func(c *Command, sub string, w Word, p Parsed) string
+	// SubRisk returns why a use of a subcommand makes a '*' grant unsafe
+	// (npm publish, npm config set script-shell, docker context use, npm
+	// create PKG), "" when it does not: grants keeps every word from the
+	// subcommand on out of a '*'.
+	SubRisk func(c *Command, p Parsed, sub string) string
 	// Closed: the spec is audited whole (git), so an option it does not
 	// type takes a use out of the read-only set, with a reason that
 	// names the option.

@@ -19,7 +19,7 @@ func archiveSpec(name string) *Spec {
 	return nil
 }
 
-var tarSpec = Spec{ReadOnly: tarReadOnly, ReadOnlyFor: []string{"tar"}, Grant: GrantExact, GrantFor: []string{"tar"}, WritesHere: tarWritesHere, Exec: tarExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var tarSpec = Spec{WordRisk: tarWordRisk, ReadOnly: tarReadOnly, ReadOnlyFor: []string{"tar"}, Grant: GrantExact, GrantFor: []string{"tar"}, WritesHere: tarWritesHere, Exec: tarExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "c", Long: []string{"create"}},
 	{Short: "x", Long: []string{"extract", "get"}},
 	{Short: "t", Long: []string{"list"}},
@@ -164,4 +164,13 @@ func tarWritesHere(p Parsed) bool {
 // the parsed options (tar -xPft.tar extracts, whatever letters follow).
 func tarReadOnly(_ *Command, p Parsed) bool {
 	return p.Has("list") && !p.Has("extract", "create", "append", "update", "catenate", "delete", "diff")
+}
+
+// tarWordRisk: tar -P while extracting writes to the absolute paths the
+// archive names.
+func tarWordRisk(_ *Command, _ string, wd Word, p Parsed) string {
+	if wd.Role == RoleFlag && (wd.Name == "P" || wd.Name == "absolute-names") && p.Has("extract") {
+		return "tar -P extracts to absolute paths"
+	}
+	return ""
 }

@@ -284,7 +284,7 @@ var gofmtSpec = Spec{Builds: true, ReadOnly: gofmtReadOnly, Grant: GrantPlain, O
 	{Long: []string{"l", "d", "e", "s"}},
 }}
 
-var makeSpec = Spec{ReadOnly: VersionUse, ReadOnlyFor: []string{"make"}, Exec: makeExec, Instructions: true, Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var makeSpec = Spec{WordRisk: makeWordRisk, ReadOnly: VersionUse, ReadOnlyFor: []string{"make"}, Exec: makeExec, Instructions: true, Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
 	{Short: "f", Long: []string{"file", "makefile"}, Val: RoleProgram},
 	{Short: "E", Long: []string{"eval"}, Val: RoleScript},
@@ -303,7 +303,7 @@ var makeSpec = Spec{ReadOnly: VersionUse, ReadOnlyFor: []string{"make"}, Exec: m
 // script-shell, git, node-options, browser, viewer, node-gyp,
 // init-module) are programs; the directories and config files it uses
 // are typed as such.
-var npmSpec = Spec{ReadOnly: VersionUse, Grant: GrantSub, GrantFor: []string{"npm", "yarn"}, Installs: npmInstalls, Builds: true, Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
+var npmSpec = Spec{WordRisk: npmWordRisk, SubRisk: npmSubRisk, ReadOnly: VersionUse, Grant: GrantSub, GrantFor: []string{"npm", "yarn"}, Installs: npmInstalls, Builds: true, Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
@@ -365,7 +365,7 @@ var npmConfigSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal, EffectIf: npmEf
 
 // pnpmSpec: pnpm's -w is --workspace-root, a flag (npm's takes a
 // workspace): pnpm add -w PKG names the package PKG.
-var pnpmSpec = Spec{ReadOnly: VersionUse, Installs: npmInstalls, Builds: true, Grant: GrantSub, Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
+var pnpmSpec = Spec{WordRisk: npmWordRisk, SubRisk: npmSubRisk, ReadOnly: VersionUse, Installs: npmInstalls, Builds: true, Grant: GrantSub, Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
 
 var pnpmGlobal = append([]Opt{{Short: "w", Long: []string{"workspace-root"}}}, npmGlobal...)
 
@@ -444,7 +444,7 @@ var pytestSpec = Spec{Exec: pytestExec, Instructions: true, Builds: true, Abbrev
 	{Long: []string{"cache-clear"}, Fresh: true},
 }}
 
-var dockerSpec = Spec{ReadOnly: VersionSubUse, ReadOnlyFor: []string{"docker"}, Groups: []string{"container"}, WriteTarget: dockerWriteTarget, Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
+var dockerSpec = Spec{WordRisk: dockerWordRisk, SubRisk: dockerSubRisk, ReadOnly: VersionSubUse, ReadOnlyFor: []string{"docker"}, Groups: []string{"container"}, WriteTarget: dockerWriteTarget, Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
 	{Short: "H", Long: []string{"host"}, Val: RoleURL},
 	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
 	{Long: []string{"config"}, Val: RoleDir},
@@ -1044,4 +1044,155 @@ func goReadOnly(c *Command, p Parsed) bool {
 		return !p.Has("w", "u")
 	}
 	return VersionSubUse(c, p)
+}
+
+// makeWordRisk: make VAR=VALUE whose value makes the build run other
+// programs (CFLAGS=-B/tmp: gcc runs programs from there).
+func makeWordRisk(_ *Command, _ string, wd Word, _ Parsed) string {
+	if wd.Role != RoleText {
+		return ""
+	}
+	if k := strings.IndexByte(wd.Val, '='); k > 0 && wd.Name == "" {
+		v := wd.Val[k+1:]
+		for _, bad := range []string{"-B", "-wrapper", "-fplugin", "-specs", "--sysroot", "-load", "$(shell", "${shell", "-exec"} {
+			if strings.Contains(v, bad) {
+				return "make " + wd.Val[:k] + "= makes the build run other programs"
+			}
+		}
+	}
+	return ""
+}
+
+// dockerWordRisk: options that reach the host (docker run --network
+// host, -v, --privileged).
+func dockerWordRisk(c *Command, _ string, wd Word, _ Parsed) string {
+	switch wd.Role {
+	case RoleText:
+		switch wd.Name {
+		case "network", "net", "pid", "ipc", "uts", "userns", "cgroupns":
+			if wd.Val == "host" {
+				return c.Name + " --" + wd.Name + " host reaches the host"
+			}
+		case "v", "volume", "mount":
+			return c.Name + " -v/--mount shares host files with the container"
+		}
+	case RoleFlag:
+		if wd.Name == "privileged" {
+			return c.Name + " --privileged reaches the host"
+		}
+	}
+	return ""
+}
+
+// dockerSubRisk: docker login/logout store credentials outside the
+// project; docker context use|create|update|import sends later commands
+// to another daemon.
+func dockerSubRisk(c *Command, p Parsed, sub string) string {
+	switch sub {
+	case "login", "logout":
+		return c.Name + " " + sub + " stores or changes registry credentials outside the project"
+	case "context":
+		if ops := p.Operands(); len(ops) > 0 {
+			switch ops[0].Val {
+			case "use", "create", "update", "import":
+				return c.Name + " context " + ops[0].Val + " sends later commands to another daemon"
+			}
+		}
+	}
+	return ""
+}
+
+// npmWordRisk: npm -g installs outside the project.
+func npmWordRisk(c *Command, _ string, wd Word, _ Parsed) string {
+	if wd.Role == RoleFlag && (wd.Name == "global" || wd.Name == "g") {
+		return c.Name + " -g installs outside the project"
+	}
+	return ""
+}
+
+// npmAccountSubs are the subcommands of npm (pnpm, yarn, bun) that a '*'
+// grant does not cover, by what they do: store the user's credentials
+// outside the project, publish the project, change what the registry
+// holds, or change the tool's settings for every project.
+var npmAccountSubs = []struct {
+	subs []string
+	why  string
+}{
+	{[]string{"login", "adduser", "add-user", "logout", "token"}, "stores or changes registry credentials outside the project"},
+	{[]string{"publish", "unpublish", "deprecate", "undeprecate", "dist-tag", "dist-tags", "owner", "author", "access", "team", "org", "profile", "star", "unstar", "hook"}, "publishes or changes what the registry holds"},
+	{[]string{"set"}, "changes npm's settings (script-shell, prefix) outside the project"},
+	{[]string{"link", "ln", "unlink"}, "writes links in the global prefix, outside the project"},
+}
+
+// npmPkgKeys are the package.json keys npm pkg set may set under a '*'
+// grant (a trailing "." covers a section): they describe the package.
+// scripts, bin, config and the rest change what npm runs.
+var npmPkgKeys = []string{"name", "version", "description", "keywords", "author", "contributors", "license", "homepage", "repository", "bugs",
+	"private", "type", "engines", "files", "main", "module", "types", "typings", "exports", "sideEffects", "funding", "browserslist"}
+
+// npmConfigKeys are the npm settings npm config set may set under a '*'
+// grant: how npm prints, saves and resolves, never a program or a place.
+var npmConfigKeys = []string{"loglevel", "fund", "audit", "progress", "color", "update-notifier", "save-exact", "save-prefix", "engine-strict",
+	"legacy-peer-deps", "prefer-offline", "prefer-online", "init-author-name", "init-author-email", "init-author-url", "init-license",
+	"init-version", "package-lock", "strict-peer-deps", "unicode", "fetch-retries", "fetch-timeout", "lockfile-version", "install-strategy",
+	"omit", "include", "save", "audit-level"}
+
+func npmKeyHarmless(keys []string, k string) bool {
+	for _, h := range keys {
+		if k == h || strings.HasPrefix(k, h+".") || strings.HasPrefix(k, h+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// npmSubRisk: npm's account and registry subcommands, npm create/init
+// PKG (downloads and runs a package), npm pkg set of a key that changes
+// what npm runs, npm config edit|set of a setting that does.
+func npmSubRisk(c *Command, p Parsed, sub string) string {
+	for _, r := range npmAccountSubs {
+		if slices.Contains(r.subs, sub) {
+			return c.Name + " " + sub + " " + r.why
+		}
+	}
+	ops := p.Operands()
+	op := func(i int) string {
+		if i < len(ops) {
+			return ops[i].Val
+		}
+		return ""
+	}
+	switch sub {
+	case "create", "init", "innit":
+		if len(ops) > 0 && !strings.HasPrefix(op(0), "-") {
+			return c.Name + " " + sub + " PKG downloads and runs a package"
+		}
+	case "pkg":
+		if op(0) == "set" {
+			for _, o := range ops[1:] {
+				if k, _, _ := strings.Cut(o.Val, "="); !npmKeyHarmless(npmPkgKeys, k) {
+					return c.Name + " pkg set " + k + " is not a key guard knows to be harmless (scripts.* changes what npm runs)"
+				}
+			}
+		}
+	case "config", "c":
+		switch op(0) {
+		case "edit":
+			return c.Name + " config edit runs an editor"
+		case "set":
+			for k := 1; k < len(ops); k++ {
+				key, _, eq := strings.Cut(ops[k].Val, "=")
+				if !npmKeyHarmless(npmConfigKeys, key) {
+					return c.Name + " config set " + key + " is not a key guard knows to be harmless (script-shell, prefix change how npm runs)"
+				}
+				if !eq {
+					k++ // npm config set KEY VALUE: the next operand is KEY's value
+				}
+			}
+			if len(ops) < 2 {
+				return c.Name + " config set with no key"
+			}
+		}
+	}
+	return ""
 }

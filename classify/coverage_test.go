@@ -75,6 +75,9 @@ func coverageDoc(t *testing.T) string {
 		if s.DumpsEnv != nil {
 			facts = append(facts, "may dump the environment")
 		}
+		if s.WordRisk != nil || s.SubRisk != nil {
+			facts = append(facts, "word and subcommand checks")
+		}
 		if s.Closed {
 			facts = append(facts, "closed")
 		}
