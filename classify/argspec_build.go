@@ -228,7 +228,7 @@ var preCommitSpec = Spec{Instructions: true, Grant: GrantSub, Exec: runExec, Ope
 // tool run, nix run).
 var untypedSubSpec = Spec{Installs: []string{"install", "add", "pip", "sync", "tool"}, InstallsFor: []string{"pipx", "uv"}, Grant: GrantSub, GrantFor: []string{"uv", "nix"}, Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
 
-var goSpec = Spec{ReadOnly: goReadOnly, Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
+var goSpec = Spec{SubRisk: goSubRisk, ReadOnly: goReadOnly, Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
 func goSub(sub string) *Spec {
 	switch sub {
@@ -1191,6 +1191,20 @@ func npmSubRisk(c *Command, p Parsed, sub string) string {
 			}
 			if len(ops) < 2 {
 				return c.Name + " config set with no key"
+			}
+		}
+	}
+	return ""
+}
+
+// goSubRisk: go run|install|get MODULE@VERSION downloads and runs
+// another module.
+func goSubRisk(_ *Command, p Parsed, sub string) string {
+	switch sub {
+	case "run", "install", "get":
+		for _, o := range p.Operands() {
+			if strings.Contains(o.Val, "@") {
+				return "go " + sub + " MODULE@VERSION downloads and runs another module"
 			}
 		}
 	}

@@ -505,23 +505,11 @@ func secretFile(v string) bool {
 
 // subRisk: subcommands that run code or change how later commands run,
 // as the program's entry in classify says (classify.Spec.SubRisk: npm
-// create PKG, npm config set script-shell, docker context use), and go
-// run|install|get module@version.
+// create PKG, npm config set script-shell, docker context use, go run
+// MODULE@VERSION).
 func subRisk(c *classify.Command, p classify.Parsed, sub string) string {
 	if s := classify.SpecFor(c.Name); s != nil && s.SubRisk != nil {
-		if why := s.SubRisk(c, p, sub); why != "" {
-			return why
-		}
-	}
-	if c.Name == "go" {
-		switch sub {
-		case "run", "install", "get":
-			for _, o := range p.Operands() {
-				if strings.Contains(o.Val, "@") {
-					return "go " + sub + " MODULE@VERSION downloads and runs another module"
-				}
-			}
-		}
+		return s.SubRisk(c, p, sub)
 	}
 	return ""
 }
