@@ -202,6 +202,10 @@ type Spec struct {
 	// one after cd to a computed path, may be any file, so such a use
 	// leaves the read-only set.
 	PrintsFiles bool
+	// Symlinks names the options that make the program make symbolic
+	// links (ln -s): its write word is the link, its read words the
+	// targets, which the write tier does not follow.
+	Symlinks []string
 	// InPlace names the options that make the program rewrite the files
 	// it reads (sed -i): the write tier judges those files as writes.
 	InPlace []string

@@ -251,7 +251,7 @@ var mvSpec = Spec{Grant: GrantExact, Abbrev: true, Operands: RoleWrite, Opts: cp
 
 // lnSpec: ln TARGET… LINK: a link exposes its target under another name,
 // so the targets count as read.
-var lnSpec = Spec{Grant: GrantExact, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
+var lnSpec = Spec{Symlinks: []string{"symbolic", "s"}, Grant: GrantExact, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
 
 var chmodSpec = Spec{Abbrev: true, First: RoleText, FirstBy: []string{"reference"}, Operands: RoleWrite, Opts: []Opt{
 	{Long: []string{"reference"}, Val: RoleMeta},

@@ -69,6 +69,9 @@ func coverageDoc(t *testing.T) string {
 		if s.PrintsFiles {
 			facts = append(facts, "prints files")
 		}
+		if s.Symlinks != nil {
+			facts = append(facts, "makes links: "+strings.Join(s.Symlinks, " "))
+		}
 		if s.InPlace != nil {
 			facts = append(facts, "rewrites in place: "+strings.Join(s.InPlace, " "))
 		}

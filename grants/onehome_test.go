@@ -42,7 +42,7 @@ func TestOneHome(t *testing.T) {
 // shrinks: each is moved into the program's entry in its turn.
 var grantsStillNames = []string{
 	"R", "bsdtar", "builtin", "bun", "bunx", "busybox", "cargo", "cat", "chroot", "command", "doas", "env", "exec",
-	"expect", "find", "flock", "go", "gtar", "iex", "ionice", "ln", "nice", "nohup", "npm", "npx", "nsenter", "parallel",
+	"expect", "find", "flock", "go", "gtar", "iex", "ionice", "nice", "nohup", "npm", "npx", "nsenter", "parallel",
 	"pip-run", "pkexec", "pnpx", "pypy", "pypy3", "pytest", "python", "python2", "python3", "rg", "run0", "script",
 	"setsid", "stdbuf", "su", "sudo", "tar", "taskset", "time", "timeout", "tree", "unshare", "uvx", "watch", "xargs",
 }

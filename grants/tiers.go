@@ -406,12 +406,16 @@ func lnLinks(a *classify.Analysis) [][2]string {
 	var out [][2]string
 	for i := range a.Commands {
 		c := &a.Commands[i]
-		if c.Name != "ln" || c.Dir == "" {
+		if c.Dir == "" {
+			continue
+		}
+		s := classify.SpecFor(c.Name)
+		if s == nil || s.Symlinks == nil {
 			continue
 		}
 		p := c.Words()
-		if !p.Has("symbolic") && !p.Has("s") {
-			continue
+		if !p.Has(s.Symlinks...) {
+			continue // the entry's options that make links (ln -s)
 		}
 		var reads, writes []classify.Word
 		for _, wd := range p.Words {
@@ -482,7 +486,8 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 	}
 	p := c.Words()
 	name := c.Name
-	symlink := name == "ln" && (p.Has("symbolic") || p.Has("s"))
+	spec := classify.SpecFor(name)
+	symlink := spec != nil && spec.Symlinks != nil && p.Has(spec.Symlinks...) // ln -s, as its entry says
 	add := func(tier, w string, dirWord bool) {
 		ap, ok := t.wordPlace(c, w)
 		if !ok {
@@ -502,10 +507,7 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 		}
 	}
 	// sed -i: the files it reads it rewrites (the entry's InPlace options)
-	inPlace := false
-	if s := classify.SpecFor(name); s != nil && s.InPlace != nil {
-		inPlace = p.Has(s.InPlace...)
-	}
+	inPlace := spec != nil && spec.InPlace != nil && p.Has(spec.InPlace...)
 	readOnlyCmd := false
 	if check, ok := readOnlySet(c.Args[0]); ok && (check == nil || check(c)) {
 		readOnlyCmd = true
