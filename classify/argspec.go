@@ -202,6 +202,21 @@ type Spec struct {
 	// one after cd to a computed path, may be any file, so such a use
 	// leaves the read-only set.
 	PrintsFiles bool
+	// Runs names the programs of this spec that run whatever their
+	// arguments say (sudo, env, xargs, nohup, python): an allow pattern
+	// may never cover every use of one ("sudo *"). [Runners] lists them
+	// all, for a pattern whose program word is a glob.
+	Runs []string
+	// RunsFile names the programs of this spec that, given a file, run
+	// a program in it guard cannot see into (expect FILE, script, busybox
+	// sh FILE): such a use is high risk.
+	RunsFile []string
+	// PassThrough reports whether a wrapper of this spec, named name,
+	// runs c's command unchanged and writes nothing of its own (timeout
+	// 60 go test, nice; not time -o FILE), or, with c.Wrap WrapShell,
+	// runs a script classify parsed in bash's syntax (env -S, watch,
+	// flock -c): grants then judges what runs as if typed alone.
+	PassThrough func(name string, c *Command) bool
 	// Symlinks names the options that make the program make symbolic
 	// links (ln -s): its write word is the link, its read words the
 	// targets, which the write tier does not follow.
@@ -290,6 +305,30 @@ func AnyUse(*Command, Parsed) bool { return true }
 // nil names every program of the spec.
 func (s *Spec) For(names []string, name string) bool {
 	return names == nil || slices.Contains(names, name)
+}
+
+// runnerSpecs are the specs whose Runs name programs (a test checks the
+// array is whole): [Runners] walks them, since the family tables are
+// switches that cannot be listed.
+var runnerSpecs = [...]*Spec{&wrapperSpec, &envSpec, &scriptSpec, &pythonSpec, &npmSpec, &goSpec}
+
+// Runners calls f with each program an entry says runs whatever its
+// arguments say ([Spec.Runs]), until f returns false.
+func Runners(f func(name string) bool) {
+	for _, s := range runnerSpecs {
+		for _, n := range s.Runs {
+			if !f(n) {
+				return
+			}
+		}
+	}
+}
+
+// RunsAny reports a program an entry says runs whatever its arguments
+// say ([Spec.Runs]), by its name as written.
+func RunsAny(name string) bool {
+	s := SpecFor(name)
+	return s != nil && slices.Contains(s.Runs, name)
 }
 
 // VersionUse is the ReadOnly of a tool whose only read-only use is to

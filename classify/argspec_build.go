@@ -228,7 +228,7 @@ var preCommitSpec = Spec{Instructions: true, Grant: GrantSub, Exec: runExec, Ope
 // tool run, nix run).
 var untypedSubSpec = Spec{Installs: []string{"install", "add", "pip", "sync", "tool"}, InstallsFor: []string{"pipx", "uv"}, Grant: GrantSub, GrantFor: []string{"uv", "nix"}, Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
 
-var goSpec = Spec{SubRisk: goSubRisk, ReadOnly: goReadOnly, Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
+var goSpec = Spec{Runs: []string{"go"}, SubRisk: goSubRisk, ReadOnly: goReadOnly, Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
 func goSub(sub string) *Spec {
 	switch sub {
@@ -303,7 +303,7 @@ var makeSpec = Spec{WordRisk: makeWordRisk, ReadOnly: VersionUse, ReadOnlyFor: [
 // script-shell, git, node-options, browser, viewer, node-gyp,
 // init-module) are programs; the directories and config files it uses
 // are typed as such.
-var npmSpec = Spec{WordRisk: npmWordRisk, SubRisk: npmSubRisk, ReadOnly: VersionUse, Grant: GrantSub, GrantFor: []string{"npm", "yarn"}, Installs: npmInstalls, Builds: true, Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
+var npmSpec = Spec{Runs: []string{"bun"}, WordRisk: npmWordRisk, SubRisk: npmSubRisk, ReadOnly: VersionUse, Grant: GrantSub, GrantFor: []string{"npm", "yarn"}, Installs: npmInstalls, Builds: true, Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},

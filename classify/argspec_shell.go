@@ -55,7 +55,7 @@ var nodeSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"eval", "p
 	{Short: "vhic", Long: []string{"version", "help", "interactive", "check", "test", "watch", "inspect"}},
 }}
 
-var pythonSpec = Spec{ReadOnly: VersionUseNoV, ReadOnlyFor: []string{"python3", "python"}, Exec: pytestExec, InOrder: true, First: RoleRead, FirstBy: []string{"c", "m"}, Operands: RoleUnknown, Opts: []Opt{
+var pythonSpec = Spec{Runs: []string{"python", "python2", "python3", "pypy", "pypy3", "R", "iex"}, ReadOnly: VersionUseNoV, ReadOnlyFor: []string{"python3", "python"}, Exec: pytestExec, InOrder: true, First: RoleRead, FirstBy: []string{"c", "m"}, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "c", Val: RoleScript},
 	{Short: "m", Val: RoleProgram},
 	{Short: "WX", Val: RoleText},
@@ -69,7 +69,7 @@ var perlSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"e", "E"},
 }}
 
 // envSpec: env [OPTION]… [NAME=VALUE]… [COMMAND [ARG]…].
-var envSpec = Spec{Grant: GrantPlain, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+var envSpec = Spec{Runs: []string{"env"}, PassThrough: envPassThrough, Grant: GrantPlain, InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "S", Long: []string{"split-string"}, Val: RoleScript},
 	{Short: "uC", Long: []string{"unset", "chdir"}, Val: RoleText},
 	{Short: "i0v", Long: []string{"ignore-environment", "null", "debug"}},
@@ -78,12 +78,21 @@ var envSpec = Spec{Grant: GrantPlain, InOrder: true, Operands: RoleProgram, Opts
 // wrapperSpec: commands that run another command (their own option
 // grammars are the wrapper table's, wrappers.go); the words after their
 // options are a program and its arguments.
-var wrapperSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram}
+var wrapperSpec = Spec{
+	Runs: []string{"busybox", "npx", "bunx", "pnpx", "xargs", "parallel", "exec", "command", "builtin", "nohup", "nice", "timeout", "time",
+		"stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "chroot", "unshare", "nsenter", "sudo", "doas", "su", "pkexec", "run0",
+		"expect", "uvx", "pip-run"},
+	RunsFile:    []string{"busybox", "expect"},
+	PassThrough: wrapperPassThrough,
+	Exec:        runExec,
+	InOrder:     true,
+	Operands:    RoleProgram,
+}
 
 // scriptSpec: util-linux script [options] [FILE]: -c CMD runs CMD through
 // the shell (bundled, -qc CMD, or abbreviated, --comm CMD); FILE and the
 // log options are typescripts it writes.
-var scriptSpec = Spec{Exec: runExec, Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+var scriptSpec = Spec{Runs: []string{"script"}, RunsFile: []string{"script"}, Exec: runExec, Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 	{Short: "c", Long: []string{"command"}, Val: RoleProgram},
 	{Short: "IOBT", Long: []string{"log-in", "log-out", "log-io", "log-timing"}, Val: RoleWrite},
 	{Short: "t", Long: []string{"timing"}, Val: RoleWrite, Optional: true},
@@ -282,4 +291,39 @@ func (w *walker) wrapBwrap(c int, fs []field) {
 	w.a.Commands[c].Wrap = WrapTransparent
 	w.a.Commands[c].InnerStart = i
 	w.innerCommand(c, fs[i:], "bwrap")
+}
+
+// envPassThrough: env runs its command unchanged (its NAME=VALUE words
+// are judged apart, wrapperAssigns), and env -S a script classify parsed.
+func envPassThrough(string, *Command) bool { return true }
+
+// wrapperPassThrough: the wrappers that run the wrapped command
+// unchanged and write nothing of their own, so a command under them is
+// judged as if typed alone (timeout 60 go test ./... is allowed by "go
+// test *"), and those whose script (WrapShell) is one classify parsed in
+// bash's syntax (watch CMD, flock -c CMD, busybox sh -c). The others
+// (strace, chroot, sudo, …) are still judged by what they run for the
+// denylist, but need a grant to be allowed.
+func wrapperPassThrough(name string, c *Command) bool {
+	if c.Wrap == WrapShell {
+		switch name {
+		case "watch", "flock", "busybox":
+			return true
+		}
+		return false
+	}
+	switch name {
+	case "timeout", "nice", "nohup", "command", "builtin", "exec", "stdbuf", "ionice", "setsid", "taskset", "flock", "busybox":
+		return true
+	case "time":
+		// GNU time -o FILE (-a: append) writes FILE
+		for k := 1; k < c.InnerStart && k < len(c.Args); k++ {
+			w := c.Args[k]
+			if w == "-o" || w == "-a" || strings.HasPrefix(w, "--output") || w == "--append" || (strings.HasPrefix(w, "-o") && len(w) > 2) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

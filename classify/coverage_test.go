@@ -69,6 +69,15 @@ func coverageDoc(t *testing.T) string {
 		if s.PrintsFiles {
 			facts = append(facts, "prints files")
 		}
+		if s.Runs != nil {
+			facts = append(facts, "runs any program ("+strings.Join(s.Runs, ", ")+")")
+		}
+		if s.RunsFile != nil {
+			facts = append(facts, "runs a file ("+strings.Join(s.RunsFile, ", ")+")")
+		}
+		if s.PassThrough != nil {
+			facts = append(facts, "passes its command through")
+		}
 		if s.Symlinks != nil {
 			facts = append(facts, "makes links: "+strings.Join(s.Symlinks, " "))
 		}

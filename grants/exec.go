@@ -58,8 +58,9 @@ func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 		return // the project's own script: its options are its own, like its operands
 	}
 	name := c.Name
-	if c.Name != "go" && (interpreterLike(c.Name) || classify.SpecFor(c.Name) == classify.SpecFor("python3")) {
-		// python -m pytest is pytest; the rest is judged by what it runs
+	if c.Name != "go" && interpreterLike(c.Name) {
+		// python -m pytest is pytest (every name python's spec is for is
+		// an interpreter to classify); the rest is judged by what it runs
 		q, ok := classify.PytestWords(c, p)
 		if !ok {
 			return

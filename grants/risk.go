@@ -222,9 +222,14 @@ func outsideProject(p, dir, root string) bool {
 // a program guard cannot see into.
 func isInterpreter(name string) bool {
 	switch name {
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox", "xonsh", "nu", "elvish", "pwsh", "powershell",
-		"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
-		"Rscript", "julia", "osascript", "deno", "source", ".", "expect", "script", "guard":
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "xonsh", "nu", "elvish", "pwsh", "powershell",
+		"node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
+		"Rscript", "julia", "osascript", "deno", "source", ".", "guard":
+		return true
+	}
+	// the entries say it of theirs (expect FILE, script, busybox sh FILE);
+	// python, pypy and the other runtimes classify knows by name
+	if s := classify.SpecFor(name); s != nil && slices.Contains(s.RunsFile, name) {
 		return true
 	}
 	return classify.Interpreter(name)

@@ -11,26 +11,31 @@ import (
 )
 
 // interpreters are programs that run whatever their arguments say: an allow
-// pattern may never cover every use of one of them.
+// pattern may never cover every use of one of them. These have no entry
+// in classify; the entries say it of theirs (classify.Spec.Runs: sudo,
+// env, xargs, nohup, python, go, …), and runsAny asks both.
 var interpreters = []string{
-	"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox", "xonsh", "nu", "elvish", "pwsh", "powershell",
-	"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
-	"Rscript", "julia", "osascript", "deno", "bun", "npx", "bunx", "pnpx", "go",
-	"env", "xargs", "parallel", "eval", "exec", "command", "builtin", "source", ".", "nohup", "nice", "timeout", "time", "stdbuf",
-	"ionice", "setsid", "flock", "taskset", "watch", "chroot", "unshare", "nsenter", "sudo", "doas", "su", "pkexec", "run0", "script", "expect",
+	"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "xonsh", "nu", "elvish", "pwsh", "powershell",
+	"node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
+	"Rscript", "julia", "osascript", "deno",
+	"eval", "source", ".",
 	"guard", "guard-cli", // guard -c runs any text, guard exec any program (guard-cli too)
 	// interpreters under other names (classify.Interpreter knows them
 	// too, with their versioned spellings: python3.11, node18, perl5.36.0)
-	"R", "ts-node", "tsx", "ipython", "ipython3", "guile", "sbcl", "groovy", "elixir", "iex", "erl", "escript", "octave", "gnuplot", "dc", "bb",
+	"ts-node", "tsx", "ipython", "ipython3", "guile", "sbcl", "groovy", "elixir", "erl", "escript", "octave", "gnuplot", "dc", "bb",
 	"racket", "jruby", "jython", "raku", "perl6", "ghci", "runghc", "clojure", "scala", "jshell", "php-cgi", "zx", "swipl",
-	// download-and-run
-	"uvx", "pip-run",
+}
+
+// runsAny reports a program that runs whatever its arguments say, by its
+// name as written: the list above, or its entry in classify.
+func runsAny(name string) bool {
+	return slices.Contains(interpreters, name) || classify.RunsAny(name)
 }
 
 // interpreterLike reports an interpreter or wrapper by its name, or under a
 // versioned spelling of one (python3.11, node18, perl5.36.0, bash5.2).
 func interpreterLike(name string) bool {
-	return slices.Contains(interpreters, name) || slices.Contains(interpreters, classify.UnversionedName(name)) || classify.Interpreter(name)
+	return runsAny(name) || runsAny(classify.UnversionedName(name)) || classify.Interpreter(name)
 }
 
 // interpreterProbes are the invocations an interpreter-wide allow pattern
@@ -78,16 +83,32 @@ func ValidatePattern(kind Decision, pattern string) error {
 		return nil
 	}
 	for _, in := range interpreters {
-		for _, dir := range interpreterDirs {
-			// and its versioned spellings: python3.* *, node1* *
-			for _, v := range []string{"", "1", "9", ".1", ".9", "1.1", "9.9"} {
-				if coversProbe(pattern, dir+in+v) {
-					return fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
-				}
+		if coversAnyUse(pattern, in) {
+			return fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
+		}
+	}
+	var err error
+	classify.Runners(func(in string) bool {
+		if coversAnyUse(pattern, in) {
+			err = fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
+		}
+		return err == nil
+	})
+	return err
+}
+
+// coversAnyUse reports whether pattern covers program in, in a usual
+// directory or under a versioned spelling (python3.* *, node1* *), run
+// with arbitrary code.
+func coversAnyUse(pattern, in string) bool {
+	for _, dir := range interpreterDirs {
+		for _, v := range []string{"", "1", "9", ".1", ".9", "1.1", "9.9"} {
+			if coversProbe(pattern, dir+in+v) {
+				return true
 			}
 		}
 	}
-	return nil
+	return false
 }
 
 // UntypedNote explains what an allow pattern covers of a program guard
