@@ -261,6 +261,13 @@ type Spec struct {
 	Installs []string
 	// InstallsFor names the programs Installs is for, as ReadOnlyFor.
 	InstallsFor []string
+	// InstallsAll names the programs of this spec every use of which
+	// installs (npx PKG fetches the package and runs it).
+	InstallsAll []string
+	// DeletesTree reports a use of the program, named name, that deletes
+	// a whole tree or wipes data (rm -r, find -delete, shred): its risk
+	// is high.
+	DeletesTree func(name string, p Parsed) bool
 	// Instructions: the program reads its instructions from files it is
 	// given (a Dockerfile, a makefile, a config): one outside the project
 	// is not the project's, and a '*' grant does not cover it.

@@ -221,7 +221,7 @@ var binSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "t", Long: []string{"radix", "format", "target", "size-sort"}, Val: RoleText},
 }}
 
-var writerSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+var writerSpec = Spec{DeletesTree: writerDeletesTree, Grant: GrantExact, GrantFor: []string{"touch", "mkdir", "rmdir", "rm", "unlink", "truncate", "shred"}, Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 	{Short: "r", Long: []string{"recursive"}},
 	{Short: "R", Long: []string{"recursive"}},
 	{Short: "fidvpPm", Long: []string{"recursive", "force", "interactive", "dir", "verbose", "parents", "one-file-system", "no-preserve-root", "preserve-root", "mode"}},
@@ -895,6 +895,18 @@ func psEnv(c *Command) bool {
 		if !strings.HasPrefix(w, "-") && strings.Trim(w, "auxwefjlmrsSTvZcghnLHOpqtU") == "" && strings.ContainsRune(w, 'e') {
 			return true
 		}
+	}
+	return false
+}
+
+// writerDeletesTree: rm -r (or an rm the parser could not read) deletes
+// a tree; shred wipes what it is given.
+func writerDeletesTree(name string, p Parsed) bool {
+	switch name {
+	case "rm":
+		return p.Has("recursive", "r", "R") || !p.Spec
+	case "shred":
+		return true
 	}
 	return false
 }

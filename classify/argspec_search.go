@@ -70,7 +70,7 @@ var agSpec = Spec{Grant: GrantPlain, First: RolePattern, Operands: RoleRead, Met
 // findSpec: find's operators take one dash and their own arguments; the
 // expression grammar itself (-exec … ;, -delete, -fprint) is parseFind's.
 // The spec types the values of the operators that take one.
-var findSpec = Spec{ReadOnly: AnyUse, ReadOnlyFor: []string{"find"}, Grant: GrantPlain, GrantFor: []string{"find"}, Exec: findExec, OneDash: true, NoDashDash: true, Operands: RoleMeta, Joined: []string{"O"}, Opts: []Opt{
+var findSpec = Spec{DeletesTree: findDeletesTree, ReadOnly: AnyUse, ReadOnlyFor: []string{"find"}, Grant: GrantPlain, GrantFor: []string{"find"}, Exec: findExec, OneDash: true, NoDashDash: true, Operands: RoleMeta, Joined: []string{"O"}, Opts: []Opt{
 	{Long: []string{"O"}, Val: RoleText, Optional: true},
 	{Long: []string{"neweraa", "neweraB", "newerac", "neweram", "newerat", "newerBa", "newerBB", "newerBc", "newerBm", "newerBt", "newerca", "newercB", "newercc", "newercm", "newerct", "newerma", "newermB", "newermc", "newermm", "newermt"}, Val: RoleText},
 	{Long: []string{"help", "version"}},
@@ -237,3 +237,6 @@ func (w *walker) wrapFind(c int, fs []field) {
 		}
 	}
 }
+
+// findDeletesTree: find -delete deletes what it finds.
+func findDeletesTree(_ string, p Parsed) bool { return p.Has("delete") }

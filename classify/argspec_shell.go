@@ -83,6 +83,7 @@ var wrapperSpec = Spec{
 		"stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "chroot", "unshare", "nsenter", "sudo", "doas", "su", "pkexec", "run0",
 		"expect", "uvx", "pip-run"},
 	RunsFile:    []string{"busybox", "expect"},
+	InstallsAll: []string{"npx", "bunx", "pnpx"},
 	PassThrough: wrapperPassThrough,
 	Exec:        runExec,
 	InOrder:     true,

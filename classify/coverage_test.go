@@ -69,6 +69,12 @@ func coverageDoc(t *testing.T) string {
 		if s.PrintsFiles {
 			facts = append(facts, "prints files")
 		}
+		if s.InstallsAll != nil {
+			facts = append(facts, "installs always ("+strings.Join(s.InstallsAll, ", ")+")")
+		}
+		if s.DeletesTree != nil {
+			facts = append(facts, "may delete a tree")
+		}
 		if s.Runs != nil {
 			facts = append(facts, "runs any program ("+strings.Join(s.Runs, ", ")+")")
 		}

@@ -273,26 +273,29 @@ func networkSub(name, sub string) bool {
 
 // installs: package installs (they fetch, and run the package's scripts).
 func installs(name, sub string) bool {
-	if s := classify.SpecFor(name); s != nil && s.Installs != nil && s.For(s.InstallsFor, name) {
-		return slices.Contains(s.Installs, sub) // the program's entry says (npm install, uv add)
+	if s := classify.SpecFor(name); s != nil {
+		if slices.Contains(s.InstallsAll, name) {
+			return true // npx PKG, as its entry says
+		}
+		if s.Installs != nil && s.For(s.InstallsFor, name) {
+			return slices.Contains(s.Installs, sub) // the program's entry says (npm install, uv add)
+		}
 	}
 	switch name {
 	case "gem", "brew", "apt", "apt-get", "dnf", "yum", "apk", "pacman", "zypper", "snap", "flatpak", "port", "nix-env":
-		return true
-	case "npx", "bunx", "pnpx":
 		return true
 	}
 	return false
 }
 
-// deletesTree: rm -r, find -delete, git clean, rsync --delete.
+// deletesTree: rm -r, find -delete, shred, as their entries say
+// (classify.Spec.DeletesTree), and wipefs, mkfs.
 func deletesTree(name string, p classify.Parsed) bool {
+	if s := classify.SpecFor(name); s != nil && s.DeletesTree != nil {
+		return s.DeletesTree(name, p)
+	}
 	switch name {
-	case "rm":
-		return p.Has("recursive", "r", "R") || !p.Spec
-	case "find":
-		return p.Has("delete")
-	case "shred", "wipefs", "mkfs":
+	case "wipefs", "mkfs":
 		return true
 	}
 	return false

@@ -305,8 +305,7 @@ var targetRunners = []string{"ninja", "just", "task", "rake"}
 // would cover mv ~/.bashrc /tmp. Their suggestion is the exact command
 // until a grant can be limited to paths inside the project.
 var pathWriters = []string{
-	"touch", "mkdir", "rmdir", "rm", "unlink", "chmod", "chown", "chgrp", "truncate", "tee", "dd", "shred",
-	"patch", "gzip", "gunzip",
+	"chmod", "chown", "chgrp", "tee", "dd", "patch", "gzip", "gunzip",
 }
 
 // isSubcommandWord: a word that reads like a subcommand (install, run, test).
