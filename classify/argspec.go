@@ -217,6 +217,17 @@ type Spec struct {
 	// runs a script classify parsed in bash's syntax (env -S, watch,
 	// flock -c): grants then judges what runs as if typed alone.
 	PassThrough func(name string, c *Command) bool
+	// DashlessFirst: the first word may be a bundle of options without a
+	// dash (tar xzf F): the typed words' places are then not the words'
+	// own, so a word grants keeps out of a '*' keeps every word out.
+	DashlessFirst bool
+	// ProgramsWalked: the programs its words name (find -exec CMD ;) run
+	// as commands classify walks and judges on their own, not as a
+	// program this one runs.
+	ProgramsWalked bool
+	// ReadsHere: given no path, the program reads its working directory
+	// (find, tree, rg): after cd /elsewhere, that is elsewhere.
+	ReadsHere bool
 	// Symlinks names the options that make the program make symbolic
 	// links (ln -s): its write word is the link, its read words the
 	// targets, which the write tier does not follow.

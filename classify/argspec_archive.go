@@ -19,7 +19,7 @@ func archiveSpec(name string) *Spec {
 	return nil
 }
 
-var tarSpec = Spec{WordRisk: tarWordRisk, ReadOnly: tarReadOnly, ReadOnlyFor: []string{"tar"}, Grant: GrantExact, GrantFor: []string{"tar"}, WritesHere: tarWritesHere, Exec: tarExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var tarSpec = Spec{DashlessFirst: true, WordRisk: tarWordRisk, ReadOnly: tarReadOnly, ReadOnlyFor: []string{"tar"}, Grant: GrantExact, GrantFor: []string{"tar"}, WritesHere: tarWritesHere, Exec: tarExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "c", Long: []string{"create"}},
 	{Short: "x", Long: []string{"extract", "get"}},
 	{Short: "t", Long: []string{"list"}},

@@ -209,7 +209,7 @@ var fileSpec = Spec{PrintsFiles: true, ReadOnly: fileReadOnly, Grant: GrantPlain
 // metaSpec: tools that look at names, never at contents.
 var metaSpec = Spec{Operands: RoleMeta, Opts: []Opt{files0, {Long: []string{"format", "printf", "time-style", "block-size", "ignore", "hide", "exclude", "threshold", "max-depth", "relative-to", "relative-base", "color", "sort", "time", "width", "quoting-style", "indicator-style", "tabsize"}, Val: RoleText}}}
 
-var treeSpec = Spec{ReadOnly: treeReadOnly, Grant: GrantPlain, Operands: RoleMeta, Opts: []Opt{
+var treeSpec = Spec{ReadsHere: true, ReadOnly: treeReadOnly, Grant: GrantPlain, Operands: RoleMeta, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
 	{Short: "LPIHT", Long: []string{"filelimit", "timefmt", "charset", "sort", "fromfile"}, Val: RoleText},
 	{Short: "R"},

@@ -41,7 +41,7 @@ var grepSpec = Spec{ReadOnly: AnyUse, ReadOnlyFor: []string{"grep"}, PrintsFiles
 		{Short: "EFGPivwxyUzZabhHnoTIuV0123456789", Long: []string{"extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "ignore-case", "no-ignore-case", "invert-match", "word-regexp", "line-regexp", "text", "byte-offset", "no-filename", "with-filename", "line-number", "only-matching", "initial-tab", "null", "null-data", "line-buffered", "binary"}},
 	}}
 
-var rgSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Exec: rgExec, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
+var rgSpec = Spec{ReadsHere: true, PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Exec: rgExec, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
 	MetaIf: []string{"count", "count-matches", "files-with-matches", "files-without-match", "quiet", "files"}, Opts: []Opt{
 		{Short: "e", Long: []string{"regexp"}, Val: RolePattern},
 		{Short: "f", Long: []string{"file"}, Val: RoleRead},
@@ -70,7 +70,7 @@ var agSpec = Spec{Grant: GrantPlain, First: RolePattern, Operands: RoleRead, Met
 // findSpec: find's operators take one dash and their own arguments; the
 // expression grammar itself (-exec … ;, -delete, -fprint) is parseFind's.
 // The spec types the values of the operators that take one.
-var findSpec = Spec{DeletesTree: findDeletesTree, ReadOnly: AnyUse, ReadOnlyFor: []string{"find"}, Grant: GrantPlain, GrantFor: []string{"find"}, Exec: findExec, OneDash: true, NoDashDash: true, Operands: RoleMeta, Joined: []string{"O"}, Opts: []Opt{
+var findSpec = Spec{ProgramsWalked: true, ReadsHere: true, DeletesTree: findDeletesTree, ReadOnly: AnyUse, ReadOnlyFor: []string{"find"}, Grant: GrantPlain, GrantFor: []string{"find"}, Exec: findExec, OneDash: true, NoDashDash: true, Operands: RoleMeta, Joined: []string{"O"}, Opts: []Opt{
 	{Long: []string{"O"}, Val: RoleText, Optional: true},
 	{Long: []string{"neweraa", "neweraB", "newerac", "neweram", "newerat", "newerBa", "newerBB", "newerBc", "newerBm", "newerBt", "newerca", "newercB", "newercc", "newercm", "newerct", "newerma", "newermB", "newermc", "newermm", "newermt"}, Val: RoleText},
 	{Long: []string{"help", "version"}},

@@ -75,6 +75,15 @@ func coverageDoc(t *testing.T) string {
 		if s.DeletesTree != nil {
 			facts = append(facts, "may delete a tree")
 		}
+		if s.DashlessFirst {
+			facts = append(facts, "options without a dash first")
+		}
+		if s.ProgramsWalked {
+			facts = append(facts, "its programs walked")
+		}
+		if s.ReadsHere {
+			facts = append(facts, "reads its directory")
+		}
 		if s.Runs != nil {
 			facts = append(facts, "runs any program ("+strings.Join(s.Runs, ", ")+")")
 		}

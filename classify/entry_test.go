@@ -28,7 +28,7 @@ func allEntries(t *testing.T) map[*Spec][]string {
 	t.Helper()
 	return specPrograms(t, func(s *Spec) bool {
 		return s.Exec != nil || s.ReadOnly != nil || s.Reaches != nil || s.Network || s.Installs != nil || s.Builds ||
-			s.Instructions || s.Uploads || s.WritesHere != nil || s.WriteTarget != nil || s.Keeps != "" || s.Grant != GrantDefault || s.PrintsFiles || s.InPlace != nil || s.Symlinks != nil || s.Runs != nil || s.RunsFile != nil || s.InstallsAll != nil || s.DeletesTree != nil || s.PassThrough != nil || s.DumpsEnv != nil || s.WordRisk != nil || s.SubRisk != nil
+			s.Instructions || s.Uploads || s.WritesHere != nil || s.WriteTarget != nil || s.Keeps != "" || s.Grant != GrantDefault || s.PrintsFiles || s.InPlace != nil || s.Symlinks != nil || s.Runs != nil || s.RunsFile != nil || s.InstallsAll != nil || s.DeletesTree != nil || s.DashlessFirst || s.ProgramsWalked || s.ReadsHere || s.PassThrough != nil || s.DumpsEnv != nil || s.WordRisk != nil || s.SubRisk != nil
 	})
 }
 

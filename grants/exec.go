@@ -264,7 +264,9 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	if !p.Spec && p.Sub < 0 {
 		return
 	}
-	oldTar := (c.Name == "tar" || c.Name == "gtar" || c.Name == "bsdtar") && !strings.HasPrefix(c.Args[1], "-")
+	spec := classify.SpecFor(c.Name)
+	// tar xzf F: the entry says its first word may be options without a dash
+	oldTar := spec != nil && spec.DashlessFirst && !strings.HasPrefix(c.Args[1], "-")
 	mark := func(wd classify.Word, why string) {
 		if oldTar || wd.Arg >= len(c.Args) {
 			for i := 1; i < len(c.Args); i++ {
@@ -275,7 +277,6 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 		m.Mark(wd.Arg, why)
 	}
 	sub := p.SubName(c.Args)
-	spec := classify.SpecFor(c.Name)
 	instructions := spec != nil && spec.Instructions || c.Name == "npm" || c.Name == "mvn"
 	upload := spec != nil && spec.Uploads || uploader(c.Name)
 	repoURLs := spec != nil && spec.RepoURLs
@@ -283,7 +284,9 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 		dynamic := wd.Arg < len(c.Dynamic) && c.Dynamic[wd.Arg]
 		switch wd.Role {
 		case classify.RoleProgram:
-			if c.Name != "find" && !strings.HasPrefix(wd.Val, "no:") { // pytest -p no:NAME turns a plugin off
+			// find -exec's command is walked and judged on its own
+			// (ProgramsWalked); pytest -p no:NAME turns a plugin off
+			if !(spec != nil && spec.ProgramsWalked) && !strings.HasPrefix(wd.Val, "no:") {
 				mark(wd, c.Name+" runs another program")
 			}
 		case classify.RoleWrite, classify.RoleDir:

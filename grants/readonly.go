@@ -129,9 +129,9 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 		case classify.RoleWrite:
 			return false, "not read-only: " + c.Name + " writes " + wd.Val
 		case classify.RoleProgram:
-			// an option's program (nm --plugin); find -exec is the exec
-			// table's, command -v NAME only looks NAME up
-			if wd.Name != "" && c.Name != "find" {
+			// an option's program (nm --plugin); find -exec's command is
+			// walked and judged on its own (its entry's ProgramsWalked)
+			if wd.Name != "" && !programsWalked(c.Name) {
 				return false, "not read-only: " + c.Name + " runs another program"
 			}
 		}
@@ -224,4 +224,11 @@ func guardReadOnly(c *classify.Command) bool {
 		return next == "show"
 	}
 	return false
+}
+
+// programsWalked: the programs name's words name run as commands
+// classify walks and judges on their own (find -exec), as its entry says.
+func programsWalked(name string) bool {
+	s := classify.SpecFor(name)
+	return s != nil && s.ProgramsWalked
 }

@@ -150,7 +150,7 @@ func commandRisk(c *classify.Command, root string, covered bool) Risk {
 				return RiskHigh
 			}
 		case classify.RoleProgram:
-			if wd.Name != "" || k > 0 && name != "find" {
+			if wd.Name != "" || k > 0 && !programsWalked(name) {
 				return RiskHigh
 			}
 		}

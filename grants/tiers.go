@@ -448,10 +448,14 @@ func absolute(p, dir string) string {
 }
 
 // implicitHere are commands that, given no path, read their working
-// directory (ls, find, tree, du, rg): after cd /elsewhere, that is elsewhere.
+// directory (ls, du, fd; find, tree and rg say it in their entries,
+// classify.Spec.ReadsHere): after cd /elsewhere, that is elsewhere.
 func implicitHere(name string) bool {
+	if s := classify.SpecFor(name); s != nil && s.ReadsHere {
+		return true
+	}
 	switch name {
-	case "ls", "find", "tree", "du", "rg", "fd", "fdfind":
+	case "ls", "du", "fd", "fdfind":
 		return true
 	}
 	return false
