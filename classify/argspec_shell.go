@@ -69,7 +69,7 @@ var perlSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"e", "E"},
 }}
 
 // envSpec: env [OPTION]… [NAME=VALUE]… [COMMAND [ARG]…].
-var envSpec = Spec{Runs: []string{"env"}, PassThrough: envPassThrough, Grant: GrantPlain, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+var envSpec = Spec{DumpsEnv: envAll, Runs: []string{"env"}, PassThrough: envPassThrough, Grant: GrantPlain, InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "S", Long: []string{"split-string"}, Val: RoleScript},
 	{Short: "uC", Long: []string{"unset", "chdir"}, Val: RoleText},
 	{Short: "i0v", Long: []string{"ignore-environment", "null", "debug"}},
@@ -83,6 +83,8 @@ var wrapperSpec = Spec{
 		"stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "chroot", "unshare", "nsenter", "sudo", "doas", "su", "pkexec", "run0",
 		"expect", "uvx", "pip-run"},
 	RunsFile:    []string{"busybox", "expect"},
+	ReadOnly:    commandLookup,
+	ReadOnlyFor: []string{"command"},
 	InstallsAll: []string{"npx", "bunx", "pnpx"},
 	PassThrough: wrapperPassThrough,
 	Exec:        runExec,
@@ -327,4 +329,15 @@ func wrapperPassThrough(name string, c *Command) bool {
 		return true
 	}
 	return false
+}
+
+// commandLookup: command -v/-V NAME only looks NAME up.
+func commandLookup(c *Command, _ Parsed) bool {
+	return len(c.Args) >= 3 && (c.Args[1] == "-v" || c.Args[1] == "-V")
+}
+
+// envAll: env without a command prints the environment, whatever its
+// options. The word as written, as printenvAll.
+func envAll(c *Command) bool {
+	return c.Args[0] == "env" && len(c.Inner) == 0 && (c.InnerStart == 0 || c.InnerStart >= len(c.Args)) && c.Wrap != WrapShell
 }

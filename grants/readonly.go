@@ -33,8 +33,6 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		return guardReadOnly, true
 	case "kill":
 		return killList, true
-	case "command":
-		return commandLookup, true
 	case "gunzip", "gzip":
 		return stdoutOnly, true
 	// versions of well-known tools without an entry in classify (the
@@ -65,11 +63,6 @@ func killList(c *classify.Command) bool {
 		}
 	}
 	return true
-}
-
-// commandLookup: command -v/-V NAME only looks the name up.
-func commandLookup(c *classify.Command) bool {
-	return len(c.Args) >= 3 && (c.Args[1] == "-v" || c.Args[1] == "-V")
 }
 
 // stdoutOnly: gzip/gunzip -c (or -l, -t) write to stdout or only test;
@@ -153,7 +146,7 @@ func envDump(c *classify.Command) bool {
 		return false
 	}
 	if s := classify.SpecFor(c.Name); s != nil && s.DumpsEnv != nil {
-		return s.DumpsEnv(c) // the program's entry says (printenv, ps e)
+		return s.DumpsEnv(c) // the program's entry says (printenv, env, ps e)
 	}
 	switch c.Args[0] {
 	case "set", "export", "declare", "typeset", "compgen":
@@ -168,9 +161,6 @@ func envDump(c *classify.Command) bool {
 			}
 		}
 		return c.Args[0] != "set" || len(c.Args) == 1
-	case "env":
-		// env without a command prints the environment, whatever its options
-		return len(c.Inner) == 0 && (c.InnerStart == 0 || c.InnerStart >= len(c.Args)) && c.Wrap != classify.WrapShell
 	}
 	return false
 }

@@ -167,7 +167,7 @@ func readOnlyNames(t *testing.T) []string {
 		})
 		return false
 	})
-	if len(out) < 50 {
+	if len(out) < 30 { // the switch shrinks as its programs move into their entries
 		t.Fatalf("found %d names in readOnlySet, want the whole switch", len(out))
 	}
 	return out
