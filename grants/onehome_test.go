@@ -101,3 +101,32 @@ func TestGrantsNamesNoEntryProgram(t *testing.T) {
 		t.Errorf("git's knowledge must stay whole in classify")
 	}
 }
+
+// TestEntryRunnersRefused: a program whose entry says it runs whatever
+// its arguments say (classify.Spec.Runs) gets no allow pattern that
+// covers every use of it, by name, by path, versioned or under a glob,
+// and no [[rule]] allow either: grants reads that from the entry alone.
+func TestEntryRunnersRefused(t *testing.T) {
+	n := 0
+	classify.Runners(func(name string) bool {
+		n++
+		for _, p := range []string{name + " *", "/usr/bin/" + name + " *", name + "1 *", name[:1] + "* *", name + " -c *"} {
+			if p == name+" -c *" && name != "sudo" || p == name+"1 *" && strings.Trim(name[len(name)-1:], "0123456789") == "" {
+				continue // run0 has no versioned spelling
+			}
+			if err := ValidatePattern(Allow, p); err == nil {
+				t.Errorf("allow %q accepted: %s runs whatever its arguments say", p, name)
+			}
+		}
+		if !interpreterLike(name) {
+			t.Errorf("%s: not an interpreter to grants", name)
+		}
+		if err := allowRuleProblem(&StructRule{Commands: []string{name}}); err == nil {
+			t.Errorf("an allow [[rule]] on %s accepted", name)
+		}
+		return true
+	})
+	if n < 30 {
+		t.Errorf("classify.Runners listed %d programs, want the wrappers, privilege names and interpreters", n)
+	}
+}
