@@ -212,11 +212,13 @@ type Spec struct {
 	// sh FILE): such a use is high risk.
 	RunsFile []string
 	// PassThrough reports whether a wrapper of this spec, named name,
-	// runs c's command unchanged and writes nothing of its own (timeout
-	// 60 go test, nice; not time -o FILE), or, with c.Wrap WrapShell,
+	// runs its command unchanged and writes nothing of its own (timeout
+	// 60 go test, nice; not time -o FILE), or, with script (WrapShell),
 	// runs a script classify parsed in bash's syntax (env -S, watch,
-	// flock -c): grants then judges what runs as if typed alone.
-	PassThrough func(name string, c *Command) bool
+	// flock -c): grants then judges what runs as if typed alone. own are
+	// the wrapper's words before its command (not the Command itself, so
+	// that a caller's Command stays on its stack).
+	PassThrough func(name string, script bool, own []string) bool
 	// DashlessFirst: the first word may be a bundle of options without a
 	// dash (tar xzf F): the typed words' places are then not the words'
 	// own, so a word grants keeps out of a '*' keeps every word out.

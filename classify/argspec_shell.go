@@ -298,7 +298,7 @@ func (w *walker) wrapBwrap(c int, fs []field) {
 
 // envPassThrough: env runs its command unchanged (its NAME=VALUE words
 // are judged apart, wrapperAssigns), and env -S a script classify parsed.
-func envPassThrough(string, *Command) bool { return true }
+func envPassThrough(string, bool, []string) bool { return true }
 
 // wrapperPassThrough: the wrappers that run the wrapped command
 // unchanged and write nothing of their own, so a command under them is
@@ -307,8 +307,8 @@ func envPassThrough(string, *Command) bool { return true }
 // bash's syntax (watch CMD, flock -c CMD, busybox sh -c). The others
 // (strace, chroot, sudo, …) are still judged by what they run for the
 // denylist, but need a grant to be allowed.
-func wrapperPassThrough(name string, c *Command) bool {
-	if c.Wrap == WrapShell {
+func wrapperPassThrough(name string, script bool, own []string) bool {
+	if script {
 		switch name {
 		case "watch", "flock", "busybox":
 			return true
@@ -320,8 +320,7 @@ func wrapperPassThrough(name string, c *Command) bool {
 		return true
 	case "time":
 		// GNU time -o FILE (-a: append) writes FILE
-		for k := 1; k < c.InnerStart && k < len(c.Args); k++ {
-			w := c.Args[k]
+		for _, w := range own {
 			if w == "-o" || w == "-a" || strings.HasPrefix(w, "--output") || w == "--append" || (strings.HasPrefix(w, "-o") && len(w) > 2) {
 				return false
 			}

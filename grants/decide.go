@@ -712,7 +712,11 @@ func passThrough(c *classify.Command) bool {
 	}
 	name := commandName(c)
 	if s := classify.SpecFor(name); s != nil && s.PassThrough != nil {
-		return s.PassThrough(name, c) // the wrapper's entry says (timeout, env, time without -o)
+		var own []string // the wrapper's words before its command
+		if c.InnerStart > 1 {
+			own = c.Args[1:min(c.InnerStart, len(c.Args))]
+		}
+		return s.PassThrough(name, c.Wrap == classify.WrapShell, own) // the wrapper's entry says (timeout, env, time without -o)
 	}
 	if c.Wrap == classify.WrapShell {
 		return passThroughShells(name)
