@@ -70,7 +70,7 @@ func buildSpec(name string) *Spec {
 // (//..., //src:app, @repo//x) are labels, not paths. --run_under runs a
 // program, --bazelrc and --output_base point bazel elsewhere; the
 // options bazel has by the hundred beyond these are asked under a '*'.
-var bazelSpec = Spec{Sub: bazelSub, Opts: []Opt{
+var bazelSpec = Spec{Builds: true, Grant: GrantSub, GrantFor: []string{"bazel"}, Sub: bazelSub, Opts: []Opt{
 	{Long: []string{"bazelrc"}, Val: RoleProgram},
 	{Long: []string{"output_base", "output_user_root", "install_base"}, Val: RoleWrite},
 	{Long: []string{"host_jvm_args", "max_idle_secs"}, Val: RoleText},
@@ -125,7 +125,7 @@ var ghSubSpec = Spec{Operands: RoleText, Untyped: []string{"F", "field"}, Opts: 
 // commons-cli, so multi-letter options take one dash (-pl, -am, -ntp) and
 // -D, -P and -T join their value. -f names the POM, whose plugins run; -s,
 // -gs and -t name settings it uses; -l writes a log.
-var mvnSpec = Spec{OneDash: true, Operands: RoleText, Joined: []string{"D", "P", "T"}, Untyped: []string{"emp", "encrypt-master-password", "ep", "encrypt-password"}, Opts: []Opt{
+var mvnSpec = Spec{Instructions: true, Builds: true, Grant: GrantSub, GrantFor: []string{"mvn"}, OneDash: true, Operands: RoleText, Joined: []string{"D", "P", "T"}, Untyped: []string{"emp", "encrypt-master-password", "ep", "encrypt-password"}, Opts: []Opt{
 	{Long: []string{"f", "file"}, Val: RoleProgram},
 	{Long: []string{"s", "settings", "gs", "global-settings", "t", "toolchains", "gt", "global-toolchains"}, Val: RoleUse},
 	{Long: []string{"l", "log-file"}, Val: RoleWrite},

@@ -277,7 +277,7 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 		m.Mark(wd.Arg, why)
 	}
 	sub := p.SubName(c.Args)
-	instructions := spec != nil && spec.Instructions || c.Name == "npm" || c.Name == "mvn"
+	instructions := spec != nil && spec.Instructions || c.Name == "npm"
 	upload := spec != nil && spec.Uploads || uploader(c.Name)
 	repoURLs := spec != nil && spec.RepoURLs
 	for _, wd := range p.Words {

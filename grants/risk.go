@@ -308,7 +308,7 @@ func buildTool(name string) bool {
 		return true // the program's entry says (make, go, cargo)
 	}
 	switch name {
-	case "mvn", "javac", "tsc", "ninja", "bazel", "dotnet":
+	case "javac", "tsc", "ninja", "dotnet":
 		return true
 	}
 	return false

@@ -282,8 +282,8 @@ func grantShape(name string) classify.GrantShape {
 var subcommandProgs = []string{
 	"rustup", "glab", "poetry", "pipenv", "conda", "mamba", "brew",
 	"apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "ninja", "just", "task", "rake", "bundle", "gem",
-	"mvn", "./gradlew", "dotnet", "composer", "mix", "stack", "cabal", "swift", "flutter", "dart",
-	"hugo", "zig", "ng", "nx", "turbo", "vercel", "firebase", "aws", "gcloud", "az", "tox", "nox", "bazel",
+	"./gradlew", "dotnet", "composer", "mix", "stack", "cabal", "swift", "flutter", "dart",
+	"hugo", "zig", "ng", "nx", "turbo", "vercel", "firebase", "aws", "gcloud", "az", "tox", "nox",
 	"sbt", "lein", "opam", "dune", "meson", "jj", "hg", "svn",
 }
 
