@@ -116,18 +116,19 @@ func commandRisk(c *classify.Command, root string, covered bool) Risk {
 	if c.Dir != "" && root != "" && outsideProject(c.Dir, "", root) {
 		return RiskHigh // it works outside the project (after cd /)
 	}
-	if networkCommand(name) {
+	spec := classify.SpecFor(name) // the program's entry, asked once for the facts below
+	if networkCommand(name, spec) {
 		return RiskHigh
 	}
-	if isInterpreter(name) && name != "go" && len(c.Args) > 1 && !versionArgs(c.Args) {
+	if isInterpreter(name, spec) && name != "go" && len(c.Args) > 1 && !versionArgs(c.Args) {
 		return RiskHigh // python x.py, bash script.sh, node app.js: guard cannot see into it
 	}
 	var p classify.Parsed
-	if c.Typed != nil || classify.SpecFor(name) != nil {
+	if c.Typed != nil || spec != nil {
 		p = c.Words()
 	}
 	sub := p.SubName(c.Args)
-	if installs(name, sub) || networkSub(name, sub) || deletesTree(name, p) {
+	if installs(name, sub, spec) || networkSub(sub, spec) || deletesTree(name, p, spec) {
 		return RiskHigh
 	}
 	r := RiskNone
@@ -166,7 +167,7 @@ func commandRisk(c *classify.Command, root string, covered bool) Risk {
 	if check, ok := readOnlySet(c.Args[0]); ok && (check == nil || check(c)) {
 		return r // the read-only set: none, unless an option writes
 	}
-	if buildTool(name) {
+	if buildTool(name, spec) {
 		return maxRisk(r, RiskLow)
 	}
 	if !p.Spec && !covered {
@@ -220,7 +221,7 @@ func outsideProject(p, dir, root string) bool {
 
 // isInterpreter reports a shell or language runtime: given a file, it runs
 // a program guard cannot see into.
-func isInterpreter(name string) bool {
+func isInterpreter(name string, s *classify.Spec) bool {
 	switch name {
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "xonsh", "nu", "elvish", "pwsh", "powershell",
 		"node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
@@ -229,7 +230,7 @@ func isInterpreter(name string) bool {
 	}
 	// the entries say it of theirs (expect FILE, script, busybox sh FILE);
 	// python, pypy and the other runtimes classify knows by name
-	if s := classify.SpecFor(name); s != nil && slices.Contains(s.RunsFile, name) {
+	if s != nil && slices.Contains(s.RunsFile, name) {
 		return true
 	}
 	return classify.Interpreter(name)
@@ -248,8 +249,8 @@ func versionArgs(args []string) bool {
 }
 
 // networkCommand: programs whose job is to reach another machine.
-func networkCommand(name string) bool {
-	if s := classify.SpecFor(name); s != nil && s.Network && s.For(s.NetworkFor, name) {
+func networkCommand(name string, s *classify.Spec) bool {
+	if s != nil && s.Network && s.For(s.NetworkFor, name) {
 		return true // the program's entry says (curl, ssh, gh, kubectl)
 	}
 	switch name {
@@ -264,16 +265,16 @@ func networkCommand(name string) bool {
 // networkSub: subcommands that fetch or send (git clone|fetch|pull|push,
 // docker pull|push, go get|mod download), as the program's entry in
 // classify lists them (Spec.Reaches).
-func networkSub(name, sub string) bool {
-	if s := classify.SpecFor(name); s != nil && s.Reaches != nil {
+func networkSub(sub string, s *classify.Spec) bool {
+	if s != nil && s.Reaches != nil {
 		return sub != "" && slices.Contains(s.Reaches, sub) // the program's entry says
 	}
 	return false
 }
 
 // installs: package installs (they fetch, and run the package's scripts).
-func installs(name, sub string) bool {
-	if s := classify.SpecFor(name); s != nil {
+func installs(name, sub string, s *classify.Spec) bool {
+	if s != nil {
 		if slices.Contains(s.InstallsAll, name) {
 			return true // npx PKG, as its entry says
 		}
@@ -290,8 +291,8 @@ func installs(name, sub string) bool {
 
 // deletesTree: rm -r, find -delete, shred, as their entries say
 // (classify.Spec.DeletesTree), and wipefs, mkfs.
-func deletesTree(name string, p classify.Parsed) bool {
-	if s := classify.SpecFor(name); s != nil && s.DeletesTree != nil {
+func deletesTree(name string, p classify.Parsed, s *classify.Spec) bool {
+	if s != nil && s.DeletesTree != nil {
 		return s.DeletesTree(name, p)
 	}
 	switch name {
@@ -303,8 +304,8 @@ func deletesTree(name string, p classify.Parsed) bool {
 
 // buildTool: build and test drivers run the project's own code in the
 // project (make, go test, cargo test, npm test): low, not none.
-func buildTool(name string) bool {
-	if s := classify.SpecFor(name); s != nil && s.Builds {
+func buildTool(name string, s *classify.Spec) bool {
+	if s != nil && s.Builds {
 		return true // the program's entry says (make, go, cargo)
 	}
 	switch name {

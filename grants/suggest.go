@@ -35,7 +35,13 @@ func runsAny(name string) bool {
 // interpreterLike reports an interpreter or wrapper by its name, or under a
 // versioned spelling of one (python3.11, node18, perl5.36.0, bash5.2).
 func interpreterLike(name string) bool {
-	return runsAny(name) || runsAny(classify.UnversionedName(name)) || classify.Interpreter(name)
+	if runsAny(name) {
+		return true
+	}
+	if u := classify.UnversionedName(name); u != name && runsAny(u) {
+		return true
+	}
+	return classify.Interpreter(name)
 }
 
 // interpreterProbes are the invocations an interpreter-wide allow pattern
