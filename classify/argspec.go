@@ -1,6 +1,9 @@
 package classify
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Role is what one word of a command's arguments is to the program: the
 // one question every rule asks of an argument ("does this read that
@@ -189,6 +192,65 @@ type Spec struct {
 	// without a grant. nil: no use of it is in the set. p is c's typed
 	// words (c.Words()).
 	ReadOnly func(c *Command, p Parsed) bool
+	// ReadOnlyFor names the programs ReadOnly is for when programs that
+	// differ share the spec (readerSpec is cat's and more's, and more
+	// runs LESSOPEN's filter); nil: every program of the spec. The
+	// others are not in the read-only set at all.
+	ReadOnlyFor []string
+	// PrintsFiles: the program prints what is in the files it is given
+	// (cat, head, grep, wc): a name computed at run time, or a relative
+	// one after cd to a computed path, may be any file, so such a use
+	// leaves the read-only set.
+	PrintsFiles bool
+	// Runs names the programs of this spec that run whatever their
+	// arguments say (sudo, env, xargs, nohup, python): an allow pattern
+	// may never cover every use of one ("sudo *"). [Runners] lists them
+	// all, for a pattern whose program word is a glob.
+	Runs []string
+	// RunsFile names the programs of this spec that, given a file, run
+	// a program in it guard cannot see into (expect FILE, script, busybox
+	// sh FILE): such a use is high risk.
+	RunsFile []string
+	// PassThrough reports whether a wrapper of this spec, named name,
+	// runs its command unchanged and writes nothing of its own (timeout
+	// 60 go test, nice; not time -o FILE), or, with script (WrapShell),
+	// runs a script classify parsed in bash's syntax (env -S, watch,
+	// flock -c): grants then judges what runs as if typed alone. own are
+	// the wrapper's words before its command (not the Command itself, so
+	// that a caller's Command stays on its stack).
+	PassThrough func(name string, script bool, own []string) bool
+	// DashlessFirst: the first word may be a bundle of options without a
+	// dash (tar xzf F): the typed words' places are then not the words'
+	// own, so a word grants keeps out of a '*' keeps every word out.
+	DashlessFirst bool
+	// ProgramsWalked: the programs its words name (find -exec CMD ;) run
+	// as commands classify walks and judges on their own, not as a
+	// program this one runs.
+	ProgramsWalked bool
+	// ReadsHere: given no path, the program reads its working directory
+	// (find, tree, rg): after cd /elsewhere, that is elsewhere.
+	ReadsHere bool
+	// Symlinks names the options that make the program make symbolic
+	// links (ln -s): its write word is the link, its read words the
+	// targets, which the write tier does not follow.
+	Symlinks []string
+	// InPlace names the options that make the program rewrite the files
+	// it reads (sed -i): the write tier judges those files as writes.
+	InPlace []string
+	// DumpsEnv reports a use that prints the whole environment, secrets
+	// included (printenv alone, ps e): it is asked, and no '*' covers it.
+	DumpsEnv func(c *Command) bool
+	// WordRisk returns why one typed word of the program makes a '*'
+	// grant unsafe where Exec's rules do not say it (make CFLAGS=-B/tmp,
+	// docker --network host, npm -g, tar -P while extracting), "" when
+	// it does not: grants keeps that word out of a '*'. sub is the
+	// subcommand's name.
+	WordRisk func(c *Command, sub string, w Word, p Parsed) string
+	// SubRisk returns why a use of a subcommand makes a '*' grant unsafe
+	// (npm publish, npm config set script-shell, docker context use, npm
+	// create PKG), "" when it does not: grants keeps every word from the
+	// subcommand on out of a '*'.
+	SubRisk func(c *Command, p Parsed, sub string) string
 	// Closed: the spec is audited whole (git), so an option it does not
 	// type takes a use out of the read-only set, with a reason that
 	// names the option.
@@ -203,9 +265,22 @@ type Spec struct {
 	// Network: every use of the program reaches another machine (curl,
 	// ssh, gh): its risk is high.
 	Network bool
+	// NetworkFor names the programs Network is for, as ReadOnlyFor
+	// (kubectl and helm reach a cluster; k3s, which shares their spec,
+	// also runs one).
+	NetworkFor []string
 	// Installs lists the subcommands that install packages (npm install,
 	// cargo add): they fetch, and run the packages' scripts.
 	Installs []string
+	// InstallsFor names the programs Installs is for, as ReadOnlyFor.
+	InstallsFor []string
+	// InstallsAll names the programs of this spec every use of which
+	// installs (npx PKG fetches the package and runs it).
+	InstallsAll []string
+	// DeletesTree reports a use of the program, named name, that deletes
+	// a whole tree or wipes data (rm -r, find -delete, shred): its risk
+	// is high.
+	DeletesTree func(name string, p Parsed) bool
 	// Instructions: the program reads its instructions from files it is
 	// given (a Dockerfile, a makefile, a config): one outside the project
 	// is not the project's, and a '*' grant does not cover it.
@@ -227,6 +302,9 @@ type Spec struct {
 	// Grant is the shape of the grant guard suggests for the program
 	// ([GrantSub]: git commit *).
 	Grant GrantShape
+	// GrantFor names the programs Grant is for when programs that differ
+	// share the spec, as ReadOnlyFor; the others get GrantDefault.
+	GrantFor []string
 	// Keeps is the directory in the project the program keeps for itself
 	// (git: .git): the write tier denies writes there to every other
 	// program, and lets this one through.
@@ -241,6 +319,63 @@ type Spec struct {
 // AnyUse is the ReadOnly of a program every use of which only reads and
 // prints (awk: the exec-capable rules mark system(), print > FILE, -f).
 func AnyUse(*Command, Parsed) bool { return true }
+
+// For reports whether a fact of s whose programs list is names (one of
+// the *For fields: ReadOnlyFor, GrantFor, …) is for the program name:
+// nil names every program of the spec.
+func (s *Spec) For(names []string, name string) bool {
+	return names == nil || slices.Contains(names, name)
+}
+
+// runnerSpecs are the specs whose Runs name programs (a test checks the
+// array is whole): [Runners] walks them, since the family tables are
+// switches that cannot be listed.
+var runnerSpecs = [...]*Spec{&wrapperSpec, &xargsSpec, &npxSpec, &chrootSpec, &busyboxSpec, &envSpec, &scriptSpec, &pythonSpec, &npmSpec, &goSpec}
+
+// Runners calls f with each program an entry says runs whatever its
+// arguments say ([Spec.Runs]), until f returns false.
+func Runners(f func(name string) bool) {
+	for _, s := range runnerSpecs {
+		for _, n := range s.Runs {
+			if !f(n) {
+				return
+			}
+		}
+	}
+}
+
+// RunsAny reports a program an entry says runs whatever its arguments
+// say ([Spec.Runs]), by its name as written.
+func RunsAny(name string) bool {
+	s := SpecFor(name)
+	return s != nil && slices.Contains(s.Runs, name)
+}
+
+// VersionUse is the ReadOnly of a tool whose only read-only use is to
+// print its version: TOOL --version, -V, -version or -v, alone.
+func VersionUse(c *Command, _ Parsed) bool {
+	if len(c.Args) != 2 {
+		return false
+	}
+	switch c.Args[1] {
+	case "--version", "-V", "-version", "-v":
+		return true
+	}
+	return false
+}
+
+// VersionUseNoV is VersionUse for an interpreter whose -v is verbose
+// (python -v then runs a script from stdin).
+func VersionUseNoV(c *Command, p Parsed) bool {
+	return VersionUse(c, p) && c.Args[1] != "-v"
+}
+
+// VersionSubUse is VersionUse for a tool with a version subcommand
+// (docker version, kubectl version); other tools' "version" is a target
+// or a file (make version, node version).
+func VersionSubUse(c *Command, p Parsed) bool {
+	return VersionUse(c, p) || len(c.Args) == 2 && c.Args[1] == "version"
+}
 
 // GrantShape is the shape of the grant guard suggests when a human allows
 // a command for a project or everywhere.

@@ -19,7 +19,7 @@ func archiveSpec(name string) *Spec {
 	return nil
 }
 
-var tarSpec = Spec{WritesHere: tarWritesHere, Exec: tarExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var tarSpec = Spec{DashlessFirst: true, WordRisk: tarWordRisk, ReadOnly: tarReadOnly, ReadOnlyFor: []string{"tar"}, Grant: GrantExact, GrantFor: []string{"tar"}, WritesHere: tarWritesHere, Exec: tarExec, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "c", Long: []string{"create"}},
 	{Short: "x", Long: []string{"extract", "get"}},
 	{Short: "t", Long: []string{"list"}},
@@ -193,4 +193,19 @@ func checkZipTT(c *Command, p Parsed, m Marker) {
 // tarWritesHere: tar -x without -C extracts into the working directory.
 func tarWritesHere(p Parsed) bool {
 	return p.Has("extract") && !p.Has("directory")
+}
+
+// tarReadOnly: tar -t/--list only lists an archive: its mode, read from
+// the parsed options (tar -xPft.tar extracts, whatever letters follow).
+func tarReadOnly(_ *Command, p Parsed) bool {
+	return p.Has("list") && !p.Has("extract", "create", "append", "update", "catenate", "delete", "diff")
+}
+
+// tarWordRisk: tar -P while extracting writes to the absolute paths the
+// archive names.
+func tarWordRisk(_ *Command, _ string, wd Word, p Parsed) string {
+	if wd.Role == RoleFlag && (wd.Name == "P" || wd.Name == "absolute-names") && p.Has("extract") {
+		return "tar -P extracts to absolute paths"
+	}
+	return ""
 }

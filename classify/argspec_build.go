@@ -72,7 +72,7 @@ func buildSpec(name string) *Spec {
 // (//..., //src:app, @repo//x) are labels, not paths. --run_under runs a
 // program, --bazelrc and --output_base point bazel elsewhere; the
 // options bazel has by the hundred beyond these are asked under a '*'.
-var bazelSpec = Spec{Sub: bazelSub, Opts: []Opt{
+var bazelSpec = Spec{Builds: true, Grant: GrantSub, GrantFor: []string{"bazel"}, Sub: bazelSub, Opts: []Opt{
 	{Long: []string{"bazelrc"}, Val: RoleProgram},
 	{Long: []string{"output_base", "output_user_root", "install_base"}, Val: RoleWrite},
 	{Long: []string{"host_jvm_args", "max_idle_secs"}, Val: RoleText},
@@ -184,7 +184,7 @@ var ghSubOpts = []Opt{
 // commons-cli, so multi-letter options take one dash (-pl, -am, -ntp) and
 // -D, -P and -T join their value. -f names the POM, whose plugins run; -s,
 // -gs and -t name settings it uses; -l writes a log.
-var mvnSpec = Spec{OneDash: true, Operands: RoleText, Joined: []string{"D", "P", "T"}, Untyped: []string{"emp", "encrypt-master-password", "ep", "encrypt-password"}, Opts: []Opt{
+var mvnSpec = Spec{Instructions: true, Builds: true, Grant: GrantSub, GrantFor: []string{"mvn"}, OneDash: true, Operands: RoleText, Joined: []string{"D", "P", "T"}, Untyped: []string{"emp", "encrypt-master-password", "ep", "encrypt-password"}, Opts: []Opt{
 	{Long: []string{"f", "file"}, Val: RoleProgram},
 	{Long: []string{"s", "settings", "gs", "global-settings", "t", "toolchains", "gt", "global-toolchains"}, Val: RoleUse},
 	{Long: []string{"l", "log-file"}, Val: RoleWrite},
@@ -200,7 +200,7 @@ var mvnSpec = Spec{OneDash: true, Operands: RoleText, Joined: []string{"D", "P",
 // -b/--build-file and -c/--settings-file name scripts it runs; -p works
 // in another directory; --scan uploads a build scan (untyped). -D and -P
 // join their value.
-var gradleSpec = Spec{Instructions: true, Grant: GrantSub, Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
+var gradleSpec = Spec{Builds: true, Instructions: true, Grant: GrantSub, Operands: RoleText, Untyped: []string{"scan", "no-scan"}, Opts: []Opt{
 	{Short: "Ibc", Long: []string{"init-script", "build-file", "settings-file"}, Val: RoleProgram},
 	{Short: "p", Long: []string{"project-dir"}, Val: RoleDir},
 	{Short: "g", Long: []string{"gradle-user-home", "project-cache-dir"}, Val: RoleDir},
@@ -285,9 +285,9 @@ var preCommitSpec = Spec{Instructions: true, Grant: GrantSub, Exec: runExec, Ope
 // type (pipx, uv, nix): every option is asked under a '*' grant, and
 // grants' exec table finds their download-and-run forms (pipx run, uv
 // tool run, nix run).
-var untypedSubSpec = Spec{Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
+var untypedSubSpec = Spec{Installs: []string{"install", "add", "pip", "sync", "tool"}, InstallsFor: []string{"pipx", "uv"}, Grant: GrantSub, GrantFor: []string{"uv", "nix"}, Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
 
-var goSpec = Spec{Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
+var goSpec = Spec{Runs: []string{"go"}, SubRisk: goSubRisk, ReadOnly: goReadOnly, Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 
 func goSub(sub string) *Spec {
 	switch sub {
@@ -343,7 +343,7 @@ var gofmtSpec = Spec{Builds: true, ReadOnly: gofmtReadOnly, Grant: GrantPlain, O
 	{Long: []string{"l", "d", "e", "s"}},
 }}
 
-var makeSpec = Spec{Exec: makeExec, Instructions: true, Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
+var makeSpec = Spec{WordRisk: makeWordRisk, ReadOnly: VersionUse, ReadOnlyFor: []string{"make"}, Exec: makeExec, Instructions: true, Builds: true, Grant: GrantTarget, Abbrev: true, Operands: RoleText, Opts: []Opt{
 	{Short: "C", Long: []string{"directory"}, Val: RoleDir},
 	{Short: "f", Long: []string{"file", "makefile"}, Val: RoleProgram},
 	{Short: "E", Long: []string{"eval"}, Val: RoleScript},
@@ -362,7 +362,7 @@ var makeSpec = Spec{Exec: makeExec, Instructions: true, Builds: true, Grant: Gra
 // script-shell, git, node-options, browser, viewer, node-gyp,
 // init-module) are programs; the directories and config files it uses
 // are typed as such.
-var npmSpec = Spec{Installs: npmInstalls, Builds: true, Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
+var npmSpec = Spec{Runs: []string{"bun"}, WordRisk: npmWordRisk, SubRisk: npmSubRisk, ReadOnly: VersionUse, Grant: GrantSub, GrantFor: []string{"npm", "yarn"}, Installs: npmInstalls, Builds: true, Exec: npmExec, Sub: npmSub, Negate: true, Opts: npmGlobal}
 
 var npmGlobal = []Opt{
 	{Short: "C", Long: []string{"prefix", "dir", "cwd"}, Val: RoleDir},
@@ -424,7 +424,7 @@ var npmConfigSpec = Spec{Operands: RoleUnknown, Opts: npmGlobal, EffectIf: npmEf
 
 // pnpmSpec: pnpm's -w is --workspace-root, a flag (npm's takes a
 // workspace): pnpm add -w PKG names the package PKG.
-var pnpmSpec = Spec{Installs: npmInstalls, Builds: true, Grant: GrantSub, Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
+var pnpmSpec = Spec{WordRisk: npmWordRisk, SubRisk: npmSubRisk, ReadOnly: VersionUse, Installs: npmInstalls, Builds: true, Grant: GrantSub, Exec: npmExec, Sub: pnpmSub, Negate: true, Opts: pnpmGlobal}
 
 var pnpmGlobal = append([]Opt{{Short: "w", Long: []string{"workspace-root"}}}, npmGlobal...)
 
@@ -446,7 +446,7 @@ var pnpmSubOpts = append(pnpmGlobal[:len(pnpmGlobal):len(pnpmGlobal)], npmFreshO
 // cargoSpec: cargo and its subcommands (cargo SUB --help;
 // testdata/options/cargo.txt). --path and --git name code cargo builds and
 // runs the build scripts of; --root and --target-dir are written.
-var cargoSpec = Spec{Instructions: true, Installs: []string{"install", "add", "publish"}, Builds: true, Grant: GrantSub, Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
+var cargoSpec = Spec{ReadOnly: VersionSubUse, Instructions: true, Installs: []string{"install", "add", "publish"}, Builds: true, Grant: GrantSub, Exec: cargoExec, Sub: cargoSub, Opts: cargoGlobal}
 
 var cargoGlobal = []Opt{
 	{Short: "C", Val: RoleDir},
@@ -503,7 +503,7 @@ var pytestSpec = Spec{Exec: pytestExec, Instructions: true, Builds: true, Abbrev
 	{Long: []string{"cache-clear"}, Fresh: true},
 }}
 
-var dockerSpec = Spec{Groups: []string{"container"}, WriteTarget: dockerWriteTarget, Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
+var dockerSpec = Spec{WordRisk: dockerWordRisk, SubRisk: dockerSubRisk, ReadOnly: VersionSubUse, ReadOnlyFor: []string{"docker"}, Groups: []string{"container"}, WriteTarget: dockerWriteTarget, Instructions: true, Reaches: []string{"pull", "push", "login", "run", "build", "compose"}, Grant: GrantSub, Exec: dockerExec, Sub: dockerSub, Opts: []Opt{
 	{Short: "H", Long: []string{"host"}, Val: RoleURL},
 	{Short: "cl", Long: []string{"context", "log-level", "connection", "url", "namespace", "address"}, Val: RoleText},
 	{Long: []string{"config"}, Val: RoleDir},
@@ -672,7 +672,7 @@ var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 // testdata/options/gcc.txt). -B, -wrapper and -specs make them run
 // programs from elsewhere, -o and -MF write; -fplugin= and -fuse-ld=PATH
 // (a value of -f) are judged by grants' exec table.
-var ccSpec = Spec{Builds: true, Exec: ccExec, OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
+var ccSpec = Spec{ReadOnly: VersionUse, ReadOnlyFor: []string{"gcc", "clang"}, Builds: true, Exec: ccExec, OneDash: true, Operands: RoleRead, Joined: []string{"O", "W", "f", "m", "g", "I", "D", "U", "L", "l", "B", "std=", "print-", "iquote", "isystem", "idirafter", "x"}, Opts: []Opt{
 	{Long: []string{"o", "MF", "save-temps="}, Val: RoleWrite},
 	{Long: []string{"B", "wrapper", "specs", "fplugin"}, Val: RoleProgram},
 	{Long: []string{"include", "imacros", "T"}, Val: RoleRead},
@@ -688,7 +688,7 @@ var ccSpec = Spec{Builds: true, Exec: ccExec, OneDash: true, Operands: RoleRead,
 		"coverage", "integrated-cpp", "X", "t", "shared-libgcc"}},
 }}
 
-var rustcSpec = Spec{Builds: true, Operands: RoleRead, Opts: []Opt{
+var rustcSpec = Spec{ReadOnly: VersionUse, Builds: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
 	{Long: []string{"out-dir"}, Val: RoleWrite},
 	{Short: "LlCW", Long: []string{"edition", "crate-type", "crate-name", "emit", "target", "cfg", "cap-lints", "explain"}, Val: RoleText},
@@ -703,7 +703,7 @@ var javaSpec = Spec{InOrder: true, OneDash: true, Operands: RoleText, First: Rol
 	{Long: []string{"version", "showversion", "help", "server", "client", "ea", "da"}},
 }}
 
-var pipSpec = Spec{Installs: []string{"install", "add", "pip", "sync", "tool"}, Grant: GrantSub, Sub: pipSub}
+var pipSpec = Spec{ReadOnly: VersionUse, Installs: []string{"install", "add", "pip", "sync", "tool"}, Grant: GrantSub, Sub: pipSub}
 
 func pipSub(string) *Spec { return &pipSubSpec }
 
@@ -1100,3 +1100,177 @@ func dockerWriteTarget(wd Word) (string, bool) {
 // dockerNames are the programs of docker's own spec (docker-compose's is
 // another).
 var dockerNames = []string{"docker", "podman", "nerdctl"}
+
+// goReadOnly: go env prints the settings (go env -w/-u writes them), and
+// go version, go --version print the version.
+func goReadOnly(c *Command, p Parsed) bool {
+	if len(c.Args) >= 2 && c.Args[1] == "env" {
+		return !p.Has("w", "u")
+	}
+	return VersionSubUse(c, p)
+}
+
+// makeWordRisk: make VAR=VALUE whose value makes the build run other
+// programs (CFLAGS=-B/tmp: gcc runs programs from there).
+func makeWordRisk(_ *Command, _ string, wd Word, _ Parsed) string {
+	if wd.Role != RoleText {
+		return ""
+	}
+	if k := strings.IndexByte(wd.Val, '='); k > 0 && wd.Name == "" {
+		v := wd.Val[k+1:]
+		for _, bad := range []string{"-B", "-wrapper", "-fplugin", "-specs", "--sysroot", "-load", "$(shell", "${shell", "-exec"} {
+			if strings.Contains(v, bad) {
+				return "make " + wd.Val[:k] + "= makes the build run other programs"
+			}
+		}
+	}
+	return ""
+}
+
+// dockerWordRisk: options that reach the host (docker run --network
+// host, -v, --privileged).
+func dockerWordRisk(c *Command, _ string, wd Word, _ Parsed) string {
+	switch wd.Role {
+	case RoleText:
+		switch wd.Name {
+		case "network", "net", "pid", "ipc", "uts", "userns", "cgroupns":
+			if wd.Val == "host" {
+				return c.Name + " --" + wd.Name + " host reaches the host"
+			}
+		case "v", "volume", "mount":
+			return c.Name + " -v/--mount shares host files with the container"
+		}
+	case RoleFlag:
+		if wd.Name == "privileged" {
+			return c.Name + " --privileged reaches the host"
+		}
+	}
+	return ""
+}
+
+// dockerSubRisk: docker login/logout store credentials outside the
+// project; docker context use|create|update|import sends later commands
+// to another daemon.
+func dockerSubRisk(c *Command, p Parsed, sub string) string {
+	switch sub {
+	case "login", "logout":
+		return c.Name + " " + sub + " stores or changes registry credentials outside the project"
+	case "context":
+		if ops := p.Operands(); len(ops) > 0 {
+			switch ops[0].Val {
+			case "use", "create", "update", "import":
+				return c.Name + " context " + ops[0].Val + " sends later commands to another daemon"
+			}
+		}
+	}
+	return ""
+}
+
+// npmWordRisk: npm -g installs outside the project.
+func npmWordRisk(c *Command, _ string, wd Word, _ Parsed) string {
+	if wd.Role == RoleFlag && (wd.Name == "global" || wd.Name == "g") {
+		return c.Name + " -g installs outside the project"
+	}
+	return ""
+}
+
+// npmAccountSubs are the subcommands of npm (pnpm, yarn, bun) that a '*'
+// grant does not cover, by what they do: store the user's credentials
+// outside the project, publish the project, change what the registry
+// holds, or change the tool's settings for every project.
+var npmAccountSubs = []struct {
+	subs []string
+	why  string
+}{
+	{[]string{"login", "adduser", "add-user", "logout", "token"}, "stores or changes registry credentials outside the project"},
+	{[]string{"publish", "unpublish", "deprecate", "undeprecate", "dist-tag", "dist-tags", "owner", "author", "access", "team", "org", "profile", "star", "unstar", "hook"}, "publishes or changes what the registry holds"},
+	{[]string{"set"}, "changes npm's settings (script-shell, prefix) outside the project"},
+	{[]string{"link", "ln", "unlink"}, "writes links in the global prefix, outside the project"},
+}
+
+// npmPkgKeys are the package.json keys npm pkg set may set under a '*'
+// grant (a trailing "." covers a section): they describe the package.
+// scripts, bin, config and the rest change what npm runs.
+var npmPkgKeys = []string{"name", "version", "description", "keywords", "author", "contributors", "license", "homepage", "repository", "bugs",
+	"private", "type", "engines", "files", "main", "module", "types", "typings", "exports", "sideEffects", "funding", "browserslist"}
+
+// npmConfigKeys are the npm settings npm config set may set under a '*'
+// grant: how npm prints, saves and resolves, never a program or a place.
+var npmConfigKeys = []string{"loglevel", "fund", "audit", "progress", "color", "update-notifier", "save-exact", "save-prefix", "engine-strict",
+	"legacy-peer-deps", "prefer-offline", "prefer-online", "init-author-name", "init-author-email", "init-author-url", "init-license",
+	"init-version", "package-lock", "strict-peer-deps", "unicode", "fetch-retries", "fetch-timeout", "lockfile-version", "install-strategy",
+	"omit", "include", "save", "audit-level"}
+
+func npmKeyHarmless(keys []string, k string) bool {
+	for _, h := range keys {
+		if k == h || strings.HasPrefix(k, h+".") || strings.HasPrefix(k, h+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// npmSubRisk: npm's account and registry subcommands, npm create/init
+// PKG (downloads and runs a package), npm pkg set of a key that changes
+// what npm runs, npm config edit|set of a setting that does.
+func npmSubRisk(c *Command, p Parsed, sub string) string {
+	for _, r := range npmAccountSubs {
+		if slices.Contains(r.subs, sub) {
+			return c.Name + " " + sub + " " + r.why
+		}
+	}
+	ops := p.Operands()
+	op := func(i int) string {
+		if i < len(ops) {
+			return ops[i].Val
+		}
+		return ""
+	}
+	switch sub {
+	case "create", "init", "innit":
+		if len(ops) > 0 && !strings.HasPrefix(op(0), "-") {
+			return c.Name + " " + sub + " PKG downloads and runs a package"
+		}
+	case "pkg":
+		if op(0) == "set" {
+			for _, o := range ops[1:] {
+				if k, _, _ := strings.Cut(o.Val, "="); !npmKeyHarmless(npmPkgKeys, k) {
+					return c.Name + " pkg set " + k + " is not a key guard knows to be harmless (scripts.* changes what npm runs)"
+				}
+			}
+		}
+	case "config", "c":
+		switch op(0) {
+		case "edit":
+			return c.Name + " config edit runs an editor"
+		case "set":
+			for k := 1; k < len(ops); k++ {
+				key, _, eq := strings.Cut(ops[k].Val, "=")
+				if !npmKeyHarmless(npmConfigKeys, key) {
+					return c.Name + " config set " + key + " is not a key guard knows to be harmless (script-shell, prefix change how npm runs)"
+				}
+				if !eq {
+					k++ // npm config set KEY VALUE: the next operand is KEY's value
+				}
+			}
+			if len(ops) < 2 {
+				return c.Name + " config set with no key"
+			}
+		}
+	}
+	return ""
+}
+
+// goSubRisk: go run|install|get MODULE@VERSION downloads and runs
+// another module.
+func goSubRisk(_ *Command, p Parsed, sub string) string {
+	switch sub {
+	case "run", "install", "get":
+		for _, o := range p.Operands() {
+			if strings.Contains(o.Val, "@") {
+				return "go " + sub + " MODULE@VERSION downloads and runs another module"
+			}
+		}
+	}
+	return ""
+}

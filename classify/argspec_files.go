@@ -95,13 +95,13 @@ func filesSpec(name string) *Spec {
 
 var files0 = Opt{Long: []string{"files0-from"}, Val: RoleRead}
 
-var readerSpec = Spec{Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var readerSpec = Spec{ReadOnly: AnyUse, ReadOnlyFor: []string{"cat", "tac", "nl", "rev", "md5sum", "sha1sum", "sha256sum", "sha512sum", "paste", "column", "strings", "fold"}, PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"cat", "more", "bat", "sha256sum", "md5sum", "strings"}, Exec: pagerExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "AbeEnstTuvq", Long: []string{"show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"}},
 	{Short: "w", Long: []string{"width"}, Val: RoleText},
 	{Short: "c", Long: []string{"check"}},
 }}
 
-var headSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var headSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "c", Long: []string{"bytes"}, Val: RoleText},
 	{Short: "n", Long: []string{"lines"}, Val: RoleText},
 	{Short: "qvzfF", Long: []string{"quiet", "silent", "verbose", "zero-terminated", "follow", "retry"}},
@@ -171,19 +171,19 @@ var base64Spec = Spec{ReadOnly: AnyUse, Exec: base64Exec, Abbrev: true, Operands
 	{Short: "b", Long: []string{"break"}, Val: RoleText},
 }}
 
-var dumpSpec = Spec{Operands: RoleRead, Last: RoleWrite, LastBy: []string{"r"}, Opts: []Opt{
+var dumpSpec = Spec{ReadOnly: AnyUse, ReadOnlyFor: []string{"od", "hexdump"}, PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"xxd", "od", "hexdump"}, Operands: RoleRead, Last: RoleWrite, LastBy: []string{"r"}, Opts: []Opt{
 	{Short: "r", Long: []string{"revert"}},
 	{Short: "pibeuvCdxXcaE", Long: []string{"ps", "plain", "include", "bits", "uppercase", "version", "canonical"}},
 	{Short: "lscgonAjNtwSf", Long: []string{"len", "seek", "cols", "groupsize", "skip-bytes", "read-bytes", "address-radix", "format", "width", "strings", "endian"}, Val: RoleText},
 }}
 
-var cutSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var cutSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "bcdf", Long: []string{"bytes", "characters", "delimiter", "fields"}, Val: RoleText},
 	{Long: []string{"output-delimiter"}, Val: RoleText},
 	{Short: "nsz", Long: []string{"complement", "only-delimited", "zero-terminated"}},
 }}
 
-var sortSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var sortSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Exec: sortExec, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "o", Long: []string{"output"}, Val: RoleWrite},
 	{Short: "T", Long: []string{"temporary-directory"}, Val: RoleDir},
 	{Long: []string{"compress-program"}, Val: RoleProgram},
@@ -193,32 +193,32 @@ var sortSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Exec: sortExec, Abbrev:
 	{Short: "bdfgiMhnRrVcCmsuz", Long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "check", "merge", "stable", "unique", "zero-terminated", "debug"}},
 }}
 
-var uniqSpec = Spec{ReadOnly: uniqReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
+var uniqSpec = Spec{PrintsFiles: true, ReadOnly: uniqReadOnly, Grant: GrantPlain, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: []Opt{
 	{Short: "cdDiuz", Long: []string{"count", "repeated", "all-repeated", "ignore-case", "unique", "zero-terminated", "group"}},
 	{Short: "fsw", Long: []string{"skip-fields", "skip-chars", "check-chars"}, Val: RoleText},
 }}
 
-var diffSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
+var diffSpec = Spec{ReadOnly: AnyUse, ReadOnlyFor: []string{"comm", "diff"}, PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"diff"}, Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "rNqsuacyiwbBtTpdeEZ123", Long: []string{"recursive", "new-file", "brief", "report-identical-files", "unified", "context", "side-by-side", "ignore-case", "text", "unidirectional-new-file"}},
 	{Short: "UCWFDLIxXSo", Long: []string{"label", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "width", "line-format", "output"}, Val: RoleText},
 	{Long: []string{"from-file", "to-file"}, Val: RoleRead},
 }}
 
-var cmpSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
+var cmpSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, ReadIf: []string{"verbose", "print-bytes"}, Opts: []Opt{
 	{Short: "l", Long: []string{"verbose"}},
 	{Short: "b", Long: []string{"print-bytes"}},
 	{Short: "s", Long: []string{"quiet", "silent"}},
 	{Short: "in", Long: []string{"ignore-initial", "bytes"}, Val: RoleText},
 }}
 
-var wcSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+var wcSpec = Spec{PrintsFiles: true, ReadOnly: AnyUse, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "cmlLw", Long: []string{"bytes", "chars", "lines", "max-line-length", "words", "total"}},
 	files0,
 }}
 
 // fileSpec: file's options (file --help, 5.44; testdata/options/
 // sysinfo.txt), audited whole: -C writes a compiled magic file.
-var fileSpec = Spec{ReadOnly: fileReadOnly, Closed: true, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
+var fileSpec = Spec{PrintsFiles: true, ReadOnly: fileReadOnly, Closed: true, Grant: GrantPlain, Abbrev: true, Operands: RoleMeta, Opts: []Opt{
 	{Short: "C", Long: []string{"compile"}},
 	{Short: "m", Long: []string{"magic-file"}, Val: RoleRead},
 	{Short: "f", Long: []string{"files-from"}, Val: RoleRead},
@@ -235,7 +235,7 @@ var metaSpec = Spec{Operands: RoleMeta, Opts: []Opt{files0, {Long: []string{"for
 // tree.txt). --fromfile lists the paths its operands hold, so it prints
 // their lines: the operands are read. --infofile, --hintro and --houtro
 // print a file's text in the listing; -o writes it to a file.
-var treeSpec = Spec{ReadOnly: treeReadOnly, Closed: true, Grant: GrantPlain, Operands: RoleMeta, ReadIf: []string{"fromfile"}, Opts: []Opt{
+var treeSpec = Spec{ReadsHere: true, ReadOnly: treeReadOnly, Closed: true, Grant: GrantPlain, Operands: RoleMeta, ReadIf: []string{"fromfile"}, Opts: []Opt{
 	{Short: "o", Val: RoleWrite},
 	{Short: "LPIHT", Long: []string{"filelimit", "timefmt", "charset", "sort"}, Val: RoleText},
 	{Long: []string{"gitfile", "infofile", "hintro", "houtro"}, Val: RoleRead},
@@ -250,7 +250,7 @@ var binSpec = Spec{Abbrev: true, Operands: RoleRead, Opts: []Opt{
 	{Short: "t", Long: []string{"radix", "format", "target", "size-sort"}, Val: RoleText},
 }}
 
-var writerSpec = Spec{Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+var writerSpec = Spec{DeletesTree: writerDeletesTree, Grant: GrantExact, GrantFor: []string{"touch", "mkdir", "rmdir", "rm", "unlink", "truncate", "shred"}, Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 	{Short: "r", Long: []string{"recursive"}},
 	{Short: "R", Long: []string{"recursive"}},
 	{Short: "fidvpPm", Long: []string{"recursive", "force", "interactive", "dir", "verbose", "parents", "one-file-system", "no-preserve-root", "preserve-root", "mode"}},
@@ -280,7 +280,7 @@ var mvSpec = Spec{Grant: GrantExact, Abbrev: true, Operands: RoleWrite, Opts: cp
 
 // lnSpec: ln TARGET… LINK: a link exposes its target under another name,
 // so the targets count as read.
-var lnSpec = Spec{Grant: GrantExact, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
+var lnSpec = Spec{Symlinks: []string{"symbolic", "s"}, Grant: GrantExact, Abbrev: true, Operands: RoleRead, Last: RoleWrite, Opts: cpOpts}
 
 var chmodSpec = Spec{Abbrev: true, First: RoleText, FirstBy: []string{"reference"}, Operands: RoleWrite, Opts: []Opt{
 	{Long: []string{"reference"}, Val: RoleMeta},
@@ -308,7 +308,7 @@ var dateSpec = Spec{ReadOnly: dateReadOnly, Grant: GrantPlain, Abbrev: true, Ope
 
 // psSpec: ps takes BSD letters without a dash (ps eww); the e letter
 // prints every process's environment. psEnv checks for it.
-var psSpec = Spec{ReadOnly: AnyUse, Grant: GrantPlain, Operands: RoleText, Opts: []Opt{
+var psSpec = Spec{DumpsEnv: psEnv, ReadOnly: AnyUse, Grant: GrantPlain, Operands: RoleText, Opts: []Opt{
 	{Short: "oOpqtuUgGCsk", Long: []string{"format", "pid", "ppid", "user", "group", "sort", "cols", "columns", "rows", "tty", "Group", "quick-pid", "sid", "User", "width", "lines"}, Val: RoleText},
 	{Short: "AaefFlHjLmMTwxyZdNPcV", Long: []string{"forest", "headers", "no-headers", "no-heading", "help", "version", "deselect", "context", "cumulative"}},
 }}
@@ -322,7 +322,7 @@ var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: R
 	{Short: "nrjacCMSseh0", Long: []string{"null-input", "raw-output", "join-output", "ascii-output", "compact-output", "color-output", "monochrome-output", "sort-keys", "slurp", "exit-status", "raw-input", "tab", "seq", "stream", "args", "jsonargs"}},
 }}
 
-var sedSpec = Spec{Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
+var sedSpec = Spec{InPlace: []string{"in-place", "i"}, PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"sed"}, Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "e", Long: []string{"expression"}, Val: RoleScript},
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "i", Long: []string{"in-place"}, Val: RoleText, Optional: true},
@@ -336,7 +336,7 @@ var sedSpec = Spec{Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: Ro
 // guard cannot read; -o, -d and -p write a file, named only when
 // attached (-oFILE, --profile=FILE); mawk's -W takes gawk's long names
 // and its own (-W exec FILE).
-var awkSpec = Spec{Exec: awkExec, ReadOnly: AnyUse, Abbrev: true, First: RoleScript, FirstBy: []string{"file", "source", "exec"}, Operands: RoleRead, Opts: []Opt{
+var awkSpec = Spec{PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"awk"}, Exec: awkExec, ReadOnly: AnyUse, Abbrev: true, First: RoleScript, FirstBy: []string{"file", "source", "exec"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "vF", Long: []string{"assign", "field-separator"}, Val: RoleText},
 	{Short: "e", Long: []string{"source"}, Val: RoleScript},
@@ -371,7 +371,7 @@ var htpasswdSpec = Spec{Operands: RoleText, Last: RoleSecret, LastBy: []string{"
 // editorSpec: an editor shows and writes the files it opens (unknown: both);
 // -c, +CMD and --cmd run editor commands (which can run programs), -S and
 // -u read scripts.
-var editorSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Opts: editorOpts}
+var editorSpec = Spec{Grant: GrantPlain, GrantFor: []string{"vim", "vi"}, Exec: editorExec, Operands: RoleUnknown, Opts: editorOpts}
 
 // editorOpts: vim's options. -c/--cmd run editor commands, -S and -u
 // source a file, -s replays keystrokes from one (grants' vim-command
@@ -400,7 +400,7 @@ var nvimSpec = Spec{Exec: editorExec, Operands: RoleUnknown, Untyped: []string{"
 // manual, GNU Emacs 28.2; testdata/options/editor.txt); --eval,
 // -l/--load, -f/--funcall, --script, -x and -u (another user's init) run
 // Lisp, -L adds a load path, --init-directory points at another init.
-var emacsSpec = Spec{Exec: emacsExec, OneDash: true, Operands: RoleUnknown, Opts: []Opt{
+var emacsSpec = Spec{Grant: GrantPlain, GrantFor: []string{"emacs"}, Exec: emacsExec, OneDash: true, Operands: RoleUnknown, Opts: []Opt{
 	{Long: []string{"eval", "execute", "load", "l", "funcall", "f", "script", "x", "L", "directory", "user", "u", "init-directory", "socket-name", "s", "server-file"}, Val: RoleProgram},
 	{Long: []string{"chdir", "t", "terminal", "display", "d", "geometry", "g", "fg", "bg", "font", "fn", "name", "title", "T", "alternate-editor", "a", "tty",
 		"background-color", "foreground-color", "border-color", "bd", "border-width", "bw", "cursor-color", "cr", "internal-border", "ib", "line-spacing", "lsp",
@@ -1009,4 +1009,27 @@ func exShellCommand(ex string) (string, bool) {
 		s = strings.TrimLeft(strings.TrimPrefix(rest, "!"), " \t")
 	}
 	return strings.CutPrefix(s, "!")
+}
+
+// psEnv: BSD letters without a dash, e among them, show each process's
+// environment (ps e, ps auxe).
+func psEnv(c *Command) bool {
+	for _, w := range c.Args[1:] {
+		if !strings.HasPrefix(w, "-") && strings.Trim(w, "auxwefjlmrsSTvZcghnLHOpqtU") == "" && strings.ContainsRune(w, 'e') {
+			return true
+		}
+	}
+	return false
+}
+
+// writerDeletesTree: rm -r (or an rm the parser could not read) deletes
+// a tree; shred wipes what it is given.
+func writerDeletesTree(name string, p Parsed) bool {
+	switch name {
+	case "rm":
+		return p.Has("recursive", "r", "R") || !p.Spec
+	case "shred":
+		return true
+	}
+	return false
 }

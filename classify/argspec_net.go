@@ -104,7 +104,7 @@ var curlSpec = Spec{WritesHere: curlWritesHere, Uploads: true, Network: true, Gr
 	{Short: "OLJfsSkvIiGgnqRZ#0123456", Long: []string{"remote-name", "create-dirs", "location", "remote-header-name", "fail", "silent", "show-error", "insecure", "verbose", "head", "include", "get", "globoff", "netrc", "netrc-optional", "compressed", "remote-name-all", "fail-with-body", "http1.1", "http2", "ipv4", "ipv6", "no-progress-meter", "progress-bar", "remote-time", "parallel", "disable", "anyauth", "basic", "digest", "ntlm", "negotiate"}},
 }}
 
-var wgetSpec = Spec{WritesHere: wgetWritesHere, Uploads: true, Network: true, Abbrev: true, Operands: RoleURL, Opts: []Opt{
+var wgetSpec = Spec{Grant: GrantPlain, GrantFor: []string{"wget"}, WritesHere: wgetWritesHere, Uploads: true, Network: true, Abbrev: true, Operands: RoleURL, Opts: []Opt{
 	{Short: "O", Long: []string{"output-document"}, Val: RoleWrite},
 	{Short: "oa", Long: []string{"output-file", "append-output", "save-cookies", "save-headers-to", "warc-file"}, Val: RoleWrite},
 	{Short: "P", Long: []string{"directory-prefix"}, Val: RoleDir},
@@ -178,7 +178,7 @@ var rsyncSpec = Spec{Uploads: true, Network: true, Grant: GrantExact, Exec: rsyn
 // ncSpec: netcat's -e PROG and -c CMD (ncat --exec, --sh-exec) run a
 // program with the connection as its stdin and stdout. The operands are a
 // host and port, or with -U a socket's path: unknown.
-var ncSpec = Spec{Network: true, Operands: RoleUnknown, Opts: []Opt{
+var ncSpec = Spec{Uploads: true, Network: true, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "e", Long: []string{"exec"}, Val: RoleProgram},
 	{Short: "c", Long: []string{"sh-exec", "lua-exec"}, Val: RoleProgram},
 	{Short: "o", Long: []string{"output", "hex-dump", "append-output"}, Val: RoleWrite},
@@ -369,7 +369,7 @@ var opsSpec = Spec{Operands: RoleUnknown, EffectIf: opsEffect, Exec: cloudExec, 
 // dash; testdata/options/terraform.txt). -plugin-dir loads provider
 // binaries from a directory, -from-module fetches a module (untyped);
 // -out, -state-out, -backup and -generate-config-out write.
-var terraformSpec = Spec{Network: true, Grant: GrantSub, OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Exec: terraformExec, Opts: []Opt{
+var terraformSpec = Spec{ReadOnly: VersionSubUse, ReadOnlyFor: []string{"terraform"}, Network: true, Grant: GrantSub, OneDash: true, Sub: terraformSub, EffectIf: opsEffect, Exec: terraformExec, Opts: []Opt{
 	{Long: []string{"chdir"}, Val: RoleDir},
 	{Long: []string{"help", "version", "h", "v"}},
 }}
@@ -461,7 +461,7 @@ var sftpSpec = Spec{Uploads: true, Network: true, Exec: scpExec, Operands: RoleT
 // kubeconfigs are used files, -f/--values/--set-file read, helm
 // --post-renderer runs a program. (-f is --filename, not logs' --follow;
 // -p takes patch's value, not logs' --previous.)
-var kubeSpec = Spec{Exec: kubeExec, Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
+var kubeSpec = Spec{ReadOnly: VersionSubUse, ReadOnlyFor: []string{"kubectl"}, Network: true, NetworkFor: []string{"kubectl", "oc", "helm"}, Grant: GrantSub, GrantFor: []string{"kubectl", "helm"}, Exec: kubeExec, Operands: RoleUnknown, EffectIf: kubeEffect, Opts: []Opt{
 	{Long: []string{"kubeconfig", "client-key", "client-certificate", "certificate-authority", "key-file", "cert-file", "ca-file", "registry-config", "repository-config", "kube-ca-file"}, Val: RoleUse},
 	{Short: "fk", Long: []string{"filename", "values", "kustomize", "patch-file", "set-file"}, Val: RoleRead},
 	{Long: []string{"token", "password"}, Val: RoleSecret},

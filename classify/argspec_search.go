@@ -21,7 +21,7 @@ func searchSpec(name string) *Spec {
 	return nil
 }
 
-var grepSpec = Spec{Abbrev: true, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
+var grepSpec = Spec{ReadOnly: AnyUse, ReadOnlyFor: []string{"grep"}, PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"grep", "egrep", "fgrep"}, Abbrev: true, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
 	MetaIf: []string{"count", "files-with-matches", "files-without-match", "quiet"}, Opts: []Opt{
 		{Short: "e", Long: []string{"regexp"}, Val: RolePattern},
 		{Short: "f", Long: []string{"file"}, Val: RoleRead},
@@ -44,7 +44,7 @@ var grepSpec = Spec{Abbrev: true, First: RolePattern, FirstBy: []string{"regexp"
 // rgSpec: rg's options from its manual (testdata/options/rg.txt), audited
 // whole (Closed): an option it does not know takes rg out of the
 // read-only set too.
-var rgSpec = Spec{ReadOnly: AnyUse, Closed: true, Grant: GrantPlain, Exec: rgExec, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
+var rgSpec = Spec{ReadsHere: true, PrintsFiles: true, ReadOnly: AnyUse, Closed: true, Grant: GrantPlain, Exec: rgExec, First: RolePattern, FirstBy: []string{"regexp", "file"}, Operands: RoleRead,
 	MetaIf: []string{"count", "count-matches", "files-with-matches", "files-without-match", "quiet", "files"}, Opts: []Opt{
 		{Short: "e", Long: []string{"regexp"}, Val: RolePattern},
 		{Short: "f", Long: []string{"file"}, Val: RoleRead},
@@ -84,7 +84,7 @@ var agSpec = Spec{Grant: GrantPlain, First: RolePattern, Operands: RoleRead, Met
 // findSpec: find's operators take one dash and their own arguments; the
 // expression grammar itself (-exec … ;, -delete, -fprint) is parseFind's.
 // The spec types the values of the operators that take one.
-var findSpec = Spec{Exec: findExec, OneDash: true, NoDashDash: true, Operands: RoleMeta, Joined: []string{"O"}, Opts: []Opt{
+var findSpec = Spec{ProgramsWalked: true, ReadsHere: true, DeletesTree: findDeletesTree, ReadOnly: AnyUse, ReadOnlyFor: []string{"find"}, Grant: GrantPlain, GrantFor: []string{"find"}, Exec: findExec, OneDash: true, NoDashDash: true, Operands: RoleMeta, Joined: []string{"O"}, Opts: []Opt{
 	{Long: []string{"O"}, Val: RoleText, Optional: true},
 	{Long: []string{"neweraa", "neweraB", "newerac", "neweram", "newerat", "newerBa", "newerBB", "newerBc", "newerBm", "newerBt", "newerca", "newercB", "newercc", "newercm", "newerct", "newerma", "newermB", "newermc", "newermm", "newermt"}, Val: RoleText},
 	{Long: []string{"help", "version"}},
@@ -251,3 +251,6 @@ func (w *walker) wrapFind(c int, fs []field) {
 		}
 	}
 }
+
+// findDeletesTree: find -delete deletes what it finds.
+func findDeletesTree(_ string, p Parsed) bool { return p.Has("delete") }

@@ -33,7 +33,7 @@ func secretsSpec(name string) *Spec {
 }
 
 // printenvSpec: printenv [NAME…]: alone it prints every variable.
-var printenvSpec = Spec{ReadOnly: printenvReadOnly, Grant: GrantPlain, Operands: RoleText, EffectIf: envEffect, Opts: []Opt{
+var printenvSpec = Spec{DumpsEnv: printenvAll, ReadOnly: printenvReadOnly, Grant: GrantPlain, Operands: RoleText, EffectIf: envEffect, Opts: []Opt{
 	{Short: "0", Long: []string{"null", "help", "version"}},
 }}
 
@@ -89,4 +89,11 @@ func plainVarName(n string) bool {
 		}
 	}
 	return true
+}
+
+// printenvAll: printenv without a name prints every variable. The word
+// as written, not a path to it: /usr/bin/printenv's words are judged by
+// their effect (envEffect).
+func printenvAll(c *Command) bool {
+	return c.Args[0] == "printenv" && len(c.Args) == 1
 }

@@ -71,7 +71,7 @@ var nodeSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"eval", "p
 
 // pythonSpec: CPython's options (python3 --help, 3.11; testdata/options/
 // python.txt); python -m pytest is pytest's (pytestExec).
-var pythonSpec = Spec{Exec: pytestExec, InOrder: true, First: RoleRead, FirstBy: []string{"c", "m"}, Operands: RoleUnknown, Opts: []Opt{
+var pythonSpec = Spec{Runs: []string{"python", "python2", "python3", "pypy", "pypy3", "R", "iex"}, ReadOnly: VersionUseNoV, ReadOnlyFor: []string{"python3", "python"}, Exec: pytestExec, InOrder: true, First: RoleRead, FirstBy: []string{"c", "m"}, Operands: RoleUnknown, Opts: []Opt{
 	{Short: "c", Val: RoleScript},
 	{Short: "m", Val: RoleProgram},
 	{Short: "WX", Long: []string{"check-hash-based-pycs"}, Val: RoleText},
@@ -85,7 +85,7 @@ var perlSpec = Spec{InOrder: true, First: RoleRead, FirstBy: []string{"e", "E"},
 }}
 
 // envSpec: env [OPTION]… [NAME=VALUE]… [COMMAND [ARG]…].
-var envSpec = Spec{Grant: GrantPlain, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+var envSpec = Spec{DumpsEnv: envAll, Runs: []string{"env"}, PassThrough: envPassThrough, Grant: GrantPlain, InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "S", Long: []string{"split-string"}, Val: RoleScript},
 	{Short: "uC", Long: []string{"unset", "chdir"}, Val: RoleText},
 	{Short: "i0v", Long: []string{"ignore-environment", "null", "debug"}},
@@ -94,13 +94,25 @@ var envSpec = Spec{Grant: GrantPlain, InOrder: true, Operands: RoleProgram, Opts
 // wrapperSpec: commands that run another command (their own option
 // grammars are the wrapper table's, wrappers.go); the words after their
 // options are a program and its arguments.
-var wrapperSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram}
+var wrapperSpec = Spec{
+	Runs: []string{"bunx", "pnpx", "parallel", "exec", "command", "builtin", "nohup", "nice", "timeout", "time",
+		"stdbuf", "ionice", "setsid", "flock", "taskset", "watch", "unshare", "nsenter", "sudo", "doas", "su", "pkexec", "run0",
+		"expect", "uvx", "pip-run"},
+	RunsFile:    []string{"expect"},
+	ReadOnly:    commandLookup,
+	ReadOnlyFor: []string{"command"},
+	InstallsAll: []string{"bunx", "pnpx"},
+	PassThrough: wrapperPassThrough,
+	Exec:        runExec,
+	InOrder:     true,
+	Operands:    RoleProgram,
+}
 
 // xargsSpec: xargs's options (xargs --help, GNU findutils 4.9.0;
 // testdata/options/wrappers.txt): -a reads the arguments from a file; the
 // command after the options is the wrapper table's, every word of it
 // sensitive (runs-program).
-var xargsSpec = Spec{Exec: runExec, InOrder: true, Abbrev: true, Operands: RoleProgram, Opts: []Opt{
+var xargsSpec = Spec{Runs: []string{"xargs"}, PassThrough: wrapperPassThrough, Exec: runExec, InOrder: true, Abbrev: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "a", Long: []string{"arg-file"}, Val: RoleRead},
 	{Short: "dELnPs", Long: []string{"delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}, Val: RoleText},
 	{Short: "I", Val: RoleText},
@@ -139,7 +151,7 @@ var valgrindSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opt
 // downloads; npm's own config options (--registry, --prefix) pass through
 // untyped. Every use downloads or runs a package (download-run,
 // runs-program).
-var npxSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+var npxSpec = Spec{Runs: []string{"npx"}, InstallsAll: []string{"npx"}, PassThrough: wrapperPassThrough, Exec: runExec, InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "c", Long: []string{"call"}, Val: RoleProgram},
 	{Short: "pw", Long: []string{"package", "workspace", "allow-scripts"}, Val: RoleText},
 	{Short: "y", Long: []string{"yes", "no", "workspaces", "include-workspace-root", "strict-allow-scripts", "dangerously-allow-all-scripts", "help", "version"}},
@@ -149,7 +161,7 @@ var npxSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opts: []
 // coreutils 9.1; testdata/options/wrappers.txt): NEWROOT is a directory,
 // the rest the command it runs there; every word is sensitive
 // (runs-program).
-var chrootSpec = Spec{Exec: runExec, InOrder: true, Abbrev: true, First: RoleDir, Operands: RoleProgram, Opts: []Opt{
+var chrootSpec = Spec{Runs: []string{"chroot"}, PassThrough: wrapperPassThrough, Exec: runExec, InOrder: true, Abbrev: true, First: RoleDir, Operands: RoleProgram, Opts: []Opt{
 	{Long: []string{"groups", "userspec"}, Val: RoleText},
 	{Long: []string{"skip-chdir", "help", "version"}},
 }}
@@ -158,7 +170,7 @@ var chrootSpec = Spec{Exec: runExec, InOrder: true, Abbrev: true, First: RoleDir
 // testdata/options/wrappers.txt): busybox APPLET ARGS… runs the applet,
 // the wrapper table's; --install [-s] [DIR] writes a link per applet.
 // Every word is sensitive (runs-program).
-var busyboxSpec = Spec{Exec: runExec, InOrder: true, Operands: RoleProgram, Opts: []Opt{
+var busyboxSpec = Spec{Runs: []string{"busybox"}, RunsFile: []string{"busybox"}, PassThrough: wrapperPassThrough, Exec: runExec, InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Long: []string{"show"}, Val: RoleText},
 	{Short: "s", Long: []string{"list", "list-full", "install", "help"}},
 }}
@@ -192,7 +204,7 @@ var straceSpec = Spec{Exec: runExec, InOrder: true, Abbrev: true, Operands: Role
 // scriptSpec: util-linux script [options] [FILE]: -c CMD runs CMD through
 // the shell (bundled, -qc CMD, or abbreviated, --comm CMD); FILE and the
 // log options are typescripts it writes.
-var scriptSpec = Spec{Exec: runExec, Abbrev: true, Operands: RoleWrite, Opts: []Opt{
+var scriptSpec = Spec{Runs: []string{"script"}, RunsFile: []string{"script"}, Exec: runExec, Abbrev: true, Operands: RoleWrite, Opts: []Opt{
 	{Short: "c", Long: []string{"command"}, Val: RoleProgram},
 	{Short: "IOBT", Long: []string{"log-in", "log-out", "log-io", "log-timing"}, Val: RoleWrite},
 	{Short: "t", Long: []string{"timing"}, Val: RoleWrite, Optional: true},
@@ -534,4 +546,49 @@ func (w *walker) wrapBwrap(c int, fs []field) {
 	w.a.Commands[c].Wrap = WrapTransparent
 	w.a.Commands[c].InnerStart = i
 	w.innerCommand(c, fs[i:], "bwrap")
+}
+
+// envPassThrough: env runs its command unchanged (its NAME=VALUE words
+// are judged apart, wrapperAssigns), and env -S a script classify parsed.
+func envPassThrough(string, bool, []string) bool { return true }
+
+// wrapperPassThrough: the wrappers that run the wrapped command
+// unchanged and write nothing of their own, so a command under them is
+// judged as if typed alone (timeout 60 go test ./... is allowed by "go
+// test *"), and those whose script (WrapShell) is one classify parsed in
+// bash's syntax (watch CMD, flock -c CMD, busybox sh -c). The others
+// (strace, chroot, sudo, …) are still judged by what they run for the
+// denylist, but need a grant to be allowed.
+func wrapperPassThrough(name string, script bool, own []string) bool {
+	if script {
+		switch name {
+		case "watch", "flock", "busybox":
+			return true
+		}
+		return false
+	}
+	switch name {
+	case "timeout", "nice", "nohup", "command", "builtin", "exec", "stdbuf", "ionice", "setsid", "taskset", "flock", "busybox":
+		return true
+	case "time":
+		// GNU time -o FILE (-a: append) writes FILE
+		for _, w := range own {
+			if w == "-o" || w == "-a" || strings.HasPrefix(w, "--output") || w == "--append" || (strings.HasPrefix(w, "-o") && len(w) > 2) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// commandLookup: command -v/-V NAME only looks NAME up.
+func commandLookup(c *Command, _ Parsed) bool {
+	return len(c.Args) >= 3 && (c.Args[1] == "-v" || c.Args[1] == "-V")
+}
+
+// envAll: env without a command prints the environment, whatever its
+// options. The word as written, as printenvAll.
+func envAll(c *Command) bool {
+	return c.Args[0] == "env" && len(c.Inner) == 0 && (c.InnerStart == 0 || c.InnerStart >= len(c.Args)) && c.Wrap != WrapShell
 }

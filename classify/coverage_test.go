@@ -60,19 +60,70 @@ func coverageDoc(t *testing.T) string {
 		}
 		var facts []string
 		if s.ReadOnly != nil {
-			facts = append(facts, "read-only uses")
+			if s.ReadOnlyFor != nil {
+				facts = append(facts, "read-only uses ("+strings.Join(s.ReadOnlyFor, ", ")+")")
+			} else {
+				facts = append(facts, "read-only uses")
+			}
+		}
+		if s.PrintsFiles {
+			facts = append(facts, "prints files")
+		}
+		if s.InstallsAll != nil {
+			facts = append(facts, "installs always ("+strings.Join(s.InstallsAll, ", ")+")")
+		}
+		if s.DeletesTree != nil {
+			facts = append(facts, "may delete a tree")
+		}
+		if s.DashlessFirst {
+			facts = append(facts, "options without a dash first")
+		}
+		if s.ProgramsWalked {
+			facts = append(facts, "its programs walked")
+		}
+		if s.ReadsHere {
+			facts = append(facts, "reads its directory")
+		}
+		if s.Runs != nil {
+			facts = append(facts, "runs any program ("+strings.Join(s.Runs, ", ")+")")
+		}
+		if s.RunsFile != nil {
+			facts = append(facts, "runs a file ("+strings.Join(s.RunsFile, ", ")+")")
+		}
+		if s.PassThrough != nil {
+			facts = append(facts, "passes its command through")
+		}
+		if s.Symlinks != nil {
+			facts = append(facts, "makes links: "+strings.Join(s.Symlinks, " "))
+		}
+		if s.InPlace != nil {
+			facts = append(facts, "rewrites in place: "+strings.Join(s.InPlace, " "))
+		}
+		if s.DumpsEnv != nil {
+			facts = append(facts, "may dump the environment")
+		}
+		if s.WordRisk != nil || s.SubRisk != nil {
+			facts = append(facts, "word and subcommand checks")
 		}
 		if s.Closed {
 			facts = append(facts, "closed")
 		}
 		if s.Network {
-			facts = append(facts, "network")
+			if s.NetworkFor != nil {
+				facts = append(facts, "network ("+strings.Join(s.NetworkFor, ", ")+")")
+			} else {
+				facts = append(facts, "network")
+			}
 		}
 		if s.Reaches != nil {
 			facts = append(facts, "network: "+strings.Join(s.Reaches, " "))
 		}
 		if s.Installs != nil {
-			facts = append(facts, "installs: "+strings.Join(s.Installs, " "))
+			if s.InstallsFor != nil {
+				facts = append(facts, "installs ("+strings.Join(s.InstallsFor, ", ")+"): "+strings.Join(s.Installs, " "))
+			} else {
+				facts = append(facts, "installs: "+strings.Join(s.Installs, " "))
+			}
 		}
 		if s.Builds {
 			facts = append(facts, "builds")
@@ -95,7 +146,11 @@ func coverageDoc(t *testing.T) string {
 		if s.Effect != 0 || s.EffectIf != nil {
 			facts = append(facts, "prints secrets")
 		}
-		rows = append(rows, row{strings.Join(progs, ", "), fmt.Sprintf("| %s | %s | %s | %d |", strings.Join(rules, ", "), strings.Join(facts, "; "), shapeNames[s.Grant], len(s.Untyped))})
+		shape := shapeNames[s.Grant]
+		if s.GrantFor != nil {
+			shape += " (" + strings.Join(s.GrantFor, ", ") + ")"
+		}
+		rows = append(rows, row{strings.Join(progs, ", "), fmt.Sprintf("| %s | %s | %s | %d |", strings.Join(rules, ", "), strings.Join(facts, "; "), shape, len(s.Untyped))})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].progs < rows[j].progs })
 	var b strings.Builder

@@ -132,6 +132,19 @@
 //     all, grep *, the exact mv command); [Spec.Keeps], the project
 //     directory the program keeps for itself (.git); [Spec.RepoURLs], URL
 //     words that may be local repositories;
+//   - what grants once kept lists of: [Spec.Runs] (runs whatever its
+//     arguments say: no allow pattern covers every use; [Runners] lists
+//     them), [Spec.RunsFile], [Spec.PassThrough] (a wrapper judged by
+//     what it runs), [Spec.PrintsFiles], [Spec.ReadsHere],
+//     [Spec.DeletesTree], [Spec.InstallsAll], [Spec.DumpsEnv],
+//     [Spec.InPlace] (sed -i), [Spec.Symlinks] (ln -s),
+//     [Spec.DashlessFirst] (tar xzf), [Spec.ProgramsWalked] (find
+//     -exec), and the word and subcommand checks no Exec rule says
+//     ([Spec.WordRisk]: docker --network host, npm -g; [Spec.SubRisk]:
+//     npm publish, docker context use). A fact of a spec several programs
+//     share names the programs it is for where they differ
+//     ([Spec.ReadOnlyFor], [Spec.GrantFor], [Spec.NetworkFor],
+//     [Spec.InstallsFor]);
 //   - its exec payloads, the walker's handler for the option values and
 //     config the program runs as shell text (wrapGit in argspec_vcs.go;
 //     the wrapper table in wrappers.go dispatches to it), and its

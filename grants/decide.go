@@ -674,28 +674,30 @@ func (d *decider) innerOf(c *classify.Command) ([]int, []*classify.Command) {
 
 // passThroughWrappers run the wrapped command unchanged and write nothing
 // of their own, so a command under them is judged as if typed alone
-// (timeout 60 go test ./... is allowed by "go test *"). Other wrappers that
-// classify sees through (strace, script, valgrind, chroot, …) are still
-// judged by what they run for the denylist, but need a grant to be allowed.
+// (chrt 10 go test ./... is allowed by "go test *"): those without an
+// entry in classify; the entries say it of theirs (classify.Spec.
+// PassThrough: timeout, nice, nohup, env, time without -o, …). Other
+// wrappers that classify sees through (strace, script, valgrind, chroot,
+// …) are still judged by what they run for the denylist, but need a
+// grant to be allowed.
 //
 // Like the package's other sets it is a switch, not a map: a map literal
 // is built by init code in every guard process.
 func passThroughWrappers(name string) bool {
 	switch name {
-	case "timeout", "nice", "nohup", "command", "builtin", "exec",
-		"stdbuf", "ionice", "setsid", "taskset", "chrt", "flock",
-		"busybox", "env", "time", "guard":
+	case "chrt", "guard":
 		return true
 	}
 	return false
 }
 
 // passThroughShells run a script that classify parsed, in bash's syntax
-// (fish and csh scripts are not bash; script -c writes a log file).
+// (fish and csh scripts are not bash; script -c writes a log file), as
+// passThroughWrappers: env -S, watch and flock -c say it in their entries.
 func passThroughShells(name string) bool {
 	switch name {
 	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash",
-		"eval", "env", "watch", "flock", "trap", "busybox", "guard":
+		"eval", "trap", "guard":
 		return true
 	}
 	return false
@@ -708,21 +710,18 @@ func passThrough(c *classify.Command) bool {
 	if c.Func {
 		return true // a function's call runs its body, judged as its parts
 	}
-	if c.Wrap == classify.WrapShell {
-		return passThroughShells(commandName(c))
-	}
-	if !passThroughWrappers(commandName(c)) {
-		return false
-	}
-	if commandName(c) == "time" {
-		for k := 1; k < c.InnerStart && k < len(c.Args); k++ {
-			w := c.Args[k]
-			if w == "-o" || w == "-a" || strings.HasPrefix(w, "--output") || w == "--append" || (strings.HasPrefix(w, "-o") && len(w) > 2) {
-				return false
-			}
+	name := commandName(c)
+	if s := classify.SpecFor(name); s != nil && s.PassThrough != nil {
+		var own []string // the wrapper's words before its command
+		if c.InnerStart > 1 {
+			own = c.Args[1:min(c.InnerStart, len(c.Args))]
 		}
+		return s.PassThrough(name, c.Wrap == classify.WrapShell, own) // the wrapper's entry says (timeout, env, time without -o)
 	}
-	return true
+	if c.Wrap == classify.WrapShell {
+		return passThroughShells(name)
+	}
+	return passThroughWrappers(name)
 }
 
 // wrapperAssigns reports whether a transparent wrapper sets variables for

@@ -87,13 +87,13 @@
 // (python3.11, node18, R, ipython) are refused as '*' patterns, and
 // download-and-run (uvx, pipx run, uv tool run, nix run) is marked whole.
 // Config that stores a command is judged by key against allowlists of
-// harmless keys (git's and gh's in their classify entries; npmPkgKeys,
-// npmConfigKeys here). TOOL --help and TOOL --version of any program are
+// harmless keys (git's, gh's and npm's in their classify entries). TOOL --help and TOOL --version of any program are
 // read-only (classify.HelpQuery).
 //
 // Pass-through wrappers are judged by what they run: timeout 60 go test ./...
-// is allowed by "go test *", bash -c 'ls' by the read-only set (the list is
-// passThroughWrappers and passThroughShells). Wrappers that write files or
+// is allowed by "go test *", bash -c 'ls' by the read-only set (the wrappers'
+// entries in classify say which pass through, classify.Spec.PassThrough;
+// passThroughWrappers and passThroughShells list the shells and the rest). Wrappers that write files or
 // change how things run (strace -o, script, valgrind --log-file, GNU time -o)
 // and a shell or interpreter reading a script guard cannot see (ls | sh,
 // bash < file) need a grant of their own. Commands that run generated

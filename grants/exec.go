@@ -58,8 +58,9 @@ func markUntyped(c *classify.Command, m *marks, p classify.Parsed) {
 		return // the project's own script: its options are its own, like its operands
 	}
 	name := c.Name
-	if c.Name != "go" && (interpreterLike(c.Name) || classify.SpecFor(c.Name) == classify.SpecFor("python3")) {
-		// python -m pytest is pytest; the rest is judged by what it runs
+	if c.Name != "go" && interpreterLike(c.Name) {
+		// python -m pytest is pytest (every name python's spec is for is
+		// an interpreter to classify); the rest is judged by what it runs
 		q, ok := classify.PytestWords(c, p)
 		if !ok {
 			return
@@ -263,7 +264,9 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 	if !p.Spec && p.Sub < 0 {
 		return
 	}
-	oldTar := (c.Name == "tar" || c.Name == "gtar" || c.Name == "bsdtar") && !strings.HasPrefix(c.Args[1], "-")
+	spec := classify.SpecFor(c.Name)
+	// tar xzf F: the entry says its first word may be options without a dash
+	oldTar := spec != nil && spec.DashlessFirst && !strings.HasPrefix(c.Args[1], "-")
 	mark := func(wd classify.Word, why string) {
 		if oldTar || wd.Arg >= len(c.Args) {
 			for i := 1; i < len(c.Args); i++ {
@@ -274,15 +277,16 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 		m.Mark(wd.Arg, why)
 	}
 	sub := p.SubName(c.Args)
-	spec := classify.SpecFor(c.Name)
-	instructions := spec != nil && spec.Instructions || c.Name == "npm" || c.Name == "mvn"
+	instructions := spec != nil && spec.Instructions || c.Name == "npm"
 	upload := spec != nil && spec.Uploads || uploader(c.Name)
 	repoURLs := spec != nil && spec.RepoURLs
 	for _, wd := range p.Words {
 		dynamic := wd.Arg < len(c.Dynamic) && c.Dynamic[wd.Arg]
 		switch wd.Role {
 		case classify.RoleProgram:
-			if c.Name != "find" && !strings.HasPrefix(wd.Val, "no:") { // pytest -p no:NAME turns a plugin off
+			// find -exec's command is walked and judged on its own
+			// (ProgramsWalked); pytest -p no:NAME turns a plugin off
+			if !(spec != nil && spec.ProgramsWalked) && !strings.HasPrefix(wd.Val, "no:") {
 				mark(wd, c.Name+" runs another program")
 			}
 		case classify.RoleWrite, classify.RoleDir:
@@ -304,13 +308,13 @@ func markRoles(c *classify.Command, m *marks, pp *classify.Parsed) {
 			case instructions && (dynamic || elsewhere(wd.Val, c.Dir, m.root)) && (wd.Name != "" || sub == "build"):
 				mark(wd, c.Name+" reads its instructions from outside the project")
 			}
-		case classify.RoleText:
-			if why := textRisk(c.Name, sub, wd); why != "" {
+		}
+		// what the entry says of one word (make CFLAGS=-B/tmp, docker
+		// --privileged, npm -g): classify.Spec.WordRisk
+		if spec != nil && spec.WordRisk != nil {
+			if why := spec.WordRisk(c, sub, wd, p); why != "" {
 				mark(wd, why)
 			}
-		}
-		if why := flagRisk(c.Name, sub, wd, p); why != "" {
-			mark(wd, why)
 		}
 	}
 	if why := subRisk(c, p, sub); why != "" {
@@ -384,7 +388,7 @@ func writesHere(name string, p classify.Parsed) bool {
 // send a local file to another machine.
 func uploader(name string) bool {
 	switch name {
-	case "http", "https", "xh", "nc", "ncat", "rclone":
+	case "http", "https", "xh", "rclone":
 		return true
 	}
 	return false
@@ -503,158 +507,13 @@ func secretFile(v string) bool {
 		strings.HasSuffix(base, ".key") || strings.Contains(v, ".git/config") || strings.Contains(v, "/.ssh/") || strings.HasPrefix(v, ".ssh/")
 }
 
-// textRisk: plain-text operands that make a build tool run or change
-// what it runs: make CFLAGS=-B/tmp (gcc runs programs from there),
-// docker run --network host.
-func textRisk(name, sub string, wd classify.Word) string {
-	switch name {
-	case "make", "gmake":
-		if k := strings.IndexByte(wd.Val, '='); k > 0 && wd.Name == "" {
-			v := wd.Val[k+1:]
-			for _, bad := range []string{"-B", "-wrapper", "-fplugin", "-specs", "--sysroot", "-load", "$(shell", "${shell", "-exec"} {
-				if strings.Contains(v, bad) {
-					return "make " + wd.Val[:k] + "= makes the build run other programs"
-				}
-			}
-		}
-	case "docker", "podman", "nerdctl":
-		switch wd.Name {
-		case "network", "net", "pid", "ipc", "uts", "userns", "cgroupns":
-			if wd.Val == "host" {
-				return name + " --" + wd.Name + " host reaches the host"
-			}
-		case "v", "volume", "mount":
-			return name + " -v/--mount shares host files with the container"
-		}
-	}
-	return ""
-}
-
-// flagRisk: options without a value that reach outside: npm -g, tar -P
-// while extracting, docker --privileged.
-func flagRisk(name, sub string, wd classify.Word, p classify.Parsed) string {
-	if wd.Role != classify.RoleFlag {
-		return ""
-	}
-	switch name {
-	case "npm", "pnpm", "yarn", "bun":
-		if wd.Name == "global" || wd.Name == "g" {
-			return name + " -g installs outside the project"
-		}
-	case "tar", "gtar", "bsdtar":
-		if wd.Name == "P" || wd.Name == "absolute-names" {
-			if p.Has("extract") {
-				return "tar -P extracts to absolute paths"
-			}
-		}
-	case "docker", "podman", "nerdctl":
-		if wd.Name == "privileged" {
-			return name + " --privileged reaches the host"
-		}
-	}
-	return ""
-}
-
-// accountSubs are the subcommands that a '*' grant on their program does
-// not cover, by what they do: store the user's credentials outside the
-// project, publish the project, change what the registry holds, or
-// change the tool's settings for every project.
-var accountSubs = []struct {
-	progs, subs []string
-	why         string
-}{
-	{[]string{"npm", "pnpm", "yarn", "bun"}, []string{"login", "adduser", "add-user", "logout", "token"}, "stores or changes registry credentials outside the project"},
-	{[]string{"npm", "pnpm", "yarn", "bun"}, []string{"publish", "unpublish", "deprecate", "undeprecate", "dist-tag", "dist-tags", "owner", "author", "access", "team", "org", "profile", "star", "unstar", "hook"}, "publishes or changes what the registry holds"},
-	{[]string{"npm", "pnpm", "yarn", "bun"}, []string{"set"}, "changes npm's settings (script-shell, prefix) outside the project"},
-	{[]string{"npm", "pnpm", "yarn", "bun"}, []string{"link", "ln", "unlink"}, "writes links in the global prefix, outside the project"},
-	{[]string{"docker", "podman", "nerdctl"}, []string{"login", "logout"}, "stores or changes registry credentials outside the project"},
-}
-
-// npmPkgKeys are the package.json keys npm pkg set may set under a '*'
-// grant (a trailing "." covers a section): they describe the package.
-// scripts, bin, config and the rest change what npm runs.
-var npmPkgKeys = []string{"name", "version", "description", "keywords", "author", "contributors", "license", "homepage", "repository", "bugs",
-	"private", "type", "engines", "files", "main", "module", "types", "typings", "exports", "sideEffects", "funding", "browserslist"}
-
-// npmConfigKeys are the npm settings npm config set may set under a '*'
-// grant: how npm prints, saves and resolves, never a program or a place.
-var npmConfigKeys = []string{"loglevel", "fund", "audit", "progress", "color", "update-notifier", "save-exact", "save-prefix", "engine-strict",
-	"legacy-peer-deps", "prefer-offline", "prefer-online", "init-author-name", "init-author-email", "init-author-url", "init-license",
-	"init-version", "package-lock", "strict-peer-deps", "unicode", "fetch-retries", "fetch-timeout", "lockfile-version", "install-strategy",
-	"omit", "include", "save", "audit-level"}
-
-func npmKeyHarmless(keys []string, k string) bool {
-	for _, h := range keys {
-		if k == h || strings.HasPrefix(k, h+".") || strings.HasPrefix(k, h+"[") {
-			return true
-		}
-	}
-	return false
-}
-
-// subRisk: subcommands that run code or change how later commands run:
-// npm create/init PKG, npm pkg set scripts.*, npm config set
-// script-shell, go run|install|get module@version.
+// subRisk: subcommands that run code or change how later commands run,
+// as the program's entry in classify says (classify.Spec.SubRisk: npm
+// create PKG, npm config set script-shell, docker context use, go run
+// MODULE@VERSION).
 func subRisk(c *classify.Command, p classify.Parsed, sub string) string {
-	for _, r := range accountSubs {
-		if slices.Contains(r.progs, c.Name) && slices.Contains(r.subs, sub) {
-			return c.Name + " " + sub + " " + r.why
-		}
-	}
-	ops := p.Operands()
-	op := func(i int) string {
-		if i < len(ops) {
-			return ops[i].Val
-		}
-		return ""
-	}
-	switch c.Name {
-	case "npm", "pnpm", "yarn", "bun":
-		switch sub {
-		case "create", "init", "innit":
-			if len(ops) > 0 && !strings.HasPrefix(op(0), "-") {
-				return c.Name + " " + sub + " PKG downloads and runs a package"
-			}
-		case "pkg":
-			if op(0) == "set" {
-				for _, o := range ops[1:] {
-					if k, _, _ := strings.Cut(o.Val, "="); !npmKeyHarmless(npmPkgKeys, k) {
-						return c.Name + " pkg set " + k + " is not a key guard knows to be harmless (scripts.* changes what npm runs)"
-					}
-				}
-			}
-		case "config", "c":
-			switch op(0) {
-			case "edit":
-				return c.Name + " config edit runs an editor"
-			case "set":
-				for k := 1; k < len(ops); k++ {
-					key, _, eq := strings.Cut(ops[k].Val, "=")
-					if !npmKeyHarmless(npmConfigKeys, key) {
-						return c.Name + " config set " + key + " is not a key guard knows to be harmless (script-shell, prefix change how npm runs)"
-					}
-					if !eq {
-						k++ // npm config set KEY VALUE: the next operand is KEY's value
-					}
-				}
-				if len(ops) < 2 {
-					return c.Name + " config set with no key"
-				}
-			}
-		}
-	case "docker", "podman", "nerdctl":
-		if sub == "context" && slices.Contains([]string{"use", "create", "update", "import"}, op(0)) {
-			return c.Name + " context " + op(0) + " sends later commands to another daemon"
-		}
-	case "go":
-		switch sub {
-		case "run", "install", "get":
-			for _, o := range ops {
-				if strings.Contains(o.Val, "@") {
-					return "go " + sub + " MODULE@VERSION downloads and runs another module"
-				}
-			}
-		}
+	if s := classify.SpecFor(c.Name); s != nil && s.SubRisk != nil {
+		return s.SubRisk(c, p, sub)
 	}
 	return ""
 }

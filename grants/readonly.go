@@ -12,41 +12,32 @@ import (
 // It is a switch, not a map, so that no init code builds it in every guard
 // process.
 func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
-	if s := classify.SpecFor(name); s != nil && s.ReadOnly != nil {
-		return specReadOnly, true // the program's own entry says (git status)
+	if s := classify.SpecFor(name); s != nil && s.ReadOnly != nil && s.For(s.ReadOnlyFor, name) {
+		return specReadOnly, true // the program's own entry says (git status, cat)
 	}
 	switch name {
-	case "cd", "pushd", "popd", "pwd", "ls", "cat",
-		"grep", "echo", "printf", "stat", "which", "type",
-		"du", "df", "uname", "id", "whoami", "diff",
-		"true", "false", "test", "[", "find",
+	case "cd", "pushd", "popd", "pwd", "ls",
+		"echo", "printf", "stat", "which", "type",
+		"du", "df", "uname", "id", "whoami",
+		"true", "false", "test", "[",
 		// Harmless builtins and text filters that read stdin or name files
 		// only to read them: agents use them all day.
 		"exit", ":", "sleep", "basename", "dirname", "realpath",
-		"readlink", "nproc", "tr", "nl", "tac", "rev",
-		"seq", "md5sum", "sha1sum", "sha256sum", "comm", "paste",
-		"column",
+		"readlink", "nproc", "tr",
+		"seq",
 		// looking at the machine and at files, writing nothing
 		"pgrep", "lsof", "ss", "netstat", "free", "uptime",
-		"whereis", "jq", "readelf", "nm", "zcat", "sha512sum":
+		"whereis", "jq", "readelf", "nm", "zcat":
 		return nil, true
 	case "guard", "guard-cli":
 		return guardReadOnly, true
 	case "kill":
 		return killList, true
-	case "od", "strings", "fold", "hexdump":
-		return nil, true
-	case "command":
-		return commandLookup, true
-	case "tar":
-		return tarList, true
 	case "gunzip", "gzip":
 		return stdoutOnly, true
-	// versions of well-known tools
-	case "go", "node", "npm", "python3", "python",
-		"rustc", "cargo", "java", "gcc", "clang",
-		"make", "docker", "kubectl", "terraform", "pip",
-		"pip3", "ruby", "deno", "bun", "yarn", "pnpm":
+	// versions of well-known tools without an entry in classify (the
+	// others' entries say: classify.VersionUse)
+	case "node", "java", "ruby", "deno":
 		return versionOnly, true
 	}
 	return nil, false
@@ -74,18 +65,6 @@ func killList(c *classify.Command) bool {
 	return true
 }
 
-// commandLookup: command -v/-V NAME only looks the name up.
-func commandLookup(c *classify.Command) bool {
-	return len(c.Args) >= 3 && (c.Args[1] == "-v" || c.Args[1] == "-V")
-}
-
-// tarList: tar -t/--list only lists an archive: its mode, read from the
-// parsed options (tar -xPft.tar extracts, whatever letters follow).
-func tarList(c *classify.Command) bool {
-	p := c.Words()
-	return p.Has("list") && !p.Has("extract", "create", "append", "update", "catenate", "delete", "diff")
-}
-
 // stdoutOnly: gzip/gunzip -c (or -l, -t) write to stdout or only test;
 // not with -r (it walks directories) or a parse it cannot follow.
 func stdoutOnly(c *classify.Command) bool {
@@ -93,28 +72,13 @@ func stdoutOnly(c *classify.Command) bool {
 	return p.Has("stdout", "list", "test") && !p.Has("recursive") && !p.Unknown
 }
 
-// versionOnly: TOOL --version (go version, go env) prints and exits. The
-// word "version" is a subcommand only for the tools that have one (make
-// version runs a target; node version runs a file).
+// versionOnly: TOOL --version prints and exits (node version runs a
+// file: "version" is no subcommand of these).
 func versionOnly(c *classify.Command) bool {
-	if c.Args[0] == "go" && len(c.Args) >= 2 && c.Args[1] == "env" {
-		return !c.Words().Has("w", "u") // go env -w writes the settings
+	if c.Args[0] == "ruby" {
+		return classify.VersionUseNoV(c, classify.Parsed{}) // -v: verbose, then a script from stdin
 	}
-	if len(c.Args) != 2 {
-		return false
-	}
-	switch c.Args[1] {
-	case "--version", "-V", "-version":
-		return true
-	case "-v":
-		return c.Args[0] != "python" && c.Args[0] != "python3" && c.Args[0] != "ruby" // verbose, then a script from stdin
-	case "version":
-		switch c.Args[0] {
-		case "go", "docker", "kubectl", "terraform", "cargo":
-			return true
-		}
-	}
-	return false
+	return classify.VersionUse(c, classify.Parsed{})
 }
 
 // readOnly reports whether c is in the built-in read-only set, and if it is
@@ -158,9 +122,9 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 		case classify.RoleWrite:
 			return false, "not read-only: " + c.Name + " writes " + wd.Val
 		case classify.RoleProgram:
-			// an option's program (nm --plugin); find -exec is the exec
-			// table's, command -v NAME only looks NAME up
-			if wd.Name != "" && c.Name != "find" {
+			// an option's program (nm --plugin); find -exec's command is
+			// walked and judged on its own (its entry's ProgramsWalked)
+			if wd.Name != "" && !programsWalked(c.Name) {
 				return false, "not read-only: " + c.Name + " runs another program"
 			}
 		}
@@ -169,7 +133,8 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 }
 
 // envDump: env or printenv that prints the whole environment, and the
-// programs that print it too (jq -n env, jq '$ENV', ps e).
+// programs that print it too (jq -n env, jq '$ENV', ps e: the entries
+// in classify say, classify.Spec.DumpsEnv).
 func envDump(c *classify.Command) bool {
 	switch c.Name {
 	case "jq", "gojq", "jaq":
@@ -179,18 +144,11 @@ func envDump(c *classify.Command) bool {
 			}
 		}
 		return false
-	case "ps":
-		// BSD letters without a dash: e shows each process's environment
-		for _, w := range c.Args[1:] {
-			if !strings.HasPrefix(w, "-") && strings.Trim(w, "auxwefjlmrsSTvZcghnLHOpqtU") == "" && strings.ContainsRune(w, 'e') {
-				return true
-			}
-		}
-		return false
+	}
+	if s := classify.SpecFor(c.Name); s != nil && s.DumpsEnv != nil {
+		return s.DumpsEnv(c) // the program's entry says (printenv, env, ps e)
 	}
 	switch c.Args[0] {
-	case "printenv":
-		return len(c.Args) == 1
 	case "set", "export", "declare", "typeset", "compgen":
 		// alone (or with -p, -x: export -p, declare -px) they print every
 		// variable with its value; compgen -e only names them
@@ -203,22 +161,15 @@ func envDump(c *classify.Command) bool {
 			}
 		}
 		return c.Args[0] != "set" || len(c.Args) == 1
-	case "env":
-		// env without a command prints the environment, whatever its options
-		return len(c.Inner) == 0 && (c.InnerStart == 0 || c.InnerStart >= len(c.Args)) && c.Wrap != classify.WrapShell
 	}
 	return false
 }
 
-// readsNamedFiles print the contents of the files they are given.
+// readsNamedFiles print the contents of the files they are given, as
+// their entry in classify says ([classify.Spec.PrintsFiles]).
 func readsNamedFiles(name string) bool {
-	switch name {
-	case "cat", "head", "tail", "grep", "rg", "sed", "diff", "cmp", "awk", "gawk", "mawk", "nawk", "od", "strings", "fold", "hexdump",
-		"wc", "sort", "uniq", "cut", "nl", "tac", "rev", "comm",
-		"paste", "column", "md5sum", "sha1sum", "sha256sum", "file":
-		return true
-	}
-	return false
+	s := classify.SpecFor(name)
+	return s != nil && s.PrintsFiles
 }
 
 // jqEnv reports a jq filter that reads the environment (env, $ENV).
@@ -263,4 +214,11 @@ func guardReadOnly(c *classify.Command) bool {
 		return next == "show"
 	}
 	return false
+}
+
+// programsWalked: the programs name's words name run as commands
+// classify walks and judges on their own (find -exec), as its entry says.
+func programsWalked(name string) bool {
+	s := classify.SpecFor(name)
+	return s != nil && s.ProgramsWalked
 }

@@ -116,18 +116,19 @@ func commandRisk(c *classify.Command, root string, covered bool) Risk {
 	if c.Dir != "" && root != "" && outsideProject(c.Dir, "", root) {
 		return RiskHigh // it works outside the project (after cd /)
 	}
-	if networkCommand(name) {
+	spec := classify.SpecFor(name) // the program's entry, asked once for the facts below
+	if networkCommand(name, spec) {
 		return RiskHigh
 	}
-	if isInterpreter(name) && name != "go" && len(c.Args) > 1 && !versionArgs(c.Args) {
+	if isInterpreter(name, spec) && name != "go" && len(c.Args) > 1 && !versionArgs(c.Args) {
 		return RiskHigh // python x.py, bash script.sh, node app.js: guard cannot see into it
 	}
 	var p classify.Parsed
-	if c.Typed != nil || classify.SpecFor(name) != nil {
+	if c.Typed != nil || spec != nil {
 		p = c.Words()
 	}
 	sub := p.SubName(c.Args)
-	if installs(name, sub) || networkSub(name, sub) || deletesTree(name, p) {
+	if installs(name, sub, spec) || networkSub(sub, spec) || deletesTree(name, p, spec) {
 		return RiskHigh
 	}
 	r := RiskNone
@@ -150,7 +151,7 @@ func commandRisk(c *classify.Command, root string, covered bool) Risk {
 				return RiskHigh
 			}
 		case classify.RoleProgram:
-			if wd.Name != "" || k > 0 && name != "find" {
+			if wd.Name != "" || k > 0 && !programsWalked(name) {
 				return RiskHigh
 			}
 		}
@@ -166,7 +167,7 @@ func commandRisk(c *classify.Command, root string, covered bool) Risk {
 	if check, ok := readOnlySet(c.Args[0]); ok && (check == nil || check(c)) {
 		return r // the read-only set: none, unless an option writes
 	}
-	if buildTool(name) {
+	if buildTool(name, spec) {
 		return maxRisk(r, RiskLow)
 	}
 	if !p.Spec && !covered {
@@ -220,11 +221,16 @@ func outsideProject(p, dir, root string) bool {
 
 // isInterpreter reports a shell or language runtime: given a file, it runs
 // a program guard cannot see into.
-func isInterpreter(name string) bool {
+func isInterpreter(name string, s *classify.Spec) bool {
 	switch name {
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox", "xonsh", "nu", "elvish", "pwsh", "powershell",
-		"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
-		"Rscript", "julia", "osascript", "deno", "source", ".", "expect", "script", "guard":
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "xonsh", "nu", "elvish", "pwsh", "powershell",
+		"node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
+		"Rscript", "julia", "osascript", "deno", "source", ".", "guard":
+		return true
+	}
+	// the entries say it of theirs (expect FILE, script, busybox sh FILE);
+	// python, pypy and the other runtimes classify knows by name
+	if s != nil && slices.Contains(s.RunsFile, name) {
 		return true
 	}
 	return classify.Interpreter(name)
@@ -243,14 +249,14 @@ func versionArgs(args []string) bool {
 }
 
 // networkCommand: programs whose job is to reach another machine.
-func networkCommand(name string) bool {
-	if s := classify.SpecFor(name); s != nil && s.Network {
-		return true // the program's entry says (curl, ssh, gh)
+func networkCommand(name string, s *classify.Spec) bool {
+	if s != nil && s.Network && s.For(s.NetworkFor, name) {
+		return true // the program's entry says (curl, ssh, gh, kubectl)
 	}
 	switch name {
 	case "http", "https", "xh", "httpie", "telnet", "ftp", "rclone", "ssh-copy-id", "mosh",
 		"mongo", "mongosh",
-		"kubectl", "oc", "helm", "aws", "gcloud", "az", "ansible", "ansible-playbook", "glab":
+		"aws", "gcloud", "az", "ansible", "ansible-playbook", "glab":
 		return true
 	}
 	return false
@@ -259,37 +265,38 @@ func networkCommand(name string) bool {
 // networkSub: subcommands that fetch or send (git clone|fetch|pull|push,
 // docker pull|push, go get|mod download), as the program's entry in
 // classify lists them (Spec.Reaches).
-func networkSub(name, sub string) bool {
-	if s := classify.SpecFor(name); s != nil && s.Reaches != nil {
+func networkSub(sub string, s *classify.Spec) bool {
+	if s != nil && s.Reaches != nil {
 		return sub != "" && slices.Contains(s.Reaches, sub) // the program's entry says
 	}
 	return false
 }
 
 // installs: package installs (they fetch, and run the package's scripts).
-func installs(name, sub string) bool {
-	if s := classify.SpecFor(name); s != nil && s.Installs != nil {
-		return slices.Contains(s.Installs, sub) // the program's entry says (npm install)
+func installs(name, sub string, s *classify.Spec) bool {
+	if s != nil {
+		if slices.Contains(s.InstallsAll, name) {
+			return true // npx PKG, as its entry says
+		}
+		if s.Installs != nil && s.For(s.InstallsFor, name) {
+			return slices.Contains(s.Installs, sub) // the program's entry says (npm install, uv add)
+		}
 	}
 	switch name {
-	case "pipx", "uv":
-		return sub == "install" || sub == "add" || sub == "pip" || sub == "sync" || sub == "tool"
 	case "gem", "brew", "apt", "apt-get", "dnf", "yum", "apk", "pacman", "zypper", "snap", "flatpak", "port", "nix-env":
-		return true
-	case "npx", "bunx", "pnpx":
 		return true
 	}
 	return false
 }
 
-// deletesTree: rm -r, find -delete, git clean, rsync --delete.
-func deletesTree(name string, p classify.Parsed) bool {
+// deletesTree: rm -r, find -delete, shred, as their entries say
+// (classify.Spec.DeletesTree), and wipefs, mkfs.
+func deletesTree(name string, p classify.Parsed, s *classify.Spec) bool {
+	if s != nil && s.DeletesTree != nil {
+		return s.DeletesTree(name, p)
+	}
 	switch name {
-	case "rm":
-		return p.Has("recursive", "r", "R") || !p.Spec
-	case "find":
-		return p.Has("delete")
-	case "shred", "wipefs", "mkfs":
+	case "wipefs", "mkfs":
 		return true
 	}
 	return false
@@ -297,12 +304,12 @@ func deletesTree(name string, p classify.Parsed) bool {
 
 // buildTool: build and test drivers run the project's own code in the
 // project (make, go test, cargo test, npm test): low, not none.
-func buildTool(name string) bool {
-	if s := classify.SpecFor(name); s != nil && s.Builds {
+func buildTool(name string, s *classify.Spec) bool {
+	if s != nil && s.Builds {
 		return true // the program's entry says (make, go, cargo)
 	}
 	switch name {
-	case "mvn", "gradle", "javac", "tsc", "ninja", "bazel", "dotnet":
+	case "javac", "tsc", "ninja", "dotnet":
 		return true
 	}
 	return false

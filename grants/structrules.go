@@ -257,7 +257,7 @@ func allowRuleProblem(r *StructRule) error {
 		return fmt.Errorf("an allow rule must name its command")
 	}
 	for _, c := range r.Commands {
-		if slices.Contains(interpreters, c) || strings.HasPrefix(c, "python") {
+		if runsAny(c) || strings.HasPrefix(c, "python") {
 			return fmt.Errorf("an allow rule on %s covers every program it may run: use a pattern that names the script", c)
 		}
 	}

@@ -11,26 +11,37 @@ import (
 )
 
 // interpreters are programs that run whatever their arguments say: an allow
-// pattern may never cover every use of one of them.
+// pattern may never cover every use of one of them. These have no entry
+// in classify; the entries say it of theirs (classify.Spec.Runs: sudo,
+// env, xargs, nohup, python, go, …), and runsAny asks both.
 var interpreters = []string{
-	"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox", "xonsh", "nu", "elvish", "pwsh", "powershell",
-	"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
-	"Rscript", "julia", "osascript", "deno", "bun", "npx", "bunx", "pnpx", "go",
-	"env", "xargs", "parallel", "eval", "exec", "command", "builtin", "source", ".", "nohup", "nice", "timeout", "time", "stdbuf",
-	"ionice", "setsid", "flock", "taskset", "watch", "chroot", "unshare", "nsenter", "sudo", "doas", "su", "pkexec", "run0", "script", "expect",
+	"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "xonsh", "nu", "elvish", "pwsh", "powershell",
+	"node", "nodejs", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish",
+	"Rscript", "julia", "osascript", "deno",
+	"eval", "source", ".",
 	"guard", "guard-cli", // guard -c runs any text, guard exec any program (guard-cli too)
 	// interpreters under other names (classify.Interpreter knows them
 	// too, with their versioned spellings: python3.11, node18, perl5.36.0)
-	"R", "ts-node", "tsx", "ipython", "ipython3", "guile", "sbcl", "groovy", "elixir", "iex", "erl", "escript", "octave", "gnuplot", "dc", "bb",
+	"ts-node", "tsx", "ipython", "ipython3", "guile", "sbcl", "groovy", "elixir", "erl", "escript", "octave", "gnuplot", "dc", "bb",
 	"racket", "jruby", "jython", "raku", "perl6", "ghci", "runghc", "clojure", "scala", "jshell", "php-cgi", "zx", "swipl",
-	// download-and-run
-	"uvx", "pip-run",
+}
+
+// runsAny reports a program that runs whatever its arguments say, by its
+// name as written: the list above, or its entry in classify.
+func runsAny(name string) bool {
+	return slices.Contains(interpreters, name) || classify.RunsAny(name)
 }
 
 // interpreterLike reports an interpreter or wrapper by its name, or under a
 // versioned spelling of one (python3.11, node18, perl5.36.0, bash5.2).
 func interpreterLike(name string) bool {
-	return slices.Contains(interpreters, name) || slices.Contains(interpreters, classify.UnversionedName(name)) || classify.Interpreter(name)
+	if runsAny(name) {
+		return true
+	}
+	if u := classify.UnversionedName(name); u != name && runsAny(u) {
+		return true
+	}
+	return classify.Interpreter(name)
 }
 
 // interpreterProbes are the invocations an interpreter-wide allow pattern
@@ -78,16 +89,32 @@ func ValidatePattern(kind Decision, pattern string) error {
 		return nil
 	}
 	for _, in := range interpreters {
-		for _, dir := range interpreterDirs {
-			// and its versioned spellings: python3.* *, node1* *
-			for _, v := range []string{"", "1", "9", ".1", ".9", "1.1", "9.9"} {
-				if coversProbe(pattern, dir+in+v) {
-					return fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
-				}
+		if coversAnyUse(pattern, in) {
+			return fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
+		}
+	}
+	var err error
+	classify.Runners(func(in string) bool {
+		if coversAnyUse(pattern, in) {
+			err = fmt.Errorf("allow pattern covers every use of %s: name the script or subcommand", in)
+		}
+		return err == nil
+	})
+	return err
+}
+
+// coversAnyUse reports whether pattern covers program in, in a usual
+// directory or under a versioned spelling (python3.* *, node1* *), run
+// with arbitrary code.
+func coversAnyUse(pattern, in string) bool {
+	for _, dir := range interpreterDirs {
+		for _, v := range []string{"", "1", "9", ".1", ".9", "1.1", "9.9"} {
+			if coversProbe(pattern, dir+in+v) {
+				return true
 			}
 		}
 	}
-	return nil
+	return false
 }
 
 // UntypedNote explains what an allow pattern covers of a program guard
@@ -250,7 +277,7 @@ func Suggest(c classify.Command) string {
 // grantShape is the shape of grant a program's entry in classify asks
 // for ([classify.Spec.Grant]).
 func grantShape(name string) classify.GrantShape {
-	if s := classify.SpecFor(name); s != nil {
+	if s := classify.SpecFor(name); s != nil && s.For(s.GrantFor, name) {
 		return s.Grant
 	}
 	return classify.GrantDefault
@@ -259,20 +286,19 @@ func grantShape(name string) classify.GrantShape {
 // subcommandProgs are programs whose first word is a subcommand: their
 // suggestion names it (cargo build *, git commit *, make all).
 var subcommandProgs = []string{
-	"rustup", "npm", "yarn", "kubectl", "helm", "glab", "uv", "poetry", "pipenv", "conda", "mamba", "brew",
+	"rustup", "glab", "poetry", "pipenv", "conda", "mamba", "brew",
 	"apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "ninja", "just", "task", "rake", "bundle", "gem",
-	"mvn", "./gradlew", "dotnet", "composer", "mix", "stack", "cabal", "nix", "swift", "flutter", "dart",
-	"hugo", "zig", "ng", "nx", "turbo", "vercel", "firebase", "aws", "gcloud", "az", "tox", "nox", "bazel",
+	"./gradlew", "dotnet", "composer", "mix", "stack", "cabal", "swift", "flutter", "dart",
+	"hugo", "zig", "ng", "nx", "turbo", "vercel", "firebase", "aws", "gcloud", "az", "tox", "nox",
 	"sbt", "lein", "opam", "dune", "meson", "jj", "hg", "svn",
 }
 
 // plainProgs take operands, not subcommands: their first word is a
 // pattern, a file or a text (grep foo x.go → grep *, not grep foo *).
 var plainProgs = []string{
-	"grep", "egrep", "fgrep", "cat", "tr", "awk", "sed", "diff", "ls", "find", "fd", "echo", "printf", "jq",
-	"yq", "more", "bat", "stat", "du", "df", "wget", "open", "xdg-open", "code", "vim", "vi", "emacs", "which",
-	"type", "basename", "dirname", "realpath", "readlink", "sha256sum", "md5sum", "xxd", "od", "hexdump",
-	"strings", "kill", "pkill", "sleep", "test", "true", "false", "cd", "pushd", "goimports", "black", "ruff",
+	"tr", "ls", "fd", "echo", "printf", "jq",
+	"yq", "stat", "du", "df", "open", "xdg-open", "code", "which",
+	"type", "basename", "dirname", "realpath", "readlink", "kill", "pkill", "sleep", "test", "true", "false", "cd", "pushd", "goimports", "black", "ruff",
 	"shellcheck", "shfmt",
 }
 
@@ -285,8 +311,7 @@ var targetRunners = []string{"ninja", "just", "task", "rake"}
 // would cover mv ~/.bashrc /tmp. Their suggestion is the exact command
 // until a grant can be limited to paths inside the project.
 var pathWriters = []string{
-	"touch", "mkdir", "rmdir", "rm", "unlink", "chmod", "chown", "chgrp", "truncate", "tee", "dd", "shred",
-	"patch", "tar", "gzip", "gunzip",
+	"chmod", "chown", "chgrp", "tee", "dd", "patch", "gzip", "gunzip",
 }
 
 // isSubcommandWord: a word that reads like a subcommand (install, run, test).

@@ -406,12 +406,16 @@ func lnLinks(a *classify.Analysis) [][2]string {
 	var out [][2]string
 	for i := range a.Commands {
 		c := &a.Commands[i]
-		if c.Name != "ln" || c.Dir == "" {
+		if c.Dir == "" {
+			continue
+		}
+		s := classify.SpecFor(c.Name)
+		if s == nil || s.Symlinks == nil {
 			continue
 		}
 		p := c.Words()
-		if !p.Has("symbolic") && !p.Has("s") {
-			continue
+		if !p.Has(s.Symlinks...) {
+			continue // the entry's options that make links (ln -s)
 		}
 		var reads, writes []classify.Word
 		for _, wd := range p.Words {
@@ -444,10 +448,14 @@ func absolute(p, dir string) string {
 }
 
 // implicitHere are commands that, given no path, read their working
-// directory (ls, find, tree, du, rg): after cd /elsewhere, that is elsewhere.
+// directory (ls, du, fd; find, tree and rg say it in their entries,
+// classify.Spec.ReadsHere): after cd /elsewhere, that is elsewhere.
 func implicitHere(name string) bool {
+	if s := classify.SpecFor(name); s != nil && s.ReadsHere {
+		return true
+	}
 	switch name {
-	case "ls", "find", "tree", "du", "rg", "fd", "fdfind":
+	case "ls", "du", "fd", "fdfind":
 		return true
 	}
 	return false
@@ -482,7 +490,8 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 	}
 	p := c.Words()
 	name := c.Name
-	symlink := name == "ln" && (p.Has("symbolic") || p.Has("s"))
+	spec := classify.SpecFor(name)
+	symlink := spec != nil && spec.Symlinks != nil && p.Has(spec.Symlinks...) // ln -s, as its entry says
 	add := func(tier, w string, dirWord bool) {
 		ap, ok := t.wordPlace(c, w)
 		if !ok {
@@ -501,7 +510,8 @@ func (t *tiers) commandAccesses(i int, c *classify.Command) {
 			t.acc[len(t.acc)-1].tree = true
 		}
 	}
-	inPlace := name == "sed" && (p.Has("in-place") || p.Has("i"))
+	// sed -i: the files it reads it rewrites (the entry's InPlace options)
+	inPlace := spec != nil && spec.InPlace != nil && p.Has(spec.InPlace...)
 	readOnlyCmd := false
 	if check, ok := readOnlySet(c.Args[0]); ok && (check == nil || check(c)) {
 		readOnlyCmd = true
