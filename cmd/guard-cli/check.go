@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -54,7 +53,8 @@ type checker struct {
 	res      shim.Resolver // where paths pointed, remembered across the lines of --stdin
 	red      *redact.Redactor
 	json     bool
-	enc      *json.Encoder
+	buf      []byte // the JSON answer being written, reused
+	landlock int    // the kernel's Landlock ABI, asked once (shim.LandlockABI)
 	out      io.Writer
 	stderr   io.Writer // hints
 	worst    int       // 0 allow, 1 ask, 2 deny: the strictest decision so far
@@ -87,8 +87,7 @@ func (a *App) newChecker(cwd, agent string, asJSON bool, out io.Writer) *checker
 		colour:   !asJSON && out == io.Writer(a.Stdout) && useColour(term.IsTerminal(int(a.Stdout.Fd())), a.Getenv),
 	}
 	if asJSON {
-		c.enc = json.NewEncoder(out)
-		c.enc.SetEscapeHTML(false)
+		c.landlock = shim.LandlockABI()
 	}
 	// What loading ignored (a project config's refused allow rules), on
 	// stderr so that --json stays one object per command.
@@ -148,11 +147,12 @@ func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
 	o.File = v.File
 	o.Suggest = c.red.String(v.Suggest)
 	o.Mode, o.Would = "", string(v.Would)
-	o.Confined = shim.ConfinedFor(c.settings, v)
+	o.Confined = shim.ConfinedForABI(c.settings, v, c.landlock)
 	if v.Mode != grants.ModeEnforce {
 		o.Mode = string(v.Mode) // said only when it is not the default
 	}
-	if err := c.enc.Encode(o); err != nil {
+	c.buf = o.AppendJSON(c.buf[:0])
+	if _, err := c.out.Write(c.buf); err != nil {
 		return fmt.Errorf("write answer: %w", err)
 	}
 	return nil
