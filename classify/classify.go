@@ -229,6 +229,7 @@ type cmdInfo struct {
 	// parsedArgs the argv it parsed (tar's old form rewritten).
 	parsed     *Parsed
 	parsedArgs []string
+	resolved   []resolved // the paths of its words, once asked (walker.paths)
 }
 
 type funcCall struct {

@@ -77,7 +77,8 @@ func (w *walker) guardSelf(c int) bool {
 			recursive = false // chmod -R go-rwx ~/.config takes access away from others only
 		}
 		for _, f := range operands(fs) {
-			for _, g := range w.candidates(f) {
+			var cb [3]field
+			for _, g := range w.candidates(f, cb[:0]) {
 				ps, _ := w.paths(c, g)
 				for _, p := range ps {
 					if w.isProtected(p) || recursive && w.aboveProtected(p) {
@@ -157,7 +158,8 @@ func (w *walker) writesWhere(c int, near bool, hit func(p string, deletes, moves
 			if !near && !strings.ContainsAny(f.pat, "/~*?[") {
 				continue
 			}
-			for _, g := range w.candidates(f) {
+			var cb [3]field
+			for _, g := range w.candidates(f, cb[:0]) {
 				ps, _ := w.paths(c, g)
 				for _, p := range ps {
 					if hit(p, deletes, wordMoves) {
@@ -315,21 +317,27 @@ var agentFiles = []string{".mcp.json", "opencode.json", "opencode.jsonc", ".open
 // agentConfig reports a path (possibly a glob) inside an agent's
 // configuration directory or naming one of its configuration files.
 func agentConfig(p string) bool {
-	comps := strings.Split(p, "/")
-	for _, c := range comps {
+	// Each component is lowered and looked at once (this runs for every
+	// path every command writes): last and prev are the last two, for
+	// agentFiles.
+	var last, prev string
+	n := 0
+	for c := range strings.SplitSeq(p, "/") {
+		c = strings.ToLower(c)
 		for _, d := range agentDirs {
 			if globNames(c, d) {
 				return true
 			}
 		}
+		prev, last = last, c
+		n++
 	}
-	n := len(comps)
 	for _, f := range agentFiles {
 		dir, base, inDir := strings.Cut(f, "/")
 		if !inDir {
 			base, dir = dir, ""
 		}
-		if n > 0 && globNames(comps[n-1], base) && (dir == "" || n > 1 && globNames(comps[n-2], dir)) {
+		if globNames(last, base) && (dir == "" || n > 1 && globNames(prev, dir)) {
 			return true
 		}
 	}
@@ -340,9 +348,9 @@ func agentConfig(p string) bool {
 // or a glob with some literal text that matches it (a glob matches a dot
 // file only when it starts with a dot; a word guard cannot know at all is
 // not taken to name an agent's file). Case is ignored: on a disk that
-// ignores it (macOS, Windows) .CLAUDE/settings.json is .claude's.
+// ignores it (macOS, Windows) .CLAUDE/settings.json is .claude's, so comp
+// comes lowered.
 func globNames(comp, name string) bool {
-	comp = strings.ToLower(comp)
 	if comp == name {
 		return true
 	}
