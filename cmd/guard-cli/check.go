@@ -52,6 +52,7 @@ type checker struct {
 	home     string        // for the path tiers' facts (shim.Facts)
 	res      shim.Resolver // where paths pointed, remembered across the lines of --stdin
 	red      *redact.Redactor
+	scratch  []byte // the text being redacted, reused (checker.redact)
 	json     bool
 	buf      []byte // the JSON answer being written, reused
 	landlock int    // the kernel's Landlock ABI, asked once (shim.LandlockABI)
@@ -92,7 +93,7 @@ func (a *App) newChecker(cwd, agent string, asJSON bool, out io.Writer) *checker
 	// What loading ignored (a project config's refused allow rules), on
 	// stderr so that --json stays one object per command.
 	for _, w := range c.settings.Warnings {
-		fmt.Fprintf(a.Stderr, "guard: hint: %s\n", oneLine(c.red.String(w)))
+		fmt.Fprintf(a.Stderr, "guard: hint: %s\n", oneLine(c.redact(w)))
 	}
 	return c
 }
@@ -130,10 +131,10 @@ func (c *checker) decideSized(text string, size int) error {
 
 func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
 	o := &c.obj
-	o.Command = c.red.String(an.Text)
+	o.Command = c.redact(an.Text)
 	o.Decision = string(v.Decision)
 	o.Rule = v.Rule
-	o.Reason = c.red.String(v.Reason)
+	o.Reason = c.redact(v.Reason)
 	o.Risk = string(v.Risk)
 	o.Composite = len(an.Composite) > 0
 	if o.Commands == nil {
@@ -145,7 +146,7 @@ func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
 	}
 	o.Layer = v.Layer
 	o.File = v.File
-	o.Suggest = c.red.String(v.Suggest)
+	o.Suggest = c.redact(v.Suggest)
 	o.Mode, o.Would = "", string(v.Would)
 	o.Confined = shim.ConfinedForABI(c.settings, v, c.landlock)
 	if v.Mode != grants.ModeEnforce {
@@ -158,11 +159,23 @@ func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
 	return nil
 }
 
+// redact returns s with every secret replaced, as Redactor.String does,
+// copying s into a buffer kept across lines rather than a new one: check
+// --stdin redacts every word of every line.
+func (c *checker) redact(s string) string {
+	c.scratch = append(c.scratch[:0], s...)
+	out, changed := c.red.Redact(c.scratch)
+	if !changed {
+		return s
+	}
+	return string(out)
+}
+
 // redactArgs returns args with secrets replaced, allocating only when needed.
 func (c *checker) redactArgs(args []string) []string {
 	var out []string
 	for i, s := range args {
-		r := c.red.String(s)
+		r := c.redact(s)
 		if r != s && out == nil {
 			out = make([]string, len(args))
 			copy(out, args[:i])
@@ -186,9 +199,9 @@ func (c *checker) writeText(v grants.Verdict) error {
 	if c.colour {
 		decision = colourDecision(decision)
 	}
-	fmt.Fprintf(&b, "%s  %s  %s\n", decision, oneLine(v.Rule), oneLine(c.red.String(v.Reason)))
+	fmt.Fprintf(&b, "%s  %s  %s\n", decision, oneLine(v.Rule), oneLine(c.redact(v.Reason)))
 	if v.Decision == grants.Ask && v.Suggest != "" && !v.OnceOnly {
-		fmt.Fprintf(&b, "suggest  guard grants add --project %s\n", oneLine(classify.QuoteWord(c.red.String(v.Suggest))))
+		fmt.Fprintf(&b, "suggest  guard grants add --project %s\n", oneLine(classify.QuoteWord(c.redact(v.Suggest))))
 	}
 	if _, err := io.WriteString(c.out, b.String()); err != nil {
 		return fmt.Errorf("write answer: %w", err)
