@@ -11,7 +11,21 @@ import (
 
 // operands returns the fields of c after its name that are not options
 // (GNU style: options may follow operands, and -- ends them).
+//
+// When no word is an option the result is fs[1:] itself, its capacity cut
+// so that an append copies: the rules only read it, and most commands
+// (cat FILE, ls DIR) then cost no allocation.
 func operands(fs []field) []field {
+	plain := true
+	for _, f := range fs[1:] {
+		if !f.dyn && len(f.val) > 1 && f.val[0] == '-' { // an option, or --
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return fs[1:len(fs):len(fs)]
+	}
 	out := make([]field, 0, len(fs)-1) // one allocation, none for a bare name
 	dashdash := false
 	for _, f := range fs[1:] {
