@@ -321,15 +321,18 @@ func agentConfig(p string) bool {
 	// path every command writes): last and prev are the last two, for
 	// agentFiles.
 	var last, prev string
+	var lastGlob, prevGlob bool
 	n := 0
 	for c := range strings.SplitSeq(p, "/") {
 		c = strings.ToLower(c)
+		glob := isNameGlob(c)
 		for _, d := range agentDirs {
-			if globNames(c, d) {
+			if globNames(c, d, glob) {
 				return true
 			}
 		}
 		prev, last = last, c
+		prevGlob, lastGlob = lastGlob, glob
 		n++
 	}
 	for _, f := range agentFiles {
@@ -337,7 +340,7 @@ func agentConfig(p string) bool {
 		if !inDir {
 			base, dir = dir, ""
 		}
-		if globNames(last, base) && (dir == "" || n > 1 && globNames(prev, dir)) {
+		if globNames(last, base, lastGlob) && (dir == "" || n > 1 && globNames(prev, dir, prevGlob)) {
 			return true
 		}
 	}
@@ -349,13 +352,18 @@ func agentConfig(p string) bool {
 // file only when it starts with a dot; a word guard cannot know at all is
 // not taken to name an agent's file). Case is ignored: on a disk that
 // ignores it (macOS, Windows) .CLAUDE/settings.json is .claude's, so comp
-// comes lowered.
-func globNames(comp, name string) bool {
+// comes lowered, and glob is isNameGlob(comp), asked once per component.
+func globNames(comp, name string, glob bool) bool {
 	if comp == name {
 		return true
 	}
-	return strings.ContainsAny(comp, "*?[") && strings.Trim(comp, "*?") != "" &&
-		(name[0] != '.' || comp[0] == '.') && matchGlob(comp, name)
+	return glob && (name[0] != '.' || comp[0] == '.') && matchGlob(comp, name)
+}
+
+// isNameGlob reports a component with glob characters and some literal
+// text (globNames).
+func isNameGlob(comp string) bool {
+	return strings.ContainsAny(comp, "*?[") && strings.Trim(comp, "*?") != ""
 }
 
 // agentConfigWrite is the agent-config ask: a command that writes an
