@@ -748,8 +748,9 @@ func (w *walker) words(c int) *Parsed {
 	if in.parsed == nil {
 		args := w.a.Commands[c].Args // fill made it from the fields' values
 		name := w.a.Commands[c].Name
-		p := ParseCommand(name, args)
-		in.parsed = &p
+		p := new(Parsed)
+		parseCommandInto(p, name, args)
+		in.parsed = p
 		in.parsedArgs = args
 		if SpecFor(name) == &tarSpec {
 			in.parsedArgs = tarArgs(args)
