@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/guard-dev/guard/classify"
 )
@@ -30,8 +31,19 @@ var interpreters = []string{
 // interpreterLike reports an interpreter or wrapper by its name, or under a
 // versioned spelling of one (python3.11, node18, perl5.36.0, bash5.2).
 func interpreterLike(name string) bool {
-	return slices.Contains(interpreters, name) || slices.Contains(interpreters, classify.UnversionedName(name)) || classify.Interpreter(name)
+	set := interpreterSet()
+	return set[name] || set[classify.UnversionedName(name)] || classify.Interpreter(name)
 }
+
+// interpreterSet is interpreters as a set, made on first use: the marks ask
+// for every word of every command, and the list is long.
+var interpreterSet = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, len(interpreters))
+	for _, n := range interpreters {
+		m[n] = true
+	}
+	return m
+})
 
 // interpreterProbes are the invocations an interpreter-wide allow pattern
 // would cover, after the interpreter's name.
