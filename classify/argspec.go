@@ -647,39 +647,55 @@ func (p Parsed) ByRole(roles ...Role) []Word {
 // A command without a spec comes back with Spec false and every argument
 // RoleUnknown.
 func ParseCommand(name string, args []string) Parsed {
+	var p Parsed
+	parseCommandInto(&p, name, args)
+	return p
+}
+
+// parseCommandInto is ParseCommand into *p: the walker keeps every
+// command's parse behind a pointer, and typing it in place spares a copy
+// on the heap (the spec hooks take the Parsed by pointer, so a local one
+// escapes anyway).
+func parseCommandInto(p *Parsed, name string, args []string) {
 	s := SpecFor(name)
 	if s == &tarSpec {
-		p := ParseArgs(s, tarArgs(args))
-		tarRoles(&p)
-		return p
+		parseArgsInto(p, s, tarArgs(args))
+		tarRoles(p)
+		return
 	}
-	p := ParseArgs(s, args)
+	parseArgsInto(p, s, args)
 	switch s {
 	case &socatSpec:
-		socatRoles(&p)
+		socatRoles(p)
 	case &lessSpec:
-		lessRoles(&p, args)
+		lessRoles(p, args)
 	case &unzipSpec:
-		unzipRoles(&p)
+		unzipRoles(p)
 	}
-	return p
 }
 
 // ParseArgs types args (args[0] is the command word) with spec s; a nil
 // spec makes every argument RoleUnknown.
 func ParseArgs(s *Spec, args []string) Parsed {
-	p := Parsed{Sub: -1, Spec: s != nil}
+	var p Parsed
+	parseArgsInto(&p, s, args)
+	return p
+}
+
+// parseArgsInto is ParseArgs into *p.
+func parseArgsInto(p *Parsed, s *Spec, args []string) {
+	*p = Parsed{Sub: -1, Spec: s != nil}
 	if len(args) < 2 {
-		return p
+		return
 	}
 	p.Words = make([]Word, 0, len(args)-1)
 	if s == nil {
 		for i := 1; i < len(args); i++ {
 			p.Words = append(p.Words, Word{Arg: i, Role: RoleUnknown, Val: args[i]})
 		}
-		return p
+		return
 	}
-	end := parseInto(&p, s, args, 1)
+	end := parseInto(p, s, args, 1)
 	if s.Sub != nil && end < len(args) {
 		p.Sub = end
 		sub := s.Sub(args[end])
@@ -688,14 +704,14 @@ func ParseArgs(s *Spec, args []string) Parsed {
 			for i := end + 1; i < len(args); i++ {
 				p.Words = append(p.Words, Word{Arg: i, Role: RoleUnknown, Val: args[i]})
 			}
-			return p
+			return
 		}
-		parseInto(&p, sub, args, end+1)
+		parseInto(p, sub, args, end+1)
 		if s.EffectIf != nil {
 			// a spec with subcommands hands its words over at the
 			// subcommand: its hook sees them all once they are typed,
 			// the subcommand as the operand it reads like (gh auth token)
-			q := p
+			q := *p
 			q.Sub = -1
 			q.Words = make([]Word, 0, len(p.Words)+1)
 			k := 0
@@ -706,7 +722,6 @@ func ParseArgs(s *Spec, args []string) Parsed {
 			p.Effect |= s.EffectIf(&q, 0, args)
 		}
 	}
-	return p
 }
 
 // parseInto parses args[from:] with s into p. With s.Sub set it stops at

@@ -35,7 +35,8 @@ func Analyze(text string, opt Options) *Analysis {
 }
 
 func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
-	a = &Analysis{Text: text}
+	aa := &analysisAlloc{a: Analysis{Text: text}}
+	a = &aa.a
 	defer func() {
 		// A bug in guard must not let a command through: fail closed.
 		if r := recover(); r != nil {
@@ -50,11 +51,15 @@ func analyze(text string, opt Options, parser *syntax.Parser) (a *Analysis) {
 		a.Fail, a.FailReason = FailParse, "command contains a NUL byte"
 		return a
 	}
-	w := &walker{opt: opt, a: a, parent: -1, parser: parser, pos: opt.Positional, top: text}
-	a.Commands = make([]Command, 0, 4)
-	w.info = make([]cmdInfo, 0, 4)
+	// The walker, the first commands' room and the first directory come
+	// in one allocation: every text needs them.
+	wa := &walkerAlloc{w: walker{opt: opt, a: a, parent: -1, parser: parser, pos: opt.Positional, top: text}}
+	w := &wa.w
+	a.Commands = aa.cmds[:0]
+	w.info = wa.info[:0]
 	if opt.Cwd != "" {
-		w.dirs = []string{path.Clean(opt.Cwd)}
+		wa.dir[0] = path.Clean(opt.Cwd)
+		w.dirs = wa.dir[:]
 	}
 	w.comp = &a.Composite
 	w.funcBodies = maps.Clone(opt.Funcs)
@@ -214,6 +219,21 @@ type walker struct {
 	links    []madeLink      // links the text makes (ln -s ~ h): paths through them reach their targets
 }
 
+// analysisAlloc is an Analysis with room for its first commands, in one
+// allocation (analyze).
+type analysisAlloc struct {
+	a    Analysis
+	cmds [4]Command
+}
+
+// walkerAlloc is a walker with room for its first commands' info and its
+// first directory (analyze).
+type walkerAlloc struct {
+	w    walker
+	info [4]cmdInfo
+	dir  [1]string
+}
+
 // cmdInfo keeps what the rules need about a command beyond the public fields.
 type cmdInfo struct {
 	fields    []field
@@ -230,6 +250,7 @@ type cmdInfo struct {
 	// parsedArgs the argv it parsed (tar's old form rewritten).
 	parsed     *Parsed
 	parsedArgs []string
+	resolved   []resolved // the paths of its words, once asked (walker.paths)
 }
 
 type funcCall struct {

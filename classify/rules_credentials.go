@@ -187,16 +187,27 @@ func (w *walker) homeDir(comps []string) bool {
 	if len(comps) == 2 && comps[0] == "home" {
 		return true
 	}
-	h := strings.Split(strings.Trim(w.opt.Home, "/"), "/")
-	if w.opt.Home == "" || len(comps) != len(h) {
-		return false
+	n, ok := w.homeComps(comps)
+	return w.opt.Home != "" && ok && len(comps) == n
+}
+
+// homeComps returns how many components $HOME has (as strings.Split of it
+// trimmed of slashes counts them) and whether comps begins with them,
+// without building the split (the credential rules ask for every path).
+func (w *walker) homeComps(comps []string) (int, bool) {
+	h := strings.Trim(w.opt.Home, "/")
+	n := strings.Count(h, "/") + 1
+	if len(comps) < n {
+		return n, false
 	}
-	for i := range h {
-		if comps[i] != h[i] {
-			return false
+	i := 0
+	for c := range strings.SplitSeq(h, "/") {
+		if comps[i] != c {
+			return n, false
 		}
+		i++
 	}
-	return true
+	return n, true
 }
 
 // credentialWords reports a literal component of the credential table
@@ -395,20 +406,16 @@ func (w *walker) matchCredential(cr credential, comps []string, abs bool) bool {
 	pat := cr.comps
 	anchored := strings.HasPrefix(pat[0], "/")
 	if anchored {
-		pat = append([]string{strings.TrimPrefix(pat[0], "/")}, pat[1:]...)
+		var buf [8]string // the table's patterns are short: no copy on the heap
+		pat = append(append(buf[:0], strings.TrimPrefix(pat[0], "/")), pat[1:]...)
 	}
 	if pat[0] == "~" {
 		// only in the home directory itself (a project's .npmrc is fine)
-		h := strings.Split(strings.Trim(w.opt.Home, "/"), "/")
-		if w.opt.Home == "" || !abs || len(comps) != len(h)+len(pat)-1 {
+		n, ok := w.homeComps(comps)
+		if w.opt.Home == "" || !abs || len(comps) != n+len(pat)-1 || !ok {
 			return false
 		}
-		for i := range h {
-			if comps[i] != h[i] {
-				return false
-			}
-		}
-		pat, comps = pat[1:], comps[len(h):]
+		pat, comps = pat[1:], comps[n:]
 		anchored, abs = true, true
 	}
 	tailAny := pat[len(pat)-1] == "**"
@@ -476,10 +483,13 @@ func (w *walker) matchCredential(cr credential, comps []string, abs bool) bool {
 
 // candidates returns the paths a word may name: the word, and what follows
 // = or @ in it (--data=@file, file=@path, of=path).
-func (w *walker) candidates(f field) []field {
-	out := []field{f}
+//
+// They are appended to buf[:0] (an array of the caller's: these run for
+// every path word of every command, and a slice each time added up).
+func (w *walker) candidates(f field, buf []field) []field {
+	out := append(buf[:0], f)
 	s := f.pat
-	for _, sep := range []string{"=", "@"} {
+	for _, sep := range [...]string{"=", "@"} {
 		if k := strings.Index(s, sep); k >= 0 && k+1 < len(s) {
 			g := f
 			g.pat = w.homePat(strings.TrimPrefix(s[k+1:], "@"))
@@ -654,7 +664,8 @@ func readRole(wd Word) bool {
 // anyCredential reports a word (or what follows = or @ in it) naming a
 // credential file, or with bulk a credential directory.
 func (w *walker) anyCredential(c int, f field, bulk bool) bool {
-	for _, g := range w.candidates(f) {
+	var cb [3]field
+	for _, g := range w.candidates(f, cb[:0]) {
 		ps, _ := w.paths(c, g)
 		for _, p := range ps {
 			if w.projectFixture(p) {
@@ -737,8 +748,9 @@ func (w *walker) words(c int) *Parsed {
 	if in.parsed == nil {
 		args := w.a.Commands[c].Args // fill made it from the fields' values
 		name := w.a.Commands[c].Name
-		p := ParseCommand(name, args)
-		in.parsed = &p
+		p := new(Parsed)
+		parseCommandInto(p, name, args)
+		in.parsed = p
 		in.parsedArgs = args
 		if SpecFor(name) == &tarSpec {
 			in.parsedArgs = tarArgs(args)

@@ -11,7 +11,21 @@ import (
 
 // operands returns the fields of c after its name that are not options
 // (GNU style: options may follow operands, and -- ends them).
+//
+// When no word is an option the result is fs[1:] itself, its capacity cut
+// so that an append copies: the rules only read it, and most commands
+// (cat FILE, ls DIR) then cost no allocation.
 func operands(fs []field) []field {
+	plain := true
+	for _, f := range fs[1:] {
+		if !f.dyn && len(f.val) > 1 && f.val[0] == '-' { // an option, or --
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return fs[1:len(fs):len(fs)]
+	}
 	out := make([]field, 0, len(fs)-1) // one allocation, none for a bare name
 	dashdash := false
 	for _, f := range fs[1:] {
@@ -53,8 +67,36 @@ func hasWord(fs []field, words ...string) bool {
 	return false
 }
 
+// paths resolves a word of command c against the directories it runs in.
+// The rules ask again and again for the same words: each answer is kept
+// with the command, for its pattern and its directories (the very slice:
+// they are set once, when the command is met). Callers only read it.
 func (w *walker) paths(c int, f field) ([]string, bool) {
-	return w.resolve(f, w.info[c].dirs)
+	in := &w.info[c]
+	for _, r := range in.resolved {
+		if r.pat == f.pat && sameSlice(r.dirs, in.dirs) {
+			return r.paths, r.rel
+		}
+	}
+	ps, rel := w.resolve(f, in.dirs)
+	in.resolved = append(in.resolved, resolved{pat: f.pat, dirs: in.dirs, paths: ps, rel: rel})
+	return ps, rel
+}
+
+// resolved is one answer of resolve for a command (walker.paths).
+type resolved struct {
+	pat         string
+	dirs, paths []string
+	rel         bool
+}
+
+// sameSlice reports a and b to be the same slice: the same array, length
+// and nil-ness.
+func sameSlice(a, b []string) bool {
+	if len(a) != len(b) || (a == nil) != (b == nil) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0]
 }
 
 // systemDirs are the directories whose deletion breaks the machine; they
@@ -71,19 +113,23 @@ func (w *walker) isSystem(p string) bool {
 	if h := w.opt.Home; h != "" && h != "/" && (strings.HasPrefix(p, h+"/") || p == h) {
 		return false // home paths have their own rule (rm-home)
 	}
-	comps := strings.Split(strings.Trim(p, "/"), "/")
-	if len(comps) == 1 && comps[0] == "" {
+	// the components counted and the first and last taken without a split:
+	// every path of every command comes here
+	t := strings.Trim(p, "/")
+	if t == "" {
 		return true // "/"
 	}
-	if n := len(comps); n > 1 && strings.ContainsAny(comps[n-1], "*?") && strings.Trim(comps[n-1], "*?.") == "" {
+	n := strings.Count(t, "/") + 1
+	first, _, _ := strings.Cut(t, "/")
+	if last := t[strings.LastIndexByte(t, '/')+1:]; n > 1 && strings.ContainsAny(last, "*?") && strings.Trim(last, "*?.") == "" {
 		// /mnt/c/*, /usr/local/.*: every entry of a directory is the directory
-		comps = comps[:n-1]
+		n--
 	}
-	if len(comps) > 2 {
+	if n > 2 {
 		return false
 	}
 	for _, d := range systemDirs {
-		if ok := matchGlob(comps[0], d); ok || comps[0] == d {
+		if ok := matchGlob(first, d); ok || first == d {
 			return true
 		}
 	}

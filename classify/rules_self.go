@@ -77,7 +77,8 @@ func (w *walker) guardSelf(c int) bool {
 			recursive = false // chmod -R go-rwx ~/.config takes access away from others only
 		}
 		for _, f := range operands(fs) {
-			for _, g := range w.candidates(f) {
+			var cb [3]field
+			for _, g := range w.candidates(f, cb[:0]) {
 				ps, _ := w.paths(c, g)
 				for _, p := range ps {
 					if w.isProtected(p) || recursive && w.aboveProtected(p) {
@@ -157,7 +158,8 @@ func (w *walker) writesWhere(c int, near bool, hit func(p string, deletes, moves
 			if !near && !strings.ContainsAny(f.pat, "/~*?[") {
 				continue
 			}
-			for _, g := range w.candidates(f) {
+			var cb [3]field
+			for _, g := range w.candidates(f, cb[:0]) {
 				ps, _ := w.paths(c, g)
 				for _, p := range ps {
 					if hit(p, deletes, wordMoves) {
@@ -315,21 +317,30 @@ var agentFiles = []string{".mcp.json", "opencode.json", "opencode.jsonc", ".open
 // agentConfig reports a path (possibly a glob) inside an agent's
 // configuration directory or naming one of its configuration files.
 func agentConfig(p string) bool {
-	comps := strings.Split(p, "/")
-	for _, c := range comps {
+	// Each component is lowered and looked at once (this runs for every
+	// path every command writes): last and prev are the last two, for
+	// agentFiles.
+	var last, prev string
+	var lastGlob, prevGlob bool
+	n := 0
+	for c := range strings.SplitSeq(p, "/") {
+		c = strings.ToLower(c)
+		glob := isNameGlob(c)
 		for _, d := range agentDirs {
-			if globNames(c, d) {
+			if globNames(c, d, glob) {
 				return true
 			}
 		}
+		prev, last = last, c
+		prevGlob, lastGlob = lastGlob, glob
+		n++
 	}
-	n := len(comps)
 	for _, f := range agentFiles {
 		dir, base, inDir := strings.Cut(f, "/")
 		if !inDir {
 			base, dir = dir, ""
 		}
-		if n > 0 && globNames(comps[n-1], base) && (dir == "" || n > 1 && globNames(comps[n-2], dir)) {
+		if globNames(last, base, lastGlob) && (dir == "" || n > 1 && globNames(prev, dir, prevGlob)) {
 			return true
 		}
 	}
@@ -340,14 +351,19 @@ func agentConfig(p string) bool {
 // or a glob with some literal text that matches it (a glob matches a dot
 // file only when it starts with a dot; a word guard cannot know at all is
 // not taken to name an agent's file). Case is ignored: on a disk that
-// ignores it (macOS, Windows) .CLAUDE/settings.json is .claude's.
-func globNames(comp, name string) bool {
-	comp = strings.ToLower(comp)
+// ignores it (macOS, Windows) .CLAUDE/settings.json is .claude's, so comp
+// comes lowered, and glob is isNameGlob(comp), asked once per component.
+func globNames(comp, name string, glob bool) bool {
 	if comp == name {
 		return true
 	}
-	return strings.ContainsAny(comp, "*?[") && strings.Trim(comp, "*?") != "" &&
-		(name[0] != '.' || comp[0] == '.') && matchGlob(comp, name)
+	return glob && (name[0] != '.' || comp[0] == '.') && matchGlob(comp, name)
+}
+
+// isNameGlob reports a component with glob characters and some literal
+// text (globNames).
+func isNameGlob(comp string) bool {
+	return strings.ContainsAny(comp, "*?[") && strings.Trim(comp, "*?") != ""
 }
 
 // agentConfigWrite is the agent-config ask: a command that writes an

@@ -36,6 +36,10 @@ type view struct {
 	m                    marks
 	sp                   []span // the sensitive words' spans
 	all                  []span // those and the untyped options' spans
+	// cmd is the command as markCommand sees it (its program's name),
+	// kept here: markCommand hands it to the specs' rules, so a copy on
+	// the stack escaped, an allocation per command
+	cmd classify.Command
 }
 
 type decider struct {
@@ -398,11 +402,11 @@ func (d *decider) marked(v *view, c *classify.Command) *view {
 		return v
 	}
 	v.marked = true
-	cc := *c
-	cc.Name = commandName(c)
+	v.cmd = *c
+	v.cmd.Name = commandName(c)
 	v.m.root = d.s.Root
 	v.m.tiers = d.t
-	markCommand(&cc, &v.m)
+	markCommand(&v.cmd, &v.m)
 	for k, s := range v.m.sens {
 		sp := span{v.off[k], v.off[k] + len(c.Args[k])}
 		if s {

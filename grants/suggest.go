@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/guard-dev/guard/classify"
 )
@@ -29,7 +30,7 @@ var interpreters = []string{
 // runsAny reports a program that runs whatever its arguments say, by its
 // name as written: the list above, or its entry in classify.
 func runsAny(name string) bool {
-	return slices.Contains(interpreters, name) || classify.RunsAny(name)
+	return interpreterSet()[name] || classify.RunsAny(name)
 }
 
 // interpreterLike reports an interpreter or wrapper by its name, or under a
@@ -43,6 +44,16 @@ func interpreterLike(name string) bool {
 	}
 	return classify.Interpreter(name)
 }
+
+// interpreterSet is interpreters as a set, made on first use: the marks ask
+// for every word of every command, and the list is long.
+var interpreterSet = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, len(interpreters))
+	for _, n := range interpreters {
+		m[n] = true
+	}
+	return m
+})
 
 // interpreterProbes are the invocations an interpreter-wide allow pattern
 // would cover, after the interpreter's name.

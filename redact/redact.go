@@ -547,7 +547,10 @@ func secretEnvValue(v string) bool {
 
 // String returns s with every secret replaced.
 func (r *Redactor) String(s string) string {
-	b := r.redact([]byte(s))
+	b, changed := r.Redact([]byte(s))
+	if !changed {
+		return s // most text holds no secret: no second copy
+	}
 	return string(b)
 }
 

@@ -447,11 +447,18 @@ type CheckJSON struct {
 // ConfinedFor says what a command allowed or asked under v would run
 // confined to, as check, explain and the record show it ("" for a deny).
 func ConfinedFor(s *grants.Settings, v grants.Verdict) string {
+	return ConfinedForABI(s, v, landlockABI())
+}
+
+// ConfinedForABI is ConfinedFor with the kernel's Landlock ABI already
+// known (LandlockABI is a system call: a caller answering many commands,
+// guard check --stdin, asks once).
+func ConfinedForABI(s *grants.Settings, v grants.Verdict, abi int) string {
 	if v.Decision != grants.Allow {
 		return ""
 	}
 	c := s.ConfineFor(v)
-	if c.Mode != grants.ConfineOff && landlockABI() < 1 {
+	if c.Mode != grants.ConfineOff && abi < 1 {
 		return "unconfined: this kernel has no Landlock"
 	}
 	return c.String()

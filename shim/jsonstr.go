@@ -85,3 +85,59 @@ func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// AppendJSON appends o as one line of JSON, the bytes encoding/json writes
+// for it with HTML escaping off (json.Encoder.Encode, newline included):
+// guard check --stdin --json answers every line with one, and reflection
+// over the struct cost more than writing the fields out.
+// TestCheckJSONAppend and FuzzCheckJSONAppend hold it to encoding/json.
+func (o *CheckJSON) AppendJSON(b []byte) []byte {
+	b = append(b, `{"command":`...)
+	b = appendJSONString(b, o.Command)
+	b = append(b, `,"decision":`...)
+	b = appendJSONString(b, o.Decision)
+	b = append(b, `,"rule":`...)
+	b = appendJSONString(b, o.Rule)
+	b = append(b, `,"reason":`...)
+	b = appendJSONString(b, o.Reason)
+	b = append(b, `,"risk":`...)
+	b = appendJSONString(b, o.Risk)
+	if o.Composite {
+		b = append(b, `,"composite":true,"commands":`...)
+	} else {
+		b = append(b, `,"composite":false,"commands":`...)
+	}
+	if o.Commands == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, args := range o.Commands {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if args == nil {
+				b = append(b, "null"...)
+				continue
+			}
+			b = append(b, '[')
+			for j, a := range args {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, a)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	}
+	for _, f := range [...]struct{ key, val string }{
+		{`,"layer":`, o.Layer}, {`,"file":`, o.File}, {`,"suggest":`, o.Suggest},
+		{`,"confined":`, o.Confined}, {`,"mode":`, o.Mode}, {`,"would":`, o.Would},
+	} {
+		if f.val != "" { // omitempty
+			b = append(b, f.key...)
+			b = appendJSONString(b, f.val)
+		}
+	}
+	return append(b, "}\n"...)
+}

@@ -85,3 +85,51 @@ func TestWriteClaude(t *testing.T) {
 		}
 	}
 }
+
+// checkCheckJSON compares CheckJSON.AppendJSON with encoding/json's Encode.
+func checkCheckJSON(t *testing.T, o CheckJSON) {
+	t.Helper()
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&o); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.AppendJSON(nil); !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("AppendJSON(%#v):\n got %s\nwant %s", o, got, want.Bytes())
+	}
+}
+
+// TestCheckJSONAppend covers each field empty and set, nil and empty
+// command lists, and strings that need escaping.
+func TestCheckJSONAppend(t *testing.T) {
+	checkCheckJSON(t, CheckJSON{})
+	checkCheckJSON(t, CheckJSON{Commands: [][]string{}})
+	checkCheckJSON(t, CheckJSON{Commands: [][]string{nil, {}, {"a"}}})
+	for _, s := range jsonStringSeeds {
+		checkCheckJSON(t, CheckJSON{Command: s, Decision: "deny", Rule: s, Reason: s, Risk: s, Composite: true,
+			Commands: [][]string{{s, s}, {"ls"}}, Layer: s, File: s, Suggest: s, Confined: s, Mode: s, Would: s})
+		checkCheckJSON(t, CheckJSON{Command: s, Decision: "allow", Commands: [][]string{{s}}, Suggest: s, Would: s})
+	}
+}
+
+// FuzzCheckJSONAppend holds guard check --json's object to encoding/json.
+func FuzzCheckJSONAppend(f *testing.F) {
+	for _, s := range jsonStringSeeds {
+		f.Add(s, "rule", true, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, s, r string, comp bool, set uint8) {
+		pick := func(bit uint8, v string) string {
+			if set&bit != 0 {
+				return v
+			}
+			return ""
+		}
+		o := CheckJSON{Command: s, Decision: r, Rule: r, Reason: s, Risk: pick(1, s), Composite: comp,
+			Layer: pick(2, r), File: pick(4, s), Suggest: pick(8, s), Confined: pick(16, r), Mode: pick(32, s), Would: pick(64, r)}
+		if set&128 != 0 {
+			o.Commands = [][]string{{s, r}, nil, {}}
+		}
+		checkCheckJSON(t, o)
+	})
+}

@@ -2,12 +2,13 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
-	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -48,13 +49,16 @@ example:
 // checker decides command texts with settings loaded once; everything is
 // reused across lines so that --stdin stays fast.
 type checker struct {
+	opt      classify.Options // the Analyzer's, for fork
 	an       *classify.Analyzer
 	settings *grants.Settings
 	home     string        // for the path tiers' facts (shim.Facts)
 	res      shim.Resolver // where paths pointed, remembered across the lines of --stdin
 	red      *redact.Redactor
+	scratch  []byte // the text being redacted, reused (checker.redact)
 	json     bool
-	enc      *json.Encoder
+	buf      []byte // the JSON answer being written, reused
+	landlock int    // the kernel's Landlock ABI, asked once (shim.LandlockABI)
 	out      io.Writer
 	stderr   io.Writer // hints
 	worst    int       // 0 allow, 1 ask, 2 deny: the strictest decision so far
@@ -70,14 +74,16 @@ type checkJSON = shim.CheckJSON
 // [agents.NAME] profile, power_agents, [[rule]] tables naming it).
 func (a *App) newChecker(cwd, agent string, asJSON bool, out io.Writer) *checker {
 	p := a.paths()
+	opt := classify.Options{
+		Cwd:       cwd,
+		Home:      a.Getenv("HOME"),
+		Protected: a.protected(p),
+		// judged as guard -c would judge it in this environment
+		EnvNames: shim.KnownEnv(a.Environ, nil),
+	}
 	c := &checker{
-		an: classify.NewAnalyzer(classify.Options{
-			Cwd:       cwd,
-			Home:      a.Getenv("HOME"),
-			Protected: a.protected(p),
-			// judged as guard -c would judge it in this environment
-			EnvNames: shim.KnownEnv(a.Environ, nil),
-		}),
+		opt:      opt,
+		an:       classify.NewAnalyzer(opt),
 		settings: grants.Load(p, cwd).As(agent),
 		home:     a.Getenv("HOME"),
 		red:      a.redactor(),
@@ -87,13 +93,12 @@ func (a *App) newChecker(cwd, agent string, asJSON bool, out io.Writer) *checker
 		colour:   !asJSON && out == io.Writer(a.Stdout) && useColour(term.IsTerminal(int(a.Stdout.Fd())), a.Getenv),
 	}
 	if asJSON {
-		c.enc = json.NewEncoder(out)
-		c.enc.SetEscapeHTML(false)
+		c.landlock = shim.LandlockABI()
 	}
 	// What loading ignored (a project config's refused allow rules), on
 	// stderr so that --json stays one object per command.
 	for _, w := range c.settings.Warnings {
-		fmt.Fprintf(a.Stderr, "guard: hint: %s\n", oneLine(c.red.String(w)))
+		fmt.Fprintf(a.Stderr, "guard: hint: %s\n", oneLine(c.redact(w)))
 	}
 	return c
 }
@@ -107,6 +112,22 @@ func (c *checker) decide(text string) error {
 // bytes: a line over the limit is kept only in part, and denied with the
 // size it really had.
 func (c *checker) decideSized(text string, size int) error {
+	var hint bool
+	c.buf, hint = c.answer(c.buf[:0], text, size)
+	if hint {
+		// on stderr, so that --json stays one object per command
+		fmt.Fprintf(c.stderr, "guard: hint: %s\n", grants.UntrustedHint)
+	}
+	if _, err := c.out.Write(c.buf); err != nil {
+		return fmt.Errorf("write answer: %w", err)
+	}
+	return nil
+}
+
+// answer judges text (see decideSized), notes the decision in c.worst and
+// appends the answer to dst. hint: the untrusted hint applies (the caller
+// prints it).
+func (c *checker) answer(dst []byte, text string, size int) (out []byte, hint bool) {
 	an := c.an.Analyze(text)
 	if size > len(text) && an.Fail == classify.FailTooLong {
 		an.FailReason = fmt.Sprintf("command is %d bytes, over the %d byte limit", size, classify.MaxTextBytes)
@@ -119,22 +140,30 @@ func (c *checker) decideSized(text string, size int) error {
 	case grants.Ask:
 		c.worst = max(c.worst, 1)
 	}
-	if v.Decision != grants.Allow && grants.WouldAllowTrusted(an, c.settings, f, v) {
-		// on stderr, so that --json stays one object per command
-		fmt.Fprintf(c.stderr, "guard: hint: %s\n", grants.UntrustedHint)
-	}
+	hint = v.Decision != grants.Allow && grants.WouldAllowTrusted(an, c.settings, f, v)
 	if c.json {
-		return c.writeJSON(an, v)
+		return c.appendJSON(dst, an, v), hint
 	}
-	return c.writeText(v)
+	return c.appendText(dst, v), hint
 }
 
-func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
+// fork returns a checker for another goroutine: the same settings,
+// redactor and output format, its own parser, path memory and buffers.
+func (c *checker) fork() *checker {
+	d := *c
+	d.an = classify.NewAnalyzer(c.opt)
+	d.res = shim.Resolver{}
+	d.scratch, d.buf, d.obj = nil, nil, checkJSON{}
+	d.worst = 0
+	return &d
+}
+
+func (c *checker) appendJSON(dst []byte, an *classify.Analysis, v grants.Verdict) []byte {
 	o := &c.obj
-	o.Command = c.red.String(an.Text)
+	o.Command = c.redact(an.Text)
 	o.Decision = string(v.Decision)
 	o.Rule = v.Rule
-	o.Reason = c.red.String(v.Reason)
+	o.Reason = c.redact(v.Reason)
 	o.Risk = string(v.Risk)
 	o.Composite = len(an.Composite) > 0
 	if o.Commands == nil {
@@ -146,23 +175,32 @@ func (c *checker) writeJSON(an *classify.Analysis, v grants.Verdict) error {
 	}
 	o.Layer = v.Layer
 	o.File = v.File
-	o.Suggest = c.red.String(v.Suggest)
+	o.Suggest = c.redact(v.Suggest)
 	o.Mode, o.Would = "", string(v.Would)
-	o.Confined = shim.ConfinedFor(c.settings, v)
+	o.Confined = shim.ConfinedForABI(c.settings, v, c.landlock)
 	if v.Mode != grants.ModeEnforce {
 		o.Mode = string(v.Mode) // said only when it is not the default
 	}
-	if err := c.enc.Encode(o); err != nil {
-		return fmt.Errorf("write answer: %w", err)
+	return o.AppendJSON(dst)
+}
+
+// redact returns s with every secret replaced, as Redactor.String does,
+// copying s into a buffer kept across lines rather than a new one: check
+// --stdin redacts every word of every line.
+func (c *checker) redact(s string) string {
+	c.scratch = append(c.scratch[:0], s...)
+	out, changed := c.red.Redact(c.scratch)
+	if !changed {
+		return s
 	}
-	return nil
+	return string(out)
 }
 
 // redactArgs returns args with secrets replaced, allocating only when needed.
 func (c *checker) redactArgs(args []string) []string {
 	var out []string
 	for i, s := range args {
-		r := c.red.String(s)
+		r := c.redact(s)
 		if r != s && out == nil {
 			out = make([]string, len(args))
 			copy(out, args[:i])
@@ -180,20 +218,16 @@ func (c *checker) redactArgs(args []string) []string {
 	return args
 }
 
-func (c *checker) writeText(v grants.Verdict) error {
-	var b strings.Builder
+func (c *checker) appendText(dst []byte, v grants.Verdict) []byte {
 	decision := string(v.Decision)
 	if c.colour {
 		decision = colourDecision(decision)
 	}
-	fmt.Fprintf(&b, "%s  %s  %s\n", decision, oneLine(v.Rule), oneLine(c.red.String(v.Reason)))
+	dst = fmt.Appendf(dst, "%s  %s  %s\n", decision, oneLine(v.Rule), oneLine(c.redact(v.Reason)))
 	if v.Decision == grants.Ask && v.Suggest != "" && !v.OnceOnly {
-		fmt.Fprintf(&b, "suggest  guard grants add --project %s\n", oneLine(classify.QuoteWord(c.red.String(v.Suggest))))
+		dst = fmt.Appendf(dst, "suggest  guard grants add --project %s\n", oneLine(classify.QuoteWord(c.redact(v.Suggest))))
 	}
-	if _, err := io.WriteString(c.out, b.String()); err != nil {
-		return fmt.Errorf("write answer: %w", err)
-	}
-	return nil
+	return dst
 }
 
 func (a *App) check(c *cli.Context) error {
@@ -224,18 +258,25 @@ func (a *App) check(c *cli.Context) error {
 // flushed whenever the input has nothing more buffered, that is, just before a
 // read that could block: a caller talking over a pipe gets each answer as soon
 // as it is decided, and a big file is answered in large writes.
+//
+// The lines read before such a read (at most maxBatch) are judged together,
+// on every core (stdinBatch): a line's answer depends on nothing but its
+// text, and they are written in input order.
 func (a *App) checkStdin(cwd string, asJSON, exitCode bool) error {
 	// Each line allocates a little and keeps nothing: with the collector's
 	// default target a third of the time went to collecting (50,000 lines:
 	// 21,000-22,000 lines/s at the default, 24,000-28,000 at 400).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	w := bufio.NewWriterSize(a.Stdout, 64<<10)
-	ck := a.newChecker(cwd, a.Getenv("GUARD_AGENT"), asJSON, w)
+	b := &stdinBatch{workers: []*checker{a.newChecker(cwd, a.Getenv("GUARD_AGENT"), asJSON, w)}, stderr: a.Stderr, out: w}
 	r := bufio.NewReaderSize(a.Stdin, 64<<10)
 	var long []byte // a line that did not fit in the reader's buffer
 	size := 0       // the bytes of that line, kept or not
 	for {
 		if r.Buffered() == 0 {
+			if err := b.answer(); err != nil {
+				return failure(err, "")
+			}
 			if err := w.Flush(); err != nil {
 				return failure(fmt.Errorf("write answers: %w", err), "")
 			}
@@ -265,22 +306,111 @@ func (a *App) checkStdin(cwd string, asJSON, exitCode bool) error {
 			line, long = long, nil
 		}
 		line = trimEOL(line)
-		derr := ck.decideSized(string(line), max(size, len(line)))
+		b.add(string(line), max(size, len(line)))
 		size = 0
-		if derr != nil {
-			return failure(derr, "")
+		if b.n == maxBatch {
+			if derr := b.answer(); derr != nil {
+				return failure(derr, "")
+			}
 		}
 		if err != nil {
 			break
 		}
 	}
+	if err := b.answer(); err != nil {
+		return failure(err, "")
+	}
 	if err := w.Flush(); err != nil {
 		return failure(fmt.Errorf("write answers: %w", err), "")
 	}
-	if exitCode && ck.worst > 0 {
-		return statusError(ck.worst)
+	if worst := b.worst(); exitCode && worst > 0 {
+		return statusError(worst)
 	}
 	return nil
+}
+
+// maxBatch bounds the lines check --stdin holds before answering.
+const maxBatch = 256
+
+// stdinBatch holds the lines of check --stdin read and not yet answered,
+// and the checkers that judge them: the first made by newChecker, the
+// others forked from it when a batch first has more than one line.
+type stdinBatch struct {
+	workers []*checker
+	lines   []pendingLine // lines[:n] are the batch; the rest keep their buffers
+	n       int
+	stderr  io.Writer
+	out     io.Writer
+}
+
+// pendingLine is a line read and, once judged, its answer.
+type pendingLine struct {
+	text string
+	size int
+	out  []byte
+	hint bool
+}
+
+func (b *stdinBatch) add(text string, size int) {
+	if b.n == len(b.lines) {
+		b.lines = append(b.lines, pendingLine{})
+	}
+	l := &b.lines[b.n]
+	l.text, l.size = text, size
+	b.n++
+}
+
+// answer judges the batch, each line by one of the workers, and writes the
+// answers (and hints) in the order the lines came.
+func (b *stdinBatch) answer() error {
+	lines := b.lines[:b.n]
+	b.n = 0
+	if len(lines) == 0 {
+		return nil
+	}
+	if len(lines) > 1 && len(b.workers) == 1 {
+		for range min(runtime.GOMAXPROCS(0), 8) - 1 {
+			b.workers = append(b.workers, b.workers[0].fork())
+		}
+	}
+	if len(lines) == 1 || len(b.workers) == 1 {
+		c := b.workers[0]
+		for i := range lines {
+			lines[i].out, lines[i].hint = c.answer(lines[i].out[:0], lines[i].text, lines[i].size)
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for _, c := range b.workers {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < len(lines); i = int(next.Add(1) - 1) {
+					lines[i].out, lines[i].hint = c.answer(lines[i].out[:0], lines[i].text, lines[i].size)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	for i := range lines {
+		if lines[i].hint {
+			// on stderr, so that --json stays one object per command
+			fmt.Fprintf(b.stderr, "guard: hint: %s\n", grants.UntrustedHint)
+		}
+		if _, err := b.out.Write(lines[i].out); err != nil {
+			return fmt.Errorf("write answer: %w", err)
+		}
+		lines[i].text = "" // not kept past its batch
+	}
+	return nil
+}
+
+// worst is the strictest decision of every line answered: 0 allow, 1 ask,
+// 2 deny.
+func (b *stdinBatch) worst() int {
+	w := 0
+	for _, c := range b.workers {
+		w = max(w, c.worst)
+	}
+	return w
 }
 
 func trimEOL(b []byte) []byte {

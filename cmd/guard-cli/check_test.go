@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -160,5 +161,62 @@ func TestCheckStdinLongLine(t *testing.T) {
 	}
 	if answers[1].Command != "ls" {
 		t.Errorf("second answer is for %q, want ls", answers[1].Command)
+	}
+}
+
+// TestCheckStdinBatches checks that lines judged together, on every core,
+// are answered exactly as one checker judging them one by one answers
+// them, in input order, across several batches and with the strictest
+// decision as the exit status.
+func TestCheckStdinBatches(t *testing.T) {
+	var text strings.Builder
+	var texts []string
+	for i := range 3*maxBatch + 7 {
+		s := benchLines[i%len(benchLines)]
+		if i%5 == 0 {
+			s += fmt.Sprintf(" # %d", i) // no two batches alike
+		}
+		texts = append(texts, s)
+		text.WriteString(s + "\n")
+	}
+	for _, asJSON := range []bool{true, false} {
+		dir := t.TempDir()
+		in := filepath.Join(dir, "in")
+		if err := os.WriteFile(in, []byte(text.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		stdin, err := os.Open(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stdin.Close()
+		stdout, err := os.Create(filepath.Join(dir, "out"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stdout.Close()
+		app := testApp(t, stdin, stdout)
+		args := []string{"guard", "check", "--stdin", "--exit-code"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		code := app.run(args)
+		got, err := os.ReadFile(stdout.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		ck := app.newChecker(app.Cwd, "", asJSON, &want)
+		for _, s := range texts {
+			if err := ck.decide(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("json=%v: check --stdin answered differently from one checker line by line:\n got %d bytes\nwant %d bytes", asJSON, len(got), len(want.Bytes()))
+		}
+		if code != ck.worst {
+			t.Errorf("json=%v: exit status %d, want %d (worst %d)", asJSON, code, ck.worst, ck.worst)
+		}
 	}
 }
