@@ -3,6 +3,7 @@ package classify
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Specs of the build tools: which options run another program, write
@@ -109,36 +110,35 @@ var ghSpec = Spec{Network: true, Grant: GrantSub, Exec: ghExec, Sub: ghSub, Effe
 }}
 
 func ghSub(area string) *Spec {
-	if s := ghAreaSpecs[area]; s != nil {
+	if s := ghAreaSpecs()[area]; s != nil {
 		return s
 	}
 	return &ghSubSpec
 }
 
 // ghAreaSpecs are the areas whose letters (or long names) mean something
-// else than in ghSubOpts: their options come first, so they win.
-var ghAreaSpecs = map[string]*Spec{
-	"auth":      ghArea(Opt{Short: "h", Long: []string{"hostname"}, Val: RoleText}, Opt{Short: "s", Long: []string{"scopes"}, Val: RoleText}, Opt{Short: "t", Long: []string{"show-token"}}),
-	"api":       ghArea(Opt{Short: "i", Long: []string{"include"}}),
-	"pr":        ghPrSpec,
-	"issue":     ghPrSpec,
-	"release":   ghArea(Opt{Short: "F", Long: []string{"notes-file"}, Val: RoleRead}),
-	"config":    ghArea(Opt{Short: "h", Long: []string{"host"}, Val: RoleText}),
-	"secret":    ghArea(Opt{Short: "b", Long: []string{"body"}, Val: RoleSecret}, Opt{Short: "e", Long: []string{"env"}, Val: RoleText}, Opt{Short: "f", Long: []string{"env-file"}, Val: RoleRead}, Opt{Short: "r", Long: []string{"repos"}, Val: RoleText}),
-	"variable":  ghArea(Opt{Short: "e", Long: []string{"env"}, Val: RoleText}, Opt{Short: "f", Long: []string{"env-file"}, Val: RoleRead}),
-	"repo":      ghArea(Opt{Short: "s", Long: []string{"source"}, Val: RoleRead}, Opt{Short: "r", Long: []string{"remote"}, Val: RoleText}, Opt{Short: "u", Long: []string{"unset"}}),
-	"codespace": ghCodespaceSpec,
-	"cs":        ghCodespaceSpec,
-	"gist":      ghArea(Opt{Short: "a", Long: []string{"add"}, Val: RoleRead}, Opt{Short: "f", Long: []string{"filename"}, Val: RoleText}, Opt{Short: "r", Long: []string{"raw"}}, Opt{Short: "d", Long: []string{"desc"}, Val: RoleText}),
-	"alias":     ghArea(Opt{Short: "s", Long: []string{"shell"}}),
-}
-
-// ghPrSpec: pr and issue read their body from -F FILE; -e opens the
-// editor (gh-editor).
-var ghPrSpec = ghArea(Opt{Short: "F", Long: []string{"body-file"}, Val: RoleRead}, Opt{Short: "e", Long: []string{"editor"}})
-
-var ghCodespaceSpec = ghArea(Opt{Short: "e", Long: []string{"expand"}}, Opt{Short: "r", Long: []string{"recursive"}}, Opt{Short: "d", Long: []string{"display-name"}, Val: RoleText},
-	Opt{Short: "s", Long: []string{"shell"}, Val: RoleText}, Opt{Short: "p", Long: []string{"profile"}, Val: RoleText})
+// else than in ghSubOpts: their options come first, so they win. Made the
+// first time a gh command is read, not by every guard at start.
+var ghAreaSpecs = sync.OnceValue(func() map[string]*Spec {
+	pr := ghArea(Opt{Short: "F", Long: []string{"body-file"}, Val: RoleRead}, Opt{Short: "e", Long: []string{"editor"}})
+	codespace := ghArea(Opt{Short: "e", Long: []string{"expand"}}, Opt{Short: "r", Long: []string{"recursive"}}, Opt{Short: "d", Long: []string{"display-name"}, Val: RoleText},
+		Opt{Short: "s", Long: []string{"shell"}, Val: RoleText}, Opt{Short: "p", Long: []string{"profile"}, Val: RoleText})
+	return map[string]*Spec{
+		"auth":      ghArea(Opt{Short: "h", Long: []string{"hostname"}, Val: RoleText}, Opt{Short: "s", Long: []string{"scopes"}, Val: RoleText}, Opt{Short: "t", Long: []string{"show-token"}}),
+		"api":       ghArea(Opt{Short: "i", Long: []string{"include"}}),
+		"pr":        pr, // pr and issue read their body from -F FILE; -e opens the editor (gh-editor)
+		"issue":     pr,
+		"release":   ghArea(Opt{Short: "F", Long: []string{"notes-file"}, Val: RoleRead}),
+		"config":    ghArea(Opt{Short: "h", Long: []string{"host"}, Val: RoleText}),
+		"secret":    ghArea(Opt{Short: "b", Long: []string{"body"}, Val: RoleSecret}, Opt{Short: "e", Long: []string{"env"}, Val: RoleText}, Opt{Short: "f", Long: []string{"env-file"}, Val: RoleRead}, Opt{Short: "r", Long: []string{"repos"}, Val: RoleText}),
+		"variable":  ghArea(Opt{Short: "e", Long: []string{"env"}, Val: RoleText}, Opt{Short: "f", Long: []string{"env-file"}, Val: RoleRead}),
+		"repo":      ghArea(Opt{Short: "s", Long: []string{"source"}, Val: RoleRead}, Opt{Short: "r", Long: []string{"remote"}, Val: RoleText}, Opt{Short: "u", Long: []string{"unset"}}),
+		"codespace": codespace,
+		"cs":        codespace,
+		"gist":      ghArea(Opt{Short: "a", Long: []string{"add"}, Val: RoleRead}, Opt{Short: "f", Long: []string{"filename"}, Val: RoleText}, Opt{Short: "r", Long: []string{"raw"}}, Opt{Short: "d", Long: []string{"desc"}, Val: RoleText}),
+		"alias":     ghArea(Opt{Short: "s", Long: []string{"shell"}}),
+	}
+})
 
 // ghArea is ghSubSpec with opts first: a letter or long name they spell
 // is theirs.

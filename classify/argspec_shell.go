@@ -3,6 +3,7 @@ package classify
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Specs of shells and interpreters: their script text and the program
@@ -306,10 +307,13 @@ var tmuxSpec = Spec{Exec: runExec, Sub: tmuxSub, Opts: []Opt{
 	{Short: "2CDluvV"},
 }}
 
-func tmuxSub(name string) *Spec { return tmuxCommandSpecs[name] }
+func tmuxSub(name string) *Spec { return tmuxCommandSpecs()[name] }
 
-// tmuxCommandSpecs are the specs of tmux's commands, by name and alias.
-var tmuxCommandSpecs = func() map[string]*Spec {
+// tmuxCommandSpecs are the specs of tmux's commands, by name and alias:
+// made the first time a tmux command is read, not by every guard at
+// start (180 map entries and 90 specs were a tenth of the hook's
+// start-up).
+var tmuxCommandSpecs = sync.OnceValue(func() map[string]*Spec {
 	out := make(map[string]*Spec, 2*len(tmuxCommands))
 	for _, tc := range tmuxCommands {
 		s := &Spec{Operands: RoleText, Opts: []Opt{{Short: tc.flags}, {Short: tc.vals, Val: RoleText}}}
@@ -319,7 +323,7 @@ var tmuxCommandSpecs = func() map[string]*Spec {
 		}
 	}
 	return out
-}()
+})
 
 // tmuxCommands are tmux's commands (tmux list-commands, 3.3a): name,
 // alias, the letters that are flags and those that take a value.
