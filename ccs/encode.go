@@ -62,16 +62,22 @@ func marshalRecord(rec Record) ([]byte, error) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string the way encoding/json writes
-// it (with HTML escaping, its default): ", \ and control characters
-// escaped, \b \f \n \r \t by name, < > & as \u003c \u003e \u0026, U+2028
-// and U+2029 escaped, and each byte of invalid UTF-8 as \ufffd.
-func appendJSONString(dst []byte, s string) []byte {
+// appendJSONString is the audit record's string: encoding/json's default,
+// HTML escaping on.
+func appendJSONString(dst []byte, s string) []byte { return AppendJSONString(dst, s, true) }
+
+// AppendJSONString appends s as a JSON string the way encoding/json writes
+// it: ", \ and control characters escaped, \b \f \n \r \t by name, U+2028
+// and U+2029 escaped, each byte of invalid UTF-8 as \ufffd, and with
+// escapeHTML (encoding/json's default; off for json.Encoder.SetEscapeHTML
+// false) < > & as \u003c \u003e \u0026. The audit, the hook's answer and
+// check --json all write through it.
+func AppendJSONString(dst []byte, s string, escapeHTML bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if b := s[i]; b < utf8.RuneSelf {
-			if jsonSafe(b) {
+			if b >= ' ' && b != '"' && b != '\\' && (!escapeHTML || b != '<' && b != '>' && b != '&') {
 				i++
 				continue
 			}
@@ -113,9 +119,4 @@ func appendJSONString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
-}
-
-// jsonSafe reports whether encoding/json writes the ASCII byte b as it is.
-func jsonSafe(b byte) bool {
-	return b >= ' ' && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&'
 }

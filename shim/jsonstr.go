@@ -3,7 +3,8 @@ package shim
 import (
 	"encoding/json"
 	"io"
-	"unicode/utf8"
+
+	"github.com/guard-dev/guard/ccs"
 )
 
 // writeClaude writes Claude Code's PreToolUse answer, as one line:
@@ -31,60 +32,10 @@ func writeClaude(w io.Writer, decision, reason string, updated json.RawMessage) 
 	_, _ = w.Write(b) // into a bytes.Buffer: cannot fail
 }
 
-// appendJSONString appends s as a JSON string, as encoding/json encodes a
-// string with HTML escaping off: '"' and '\\' escaped, control characters
-// as \n, \r, \t, \b, \f or \u00XX, each byte of invalid UTF-8 as \ufffd, and
-// U+2028 and U+2029 as \u2028 and \u2029 (JavaScript reads them as line
-// ends). FuzzAppendJSONString holds it to encoding/json.
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
+// appendJSONString appends s as a JSON string as encoding/json encodes it
+// with HTML escaping off (ccs.AppendJSONString). FuzzAppendJSONString holds
+// it to encoding/json.
+func appendJSONString(dst []byte, s string) []byte { return ccs.AppendJSONString(dst, s, false) }
 
 // AppendJSON appends o as one line of JSON, the bytes encoding/json writes
 // for it with HTML escaping off (json.Encoder.Encode, newline included):
