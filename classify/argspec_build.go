@@ -779,6 +779,41 @@ var ghExec = []ExecRule{
 		Reason: "gh config set of a program or socket, gh alias set and gh extension install run programs"},
 	{ID: "gh-send", Check: checkGhSend,
 		Reason: "gh api -X PUT|PATCH|DELETE changes a repository's settings or access; gh gist create and release upload send files from outside the project"},
+	{ID: "gh-local", Check: checkGhLocal,
+		Reason: "gh repo|gist clone DIR and gh codespace cp write (or send) local files outside the project"},
+}
+
+// checkGhLocal marks the local paths gh writes or reads that no option
+// names: the directory gh repo clone and gh gist clone make (their second
+// operand), and gh codespace cp's local operands (any not spelled
+// remote:PATH): the last one is written, the others are uploaded.
+func checkGhLocal(c *Command, p Parsed, m Marker) {
+	var ops []Word
+	for _, wd := range p.Words {
+		if wd.Name == "" && wd.Arg > p.Sub {
+			ops = append(ops, wd)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	sub, act := p.SubName(c.Args), ops[0].Val
+	var local []Word
+	switch {
+	case (sub == "repo" || sub == "gist") && act == "clone" && len(ops) > 2:
+		local = ops[2:3]
+	case (sub == "codespace" || sub == "cs") && act == "cp":
+		for _, wd := range ops[1:] {
+			if !strings.HasPrefix(wd.Val, "remote:") {
+				local = append(local, wd)
+			}
+		}
+	}
+	for _, wd := range local {
+		if m.OutsideProject(c, wd.Val) {
+			m.MarkWord(c, wd, "gh "+sub+" "+act+" writes or sends "+wd.Val+", outside the project")
+		}
+	}
 }
 
 // ghUploads are the gh actions whose operands (after the ones named in
