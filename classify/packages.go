@@ -46,7 +46,9 @@ type PackageInstall struct {
 // separate value (so the value is not read as a package).
 type pkgTool struct {
 	eco      string
-	subs     []string // words after the command that make it an install ("install", "i", "add"); several words in sequence for "pip install"
+	subs     []string // words after the command that make it an install ("install", "i", "add")
+	skip     int      // operands before the packages (pipx inject ENV PKG)
+	then     []string // when set, the word after subs that makes it one (uv pip install, uv tool install, yarn global add)
 	sep      string   // version separator: "@" (npm, cargo, go), "==" (pip), "=" (apt), ":" (gem)
 	versOpts []string // options whose value is the version (cargo --version, gem -v)
 	valOpts  []string // options that take a separate value
@@ -64,7 +66,11 @@ var pipVal = []string{"-r", "--requirement", "-c", "--constraint", "-e", "--edit
 	"--prefix", "--root", "-f", "--find-links", "--platform", "--python-version", "--implementation", "--abi", "--src", "--upgrade-strategy",
 	"--progress-bar", "--cache-dir", "--log", "--proxy", "--retries", "--timeout", "--trusted-host", "--cert", "--client-cert",
 	"--exists-action", "--global-option", "-C", "--config-settings", "--python", "-p", "--group", "--optional", "--index",
-	"--default-index", "--extra", "--tag", "--branch", "--rev", "--package", "--only-binary", "--no-binary"}
+	"--default-index", "--extra", "--tag", "--branch", "--rev", "--package", "--only-binary", "--no-binary",
+	// uv tool install's; its --with PKG and --from SPEC name packages too,
+	// so their values are read as operands.
+	"--with-editable", "--with-requirements", "--constraints", "--overrides"}
+var pipxVal = []string{"--python", "--suffix", "--pip-args", "--index-url", "-i", "--preinstall", "--fetch-missing-python", "--backend"}
 var cargoVal = []string{"--version", "--vers", "--git", "--branch", "--tag", "--rev", "--path", "--root", "--registry", "--index", "--features",
 	"-F", "--target", "--target-dir", "--profile", "-j", "--jobs", "--bin", "--example", "--rename", "-p", "--package", "--manifest-path", "--config", "-Z"}
 var goVal = []string{"-C", "-o", "-tags", "-modfile", "-ldflags", "-gcflags", "-asmflags", "-p", "-mod", "-overlay", "-pgo", "-toolexec", "-exec"}
@@ -78,13 +84,23 @@ var (
 	pkgNpm = []pkgTool{{eco: "npm", subs: []string{"install", "i", "add", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall"},
 		sep: "@", valOpts: npmVal, pin: "npm install NAME@VERSION"}}
 	pkgPnpm = []pkgTool{{eco: "npm", subs: []string{"add", "install", "i"}, sep: "@", valOpts: pnpmVal, pin: "pnpm add NAME@VERSION"}}
-	pkgYarn = []pkgTool{{eco: "npm", subs: []string{"add"}, sep: "@", valOpts: npmVal, pin: "yarn add NAME@VERSION"}}
+	pkgYarn = []pkgTool{
+		{eco: "npm", subs: []string{"add"}, sep: "@", valOpts: npmVal, pin: "yarn add NAME@VERSION"},
+		{eco: "npm", subs: []string{"global"}, then: []string{"add", "upgrade"}, sep: "@", valOpts: npmVal, pin: "yarn global add NAME@VERSION"},
+	}
 	pkgBun  = []pkgTool{{eco: "npm", subs: []string{"add", "install", "i"}, sep: "@", valOpts: npmVal, pin: "bun add NAME@VERSION"}}
 	pkgPip  = []pkgTool{{eco: "pypi", subs: []string{"install"}, sep: "==", valOpts: pipVal, pin: "pip install NAME==VERSION", requirements: []string{"-r", "--requirement"}}}
 	pkgPip3 = []pkgTool{{eco: "pypi", subs: []string{"install"}, sep: "==", valOpts: pipVal, pin: "pip install NAME==VERSION", requirements: []string{"-r", "--requirement"}}}
 	pkgUv   = []pkgTool{
 		{eco: "pypi", subs: []string{"add"}, sep: "==", valOpts: pipVal, pin: "uv add NAME==VERSION", requirements: []string{"-r", "--requirements"}},
-		{eco: "pypi", subs: []string{"pip", "install"}, sep: "==", valOpts: pipVal, pin: "uv pip install NAME==VERSION", requirements: []string{"-r", "--requirement", "--requirements"}},
+		{eco: "pypi", subs: []string{"pip"}, then: []string{"install"}, sep: "==", valOpts: pipVal, pin: "uv pip install NAME==VERSION", requirements: []string{"-r", "--requirement", "--requirements"}},
+		{eco: "pypi", subs: []string{"tool"}, then: []string{"install", "upgrade"}, sep: "==", valOpts: pipVal, pin: "uv tool install NAME==VERSION"},
+	}
+	// pipx install|upgrade put a package's programs on PATH; inject adds
+	// packages to an installed one's environment.
+	pkgPipx = []pkgTool{
+		{eco: "pypi", subs: []string{"install", "upgrade"}, sep: "==", valOpts: pipxVal, pin: "pipx install NAME==VERSION"},
+		{eco: "pypi", subs: []string{"inject"}, skip: 1, sep: "==", valOpts: pipxVal, pin: "pipx inject ENV NAME==VERSION"},
 	}
 	pkgCargo = []pkgTool{
 		{eco: "cargo", subs: []string{"install"}, sep: "@", versOpts: []string{"--version", "--vers"}, valOpts: cargoVal, pin: "cargo install NAME@VERSION"},
@@ -123,6 +139,8 @@ func pkgTools(name string) []pkgTool {
 		return pkgPip
 	case "pip3":
 		return pkgPip3
+	case "pipx":
+		return pkgPipx
 	case "brew":
 		return pkgBrew
 	case "apt-get":
@@ -177,14 +195,14 @@ func subAt(args []string, dyn []bool, t *pkgTool) int {
 		}
 		i++
 	}
-	if len(t.subs) > 0 && t.subs[0] == "pip" {
-		if i+1 < len(args) && args[i] == "pip" && args[i+1] == "install" {
-			return i + 2
-		}
+	if i >= len(args) || !contains(t.subs, args[i]) || (i < len(dyn) && dyn[i]) {
 		return -1
 	}
-	if i < len(args) && contains(t.subs, args[i]) && !(i < len(dyn) && dyn[i]) {
+	if t.then == nil {
 		return i + 1
+	}
+	if i+1 < len(args) && contains(t.then, args[i+1]) && !(i+1 < len(dyn) && dyn[i+1]) {
+		return i + 2
 	}
 	return -1
 }
@@ -193,6 +211,7 @@ func (t *pkgTool) scan(args []string, dyn []bool, from int) *PackageInstall {
 	in := &PackageInstall{Pin: t.pin}
 	var version string
 	fromFile := false
+	skip := 0
 	for i := from; i < len(args); i++ {
 		a := args[i]
 		d := i < len(dyn) && dyn[i]
@@ -211,6 +230,10 @@ func (t *pkgTool) scan(args []string, dyn []bool, from int) *PackageInstall {
 			if !attached && contains(t.valOpts, opt) {
 				i++
 			}
+			continue
+		}
+		if skip < t.skip {
+			skip++
 			continue
 		}
 		if d {
