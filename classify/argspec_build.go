@@ -59,8 +59,12 @@ func buildSpec(name string) *Spec {
 		return &preCommitSpec
 	case "uvx", "pip-run":
 		return &wrapperSpec // uvx PACKAGE ARGS…: downloads PACKAGE and runs it
-	case "pipx", "uv", "nix", "nix-shell":
+	case "pipx", "uv", "nix", "nix-shell", "gem", "pixi", "rustup":
 		return &untypedSubSpec
+	case "dotnet":
+		return &dotnetSpec
+	case "dnx":
+		return &wrapperSpec // dnx PACKAGE ARGS… (.NET 10): downloads a tool and runs it
 	case "tmux":
 		return &tmuxSpec
 	case "gh":
@@ -282,10 +286,17 @@ var preCommitSpec = Spec{Instructions: true, Grant: GrantSub, Exec: runExec, Ope
 }}
 
 // untypedSubSpec: a tool with subcommands whose options guard does not
-// type (pipx, uv, nix): every option is asked under a '*' grant, and
-// grants' exec table finds their download-and-run forms (pipx run, uv
-// tool run, nix run).
-var untypedSubSpec = Spec{Installs: []string{"install", "add", "pip", "sync", "tool"}, InstallsFor: []string{"pipx", "uv"}, Grant: GrantSub, GrantFor: []string{"uv", "nix"}, Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
+// type (pipx, uv, nix, gem, pixi, rustup, dotnet): every option is asked
+// under a '*' grant, and the exec table finds their download-and-run
+// forms (pipx run, uv tool run, nix run, gem exec, pixi exec, dotnet tool
+// exec) and rustup run's command.
+// gem's every use counted as an install before it had an entry; now gem
+// install (and pixi install|add) do.
+var untypedSubSpec = Spec{Installs: []string{"install", "add", "pip", "sync", "tool"}, InstallsFor: []string{"pipx", "uv", "gem", "pixi"}, Grant: GrantSub, GrantFor: []string{"uv", "nix", "gem", "rustup", "pixi"}, Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
+
+// dotnetSpec is untypedSubSpec for a build driver: dotnet build|test run
+// the project's code; dotnet tool exec downloads a tool and runs it.
+var dotnetSpec = Spec{Builds: true, Grant: GrantSub, Exec: runExec, Sub: func(string) *Spec { return &unknownSpec }}
 
 var goSpec = Spec{Runs: []string{"go"}, SubRisk: goSubRisk, ReadOnly: goReadOnly, Instructions: true, Reaches: []string{"get", "mod", "install"}, Builds: true, Grant: GrantSub, Exec: goExec, Sub: goSub, Opts: []Opt{{Short: "C", Val: RoleDir}, {Long: []string{"version", "help"}}}}
 

@@ -238,10 +238,11 @@ var gdbExec = []ExecRule{
 }
 
 // checkDownloadRun marks a download-and-run from its run word on: uvx,
-// pip-run and npx whole, pipx run, uv tool run (and uv x), nix run, nix
-// shell, nix-shell --run/--command. No '*' covers what they fetch.
+// pip-run, npx and dnx whole, pipx run, uv tool run (and uv x), nix run,
+// nix shell, nix-shell --run/--command, gem exec, pixi exec, dotnet tool
+// exec; and rustup run TOOLCHAIN CMD, which runs CMD. No '*' covers what they fetch.
 func checkDownloadRun(c *Command, p Parsed, m Marker) {
-	const why = "uvx/pipx run/uv tool run/nix run download a package and run it"
+	const why = "uvx/pipx run/uv tool run/nix run/gem exec/pixi exec download a package and run it; rustup run runs another command"
 	from := -1
 	words := c.Args
 	ops := []int{}
@@ -257,8 +258,20 @@ func checkDownloadRun(c *Command, p Parsed, m Marker) {
 		return ""
 	}
 	switch c.Name {
-	case "uvx", "pip-run", "npx", "bunx", "pnpx":
+	case "uvx", "pip-run", "npx", "bunx", "pnpx", "dnx":
 		from = 1
+	case "gem", "pixi":
+		if op(0) == "exec" {
+			from = ops[0]
+		}
+	case "rustup":
+		if op(0) == "run" {
+			from = ops[0]
+		}
+	case "dotnet":
+		if op(0) == "tool" && (op(1) == "exec" || op(1) == "execute") {
+			from = ops[1]
+		}
 	case "pipx":
 		if op(0) == "run" {
 			from = ops[0]
@@ -460,8 +473,8 @@ func checkTmux(c *Command, p Parsed, m Marker) {
 // type (untypedSubSpec), and pre-commit's, so each rule names its
 // programs.
 var runExec = []ExecRule{
-	{ID: "download-run", Only: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx", "pre-commit"}, Check: checkDownloadRun,
-		Reason: "uvx/pipx run/uv tool run/nix run download a package and run it"},
+	{ID: "download-run", Only: []string{"uvx", "pipx", "uv", "nix", "nix-shell", "pip-run", "bunx", "pnpx", "npx", "pre-commit", "gem", "pixi", "rustup", "dotnet", "dnx"}, Check: checkDownloadRun,
+		Reason: "uvx/pipx run/uv tool run/nix run/gem exec/pixi exec download a package and run it; rustup run runs another command"},
 	{ID: "tmux-config", Only: []string{"tmux"}, Global: true, Opts: []string{"c", "f"},
 		Reason: "tmux -c runs a shell command, -f loads a config of tmux commands"},
 	{ID: "tmux-command", Only: []string{"tmux"}, Check: checkTmux,

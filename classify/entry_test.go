@@ -81,7 +81,7 @@ var notYetAudited = []string{
 	// judged by what they run, every word after them sensitive (uv, pipx
 	// and nix: subcommands none of whose options is typed, so each asks)
 	"bunx", "expect", "firejail", "nix", "nix-shell", "nsenter", "parallel", "pip-run",
-	"pipx", "pnpx", "unbuffer", "unshare", "uv", "uvx",
+	"pipx", "pnpx", "unbuffer", "unshare", "uv", "uvx", "dotnet", "dnx",
 	// coreutils readers that became entries when grants' read-only and
 	// grant-shape lists moved into them (one tool, one place)
 	"diff", "grep", "od",

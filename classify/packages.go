@@ -17,6 +17,12 @@ type Package struct {
 	Asked string
 }
 
+// Ecosystems returns the package ecosystems an approval may name, as the
+// installers' table (pkgTools) names them.
+func Ecosystems() []string {
+	return []string{"npm", "pypi", "cargo", "go", "gem", "brew", "apt", "conda", "composer"}
+}
+
 // String is the approval's form: ecosystem:name@version, or
 // ecosystem:name when it is not pinned.
 func (p Package) String() string {
@@ -71,6 +77,12 @@ var pipVal = []string{"-r", "--requirement", "-c", "--constraint", "-e", "--edit
 	// so their values are read as operands.
 	"--with-editable", "--with-requirements", "--constraints", "--overrides"}
 var pipxVal = []string{"--python", "--suffix", "--pip-args", "--index-url", "-i", "--preinstall", "--fetch-missing-python", "--backend"}
+// The value-taking options of the installers below. An option whose value
+// is not certain is left out: a value read as a package is asked about,
+// a package read as a value would pass unseen.
+var pyProjVal = []string{"-G", "--group", "-E", "--extras", "--source", "--python", "-C", "--directory", "-P", "--project", "-r", "--requirements", "--features"}
+var condaVal = []string{"-n", "--name", "-p", "--prefix", "-c", "--channel", "--file", "--environment", "--manifest-path", "--platform", "--feature"}
+var composerVal = []string{"-d", "--working-dir"}
 var cargoVal = []string{"--version", "--vers", "--git", "--branch", "--tag", "--rev", "--path", "--root", "--registry", "--index", "--features",
 	"-F", "--target", "--target-dir", "--profile", "-j", "--jobs", "--bin", "--example", "--rename", "-p", "--package", "--manifest-path", "--config", "-Z"}
 var goVal = []string{"-C", "-o", "-tags", "-modfile", "-ldflags", "-gcflags", "-asmflags", "-p", "-mod", "-overlay", "-pgo", "-toolexec", "-exec"}
@@ -110,6 +122,27 @@ var (
 		{eco: "go", subs: []string{"install"}, sep: "@", valOpts: goVal, pin: "go install MODULE@vX.Y.Z"},
 		{eco: "go", subs: []string{"get"}, sep: "@", valOpts: goVal, pin: "go get MODULE@vX.Y.Z"},
 	}
+	// poetry, pdm, rye and pipenv add PyPI packages to the project (poetry
+	// self add to poetry itself); X@1.2.3 is asked as a range.
+	pkgPoetry = []pkgTool{
+		{eco: "pypi", subs: []string{"add"}, sep: "==", valOpts: pyProjVal, pin: "poetry add NAME==VERSION"},
+		{eco: "pypi", subs: []string{"self"}, then: []string{"add"}, sep: "==", valOpts: pyProjVal, pin: "poetry self add NAME==VERSION"},
+	}
+	pkgPdm    = []pkgTool{{eco: "pypi", subs: []string{"add"}, sep: "==", valOpts: pyProjVal, pin: "pdm add NAME==VERSION"}}
+	pkgRye    = []pkgTool{{eco: "pypi", subs: []string{"add"}, sep: "==", valOpts: pyProjVal, pin: "rye add NAME==VERSION"}}
+	pkgPipenv = []pkgTool{{eco: "pypi", subs: []string{"install"}, sep: "==", valOpts: pyProjVal, pin: "pipenv install NAME==VERSION", requirements: []string{"-r", "--requirements"}}}
+	pkgBundle = []pkgTool{{eco: "gem", subs: []string{"add"}, sep: ":", versOpts: []string{"-v", "--version"}, valOpts: []string{"-v", "--version", "-g", "--group", "-s", "--source", "--require", "--path", "--git", "--github", "--branch", "--ref", "--glob"}, pin: "bundle add NAME --version VERSION"}}
+	// conda, mamba, micromamba and pixi install from conda channels.
+	pkgConda = []pkgTool{{eco: "conda", subs: []string{"install", "add", "update", "upgrade"}, sep: "=", valOpts: condaVal, pin: "conda install NAME=VERSION", requirements: []string{"--file"}}}
+	pkgPixi  = []pkgTool{
+		{eco: "conda", subs: []string{"add", "upgrade"}, sep: "=", valOpts: condaVal, pin: "pixi add NAME==VERSION"},
+		{eco: "conda", subs: []string{"global"}, then: []string{"install", "add", "upgrade"}, sep: "=", valOpts: condaVal, pin: "pixi global install NAME==VERSION"},
+	}
+	// composer require vendor/name:1.2.3 runs the package's scripts and plugins.
+	pkgComposer = []pkgTool{
+		{eco: "composer", subs: []string{"require", "req", "r"}, sep: ":", valOpts: composerVal, pin: "composer require VENDOR/NAME:VERSION"},
+		{eco: "composer", subs: []string{"global"}, then: []string{"require", "req", "r"}, sep: ":", valOpts: composerVal, pin: "composer global require VENDOR/NAME:VERSION"},
+	}
 	pkgGem    = []pkgTool{{eco: "gem", subs: []string{"install", "i"}, sep: ":", versOpts: []string{"-v", "--version"}, valOpts: gemVal, pin: "gem install NAME -v VERSION"}}
 	pkgBrew   = []pkgTool{{eco: "brew", subs: []string{"install"}, valOpts: []string{"--cask-dir"}, pin: "brew install NAME"}}
 	pkgAptGet = []pkgTool{{eco: "apt", subs: []string{"install"}, sep: "=", valOpts: aptVal, pin: "apt-get install NAME=VERSION"}}
@@ -141,6 +174,22 @@ func pkgTools(name string) []pkgTool {
 		return pkgPip3
 	case "pipx":
 		return pkgPipx
+	case "poetry":
+		return pkgPoetry
+	case "pdm":
+		return pkgPdm
+	case "rye":
+		return pkgRye
+	case "pipenv":
+		return pkgPipenv
+	case "bundle":
+		return pkgBundle
+	case "conda", "mamba", "micromamba":
+		return pkgConda
+	case "pixi":
+		return pkgPixi
+	case "composer":
+		return pkgComposer
 	case "brew":
 		return pkgBrew
 	case "apt-get":
@@ -299,7 +348,17 @@ func (t *pkgTool) parse(a string) (Package, bool) {
 		default:
 			p.Asked = spec
 		}
-	case "gem":
+	case "conda":
+		// name=1.2.3 or name==1.2.3; name=1.2 or >=1 is a range
+		if k := strings.IndexAny(a, "=<>!~ "); k > 0 {
+			p.Name, p.Asked = a[:k], strings.TrimPrefix(a[k:], "=")
+			if strings.HasPrefix(p.Asked, "=") {
+				p.Asked = p.Asked[1:]
+			} else if strings.Count(p.Asked, ".") < 2 {
+				p.Asked = a[k:] // conda's name=1.2 means 1.2.*
+			}
+		}
+	case "gem", "composer":
 		if k := strings.IndexByte(a, ':'); k > 0 {
 			p.Name, p.Asked = a[:k], a[k+1:]
 		}

@@ -133,7 +133,7 @@ func customWrapper(name string) func(*walker, int, []field) {
 		return (*walker).wrapTrap
 	case "at", "batch", "crontab":
 		return (*walker).wrapScheduler
-	case "uv", "poetry", "pipenv", "conda", "pdm", "rye", "hatch", "bundle", "mise", "asdf", "opam", "stack", "direnv", "nix":
+	case "uv", "poetry", "pipenv", "conda", "pdm", "rye", "hatch", "bundle", "mise", "asdf", "opam", "stack", "direnv", "nix", "rustup", "pixi", "gem":
 		return (*walker).wrapRunner
 	case "tmux":
 		return (*walker).wrapTmux
@@ -926,8 +926,9 @@ func runnerVerbs(v string) bool {
 	return false
 }
 
-// wrapRunner: uv|poetry|pipenv|conda|pdm|rye|hatch run, bundle|mise|asdf|
-// opam|stack exec, direnv exec DIR, nix develop -c: the command after the
+// wrapRunner: uv|poetry|pipenv|conda|pdm|rye|hatch|pixi run, bundle|mise|
+// asdf|opam|stack|pixi|gem exec, direnv exec DIR, rustup run TOOLCHAIN,
+// nix develop -c: the command after the
 // verb (and its options) runs as if typed alone.
 func (w *walker) wrapRunner(c int, fs []field) {
 	i, v := verb(fs, "-n", "--name", "-p", "--prefix", "--directory", "--project", "-C", "--cwd", "--python", "--with", "-e", "--env", "--env-file", "--group", "--extra")
@@ -949,8 +950,8 @@ func (w *walker) wrapRunner(c int, fs []field) {
 	if !ok {
 		return
 	}
-	if name == "direnv" {
-		start++ // the directory
+	if name == "direnv" || name == "rustup" {
+		start++ // the directory; the toolchain
 	}
 	w.transparent(c, start, name+" "+v)
 }

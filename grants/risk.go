@@ -283,7 +283,7 @@ func installs(name, sub string, s *classify.Spec) bool {
 		}
 	}
 	switch name {
-	case "gem", "brew", "apt", "apt-get", "dnf", "yum", "apk", "pacman", "zypper", "snap", "flatpak", "port", "nix-env":
+	case "brew", "apt", "apt-get", "dnf", "yum", "apk", "pacman", "zypper", "snap", "flatpak", "port", "nix-env":
 		return true
 	}
 	return false
@@ -309,7 +309,7 @@ func buildTool(name string, s *classify.Spec) bool {
 		return true // the program's entry says (make, go, cargo)
 	}
 	switch name {
-	case "javac", "tsc", "ninja", "dotnet":
+	case "javac", "tsc", "ninja":
 		return true
 	}
 	return false

@@ -297,9 +297,9 @@ func grantShape(name string) classify.GrantShape {
 // subcommandProgs are programs whose first word is a subcommand: their
 // suggestion names it (cargo build *, git commit *, make all).
 var subcommandProgs = []string{
-	"rustup", "glab", "poetry", "pipenv", "conda", "mamba", "brew",
-	"apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "ninja", "just", "task", "rake", "bundle", "gem",
-	"./gradlew", "dotnet", "composer", "mix", "stack", "cabal", "swift", "flutter", "dart",
+	"glab", "poetry", "pipenv", "conda", "mamba", "brew",
+	"apt", "apt-get", "dnf", "yum", "pacman", "systemctl", "ninja", "just", "task", "rake", "bundle",
+	"./gradlew", "composer", "mix", "stack", "cabal", "swift", "flutter", "dart",
 	"hugo", "zig", "ng", "nx", "turbo", "vercel", "firebase", "aws", "gcloud", "az", "tox", "nox",
 	"sbt", "lein", "opam", "dune", "meson", "jj", "hg", "svn",
 }

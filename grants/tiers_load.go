@@ -110,18 +110,13 @@ func ValidateTierEntry(tier string, kind Decision, v string) (string, error) {
 		if !ok || rest == "" {
 			return "", errors.New("a package is ecosystem:name@version")
 		}
-		switch eco {
-		case "npm", "pypi", "cargo", "go", "gem", "brew", "apt":
-		default:
-			return "", fmt.Errorf("unknown ecosystem %q (npm, pypi, cargo, go, gem, brew, apt)", eco)
+		if !slices.Contains(classify.Ecosystems(), eco) {
+			return "", fmt.Errorf("unknown ecosystem %q (%s)", eco, strings.Join(classify.Ecosystems(), ", "))
 		}
 		if strings.ContainsAny(rest, " *") {
 			return "", errors.New("a package names one package at one version")
 		}
 		k := strings.LastIndexByte(rest, '@')
-		if eco == "gem" || eco == "apt" || eco == "pypi" {
-			k = strings.LastIndexByte(rest, '@')
-		}
 		if (k <= 0 || k == len(rest)-1) && kind == Allow && eco != "brew" {
 			return "", errors.New("an approval names a version: ecosystem:name@version")
 		}
