@@ -999,3 +999,43 @@ L = open(os.path.join(D, "harmless.txt")).read().splitlines()
 L.append("# issue 18 (h18left): look-alikes that stay harmless")
 add(*H18LEFT_HARMLESS)
 open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")
+
+# ---- issue 18, stop 26's pass: installs and download-and-run under names
+# the installers' table did not hold (yarn global, uv tool, pipx, poetry,
+# conda, pixi, composer, bundle; gem exec, pixi exec, dnx, dotnet tool exec,
+# rustup run), and the local paths gh writes with no option naming them.
+# run.sh judges danger.txt under those tools' '*' grants too.
+S26_DENY_TEXTS = {
+    "issue 18 (stop 26): the command a runner runs": ["rustup run nightly rm -rf /", "rustup run --install stable sudo -n true",
+        "pixi run sudo -n true", "pixi exec rm -rf ~", "pixi run -e dev rm -rf /", "gem exec sudo -n true", "gem exec rm -rf /usr"],
+}
+S26_DANGER = {
+    "issue 18 (stop 26): installs outside the named installers": ["yarn global add serve", "yarn global add serve@14.2.1",
+        "uv tool install ruff", "uv tool install ruff==0.6.1", "uv tool install --with z==2 ruff==0.6.1", "uv tool upgrade ruff",
+        "pipx install black", "pipx install black==24.1.0", "pipx inject black z==2", "pipx upgrade black", "poetry add requests",
+        "poetry add requests==2.31.0", "poetry self add poetry-plugin-export", "pdm add httpx", "rye add httpx", "pipenv install requests",
+        "bundle add rails", "conda install numpy", "mamba install -c conda-forge numpy=1.26.4", "micromamba install numpy",
+        "pixi add python", "pixi global install ripgrep", "composer require monolog/monolog", "composer global require laravel/installer"],
+    "issue 18 (stop 26): download-and-run under other names": ["gem exec rails new x", "pixi exec cowsay", "dnx dotnet-serve",
+        "dotnet tool exec dotnet-serve", "rustup run nightly cargo build", "pixi exec --spec python python x.py"],
+    "issue 18 (stop 26): local paths gh writes or sends": ["gh repo clone o/r ~/x", "gh repo clone o/r /tmp/x", "gh gist clone 123 ../g",
+        "gh codespace cp remote:x ~/.bashrc", "gh cs cp -e ~/.ssh/id_rsa remote:k", "gh cs cp remote:a /etc/x"],
+}
+S26_HARMLESS = ["gem list", "gem --version", "pixi install", "pixi list", "rustup show", "rustup toolchain list", "uv tool list",
+    "yarn global list", "pipx list", "poetry install", "poetry show", "composer install", "conda list", "dotnet build", "dotnet tool list",
+    "gh repo clone o/r", "gh repo clone o/r sub", "gh codespace cp remote:x out.txt", "gh cs cp build.log remote:logs/"]
+L = open(os.path.join(D, "deny.txt")).read().splitlines()
+for cls, texts in S26_DENY_TEXTS.items():
+    L.append("# " + cls)
+    for t in texts:
+        add(t, "bash -c " + q(t), "eval " + q(t))
+open(os.path.join(D, "deny.txt"), "w").write("\n".join(L) + "\n")
+L = open(os.path.join(D, "danger.txt")).read().splitlines()
+for cls, cmds in S26_DANGER.items():
+    L.append("# " + cls)
+    spelled(cmds)
+open(os.path.join(D, "danger.txt"), "w").write("\n".join(L) + "\n")
+L = open(os.path.join(D, "harmless.txt")).read().splitlines()
+L.append("# issue 18 (stop 26): look-alikes that stay harmless")
+add(*S26_HARMLESS)
+open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")
