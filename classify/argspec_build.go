@@ -39,8 +39,10 @@ func buildSpec(name string) *Spec {
 		return &pipSpec
 	case "hyperfine":
 		return &hyperfineSpec
-	case "watchexec", "entr", "nodemon":
+	case "watchexec", "nodemon":
 		return &watchSpec
+	case "entr":
+		return &entrSpec
 	case "bazel", "bazelisk":
 		return &bazelSpec
 	case "mvn", "mvnw":
@@ -188,7 +190,7 @@ var ghSubOpts = []Opt{
 // commons-cli, so multi-letter options take one dash (-pl, -am, -ntp) and
 // -D, -P and -T join their value. -f names the POM, whose plugins run; -s,
 // -gs and -t name settings it uses; -l writes a log.
-var mvnSpec = Spec{Instructions: true, Builds: true, Grant: GrantSub, GrantFor: []string{"mvn"}, OneDash: true, Operands: RoleText, Joined: []string{"D", "P", "T"}, Untyped: []string{"emp", "encrypt-master-password", "ep", "encrypt-password"}, Opts: []Opt{
+var mvnSpec = Spec{Exec: mvnExec, Instructions: true, Builds: true, Grant: GrantSub, GrantFor: []string{"mvn"}, OneDash: true, Operands: RoleText, Joined: []string{"D", "P", "T"}, Untyped: []string{"emp", "encrypt-master-password", "ep", "encrypt-password"}, Opts: []Opt{
 	{Long: []string{"f", "file"}, Val: RoleProgram},
 	{Long: []string{"s", "settings", "gs", "global-settings", "t", "toolchains", "gt", "global-toolchains"}, Val: RoleUse},
 	{Long: []string{"l", "log-file"}, Val: RoleWrite},
@@ -219,7 +221,7 @@ var gradleSpec = Spec{Builds: true, Instructions: true, Grant: GrantSub, Operand
 // cmakeSpec: cmake configure (-S, -B, -D, -G), --build, --install and -E
 // (testdata/options/build.txt). -P and -C run CMake scripts, --toolchain
 // names one; --install --prefix and --graphviz write.
-var cmakeSpec = Spec{Instructions: true, Builds: true, Grant: GrantSub, Operands: RoleText, Opts: []Opt{
+var cmakeSpec = Spec{Exec: cmakeExec, Instructions: true, Builds: true, Grant: GrantSub, Operands: RoleText, Opts: []Opt{
 	{Short: "PC", Long: []string{"toolchain"}, Val: RoleProgram},
 	{Long: []string{"prefix", "graphviz", "system-information", "profiling-output"}, Val: RoleWrite},
 	{Short: "SB", Long: []string{"build", "install", "open"}, Val: RoleDir},
@@ -264,7 +266,8 @@ var mypySpec = Spec{Instructions: true, Operands: RoleRead, Negate: true, Untype
 	{Long: []string{"config-file"}, Val: RoleRead},
 	{Long: []string{"cache-dir", "junit-xml", "html-report", "txt-report", "xml-report", "linecount-report", "any-exprs-report", "lineprecision-report", "cobertura-xml-report"}, Val: RoleWrite},
 	{Short: "pmc", Long: []string{"package", "module", "command", "python-version", "platform", "exclude", "follow-imports", "always-true",
-		"always-false", "enable-error-code", "disable-error-code", "custom-typeshed-dir", "python-executable", "shadow-file", "soft-error-limit"}, Val: RoleText},
+		"always-false", "enable-error-code", "disable-error-code", "custom-typeshed-dir", "shadow-file", "soft-error-limit"}, Val: RoleText},
+	{Long: []string{"python-executable"}, Val: RoleProgram}, // mypy runs it to find site-packages
 	{Short: "hV", Long: []string{"strict", "ignore-missing-imports", "non-interactive", "show-error-codes", "hide-error-codes", "incremental", "pretty",
 		"show-column-numbers", "show-error-context", "show-absolute-path", "show-traceback", "check-untyped-defs", "disallow-untyped-defs",
 		"disallow-incomplete-defs", "disallow-untyped-calls", "disallow-any-generics", "disallow-untyped-decorators", "disallow-subclassing-any",
@@ -571,7 +574,8 @@ var dockerLoginSpec = Spec{Operands: RoleURL, Opts: []Opt{
 var dockerBuildSpec = Spec{Operands: RoleRead, Untyped: []string{"allow"}, Opts: []Opt{
 	{Short: "f", Long: []string{"file"}, Val: RoleRead},
 	{Short: "o", Long: []string{"output", "iidfile", "metadata-file"}, Val: RoleWrite},
-	{Short: "t", Long: []string{"tag", "build-arg", "target", "platform", "label", "network", "secret", "ssh", "cache-from", "cache-to", "progress", "add-host", "build-context"}, Val: RoleText},
+	{Short: "t", Long: []string{"tag", "build-arg", "target", "platform", "label", "network", "cache-from", "cache-to", "progress", "add-host"}, Val: RoleText},
+	{Long: []string{"secret", "ssh", "build-context"}, Val: RoleText}, // docker-build-host reads them by name
 	{Long: []string{"no-cache", "pull"}, Fresh: true}, // build every layer again; pull newer base images
 	{Short: "cm", Long: []string{"cgroup-parent", "cpu-period", "cpu-quota", "cpu-shares", "cpuset-cpus", "cpuset-mems", "isolation", "memory", "memory-swap", "security-opt",
 		"shm-size", "ulimit", "annotation", "attest", "builder", "call", "sbom", "provenance", "no-cache-filter", "cache-to", "cache-from"}, Val: RoleText},
@@ -678,6 +682,57 @@ var watchSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
 	{Short: "rcnNoqvaz", Long: []string{"restart", "clear", "postpone", "notify", "no-vcs-ignore", "no-project-ignore", "no-global-ignore", "no-default-ignore", "quiet", "verbose"}},
 }}
 
+// mvnExec: goals of plugins that run what the command line says
+// (exec:exec -Dexec.executable=X, antrun:run, groovy:execute), not
+// what the project's POM says.
+var mvnExec = []ExecRule{
+	{ID: "mvn-exec", Check: checkMvnExec, Reason: "mvn exec:/antrun:/groovy: goals run a program or script the command line names"},
+}
+
+func checkMvnExec(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		if wd.Name != "" {
+			continue
+		}
+		g := wd.Val
+		if strings.HasPrefix(g, "exec:") || strings.HasPrefix(g, "antrun:") || strings.HasPrefix(g, "groovy:") || strings.HasPrefix(g, "gplus:") ||
+			strings.Contains(g, "exec-maven-plugin:") || strings.Contains(g, "maven-antrun-plugin:") || strings.Contains(g, "groovy-maven-plugin:") ||
+			strings.Contains(g, "gmavenplus-plugin:") {
+			m.MarkWord(c, wd, "mvn "+g+" runs a program or script the command line names")
+		}
+	}
+}
+
+// cmakeExec: -D of a variable that makes cmake or the build run another
+// program or read CMake code from elsewhere.
+var cmakeExec = []ExecRule{
+	{ID: "cmake-program", Check: checkCmakeProgram,
+		Reason: "cmake -D…_LAUNCHER runs a program around every compile; -DCMAKE_TOOLCHAIN_FILE / CMAKE_PROJECT_INCLUDE outside the project run its CMake code"},
+}
+
+func checkCmakeProgram(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		if wd.Name != "D" {
+			continue
+		}
+		k, v, _ := strings.Cut(wd.Val, "=")
+		k, _, _ = strings.Cut(k, ":") // KEY:TYPE=VALUE
+		switch {
+		case strings.HasSuffix(k, "_LAUNCHER"), k == "CMAKE_LINKER" && m.OutsideProject(c, v):
+			m.MarkWord(c, wd, "cmake -D"+k+" runs "+v)
+		case (k == "CMAKE_TOOLCHAIN_FILE" || strings.HasPrefix(k, "CMAKE_PROJECT_") && strings.Contains(k, "INCLUDE")) && m.OutsideProject(c, v):
+			m.MarkWord(c, wd, "cmake -D"+k+" runs CMake code from outside the project")
+		}
+	}
+}
+
+// entrSpec: entr [-acdnprsz] UTILITY [ARGUMENT…]: the operands are the
+// command it runs on every change (with -s, the first is a shell
+// command line). Its letters are flags, unlike watchexec's.
+var entrSpec = Spec{InOrder: true, Operands: RoleProgram, Opts: []Opt{
+	{Short: "acdnprsz"},
+}}
+
 // ccSpec: the C and C++ compilers (gcc, clang): one-dash options, many
 // with their value joined (-O2, -Wall, -fPIC, -I/x, -DX=1, -lm;
 // testdata/options/gcc.txt). -B, -wrapper and -specs make them run
@@ -744,6 +799,32 @@ var dockerExec = []ExecRule{
 		Reason: "docker plugin install|enable runs a plugin as root on the host"},
 	{ID: "compose-host", Check: checkComposeHost,
 		Reason: "docker compose run|exec with host mounts or --privileged reaches the host"},
+	{ID: "docker-build-host", Only: dockerNames, Check: checkDockerBuildHost,
+		Reason: "docker build --build-context or --secret src= outside the project, or --ssh, hands the build files or keys of the host"},
+}
+
+// checkDockerBuildHost marks what a build is given of the host beyond
+// its context: --build-context NAME=PATH and --secret …,src=PATH outside
+// the project, and --ssh (the agent's keys).
+func checkDockerBuildHost(c *Command, p Parsed, m Marker) {
+	const why = "docker build --build-context or --secret src= outside the project, or --ssh, hands the build files or keys of the host"
+	for _, wd := range p.Words {
+		switch wd.Name {
+		case "ssh":
+			m.MarkWord(c, wd, why)
+		case "build-context":
+			_, v, _ := strings.Cut(wd.Val, "=")
+			if !strings.Contains(v, "://") && !strings.HasPrefix(v, "git@") && m.OutsideProject(c, v) {
+				m.MarkWord(c, wd, why)
+			}
+		case "secret":
+			for _, kv := range strings.Split(wd.Val, ",") {
+				if k, v, _ := strings.Cut(kv, "="); (k == "src" || k == "source") && m.OutsideProject(c, v) {
+					m.MarkWord(c, wd, why)
+				}
+			}
+		}
+	}
 }
 
 // checkComposeHost marks compose run's host options (docker compose run

@@ -313,7 +313,10 @@ var psSpec = Spec{DumpsEnv: psEnv, ReadOnly: AnyUse, Grant: GrantPlain, Operands
 	{Short: "AaefFlHjLmMTwxyZdNPcV", Long: []string{"forest", "headers", "no-headers", "no-heading", "help", "version", "deselect", "context", "cumulative"}},
 }}
 
-var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: RoleRead, Opts: []Opt{
+// jqSpec: jq FILTER [FILE…], and gojq, jaq and yq. A filter that names
+// env, $ENV or yq's strenv prints the environment (DumpsEnv); yq's load
+// functions read the file they name (jq-load).
+var jqSpec = Spec{DumpsEnv: jqDumpsEnv, Exec: jqExec, ReadOnly: AnyUse, ReadOnlyFor: []string{"jq"}, Grant: GrantPlain, First: RoleScript, FirstBy: []string{"from-file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "f", Long: []string{"from-file"}, Val: RoleRead},
 	{Short: "L", Val: RoleDir},
 	{Long: []string{"arg", "argjson"}, Val: RoleText, Pair: true},
@@ -321,6 +324,79 @@ var jqSpec = Spec{First: RoleScript, FirstBy: []string{"from-file"}, Operands: R
 	{Long: []string{"indent", "tab-width"}, Val: RoleText},
 	{Short: "nrjacCMSseh0", Long: []string{"null-input", "raw-output", "join-output", "ascii-output", "compact-output", "color-output", "monochrome-output", "sort-keys", "slurp", "exit-status", "raw-input", "tab", "seq", "stream", "args", "jsonargs"}},
 }}
+
+// jqDumpsEnv: a filter that reads the environment (env, env.NAME,
+// $ENV, yq's env(NAME) and strenv(NAME)).
+// It reads the words itself: the parse (Command.Words) reaches the specs,
+// and a spec's function may not call back into it.
+func jqDumpsEnv(c *Command) bool {
+	for i := 1; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch {
+		case a == "--arg" || a == "--argjson" || a == "--slurpfile" || a == "--rawfile":
+			i += 2
+		case a == "--indent" || a == "--tab-width" || a == "-L":
+			i++
+		case a == "-f" || a == "--from-file" || strings.HasPrefix(a, "--from-file="):
+			return false // the filter is a file's
+		case a == "--":
+			return i+1 < len(c.Args) && jqEnv(c.Args[i+1])
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+		case c.Name == "yq" && (a == "eval" || a == "e" || a == "eval-all" || a == "ea"):
+			// yq's subcommand; its filter follows
+		default:
+			return jqEnv(a)
+		}
+	}
+	return false
+}
+
+// jqEnv reports env as a word of filter f (not .env, $env or a longer
+// name), $ENV, or strenv.
+func jqEnv(f string) bool {
+	if strings.Contains(f, "$ENV") {
+		return true
+	}
+	for i := 0; i+3 <= len(f); i++ {
+		if f[i:i+3] != "env" {
+			continue
+		}
+		before := i == 0 || !isIdentByte(f[i-1]) || i >= 3 && f[i-3:i] == "str" && (i == 3 || !isIdentByte(f[i-4]))
+		after := i+3 == len(f) || !isIdentByte(f[i+3])
+		if before && after && (i == 0 || f[i-1] != '.' && f[i-1] != '$') {
+			return true
+		}
+	}
+	return false
+}
+
+// jqExec is the exec-capable argument table of jqSpec's programs (see [ExecRule]).
+var jqExec = []ExecRule{
+	{ID: "jq-load", Check: checkJqLoad, Reason: "yq load/load_str/load_xml/load_props/load_base64 read the file they name"},
+}
+
+// checkJqLoad marks a filter that calls one of yq's load functions, which
+// read a file the filter names, wherever it is. Every operand is looked
+// at: after yq eval the filter is the second.
+func checkJqLoad(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		if wd.Name != "" && wd.Role != RoleScript {
+			continue // an operand is the filter, or yq eval's, or a file
+		}
+		for i := strings.Index(wd.Val, "load"); i >= 0; {
+			rest := strings.TrimLeft(wd.Val[i+4:], "_abcdefghijklmnopqrstuvwxyz0123456789")
+			if (i == 0 || !isIdentByte(wd.Val[i-1])) && strings.HasPrefix(strings.TrimLeft(rest, " "), "(") {
+				m.MarkWord(c, wd, "yq load(…) reads the file it names")
+				break
+			}
+			k := strings.Index(wd.Val[i+4:], "load")
+			if k < 0 {
+				break
+			}
+			i += 4 + k
+		}
+	}
+}
 
 var sedSpec = Spec{InPlace: []string{"in-place", "i"}, PrintsFiles: true, Grant: GrantPlain, GrantFor: []string{"sed"}, Exec: sedExec, ReadOnly: sedReadOnly, Abbrev: true, First: RoleScript, FirstBy: []string{"expression", "file"}, Operands: RoleRead, Opts: []Opt{
 	{Short: "e", Long: []string{"expression"}, Val: RoleScript},

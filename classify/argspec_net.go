@@ -325,7 +325,23 @@ var redisSpec = Spec{Network: true, Operands: RoleText, Opts: []Opt{
 
 // opensslSpec: openssl SUBCOMMAND with one-dash options; -k, -pass,
 // -passin, -passout and -K carry keys and passwords.
-var opensslSpec = Spec{Sub: opensslSub}
+var opensslSpec = Spec{Sub: opensslSub, Exec: opensslExec}
+
+// opensslExec: -engine and -provider-path load a shared library (code),
+// and so does a -provider other than OpenSSL's own.
+var opensslExec = []ExecRule{
+	{ID: "openssl-module", Check: checkOpensslModule, Reason: "openssl -engine/-provider/-provider-path loads a shared library"},
+}
+
+func checkOpensslModule(c *Command, p Parsed, m Marker) {
+	for _, wd := range p.Words {
+		switch {
+		case wd.Name == "engine", wd.Name == "provider-path",
+			wd.Name == "provider" && wd.Val != "default" && wd.Val != "legacy" && wd.Val != "base" && wd.Val != "fips" && wd.Val != "null":
+			m.MarkWord(c, wd, "openssl -"+wd.Name+" "+wd.Val+" loads a shared library")
+		}
+	}
+}
 
 func opensslSub(string) *Spec { return &opensslSubSpec }
 

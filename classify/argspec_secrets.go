@@ -23,7 +23,7 @@ func secretsSpec(name string) *Spec {
 	case "security":
 		return &securitySpec
 	case "glab", "fly", "flyctl", "doppler", "infisical", "chamber", "aws-vault", "bw", "lpass", "keepassxc-cli", "kwallet-query",
-		"sops", "kind":
+		"sops", "kind", "crane":
 		return &storeSpec
 	}
 	if strings.HasPrefix(name, "docker-credential-") || strings.HasPrefix(name, "git-credential-") {

@@ -77,6 +77,7 @@ var pipVal = []string{"-r", "--requirement", "-c", "--constraint", "-e", "--edit
 	// so their values are read as operands.
 	"--with-editable", "--with-requirements", "--constraints", "--overrides"}
 var pipxVal = []string{"--python", "--suffix", "--pip-args", "--index-url", "-i", "--preinstall", "--fetch-missing-python", "--backend"}
+
 // The value-taking options of the installers below. An option whose value
 // is not certain is left out: a value read as a package is asked about,
 // a package read as a value would pass unseen.

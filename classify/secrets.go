@@ -675,5 +675,9 @@ var storePaths = []struct {
 	{"kwallet-query", []string{"*"}, []string{"read-password", "r"}, EffectPrintsSecret},
 	{"sops", []string{"*"}, []string{"decrypt", "d", "extract"}, EffectMayPrintSecret},
 	{"sops", []string{"decrypt"}, nil, EffectMayPrintSecret},
+	{"sops", []string{"exec-env"}, nil, EffectMayPrintSecret},  // runs a command with the secrets in its environment
+	{"sops", []string{"exec-file"}, nil, EffectMayPrintSecret}, // and with them in a file
+	{"crane", []string{"auth", "get"}, nil, EffectPrintsSecret},
+	{"crane", []string{"auth", "token"}, nil, EffectPrintsSecret},
 	{"kind", []string{"get", "kubeconfig"}, nil, EffectPrintsSecret},
 }

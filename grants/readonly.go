@@ -27,7 +27,7 @@ func readOnlySet(name string) (check func(c *classify.Command) bool, ok bool) {
 		"seq",
 		// looking at the machine and at files, writing nothing
 		"pgrep", "lsof", "ss", "netstat", "free", "uptime",
-		"whereis", "jq", "readelf", "nm", "zcat":
+		"whereis", "readelf", "nm", "zcat":
 		return nil, true
 	case "guard", "guard-cli":
 		return guardReadOnly, true
@@ -136,15 +136,6 @@ func readOnly(c *classify.Command, m *marks) (bool, string) {
 // programs that print it too (jq -n env, jq '$ENV', ps e: the entries
 // in classify say, classify.Spec.DumpsEnv).
 func envDump(c *classify.Command) bool {
-	switch c.Name {
-	case "jq", "gojq", "jaq":
-		for _, wd := range c.Words().ByRole(classify.RoleScript) {
-			if jqEnv(wd.Val) {
-				return true
-			}
-		}
-		return false
-	}
 	if s := classify.SpecFor(c.Name); s != nil && s.DumpsEnv != nil {
 		return s.DumpsEnv(c) // the program's entry says (printenv, env, ps e)
 	}
@@ -170,28 +161,6 @@ func envDump(c *classify.Command) bool {
 func readsNamedFiles(name string) bool {
 	s := classify.SpecFor(name)
 	return s != nil && s.PrintsFiles
-}
-
-// jqEnv reports a jq filter that reads the environment (env, $ENV).
-func jqEnv(f string) bool {
-	if strings.Contains(f, "$ENV") {
-		return true
-	}
-	for i := 0; i+3 <= len(f); i++ {
-		if f[i:i+3] != "env" {
-			continue
-		}
-		before := i == 0 || !isIdent(f[i-1])
-		after := i+3 == len(f) || !isIdent(f[i+3])
-		if before && after && (i == 0 || f[i-1] != '.' && f[i-1] != '$') {
-			return true
-		}
-	}
-	return false
-}
-
-func isIdent(b byte) bool {
-	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // guardReadOnly: guard's verbs that only read (grants list, explain, check,

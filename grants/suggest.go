@@ -307,8 +307,8 @@ var subcommandProgs = []string{
 // plainProgs take operands, not subcommands: their first word is a
 // pattern, a file or a text (grep foo x.go → grep *, not grep foo *).
 var plainProgs = []string{
-	"tr", "ls", "fd", "echo", "printf", "jq",
-	"yq", "stat", "du", "df", "open", "xdg-open", "code", "which",
+	"tr", "ls", "fd", "echo", "printf",
+	"stat", "du", "df", "open", "xdg-open", "code", "which",
 	"type", "basename", "dirname", "realpath", "readlink", "kill", "pkill", "sleep", "test", "true", "false", "cd", "pushd", "goimports", "black", "ruff",
 	"shellcheck", "shfmt",
 }

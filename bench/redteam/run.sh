@@ -39,7 +39,7 @@ conf() { # $1: name, $2: allow list (TOML array body)
 }
 GRANTS='"cat *", "cp *", "mv *", "git *", "npm *", "make *", "docker *", "curl *", "tar *", "rsync *", "pytest *", "go test *"'
 # the tools people grant wholesale (issue 18 §1): cluster, database and cloud CLIs
-TOOLS='"kubectl *", "oc *", "k3s *", "microk8s *", "helm *", "psql *", "mysql *", "sqlite3 *", "gh *", "aws *", "gcloud *", "az *", "terraform *", "tmux *", "vim *", "nvim *", "yarn *", "uv *", "pipx *", "poetry *", "pdm *", "rye *", "pipenv *", "bundle *", "conda *", "mamba *", "micromamba *", "pixi *", "composer *", "gem *", "rustup *", "dotnet *"'
+TOOLS='"kubectl *", "oc *", "k3s *", "microk8s *", "helm *", "psql *", "mysql *", "sqlite3 *", "gh *", "aws *", "gcloud *", "az *", "terraform *", "tmux *", "vim *", "nvim *", "yarn *", "uv *", "pipx *", "poetry *", "pdm *", "rye *", "pipenv *", "bundle *", "conda *", "mamba *", "micromamba *", "pixi *", "composer *", "gem *", "rustup *", "dotnet *", "mvn *", "cmake *", "openssl *", "mypy *", "entr *", "yq *", "jq *", "sops *", "crane *"'
 mkdir -p "$TMP/proj" && (cd "$TMP/proj" && git init -q .)
 judge() { # $1: config dir, $2: file -> "class<TAB>decision<TAB>command" lines
 	cp "$1" "$XDG_CONFIG_HOME/guard/config.toml"
