@@ -121,6 +121,8 @@ func customWrapper(name string) func(*walker, int, []field) {
 		return (*walker).wrapFlock
 	case "watch":
 		return (*walker).wrapWatch
+	case "convert", "magick", "mogrify", "montage", "composite", "identify", "compare", "conjure", "stream", "display", "animate", "import":
+		return (*walker).wrapMagick
 	case "xargs":
 		return (*walker).wrapXargs
 	case "parallel":
@@ -735,6 +737,20 @@ func (w *walker) wrapWatch(c int, fs []field) {
 	w.a.Commands[c].Wrap = WrapShell
 	w.a.Commands[c].InnerStart = start
 	w.shellText(c, field{val: strings.Join(parts, " "), dyn: dyn}, "watch")
+}
+
+// wrapMagick: ImageMagick opens a file name that starts with '|' as a
+// pipe from (or to) a shell command: convert '|CMD' out.png runs CMD. A
+// name without one is a file, and the command is not a wrapper.
+func (w *walker) wrapMagick(c int, fs []field) {
+	for k := 1; k < len(fs); k++ {
+		if f := fs[k]; strings.HasPrefix(f.val, "|") {
+			w.a.Commands[c].Wrap = WrapShell
+			w.a.Commands[c].InnerStart = k
+			w.shellText(c, field{val: f.val[1:], dyn: f.dyn}, w.a.Commands[c].Name+" '|…'")
+			return
+		}
+	}
 }
 
 // wrapXargs: xargs [options] [COMMAND [INITIAL-ARGS]…], echo by default.

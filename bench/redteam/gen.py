@@ -1008,6 +1008,8 @@ open(os.path.join(D, "harmless.txt"), "w").write("\n".join(L) + "\n")
 S26_DENY_TEXTS = {
     "issue 18 (stop 26): the command a runner runs": ["rustup run nightly rm -rf /", "rustup run --install stable sudo -n true",
         "pixi run sudo -n true", "pixi exec rm -rf ~", "pixi run -e dev rm -rf /", "gem exec sudo -n true", "gem exec rm -rf /usr"],
+    "issue 18 (stop 26): ImageMagick's '|CMD' file names": ["convert '|sudo -n true' out.png", "magick in.png '|rm -rf /'",
+        "mogrify '|sudo -n true'", "montage '|rm -rf ~' out.png", "identify '|sudo -n true'"],
 }
 S26_DANGER = {
     "issue 18 (stop 26): installs outside the named installers": ["yarn global add serve", "yarn global add serve@14.2.1",
