@@ -576,7 +576,7 @@ var dockerBuildSpec = Spec{Operands: RoleRead, Untyped: []string{"allow"}, Opts:
 	{Short: "o", Long: []string{"output", "iidfile", "metadata-file"}, Val: RoleWrite},
 	{Short: "t", Long: []string{"tag", "build-arg", "target", "platform", "label", "network", "cache-from", "cache-to", "progress", "add-host"}, Val: RoleText},
 	{Long: []string{"secret", "ssh", "build-context"}, Val: RoleText}, // docker-build-host reads them by name
-	{Long: []string{"no-cache", "pull"}, Fresh: true}, // build every layer again; pull newer base images
+	{Long: []string{"no-cache", "pull"}, Fresh: true},                 // build every layer again; pull newer base images
 	{Short: "cm", Long: []string{"cgroup-parent", "cpu-period", "cpu-quota", "cpu-shares", "cpuset-cpus", "cpuset-mems", "isolation", "memory", "memory-swap", "security-opt",
 		"shm-size", "ulimit", "annotation", "attest", "builder", "call", "sbom", "provenance", "no-cache-filter", "cache-to", "cache-from"}, Val: RoleText},
 	{Short: "q", Long: []string{"quiet", "load", "push", "rm", "force-rm", "compress", "disable-content-trust", "squash", "check", "help"}},
