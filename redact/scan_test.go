@@ -460,7 +460,14 @@ func emitUnitReference(r *Redactor, dst, b []byte, u unit, hits []hit, hi int, s
 	last := u.s
 	for _, sp := range spans {
 		dst = append(dst, b[last:sp.s]...)
-		dst = append(dst, r.replacement(sp.owner)...)
+		rep := r.replacement(sp.owner)
+		if rep != "" && sp.s > last && b[sp.s-1] == 0x1b {
+			// an ESC just before the marker would read its '[' as the
+			// start of an escape sequence, and a second pass would find
+			// a secret in the rest: the ESC goes with the secret
+			dst = dst[:len(dst)-1]
+		}
+		dst = append(dst, rep...)
 		last = sp.e
 		if sp.owner == ownBlock && sp.e == u.e {
 			open = sp.s
