@@ -875,17 +875,24 @@ var ghExec = []ExecRule{
 		Reason: "gh repo|gist clone DIR and gh codespace cp write (or send) local files outside the project"},
 }
 
-// checkGhLocal marks the local paths gh writes or reads that no option
-// names: the directory gh repo clone and gh gist clone make (their second
-// operand), and gh codespace cp's local operands (any not spelled
-// remote:PATH): the last one is written, the others are uploaded.
-func checkGhLocal(c *Command, p Parsed, m Marker) {
+// ghOperands returns the operands after gh's area (the action first:
+// clone, set, create).
+func ghOperands(p Parsed) []Word {
 	var ops []Word
 	for _, wd := range p.Words {
 		if wd.Name == "" && wd.Arg > p.Sub {
 			ops = append(ops, wd)
 		}
 	}
+	return ops
+}
+
+// checkGhLocal marks the local paths gh writes or reads that no option
+// names: the directory gh repo clone and gh gist clone make (their second
+// operand), and gh codespace cp's local operands (any not spelled
+// remote:PATH): the last one is written, the others are uploaded.
+func checkGhLocal(c *Command, p Parsed, m Marker) {
+	ops := ghOperands(p)
 	if len(ops) == 0 {
 		return
 	}
@@ -955,12 +962,7 @@ var ghConfigKeys = []string{"git_protocol", "prompt", "spinner", "color_labels",
 // set|import (an alias may be !shell) and gh extension
 // install|upgrade|exec|create (they download and run code).
 func checkGh(c *Command, p Parsed, m Marker) {
-	var ops []Word
-	for _, wd := range p.Words {
-		if wd.Name == "" && wd.Arg > p.Sub {
-			ops = append(ops, wd)
-		}
-	}
+	ops := ghOperands(p)
 	if len(ops) == 0 {
 		return
 	}
